@@ -1,0 +1,112 @@
+"""PyTorch's dtype objects and torch.Size, backed by numpy dtypes."""
+from __future__ import annotations
+
+import numpy as np
+
+
+class dtype:  # noqa: N801 - PyTorch's name
+    """A tensor element type; prints as PyTorch does (`torch.float32`)."""
+
+    def __init__(self, name: str, np_dtype: type, tensor_type: str) -> None:
+        self.name = name
+        self.numpy = np.dtype(np_dtype)
+        self.tensor_type = tensor_type  # what Tensor.type() answers, e.g. torch.FloatTensor
+
+    @property
+    def is_floating_point(self) -> bool:
+        return self.numpy.kind == "f"
+
+    @property
+    def itemsize(self) -> int:
+        return self.numpy.itemsize
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    def __reduce__(self) -> str:
+        return self.name
+
+
+float16 = dtype("float16", np.float16, "HalfTensor")
+float32 = dtype("float32", np.float32, "FloatTensor")
+float64 = dtype("float64", np.float64, "DoubleTensor")
+int8 = dtype("int8", np.int8, "CharTensor")
+uint8 = dtype("uint8", np.uint8, "ByteTensor")
+int16 = dtype("int16", np.int16, "ShortTensor")
+int32 = dtype("int32", np.int32, "IntTensor")
+int64 = dtype("int64", np.int64, "LongTensor")
+bool = dtype("bool", np.bool_, "BoolTensor")  # noqa: A001 - PyTorch's name
+
+_ALL = (float16, float32, float64, int8, uint8, int16, int32, int64, bool)
+_BY_NUMPY = {d.numpy: d for d in _ALL}
+
+
+def from_numpy(np_dtype: np.dtype) -> dtype:
+    try:
+        return _BY_NUMPY[np.dtype(np_dtype)]
+    except KeyError:
+        raise TypeError(f"can't convert np.ndarray of type {np.dtype(np_dtype)}. The only "
+                        "supported types are: float64, float32, float16, int64, int32, int16, "
+                        "int8, uint8, and bool.") from None
+
+
+_default_float = float32
+
+
+def get_default_dtype() -> dtype:
+    return _default_float
+
+
+def set_default_dtype(d: dtype) -> None:
+    global _default_float
+    if not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _default_float = d
+
+
+def _category(d: dtype) -> int:
+    """0 for bool, 1 for integers, 2 for floating point: PyTorch's promotion categories."""
+    return 0 if d is bool else (2 if d.is_floating_point else 1)
+
+
+def result_type(*operands: object) -> dtype:
+    """PyTorch's type promotion: the highest category wins; within it, tensors with
+    dimensions outrank zero-dim tensors, which outrank Python numbers."""
+    from .tensor import Tensor
+
+    best: tuple[int, int] | None = None
+    chosen: list[dtype] = []
+    for x in operands:
+        if isinstance(x, Tensor):
+            d, rank = x.dtype, (2 if x.ndim else 1)
+        elif isinstance(x, builtins_bool):
+            d, rank = bool, 0
+        elif isinstance(x, int):
+            d, rank = int64, 0
+        else:
+            d, rank = _default_float, 0
+        key = (_category(d), rank)
+        if best is None or key > best:
+            best, chosen = key, [d]
+        elif key == best:
+            chosen.append(d)
+    out = chosen[0].numpy
+    for d in chosen[1:]:
+        out = np.promote_types(out, d.numpy)
+    return from_numpy(out)
+
+
+builtins_bool = type(True)
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple that prints as `torch.Size([2, 3])`."""
+
+    def __repr__(self) -> str:
+        return f"torch.Size([{', '.join(str(s) for s in self)}])"
+
+    def numel(self) -> int:
+        n = 1
+        for s in self:
+            n *= s
+        return n

@@ -1,0 +1,92 @@
+"""Whether operations record a graph: no_grad, enable_grad, set_grad_enabled."""
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable
+
+_enabled = True
+
+
+def is_grad_enabled() -> bool:
+    return _enabled
+
+
+def _set_enabled(mode: bool) -> None:
+    global _enabled
+    _enabled = mode
+
+
+class _GradModeContext:
+    """A context manager that is also a decorator, as PyTorch's are (with or without `()`)."""
+
+    _mode: bool
+
+    def __new__(cls, func: Callable | None = None):
+        self = super().__new__(cls)
+        if func is None:
+            return self
+        if not callable(func):
+            raise TypeError(f"{cls.__name__}() takes no arguments")
+        return self(func)
+
+    def __enter__(self) -> None:
+        self._previous = is_grad_enabled()
+        _set_enabled(self._mode)
+
+    def __exit__(self, *exc_info: Any) -> None:
+        _set_enabled(self._previous)
+
+    def __call__(self, func: Callable) -> Callable:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with self.__class__():
+                return func(*args, **kwargs)
+
+        return wrapper
+
+    def clone(self) -> "_GradModeContext":
+        return self.__class__()
+
+
+class no_grad(_GradModeContext):  # noqa: N801 - PyTorch's name
+    """Inside it, results of operations never require grad and no graph is built."""
+
+    _mode = False
+
+
+class enable_grad(_GradModeContext):  # noqa: N801
+    """Turns graph building back on, for instance inside a no_grad block."""
+
+    _mode = True
+
+
+class set_grad_enabled(_GradModeContext):  # noqa: N801
+    """Sets grad mode to `mode`: immediately when called, and back when used as a context."""
+
+    def __new__(cls, mode: bool):
+        return object.__new__(cls)
+
+    def __init__(self, mode: bool) -> None:
+        self._previous = is_grad_enabled()
+        self._mode = mode
+        _set_enabled(mode)
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc_info: Any) -> None:
+        _set_enabled(self._previous)
+
+    def clone(self) -> "set_grad_enabled":
+        return set_grad_enabled(self._mode)
+
+    def __call__(self, func: Callable) -> Callable:
+        _set_enabled(self._previous)
+        mode = self._mode
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with set_grad_enabled(mode):
+                return func(*args, **kwargs)
+
+        return wrapper
