@@ -1,6 +1,8 @@
 """PyTorch's dtype objects and torch.Size, backed by numpy dtypes."""
 from __future__ import annotations
 
+import builtins
+
 import numpy as np
 
 
@@ -79,9 +81,9 @@ def result_type(*operands: object) -> dtype:
     for x in operands:
         if isinstance(x, Tensor):
             d, rank = x.dtype, (2 if x.ndim else 1)
-        elif isinstance(x, builtins_bool):
+        elif isinstance(x, builtins.bool):
             d, rank = bool, 0
-        elif isinstance(x, int):
+        elif isinstance(x, builtins.int):
             d, rank = int64, 0
         else:
             d, rank = _default_float, 0
@@ -96,8 +98,6 @@ def result_type(*operands: object) -> dtype:
     return from_numpy(out)
 
 
-builtins_bool = type(True)
-
 
 class Size(tuple):
     """A tensor's shape: a tuple that prints as `torch.Size([2, 3])`."""
@@ -110,3 +110,10 @@ class Size(tuple):
         for s in self:
             n *= s
         return n
+
+
+float = float32  # noqa: A001 - PyTorch's aliases
+double = float64
+half = float16
+long = int64
+int = int32  # noqa: A001

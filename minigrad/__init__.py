@@ -1,0 +1,54 @@
+"""minigrad: PyTorch's autograd, small enough to read, on numpy.
+
+    import minigrad as torch
+
+and code written for PyTorch's `.grad` runs and prints the same."""
+from __future__ import annotations
+
+from typing import Any
+
+from . import autograd
+from ._dtype import (Size, bool, dtype, float16, float32, float64, get_default_dtype,  # noqa: A004
+                     int8, int16, int32, int64, set_default_dtype, uint8)
+from ._dtype import float64 as double, float16 as half, int64 as long  # noqa: F401
+from ._grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from ._printing import get_printoptions, set_printoptions
+from .creation import (arange, as_tensor, empty, eye, from_numpy, full, full_like, linspace, ones,
+                       ones_like, tensor, zeros, zeros_like)
+from .ops.pointwise import where
+from .ops.shape import cat, stack
+from .random import manual_seed, rand, randint, randn, randperm
+from .tensor import Tensor, is_tensor
+
+__version__ = "0.1.0"
+
+
+def _function_form(name: str) -> Any:
+    """`minigrad.exp(x)` is `x.exp()`, for every method that PyTorch also offers as a function."""
+    def function(input: Tensor, *args: Any, **kwargs: Any) -> Any:  # noqa: A002
+        return getattr(input, name)(*args, **kwargs)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"`{name}(t, ...)` is `t.{name}(...)`."
+    return function
+
+
+for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "clamp", "clip",
+              "sum", "mean", "max", "min", "pow", "add", "sub", "mul", "div", "neg", "matmul", "mm",
+              "mv", "dot", "reshape", "flatten", "squeeze", "unsqueeze", "transpose", "t",
+              "permute", "clone", "detach", "allclose", "equal", "argmax", "argmin", "sign",
+              "numel", "select", "narrow", "reciprocal"):
+    globals()[_name] = _function_form(_name)
+del _name
+
+
+def is_floating_point(t: Tensor) -> bool:
+    return t.is_floating_point()
+
+
+def __getattr__(name: str) -> Any:  # minigrad.nn and minigrad.optim load on first use
+    import importlib
+
+    if name in ("nn", "optim", "viz"):
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'minigrad' has no attribute '{name}'")

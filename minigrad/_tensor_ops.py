@@ -1,0 +1,301 @@
+"""Tensor's operator methods. Each is one line that hands over to an op in `minigrad.ops`;
+the `_` methods change a tensor in place (see `_inplace`)."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import _grad_mode
+
+
+def _ops():  # the ops modules import Tensor, so they are looked up when first used
+    from .ops import linalg, pointwise, reduction, shape
+    return pointwise, reduction, shape, linalg
+
+
+def _shape_args(shape: tuple) -> tuple:
+    return tuple(shape[0]) if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
+
+
+class TensorOps:
+    __slots__ = ()
+
+    # ---- arithmetic -----------------------------------------------------------------------
+    def __add__(self, other): return self.add(other)
+    def __radd__(self, other): return self.add(other)
+    def __sub__(self, other): return self.sub(other)
+    def __rsub__(self, other): return _ops()[0].Rsub.apply(*_ops()[0].as_tensor_pair(self, other)[:1], other) if not _is_tensor(other) else other.sub(self)
+    def __mul__(self, other): return self.mul(other)
+    def __rmul__(self, other): return self.mul(other)
+    def __truediv__(self, other): return self.div(other)
+    def __rtruediv__(self, other): return _rdiv(self, other)
+    def __pow__(self, exponent): return self.pow(exponent)
+    def __rpow__(self, base): return _ops()[0].RPow.apply(self._float_if_int(), base)
+    def __matmul__(self, other): return self.matmul(other)
+    def __rmatmul__(self, other): return other.matmul(self)
+    def __neg__(self): return _ops()[0].Neg.apply(self)
+    def __pos__(self): return self
+    def __abs__(self): return self.abs()
+    def __iadd__(self, other): return self.add_(other)
+    def __isub__(self, other): return self.sub_(other)
+    def __imul__(self, other): return self.mul_(other)
+    def __itruediv__(self, other): return self.div_(other)
+
+    def add(self, other, *, alpha=1): return _ops()[0].Add.apply(*_ops()[0].as_tensor_pair(self, other), alpha)
+    def sub(self, other, *, alpha=1): return _ops()[0].Sub.apply(*_ops()[0].as_tensor_pair(self, other), alpha)
+    def mul(self, other): return _ops()[0].Mul.apply(*_ops()[0].as_tensor_pair(self, other))
+    def div(self, other): return _ops()[0].Div.apply(*_ops()[0].as_tensor_pair(self._float_if_int(), other))
+    def neg(self): return -self
+    def reciprocal(self): return _ops()[0].Reciprocal.apply(self._float_if_int())
+
+    def pow(self, exponent):
+        if _is_tensor(exponent):
+            return _ops()[0].PowTensor.apply(*_ops()[0].as_tensor_pair(self, exponent))
+        if isinstance(exponent, float) and not self.dtype.is_floating_point:
+            return _ops()[0].Pow.apply(self._float_if_int(), exponent)
+        return _ops()[0].Pow.apply(self, exponent)
+
+    # ---- comparisons (no gradient, boolean results) -----------------------------------------
+    def _compare(self, other, op):
+        from .tensor import Tensor
+        return Tensor(np.asarray(op(self._data, other._data if _is_tensor(other) else other)))
+    def __eq__(self, other): return self._compare(other, np.equal)
+    def __ne__(self, other): return self._compare(other, np.not_equal)
+    def __lt__(self, other): return self._compare(other, np.less)
+    def __le__(self, other): return self._compare(other, np.less_equal)
+    def __gt__(self, other): return self._compare(other, np.greater)
+    def __ge__(self, other): return self._compare(other, np.greater_equal)
+    eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
+    def __invert__(self): return self._compare(None, lambda a, _: ~a)
+    def __and__(self, other): return self._compare(other, np.logical_and)
+    def __or__(self, other): return self._compare(other, np.logical_or)
+
+    def equal(self, other) -> bool: return self.shape == other.shape and bool((self._data == other._data).all())
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+        return bool(np.allclose(self._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    def all(self): return self._compare(None, lambda a, _: np.asarray(a.all()))
+    def any(self): return self._compare(None, lambda a, _: np.asarray(a.any()))
+    def sign(self): return _ops()[0].sign(self)
+    def argmax(self, dim=None, keepdim=False): return self._compare(None, lambda a, _: np.asarray(np.argmax(a, axis=dim, keepdims=keepdim) if dim is not None else np.argmax(a)))
+    def argmin(self, dim=None, keepdim=False): return self._compare(None, lambda a, _: np.asarray(np.argmin(a, axis=dim, keepdims=keepdim) if dim is not None else np.argmin(a)))
+
+    # ---- element-wise functions -------------------------------------------------------------
+    def abs(self): return _ops()[0].Abs.apply(self)
+    def exp(self): return _ops()[0].Exp.apply(self._float_if_int())
+    def log(self): return _ops()[0].Log.apply(self._float_if_int())
+    def sqrt(self): return _ops()[0].Sqrt.apply(self._float_if_int())
+    def sin(self): return _ops()[0].Sin.apply(self._float_if_int())
+    def cos(self): return _ops()[0].Cos.apply(self._float_if_int())
+    def tanh(self): return _ops()[0].Tanh.apply(self._float_if_int())
+    def sigmoid(self): return _ops()[0].Sigmoid.apply(self._float_if_int())
+    def relu(self): return _ops()[0].Relu.apply(self)
+    def clamp(self, min=None, max=None): return _ops()[0].Clamp.apply(self, min, max)  # noqa: A002
+    clip = clamp
+
+    # ---- reductions -------------------------------------------------------------------------
+    def sum(self, dim=None, keepdim=False): return _ops()[1].reduce_sum(self, dim, keepdim)
+    def mean(self, dim=None, keepdim=False): return _ops()[1].reduce_mean(self, dim, keepdim)
+    def max(self, dim=None, keepdim=False): return _ops()[1].reduce_max(self, dim, keepdim, True)
+    def min(self, dim=None, keepdim=False): return _ops()[1].reduce_max(self, dim, keepdim, False)
+
+    # ---- shapes -----------------------------------------------------------------------------
+    def view(self, *shape): return _ops()[2].View.apply(self, _resolve(self, _shape_args(shape)))
+    def reshape(self, *shape): return _ops()[2].View.apply(self, _resolve(self, _shape_args(shape)))
+    def view_as(self, other): return self.view(other.shape)
+    def reshape_as(self, other): return self.reshape(other.shape)
+    def flatten(self, start_dim=0, end_dim=-1):
+        if self.ndim == 0:
+            return self.reshape(1)
+        s, e = start_dim % self.ndim, end_dim % self.ndim
+        return self if s == e else self.reshape(self.shape[:s] + (-1,) + self.shape[e + 1:])
+    def expand(self, *shape): return _ops()[2].Expand.apply(self, _shape_args(shape))
+    def expand_as(self, other): return self.expand(other.shape)
+    def permute(self, *dims): return _ops()[2].Permute.apply(self, _ops()[2]._dims(_shape_args(dims), self.ndim))
+    def transpose(self, dim0, dim1): return _ops()[2].Transpose.apply(self, *_ops()[2]._dims((dim0, dim1), self.ndim))
+    def t(self): return _ops()[2].T.apply(self)
+    @property
+    def T(self): return self.permute(*reversed(range(self.ndim)))  # noqa: N802
+    @property
+    def mT(self): return self.transpose(-2, -1)  # noqa: N802
+    def squeeze(self, dim=None):
+        if dim is None:
+            return _ops()[2].Squeeze.apply(self, tuple(range(self.ndim)))
+        return _ops()[2].SqueezeDim.apply(self, _ops()[2]._dims(dim, self.ndim))
+    def unsqueeze(self, dim): return _ops()[2].Unsqueeze.apply(self, dim % (self.ndim + 1))
+    def select(self, dim, index): return self[(slice(None),) * (dim % self.ndim) + (index,)]
+    def narrow(self, dim, start, length): return self[(slice(None),) * (dim % self.ndim) + (slice(start, start + length),)]
+    def __getitem__(self, key): return _ops()[2].index(self, key)
+    def __setitem__(self, key, value): _setitem(self, key, value)
+
+    # ---- products ---------------------------------------------------------------------------
+    def matmul(self, other): return _ops()[3].matmul(self, other)
+    def mm(self, other): return _ops()[3].Mm.apply(self, other)
+    def mv(self, other): return _ops()[3].Mv.apply(self, other)
+    def dot(self, other): return _ops()[3].Dot.apply(self, other)
+
+    # ---- copies and types -------------------------------------------------------------------
+    def clone(self): return _ops()[2].Clone.apply(self)
+    def contiguous(self): return self
+    def to(self, dtype=None, *args, **kwargs):
+        from ._dtype import dtype as dtype_cls
+        if not isinstance(dtype, dtype_cls):  # .to("cpu") and friends: nothing to do
+            dtype = kwargs.get("dtype") or next((a for a in args if isinstance(a, dtype_cls)), None)
+            if dtype is None:
+                return self
+        return self if dtype is self.dtype else _ops()[2].ToCopy.apply(self, dtype)
+    def cpu(self): return self
+    def float(self): return self.to(_dt("float32"))
+    def double(self): return self.to(_dt("float64"))
+    def long(self): return self.to(_dt("int64"))
+    def int(self): return self.to(_dt("int32"))
+    def bool(self): return self.to(_dt("bool"))
+    def _float_if_int(self): return self if self.dtype.is_floating_point else self.to(_dt("float32"))
+
+    # ---- in place ---------------------------------------------------------------------------
+    def add_(self, other, *, alpha=1): return _inplace(self, lambda t: t.add(other, alpha=alpha), other)
+    def sub_(self, other, *, alpha=1): return _inplace(self, lambda t: t.sub(other, alpha=alpha), other)
+    def mul_(self, other): return _inplace(self, lambda t: t.mul(other), other)
+    def div_(self, other): return _inplace(self, lambda t: t.div(other), other)
+    def pow_(self, exponent): return _inplace(self, lambda t: t.pow(exponent), exponent)
+    def exp_(self): return _inplace(self, lambda t: t.exp())
+    def clamp_(self, min=None, max=None): return _inplace(self, lambda t: t.clamp(min, max))  # noqa: A002
+    def relu_(self): return _inplace(self, lambda t: t.relu())
+    def neg_(self): return _inplace(self, lambda t: -t)
+    def sigmoid_(self): return _inplace(self, lambda t: t.sigmoid())
+    def tanh_(self): return _inplace(self, lambda t: t.tanh())
+    def copy_(self, src): return _inplace(self, lambda t: _broadcast_copy(t, src), src)
+    def zero_(self): return self.fill_(0)
+    def fill_(self, value): return _inplace(self, lambda t: _filled(t, value), value)
+    def normal_(self, mean=0.0, std=1.0):
+        from .random import _generator
+        return self._overwrite(_generator().normal(mean, std, self.shape))
+    def uniform_(self, a=0.0, b=1.0):
+        from .random import _generator
+        return self._overwrite(_generator().uniform(a, b, self.shape))
+
+    def _overwrite(self, values):
+        """Replace the values with no history: for initialisers, which PyTorch runs in no_grad."""
+        _check_inplace(self)
+        self._data[...] = values
+        self._bump_version()
+        return self
+
+
+def _is_tensor(x: Any) -> bool:
+    from .tensor import Tensor
+    return isinstance(x, Tensor)
+
+
+def _dt(name: str):
+    from . import _dtype
+    return getattr(_dtype, name)
+
+
+def _rdiv(self, other):
+    if _is_tensor(other):
+        return other.div(self)
+    return self._float_if_int().reciprocal() * other
+
+
+def _resolve(t, shape) -> tuple:
+    shape = tuple(int(s) for s in shape)
+    if shape.count(-1) == 1:
+        known = int(np.prod([s for s in shape if s != -1]))
+        if known and t.numel() % known == 0:
+            shape = tuple(t.numel() // known if s == -1 else s for s in shape)
+    return shape
+
+
+def _broadcast_copy(t, src):
+    from .tensor import Tensor
+    src = src if _is_tensor(src) else Tensor(np.asarray(src))
+    return (t * 0 + src.to(t.dtype)) if src.requires_grad else _filled(t, src)
+
+
+def _filled(t, value):
+    from .tensor import Tensor
+    value = value._data if _is_tensor(value) else value
+    return Tensor(np.broadcast_to(np.asarray(value, dtype=t._data.dtype), t.shape).copy())
+
+
+def _check_inplace(t) -> None:
+    if not _grad_mode._enabled:
+        return
+    if t.grad_fn is None and t._requires_grad:
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
+                           "operation.")
+    if t._base is not None and t._base.grad_fn is None and t._base._requires_grad:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
+                           "in-place operation.")
+
+
+def _inplace(self, compute, *args):
+    """Change `self` in place. The result is computed out of place from a copy of the old
+    values that carries the old history; then the values are written back into `self`, its
+    version goes up, and its grad_fn becomes the new node. Anything saved earlier that
+    held `self` now fails its version check, exactly as in PyTorch."""
+    from .tensor import Tensor
+
+    _check_inplace(self)
+    involved = self.requires_grad or any(_is_tensor(a) and a.requires_grad for a in args)
+    if not (_grad_mode._enabled and involved):
+        with _grad_mode.no_grad():
+            result = compute(self._alias())
+        _write(self, result._data)
+        return self
+    if self._base is not None and self._base.requires_grad:
+        raise NotImplementedError(
+            "minigrad does not record in-place operations on a view of a tensor that requires "
+            "grad (PyTorch does, by rewriting the base's history); clone() the view first, or "
+            "assign through indexing: base[index] = new_value")
+    old = Tensor(self._data.copy())
+    old.grad_fn, old._output_nr, old._requires_grad = self.grad_fn, self._output_nr, self._requires_grad
+    result = compute(old)
+    _write(self, result._data)
+    _take_history(self, result)
+    return self
+
+
+def _write(self, values) -> None:
+    if np.can_cast(values.dtype, self._data.dtype, "same_kind") is False and values.dtype != self._data.dtype:
+        raise RuntimeError(f"result type {_type_word(values.dtype)} can't be cast to the desired "
+                           f"output type {_type_word(self._data.dtype)}")
+    self._data[...] = values
+    self._bump_version()
+
+
+def _type_word(np_dtype) -> str:
+    from ._dtype import from_numpy
+    return from_numpy(np_dtype).tensor_type.replace("Tensor", "")
+
+
+def _take_history(self, result) -> None:
+    """`self` becomes the output of `result`'s node (and of anything it had saved of it)."""
+    import weakref
+    node = result.grad_fn
+    if node is None:
+        return
+    retained = self._retains_grad
+    self.grad_fn, self._output_nr = node, result._output_nr
+    node._outputs = tuple(weakref.ref(self) if r is not None and r() is result else r
+                          for r in node._outputs)
+    for saved in node._saved or ():
+        if saved is not None and saved.is_own_output:
+            saved.tensor._data, saved.counter = self._data, self._version_counter
+            saved.version = self._version_counter.value
+    if retained:
+        self._retains_grad = False
+        self.retain_grad()
+
+
+def _setitem(self, key, value) -> None:
+    from .tensor import Tensor
+    from .ops.shape import CopySlices, _plain_key
+
+    key = tuple(_plain_key(k) for k in key) if isinstance(key, tuple) else _plain_key(key)
+    if not _is_tensor(value):
+        value = Tensor(np.asarray(value, dtype=self._data.dtype))
+    elif value.dtype is not self.dtype:
+        value = value.to(self.dtype)
+    _inplace(self, lambda t: CopySlices.apply(t, key, value), value)

@@ -1,0 +1,105 @@
+"""minigrad.autograd: what torch.autograd offers: backward, grad, Function, gradcheck."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from .. import _grad_mode
+from .engine import run_backward
+from .function import Function, FunctionCtx, Node
+from .gradcheck import gradcheck
+
+__all__ = ["backward", "grad", "Function", "FunctionCtx", "Node", "gradcheck"]
+
+
+def _as_tuple(x: Any) -> tuple:
+    if x is None:
+        return ()
+    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
+
+
+def _make_grads(outputs: Sequence[Any], grad_outputs: Sequence[Any]) -> list[Any]:
+    """The gradient each output starts from: 1 for a scalar, else what the caller gave."""
+    from ..creation import ones_like
+    from ..tensor import Tensor
+
+    grads = []
+    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
+        if g is None:
+            if out.numel() != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if not out.dtype.is_floating_point:
+                raise RuntimeError("grad can be implicitly created only for real scalar outputs "
+                                   f"but got {out.dtype}")
+            g = ones_like(out)
+        elif not isinstance(g, Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+        elif g.shape != out.shape:
+            raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
+                               f"output[{i}] has a shape of {out.shape}.")
+        grads.append(g)
+    return grads
+
+
+def _check_outputs(outputs: Sequence[Any]) -> None:
+    for i, out in enumerate(outputs):
+        if not out.requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have "
+                               "a grad_fn")
+
+
+def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None = None,
+             create_graph: bool = False, inputs: Any = None) -> None:
+    """Accumulate into `.grad` of the leaves (or of `inputs`) the gradient of `tensors`."""
+    outputs = _as_tuple(tensors)
+    grads = _as_tuple(grad_tensors) or (None,) * len(outputs)
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"grad can be implicitly created only for scalar outputs")
+    inputs = _as_tuple(inputs) or None
+    if inputs is not None:
+        for t in inputs:
+            if not t.requires_grad:
+                raise RuntimeError("One of the differentiated Tensors does not require grad")
+    _check_outputs(outputs)
+    run_backward(outputs, _make_grads(outputs, grads),
+                 retain_graph=create_graph if retain_graph is None else retain_graph,
+                 create_graph=create_graph, inputs=inputs, accumulate=True)
+
+
+def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool | None = None,
+         create_graph: bool = False, allow_unused: bool | None = None,
+         materialize_grads: bool = False) -> tuple:
+    """The gradients of `outputs` with respect to `inputs`, returned as a tuple; no `.grad`
+    is touched."""
+    outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
+    grads = _as_tuple(grad_outputs) or (None,) * len(outputs)
+    for t in inputs:
+        if not t.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    _check_outputs(outputs)
+    result = run_backward(outputs, _make_grads(outputs, grads),
+                          retain_graph=create_graph if retain_graph is None else retain_graph,
+                          create_graph=create_graph, inputs=inputs, accumulate=False)
+    out = []
+    for t, g in zip(inputs, result):
+        if g is None:
+            if materialize_grads:
+                from ..creation import zeros_like
+
+                g = zeros_like(t)
+            elif not allow_unused:
+                raise RuntimeError("One of the differentiated Tensors appears to not have been "
+                                   "used in the graph. Set allow_unused=True if this is the "
+                                   "desired behavior.")
+        elif not create_graph:
+            g = g.detach()
+        out.append(g)
+    return tuple(out)
+
+
+def set_detect_anomaly(mode: bool) -> None:
+    """Accepted for compatibility; minigrad's errors already name the operation."""
+
+
+no_grad = _grad_mode.no_grad
+enable_grad = _grad_mode.enable_grad
+set_grad_enabled = _grad_mode.set_grad_enabled

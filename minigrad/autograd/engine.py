@@ -1,0 +1,246 @@
+"""The backward pass: find every node reachable from the outputs, then run each one once,
+after all the nodes that send it a gradient, adding up what arrives from different paths.
+
+No recursion: the graph is walked with an explicit stack, so a chain of a million
+operations is as fine as a chain of three."""
+from __future__ import annotations
+
+import heapq
+from typing import Any, Callable, Iterator, Sequence
+
+from .. import _grad_mode
+from .function import AccumulateGrad, Node
+
+_observers: list[Callable[..., None]] = []  # see `observe`: the step-by-step diagrams use it
+
+
+def observe(callback: Callable[..., None]) -> "_Observation":
+    """Call `callback(event, **details)` for each step of every backward pass inside the block:
+    `("node", node=, grad_outputs=, grad_inputs=)` after a node runs and
+    `("accumulate", tensor=, grad=, before=)` when a leaf's `.grad` is updated."""
+    return _Observation(callback)
+
+
+class _Observation:
+    def __init__(self, callback: Callable[..., None]) -> None:
+        self.callback = callback
+
+    def __enter__(self) -> None:
+        _observers.append(self.callback)
+
+    def __exit__(self, *exc_info: Any) -> None:
+        _observers.remove(self.callback)
+
+
+def _notify(event: str, **details: Any) -> None:
+    for callback in list(_observers):
+        callback(event, **details)
+
+
+def topological_order(roots: Sequence[Node]) -> list[Node]:
+    """Every node reachable from `roots`, each before all the nodes it sends gradients to."""
+    order: list[Node] = []
+    visited: set[Node] = set()
+    for root in roots:
+        if root in visited:
+            continue
+        visited.add(root)
+        stack: list[tuple[Node, Iterator]] = [(root, iter(root.next_functions))]
+        while stack:  # depth-first, children before parents: a post-order
+            node, children = stack[-1]
+            for child, _ in children:
+                if child is not None and child not in visited:
+                    visited.add(child)
+                    stack.append((child, iter(child.next_functions)))
+                    break
+            else:
+                stack.pop()
+                order.append(node)
+    order.reverse()
+    return order
+
+
+def run_backward(
+    roots: Sequence[Any],
+    grad_roots: Sequence[Any],
+    retain_graph: bool,
+    create_graph: bool,
+    inputs: Sequence[Any] | None = None,
+    accumulate: bool = True,
+) -> list[Any] | None:
+    """Backpropagate `grad_roots` from the tensors `roots`.
+
+    With `accumulate`, leaves' `.grad` are updated (restricted to `inputs` when given); without,
+    the gradients that reach `inputs` are returned instead (that is `autograd.grad`)."""
+    root_edges = [_edge_of(t) for t in roots]
+    order = topological_order([node for node, _ in root_edges])
+
+    # Where gradients are wanted, and which nodes lead there; others need not run.
+    capture: dict[tuple, int] = {}
+    if inputs is not None:
+        for i, t in enumerate(inputs):
+            capture.setdefault(_edge_of(t), i)
+    targets = {node for node, _ in capture}
+    needed: dict[Node, bool] = {}  # does running this node bring a gradient to a target?
+    for node in reversed(order):
+        if inputs is None:
+            needed[node] = True
+        else:
+            needed[node] = any(child is not None and (child in targets or needed[child])
+                               for child, _ in node.next_functions)
+
+    dependencies: dict[Node, int] = dict.fromkeys(order, 0)
+    for node in order:
+        for child, _ in node.next_functions:
+            if child is not None:
+                dependencies[child] += 1
+
+    buffers: dict[Node, list] = {}
+    for (node, nr), grad in zip(root_edges, grad_roots):
+        _add_to_buffer(buffers, node, nr, grad)
+    captured: list[Any] = [None] * (len(inputs) if inputs is not None else 0)
+
+    ready = [(-node._sequence_nr, i, node) for i, node in enumerate(dict.fromkeys(
+        node for node, _ in root_edges)) if dependencies[node] == 0]
+    heapq.heapify(ready)
+    tie = len(ready)
+    with _grad_mode.set_grad_enabled(create_graph):
+        while ready:
+            node = heapq.heappop(ready)[2]
+            grads = buffers.pop(node, None)
+            outputs: tuple = ()
+            if grads is not None and (needed[node] or node in targets):
+                outputs = _run_node(node, grads, capture, captured, accumulate, inputs,
+                                    execute=needed[node])
+            if not retain_graph:
+                node._release()
+            for (child, nr), grad in zip(node.next_functions, outputs):
+                if child is not None and grad is not None:
+                    _add_to_buffer(buffers, child, nr, grad)
+            for child, _ in node.next_functions:
+                if child is None:
+                    continue
+                dependencies[child] -= 1
+                if dependencies[child] == 0:
+                    tie += 1
+                    heapq.heappush(ready, (-child._sequence_nr, tie, child))
+    return captured if not accumulate else None
+
+
+def _edge_of(t: Any) -> tuple:
+    if t.grad_fn is not None:
+        return (t.grad_fn, t._output_nr)
+    return (t._grad_accumulator(), 0)
+
+
+def _add_to_buffer(buffers: dict, node: Node, nr: int, grad: Any) -> None:
+    slots = buffers.get(node)
+    if slots is None:
+        slots = buffers[node] = [None] * max(nr + 1, _num_outputs(node))
+    elif len(slots) <= nr:
+        slots.extend([None] * (nr + 1 - len(slots)))
+    slots[nr] = grad if slots[nr] is None else slots[nr] + grad
+
+
+def _num_outputs(node: Node) -> int:
+    return max(1, len(node._outputs))
+
+
+def _run_node(node: Node, grads: list, capture: dict, captured: list, accumulate: bool,
+              inputs: Sequence[Any] | None, execute: bool) -> tuple:
+    """Hooks, then the node's backward; returns the gradients for its next_functions."""
+    for nr in range(len(grads)):
+        if grads[nr] is None:
+            continue
+        if node._tensor_hooks and nr in node._tensor_hooks:
+            for hook in list(node._tensor_hooks[nr].values()):
+                result = hook(grads[nr])
+                if result is not None:
+                    grads[nr] = result
+        if node._retained and nr in node._retained:
+            tensor = node._retained[nr]()
+            if tensor is not None:
+                _accumulate_into(tensor, grads[nr], keep_graph=_grad_mode._enabled)
+        if (node, nr) in capture:
+            captured[capture[(node, nr)]] = grads[nr]
+    for hook in list(node._pre_hooks.values()):
+        result = hook(tuple(grads))
+        if result is not None:
+            grads = list(result)
+
+    if isinstance(node, AccumulateGrad):
+        if accumulate and grads[0] is not None and (inputs is None or (node, 0) in capture):
+            before = node.variable._grad
+            _accumulate_into(node.variable, grads[0], keep_graph=_grad_mode._enabled)
+            if _observers:
+                _notify("accumulate", tensor=node.variable, grad=grads[0], before=before)
+        return ()
+    if not execute:
+        return ()
+
+    grad_outputs = [_materialize(node, nr, g) for nr, g in enumerate(grads)]
+    grad_inputs = node.apply(*grad_outputs)
+    if len(grad_inputs) != len(node.next_functions):
+        raise RuntimeError(
+            f"function {node.name()} returned an incorrect number of gradients (expected "
+            f"{len(node.next_functions)}, got {len(grad_inputs)})")
+    grad_inputs = tuple(_validate(node, i, g) for i, g in enumerate(grad_inputs))
+    for hook in list(node._post_hooks.values()):
+        result = hook(grad_inputs, tuple(grad_outputs))
+        if result is not None:
+            grad_inputs = tuple(result)
+    if _observers:
+        _notify("node", node=node, grad_outputs=tuple(grad_outputs), grad_inputs=grad_inputs)
+    return grad_inputs
+
+
+def _materialize(node: Node, nr: int, grad: Any) -> Any:
+    """An output that received no gradient gets zeros, unless the Function opted out."""
+    if grad is not None or not getattr(node, "_materialize_grads", True):
+        return grad
+    ref = node._outputs[nr] if nr < len(node._outputs) else None
+    out = ref() if ref is not None else None
+    if out is None:
+        return None
+    from ..tensor import zeros
+
+    return zeros(out.shape, dtype=out.dtype)
+
+
+def _validate(node: Node, i: int, grad: Any) -> Any:
+    """The one place where broadcasting is undone: a gradient is summed back to its input's
+    shape (PyTorch's engine does the same), and cast to the input's dtype."""
+    if grad is None or i >= len(node._input_meta) or node._input_meta[i] is None:
+        return grad
+    if node.next_functions[i][0] is None:
+        return None
+    shape, dtype = node._input_meta[i]
+    if grad.shape != shape:
+        from ..ops.shape import sum_to
+
+        if not _expandable(shape, grad.shape):
+            raise RuntimeError(
+                f"Function {node.name()} returned an invalid gradient at index {i} - got "
+                f"[{', '.join(map(str, grad.shape))}] but expected shape compatible with "
+                f"[{', '.join(map(str, shape))}]")
+        grad = sum_to(grad, shape)
+    if grad.dtype is not dtype:
+        grad = grad.to(dtype)
+    return grad
+
+
+def _expandable(shape: tuple, target: tuple) -> bool:
+    if len(shape) > len(target):
+        return False
+    return all(s == 1 or s == t for s, t in zip(reversed(shape), reversed(target)))
+
+
+def _accumulate_into(tensor: Any, grad: Any, keep_graph: bool) -> None:
+    """Add `grad` into `tensor.grad` the way PyTorch's AccumulateGrad does: a fresh copy the
+    first time, in place afterwards (or out of place when building a graph of the backward)."""
+    if tensor._grad is None:
+        tensor._grad = grad if keep_graph else grad.detach().clone()
+    elif keep_graph:
+        tensor._grad = tensor._grad + grad
+    else:
+        tensor._grad.add_(grad.detach())

@@ -1,0 +1,283 @@
+"""Nodes of the backward graph (PyTorch's `grad_fn` objects) and `Function`, the one way
+every operation is defined: a `forward(ctx, ...)` that computes, a `backward(ctx, grad)` that
+applies the chain rule, and a `ctx` that remembers what backward needs."""
+from __future__ import annotations
+
+import itertools
+import weakref
+from typing import Any
+
+from .. import _grad_mode
+
+_sequence = itertools.count()  # creation order; the engine runs later nodes first, as PyTorch does
+
+ERR_BACKWARD_TWICE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you call "
+    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+    "graph a second time or if you need to access saved tensors after calling backward."
+)
+
+
+class RemovableHandle:
+    """What `register_hook` returns: `remove()` takes the hook out again."""
+
+    _next_id = itertools.count()
+
+    def __init__(self, hooks: dict) -> None:
+        self.hooks_ref = weakref.ref(hooks)
+        self.id = next(RemovableHandle._next_id)
+
+    def remove(self) -> None:
+        hooks = self.hooks_ref()
+        if hooks is not None:
+            hooks.pop(self.id, None)
+
+    def __enter__(self) -> "RemovableHandle":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.remove()
+
+
+class SavedTensor:
+    """A tensor kept for backward, with the version it had then: if it is changed in place
+    afterwards, its old values are gone and unpacking raises PyTorch's error."""
+
+    __slots__ = ("tensor", "version", "counter", "output_of", "is_own_output")
+
+    def __init__(self, tensor: Any, owner: "Node") -> None:
+        self.counter = tensor._version_counter
+        self.version = self.counter.value
+        fn = tensor.grad_fn
+        self.output_of = None if fn is None else (tensor._output_nr, fn.name())
+        # A node that saves its own output keeps an alias without history: holding the output
+        # itself would make a reference cycle (output -> grad_fn -> output).
+        self.is_own_output = fn is owner
+        self.tensor = tensor._alias() if self.is_own_output else tensor
+
+    def unpack(self, owner: "Node") -> Any:
+        if self.counter.value != self.version:
+            t = self.tensor
+            what = f"[{t.type()} [{', '.join(str(s) for s in t.shape)}]]"
+            if self.output_of is not None:
+                what += f", which is output {self.output_of[0]} of {self.output_of[1]},"
+            raise RuntimeError(
+                "one of the variables needed for gradient computation has been modified by an "
+                f"inplace operation: {what} is at version {self.counter.value}; expected version "
+                f"{self.version} instead. Hint: enable anomaly detection to find the operation "
+                "that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True)."
+            )
+        if self.is_own_output:  # reattach, so that a graph of the backward pass can be built
+            out = self.tensor._alias()
+            out._set_history(owner, self.output_of[0])
+            return out
+        return self.tensor
+
+
+class Node:
+    """A step of the backward pass. `next_functions` points at the nodes that produced this
+    node's inputs; leaves that require grad end in an `AccumulateGrad`."""
+
+    _name = "Node"
+
+    def __init__(self) -> None:
+        self.next_functions: tuple = ()
+        self._sequence_nr = next(_sequence)
+        self._saved: list[SavedTensor] | None = None
+        self._freed = False
+        self._input_meta: tuple = ()  # (shape, dtype) per input, to check returned gradients
+        self._tensor_hooks: dict[int, dict] | None = None  # output_nr -> {id: hook}
+        self._retained: dict[int, weakref.ref] | None = None  # output_nr -> tensor to keep .grad on
+        self._pre_hooks: dict = {}
+        self._post_hooks: dict = {}
+        self._outputs: tuple = ()  # weak references to output tensors, for diagrams
+        self.metadata: dict = {}
+
+    def name(self) -> str:
+        return self._name
+
+    def __repr__(self) -> str:
+        return f"<{self.name()} object>"
+
+    def register_hook(self, hook: Any) -> RemovableHandle:
+        """`hook(grad_inputs, grad_outputs)` runs after this node; it may return new grad_inputs."""
+        handle = RemovableHandle(self._post_hooks)
+        self._post_hooks[handle.id] = hook
+        return handle
+
+    def register_prehook(self, hook: Any) -> RemovableHandle:
+        """`hook(grad_outputs)` runs before this node; it may return new grad_outputs."""
+        handle = RemovableHandle(self._pre_hooks)
+        self._pre_hooks[handle.id] = hook
+        return handle
+
+    def _add_tensor_hook(self, output_nr: int, hook: Any) -> RemovableHandle:
+        if self._tensor_hooks is None:
+            self._tensor_hooks = {}
+        hooks = self._tensor_hooks.setdefault(output_nr, {})
+        handle = RemovableHandle(hooks)
+        hooks[handle.id] = hook
+        return handle
+
+    def _release(self) -> None:
+        """Free saved tensors once backward is done with them (unless retain_graph)."""
+        if self._saved is not None:
+            self._saved = None
+            self._freed = True
+
+    def apply(self, *grad_outputs: Any) -> tuple:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def __call__(self, *grad_outputs: Any) -> Any:
+        grads = self.apply(*grad_outputs)
+        return grads[0] if len(grads) == 1 else grads
+
+
+class AccumulateGrad(Node):
+    """The end of every path to a leaf that requires grad: adds the gradient into `.grad`."""
+
+    _name = "torch::autograd::AccumulateGrad"
+
+    def __init__(self, variable: Any) -> None:
+        super().__init__()
+        self.variable = variable
+        self._sequence_nr = float("inf")  # PyTorch runs these as soon as they are ready
+
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
+    @property
+    def _tensor_hooks(self) -> dict | None:  # a leaf's hooks live on the leaf itself
+        hooks = self.variable._hooks
+        return {0: hooks} if hooks else None
+
+    @_tensor_hooks.setter
+    def _tensor_hooks(self, value: Any) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return "<AccumulateGrad object>"
+
+    def apply(self, *grad_outputs: Any) -> tuple:
+        return ()
+
+
+class FunctionCtx:
+    """What `forward` and `backward` share: saved tensors and any attribute you set."""
+
+    def save_for_backward(self, *tensors: Any) -> None:
+        self._to_save = tensors
+
+    @property
+    def saved_tensors(self) -> tuple:
+        if self._freed:
+            raise RuntimeError(ERR_BACKWARD_TWICE)
+        if self._saved is None:
+            return ()
+        return tuple(None if s is None else s.unpack(self) for s in self._saved)
+
+    def mark_dirty(self, *tensors: Any) -> None:
+        self._dirty = tensors
+
+    def mark_non_differentiable(self, *tensors: Any) -> None:
+        self._non_differentiable = tensors
+
+    def set_materialize_grads(self, value: bool) -> None:
+        self._materialize_grads = value
+
+
+class BackwardFunction(FunctionCtx, Node):
+    """The node a `Function.apply` call leaves in the graph; it is also the `ctx`."""
+
+    _forward_cls: type
+    _materialize_grads = True
+
+    _tensor_positions: tuple = ()  # which forward arguments were tensors
+    _num_args = 0
+
+    def name(self) -> str:
+        return self._qualname
+
+    def apply(self, *grad_outputs: Any) -> tuple:
+        grads = self._forward_cls.backward(self, *grad_outputs)
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        if len(grads) != self._num_args:  # one gradient per forward argument, None for non-tensors
+            raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
+                               f"(expected {self._num_args}, got {len(grads)})")
+        return tuple(grads[i] if i < len(grads) else None for i in self._tensor_positions)
+
+
+class Function:
+    """Subclass it with static `forward(ctx, *args)` and `backward(ctx, *grads)`, then call
+    `.apply(*args)`. Every minigrad operation is one of these, as in PyTorch."""
+
+    node_name: str | None = None  # the grad_fn's class name; default "<ClassName>Backward"
+    node_qualname: str | None = None  # what grad_fn.name() says, when it differs
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        name = cls.node_name or f"{cls.__name__}Backward"
+        cls._backward_cls = type(name, (BackwardFunction,), {
+            "_forward_cls": cls, "_name": name, "_qualname": cls.node_qualname or name})
+
+    @staticmethod
+    def forward(ctx: FunctionCtx, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, *grad_outputs: Any) -> Any:
+        raise NotImplementedError("You must implement either the backward or vjp method for your custom autograd.Function to use it with backward mode AD.")
+
+    @classmethod
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        from ..tensor import Tensor
+
+        ctx = cls._backward_cls()
+        tensor_args = [a for a in args if isinstance(a, Tensor)]
+        record = _grad_mode._enabled and any(a.requires_grad for a in tensor_args)
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        with _grad_mode.no_grad():
+            outputs = cls.forward(ctx, *args, **kwargs)
+        single = not isinstance(outputs, tuple)
+        outs = (outputs,) if single else outputs
+        if record:
+            _connect(ctx, args, outs)
+        else:
+            ctx.__dict__.pop("_to_save", None)
+        return outputs
+
+
+def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
+    """Link a freshly computed result into the graph: inputs become `next_functions`, outputs
+    get `grad_fn`, and what forward saved is stamped with its version."""
+    from ..tensor import Tensor
+
+    tensors = [a for a in args if isinstance(a, Tensor)]
+    ctx._num_args = len(args)
+    ctx._tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
+    ctx.next_functions = tuple(_edge(a) for a in tensors)
+    ctx._input_meta = tuple((a.shape, a.dtype) for a in tensors)
+    non_diff = ctx.__dict__.get("_non_differentiable", ())
+    dirty = ctx.__dict__.get("_dirty", ())
+    for i, out in enumerate(outs):
+        if not isinstance(out, Tensor) or any(out is t for t in non_diff):
+            continue
+        if not out.dtype.is_floating_point:
+            continue
+        if out.is_leaf and out.requires_grad and any(out is d for d in dirty):
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+        out._set_history(ctx, i)
+    ctx._outputs = tuple(weakref.ref(o) if isinstance(o, Tensor) else None for o in outs)
+    to_save = ctx.__dict__.pop("_to_save", None)
+    if to_save is not None:
+        ctx._saved = [None if t is None else SavedTensor(t, ctx) for t in to_save]
+
+
+def _edge(t: Any) -> tuple:
+    """Where the gradient for tensor `t` must be sent: its grad_fn, or its AccumulateGrad."""
+    if not t.requires_grad:
+        return (None, 0)
+    if t.grad_fn is not None:
+        return (t.grad_fn, t._output_nr)
+    return (t._grad_accumulator(), 0)

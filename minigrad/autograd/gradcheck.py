@@ -1,0 +1,71 @@
+"""Check an analytical gradient against finite differences, as torch.autograd.gradcheck."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+
+class GradcheckError(RuntimeError):
+    pass
+
+
+def gradcheck(func: Callable[..., Any], inputs: Any, *, eps: float = 1e-6, atol: float = 1e-5,
+              rtol: float = 1e-3, raise_exception: bool = True) -> bool:
+    """True when, for every input that requires grad, the Jacobian that backward computes
+    matches the central-difference one, (f(x + eps) - f(x - eps)) / 2 eps, column by column."""
+    from ..tensor import Tensor
+    from . import grad
+
+    inputs = inputs if isinstance(inputs, tuple) else (inputs,)
+    wrt = [t for t in inputs if isinstance(t, Tensor) and t.requires_grad]
+    for t in wrt:
+        if t.dtype.name != "float64":
+            import warnings
+
+            warnings.warn("Input #0 requires gradient and is not a double precision floating "
+                          "point. This check will likely fail if all the inputs are not of double "
+                          "precision floating point. ", UserWarning, stacklevel=2)
+    outputs = func(*inputs)
+    outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+    for k, out in enumerate(outputs):
+        for i, x in enumerate(wrt):
+            numerical = np.zeros((x.numel(), out.numel()))
+            flat = x._data.reshape(-1)  # a view: perturbing it perturbs x
+            for j in range(x.numel()):
+                keep = flat[j]
+                flat[j] = keep + eps
+                plus = np.array(_output(func, inputs, k)._data, dtype=np.float64).reshape(-1)
+                flat[j] = keep - eps
+                minus = np.array(_output(func, inputs, k)._data, dtype=np.float64).reshape(-1)
+                flat[j] = keep
+                numerical[j] = (plus - minus) / (2 * eps)
+            analytical = np.zeros_like(numerical)
+            for m in range(out.numel()):
+                seed = np.zeros(out.numel(), dtype=out._data.dtype)
+                seed[m] = 1
+                (g,) = grad(out, x, Tensor(seed.reshape(out.shape)), retain_graph=True,
+                            allow_unused=True)
+                if g is not None:
+                    analytical[:, m] = g._data.reshape(-1)
+            if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):
+                if not raise_exception:
+                    return False
+                raise GradcheckError(
+                    f"Jacobian mismatch for output {k} with respect to input {i},\n"
+                    f"numerical:{_show(numerical)}\nanalytical:{_show(analytical)}\n")
+    return True
+
+
+def _output(func: Callable[..., Any], inputs: tuple, k: int) -> Any:
+    from .. import _grad_mode
+
+    with _grad_mode.no_grad():
+        out = func(*inputs)
+    return out[k] if isinstance(out, tuple) else out
+
+
+def _show(matrix: np.ndarray) -> str:
+    from ..tensor import Tensor
+
+    return str(Tensor(matrix))

@@ -1,0 +1,122 @@
+"""Making tensors: from data, filled with a value, ranges, identities."""
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+import numpy as np
+
+from . import _dtype
+from .tensor import Tensor
+
+
+def _numpy_dtype_of(data: Any, dtype: _dtype.dtype | None) -> Any:
+    if dtype is not None:
+        return dtype.numpy
+    if isinstance(data, np.ndarray):
+        return data.dtype
+    if isinstance(data, Tensor):
+        return data._data.dtype
+    kinds = np.asarray(_plain(data)).dtype.kind
+    if kinds == "b":
+        return np.bool_
+    if kinds in "iu":
+        return np.int64
+    return _dtype.get_default_dtype().numpy
+
+
+def _plain(data: Any) -> Any:
+    """Nested lists of numbers and 0-d tensors, as numpy takes them."""
+    if isinstance(data, Tensor):
+        return data._data
+    if isinstance(data, (list, tuple)):
+        return [_plain(x) for x in data]
+    return data
+
+
+def tensor(data: Any, dtype: _dtype.dtype | None = None, device: Any = None,
+           requires_grad: bool = False) -> Tensor:
+    """A new leaf tensor holding a copy of `data` (a number, nested lists, or an array)."""
+    array = np.array(_plain(data), dtype=_numpy_dtype_of(data, dtype))
+    if array.dtype.kind == "O":
+        raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+    return Tensor(array, requires_grad=requires_grad)
+
+
+def as_tensor(data: Any, dtype: _dtype.dtype | None = None) -> Tensor:
+    if isinstance(data, Tensor) and (dtype is None or data.dtype is dtype):
+        return data
+    return tensor(data, dtype=dtype)
+
+
+def from_numpy(array: np.ndarray) -> Tensor:
+    """Shares memory with `array`, as in PyTorch."""
+    _dtype.from_numpy(array.dtype)
+    return Tensor(array)
+
+
+def _sizes(size: tuple) -> tuple:
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    return tuple(int(s) for s in size)
+
+
+def _filled(size: tuple, value: Any, dtype: _dtype.dtype | None, requires_grad: bool) -> Tensor:
+    d = (dtype or _dtype.get_default_dtype()).numpy
+    return Tensor(np.full(_sizes(size), value, dtype=d), requires_grad=requires_grad)
+
+
+def zeros(*size: Any, dtype: _dtype.dtype | None = None, requires_grad: bool = False) -> Tensor:
+    return _filled(size, 0, dtype, requires_grad)
+
+
+def ones(*size: Any, dtype: _dtype.dtype | None = None, requires_grad: bool = False) -> Tensor:
+    return _filled(size, 1, dtype, requires_grad)
+
+
+def full(size: Any, fill_value: Any, dtype: _dtype.dtype | None = None,
+         requires_grad: bool = False) -> Tensor:
+    if dtype is None and isinstance(fill_value, builtins.bool):
+        dtype = _dtype.bool
+    elif dtype is None and isinstance(fill_value, int):
+        dtype = _dtype.int64
+    return _filled((size,), fill_value, dtype, requires_grad)
+
+
+def zeros_like(t: Tensor, dtype: _dtype.dtype | None = None, requires_grad: bool = False) -> Tensor:
+    return zeros(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+
+
+def ones_like(t: Tensor, dtype: _dtype.dtype | None = None, requires_grad: bool = False) -> Tensor:
+    return ones(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+
+
+def full_like(t: Tensor, fill_value: Any, dtype: _dtype.dtype | None = None,
+              requires_grad: bool = False) -> Tensor:
+    return full(t.shape, fill_value, dtype=dtype or t.dtype, requires_grad=requires_grad)
+
+
+def empty(*size: Any, dtype: _dtype.dtype | None = None, requires_grad: bool = False) -> Tensor:
+    return zeros(*size, dtype=dtype, requires_grad=requires_grad)
+
+
+def arange(start: Any, end: Any = None, step: Any = 1, dtype: _dtype.dtype | None = None,
+           requires_grad: bool = False) -> Tensor:
+    if end is None:
+        start, end = 0, start
+    if dtype is None:
+        every_int = all(isinstance(v, int) for v in (start, end, step))
+        dtype = _dtype.int64 if every_int else _dtype.get_default_dtype()
+    return Tensor(np.arange(start, end, step).astype(dtype.numpy), requires_grad=requires_grad)
+
+
+def linspace(start: float, end: float, steps: int, dtype: _dtype.dtype | None = None,
+             requires_grad: bool = False) -> Tensor:
+    d = (dtype or _dtype.get_default_dtype()).numpy
+    return Tensor(np.linspace(start, end, steps).astype(d), requires_grad=requires_grad)
+
+
+def eye(n: int, m: int | None = None, dtype: _dtype.dtype | None = None,
+        requires_grad: bool = False) -> Tensor:
+    d = (dtype or _dtype.get_default_dtype()).numpy
+    return Tensor(np.eye(n, m, dtype=d), requires_grad=requires_grad)

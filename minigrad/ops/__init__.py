@@ -1,0 +1,1 @@
+"""Every differentiable operation, each a `Function` with its forward and backward."""

@@ -1,0 +1,108 @@
+"""Matrix products. d(A @ B) = dC @ B^T for A and A^T @ dC for B."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+
+
+def _check_same_dtype(a: Tensor, b: Tensor) -> None:
+    if a.dtype is not b.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                           f"{a.dtype.name.replace('float32', 'float')} != "
+                           f"{b.dtype.name.replace('float32', 'float')}")
+
+
+class Mm(Function):
+    """matrix @ matrix"""
+    node_name = "MmBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
+            raise RuntimeError(
+                f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
+                f"{b.shape[0]}x{b.shape[1]})")
+        ctx.save_for_backward(a if b.requires_grad else None, b if a.requires_grad else None)
+        return Tensor(a._data @ b._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return (grad.mm(b.t()) if ctx.needs_input_grad[0] else None,
+                a.t().mm(grad) if ctx.needs_input_grad[1] else None)
+
+
+class Mv(Function):
+    """matrix @ vector"""
+    node_name = "MvBackward0"
+
+    @staticmethod
+    def forward(ctx, a, v):
+        ctx.save_for_backward(a, v)
+        return Tensor(a._data @ v._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, v = ctx.saved_tensors
+        return (grad.unsqueeze(1) * v.unsqueeze(0) if ctx.needs_input_grad[0] else None,
+                a.t().mv(grad) if ctx.needs_input_grad[1] else None)
+
+
+class Dot(Function):
+    """vector . vector"""
+    node_name = "DotBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        if a.ndim != 1 or b.ndim != 1:
+            raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+        if a.shape != b.shape:
+            raise RuntimeError(
+                "inconsistent tensor size, expected tensor [%d] and src [%d] to have the same "
+                "number of elements, but got %d and %d elements respectively"
+                % (a.shape[0], b.shape[0], a.shape[0], b.shape[0]))
+        ctx.save_for_backward(a, b)
+        return Tensor(np.asarray(a._data @ b._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return grad * b, grad * a
+
+
+class BatchedMatmul(Function):
+    """batched @ with broadcasting over leading dimensions"""
+    node_name = "UnsafeViewBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return Tensor(np.matmul(a._data, b._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return (grad @ b.transpose(-1, -2) if ctx.needs_input_grad[0] else None,
+                a.transpose(-1, -2) @ grad if ctx.needs_input_grad[1] else None)
+
+
+def matmul(a: Tensor, b: Tensor) -> Tensor:
+    if a.ndim == 0 or b.ndim == 0:
+        raise RuntimeError("both arguments to matmul need to be at least 1D, but they are "
+                           f"{a.ndim}D and {b.ndim}D")
+    _check_same_dtype(a, b)
+    if a.ndim == 1 and b.ndim == 1:
+        return Dot.apply(a, b)
+    if a.ndim == 2 and b.ndim == 1:
+        return Mv.apply(a, b)
+    if a.ndim == 2 and b.ndim == 2:
+        return Mm.apply(a, b)
+    if a.ndim == 1 and b.ndim == 2:
+        return Mm.apply(a.unsqueeze(0), b).squeeze(0)
+    if b.ndim == 1:
+        return BatchedMatmul.apply(a, b.unsqueeze(-1)).squeeze(-1)
+    if a.ndim == 1:
+        return BatchedMatmul.apply(a.unsqueeze(0), b).squeeze(-2)
+    return BatchedMatmul.apply(a, b)

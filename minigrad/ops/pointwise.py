@@ -1,0 +1,280 @@
+"""Element-wise operations. Each backward is written with tensor operations, so that with
+`create_graph=True` the backward pass is itself recorded (second derivatives). Gradients may
+come out broadcast; the engine sums them back to each input's shape."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._dtype import result_type
+from ..autograd.function import Function
+from ..tensor import Tensor
+
+
+def as_tensor_pair(a: Any, b: Any) -> tuple[Tensor, Tensor]:
+    """Both operands as tensors of the promoted dtype; a Python number becomes a constant."""
+    dt = result_type(a, b).numpy
+    a = a if isinstance(a, Tensor) and a._data.dtype == dt else _constant(a, dt)
+    b = b if isinstance(b, Tensor) and b._data.dtype == dt else _constant(b, dt)
+    return a, b
+
+
+def _constant(x: Any, dt: np.dtype) -> Tensor:
+    if isinstance(x, Tensor):  # a promoted copy keeps its history
+        return x.to(_from_np(dt)) if x.requires_grad else Tensor(x._data.astype(dt))
+    if isinstance(x, (np.ndarray, list, tuple)):
+        raise TypeError(f"unsupported operand type: {type(x).__name__}")
+    return Tensor(np.asarray(x, dtype=dt))
+
+
+def _from_np(dt: np.dtype) -> Any:
+    from .._dtype import from_numpy
+
+    return from_numpy(dt)
+
+
+def _out(x: Any, like: Tensor) -> Tensor:
+    return Tensor(np.asarray(x, dtype=like._data.dtype))
+
+
+class Add(Function):
+    """d(a+b) = da + db"""
+    node_name = "AddBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, alpha=1):
+        ctx.alpha = alpha
+        return _out(a._data + b._data if alpha == 1 else a._data + alpha * b._data, a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, (grad if ctx.alpha == 1 else grad * ctx.alpha), None
+
+
+class Sub(Function):
+    """d(a-b) = da - db"""
+    node_name = "SubBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, alpha=1):
+        ctx.alpha = alpha
+        return _out(a._data - b._data if alpha == 1 else a._data - alpha * b._data, a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, (-grad if ctx.alpha == 1 else grad * -ctx.alpha), None
+
+
+class Rsub(Function):
+    """other - a, for a Python number other: d = -da"""
+    node_name = "RsubBackward1"
+
+    @staticmethod
+    def forward(ctx, a, other):
+        return _out(other - a._data, a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -grad, None
+
+
+class Mul(Function):
+    """d(a*b) = b da + a db"""
+    node_name = "MulBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a if b.requires_grad else None, b if a.requires_grad else None)
+        return _out(a._data * b._data, a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return (grad * b if ctx.needs_input_grad[0] else None,
+                grad * a if ctx.needs_input_grad[1] else None)
+
+
+class Div(Function):
+    """d(a/b) = da / b - a db / b^2"""
+    node_name = "DivBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a if b.requires_grad else None, b)
+        return _out(a._data / b._data, a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return (grad / b if ctx.needs_input_grad[0] else None,
+                -grad * a / (b * b) if ctx.needs_input_grad[1] else None)
+
+
+class Reciprocal(Function):
+    """d(1/a) = -da / a^2"""
+    node_name = "ReciprocalBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        out = _out(1 / a._data, a)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return -grad * out * out
+
+
+class Pow(Function):
+    """d(a^k) = k a^(k-1) da, for a number k"""
+    node_name = "PowBackward0"
+
+    @staticmethod
+    def forward(ctx, a, exponent):
+        ctx.save_for_backward(a)
+        ctx.exponent = exponent
+        return _out(a._data ** exponent, a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        k = ctx.exponent
+        if k == 0:
+            return grad * 0, None
+        return grad * k * a ** (k - 1), None
+
+
+class PowTensor(Function):
+    """d(a^b) = b a^(b-1) da + a^b ln(a) db"""
+    node_name = "PowBackward1"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        out = _out(a._data ** b._data, a)
+        ctx.save_for_backward(a, b, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b, out = ctx.saved_tensors
+        grad_a = grad * b * a ** (b - 1) if ctx.needs_input_grad[0] else None
+        grad_b = None
+        if ctx.needs_input_grad[1]:  # where a == 0 and b >= 0, PyTorch defines this as 0
+            grad_b = grad * out * _masked_log(a, b)
+        return grad_a, grad_b
+
+
+def _masked_log(a: Tensor, b: Tensor) -> Tensor:
+    zero = Tensor((a._data == 0) & (b._data >= 0))
+    return where(zero, 0.0, a).log() * (1 - zero.to(a.dtype))
+
+
+class RPow(Function):
+    """d(k^a) = k^a ln(k) da, for a number k"""
+    node_name = "PowBackward2"
+
+    @staticmethod
+    def forward(ctx, a, base):
+        out = _out(np.asarray(base, dtype=a._data.dtype) ** a._data, a)
+        ctx.save_for_backward(out)
+        ctx.base = base
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return grad * out * float(np.log(ctx.base)), None
+
+
+class Neg(Function):
+    """d(-a) = -da"""
+    node_name = "NegBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return _out(-a._data, a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -grad
+
+
+def _unary(name: str, compute, derivative, saves: str = "input", doc: str = "") -> type:
+    """An element-wise Function from its value and its derivative (in terms of the saved
+    input `x` or output `y`)."""
+
+    def forward(ctx, a):
+        out = _out(compute(a._data), a)
+        ctx.save_for_backward(a if saves == "input" else out)
+        return out
+
+    def backward(ctx, grad):
+        (saved,) = ctx.saved_tensors
+        return grad * derivative(saved)
+
+    return type(name, (Function,), {"node_name": f"{name}Backward0", "__doc__": doc,
+                                    "forward": staticmethod(forward),
+                                    "backward": staticmethod(backward)})
+
+
+Exp = _unary("Exp", np.exp, lambda y: y, saves="output", doc="d exp(a) = exp(a) da")
+Log = _unary("Log", np.log, lambda x: 1 / x, doc="d log(a) = da / a")
+Sqrt = _unary("Sqrt", np.sqrt, lambda y: 0.5 / y, saves="output", doc="d sqrt(a) = da / 2sqrt(a)")
+Sin = _unary("Sin", np.sin, lambda x: x.cos(), doc="d sin(a) = cos(a) da")
+Cos = _unary("Cos", np.cos, lambda x: -x.sin(), doc="d cos(a) = -sin(a) da")
+Tanh = _unary("Tanh", np.tanh, lambda y: 1 - y * y, saves="output", doc="d tanh(a) = (1-tanh^2) da")
+Sigmoid = _unary("Sigmoid", lambda a: 1 / (1 + np.exp(-a)), lambda y: y * (1 - y), saves="output",
+                 doc="d s(a) = s(a)(1 - s(a)) da")
+Abs = _unary("Abs", np.abs, lambda x: x.sign(), doc="d |a| = sign(a) da")
+Relu = _unary("Relu", lambda a: np.maximum(a, 0), lambda y: (y > 0).to(y.dtype), saves="output",
+              doc="d relu(a) = [a > 0] da")
+
+
+class Clamp(Function):
+    """d clamp(a) = da where min <= a <= max, else 0"""
+    node_name = "ClampBackward1"
+
+    @staticmethod
+    def forward(ctx, a, min=None, max=None):  # noqa: A002 - PyTorch's names
+        if min is None and max is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        ctx.save_for_backward(a)
+        ctx.bounds = (min, max)
+        return _out(np.clip(a._data, min, max), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        low, high = ctx.bounds
+        inside = np.ones(a.shape, dtype=bool)
+        if low is not None:
+            inside &= a._data >= low
+        if high is not None:
+            inside &= a._data <= high
+        return grad * Tensor(inside.astype(a._data.dtype)), None, None
+
+
+class Where(Function):
+    """where(c, a, b): the gradient goes to a where c holds, to b elsewhere"""
+    node_name = "WhereBackward0"
+
+    @staticmethod
+    def forward(ctx, condition, a, b):
+        ctx.condition = condition
+        return _out(np.where(condition._data, a._data, b._data), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        zero = grad * 0
+        return None, where(ctx.condition, grad, zero), where(ctx.condition, zero, grad)
+
+
+def where(condition: Tensor, a: Any, b: Any) -> Tensor:
+    a, b = as_tensor_pair(a, b)
+    return Where.apply(condition, a, b)
+
+
+def sign(a: Tensor) -> Tensor:
+    return Tensor(np.sign(a._data))

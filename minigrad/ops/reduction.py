@@ -1,0 +1,141 @@
+"""Reductions: sum, mean, max, min. Backward spreads the gradient over what was reduced."""
+from __future__ import annotations
+
+from collections import namedtuple
+from typing import Any
+
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+from .shape import _dims
+
+MaxMin = namedtuple("MaxMin", ["values", "indices"])  # what max(dim)/min(dim) return
+
+
+def _restore(grad: Tensor, shape: tuple, dims: tuple, keepdim: bool) -> Tensor:
+    """Give a reduced gradient its reduced dimensions back (as size 1) so it broadcasts."""
+    if not keepdim:
+        kept = [1 if i in dims else s for i, s in enumerate(shape)]
+        grad = grad.reshape(kept)
+    return grad
+
+
+class Sum(Function):
+    """d sum(a) = 1 for every element"""
+    node_name = "SumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dims=None, keepdim=False):
+        ctx.shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
+        data = a._data.astype(np.int64) if a._data.dtype.kind in "biu" else a._data
+        return Tensor(np.asarray(data.sum(axis=dims, keepdims=keepdim)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        dims = ctx.dims if ctx.dims is not None else tuple(range(len(ctx.shape)))
+        return _restore(grad, ctx.shape, dims, ctx.keepdim).expand(ctx.shape), None, None
+
+
+class SumDim(Sum):
+    node_name = "SumBackward1"
+
+
+class Mean(Function):
+    """d mean(a) = 1/n for every element"""
+    node_name = "MeanBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dims=None, keepdim=False):
+        if not a.dtype.is_floating_point:
+            raise RuntimeError(
+                "mean(): could not infer output dtype. Input dtype must be either a floating "
+                f"point or complex dtype. Got: {a.dtype.tensor_type.replace('Tensor', '')}")
+        ctx.shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
+        ctx.count = a.numel() // max(1, int(np.prod(
+            a._data.sum(axis=dims, keepdims=keepdim).shape)))
+        return Tensor(np.asarray(a._data.mean(axis=dims, keepdims=keepdim), dtype=a._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        dims = ctx.dims if ctx.dims is not None else tuple(range(len(ctx.shape)))
+        return _restore(grad, ctx.shape, dims, ctx.keepdim).expand(ctx.shape) / ctx.count, None, None
+
+
+class MeanDim(Mean):
+    node_name = "MeanBackward1"
+
+
+class Extremum(Function):
+    """max()/min() of all elements: the gradient is shared evenly among the elements that
+    reached the extreme value, as PyTorch does"""
+    node_name = "MaxBackward1"
+    pick = staticmethod(np.max)
+
+    @staticmethod
+    def forward(ctx, a, pick=np.max):
+        if a.numel() == 0:
+            raise RuntimeError("max(): Expected reduction dim to be specified for input.numel() "
+                               "== 0. Specify the reduction dim with the 'dim' argument.")
+        value = pick(a._data)
+        hits = (a._data == value).astype(a._data.dtype)
+        ctx.share = Tensor(hits / hits.sum())
+        return Tensor(np.asarray(value))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * ctx.share, None
+
+
+class MinAll(Extremum):
+    node_name = "MinBackward1"
+
+
+class ExtremumDim(Function):
+    """max(dim)/min(dim): the gradient goes to the element that was picked"""
+    node_name = "MaxBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim, keepdim, arg=np.argmax):
+        indices = np.expand_dims(arg(a._data, axis=dim), dim)
+        values = np.take_along_axis(a._data, indices, axis=dim)
+        ctx.dim, ctx.shape, ctx.indices, ctx.keepdim = dim, a.shape, indices, keepdim
+        if not keepdim:
+            values, indices = values.squeeze(dim), indices.squeeze(dim)
+        idx = Tensor(np.asarray(indices, dtype=np.int64))
+        ctx.mark_non_differentiable(idx)
+        return Tensor(np.asarray(values)), idx
+
+    @staticmethod
+    def backward(ctx, grad, _grad_indices):
+        grad = _restore(grad, ctx.shape, (ctx.dim,), ctx.keepdim)
+        onehot = np.zeros(ctx.shape, dtype=grad._data.dtype)
+        np.put_along_axis(onehot, ctx.indices, 1, axis=ctx.dim)
+        return grad * Tensor(onehot), None, None, None
+
+
+class MinDim(ExtremumDim):
+    node_name = "MinBackward0"
+
+
+def reduce_sum(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    if dim is None:
+        return Sum.apply(a)
+    return SumDim.apply(a, _dims(dim, a.ndim), keepdim)
+
+
+def reduce_mean(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    if dim is None:
+        return Mean.apply(a)
+    return MeanDim.apply(a, _dims(dim, a.ndim), keepdim)
+
+
+def reduce_max(a: Tensor, dim: int | None = None, keepdim: bool = False, largest: bool = True):
+    if dim is None:
+        return (Extremum if largest else MinAll).apply(a, np.max if largest else np.min)
+    d = _dims(dim, a.ndim)[0] if a.ndim else 0
+    if a.ndim == 0:
+        return MaxMin(a.clone(), Tensor(np.asarray(0, dtype=np.int64)))
+    values, indices = (ExtremumDim if largest else MinDim).apply(
+        a, d, keepdim, np.argmax if largest else np.argmin)
+    return MaxMin(values, indices)

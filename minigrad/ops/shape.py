@@ -1,0 +1,348 @@
+"""Operations that move values around without computing new ones: views, indexing, stacking.
+Their backward puts each gradient value back where its input value came from."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from .._dtype import Size, from_numpy
+from ..autograd.function import Function
+from ..tensor import Tensor
+
+
+def _view_of(data: np.ndarray, base: Tensor) -> Tensor:
+    """A result that shares memory with `base` shares its version counter too."""
+    out = Tensor(data)
+    if np.shares_memory(data, base._data):
+        out._version_counter = base._version_counter
+        out._base = base._base if base._base is not None else base
+    return out
+
+
+def _dims(dim: Any, ndim: int) -> tuple[int, ...]:
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    for d in dims:
+        if not -max(ndim, 1) <= d < max(ndim, 1):
+            raise IndexError(f"Dimension out of range (expected to be in range of "
+                             f"[{-max(ndim, 1)}, {max(ndim, 1) - 1}], but got {d})")
+    return tuple(d % max(ndim, 1) for d in dims) if ndim else ()
+
+
+class SumTo(Function):
+    """Sums a broadcast gradient back to `shape`: the one place broadcasting is undone."""
+    node_name = "SumBackward1"
+
+    @staticmethod
+    def forward(ctx, a, shape):
+        ctx.shape = a.shape
+        lead = a.ndim - len(shape)
+        axes = tuple(range(lead)) + tuple(
+            lead + i for i, s in enumerate(shape) if s == 1 and a.shape[lead + i] != 1)
+        return Tensor(a._data.sum(axis=axes, keepdims=True).reshape(shape))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.expand(ctx.shape), None
+
+
+def sum_to(a: Tensor, shape: Sequence[int]) -> Tensor:
+    return a if tuple(a.shape) == tuple(shape) else SumTo.apply(a, tuple(shape))
+
+
+class View(Function):
+    """reshape/view: the gradient is reshaped back"""
+    node_name = "ViewBackward0"
+
+    @staticmethod
+    def forward(ctx, a, shape):
+        ctx.shape = a.shape
+        try:
+            return _view_of(a._data.reshape(shape), a)
+        except ValueError:
+            raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of "
+                               f"size {a.numel()}") from None
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.reshape(ctx.shape), None
+
+
+class Expand(Function):
+    """expand: broadcast values; their gradients add up"""
+    node_name = "ExpandBackward0"
+
+    @staticmethod
+    def forward(ctx, a, shape):
+        ctx.shape = a.shape
+        shape = tuple(a.shape[i - len(shape) + a.ndim] if s == -1 else s
+                      for i, s in enumerate(shape))
+        try:
+            return _view_of(np.broadcast_to(a._data, shape), a)
+        except ValueError:
+            raise RuntimeError(
+                f"The expanded size of the tensor must match the existing size at non-singleton "
+                f"dimension. Target sizes: [{', '.join(map(str, shape))}].  Tensor sizes: "
+                f"[{', '.join(map(str, a.shape))}]") from None
+
+    @staticmethod
+    def backward(ctx, grad):
+        return sum_to(grad, ctx.shape), None
+
+
+class Permute(Function):
+    """permute/.T: the gradient is permuted back"""
+    node_name = "PermuteBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dims):
+        ctx.dims = dims
+        return _view_of(a._data.transpose(dims), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.permute(*np.argsort(ctx.dims).tolist()), None
+
+
+class Transpose(Function):
+    """transpose(d0, d1): swap back"""
+    node_name = "TransposeBackward0"
+
+    @staticmethod
+    def forward(ctx, a, d0, d1):
+        ctx.swap = (d0, d1)
+        return _view_of(np.swapaxes(a._data, d0, d1), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.transpose(*ctx.swap), None, None
+
+
+class T(Function):
+    """t(): transpose of a matrix"""
+    node_name = "TBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        if a.ndim > 2:
+            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {a.ndim}D")
+        return _view_of(a._data.T, a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.t()
+
+
+class Squeeze(Function):
+    """squeeze: put the size-1 dimensions back"""
+    node_name = "SqueezeBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dims):
+        ctx.shape = a.shape
+        dims = tuple(d for d in dims if a.shape[d] == 1)
+        return _view_of(np.squeeze(a._data, axis=dims), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.reshape(ctx.shape), None
+
+
+class SqueezeDim(Squeeze):
+    node_name = "SqueezeBackward1"
+
+
+class Unsqueeze(Function):
+    """unsqueeze(d): remove the added dimension"""
+    node_name = "UnsqueezeBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.dim = dim
+        return _view_of(np.expand_dims(a._data, dim), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.squeeze(ctx.dim), None
+
+
+class Index(Function):
+    """a[key]: each gradient value goes back to the position it was read from"""
+    node_name = "IndexBackward0"
+
+    @staticmethod
+    def forward(ctx, a, key):
+        ctx.key, ctx.shape = key, a.shape
+        return _view_of(a._data[key], a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return IndexAdd.apply(grad, ctx.key, ctx.shape), None
+
+
+class Select(Index):
+    node_name = "SelectBackward0"
+
+
+class Slice(Index):
+    node_name = "SliceBackward0"
+
+
+class IndexAdd(Function):
+    """zeros(shape) with `grad` added at `key` (repeated positions add up)"""
+    node_name = "IndexPutBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, key, shape):
+        ctx.key = key
+        out = np.zeros(shape, dtype=grad._data.dtype)
+        np.add.at(out, key, grad._data)
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Index.apply(grad, ctx.key), None, None
+
+
+def _plain_key(item: Any) -> Any:
+    if isinstance(item, Tensor):
+        return item._data
+    if isinstance(item, (list, tuple)):
+        return np.asarray([i._data if isinstance(i, Tensor) else i for i in item])
+    return item
+
+
+def index(a: Tensor, key: Any) -> Tensor:
+    """Basic indexing is done one dimension at a time (a Select or Slice per dimension, as
+    PyTorch records it); anything advanced is one Index."""
+    key = key if isinstance(key, tuple) else (key,)
+    key = tuple(_plain_key(k) for k in key)
+    advanced = any(isinstance(k, np.ndarray) or isinstance(k, (bool, np.bool_)) for k in key)
+    if advanced:
+        return Index.apply(a, key)
+    if sum(k is not None and k is not Ellipsis for k in key) > a.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {a.ndim}")
+    if Ellipsis in key:
+        at = key.index(Ellipsis)
+        fill = a.ndim - sum(k is not None and k is not Ellipsis for k in key)
+        key = key[:at] + (slice(None),) * fill + key[at + 1:]
+    out, dim = a, 0
+    for k in key:
+        if k is None:
+            out = Unsqueeze.apply(out, dim)
+            dim += 1
+        elif isinstance(k, slice):
+            if k != slice(None):
+                out = Slice.apply(out, (slice(None),) * dim + (k,))
+            dim += 1
+        else:
+            size = out.shape[dim]
+            if not -size <= int(k) < size:
+                raise IndexError(f"index {int(k)} is out of bounds for dimension {dim} with size "
+                                 f"{size}")
+            out = Select.apply(out, (slice(None),) * dim + (int(k),))
+    if out is a:  # a[:] or a[...]: still a new tensor, as in PyTorch
+        out = Slice.apply(a, (slice(None),))
+    return out
+
+
+class Stack(Function):
+    """stack: each input gets its slice of the gradient"""
+    node_name = "StackBackward0"
+
+    @staticmethod
+    def forward(ctx, dim, *tensors):
+        ctx.dim = dim
+        return Tensor(np.stack([t._data for t in tensors], axis=dim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (None, *(grad.select(ctx.dim, i) for i in range(grad.shape[ctx.dim])))
+
+
+class Cat(Function):
+    """cat: each input gets its block of the gradient"""
+    node_name = "CatBackward0"
+
+    @staticmethod
+    def forward(ctx, dim, *tensors):
+        ctx.dim, ctx.sizes = dim, [t.shape[dim] for t in tensors]
+        return Tensor(np.concatenate([t._data for t in tensors], axis=dim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        bounds = np.cumsum([0] + ctx.sizes).tolist()
+        return (None, *(grad.narrow(ctx.dim, lo, hi - lo) for lo, hi in zip(bounds, bounds[1:])))
+
+
+def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    return Stack.apply(_dims(dim, tensors[0].ndim + 1)[0], *_common(tensors))
+
+
+def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    return Cat.apply(_dims(dim, tensors[0].ndim)[0], *_common(tensors))
+
+
+def _common(tensors: Sequence[Tensor]) -> list[Tensor]:
+    from .._dtype import result_type
+
+    dt = result_type(*[t for t in tensors if t.ndim] or list(tensors))
+    return [t if t.dtype is dt else t.to(dt) for t in tensors]
+
+
+class Clone(Function):
+    """clone: a copy; the gradient passes through"""
+    node_name = "CloneBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return Tensor(a._data.copy())
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class ToCopy(Function):
+    """to(dtype): the gradient is cast back"""
+    node_name = "ToCopyBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dtype):
+        ctx.dtype = a.dtype
+        return Tensor(a._data.astype(dtype.numpy))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.to(ctx.dtype), None
+
+
+class CopySlices(Function):
+    """a[key] = value: the overwritten positions send no gradient to a's old values;
+    value gets the gradient of the positions it was written to"""
+    node_name = "CopySlices"
+    node_qualname = "torch::autograd::CopySlices"
+
+    @staticmethod
+    def forward(ctx, a, key, value):
+        ctx.key, ctx.value_shape = key, value.shape
+        out = a._data.copy()
+        out[key] = value._data
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        mask = np.ones(grad.shape, dtype=grad._data.dtype)
+        mask[ctx.key] = 0
+        grad_value = Index.apply(grad, ctx.key)
+        if grad_value.numel() == int(np.prod(ctx.value_shape)) and grad_value.ndim < len(
+                ctx.value_shape):
+            grad_value = grad_value.reshape(ctx.value_shape)
+        return grad * Tensor(mask), None, grad_value
+
+
+__all__ = ["Size", "from_numpy", "sum_to", "index", "stack", "cat"]

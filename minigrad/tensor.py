@@ -1,0 +1,282 @@
+"""The Tensor: a numpy array plus what autograd needs to know about it.
+
+A tensor is a *leaf* when no recorded operation produced it (`grad_fn is None`). Leaves that
+require grad receive `.grad` from backward; other tensors only send gradients through."""
+from __future__ import annotations
+
+import warnings
+import weakref
+from typing import Any, Callable
+
+import numpy as np
+
+from . import _dtype, _grad_mode
+from ._tensor_ops import TensorOps
+from .autograd.function import AccumulateGrad, Node, RemovableHandle
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
+    "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
+    "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+    "github.com/pytorch/pytorch/pull/30531 for more informations."
+)
+
+
+class _VersionCounter:
+    """Counts in-place changes; shared by a tensor and its views, as in PyTorch."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+
+class Tensor(TensorOps):
+    __slots__ = ("_data", "_requires_grad", "_grad", "grad_fn", "_output_nr", "_version_counter",
+                 "_base", "_accumulator", "_hooks", "_retains_grad", "__dict__", "__weakref__")
+    __hash__ = object.__hash__  # == is elementwise, yet tensors can be dict keys, as in PyTorch
+
+    def __init__(self, data: Any = (), *, requires_grad: bool = False) -> None:
+        array = data if isinstance(data, np.ndarray) else np.asarray(
+            data, dtype=_dtype.get_default_dtype().numpy)
+        self._data = array
+        self._requires_grad = False
+        self._grad: Tensor | None = None
+        self.grad_fn: Node | None = None
+        self._output_nr = 0
+        self._version_counter = _VersionCounter()
+        self._base: Tensor | None = None
+        self._accumulator: weakref.ref | None = None
+        self._hooks: dict | None = None
+        self._retains_grad = False
+        if requires_grad:
+            self.requires_grad = True
+
+    # ---- autograd state -------------------------------------------------------------------
+
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad or self.grad_fn is not None
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        if self.grad_fn is not None:
+            raise RuntimeError("you can only change requires_grad flags of leaf variables. If you "
+                               "want to use a computed variable in a subgraph that doesn't require "
+                               "differentiation use var_no_grad = var.detach().")
+        if value and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point and complex dtype can require "
+                               "gradients")
+        self._requires_grad = bool(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.grad_fn is None
+
+    @property
+    def grad(self) -> Tensor | None:
+        if self.grad_fn is not None and not self._retains_grad and self._grad is None:
+            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of "
+                                f"type {type(value).__name__}")
+            if value.dtype is not self.dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+            if value.shape != self.shape:
+                raise RuntimeError("assigned grad has data of a different size")
+        self._grad = value
+
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    def retain_grad(self) -> None:
+        """Keep `.grad` on this non-leaf too (leaves keep theirs anyway)."""
+        if not self.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is None or self._retains_grad:
+            return
+        if self.grad_fn._retained is None:
+            self.grad_fn._retained = {}
+        self.grad_fn._retained[self._output_nr] = weakref.ref(self)
+        self._retains_grad = True
+
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
+        """`hook(grad)` sees the gradient for this tensor and may return a replacement."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            return self.grad_fn._add_tensor_hook(self._output_nr, hook)
+        if self._hooks is None:  # a leaf keeps its own hooks; its AccumulateGrad runs them
+            self._hooks = {}
+        handle = RemovableHandle(self._hooks)
+        self._hooks[handle.id] = hook
+        return handle
+
+    def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
+                 create_graph: bool = False, inputs: Any = None) -> None:
+        from .autograd import backward
+
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def detach(self) -> Tensor:
+        """The same data (and version counter) without history: gradients stop here."""
+        return self._alias()
+
+    def detach_(self) -> Tensor:
+        if self._base is not None and self._base.requires_grad:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+        self.grad_fn, self._output_nr, self._requires_grad = None, 0, False
+        return self
+
+    @property
+    def data(self) -> Tensor:
+        out = Tensor(self._data)  # shares the values but not the version counter, as in PyTorch
+        return out
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        self._data = value._data
+
+    @property
+    def _version(self) -> int:
+        return self._version_counter.value
+
+    def _bump_version(self) -> None:
+        self._version_counter.value += 1
+
+    # ---- plumbing used by autograd ----------------------------------------------------------
+
+    def _set_history(self, node: Node, output_nr: int) -> None:
+        self.grad_fn, self._output_nr = node, output_nr
+
+    def _alias(self) -> Tensor:
+        out = Tensor(self._data)
+        out._version_counter = self._version_counter
+        return out
+
+    def _grad_accumulator(self) -> AccumulateGrad:
+        node = self._accumulator() if self._accumulator is not None else None
+        if node is None:
+            node = AccumulateGrad(self)
+            self._accumulator = weakref.ref(node)
+        return node
+
+    # ---- what a tensor is -------------------------------------------------------------------
+
+    @property
+    def dtype(self) -> _dtype.dtype:
+        return _dtype.from_numpy(self._data.dtype)
+
+    @property
+    def shape(self) -> _dtype.Size:
+        return _dtype.Size(self._data.shape)
+
+    def size(self, dim: int | None = None) -> Any:
+        return self.shape if dim is None else self._data.shape[dim]
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def numel(self) -> int:
+        return int(self._data.size)
+
+    def type(self) -> str:
+        return f"torch.{self.dtype.tensor_type}"
+
+    def is_floating_point(self) -> bool:
+        return self.dtype.is_floating_point
+
+    @property
+    def device(self) -> str:
+        return "cpu"
+
+    def item(self) -> Any:
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to "
+                               "Scalar")
+        return self._data.reshape(()).item()
+
+    def tolist(self) -> Any:
+        return self._data.tolist()
+
+    def numpy(self) -> np.ndarray:
+        if self.requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
+        return self._data
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return self.numpy() if dtype is None else self.numpy().astype(dtype)
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self) -> Any:
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data.reshape(()))
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self.dtype.is_floating_point or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __format__(self, spec: str) -> str:
+        if self._data.ndim == 0 and spec:
+            return format(self.item(), spec)
+        return str(self) if not spec else format(str(self), spec)
+
+    def __repr__(self) -> str:
+        from ._printing import tensor_repr
+
+        suffixes = []
+        if self.grad_fn is not None:
+            suffixes.append(f"grad_fn=<{type(self.grad_fn).__name__}>")
+        elif self._requires_grad:
+            suffixes.append("requires_grad=True")
+        return tensor_repr(self._data, self.dtype.name, suffixes)
+
+    __str__ = __repr__
+
+    def __reduce_ex__(self, protocol: int) -> Any:
+        return (_rebuild, (self._data, self._requires_grad))
+
+
+def _rebuild(data: np.ndarray, requires_grad: bool) -> Tensor:
+    return Tensor(data, requires_grad=requires_grad)
+
+
+def is_tensor(obj: Any) -> bool:
+    return isinstance(obj, Tensor)
