@@ -202,7 +202,7 @@ def _materialize(node: Node, nr: int, grad: Any) -> Any:
     out = ref() if ref is not None else None
     if out is None:
         return None
-    from ..tensor import zeros
+    from ..creation import zeros
 
     return zeros(out.shape, dtype=out.dtype)
 

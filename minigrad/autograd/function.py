@@ -202,6 +202,8 @@ class BackwardFunction(FunctionCtx, Node):
     def apply(self, *grad_outputs: Any) -> tuple:
         grads = self._forward_cls.backward(self, *grad_outputs)
         grads = grads if isinstance(grads, tuple) else (grads,)
+        if len(grads) > self._num_args and all(g is None for g in grads[self._num_args:]):
+            grads = grads[:self._num_args]  # extra Nones (for defaulted arguments) are allowed
         if len(grads) != self._num_args:  # one gradient per forward argument, None for non-tensors
             raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
                                f"(expected {self._num_args}, got {len(grads)})")
