@@ -170,7 +170,9 @@ def _run_node(node: Node, grads: list, capture: dict, captured: list, accumulate
 
     if isinstance(node, AccumulateGrad):
         if accumulate and grads[0] is not None and (inputs is None or (node, 0) in capture):
-            before = node.variable._grad
+            before = node.variable._grad  # a copy when observed: accumulation is in place
+            if _observers and before is not None:
+                before = before.detach().clone()
             _accumulate_into(node.variable, grads[0], keep_graph=_grad_mode._enabled)
             if _observers:
                 _notify("accumulate", tensor=node.variable, grad=grads[0], before=before)
