@@ -112,7 +112,9 @@ class TensorOps:
     def expand(self, *shape): return _ops()[2].Expand.apply(self, _shape_args(shape))
     def expand_as(self, other): return self.expand(other.shape)
     def permute(self, *dims): return _ops()[2].Permute.apply(self, _ops()[2]._dims(_shape_args(dims), self.ndim))
-    def transpose(self, dim0, dim1): return _ops()[2].Transpose.apply(self, *_ops()[2]._dims((dim0, dim1), self.ndim))
+    def transpose(self, dim0, dim1):  # a 0-d tensor accepts dims 0 and -1 (both mean itself)
+        dims = _ops()[2]._dims((dim0, dim1), self.ndim) or (0, 0)
+        return _ops()[2].Transpose.apply(self, *dims)
     def t(self): return _ops()[2].T.apply(self)
     @property
     def T(self): return self.permute(*reversed(range(self.ndim)))  # noqa: N802

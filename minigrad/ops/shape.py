@@ -111,7 +111,7 @@ class Transpose(Function):
     @staticmethod
     def forward(ctx, a, d0, d1):
         ctx.swap = (d0, d1)
-        return _view_of(np.swapaxes(a._data, d0, d1), a)
+        return _view_of(np.swapaxes(a._data, d0, d1) if a.ndim else a._data, a)
 
     @staticmethod
     def backward(ctx, grad):
