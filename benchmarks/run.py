@@ -1,0 +1,97 @@
+"""minigrad's speed and memory next to PyTorch, micrograd and plain numpy, measured side by side
+in one run. Usage: `python benchmarks/run.py [--repeats N] [--only abcd] [--write]`.
+
+Prints a markdown table; `--write` also stores it in benchmarks/results.md. Timings are medians
+of N interleaved rounds, so compare the ratios, which are measured under the same conditions."""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+from collections.abc import Callable
+from pathlib import Path
+
+import chain
+import memory
+import mlp
+from libraries import version
+from timing import format_seconds, interleaved_medians
+
+HEADER = ("| workload | minigrad | torch | micrograd / numpy | ratio | target met? |\n"
+          "| --- | --- | --- | --- | --- | --- |")
+MEMORY_LIMIT_MIB = 1024
+
+
+def _timed_row(title: str, contenders: dict[str, Callable | str], third: str, reference: str,
+               limit: float, repeats: int) -> str:
+    """One table row: medians of the contenders that can run, the others' reason."""
+    runnable = {name: work for name, work in contenders.items() if callable(work)}
+    medians = interleaved_medians(runnable, repeats)
+    cells = {name: format_seconds(medians[name]) if name in medians else contenders[name]
+             for name in contenders}
+    if "minigrad" in medians and reference in medians:
+        ratio = medians["minigrad"] / medians[reference]
+        ratio_cell = f"{ratio:.2f}x {reference}"
+        met = f"{'yes' if ratio <= limit else 'no'} (≤ {limit:g}x {reference})"
+    else:
+        ratio_cell, met = "n/a", f"n/a ({reference} {cells.get(reference, 'missing')})"
+    return (f"| {title} | {cells['minigrad']} | {cells['torch']} | {third}: {cells[third]} | "
+            f"{ratio_cell} | {met} |")
+
+
+def _memory_cell(result: tuple[float, float] | str) -> str:
+    if isinstance(result, str):
+        return result
+    peak, baseline = result
+    return f"{peak:.0f} MiB peak ({baseline:.0f} after import)"
+
+
+def _memory_row() -> str:
+    ours, theirs = memory.peak_mib("minigrad"), memory.peak_mib("torch")
+    if isinstance(ours, str):
+        ratio_cell, met = "n/a", "no"
+    else:
+        ratio_cell = f"{ours[0] / MEMORY_LIMIT_MIB:.2f}x 1 GiB"
+        met = f"{'yes' if ours[0] < MEMORY_LIMIT_MIB else 'no'} (< 1 GiB)"
+    return (f"| (d) peak memory, 1,000,000-op chain forward + backward | {_memory_cell(ours)} | "
+            f"{_memory_cell(theirs)} | — | {ratio_cell} | {met} |")
+
+
+def environment() -> str:
+    threads = ", ".join(f"{k}={v}" for k, v in sorted(os.environ.items())
+                        if k.startswith(("OPENBLAS", "OMP_", "MKL_"))) or "none set"
+    return (f"Python {platform.python_version()}, numpy {version('numpy')}, "
+            f"torch {version('torch')}, micrograd {version('micrograd')}, "
+            f"{os.cpu_count()} CPUs; BLAS/thread variables: {threads}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=7, help="interleaved rounds (median)")
+    parser.add_argument("--only", default="abcd", help="which workloads, e.g. 'ac'")
+    parser.add_argument("--write", action="store_true", help="also write benchmarks/results.md")
+    args = parser.parse_args()
+
+    print(environment(), flush=True)
+    rows = [HEADER]
+    if "a" in args.only:
+        rows.append(_timed_row("(a) 2-16-16-1 MLP training step, 100 points", mlp.small_mlp(),
+                               "micrograd", "torch", 1.0, args.repeats))
+    if "b" in args.only:
+        rows.append(_timed_row("(b) 784-256-10 MLP training step, 128 rows", mlp.mnist_mlp(),
+                               "numpy", "numpy", 1.2, args.repeats))
+    if "c" in args.only:
+        rows.append(_timed_row(f"(c) {chain.LENGTH:,} chained scalar `*`, forward + backward",
+                               chain.scalar_chain(), "micrograd", "torch", 1.0, args.repeats))
+    if "d" in args.only:
+        rows.append(_memory_row())
+    table = "\n".join(rows)
+    print(table)
+    if args.write:
+        text = (f"# Benchmark results\n\nMeasured with `python benchmarks/run.py --write` "
+                f"(median of {args.repeats} interleaved rounds).\n\n{environment()}\n\n{table}\n")
+        Path(__file__).with_name("results.md").write_text(text)
+
+
+if __name__ == "__main__":
+    main()

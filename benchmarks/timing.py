@@ -1,0 +1,43 @@
+"""Side-by-side timing: every contender runs in the same rounds, one after the other, so a
+noisy neighbour slows them all alike; the median of the rounds is what gets reported."""
+from __future__ import annotations
+
+import gc
+import math
+import statistics
+import time
+from collections.abc import Callable
+
+
+def _seconds(work: Callable[[], object], loops: int) -> float:
+    gc.collect()  # garbage left by the previous contender is not this one's cost
+    start = time.perf_counter()
+    for _ in range(loops):
+        work()
+    return (time.perf_counter() - start) / loops
+
+
+def interleaved_medians(contenders: dict[str, Callable[[], object]], repeats: int,
+                        min_sample: float = 0.05) -> dict[str, float]:
+    """Median seconds per call of each contender over `repeats` interleaved rounds.
+
+    A first call per contender warms it up and sizes its sample: fast work is looped until a
+    sample lasts about `min_sample` seconds, so the timer's resolution does not matter."""
+    loops = {}
+    for name, work in contenders.items():
+        once = _seconds(work, 1)
+        loops[name] = max(1, math.ceil(min_sample / max(once, 1e-9)))
+    samples: dict[str, list[float]] = {name: [] for name in contenders}
+    names = list(contenders)
+    for round_nr in range(repeats):
+        shift = round_nr % len(names)  # rotate who goes first: no one always runs on a cold cache
+        for name in names[shift:] + names[:shift]:
+            samples[name].append(_seconds(contenders[name], loops[name]))
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def format_seconds(seconds: float) -> str:
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds / 1e-9:.3g} ns"
