@@ -172,8 +172,11 @@ class Index(Function):
 
     @staticmethod
     def forward(ctx, a, key):
+        key = key if isinstance(key, tuple) else (key,)
         ctx.key, ctx.shape = key, a.shape
-        return _view_of(a._data[key], a)
+        # A trailing `...` makes numpy return a 0-d view, not a scalar (which would lose dtype)
+        whole = key if any(k is Ellipsis for k in key) else (*key, Ellipsis)
+        return _view_of(a._data[whole], a)
 
     @staticmethod
     def backward(ctx, grad):
