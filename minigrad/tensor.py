@@ -51,6 +51,9 @@ class Tensor(TensorOps):
         self._hooks: dict | None = None
         self._retains_grad = False
         if requires_grad:
+            if not self.dtype.is_floating_point:  # PyTorch's factories word it with a capital
+                raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                                   "gradients")
             self.requires_grad = True
 
     # ---- autograd state -------------------------------------------------------------------
@@ -71,6 +74,8 @@ class Tensor(TensorOps):
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        if requires_grad and self.grad_fn is None and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self.requires_grad = requires_grad
         return self
 
