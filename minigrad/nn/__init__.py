@@ -1,0 +1,18 @@
+"""minigrad.nn: torch.nn's building blocks for models: Module, Parameter, layers, losses."""
+from . import functional
+from .layers import CrossEntropyLoss, Linear, MSELoss, ReLU, Sequential, Sigmoid, Tanh
+from .module import Module
+from .parameter import Parameter
+
+__all__ = [
+           "CrossEntropyLoss",
+           "Linear",
+           "MSELoss",
+           "Module",
+           "Parameter",
+           "ReLU",
+           "Sequential",
+           "Sigmoid",
+           "Tanh",
+           "functional",
+]

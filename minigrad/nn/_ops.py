@@ -1,0 +1,139 @@
+"""The Functions behind minigrad.nn.functional, with PyTorch's grad_fn names. Each backward is
+written with tensor operations, so that `create_graph=True` can differentiate it again."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+
+
+class Addmm(Function):
+    """bias + x @ wt: d bias = g (summed over rows), d x = g @ wt^T, d wt = x^T @ g"""
+    node_name = "AddmmBackward0"
+
+    @staticmethod
+    def forward(ctx, bias, x, wt):
+        if x.dtype is not wt.dtype:
+            raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
+                               f"{_word(x)} and {_word(wt)}")
+        if x.shape[1] != wt.shape[0]:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({x.shape[0]}x"
+                               f"{x.shape[1]} and {wt.shape[0]}x{wt.shape[1]})")
+        ctx.save_for_backward(x if wt.requires_grad else None, wt if x.requires_grad else None)
+        return Tensor(np.asarray(x._data @ wt._data + bias._data, dtype=x._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, wt = ctx.saved_tensors
+        need = ctx.needs_input_grad
+        return (grad if need[0] else None, grad.mm(wt.t()) if need[1] else None,
+                x.t().mm(grad) if need[2] else None)
+
+
+class LogSoftmax(Function):
+    """d log_softmax(x) = g - softmax(x) * sum(g) along dim"""
+    node_name = "LogSoftmaxBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        # Subtracting the max first keeps exp() from overflowing; the result is the same.
+        data = np.atleast_1d(x._data)
+        shifted = data - data.max(axis=dim, keepdims=True)
+        out = shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+        result = Tensor(out.reshape(x.shape).astype(x._data.dtype, copy=False))
+        ctx.dim = dim
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        if out.ndim == 0:  # softmax of one number is 1: the gradient cancels exactly
+            return grad - grad, None
+        return grad - out.exp() * grad.sum(ctx.dim, keepdim=True), None
+
+
+class Softmax(Function):
+    """d softmax(x) = s * (g - sum(g * s)) along dim"""
+    node_name = "SoftmaxBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        data = np.atleast_1d(x._data)
+        exps = np.exp(data - data.max(axis=dim, keepdims=True))
+        out = exps / exps.sum(axis=dim, keepdims=True)
+        result = Tensor(out.reshape(x.shape).astype(x._data.dtype, copy=False))
+        ctx.dim = dim
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        if out.ndim == 0:
+            return grad - grad, None
+        return out * (grad - (grad * out).sum(ctx.dim, keepdim=True)), None
+
+
+class NllLoss(Function):
+    """-w[target] * logp[target] per sample: the gradient is -w[target] (divided by the sum of
+    the weights for the mean) at each sample's target entry and 0 elsewhere; it is a constant,
+    so forward builds it once. `class_weights` is a numpy array or None (all ones)."""
+    node_name = "NllLossBackward0"
+
+    @staticmethod
+    def forward(ctx, logp, labels, class_weights, reduction, ignore_index):
+        axis = 0 if logp.ndim == 1 else 1  # where the classes are
+        kept = labels != ignore_index
+        bad = kept & ((labels < 0) | (labels >= logp.shape[axis]))
+        if bad.any():
+            raise IndexError(f"Target {labels[bad].reshape(-1)[0]} is out of bounds.")
+        safe_labels = np.where(kept, labels, 0)
+        index = np.expand_dims(safe_labels, axis)
+        picked = np.take_along_axis(logp._data, index, axis).squeeze(axis)
+        weights = kept.astype(logp._data.dtype)
+        if class_weights is not None:
+            weights = weights * class_weights[safe_labels]
+        losses = (-picked * weights).astype(logp._data.dtype)
+        if reduction == "mean":  # a weighted mean over the samples not ignored (nan if none)
+            total = weights.sum()
+            value = losses.sum() / total if total else np.nan
+            weights = weights / total if total else weights
+        else:
+            value = losses.sum() if reduction == "sum" else losses
+        local = np.zeros(logp.shape, dtype=logp._data.dtype)
+        np.put_along_axis(local, index, np.expand_dims(-weights, axis), axis)
+        ctx.local, ctx.unsqueeze = Tensor(local), reduction == "none" and axis == 1
+        return Tensor(np.asarray(value, dtype=logp._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad = grad.unsqueeze(1) if ctx.unsqueeze else grad  # per-sample grads meet the classes
+        return grad * ctx.local, None, None, None, None
+
+
+class MseLoss(Function):
+    """(a - b)^2, reduced: d a = 2 (a - b) g (divided by n for the mean), d b = -d a"""
+    node_name = "MseLossBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, reduction):
+        squares = (a._data - b._data) ** 2
+        ctx.reduction, ctx.count = reduction, squares.size
+        ctx.save_for_backward(a, b)
+        value = {"none": squares, "sum": squares.sum(), "mean": squares.mean()}[reduction]
+        return Tensor(np.asarray(value, dtype=squares.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        grad_a = (a - b) * grad * 2
+        if ctx.reduction == "mean":
+            grad_a = grad_a / ctx.count
+        return grad_a, (-grad_a if ctx.needs_input_grad[1] else None), None
+
+
+def _word(t: Tensor) -> str:
+    """PyTorch's short dtype word in messages: Float, Double, Long..."""
+    return t.dtype.tensor_type.replace("Tensor", "")

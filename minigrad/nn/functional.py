@@ -1,0 +1,149 @@
+"""minigrad.nn.functional: torch.nn.functional's activations, linear layer and losses.
+
+The Functions they use live in `_ops.py` and carry PyTorch's grad_fn names
+(AddmmBackward0, LogSoftmaxBackward0, NllLossBackward0, MseLossBackward0)."""
+from __future__ import annotations
+
+import warnings
+
+from .._dtype import dtype as _dtype_cls
+from ..ops.shape import _dims
+from ..tensor import Tensor
+from ._ops import Addmm, LogSoftmax, MseLoss, NllLoss, Softmax
+
+__all__ = [
+    "cross_entropy",
+    "linear",
+    "log_softmax",
+    "mse_loss",
+    "nll_loss",
+    "relu",
+    "sigmoid",
+    "softmax",
+    "tanh",
+]
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    return input.relu_() if inplace else input.relu()
+
+
+def tanh(input: Tensor) -> Tensor:
+    return input.tanh()
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    return input.sigmoid()
+
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """input @ weight.T + bias. As in PyTorch, a 2-D input with a bias is one fused `addmm`
+    (grad_fn AddmmBackward0); other inputs are flattened to 2-D around it."""
+    if input.ndim == 0:
+        raise RuntimeError("both arguments to linear need to be at least 1D, but they are 0D "
+                           f"and {weight.ndim}D")
+    if bias is None:
+        return input.matmul(weight.t())
+    if input.ndim == 2:
+        return Addmm.apply(bias, input, weight.t())
+    rows = input.reshape(-1, input.shape[-1])
+    return Addmm.apply(bias, rows, weight.t()).reshape(*input.shape[:-1], weight.shape[0])
+
+
+def _softmax_dim(name: str, ndim: int, dim: int | None) -> int:
+    if dim is None:
+        warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the "
+                      "call to include dim=X as an argument.", UserWarning, stacklevel=3)
+        dim = 0 if ndim in (0, 1, 3) else 1
+    return _dims(dim, ndim)[0] if ndim else 0
+
+
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+            dtype: _dtype_cls | None = None) -> Tensor:
+    """exp(x) / sum(exp(x)) along `dim`, computed without overflow."""
+    input = input if dtype is None else input.to(dtype)
+    return Softmax.apply(input, _softmax_dim("softmax", input.ndim, dim))
+
+
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+                dtype: _dtype_cls | None = None) -> Tensor:
+    """x - log(sum(exp(x))) along `dim`, with the max subtracted first so exp cannot overflow."""
+    input = input if dtype is None else input.to(dtype)
+    return LogSoftmax.apply(input, _softmax_dim("log_softmax", input.ndim, dim))
+
+
+def _check_reduction(reduction: str) -> None:
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def mse_loss(input: Tensor, target: Tensor, size_average: None = None,
+             reduce: None = None, reduction: str = "mean") -> Tensor:
+    """The mean (or sum, or each) of the squared differences."""
+    if target.shape != input.shape:
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
+                      f"size ({input.shape}). This will likely lead to incorrect results due to "
+                      "broadcasting. Please ensure they have the same size.", UserWarning,
+                      stacklevel=2)
+        shape = _broadcast_shape(input.shape, target.shape)
+        input, target = input.expand(shape), target.expand(shape)
+    _check_reduction(reduction)
+    return MseLoss.apply(input, target, reduction)
+
+
+def _broadcast_shape(a: tuple, b: tuple) -> tuple:
+    """The shape two tensors broadcast to, or PyTorch's error when they do not."""
+    ndim = max(len(a), len(b))
+    a, b = (1,) * (ndim - len(a)) + tuple(a), (1,) * (ndim - len(b)) + tuple(b)
+    for i, (size_a, size_b) in enumerate(zip(a, b)):
+        if size_a != size_b and 1 not in (size_a, size_b):
+            raise RuntimeError(f"The size of tensor a ({size_a}) must match the size of tensor "
+                               f"b ({size_b}) at non-singleton dimension {i}")
+    return tuple(size_b if size_a == 1 else size_a for size_a, size_b in zip(a, b))
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
+             size_average: None = None, ignore_index: int = -100, reduce: None = None,
+             reduction: str = "mean") -> Tensor:
+    """The negative log-likelihood: minus the input's entry at each sample's target class.
+    `input` holds log-probabilities, classes along dim 1 (dim 0 for a single sample)."""
+    _check_reduction(reduction)
+    if target.dtype.name not in ("int64", "uint8"):
+        raise RuntimeError("expected target dtype to be Long or Byte, but got "
+                           + target.dtype.tensor_type.replace("Tensor", ""))
+    if input.ndim == 1:
+        if target.ndim == 1 and target.shape[0] != 1:
+            raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
+                             f"{target.shape[0]}")
+        target = target.reshape(())
+    elif input.ndim >= 2:
+        if target.ndim == 0 or target.shape[0] != input.shape[0]:
+            raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
+                             f"batch_size ({target.shape[0] if target.ndim else 0}).")
+        expected = input.shape[:1] + input.shape[2:]
+        if target.shape != expected:
+            raise RuntimeError(f"Expected target size {list(expected)}, got {list(target.shape)}")
+    class_weights = None if weight is None else weight._data.astype(input._data.dtype)
+    return NllLoss.apply(input, target._data, class_weights, reduction, ignore_index)
+
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                  size_average: None = None, ignore_index: int = -100, reduce: None = None,
+                  reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
+    """nll_loss(log_softmax(input)): how surprised the model is by each sample's class.
+    `target` holds class indices (int64), or class probabilities shaped like `input`."""
+    if label_smoothing != 0.0:
+        raise NotImplementedError("minigrad's cross_entropy does not implement label_smoothing")
+    class_dim = 0 if input.ndim == 1 else 1
+    logp = log_softmax(input, class_dim)
+    if target.dtype.is_floating_point and target.shape == input.shape:
+        _check_reduction(reduction)
+        if weight is not None:
+            target = target * weight.reshape([-1] + [1] * (input.ndim - class_dim - 1))
+        losses = -(logp * target).sum(class_dim)
+        if reduction == "none":
+            return losses
+        if reduction == "sum":
+            return losses.sum()
+        return losses.sum() / (input.numel() // input.shape[class_dim])  # samples, not classes
+    return nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)

@@ -1,0 +1,135 @@
+"""The layers: Linear, the activations, Sequential and the two losses, as in torch.nn."""
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from collections.abc import Iterator
+from typing import Any
+
+from .. import _grad_mode
+from ..creation import empty
+from ..tensor import Tensor
+from . import functional as F
+from .module import Module
+from .parameter import Parameter
+
+
+class Linear(Module):
+    """y = x @ weight.T + bias, with weight of shape (out_features, in_features)."""
+
+    def __init__(self, in_features: int, out_features: int, bias: bool = True,
+                 device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        self.in_features, self.out_features = in_features, out_features
+        self.weight = Parameter(empty(out_features, in_features, dtype=dtype))
+        if bias:
+            self.bias = Parameter(empty(out_features, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """PyTorch's default: kaiming_uniform_(a=sqrt(5)) for the weight, which comes down to
+        uniform(-1/sqrt(in_features), 1/sqrt(in_features)), and the same range for the bias.
+        The numbers come from minigrad's generator, so they differ from PyTorch's."""
+        bound = 1 / math.sqrt(self.in_features) if self.in_features > 0 else 0
+        with _grad_mode.no_grad():  # initialising is not part of any graph
+            self.weight.uniform_(-bound, bound)
+            if self.bias is not None:
+                self.bias.uniform_(-bound, bound)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.linear(input, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (f"in_features={self.in_features}, out_features={self.out_features}, "
+                f"bias={self.bias is not None}")
+
+
+class ReLU(Module):
+    """max(0, x), element-wise."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.relu(input, inplace=self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class Tanh(Module):
+    def forward(self, input: Tensor) -> Tensor:
+        return input.tanh()
+
+
+class Sigmoid(Module):
+    def forward(self, input: Tensor) -> Tensor:
+        return input.sigmoid()
+
+
+class Sequential(Module):
+    """Modules applied one after the other; they are named "0", "1", ... (or by the keys of
+    an OrderedDict), which is where parameter names like "0.weight" come from."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__()
+        if len(args) == 1 and isinstance(args[0], OrderedDict):
+            for name, module in args[0].items():
+                self.add_module(name, module)
+        else:
+            for index, module in enumerate(args):
+                self.add_module(str(index), module)
+
+    def forward(self, input: Any) -> Any:
+        for module in self._modules.values():
+            input = module(input)
+        return input
+
+    def __getitem__(self, index: int | slice) -> Any:
+        items = list(self._modules.items())
+        if isinstance(index, slice):
+            return Sequential(OrderedDict(items[index]))
+        if not -len(items) <= index < len(items):
+            raise IndexError(f"index {index} is out of range")
+        return items[index][1]
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[Module]:
+        return iter(self._modules.values())
+
+    def append(self, module: Module) -> Sequential:
+        self.add_module(str(len(self)), module)
+        return self
+
+
+class MSELoss(Module):
+    """The mean squared error between input and target (see `functional.mse_loss`)."""
+
+    def __init__(self, size_average: None = None, reduce: None = None,
+                 reduction: str = "mean") -> None:
+        super().__init__()
+        self.reduction = reduction
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.mse_loss(input, target, reduction=self.reduction)
+
+
+class CrossEntropyLoss(Module):
+    """log_softmax then negative log-likelihood (see `functional.cross_entropy`)."""
+
+    def __init__(self, weight: Tensor | None = None, size_average: None = None,
+                 ignore_index: int = -100, reduce: None = None, reduction: str = "mean",
+                 label_smoothing: float = 0.0) -> None:
+        super().__init__()
+        self.register_buffer("weight", weight)
+        self.ignore_index, self.reduction = ignore_index, reduction
+        self.label_smoothing = label_smoothing
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.cross_entropy(input, target, self.weight, ignore_index=self.ignore_index,
+                               reduction=self.reduction, label_smoothing=self.label_smoothing)

@@ -1,0 +1,130 @@
+"""Optimizer: what SGD and Adam share, as torch.optim.Optimizer.
+
+An optimizer holds `param_groups` (lists of parameters, each with its own hyperparameters)
+and `state` (per-parameter memory such as momentum). `step()` changes the parameters in
+place from their `.grad`; `zero_grad()` forgets the gradients before the next backward."""
+from __future__ import annotations
+
+import copy
+import warnings
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .. import _grad_mode
+from ..tensor import Tensor
+
+
+def _type_name(obj: Any) -> str:
+    return f"torch.{obj.dtype.tensor_type}" if isinstance(obj, Tensor) else type(obj).__name__
+
+
+class Optimizer:
+    def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
+        if isinstance(params, Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of "
+                            f"Tensors or dicts, but got {_type_name(params)}")
+        self.defaults = defaults
+        self.state: defaultdict = defaultdict(dict)
+        self.param_groups: list[dict[str, Any]] = []
+        groups = list(params)
+        if not groups:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        for group in groups:
+            self.add_param_group(group)
+
+    def add_param_group(self, param_group: dict[str, Any]) -> None:
+        """Add parameters with their own hyperparameters; missing ones come from defaults."""
+        group = dict(param_group)
+        params = group["params"]
+        group["params"] = [params] if isinstance(params, Tensor) else list(params)
+        for param in group["params"]:
+            if not isinstance(param, Tensor):
+                raise TypeError("optimizer can only optimize Tensors, but one of the params is "
+                                f"{_type_name(param)}")
+            if not param.is_leaf:
+                raise ValueError("can't optimize a non-leaf Tensor")
+        if len({id(p) for p in group["params"]}) != len(group["params"]):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in "
+                          "future, this will cause an error; see "
+                          "github.com/pytorch/pytorch/issues/40967 for more information",
+                          UserWarning, stacklevel=3)
+        for name, default in self.defaults.items():
+            group.setdefault(name, default)
+        taken = {id(p) for g in self.param_groups for p in g["params"]}
+        if any(id(p) in taken for p in group["params"]):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(group)
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Forget the gradients: `.grad = None` by default, or zero them in place."""
+        for group in self.param_groups:
+            for param in group["params"]:
+                if param.grad is None:
+                    continue
+                if set_to_none:
+                    param.grad = None
+                else:
+                    if param.grad.grad_fn is not None:
+                        param.grad.detach_()
+                    else:
+                        param.grad.requires_grad_(False)
+                    param.grad.zero_()
+
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Update every parameter that has a gradient; `closure`, if given, recomputes the
+        loss (with grad enabled) and its value is returned."""
+        loss = None
+        if closure is not None:
+            with _grad_mode.enable_grad():
+                loss = closure()
+        with _grad_mode.no_grad():  # an update is not part of any graph
+            for group in self.param_groups:
+                for param in group["params"]:
+                    if param.grad is not None:
+                        self._update(param, param.grad._data, group, self.state[param])
+                        param._bump_version()  # in place, as PyTorch's add_ would count it
+        return loss
+
+    def _update(self, param: Tensor, grad: Any, group: dict, state: dict) -> None:
+        raise NotImplementedError
+
+    def state_dict(self) -> dict[str, Any]:
+        """State and groups with each parameter replaced by its position, as PyTorch saves them."""
+        index = {}
+        groups = []
+        for group in self.param_groups:
+            packed = {k: v for k, v in group.items() if k != "params"}
+            for param in group["params"]:
+                index.setdefault(id(param), len(index))
+            packed["params"] = [index[id(p)] for p in group["params"]]
+            groups.append(packed)
+        state = {index[id(p)]: s for p, s in self.state.items() if id(p) in index}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        saved = copy.deepcopy(state_dict)
+        if len(saved["param_groups"]) != len(self.param_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        params = [p for group in self.param_groups for p in group["params"]]
+        self.state = defaultdict(dict)
+        for position, values in saved["state"].items():
+            self.state[params[position]] = values
+        for group, saved_group in zip(self.param_groups, saved["param_groups"]):
+            group.update({k: v for k, v in saved_group.items() if k != "params"})
+
+    def __repr__(self) -> str:
+        text = type(self).__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            text += f"\nParameter Group {i}\n"
+            text += "".join(f"    {key}: {group[key]}\n" for key in sorted(group) if key != "params")
+        return text + ")"
+
+
+def _check_not_supported(**flags: Any) -> None:
+    """Options PyTorch has that minigrad does not implement: refuse rather than ignore."""
+    for name, value in flags.items():
+        if value:
+            raise NotImplementedError(f"minigrad's optimizers do not implement {name}=True")

@@ -1,0 +1,51 @@
+"""Stochastic gradient descent with momentum, as torch.optim.SGD."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from ..tensor import Tensor
+from .optimizer import Optimizer, _check_not_supported
+
+
+class SGD(Optimizer):
+    """p -= lr * g, where g is the gradient plus weight_decay * p, and with momentum the
+    running buffer b = momentum * b + (1 - dampening) * g (b = g on the first step) takes
+    g's place (nesterov: g + momentum * b). Same order of operations as PyTorch's."""
+
+    def __init__(self, params: Iterable[Any], lr: float = 1e-3, momentum: float = 0,
+                 dampening: float = 0, weight_decay: float = 0, nesterov: bool = False, *,
+                 maximize: bool = False, foreach: bool | None = None,
+                 differentiable: bool = False, fused: bool | None = None) -> None:
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if momentum < 0.0:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if weight_decay < 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        _check_not_supported(differentiable=differentiable, fused=fused)
+        super().__init__(params, {
+            "lr": lr, "momentum": momentum, "dampening": dampening, "weight_decay": weight_decay,
+            "nesterov": nesterov, "maximize": maximize, "foreach": foreach,
+            "differentiable": differentiable, "fused": fused})
+
+    def _update(self, param: Tensor, grad: np.ndarray, group: dict, state: dict) -> None:
+        if group["maximize"]:
+            grad = -grad
+        if group["weight_decay"] != 0:
+            grad = grad + group["weight_decay"] * param._data
+        momentum = group["momentum"]
+        if momentum != 0:
+            buffer = state.get("momentum_buffer")
+            if buffer is None:
+                buffer = state["momentum_buffer"] = Tensor(grad.copy())
+            else:
+                buffer._data *= momentum
+                buffer._data += (1 - group["dampening"]) * grad
+                buffer._bump_version()
+            grad = grad + momentum * buffer._data if group["nesterov"] else buffer._data
+        param._data -= group["lr"] * grad
