@@ -1,0 +1,123 @@
+# %% [markdown]
+# # 00 · Start here
+#
+# This course is about one attribute: `.grad`. When you train a model in PyTorch you call
+# `loss.backward()` and then read `.grad` on your parameters. Most of the time that just works.
+# Sometimes `.grad` is `None`, sometimes it is twice what you expected, sometimes `backward()`
+# refuses to run at all. Each of those surprises follows from a few simple rules, and this course
+# teaches them one at a time.
+#
+# You will not need to read any source code. You will run small cells, predict what they print,
+# look at pictures of the computation graph, and check every claim with an `assert`.
+
+# %% [markdown]
+# ## minigrad speaks PyTorch
+#
+# The course runs on **minigrad**, a small autograd engine written on numpy for this course.
+# Its tensors have PyTorch's names, PyTorch's rules and PyTorch's printed output, so every
+# notebook starts with one line:
+
+# %%
+import minigrad as torch
+
+# %% [markdown]
+# From here on, `torch.tensor`, `requires_grad`, `backward()` and `.grad` mean exactly what they
+# mean in PyTorch. If you have PyTorch installed, replace that line with `import torch` and every
+# cell prints the same text (the course's test suite checks this for each notebook). What minigrad
+# adds is the ability to *draw* what happens, which real PyTorch cannot do out of the box.
+
+# %% [markdown]
+# ## Running a cell
+#
+# Click into the cell below and press **Shift+Enter**. The cell runs and the cursor moves to the
+# next one. The last expression of a cell is printed below it.
+
+# %%
+x = torch.tensor(2.0, requires_grad=True)
+x
+
+# %% [markdown]
+# `x` is a tensor holding the number 2. `requires_grad=True` asks PyTorch to remember every
+# operation done with `x`, so that it can later say how the result depends on `x`.
+#
+# Now compute something from `x`:
+
+# %%
+y = x**2
+y
+
+# %% [markdown]
+# `y` holds 4. The `grad_fn=<PowBackward0>` part says that `y` was produced by a power
+# operation, and that PyTorch knows how to send a gradient back through it.
+
+# %% [markdown]
+# ## Predict, then reveal
+#
+# Every notebook asks you to predict before it shows you. Think of an answer, then click the line
+# below to check it.
+#
+# We are going to call `y.backward()`, which computes the derivative of `y` with respect to every
+# tensor that asked for it, and then look at `x.grad`. Since $y = x^2$, the derivative is
+# $dy/dx = 2x$.
+#
+# <details><summary>What will <code>x.grad</code> print? Click to reveal</summary>
+#
+# `tensor(4.)`: the derivative $2x$ evaluated at $x = 2$. It is a tensor of the same shape as `x`
+# (here a single number), and it does not carry `requires_grad=True` itself.
+# </details>
+
+# %%
+y.backward()
+x.grad
+
+# %% [markdown]
+# Each claim gets checked right away with an `assert`, so a notebook that runs to the end is a
+# notebook whose claims are true:
+
+# %%
+assert x.grad.item() == 2 * x.item()
+
+# %% [markdown]
+# ## Reading the diagrams
+#
+# Every notebook draws the graphs it builds. Boxes are tensors, showing your variable name, the
+# shape, the data and the `.grad`, which reads `None` when there is none. Small ovals are the
+# operations, labelled with the name PyTorch gives them (`PowBackward0`). Arrows run from inputs
+# to outputs. Colours tell leaves, intermediates and outputs apart; the legend is inside each
+# picture. More about this in notebook 01.
+
+# %% [markdown]
+# ## Exercises
+#
+# Each notebook from 01 on has a companion in `exercises/` with the same name, for example
+# `exercises/03_accumulation.ipynb`. An exercise is a cell with `# YOUR CODE HERE`; the cell after
+# it checks your answer and prints a success line or says what to look at next. To grade a whole
+# notebook from a terminal:
+#
+# ```
+# python -m minigrad.grade exercises/03_accumulation.ipynb
+# ```
+#
+# Worked answers live in `solutions/`, for when you are stuck.
+
+# %% [markdown]
+# ## The path
+#
+# | notebook | the idea |
+# | --- | --- |
+# | 01 | tensors, `requires_grad`, leaves and `grad_fn`: the graph is built as you compute |
+# | 02 | `.grad` is `None` until `backward()` fills it, and only for leaves that require grad |
+# | 03 | gradients accumulate: a second `backward()` adds to `.grad` |
+# | 04 | resetting: `grad.zero_()`, `grad = None`, `optimizer.zero_grad()` |
+# | 05 | non-scalar outputs: the `gradient` argument as a vector-Jacobian product |
+# | 06 | intermediates: `retain_grad()` and hooks |
+# | 07 | in-place operations and version counters |
+# | 08 | beyond `.grad`: `retain_graph`, `torch.autograd.grad`, second derivatives, `detach()` |
+# | 09 | inside the engine: how `backward()` walks the graph; writing your own `Function` |
+# | 10 | capstone: train a small classifier and inspect its gradients |
+#
+# ## Summary
+#
+# - `import minigrad as torch` gives you PyTorch's `.grad` behaviour on numpy, with diagrams.
+# - Predict before you reveal; every claim is followed by an `assert` that proves it.
+# - Next: [01 · Tensors, leaves and `grad_fn`](01_tensors_and_graphs.ipynb).

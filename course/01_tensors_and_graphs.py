@@ -1,0 +1,188 @@
+# %% [markdown]
+# # 01 · Tensors, leaves and `grad_fn`: the graph is built as you compute
+#
+# Before we can ask where `.grad` comes from, we need the thing it is computed on: the
+# *computation graph*. PyTorch does not ask you to declare a graph. It records one while your
+# code runs, one operation at a time, and only for tensors that asked to be tracked. This
+# notebook looks at that record: `requires_grad`, `grad_fn`, `is_leaf`, and how they link up.
+
+# %%
+import minigrad as torch
+
+# %% [markdown]
+# ## A tensor, and the switch that turns tracking on
+#
+# A tensor is an array of numbers with a `dtype` and a `shape`. By default nothing is tracked:
+# `requires_grad` is `False`.
+
+# %%
+x = torch.tensor(2.0)
+print(x, x.dtype, x.shape, x.requires_grad)
+
+# %% [markdown]
+# `torch.Size([])` is the shape of a single number (a 0-dimensional tensor). Passing
+# `requires_grad=True` flips the switch; the printed form then says so.
+
+# %%
+w = torch.tensor(3.0, requires_grad=True)
+w
+
+# %%
+assert w.requires_grad and not x.requires_grad
+
+# %% [markdown]
+# ## Each operation leaves a `grad_fn`
+#
+# Multiply the two. The result remembers how it was made: its `grad_fn` is the node of the graph
+# that will, during the backward pass, turn a gradient for `y` into gradients for its inputs.
+#
+# <details><summary>What will <code>y.requires_grad</code> print? Click to reveal</summary>
+#
+# `True`: one input (`w`) requires grad, so the result does too. A result is tracked as soon as
+# *any* of its inputs is.
+# </details>
+
+# %%
+y = w * x
+print(y)
+print(y.requires_grad, y.grad_fn.name())
+
+# %% [markdown]
+# `MulBackward0` is PyTorch's name for the backward of a multiplication (the `0` numbers the
+# variants of an operation). Printing a `grad_fn` object itself would show a memory address, so
+# the course prints its `.name()`.
+
+# %%
+assert y.requires_grad
+assert y.grad_fn.name() == "MulBackward0"
+
+# %% [markdown]
+# ## Leaves and non-leaves
+#
+# A tensor that no tracked operation produced is a **leaf**: you created it yourself. `w` and `x`
+# are leaves; `y` is not. The rule is simply `is_leaf == (grad_fn is None)`.
+
+# %%
+for name, t in [("x", x), ("w", w), ("y", y)]:
+    grad_fn = t.grad_fn.name() if t.grad_fn is not None else None
+    print(f"{name}: is_leaf={t.is_leaf}, requires_grad={t.requires_grad}, grad_fn={grad_fn}")
+
+# %%
+assert x.is_leaf and w.is_leaf and not y.is_leaf
+assert all(t.is_leaf == (t.grad_fn is None) for t in (x, w, y))
+
+# %% [markdown]
+# Leaves that require grad are the tensors whose `.grad` backward will fill: model parameters
+# are exactly that. The next notebook is about that.
+#
+# An operation on tensors that track nothing records nothing: the result is again a leaf.
+#
+# <details><summary>Is <code>x * 5</code> a leaf? Click to reveal</summary>
+#
+# Yes. `x` does not require grad, so nothing is recorded: `grad_fn` is `None`, and a tensor
+# without `grad_fn` is a leaf, even though it was computed.
+# </details>
+
+# %%
+untracked = x * 5
+print(untracked, untracked.grad_fn, untracked.is_leaf)
+
+# %%
+assert untracked.is_leaf and untracked.grad_fn is None
+
+# %% [markdown]
+# ## Following the links backwards
+#
+# Each `grad_fn` points to the nodes of its inputs through `next_functions`, a tuple of
+# `(node, index)` pairs. A leaf that requires grad is represented by an `AccumulateGrad` node,
+# whose job is to add the incoming gradient into the leaf's `.grad`. An input that does not
+# require grad gets `None`: no gradient will be sent there.
+
+# %%
+for node, index in y.grad_fn.next_functions:
+    print(node.name() if node is not None else None, index)
+
+# %% [markdown]
+# The first input of `w * x` is `w` (an `AccumulateGrad` node) and the second is `x` (`None`).
+# PyTorch writes C++ namespaces into the names of its built-in nodes, hence
+# `torch::autograd::AccumulateGrad`. The node knows its leaf through `.variable`:
+
+# %%
+accumulate_w = y.grad_fn.next_functions[0][0]
+assert accumulate_w.variable is w
+assert y.grad_fn.next_functions[1][0] is None
+
+# %% [markdown]
+# ## The graph grows as you compute
+#
+# Chain more operations and the graph gets longer, one node per operation. Nothing is compiled
+# ahead of time: PyTorch calls this *define-by-run*.
+
+# %%
+out = (w * x + 1).sin()
+print(out)
+print(out.grad_fn.name(), "<-", out.grad_fn.next_functions[0][0].name())
+
+# %% [markdown]
+# Because the graph is recorded as the code runs, ordinary Python decides its shape: an `if`
+# records only the branch that ran.
+
+# %%
+def scaled(t, double):
+    if double:
+        return t * 2
+    return t + t
+
+
+print(scaled(w, True).grad_fn.name(), scaled(w, False).grad_fn.name())
+
+# %%
+assert scaled(w, True).grad_fn.name() == "MulBackward0"
+assert scaled(w, False).grad_fn.name() == "AddBackward0"
+
+# %% [markdown]
+# ## Only floating-point tensors can require grad
+#
+# Gradients are about small changes, and integers cannot change a little. Asking an integer
+# tensor to require grad is an error (PyTorch's exact message):
+
+# %%
+try:
+    torch.tensor([1, 2, 3], requires_grad=True)
+except RuntimeError as error:
+    print(error)
+
+# %% [markdown]
+# Write `1.` instead of `1`, or pass `dtype=torch.float32`. A tensor you already have can be
+# switched on in place with `requires_grad_()`:
+
+# %%
+a = torch.tensor([1.0, 2.0]).requires_grad_()
+a
+
+# %%
+assert a.requires_grad and a.is_leaf
+
+# %% [markdown]
+# Only leaves can be switched: a computed tensor's `requires_grad` follows from its inputs.
+
+# %%
+try:
+    y.requires_grad = False
+except RuntimeError as error:
+    print(error)
+
+# %% [markdown]
+# ## Summary
+#
+# - `requires_grad=True` (or `requires_grad_()`) asks PyTorch to track a tensor; only
+#   floating-point tensors can.
+# - Every tracked operation records a `grad_fn` node (`MulBackward0`, `SinBackward0`...) that
+#   links to its inputs' nodes through `next_functions`; leaves that require grad appear as
+#   `AccumulateGrad`.
+# - A leaf is a tensor with `grad_fn is None`: one you created, or one computed from untracked
+#   tensors.
+# - The graph is recorded while the code runs (define-by-run), so Python control flow shapes it.
+#
+# Exercises: `exercises/01_tensors_and_graphs.ipynb`. Next:
+# [02 · `.grad` is None until backward](02_grad_is_none.ipynb).

@@ -1,0 +1,135 @@
+"""Build the course notebooks from their sources.
+
+    python scripts/build_notebooks.py                 # every course/NN_name.py
+    python scripts/build_notebooks.py 03_accumulation # only these (names or paths)
+    python scripts/build_notebooks.py --check         # rebuild in memory, fail if it differs
+
+Each `course/NN_name.py` (a jupytext "percent" script, the one source of truth) becomes
+`notebooks/NN_name.ipynb`: converted, given the `python3` kernel, executed top to bottom in
+`notebooks/` and saved WITH its outputs. Everything that could vary between runs or machines
+(cell ids, timings, the kernel's Python version) is fixed or removed, so a rebuild gives the
+same bytes and `pytest --nbval` can compare every output, diagrams included."""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+import jupytext
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parent.parent
+COURSE = ROOT / "course"
+NOTEBOOKS = ROOT / "notebooks"
+CELL_TIMEOUT_S = 60
+
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+# What the kernel reports minus its exact Python version, which differs between machines.
+LANGUAGE_INFO = {
+    "codemirror_mode": {"name": "ipython", "version": 3},
+    "file_extension": ".py",
+    "mimetype": "text/x-python",
+    "name": "python",
+    "nbconvert_exporter": "python",
+    "pygments_lexer": "ipython3",
+}
+KEPT_CELL_METADATA = ("tags",)
+# Outputs must not depend on the machine: no addresses, no paths of this checkout.
+UNSTABLE_OUTPUT = re.compile(r"0x[0-9a-f]{6,}|" + re.escape(str(ROOT)))
+
+
+def course_sources(names: list[str] | None = None) -> list[Path]:
+    """The sources to build: all of course/NN_*.py, or those named (by stem or path)."""
+    if not names:
+        return sorted(COURSE.glob("[0-9][0-9]_*.py"))
+    sources = []
+    for name in names:
+        path = COURSE / f"{Path(name).stem}.py"
+        if not path.exists():
+            raise SystemExit(f"no course source {path.relative_to(ROOT)} for {name!r}")
+        sources.append(path)
+    return sources
+
+
+def notebook_path(source: Path) -> Path:
+    return NOTEBOOKS / f"{source.stem}.ipynb"
+
+
+def source_to_notebook(source: Path) -> nbformat.NotebookNode:
+    """The notebook a source describes, not yet executed, with stable ids and metadata."""
+    notebook = jupytext.read(source, fmt="py:percent")
+    notebook.metadata = nbformat.from_dict(
+        {"kernelspec": KERNELSPEC, "language_info": LANGUAGE_INFO})
+    for index, cell in enumerate(notebook.cells):
+        cell.id = f"{source.stem[:2]}-{index:03d}"
+        cell.metadata = nbformat.from_dict(
+            {key: cell.metadata[key] for key in KEPT_CELL_METADATA if key in cell.metadata})
+    nbformat.validate(notebook)
+    return notebook
+
+
+def execute(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Run every cell in a fresh kernel in notebooks/; a cell that raises stops the build
+    unless it is tagged `raises-exception`."""
+    client = NotebookClient(notebook, kernel_name="python3", timeout=CELL_TIMEOUT_S,
+                            record_timing=False, resources={"metadata": {"path": str(NOTEBOOKS)}})
+    client.execute()
+    notebook.metadata = nbformat.from_dict(
+        {"kernelspec": KERNELSPEC, "language_info": LANGUAGE_INFO})
+    for cell in notebook.cells:
+        cell.metadata.pop("execution", None)
+    return notebook
+
+
+def check_outputs(notebook: nbformat.NotebookNode, name: str) -> None:
+    """Refuse outputs that would differ elsewhere, and `raises-exception` cells that do not."""
+    for index, cell in enumerate(notebook.cells):
+        if cell.cell_type != "code":
+            continue
+        where = f"{name}, cell {index}"
+        raised = any(out.output_type == "error" for out in cell.outputs)
+        if "raises-exception" in cell.metadata.get("tags", []) and not raised:
+            raise SystemExit(f"{where} is tagged raises-exception but did not raise")
+        for out in cell.outputs:
+            if out.output_type == "stream" and out.name == "stderr":
+                raise SystemExit(f"{where} wrote to stderr (a warning?):\n{out.text}")
+            text = out.get("text", "") + str(out.get("data", {}).get("text/plain", ""))
+            if UNSTABLE_OUTPUT.search(text):
+                raise SystemExit(f"{where} prints an address or a path:\n{text}")
+
+
+def build(source: Path) -> str:
+    """The executed notebook for `source`, as the exact text to store."""
+    notebook = execute(source_to_notebook(source))
+    check_outputs(notebook, source.stem)
+    return nbformat.writes(notebook) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="*", help="notebooks to build (default: all)")
+    parser.add_argument("--check", action="store_true",
+                        help="build in memory and fail if a stored notebook differs")
+    args = parser.parse_args(argv)
+    NOTEBOOKS.mkdir(exist_ok=True)
+    stale = []
+    for source in course_sources(args.names):
+        target = notebook_path(source)
+        text = build(source)
+        if args.check:
+            if not target.exists() or target.read_text(encoding="utf-8") != text:
+                stale.append(target.relative_to(ROOT))
+            print(f"checked {target.relative_to(ROOT)}")
+        else:
+            target.write_text(text, encoding="utf-8")
+            print(f"built {target.relative_to(ROOT)}")
+    if stale:
+        print("differs from a fresh build: " + ", ".join(map(str, stale)), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
