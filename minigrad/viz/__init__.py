@@ -1,0 +1,58 @@
+"""Pictures of computation graphs, for the course: `draw(y)` shows every tensor that led to
+`y` with its data and `.grad`, and `backward_steps(loss)` shows a backward pass step by step.
+
+    from minigrad import viz
+    viz.draw(y)                        # tensors and operations, left to right
+    viz.draw(y, view="backward")       # PyTorch's grad_fn graph, as torchviz draws it
+    viz.backward_steps(y)              # runs y.backward(), one frame per node
+
+Only numpy is needed to import minigrad; this module loads Graphviz when it draws."""
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+
+from ..tensor import Tensor
+from ._dot import to_dot
+from ._graph import backward_graph, capped, forward_graph
+from ._names import Names
+from ._render import Diagram, RenderFailed
+from ._steps import BackwardSteps, backward_steps
+
+__all__ = ["draw", "backward_steps", "Diagram", "BackwardSteps", "RenderFailed"]
+
+VIEWS = ("forward", "backward")
+
+
+def draw(*outputs: Tensor, names: Mapping | None = None, max_nodes: int = 150,
+         view: str = "forward", show_saved: bool = False, renderer: str = "wasm") -> Diagram:
+    """Draw the graph that produced `outputs` (several outputs share one picture).
+
+    names: `{tensor: "x"}` to label tensors; otherwise a tensor's `name` attribute, else the
+        caller's variable names are used.
+    max_nodes: boxes drawn at most; the rest are summarized in one box.
+    view: "forward" (tensors and operations) or "backward" (grad_fn nodes, AccumulateGrad).
+    show_saved: in the backward view, the tensors each node saved, with version counters.
+    renderer: "wasm" (bundled Graphviz, the default) or "system" (`dot` on PATH)."""
+    outputs = _check(outputs, view, max_nodes)
+    graph = forward_graph(outputs) if view == "forward" else backward_graph(outputs, show_saved)
+    graph = capped(graph, max_nodes)
+    frame = inspect.currentframe()
+    label_names = Names(frame.f_back if frame is not None else None, names)
+    source = to_dot(graph, label_names, max_nodes)
+    return Diagram(source, nodes=len(graph.boxes), hidden=graph.hidden, renderer=renderer)
+
+
+def _check(outputs: tuple, view: str, max_nodes: int) -> tuple:
+    if len(outputs) == 1 and isinstance(outputs[0], (list, tuple)):
+        outputs = tuple(outputs[0])
+    if not outputs:
+        raise TypeError("draw() needs at least one tensor to draw")
+    for t in outputs:
+        if not isinstance(t, Tensor):
+            raise TypeError(f"draw() expects tensors, got {type(t).__name__}")
+    if view not in VIEWS:
+        raise ValueError(f"view must be one of {VIEWS}, got {view!r}")
+    if not isinstance(max_nodes, int) or max_nodes < 1:
+        raise ValueError(f"max_nodes must be a positive integer, got {max_nodes!r}")
+    return outputs

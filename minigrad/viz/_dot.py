@@ -1,0 +1,146 @@
+"""A Graph (see _graph) written as DOT with the `graphviz` package: labels, colours, legend.
+
+Tensors are record boxes { name, shape | data | grad } in Courier, so that the rows of an
+array line up. (The WebAssembly Graphviz has no HTML-like labels: records are what works
+everywhere.) `Marks` lets the step-by-step view highlight a node, rewrite the rows and
+colour the edges a gradient travels along, while keeping every box and edge in place."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from collections.abc import Callable
+
+from . import _style as S
+from ._graph import Box, Graph
+from ._values import grad_text, shape_text, tensor_values
+
+Names = Callable[[Any], "str | None"]
+
+
+@dataclass
+class Marks:
+    """What one frame of the step-by-step view changes in the picture."""
+
+    active: set[int] = field(default_factory=set)  # boxes running now
+    grads: dict[int, str] = field(default_factory=dict)  # box -> text of its grad row
+    fresh_grads: dict[int, str] = field(default_factory=dict)  # grad rows changing now
+    received: dict[int, str] | None = None  # box -> gradient arrived so far (a row of its own)
+    fresh_received: dict[int, str] = field(default_factory=dict)
+    flow: dict[int, str] = field(default_factory=dict)  # edge index -> gradient it carries
+    widths: dict[int, int] = field(default_factory=dict)  # box -> characters to reserve
+    caption: str | None = None
+
+
+def _record_text(text: str) -> str:
+    """Escape for a record field: spaces kept (records collapse them), | { } < > literal."""
+    for char in "\\{}|<>":
+        text = text.replace(char, "\\" + char)
+    return text.replace(" ", "\\ ")
+
+
+def _rows(title: str, text: str, width: int) -> str:
+    """`title value`, left-aligned, continuation lines indented under the value; padded to
+    `width` characters so that a box keeps its size from frame to frame."""
+    pad = " " * (len(title) + 1)
+    lines = [f"{title} {line}" if n == 0 else pad + line for n, line in enumerate(text.split("\n"))]
+    return "".join(_record_text(line.ljust(width)) + "\\l" for line in lines)
+
+
+def tensor_label(box: Box, name: str | None, marks: Marks, i: int) -> str:
+    t = box.tensor
+    width = marks.widths.get(i, 0)
+    title = (f"{name}  " if name else "") + shape_text(t.shape, t.dtype.name)
+    fields = [_record_text(title), _rows("data", tensor_values(t), width),
+              _rows("grad", marks.grads.get(i, grad_text(t._grad)), width)]
+    if marks.received is not None and i in marks.received:
+        fields.append(_rows("received", marks.received[i], width))
+    return "|".join(fields)
+
+
+def saved_label(box: Box, names: Names) -> str:
+    saved = box.saved
+    who = (f"output of {saved.output_of[1]}" if saved.is_own_output
+           else names(saved.tensor) or "a tensor")
+    return "|".join(_record_text(line) for line in (
+        f"saved: {who}", shape_text(saved.tensor.shape, saved.tensor.dtype.name),
+        f"version at save {saved.version}, now {saved.counter.value}"))
+
+
+def _node_attrs(g: Graph, i: int, names: Names, marks: Marks, max_nodes: int) -> dict:
+    box = g.boxes[i]
+    active = i in marks.active
+    if box.kind in ("op", "accumulate"):
+        label = "AccumulateGrad" if box.kind == "accumulate" else box.node.name()
+        if box.node._freed and g.view == "backward":
+            label += "\\n(saved tensors freed)"
+        return {"label": label, "shape": "box", "style": "rounded,filled",
+                "fillcolor": S.ACTIVE_FILL if active else S.fill(box.kind),
+                "penwidth": "2.5" if active else "1", "fontsize": "10", "margin": "0.08,0.04",
+                "height": "0.3"}
+    if box.kind in ("saved", "stale"):
+        stale = box.kind == "stale"
+        return {"label": saved_label(box, names), "shape": "record", "fillcolor": S.fill(box.kind),
+                "fontsize": "10", "color": "#cb181d" if stale else S.INK,
+                "penwidth": "2" if stale else "1"}
+    if box.kind == "freed":
+        old = names(box.old_name_of)
+        what = f"{old} before an in-place change" if old else "temporary, freed"
+        shape = "" if box.shape is None else "\\n" + shape_text(box.shape, box.dtype.name)
+        return {"label": what + shape, "shape": "box", "style": "dashed,rounded,filled",
+                "fillcolor": S.fill("freed"), "fontsize": "9", "fontcolor": S.MUTED}
+    if box.kind == "summary":
+        return {"label": f"… {g.hidden:,} more nodes not shown\\n(max_nodes={max_nodes:,})",
+                "shape": "note", "style": "dashed", "fontcolor": S.MUTED}
+    return {"label": tensor_label(box, names(box.tensor), marks, i), "shape": "record",
+            "fontname": S.MONO, "fontsize": "10", "fillcolor": S.fill(box.kind),
+            "color": S.ACTIVE_EDGE if active else S.INK, "penwidth": "3" if active else "1"}
+
+
+_EDGE_STYLE = {"retain": {"style": "dashed", "arrowhead": "odot"},
+               "saved": {"style": "dotted", "dir": "none"}}
+
+
+def to_dot(g: Graph, names: Names, max_nodes: int, marks: Marks | None = None) -> str:
+    import graphviz
+
+    marks = marks or Marks()
+    graph_attrs = dict(S.GRAPH_ATTRS, rankdir="LR" if g.view == "forward" else "RL")
+    if marks.caption:
+        graph_attrs["label"] = marks.caption
+    dot = graphviz.Digraph(graph_attr=graph_attrs, node_attr=S.NODE_ATTRS, edge_attr=S.EDGE_ATTRS)
+    for i in range(len(g.boxes)):
+        dot.node(f"n{i}", **_node_attrs(g, i, names, marks, max_nodes))
+    for k, e in enumerate(g.edges):
+        attrs = dict(_EDGE_STYLE.get(e.role, {}))
+        if k in marks.flow:
+            attrs.update(color=S.FLOW, penwidth="2.2", fontcolor=S.FLOW)
+            if marks.flow[k]:
+                attrs["xlabel"] = marks.flow[k]
+            if g.view == "forward":
+                attrs["dir"] = "back"  # the gradient runs against the forward arrow
+        dot.edge(f"n{e.src}", f"n{e.dst}", **attrs)
+    _legend(dot, g, steps=marks.received is not None)
+    return dot.source
+
+
+def _legend(dot: Any, g: Graph, steps: bool) -> None:
+    """Legend boxes, one per colour used, in a frame of their own, in the same column as the
+    first output (rank=same across a cluster needs newrank=true)."""
+    entries = S.legend_entries({b.kind for b in g.boxes}, steps)
+    if g.view == "backward":
+        entries.append(("rounded", S.MUTED, "arrows: where gradients flow, output to leaves"))
+    dot.attr(newrank="true")
+    with dot.subgraph(name="cluster_legend") as legend:
+        legend.attr(label="legend", style="rounded,dashed", color=S.MUTED, fontsize="9",
+                    fontcolor=S.MUTED, margin="6")
+        for n, (style, colour, text) in reversed(list(enumerate(entries))):  # stacked bottom-up
+            attrs = {"style": style, "fillcolor": colour}
+            if "filled" not in style:  # a colour of lines and text, not of a fill
+                attrs = {"style": style, "color": colour, "fontcolor": colour}
+            legend.node(f"legend{n}", label=text, shape="box", fontsize="9", height="0.25",
+                        margin="0.06,0.03", **attrs)
+    with dot.subgraph() as same:
+        same.attr(rank="same")
+        same.node("n0")
+        for n in range(len(entries)):
+            same.node(f"legend{n}")

@@ -1,0 +1,246 @@
+"""One backward pass, frame by frame: which node runs, which gradient it receives, what it
+sends to each input, and how `.grad` grows (before + incoming = after).
+
+The pass is a real `backward()`, watched with `minigrad.autograd.engine.observe`; every value
+is copied when it is reported, since `.grad` is later added to in place."""
+from __future__ import annotations
+
+import inspect
+from typing import Any
+from collections.abc import Mapping
+
+from ..autograd.engine import observe
+from ._dot import Marks, to_dot
+from ._graph import capped, forward_graph
+from ._names import Names
+from ._render import Diagram
+from ._steps_view import StepsView
+from ._values import values_text
+
+BackwardSteps = StepsView
+NOTHING = "–"  # the "received" row of a tensor no gradient has reached yet
+
+
+def backward_steps(output: Any, gradient: Any = None, retain_graph: bool | None = None, *,
+                   names: Mapping | None = None, max_nodes: int = 60, max_frames: int = 40,
+                   renderer: str = "wasm") -> StepsView:
+    """Run `output.backward(gradient, retain_graph)` and return its frames: the start, one per
+    node the engine runs (AccumulateGrad included), and the end. A RuntimeError raised by the
+    backward pass (an in-place change, a second backward...) ends the frames with its message;
+    it is kept in `.error`."""
+    frame = inspect.currentframe()
+    label_names = Names(frame.f_back if frame is not None else None, names)
+    graph = capped(forward_graph([output]), max_nodes)
+    story = _Story(graph, label_names)
+    story.start(output, gradient)
+    error = None
+    with observe(story.record):
+        try:
+            output.backward(gradient, retain_graph)
+        except RuntimeError as exc:
+            error = f"RuntimeError: {exc}"
+    story.finish(error)
+    frames = story.frames(max_frames)
+    diagrams = [Diagram(to_dot(graph, label_names, max_nodes, marks), len(graph.boxes),
+                        graph.hidden, renderer, marks.caption) for marks in frames]
+    return StepsView(diagrams, total_steps=story.steps, error=error)
+
+
+def _copy(t: Any) -> Any:
+    return None if t is None else (t._data.copy(), t.dtype.name)
+
+
+def _text(value: Any) -> str:
+    return "None" if value is None else values_text(*value)
+
+
+def _edge_text(value: Any) -> str:
+    return "" if value is None else _short(value) if value[0].size <= 4 else "grad"
+
+
+def _short(value: Any) -> str:
+    """A gradient in one line of a caption: its values if few, else its shape."""
+    array = value[0]
+    if array.size > 4:
+        return "a gradient of shape (" + ", ".join(map(str, array.shape)) + ")"
+    return " ".join(values_text(*value).split())
+
+
+def _sum(before: Any, incoming: Any, after: Any) -> str:
+    """`before + incoming = after`, on one line if it is short, else on two."""
+    left, right = f"{_text(before)} + {_text(incoming)}", _text(after)
+    one_line = len(left) + len(right) <= 26 and "\n" not in left + right
+    return f"{left} = {right}" if one_line else f"{left}\n= {right}"
+
+
+def _chain_rule(grad_output: Any, grad_input: Any) -> str:
+    """`1. × 3. = 3.`: the incoming gradient times the local derivative, for scalars (the
+    derivative is read back as grad_input / grad_output); else just the value sent."""
+    out_array, in_array = grad_output[0], grad_input[0]
+    if out_array.size != 1 or in_array.size != 1 or out_array.reshape(()) == 0:
+        return _short(grad_input)
+    local = (in_array.reshape(()) / out_array.reshape(())).astype(in_array.dtype)
+    return f"{_short(grad_output)} × {_short((local, grad_input[1]))} = {_short(grad_input)}"
+
+
+class _Story:
+    """Collects what the engine reports, then turns it into per-frame Marks."""
+
+    def __init__(self, graph: Any, names: Names) -> None:
+        self.graph, self.names = graph, names
+        self.events: list[tuple] = []
+        self.steps = 0
+        self.inputs_of: dict[tuple, int] = {}  # (node, position) -> edge index
+        self.outputs_of: dict[Any, list[int]] = {}  # node -> its op -> tensor edges
+        for k, e in enumerate(graph.edges):
+            if e.role == "input":
+                self.inputs_of[(e.node, e.position)] = k
+            elif e.role == "output":
+                self.outputs_of.setdefault(e.node, []).append(k)
+        self.tensor_boxes = [i for i, b in enumerate(graph.boxes) if b.tensor is not None]
+
+    def name(self, box: int | None, fallback: str) -> str:
+        if box is not None and self.graph.boxes[box].kind == "freed":
+            return "a temporary"
+        t = self.graph.boxes[box].tensor if box is not None else None
+        return self.names(t) or fallback
+
+    def start(self, output: Any, gradient: Any) -> None:
+        from ..creation import ones_like
+
+        seed = _copy(gradient if gradient is not None else ones_like(output))
+        self.grads = {i: _copy(self.graph.boxes[i].tensor._grad) for i in self.tensor_boxes}
+        self.events.append(("start", self.graph.tensor_index.get(output), seed))
+
+    def record(self, event: str, **details: Any) -> None:
+        self.steps += 1
+        if event == "accumulate":
+            t = details["tensor"]
+            self.events.append(("accumulate", self.graph.tensor_index.get(t),
+                                _copy(details["grad"]), _copy(details["before"]), _copy(t._grad)))
+            return
+        node = details["node"]
+        retained = {}
+        for nr, ref in (node._retained or {}).items():
+            t = ref()
+            if t is not None and t in self.graph.tensor_index:
+                retained[self.graph.tensor_index[t]] = (nr, _copy(t._grad))
+        self.events.append(("node", node, [_copy(g) for g in details["grad_outputs"]],
+                            [_copy(g) for g in details["grad_inputs"]], retained))
+
+    def finish(self, error: str | None) -> None:
+        self.events.append(("end", error))
+
+    def frames(self, max_frames: int) -> list[Marks]:
+        received: dict[int, Any] = {}  # box -> total gradient arrived so far
+        grads = dict(self.grads)
+        out: list[Marks] = []
+        for event in self.events:
+            marks = Marks()
+            getattr(self, "_" + event[0])(event, marks, received, grads)
+            marks.grads = {i: _text(grads[i]) for i in self.tensor_boxes}
+            marks.grads.update(marks.fresh_grads)
+            marks.received = {i: _text(received[i]) if i in received else NOTHING
+                              for i in self.tensor_boxes  # constants never receive one
+                              if self.graph.boxes[i].kind != "constant"}
+            marks.received.update(marks.fresh_received)
+            out.append(marks)
+        if len(out) > max_frames:
+            skipped = len(out) - max_frames
+            out = out[:max_frames - 1] + out[-1:]
+            out[-1].caption += f" ({skipped} steps in between not shown: max_frames={max_frames})"
+        _reserve_room(out)
+        total = len(out)
+        for n, marks in enumerate(out, 1):
+            marks.caption = f"{n}/{total}  {marks.caption}"
+        return out
+
+    def _arrive(self, box: int, value: Any, received: dict, marks: Marks) -> None:
+        before = received.get(box)
+        total = value if before is None else (before[0] + value[0], value[1])
+        received[box] = total
+        marks.fresh_received[box] = _text(total) if before is None else _sum(before, value, total)
+
+    def _start(self, event: tuple, marks: Marks, received: dict, grads: dict) -> None:
+        _, box, seed = event
+        who = self.name(box, "the output")
+        if box is not None:
+            marks.active.add(box)
+            self._arrive(box, seed, received, marks)
+        marks.caption = f"backward() starts: {who} gets the gradient {_short(seed)}"
+
+    def _node(self, event: tuple, marks: Marks, received: dict, grads: dict) -> None:
+        _, node, grad_outputs, grad_inputs, retained = event
+        box = self.graph.node_index.get(node)
+        if box is not None:
+            marks.active.add(box)
+        for k in self.outputs_of.get(node, ()):  # the gradient coming in
+            nr = self.graph.edges[k].position
+            value = grad_outputs[nr] if nr < len(grad_outputs) else None
+            marks.flow[k] = _edge_text(value)
+        single = grad_outputs[0] if len(grad_outputs) == 1 else None
+        parts = []
+        for position, value in enumerate(grad_inputs):  # the gradients going out
+            k = self.inputs_of.get((node, position))
+            src = self.graph.edges[k].src if k is not None else None
+            who = self.name(src, f"input {position + 1}")
+            if value is None:
+                if node.next_functions[position][0] is None:
+                    parts.append(f"nothing to {who} (needs no grad)")
+                continue
+            parts.append(f"{_chain_rule(single, value) if single else _short(value)} to {who}")
+            if k is not None:
+                marks.flow[k] = _edge_text(value)
+                if self.graph.boxes[src].tensor is not None:
+                    self._arrive(src, value, received, marks)
+        for t_box, (nr, after) in retained.items():  # retain_grad(): .grad is set on the way
+            incoming = grad_outputs[nr] if nr < len(grad_outputs) else None
+            marks.fresh_grads[t_box] = (_text(after) if grads[t_box] is None else
+                                        _sum(grads[t_box], incoming, after))
+            grads[t_box] = after
+        got = ", ".join(_short(g) for g in grad_outputs if g is not None) or "no gradient"
+        how = " grad × local derivative:" if single is not None and "×" in "".join(parts) else ""
+        sent = ", ".join(parts) or "nothing"
+        marks.caption = f"{node.name()} gets {got} and sends{how} {sent}"
+
+    def _accumulate(self, event: tuple, marks: Marks, received: dict, grads: dict) -> None:
+        _, box, incoming, before, after = event
+        who = self.name(box, "the leaf")
+        if box is None:
+            marks.caption = f"AccumulateGrad adds {_short(incoming)} into {who}.grad"
+            return
+        marks.active.add(box)
+        marks.fresh_grads[box] = _text(after) if before is None else _sum(before, incoming, after)
+        grads[box] = after
+        marks.caption = (f"AccumulateGrad: {who}.grad was None, now {_short(after)}"
+                         if before is None else
+                         f"AccumulateGrad: {who}.grad = {_short(before)} + {_short(incoming)}"
+                         f" = {_short(after)}")
+
+    def _end(self, event: tuple, marks: Marks, received: dict, grads: dict) -> None:
+        if event[1] is not None:
+            marks.caption = f"backward() failed: {event[1]}"
+            return
+        leaves = [i for i in self.tensor_boxes if self.graph.boxes[i].kind in ("leaf", "retained")
+                  and grads[i] is not None]
+        done = ", ".join(f"{self.name(i, 'leaf')}.grad = {_short(grads[i])}" for i in leaves)
+        marks.caption = "done" + (f": {done}" if done else "")
+
+
+def _reserve_room(frames: list[Marks]) -> None:
+    """Give each box's value rows the same width and height in every frame, so that
+    nothing moves between frames but the values."""
+    if not frames:
+        return
+    for box in frames[0].grads:
+        rows = ("grads", "received") if box in frames[0].received else ("grads",)
+        for row in rows:
+            texts = [getattr(m, row)[box] for m in frames]
+            lines = max(t.count("\n") for t in texts) + 1
+            for m in frames:
+                text = getattr(m, row)[box]
+                getattr(m, row)[box] = text + "\n" * (lines - 1 - text.count("\n"))
+        width = max(len(line) for m in frames for row in rows
+                    for line in getattr(m, row)[box].split("\n"))
+        for m in frames:
+            m.widths[box] = width

@@ -1,0 +1,53 @@
+"""The look of every kind of box, and the legend that explains it inside the picture.
+
+Each kind has its own fill colour, so a test can check that the legend lists exactly the
+colours a picture uses. Light fills keep dark text readable, in colour and in print."""
+from __future__ import annotations
+
+FONT = "Helvetica"  # Graphviz knows its metrics without any font installed: same layout everywhere
+MONO = "Courier"
+INK = "#333333"  # borders and text
+MUTED = "#666666"  # secondary text: shapes, row titles
+EDGE = "#555555"
+
+# kind -> (fill colour, legend text). Order = order in the legend.
+KINDS: dict[str, tuple[str, str]] = {
+    "output": ("#fdbf6f", "output: the tensor drawn"),
+    "leaf": ("#a6cee3", "leaf, requires_grad=True: gets .grad"),
+    "constant": ("#e0e0e0", "constant: requires_grad=False"),
+    "intermediate": ("#ffffff", "intermediate: .grad stays None"),
+    "retained": ("#b2df8a", "intermediate with retain_grad(): keeps .grad"),
+    "freed": ("#f5f5f5", "temporary, already freed"),
+    "op": ("#e6dff2", "operation, named by its grad_fn"),
+    "accumulate": ("#cfe6f3", "AccumulateGrad: adds into a leaf's .grad"),
+    "saved": ("#fde0c5", "saved for backward"),
+    "stale": ("#fb9a99", "saved, then changed in place: backward fails"),
+}
+
+# The step-by-step view adds two marks of its own.
+ACTIVE_FILL = "#ffd92f"  # the node running now
+ACTIVE_EDGE = "#e6a800"  # border of a tensor box being written to now
+FLOW = "#d62728"  # edges carrying a gradient in this step
+
+GRAPH_ATTRS = {"fontname": FONT, "fontsize": "12", "bgcolor": "white", "nodesep": "0.12",
+               "ranksep": "0.35", "pad": "0.15", "labelloc": "t", "labeljust": "l"}
+NODE_ATTRS = {"fontname": FONT, "fontsize": "11", "color": INK, "fontcolor": INK,
+              "penwidth": "1", "style": "filled"}
+EDGE_ATTRS = {"color": EDGE, "arrowsize": "0.7", "penwidth": "1.1", "fontname": MONO,
+              "fontsize": "10"}
+
+
+def fill(kind: str) -> str:
+    return KINDS[kind][0]
+
+
+def legend_entries(kinds: set[str], steps: bool) -> list[tuple[str, str, str]]:
+    """(box style, colour, meaning) for the kinds present in a picture, in the order of KINDS;
+    each legend box is drawn like the boxes it explains."""
+    styles = {"op": "rounded,filled", "accumulate": "rounded,filled",
+              "freed": "dashed,rounded,filled"}
+    entries = [(styles.get(k, "filled"), *KINDS[k]) for k in KINDS if k in kinds]
+    if steps:
+        entries += [("rounded,filled", ACTIVE_FILL, "running in this step"),
+                    ("bold", FLOW, "gradient sent in this step")]
+    return entries
