@@ -25,13 +25,11 @@ class RemovableHandle:
     _next_id = itertools.count()
 
     def __init__(self, hooks: dict) -> None:
-        self.hooks_ref = weakref.ref(hooks)
+        self.hooks = hooks  # a plain dict cannot be weakly referenced; it holds only the hooks
         self.id = next(RemovableHandle._next_id)
 
     def remove(self) -> None:
-        hooks = self.hooks_ref()
-        if hooks is not None:
-            hooks.pop(self.id, None)
+        self.hooks.pop(self.id, None)
 
     def __enter__(self) -> "RemovableHandle":
         return self
