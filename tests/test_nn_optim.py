@@ -125,6 +125,32 @@ def test_first_momentum_buffer_is_a_copy_of_the_gradient():
     assert p.tolist() == [0.75, -2.125]
 
 
+def test_optimizer_state_dict_resumes_training_exactly():
+    mg.manual_seed(4)
+    model, x = mlp(mg), mg.randn(8, 2)
+    opt = mg.optim.Adam(model.parameters(), lr=0.01)
+
+    def step(opt):
+        opt.zero_grad()
+        model(x).pow(2).mean().backward()
+        opt.step()
+
+    step(opt)
+    saved_model, saved_opt = model.state_dict(), opt.state_dict()
+    saved_model = {k: v.clone() for k, v in saved_model.items()}
+    saved_opt = {"state": {i: {k: v.clone() for k, v in s.items()}
+                           for i, s in saved_opt["state"].items()},
+                 "param_groups": saved_opt["param_groups"]}
+    step(opt)
+    after = [p.tolist() for p in model.parameters()]
+    model.load_state_dict(saved_model)
+    resumed = mg.optim.Adam(model.parameters(), lr=0.5)
+    resumed.load_state_dict(saved_opt)
+    assert resumed.param_groups[0]["lr"] == 0.01
+    step(resumed)
+    assert [p.tolist() for p in model.parameters()] == after
+
+
 def test_log_softmax_is_stable_for_huge_logits():
     out = F.log_softmax(mg.tensor([[1000.0, 0.0], [-1000.0, 1000.0]]), dim=1)
     assert np.allclose(out.numpy(), [[0.0, -1000.0], [-2000.0, 0.0]])
@@ -214,6 +240,10 @@ def test_optimizer_steps_match_torch(torch, name, kwargs):
         for key in mine:
             np.testing.assert_allclose(mine[key].numpy(), theirs_state[key].numpy(), atol=1e-6)
     assert repr(opts[0]) == repr(opts[1])
+    ours_saved, theirs_saved = (opt.state_dict() for opt in opts)  # values compared above
+    assert ours_saved["param_groups"] == theirs_saved["param_groups"]
+    assert {i: list(s) for i, s in ours_saved["state"].items()} == \
+        {i: list(s) for i, s in theirs_saved["state"].items()}
 
 
 LOSSES = {

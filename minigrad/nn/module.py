@@ -47,8 +47,10 @@ class Module:
 
     def __setattr__(self, name: str, value: Any) -> None:
         params, modules = self.__dict__.get("_parameters"), self.__dict__.get("_modules")
+        buffers = self.__dict__.get("_buffers")
         if isinstance(value, (Parameter, Module)) and params is None:
-            raise AttributeError("cannot assign parameters before Module.__init__() call")
+            kind = "parameters" if isinstance(value, Parameter) else "module"
+            raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
         if isinstance(value, Parameter):
             self._forget(name)
             params[name] = value
@@ -65,6 +67,11 @@ class Module:
                 raise TypeError(f"cannot assign '{_type_name(value)}' as child module '{name}' "
                                 "(torch.nn.Module or None expected)")
             modules[name] = None
+        elif buffers is not None and name in buffers:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"cannot assign '{_type_name(value)}' as buffer '{name}' "
+                                "(torch.nn.Buffer, torch.Tensor or None expected)")
+            buffers[name] = value
         else:
             object.__setattr__(self, name, value)
 
