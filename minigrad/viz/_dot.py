@@ -39,11 +39,12 @@ def _record_text(text: str) -> str:
 
 
 def _rows(title: str, text: str, width: int) -> str:
-    """`title value`, left-aligned, continuation lines indented under the value; padded to
-    `width` characters so that a box keeps its size from frame to frame."""
+    """`title value`, left-aligned, continuation lines indented under the value; values padded
+    to `width` characters so that a box keeps its size from frame to frame."""
     pad = " " * (len(title) + 1)
-    lines = [f"{title} {line}" if n == 0 else pad + line for n, line in enumerate(text.split("\n"))]
-    return "".join(_record_text(line.ljust(width)) + "\\l" for line in lines)
+    lines = [(f"{title} " if n == 0 else pad) + line.ljust(width)
+             for n, line in enumerate(text.split("\n"))]
+    return "".join(_record_text(line) + "\\l" for line in lines)
 
 
 def tensor_label(box: Box, name: str | None, marks: Marks, i: int) -> str:
@@ -59,8 +60,12 @@ def tensor_label(box: Box, name: str | None, marks: Marks, i: int) -> str:
 
 def saved_label(box: Box, names: Names) -> str:
     saved = box.saved
-    who = (f"output of {saved.output_of[1]}" if saved.is_own_output
-           else names(saved.tensor) or "a tensor")
+    if saved.is_own_output:  # an alias of the node's output: name the output, if alive
+        ref = box.node._outputs[saved.output_of[0]]
+        owner = names(ref()) if ref is not None else None
+        who = (f"{owner}, " if owner else "") + f"output of {saved.output_of[1]}"
+    else:
+        who = names(saved.tensor) or "an unnamed tensor"
     return "|".join(_record_text(line) for line in (
         f"saved: {who}", shape_text(saved.tensor.shape, saved.tensor.dtype.name),
         f"version at save {saved.version}, now {saved.counter.value}"))

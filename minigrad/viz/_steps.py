@@ -183,7 +183,8 @@ class _Story:
         for position, value in enumerate(grad_inputs):  # the gradients going out
             k = self.inputs_of.get((node, position))
             src = self.graph.edges[k].src if k is not None else None
-            who = self.name(src, f"input {position + 1}")
+            who = self.name(src, "its input" if len(grad_inputs) == 1 else
+                            f"its input {position + 1}")
             if value is None:
                 if node.next_functions[position][0] is None:
                     parts.append(f"nothing to {who} (needs no grad)")
