@@ -12,6 +12,7 @@ signatures) touches the repository or the user's Jupyter set-up.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -99,11 +100,9 @@ def free_port() -> int:
 def stop(server: subprocess.Popen, lab: Lab) -> None:
     """Ask JupyterLab to shut down (it stops its kernels), then insist."""
     if server.poll() is None:
-        try:
+        with contextlib.suppress(OSError, subprocess.TimeoutExpired):  # then the signals below
             lab.api("POST", "/api/shutdown")
             server.wait(timeout=20)
-        except Exception:  # noqa: BLE001 - whatever went wrong, the signals below still run
-            pass
     for sig in (signal.SIGTERM, signal.SIGKILL):
         if server.poll() is not None:
             return
