@@ -259,9 +259,9 @@ class Tensor(TensorOps):
         return int(self.item())
 
     def __format__(self, spec: str) -> str:
-        if self._data.ndim == 0 and spec:
+        if self._data.ndim == 0 and type(self) is Tensor:  # as PyTorch: f"{t}" is f"{t.item()}"
             return format(self.item(), spec)
-        return str(self) if not spec else format(str(self), spec)
+        return object.__format__(self, spec)
 
     def __repr__(self) -> str:
         from ._printing import tensor_repr
