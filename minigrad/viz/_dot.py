@@ -44,6 +44,9 @@ def _rows(title: str, text: str, width: int) -> str:
     pad = " " * (len(title) + 1)
     lines = [(f"{title} " if n == 0 else pad) + line.ljust(width)
              for n, line in enumerate(text.split("\n"))]
+    # Slack at the end of long lines: a browser's monospace font may be a little wider than
+    # the Courier metrics Graphviz measured with.
+    lines = [line + " " * (len(line) // 24) for line in lines]
     return "".join(_record_text(line) + "\\l" for line in lines)
 
 
@@ -63,19 +66,26 @@ def saved_label(box: Box, names: Names) -> str:
     if saved.is_own_output:  # an alias of the node's output: name the output, if alive
         ref = box.node._outputs[saved.output_of[0]]
         owner = names(ref()) if ref is not None else None
-        who = (f"{owner}, " if owner else "") + f"output of {saved.output_of[1]}"
+        who = (f"{owner}, " if owner else "") + f"output of {type(box.node).__name__}"
     else:
-        who = names(saved.tensor) or "an unnamed tensor"
+        who = names(saved.tensor) or _describe(saved.tensor)
     return "|".join(_record_text(line) for line in (
         f"saved: {who}", shape_text(saved.tensor.shape, saved.tensor.dtype.name),
         f"version at save {saved.version}, now {saved.counter.value}"))
+
+
+def _describe(t: Any) -> str:
+    """What an unnamed tensor is, in a few words."""
+    if t.grad_fn is not None:
+        return f"output of {type(t.grad_fn).__name__}"
+    return "a leaf" if t.requires_grad else "a constant"
 
 
 def _node_attrs(g: Graph, i: int, names: Names, marks: Marks, max_nodes: int) -> dict:
     box = g.boxes[i]
     active = i in marks.active
     if box.kind in ("op", "accumulate"):
-        label = "AccumulateGrad" if box.kind == "accumulate" else box.node.name()
+        label = type(box.node).__name__  # as in `grad_fn=<MulBackward0>` (and in torchviz)
         if box.node._freed and g.view == "backward":
             label += "\\n(saved tensors freed)"
         return {"label": label, "shape": "box", "style": "rounded,filled",

@@ -101,7 +101,8 @@ class _Story:
 
     def name(self, box: int | None, fallback: str) -> str:
         if box is not None and self.graph.boxes[box].kind == "freed":
-            return "a temporary"
+            old = self.names(self.graph.boxes[box].old_name_of)
+            return f"{old} (its value before an in-place change)" if old else "a temporary"
         t = self.graph.boxes[box].tensor if box is not None else None
         return self.names(t) or fallback
 
@@ -202,7 +203,7 @@ class _Story:
         got = ", ".join(_short(g) for g in grad_outputs if g is not None) or "no gradient"
         how = " grad × local derivative:" if single is not None and "×" in "".join(parts) else ""
         sent = ", ".join(parts) or "nothing"
-        marks.caption = f"{node.name()} gets {got} and sends{how} {sent}"
+        marks.caption = f"{type(node).__name__} gets {got} and sends{how} {sent}"
 
     def _accumulate(self, event: tuple, marks: Marks, received: dict, grads: dict) -> None:
         _, box, incoming, before, after = event
