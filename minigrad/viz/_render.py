@@ -135,7 +135,7 @@ class Diagram:
 
     def __repr__(self) -> str:
         more = f", {self.hidden:,} more not shown" if self.hidden else ""
-        return f"<Diagram: {self.nodes} nodes{more}>"
+        return f"<Diagram: {self.nodes} node{'' if self.nodes == 1 else 's'}{more}>"
 
 
 def failure_html(message: str, source: str) -> str:
