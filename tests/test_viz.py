@@ -315,3 +315,17 @@ def test_steps_report_a_failing_backward() -> None:
     assert frames.error.startswith("RuntimeError: one of the variables needed")
     assert "backward() failed" in frames.captions[-1]
     assert repr(frames) == f"<BackwardSteps: {len(frames)} frames, backward failed>"
+
+
+def test_steps_of_a_vector_output_and_frame_cap() -> None:
+    x = torch.tensor([[0.3725], [0.4378]], requires_grad=True)
+    y = torch.zeros(3, 1)
+    y[0] = x[0] ** 2
+    y[1] = x[1] ** 3
+    with pytest.raises(RuntimeError, match="grad can be implicitly created only for scalar"):
+        viz.backward_steps(y)
+    frames = viz.backward_steps(y, gradient=torch.ones(3, 1), retain_graph=True, max_frames=4)
+    assert len(frames) == 4 and frames.total_steps == 2 * 3 + 1  # 2 x (CopySlices, Pow, Select)
+    skipped = (1 + frames.total_steps + 1) - 4  # start, steps, done; minus the frames kept
+    assert frames.captions[-1].endswith(f"x.grad = {' '.join(str(x.grad).split())[7:-1]} "
+                                        f"({skipped} steps in between not shown: max_frames=4)")

@@ -17,7 +17,8 @@ from ._dot import to_dot
 from ._graph import backward_graph, capped, forward_graph
 from ._names import Names
 from ._render import Diagram, RenderFailed
-from ._steps import BackwardSteps, backward_steps
+from ._steps import backward_steps
+from ._steps_view import BackwardSteps
 
 __all__ = ["draw", "backward_steps", "Diagram", "BackwardSteps", "RenderFailed"]
 

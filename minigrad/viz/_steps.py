@@ -6,33 +6,40 @@ is copied when it is reported, since `.grad` is later added to in place."""
 from __future__ import annotations
 
 import inspect
-from typing import Any
 from collections.abc import Mapping
+from typing import Any
 
 from ..autograd.engine import observe
 from ._dot import Marks, to_dot
 from ._graph import capped, forward_graph
 from ._names import Names
 from ._render import Diagram
-from ._steps_view import StepsView
+from ._steps_view import BackwardSteps
 from ._values import values_text
 
-BackwardSteps = StepsView
 NOTHING = "–"  # the "received" row of a tensor no gradient has reached yet
 
 
 def backward_steps(output: Any, gradient: Any = None, retain_graph: bool | None = None, *,
                    names: Mapping | None = None, max_nodes: int = 60, max_frames: int = 40,
-                   renderer: str = "wasm") -> StepsView:
+                   renderer: str = "wasm") -> BackwardSteps:
     """Run `output.backward(gradient, retain_graph)` and return its frames: the start, one per
     node the engine runs (AccumulateGrad included), and the end. A RuntimeError raised by the
     backward pass (an in-place change, a second backward...) ends the frames with its message;
     it is kept in `.error`."""
+    from ..autograd import _make_grads
+    from ..tensor import Tensor
+
+    if not isinstance(output, Tensor):
+        raise TypeError(f"backward_steps() expects a tensor, got {type(output).__name__}")
+    if max_frames < 2:
+        raise ValueError(f"max_frames must be at least 2 (the start and the end), got {max_frames}")
+    seed = _make_grads([output], [gradient])[0]  # PyTorch's errors for a missing gradient
     frame = inspect.currentframe()
     label_names = Names(frame.f_back if frame is not None else None, names)
     graph = capped(forward_graph([output]), max_nodes)
     story = _Story(graph, label_names)
-    story.start(output, gradient)
+    story.start(output, seed)
     error = None
     with observe(story.record):
         try:
@@ -43,7 +50,7 @@ def backward_steps(output: Any, gradient: Any = None, retain_graph: bool | None 
     frames = story.frames(max_frames)
     diagrams = [Diagram(to_dot(graph, label_names, max_nodes, marks), len(graph.boxes),
                         graph.hidden, renderer, marks.caption) for marks in frames]
-    return StepsView(diagrams, total_steps=story.steps, error=error)
+    return BackwardSteps(diagrams, total_steps=story.steps, error=error)
 
 
 def _copy(t: Any) -> Any:
@@ -107,9 +114,7 @@ class _Story:
         return self.names(t) or fallback
 
     def start(self, output: Any, gradient: Any) -> None:
-        from ..creation import ones_like
-
-        seed = _copy(gradient if gradient is not None else ones_like(output))
+        seed = _copy(gradient)
         self.grads = {i: _copy(self.graph.boxes[i].tensor._grad) for i in self.tensor_boxes}
         self.events.append(("start", self.graph.tensor_index.get(output), seed))
 

@@ -16,7 +16,7 @@ _CAPTION = ('<figcaption style="font:13px sans-serif; max-width:{width}px; '
             'margin:0 0 6px 0; white-space:normal">')
 
 
-class StepsView:
+class BackwardSteps:
     """The frames of one backward pass (`len()`, indexing, iteration); shows as a strip."""
 
     def __init__(self, frames: list[Diagram], total_steps: int, error: str | None) -> None:
