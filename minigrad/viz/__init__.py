@@ -20,7 +20,7 @@ from ._render import Diagram, RenderFailed
 from ._steps import backward_steps
 from ._steps_view import BackwardSteps
 
-__all__ = ["draw", "backward_steps", "Diagram", "BackwardSteps", "RenderFailed"]
+__all__ = ["BackwardSteps", "Diagram", "RenderFailed", "backward_steps", "draw"]
 
 VIEWS = ("forward", "backward")
 

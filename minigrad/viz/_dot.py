@@ -6,9 +6,9 @@ everywhere.) `Marks` lets the step-by-step view highlight a node, rewrite the ro
 colour the edges a gradient travels along, while keeping every box and edge in place."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from collections.abc import Callable
 
 from . import _style as S
 from ._graph import Box, Graph

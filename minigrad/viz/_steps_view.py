@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import base64
 import html
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 
 from ._render import Diagram, RenderFailed, failure_html
 
