@@ -1,0 +1,159 @@
+# %% [markdown]
+# # 02 · `.grad` is None until backward
+#
+# `.grad` is where PyTorch puts the derivative of a result with respect to a tensor. It is not
+# computed when you create a tensor, nor when you compute with it. It appears when you call
+# `backward()`, and only on the tensors that asked for it. This notebook shows the three states a
+# `.grad` can be in: `None` because backward has not run yet, a tensor of derivatives after it
+# ran, and `None` for good because the tensor never asked.
+
+# %%
+import minigrad as torch
+
+# %% [markdown]
+# ## Three leaves and a line
+#
+# Take the line $y = w x + b$ at $x = 2$, $w = 3$, $b = 1$. All three inputs ask for gradients.
+
+# %%
+x = torch.tensor(2.0, requires_grad=True)
+w = torch.tensor(3.0, requires_grad=True)
+b = torch.tensor(1.0, requires_grad=True)
+y = w * x + b
+y
+
+# %% [markdown]
+# The graph exists now: `y` has a `grad_fn` (`AddBackward0`), linked to a `MulBackward0`, linked
+# to the leaves. But nothing has been differentiated yet.
+#
+# <details><summary>What will <code>x.grad</code> print now? Click to reveal</summary>
+#
+# `None`. Building the graph only records *how* `y` was computed. No derivative has been taken,
+# so there is no gradient to show, not even a zero.
+# </details>
+
+# %%
+print(x.grad, w.grad, b.grad)
+
+# %%
+assert x.grad is None and w.grad is None and b.grad is None
+
+# %% [markdown]
+# ## `backward()` fills `.grad` for every leaf that requires grad
+#
+# `y.backward()` walks the graph from `y` back to the leaves and stores $\partial y / \partial
+# \text{leaf}$ in each leaf's `.grad`. It returns nothing: the results are only in `.grad`.
+#
+# <details><summary>What will the three gradients be? Click to reveal</summary>
+#
+# $\partial y/\partial x = w = 3$, $\partial y/\partial w = x = 2$ and $\partial y/\partial b = 1$:
+# each input's gradient is what it is multiplied by (and `b` is multiplied by nothing).
+# </details>
+
+# %%
+result = y.backward()
+print(result)
+print(f"dy/dx = {x.grad}")
+print(f"dy/dw = {w.grad}")
+print(f"dy/db = {b.grad}")
+
+# %% [markdown]
+# Each gradient is a tensor with the same shape as its leaf, and it does not itself require grad.
+
+# %%
+assert result is None
+assert x.grad.item() == w.item() and w.grad.item() == x.item() and b.grad.item() == 1.0
+assert x.grad.shape == x.shape and not x.grad.requires_grad
+
+# %% [markdown]
+# ## A tensor that never asked stays `None`
+#
+# Now a fresh computation where `z` is created with `requires_grad=False` (the default) and takes part in
+# the computation anyway.
+#
+# <details><summary>What will <code>z.grad</code> print after backward? Click to reveal</summary>
+#
+# `None`. The multiplication's backward does not even compute a gradient for an input that does
+# not require grad (in notebook 01 we saw its slot in `next_functions` is `None`). Backward only
+# fills `.grad` for leaves with `requires_grad=True`.
+# </details>
+
+# %%
+k = torch.tensor(0.5, requires_grad=True)
+z = torch.tensor(4.0, requires_grad=False)
+v = k * z
+v.backward()
+print(f"k.grad = {k.grad}")
+print(f"z.grad = {z.grad}")
+
+# %%
+assert z.grad is None and k.grad.item() == z.item()
+
+# %% [markdown]
+# The same is true for a leaf that requires grad but was not used in the computation:
+# backward never reaches it, so its `.grad` stays `None` (rather than becoming zero).
+
+# %%
+used = torch.tensor(1.5, requires_grad=True)
+unused = torch.tensor(5.0, requires_grad=True)
+u = used * 2
+u.backward()
+print(used.grad, unused.grad)
+
+# %%
+assert unused.grad is None
+
+# %% [markdown]
+# ## Square a number
+#
+# The smallest example there is: $y = x^2$ at $x = 2$. The derivative is $2x = 4$.
+
+# %%
+x = torch.tensor(2.0, requires_grad=True)
+y = x**2
+print("before:", x.grad)
+y.backward()
+print("after: ", x.grad)
+
+# %%
+assert x.grad.item() == 2 * x.item()
+
+# %% [markdown]
+# ## A vector of leaves
+#
+# `.grad` has the shape of its tensor, one partial derivative per element. Square each element of
+# a vector and add the squares: $s = \sum_i x_i^2$, so $\partial s/\partial x_i = 2 x_i$.
+#
+# <details><summary>What will <code>x.grad</code> print? Click to reveal</summary>
+#
+# `tensor([4., 6.])`: $2 \cdot 2$ and $2 \cdot 3$, one entry per element of `x`.
+# </details>
+
+# %%
+x = torch.tensor([2.0, 3.0], requires_grad=True)
+s = x.pow(2).sum()
+s.backward()
+x.grad
+
+# %%
+assert x.grad.shape == x.shape
+assert torch.equal(x.grad, 2 * x.detach())
+
+# %% [markdown]
+# `x.detach()` is `x` without its history; comparing with it keeps the check itself out of the
+# graph. `sum()` matters here: `backward()` without arguments needs a single number to start
+# from. Notebook 05 explains why and what to do for a vector result.
+#
+# ## Summary
+#
+# - `.grad` is `None` until a `backward()` reaches the tensor; building the graph computes no
+#   gradient.
+# - `backward()` returns `None` and stores $\partial\,\text{output}/\partial\,\text{leaf}$ in the
+#   `.grad` of every leaf that requires grad, with the leaf's shape.
+# - Tensors with `requires_grad=False`, and leaves the output does not depend on, keep
+#   `.grad = None`.
+# - What about tensors in the middle of the graph, like `w * x`? Their `.grad` stays `None` too,
+#   for a different reason: notebook 06.
+#
+# Exercises: `exercises/02_grad_is_none.ipynb`. Next:
+# [03 · Gradients accumulate](03_accumulation.ipynb).

@@ -1,0 +1,192 @@
+# %% [markdown]
+# # 03 · Gradients accumulate
+#
+# PyTorch's documentation says the gradient "will be accumulated into `.grad`". This notebook
+# shows what that means: `backward()` never overwrites `.grad`, it *adds* to it. We will see it
+# with two tiny functions of one number, then see why PyTorch chose this (it makes training on
+# batches too large for memory easy), and finally how it bites when you forget about it.
+
+# %%
+import minigrad as torch
+
+# %%
+import matplotlib.pyplot as plt
+
+# %matplotlib inline
+# %config InlineBackend.figure_formats = ["svg"]
+# %config InlineBackend.print_figure_kwargs = {"bbox_inches": "tight", "metadata": {"Date": None}}
+plt.rcParams["svg.hashsalt"] = "course"  # fixed ids inside the SVG: the same bytes every run
+
+# %% [markdown]
+# ## Two results from one leaf
+#
+# Start from $x = 1$ and compute two things from it: $y = x^2$ and $z = x^3$. They are two
+# separate graphs that share the leaf `x`. At $x = 1$, $dy/dx = 2x = 2$ and $dz/dx = 3x^2 = 3$.
+
+# %%
+x = torch.ones(1, requires_grad=True)
+y = x**2
+z = x**3
+x
+
+# %% [markdown]
+# <details><summary>What will <code>x.grad</code> print after <code>y.backward()</code>? Click to
+# reveal</summary>
+#
+# `tensor([2.])`: $dy/dx$ at $x = 1$. Before that backward, `.grad` was `None` (notebook 02), so
+# this first gradient is simply stored.
+# </details>
+
+# %%
+y.backward()
+x.grad
+
+# %%
+assert x.grad.item() == 2.0
+
+# %% [markdown]
+# Now run the backward of the *other* result, `z`.
+#
+# <details><summary>What will <code>x.grad</code> print after <code>z.backward()</code>? Click
+# to reveal</summary>
+#
+# `tensor([5.])`, not `tensor([3.])`. The 3 from $dz/dx$ is *added* to the 2 already in `.grad`:
+# $2 + 3 = 5$.
+# </details>
+
+# %%
+z.backward()
+x.grad
+
+# %%
+assert x.grad.item() == 2.0 + 3.0
+
+# %% [markdown]
+# ## The order does not matter
+#
+# Addition commutes, so running the two backward passes the other way round ends at the same
+# place, passing through 3 instead of 2.
+
+# %%
+x = torch.ones(1, requires_grad=True)
+y = x**2
+z = x**3
+z.backward()
+print("after z.backward():", x.grad)
+y.backward()
+print("after y.backward():", x.grad)
+
+# %%
+assert x.grad.item() == 3.0 + 2.0
+
+# %% [markdown]
+# ## It is the same rule as inside one graph
+#
+# Adding is not a special case bolted on top. Inside a single graph, when a tensor feeds two
+# operations, the gradients coming back along the two paths are added too: that is the chain
+# rule for a sum. One backward of $x^2 + x^3$ gives the same 5 as the two backward passes above.
+
+# %%
+x = torch.ones(1, requires_grad=True)
+both = x**2 + x**3
+both.backward()
+x.grad
+
+# %%
+assert x.grad.item() == 5.0
+
+# %% [markdown]
+# So "accumulate" means: `.grad` holds the gradient of the **sum** of everything you have called
+# `backward()` on since it was last cleared.
+#
+# ## Why it is a feature: gradient accumulation over micro-batches
+#
+# Training minimises a loss averaged over a batch of examples. Sometimes a batch does not fit in
+# memory. Because `.grad` adds up, you can split the batch into micro-batches, call `backward()`
+# on each part, and end with the gradient of the whole batch, as if it had been done at once.
+# PyTorch users call this *gradient accumulation*.
+#
+# Here is a one-weight model $\hat y = w x$ fitted to $y = 3x$ on eight points, with a
+# mean-squared-error loss. First the whole batch at once:
+
+# %%
+xs = torch.arange(1.0, 9.0)
+ys = 3 * xs
+w = torch.tensor(0.5, requires_grad=True)
+
+loss = ((w * xs - ys) ** 2).mean()
+loss.backward()
+full_batch_grad = w.grad.clone()
+full_batch_grad
+
+# %% [markdown]
+# Now the same batch as four micro-batches of two points. Each part's loss is a mean over two
+# points, so it is divided by 4 to make the parts add up to the mean over eight. Before starting,
+# `w.grad = None` throws away the gradient from above (notebook 04 is about resetting).
+#
+# <details><summary>What will <code>w.grad</code> be after the fourth micro-batch? Click to
+# reveal</summary>
+#
+# $-127.5$, exactly the full-batch gradient. Each `backward()` adds its part; the printout
+# shows the running total growing towards it.
+# </details>
+
+# %%
+w.grad = None
+for part in range(4):
+    batch = slice(2 * part, 2 * part + 2)
+    part_loss = ((w * xs[batch] - ys[batch]) ** 2).mean() / 4
+    part_loss.backward()
+    print(f"after micro-batch {part}: w.grad = {w.grad}")
+
+# %%
+assert torch.allclose(w.grad, full_batch_grad)
+
+# %% [markdown]
+# Only then would an optimizer take its step, once for the whole batch. The memory needed is
+# that of one micro-batch; the gradient is that of the whole batch.
+#
+# ## When it bites
+#
+# The same adding goes on whether you meant it or not. Say you compute $x^2$ at $x = 1$ again and
+# again, expecting $dy/dx = 2$ each time, and call `backward()` in a loop without clearing:
+
+# %%
+x = torch.tensor(1.0, requires_grad=True)
+seen = []
+for step in range(10):
+    y = x**2
+    y.backward()
+    seen.append(x.grad.item())
+print(seen)
+
+# %%
+assert seen == [2.0 * (step + 1) for step in range(10)]
+
+# %% [markdown]
+# The value never changes, yet the gradient read after each step grows by 2 every time:
+
+# %%
+fig, ax = plt.subplots(figsize=(5, 3))
+ax.plot(range(1, 11), seen, "o-", label="x.grad read after each backward()")
+ax.axhline(2.0, color="gray", linestyle="--", label="dy/dx = 2, what one step should see")
+ax.set_xlabel("number of backward() calls")
+ax.set_ylabel("x.grad")
+ax.legend()
+plt.show()
+
+# %% [markdown]
+# In a training loop this is a real bug: each update would use the sum of all past gradients.
+# The fix is to clear `.grad` between steps, which is the subject of the next notebook.
+#
+# ## Summary
+#
+# - `backward()` adds into `.grad`; it never replaces it. `y = x**2` then `z = x**3` at $x = 1$
+#   gives 2, then $2 + 3 = 5$, in either order.
+# - It is the chain rule's sum carried across calls: `.grad` holds the gradient of the sum of all
+#   outputs you called `backward()` on since the last reset.
+# - That makes gradient accumulation over micro-batches a two-line loop.
+# - It also means a loop that never clears `.grad` reads ever-growing gradients.
+#
+# Exercises: `exercises/03_accumulation.ipynb`. Next:
+# [04 · Resetting gradients](04_resetting_gradients.ipynb).

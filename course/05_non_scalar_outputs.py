@@ -1,0 +1,235 @@
+# %% [markdown]
+# # 05 · Non-scalar outputs: the `gradient` argument
+#
+# So far every `backward()` started from a single number. A loss is a single number, so that is
+# the common case. But call `backward()` on a vector and PyTorch refuses. This notebook explains
+# why, what the `gradient` argument of `backward()` means (a *vector-Jacobian product*), and works
+# through a vector built by assigning into its elements one by one.
+
+# %%
+import minigrad as torch
+
+# %%
+import matplotlib.pyplot as plt
+
+# %matplotlib inline
+# %config InlineBackend.figure_formats = ["svg"]
+# %config InlineBackend.print_figure_kwargs = {"bbox_inches": "tight", "metadata": {"Date": None}}
+plt.rcParams["svg.hashsalt"] = "course"  # fixed ids inside the SVG: the same bytes every run
+
+# %% [markdown]
+# ## A vector result
+#
+# Square each element of a vector. The result has three elements.
+#
+# <details><summary>What happens on <code>y.backward()</code>? Click to reveal</summary>
+#
+# A `RuntimeError`: *grad can be implicitly created only for scalar outputs*. `y` is not a
+# single number, and PyTorch will not guess what you want its gradient to be.
+# </details>
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x**2
+try:
+    y.backward()
+except RuntimeError as error:
+    print(error)
+
+# %% [markdown]
+# Nothing was computed: `x.grad` is still `None`.
+
+# %%
+assert x.grad is None
+
+# %% [markdown]
+# ## What backward really computes
+#
+# For a vector $y$ with $m$ elements and a leaf $x$ with $n$ elements, the full derivative is an
+# $m \times n$ matrix, the **Jacobian** $J_{ij} = \partial y_i / \partial x_j$. Backward never
+# builds that matrix (for a model with a million weights it would be huge). Instead it takes a
+# vector $v$ with one entry per element of $y$ and computes
+#
+# $$ v^\top J, \qquad \text{that is} \qquad \textstyle\sum_i v_i\, \partial y_i / \partial x_j
+# \text{ for each } x_j, $$
+#
+# which has the shape of $x$, just what `.grad` can hold. This is the *vector-Jacobian product*,
+# and $v$ is the `gradient` argument of `y.backward(gradient=v)`. For a scalar output, $v$ is
+# simply 1: that is the gradient "implicitly created" in the error message.
+#
+# Here $y_i = x_i^2$, so $J$ is diagonal with $2x_i$ on the diagonal. With $v$ all ones, $v^\top J$
+# sums the rows.
+#
+# <details><summary>What will <code>x.grad</code> print? Click to reveal</summary>
+#
+# `tensor([2., 4., 6.])`: $2x_i$ for each element, the sum of each column of $J$.
+# </details>
+
+# %%
+y.backward(gradient=torch.ones(3))
+x.grad
+
+# %%
+assert torch.equal(x.grad, 2 * x.detach())
+
+# %% [markdown]
+# Weighting every element of $y$ by 1 is the same as adding them up first: `y.backward(gradient=
+# torch.ones_like(y))` and `y.sum().backward()` give the same `.grad`. That is why losses end
+# with a `.sum()` or `.mean()`.
+
+# %%
+x_again = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+(x_again**2).sum().backward()
+assert torch.equal(x_again.grad, x.grad)
+
+# %% [markdown]
+# The `gradient` must have the shape of the output, one weight per element:
+
+# %%
+try:
+    (x**2).backward(gradient=torch.ones(2))
+except RuntimeError as error:
+    print(error)
+
+# %% [markdown]
+# ## Reading the Jacobian one row at a time
+#
+# A one-hot $v$ (a 1 in position $i$, zeros elsewhere) picks row $i$ of $J$: the gradient of
+# $y_i$ alone. Doing that for every $i$ rebuilds the whole Jacobian. Two details: `.grad` is reset
+# before each row (notebook 04), and `retain_graph=True` keeps the graph alive so that backward
+# can run through it again (notebook 08 explains why it is needed). PyTorch packages this loop as
+# `torch.autograd.functional.jacobian`; writing it out shows what that does.
+
+# %%
+def jacobian(y, x):
+    """J[i, j] = d y_i / d x_j, one backward pass per element of y."""
+    rows = []
+    for i in range(y.numel()):
+        one_hot = torch.zeros(y.numel())
+        one_hot[i] = 1.0
+        x.grad = None
+        y.backward(gradient=one_hot.reshape(y.shape), retain_graph=True)
+        rows.append(x.grad.flatten())
+    x.grad = None
+    return torch.stack(rows)
+
+
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x**2
+J = jacobian(y, x)
+J
+
+# %%
+assert torch.equal(J, torch.eye(3) * 2 * x.detach())
+
+# %% [markdown]
+# Any other $v$ weights the rows. `backward(gradient=v)` gives exactly $v^\top J$, computed without
+# ever forming $J$:
+
+# %%
+v = torch.tensor([1.0, 0.5, 0.0])
+y.backward(gradient=v)
+print("backward(gradient=v):", x.grad)
+print("v @ J:               ", v @ J)
+
+# %%
+assert torch.allclose(x.grad, v @ J)
+
+# %% [markdown]
+# A picture of $J$ makes its structure plain: each output element depends on one input only.
+
+# %%
+def show_jacobian(ax, J, title):
+    """J as a grid of coloured cells, each labelled with its value."""
+    values = J.tolist()
+    largest = max(max(row) for row in values)
+    ax.imshow(values, cmap="Blues", vmin=0)
+    for i, row in enumerate(values):
+        for j, value in enumerate(row):
+            colour = "white" if value > largest / 2 else "black"  # readable on dark cells
+            ax.text(j, i, f"{value:.4f}", ha="center", va="center", color=colour)
+    ax.set_xticks(range(len(values[0])), [f"x[{j}]" for j in range(len(values[0]))])
+    ax.set_yticks(range(len(values)), [f"y[{i}]" for i in range(len(values))])
+    ax.set_title(title)
+
+
+fig, ax = plt.subplots(figsize=(3.5, 3.5))
+show_jacobian(ax, J, "J of y = x**2")
+plt.show()
+
+# %% [markdown]
+# ## A vector built element by element
+#
+# Results are not always computed in one expression. Here `y` starts as a tensor of zeros that does
+# not require grad, and three of its elements are then assigned from a leaf `x` of shape `(2, 1)`:
+# $y_0 = x_0^2$, $y_1 = x_1^3$, $y_2 = x_1^4$.
+#
+# <details><summary>After the assignments, does <code>y</code> require grad? Click to
+# reveal</summary>
+#
+# Yes. Writing a tracked value into `y` makes `y` part of the graph. Its `grad_fn` becomes
+# `CopySlices`, PyTorch's node for "some elements of this tensor were overwritten in place".
+# </details>
+
+# %%
+x = torch.tensor([[0.3725], [0.4378]], requires_grad=True)
+y = torch.zeros(3, 1)
+print("before:", y.requires_grad, y.is_leaf)
+y[0] = x[0] ** 2
+y[1] = x[1] ** 3
+y[2] = x[1] ** 4
+print("after: ", y.requires_grad, y.is_leaf, y.grad_fn.name())
+y
+
+# %%
+assert y.requires_grad and not y.is_leaf
+
+# %% [markdown]
+# Now backward with $v$ all ones. `x[1]` appears in two elements of `y`, so its two gradients
+# add up (notebook 03's rule, inside one pass).
+#
+# <details><summary>What will <code>x.grad</code> print? Click to reveal</summary>
+#
+# `tensor([[0.7450], [0.9107]])`: $2x_0 = 0.7450$ for the first element, and
+# $3x_1^2 + 4x_1^3 = 0.5750 + 0.3357 = 0.9107$ for the second.
+# </details>
+
+# %%
+J = jacobian(y, x)
+y.backward(gradient=torch.ones(y.size()))
+x.grad
+
+# %% [markdown]
+# Check it against the derivatives worked out by hand, using `x.detach()` so that the check
+# builds no graph:
+
+# %%
+x0, x1 = x.detach()
+by_hand = torch.stack([2 * x0, 3 * x1**2 + 4 * x1**3])
+print(by_hand)
+assert torch.allclose(x.grad, by_hand)
+assert torch.allclose(x.grad.flatten(), J.sum(dim=0))
+
+# %% [markdown]
+# The Jacobian is $3 \times 2$: `y[0]` depends on `x[0]` only, `y[1]` and `y[2]` on `x[1]` only.
+# With $v$ all ones, `x.grad` is the sum of each column.
+
+# %%
+fig, ax = plt.subplots(figsize=(3.5, 4))
+show_jacobian(ax, J, "J of the assigned y")
+plt.show()
+
+# %% [markdown]
+# ## Summary
+#
+# - `backward()` with no argument works only for a single-element output; otherwise: *grad can
+#   be implicitly created only for scalar outputs*.
+# - `y.backward(gradient=v)` computes the vector-Jacobian product $v^\top J$ into each leaf's
+#   `.grad`, without building $J$. `v` must have `y`'s shape.
+# - With `v` all ones it equals `y.sum().backward()`. One-hot `v`'s read $J$ row by row
+#   (`torch.autograd.functional.jacobian` does this for you).
+# - Assigning tracked values into a tensor (`y[0] = x[0] ** 2`) puts it in the graph
+#   (`CopySlices`); an input used in several elements gets the sum of their gradients.
+#
+# Exercises: `exercises/05_non_scalar_outputs.ipynb`. Next: 06 · Intermediates and
+# `retain_grad()`.
