@@ -163,6 +163,11 @@ def _run_node(node: Node, grads: list, capture: dict, captured: list, accumulate
                 _accumulate_into(tensor, grads[nr], keep_graph=_grad_mode._enabled)
         if (node, nr) in capture:
             captured[capture[(node, nr)]] = grads[nr]
+            retained = node._retained and nr in node._retained
+            if accumulate and not isinstance(node, AccumulateGrad) and not retained:
+                # backward(inputs=[non_leaf]) fills that non-leaf's .grad, as PyTorch does
+                _accumulate_into(inputs[capture[(node, nr)]], grads[nr],
+                                 keep_graph=_grad_mode._enabled)
     for hook in list(node._pre_hooks.values()):
         result = hook(tuple(grads))
         if result is not None:
