@@ -1,0 +1,69 @@
+"""Predict-the-output exercises show a short snippet; the check runs that very snippet (the
+same text the notebook shows, a test keeps them equal) with `torch` meaning minigrad and
+compares what each `print` would have shown with the learner's predictions."""
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ..tensor import Tensor
+from ._feedback import Checks, describe, same_numbers
+
+RAISES = "error"  # what a learner writes for a line that raises instead of printing
+
+
+def printed_values(source: str) -> list[Any]:
+    """What each `print(...)` of the snippet shows, in order, as None, a number array or
+    "error" (for the print a raised exception never reached, which ends the snippet).
+    Tensors are copied when printed: a later in-place change must not rewrite history."""
+    import minigrad
+
+    shown: list[Any] = []
+
+    def record(*values: Any, **_: Any) -> None:
+        value = values[0] if values else None
+        shown.append(np.array(value.detach()._data) if isinstance(value, Tensor) else value)
+
+    namespace = {"torch": minigrad, "print": record}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the snippet may read a non-leaf .grad on purpose
+        try:
+            exec(compile(source, "<snippet>", "exec"), namespace)  # noqa: S102 - our own text
+        except Exception:  # noqa: BLE001 - any error is what the learner predicts as "error"
+            shown.append(RAISES)
+    return shown
+
+
+def matches(answer: Any, actual: Any) -> bool:
+    """Does a prediction (None, "error", a bool, numbers) describe what was printed?"""
+    if actual is None:
+        return answer is None
+    if isinstance(actual, str):  # a printed text, or RAISES, which any capitalization matches
+        return isinstance(answer, str) and (answer.strip() == actual or
+                                            actual == RAISES == answer.strip().lower())
+    if isinstance(actual, bool):
+        return isinstance(answer, bool) and answer == actual
+    return same_numbers(answer, actual)
+
+
+def check_predictions(subject: str, answers: Any, sources: str | list[str], labels: list[str],
+                      hints: list[str], success: str) -> None:
+    """One property per print: the learner's list `answers` against what the snippet (or each
+    of several snippets, run separately) prints."""
+    actual = [value for source in ([sources] if isinstance(sources, str) else sources)
+              for value in printed_values(source)]
+    assert len(actual) == len(labels) == len(hints), "snippet and labels disagree"  # our bug
+    checks = Checks(subject)
+    if len(actual) == 1:  # a single prediction is written as it is, not as a list of one
+        answers = [answers]
+    if not isinstance(answers, (list, tuple)) or len(answers) != len(actual):
+        checks.fail_now(f"expected a list of {len(actual)} predictions, one per print "
+                        f"(each a number, a list of numbers, None or {RAISES!r}); "
+                        f"got {describe(answers)}.")
+    for answer, value, label, hint in zip(answers, actual, labels, hints):
+        checks.expect(matches(answer, value),
+                      f"{label}: that is not what it prints (you wrote {describe(answer)}). "
+                      f"Hint: {hint}")
+    checks.verdict(success)

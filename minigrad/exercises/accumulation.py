@@ -1,0 +1,116 @@
+"""Checks for exercises/03_accumulation.ipynb: backward() adds to .grad."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..tensor import Tensor
+from ._feedback import Checks, same_numbers
+from ._snippets import check_predictions
+
+BOTH_ORDERS_SNIPPETS = {
+    "y first": """\
+x = torch.tensor(2.0, requires_grad=True)
+y = x ** 2
+z = x ** 3
+y.backward()
+print(x.grad)
+z.backward()
+print(x.grad)""",
+    "z first": """\
+x = torch.tensor(2.0, requires_grad=True)
+y = x ** 2
+z = x ** 3
+z.backward()
+print(x.grad)
+y.backward()
+print(x.grad)""",
+}
+
+
+def both_orders(answers: Any) -> None:
+    labels = ["the 1st print (y first)", "the 2nd print (y first)",
+              "the 1st print (z first)", "the 2nd print (z first)"]
+    hints = ["dy/dx = 2x, at x = 2.",
+             "the second backward() adds its gradient to what .grad already holds.",
+             "dz/dx = 3x², at x = 2.",
+             "addition does not care about order."]
+    check_predictions("your 4 predictions", answers, list(BOTH_ORDERS_SNIPPETS.values()),
+                      labels, hints, "All 4 right: .grad is the sum of every backward so far, "
+                      "in any order.")
+
+
+LOOP_SNIPPET = """\
+x = torch.ones(2, requires_grad=True)
+for step in range(4):
+    loss = (x * 3).sum()
+    loss.backward()
+print(x.grad)"""
+
+
+def loop(answers: Any) -> None:
+    check_predictions("your prediction", answers, LOOP_SNIPPET, ["x.grad after the loop"],
+                      ["each pass adds d(loss)/dx, and nothing resets .grad in between."],
+                      "Right: four backward passes, four gradients added up.")
+
+
+def two_losses(gradients_of_two_losses: Callable) -> None:
+    checks = Checks("gradients_of_two_losses(w)")
+    w = Tensor(np.array([1.0, -1.0, 3.0]), requires_grad=True)
+    result = checks.call(gradients_of_two_losses, w)
+    if not (isinstance(result, tuple) and len(result) == 2):
+        checks.fail_now("it should return a pair (grad_a, grad_b).")
+    grad_a, grad_b = result
+    checks.expect(same_numbers(grad_a, [2.0, 2.0, 2.0]),
+                  "grad_a is not the gradient of loss_a alone (2 for every element). Hint: is "
+                  "grad_a a copy, or the very tensor that the next backward() adds to?")
+    checks.expect(same_numbers(grad_b, 2 * w._data),
+                  "grad_b is not the gradient of loss_b alone (2·w). Hint: what does .grad "
+                  "still hold when loss_b.backward() runs?")
+    checks.verdict("Both gradients are right: each loss's gradient is measured on its own.")
+
+
+def _batch(n: int) -> tuple[Tensor, Tensor]:
+    rng = np.random.default_rng(n)
+    inputs = rng.normal(size=(n, 3))
+    return Tensor(inputs), Tensor(inputs @ np.array([1.0, -2.0, 0.5]) + rng.normal(size=n))
+
+
+def _full_batch_gradient(inputs: Tensor, targets: Tensor, w0: np.ndarray) -> np.ndarray:
+    w = Tensor(w0.copy(), requires_grad=True)
+    ((inputs @ w - targets) ** 2).mean().backward()
+    return w.grad._data
+
+
+def micro_batches(accumulate_gradient: Callable, cases: tuple = ((8, 2),),
+                  success: str = "The micro-batch gradients add up to the full-batch "
+                                 "gradient.") -> None:
+    """`cases` lists (batch size, micro-batch size); the hidden tests add uneven splits."""
+    checks = Checks("accumulate_gradient(w, inputs, targets, micro_batch_size)")
+    for n, size in cases:
+        inputs, targets = _batch(n)
+        w0 = np.array([0.5, 0.5, -1.0])
+        w = Tensor(w0.copy(), requires_grad=True)
+        passes = []
+        w.register_hook(lambda grad, passes=passes: passes.append(1))  # once per backward
+        checks.call(accumulate_gradient, w, inputs, targets, size)
+        which = f"with {n} samples in micro-batches of {size}"
+        if not checks.expect(w.grad is not None, f"{which}: w.grad is still None. Hint: call "
+                             "backward() on each micro-batch's loss."):
+            continue
+        expected_passes = -(-n // size)
+        checks.expect(len(passes) == expected_passes,
+                      f"{which}: backward() should run once per micro-batch "
+                      f"({expected_passes} times); it ran {len(passes)} times.")
+        checks.expect(same_numbers(w.grad, _full_batch_gradient(inputs, targets, w0)),
+                      f"{which}: w.grad is not the gradient of the mean squared error over the "
+                      "whole batch. Hint: the mean over the whole batch divides every squared error "
+                      "by the size of the whole batch; do your micro-batch losses do the same?")
+    checks.verdict(success)
+
+
+def micro_batches_uneven(accumulate_gradient: Callable) -> None:
+    micro_batches(accumulate_gradient, cases=((10, 4), (5, 5), (3, 1)),
+                  success="Uneven micro-batches add up to the full-batch gradient too.")

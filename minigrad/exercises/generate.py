@@ -1,0 +1,106 @@
+"""Write the learners' notebooks, exercises/*.ipynb, from the one hand-written source,
+solutions/*.ipynb (nbgrader's "release" step):
+
+    python -m minigrad.exercises.generate            # rewrite exercises/ from solutions/
+    python -m minigrad.exercises.generate --check    # exit 1 if exercises/ is out of date
+
+Worked answers become `# YOUR CODE HERE` + `raise NotImplementedError()`, hidden tests go,
+outputs are cleared, the kernel is `python3`. Answer and check cells get the tag
+`raises-exception`: unanswered, they fail, and nbval is told to expect it. solutions/ is only
+ever read."""
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import sys
+from pathlib import Path
+
+from . import markers
+
+ROOT = Path(__file__).resolve().parents[2]
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+
+
+def to_exercise(solution: dict, where: str) -> dict:
+    """The learner's copy of a solutions notebook (given and returned as plain dicts)."""
+    notebook = copy.deepcopy(solution)
+    markers.exercises(notebook, where)  # refuses notebooks that break the conventions
+    for index, cell in enumerate(notebook["cells"]):
+        if cell["cell_type"] != "code":
+            continue
+        here = f"{where}, cell {index}"
+        source = markers.source_of(cell)
+        if markers.is_answer(cell):
+            source = markers.clear_solution(source, here)
+        elif markers.BEGIN_SOLUTION in source:
+            raise markers.MarkerError(f"{here}: a solution region outside an answer cell")
+        if markers.is_check(cell) or markers.is_answer(cell):
+            source = markers.remove_hidden_tests(source, here)
+            tags = markers.tags(cell)
+            if markers.EXPECTED_FAILURE_TAG not in tags:
+                cell["metadata"]["tags"] = [*tags, markers.EXPECTED_FAILURE_TAG]
+        elif markers.BEGIN_HIDDEN in source:
+            raise markers.MarkerError(f"{here}: hidden tests outside a check cell")
+        cell["source"] = source
+        cell["outputs"] = []
+        cell["execution_count"] = None
+    notebook["metadata"] = {"kernelspec": KERNELSPEC,
+                            "language_info": {"name": "python", "pygments_lexer": "ipython3"}}
+    return notebook
+
+
+def render(notebook: dict) -> str:
+    """The exact text Jupyter would save: nbformat's layout, so diffs stay small."""
+    import nbformat
+
+    node = nbformat.from_dict(notebook)
+    nbformat.validate(node)
+    return nbformat.writes(node) + "\n"
+
+
+def generated(solutions: Path) -> dict[str, str]:
+    """File name -> text of every exercise notebook that `solutions` produces."""
+    out = {}
+    for path in sorted(solutions.glob("*.ipynb")):
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        out[path.name] = render(to_exercise(notebook, path.name))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m minigrad.exercises.generate",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--solutions", type=Path, default=ROOT / "solutions")
+    parser.add_argument("--exercises", type=Path, default=ROOT / "exercises")
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; exit 1 if exercises/ differs from what it would be")
+    args = parser.parse_args(argv)
+    if args.exercises.resolve() == args.solutions.resolve():
+        parser.error("--exercises must not be the solutions folder")
+    try:
+        expected = generated(args.solutions)
+    except markers.MarkerError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    present = {path.name for path in args.exercises.glob("*.ipynb")}
+    stale = sorted(name for name, text in expected.items() if name not in present or
+                   (args.exercises / name).read_text(encoding="utf-8") != text)
+    extra = sorted(present - set(expected))
+    if args.check:
+        for name in stale:
+            print(f"out of date: {args.exercises.name}/{name}")
+        for name in extra:
+            print(f"no solutions notebook for: {args.exercises.name}/{name}")
+        return 1 if stale or extra else 0
+    args.exercises.mkdir(exist_ok=True)
+    for name in stale:
+        (args.exercises / name).write_text(expected[name], encoding="utf-8")
+        print(f"wrote {args.exercises.name}/{name}")
+    for name in extra:
+        print(f"warning: {args.exercises.name}/{name} has no solutions notebook; delete it?")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

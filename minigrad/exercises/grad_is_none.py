@@ -1,0 +1,140 @@
+"""Checks for exercises/02_grad_is_none.ipynb: who gets a .grad, and when."""
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .. import random
+from ..tensor import Tensor
+from ._feedback import Checks, same_numbers
+from ._snippets import check_predictions
+
+BEFORE_AND_AFTER_SNIPPET = """\
+w = torch.tensor(2.0, requires_grad=True)
+x = torch.tensor(5.0)
+b = torch.tensor(1.0, requires_grad=True)
+y = w * x + b
+print(w.grad)
+y.backward()
+print(w.grad)
+print(x.grad)
+print(b.grad)"""
+
+
+def before_and_after(answers: Any) -> None:
+    labels = ["w.grad before backward", "w.grad after", "x.grad after", "b.grad after"]
+    hints = ["nothing has computed a gradient yet.",
+             "dy/dw is the factor that multiplies w.",
+             "x was created without requires_grad.",
+             "b is added as it is: how much does y move when b moves by 1?"]
+    check_predictions("your 4 predictions", answers, BEFORE_AND_AFTER_SNIPPET, labels, hints,
+                      "All 4 right: backward() fills .grad only for leaves that require grad.")
+
+
+OUTCOME_SNIPPETS = {
+    "A": """\
+x = torch.tensor(3.0, requires_grad=True)
+y = x ** 2
+y.backward()
+print(x.grad)""",
+    "B": """\
+x = torch.tensor(3.0)
+y = x ** 2
+x.requires_grad_()
+y.backward()
+print(x.grad)""",
+    "C": """\
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = x.sum() * 0
+y.backward()
+print(x.grad)""",
+    "D": """\
+x = torch.tensor(3, requires_grad=True)
+y = x ** 2
+y.backward()
+print(x.grad)""",
+}
+
+
+def outcomes(answers: Any) -> None:
+    """Four snippets, one print each: the predictions are checked as one list."""
+    labels = [f"snippet {name}" for name in OUTCOME_SNIPPETS]
+    hints = ["dy/dx = 2x.",
+             "was anything recorded when y was computed?",
+             "a gradient that happens to be zero is still a gradient.",
+             "look at the number 3: what kind of tensor does it make?"]
+    check_predictions("your 4 predictions", answers, list(OUTCOME_SNIPPETS.values()), labels,
+                      hints, "All 4 right: only floating-point leaves recorded with "
+                      "requires_grad get a .grad, and a zero gradient is not None.")
+
+
+def init_weights(init: Callable) -> None:
+    checks = Checks("init_weights(3)")
+    random.manual_seed(0)
+    expected = random.randn(3)._data * 0.01
+    w = checks.call(init, 3)
+    if not isinstance(w, Tensor):
+        checks.fail_now(f"it should return a tensor, not {type(w).__name__}.")
+    checks.expect(w.is_leaf, "it returns a tensor with a grad_fn, so it is not a leaf and "
+                  "backward() will not fill its .grad. Hint: do the scaling before asking for "
+                  "gradients (requires_grad_() works on an existing tensor).")
+    checks.expect(w.requires_grad, "the returned tensor does not require grad. Hint: a weight "
+                  "must ask for gradients.")
+    checks.expect(tuple(w.shape) == (3,), "the shape should be (3,).")
+    checks.expect(lambda: bool(np.allclose(w._data, expected)),
+                  "the values changed: keep the same seed and the same 0.01 scaling.")
+    if w.is_leaf and w.requires_grad and tuple(w.shape) == (3,):
+        (w * Tensor(np.array([1.0, 2.0, 3.0]))).sum().backward()
+        checks.expect(same_numbers(w.grad, [1.0, 2.0, 3.0]),
+                      "after a backward, .grad should hold the gradient.")
+    checks.verdict("init_weights returns a leaf that requires grad: backward() fills its .grad.")
+
+
+def _got_grad(t: Tensor, output: Tensor) -> bool:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        output.backward()
+        return t.grad is not None
+
+
+def _cases() -> list[tuple[str, Callable[[], tuple[Tensor, Tensor]]]]:
+    """(description, make) where make() returns (tensor to ask about, an output computed from
+    it that requires grad)."""
+    def leaf_requiring_grad() -> tuple[Tensor, Tensor]:
+        t = Tensor(np.array([1.0, 2.0]), requires_grad=True)
+        return t, (t * 3).sum()
+
+    def leaf_without() -> tuple[Tensor, Tensor]:
+        t, w = Tensor(np.array([1.0, 2.0])), Tensor(2.0, requires_grad=True)
+        return t, (t * w).sum()
+
+    def intermediate() -> tuple[Tensor, Tensor]:
+        w = Tensor(np.array([1.0, 2.0]), requires_grad=True)
+        t = w * 2
+        return t, t.sum()
+
+    def computed_without() -> tuple[Tensor, Tensor]:
+        t, w = Tensor(np.array([1.0, 2.0])) * 2, Tensor(2.0, requires_grad=True)
+        return t, (t * w).sum()
+
+    return [("a leaf created with requires_grad=True", leaf_requiring_grad),
+            ("a leaf created without requires_grad", leaf_without),
+            ("an intermediate result that requires grad", intermediate),
+            ("a result computed only from tensors that do not require grad",
+             computed_without)]
+
+
+def will_get_grad(predict: Callable) -> None:
+    checks = Checks("will_get_grad(t)")
+    for description, make in _cases():
+        t, output = make()
+        prediction = checks.call(predict, t)
+        checks.expect(isinstance(prediction, (bool, np.bool_)) and
+                      bool(prediction) == _got_grad(t, output),
+                      f"for {description}, your prediction is not what backward() does. "
+                      "Hint: ask two questions about t: is it a leaf, and does it require grad?")
+    checks.verdict("will_get_grad knows the rule: backward() fills .grad of leaves that "
+                   "require grad.")

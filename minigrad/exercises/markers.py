@@ -1,0 +1,122 @@
+"""The conventions the exercise notebooks follow (nbgrader's), read by the generator and the
+grader. Works on notebooks as plain dicts, so nothing here needs nbformat.
+
+- An answer cell has `metadata.nbgrader.solution = true` and a `grade_id` (say "03-loop"); its
+  code between `### BEGIN SOLUTION` and `### END SOLUTION` is the worked answer.
+- Its check cell follows it, has `grade = true`, 1 point and the `grade_id` "03-loop-check".
+  Code between `### BEGIN HIDDEN TESTS` and `### END HIDDEN TESTS` is kept from learners.
+- Every other code cell is read-only (`locked = true`) and has a `grade_id` too, so a grader can
+  put it back if a learner deletes it."""
+from __future__ import annotations
+
+from typing import Any
+
+BEGIN_SOLUTION, END_SOLUTION = "### BEGIN SOLUTION", "### END SOLUTION"
+BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
+CHECK_SUFFIX = "-check"
+PLACEHOLDER = ("# YOUR CODE HERE", "raise NotImplementedError()")
+EXPECTED_FAILURE_TAG = "raises-exception"  # nbval lets a cell with this tag raise
+
+
+class MarkerError(ValueError):
+    """A solutions notebook that breaks the conventions; the message names the cell."""
+
+
+def source_of(cell: dict) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else source
+
+
+def nbgrader(cell: dict) -> dict:
+    return cell.get("metadata", {}).get("nbgrader", {})
+
+
+def grade_id(cell: dict) -> str | None:
+    return nbgrader(cell).get("grade_id")
+
+
+def is_answer(cell: dict) -> bool:
+    return cell.get("cell_type") == "code" and bool(nbgrader(cell).get("solution"))
+
+
+def is_check(cell: dict) -> bool:
+    return cell.get("cell_type") == "code" and bool(nbgrader(cell).get("grade")) and \
+        not nbgrader(cell).get("solution")
+
+
+def exercise_of(check_id: str) -> str:
+    """The answer cell's grade_id for a check cell's grade_id."""
+    return check_id.removesuffix(CHECK_SUFFIX)
+
+
+def replace_regions(source: str, begin: str, end: str, replacement: tuple[str, ...],
+                    where: str) -> str:
+    """Replace each `begin`..`end` region (marker lines included) by `replacement`, indented
+    like the `begin` line, as nbgrader does."""
+    out: list[str] = []
+    indent: str | None = None
+    for line in source.split("\n"):
+        stripped = line.strip()
+        if stripped == begin:
+            if indent is not None:
+                raise MarkerError(f"{where}: {begin!r} inside another {begin!r}")
+            indent = line[: len(line) - len(line.lstrip())]
+            out.extend(indent + text for text in replacement)
+        elif stripped == end:
+            if indent is None:
+                raise MarkerError(f"{where}: {end!r} without {begin!r}")
+            indent = None
+        elif indent is None:
+            out.append(line)
+    if indent is not None:
+        raise MarkerError(f"{where}: {begin!r} is never closed by {end!r}")
+    return "\n".join(out)
+
+
+def clear_solution(source: str, where: str) -> str:
+    if BEGIN_SOLUTION not in source:
+        raise MarkerError(f"{where}: an answer cell needs a {BEGIN_SOLUTION!r} region")
+    return replace_regions(source, BEGIN_SOLUTION, END_SOLUTION, PLACEHOLDER, where)
+
+
+def remove_hidden_tests(source: str, where: str) -> str:
+    return replace_regions(source, BEGIN_HIDDEN, END_HIDDEN, (), where).rstrip("\n")
+
+
+def exercises(notebook: dict, where: str) -> list[tuple[int, int]]:
+    """(answer index, check index) for each exercise, after checking the conventions."""
+    cells = notebook.get("cells", [])
+    seen: set[str] = set()
+    pairs = []
+    for index, cell in enumerate(cells):
+        if cell.get("cell_type") != "code":
+            continue
+        here = f"{where}, cell {index}"
+        cell_id = grade_id(cell)
+        if not cell_id:
+            raise MarkerError(f"{here}: every code cell needs nbgrader metadata with a grade_id")
+        if cell_id in seen:
+            raise MarkerError(f"{here}: grade_id {cell_id!r} is used twice")
+        seen.add(cell_id)
+        if is_check(cell):
+            answer = index - 1
+            if answer < 0 or not is_answer(cells[answer]) or \
+                    grade_id(cells[answer]) != exercise_of(cell_id):
+                raise MarkerError(f"{here}: check {cell_id!r} must directly follow the answer "
+                                  f"cell {exercise_of(cell_id)!r}")
+            pairs.append((answer, index))
+        elif is_answer(cell) and (index + 1 >= len(cells) or not is_check(cells[index + 1])):
+            raise MarkerError(f"{here}: answer {cell_id!r} needs its check cell right after it")
+    return pairs
+
+
+def tags(cell: dict) -> list[str]:
+    return list(cell.get("metadata", {}).get("tags", []))
+
+
+def points(cell: dict) -> float:
+    return float(nbgrader(cell).get("points", 0))
+
+
+def first_line(text: Any) -> str:
+    return str(text).strip().split("\n", 1)[0]

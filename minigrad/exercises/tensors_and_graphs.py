@@ -1,0 +1,171 @@
+"""Checks for exercises/01_tensors_and_graphs.ipynb: leaves, requires_grad, grad_fn."""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..tensor import Tensor
+from ._feedback import Checks, same_numbers, show_graphs
+from ._snippets import check_predictions
+
+LEAVES_SNIPPET = """\
+a = torch.tensor(2.0, requires_grad=True)
+b = torch.tensor(3.0)
+c = a * b
+d = c + b
+e = b * 2
+for t in (a, b, c, d, e):
+    print(t.is_leaf)
+    print(t.requires_grad)"""
+
+
+def leaves(answers: Any) -> None:
+    names = "abcde"
+    labels = [f"{name}.{attribute}" for name in names for attribute in ("is_leaf",
+                                                                       "requires_grad")]
+    leaf_hint = {
+        "a": "a tensor you create yourself, not computed by an operation, is a leaf.",
+        "b": "being a leaf does not depend on requires_grad: a tensor you create is a leaf.",
+        "c": "a result computed from a tensor that requires grad gets a grad_fn.",
+        "d": "a result computed from a tensor that requires grad gets a grad_fn.",
+        "e": "an operation records a grad_fn only when one of its inputs requires grad.",
+    }
+    grad_hint = {
+        "a": "look at how a was created.",
+        "b": "requires_grad is False unless you ask for it.",
+        "c": "requires_grad spreads: a result requires grad when any input does.",
+        "d": "requires_grad spreads along every path from a to d.",
+        "e": "neither b nor the number 2 requires grad.",
+    }
+    hints = [h[name] for name in names for h in (leaf_hint, grad_hint)]
+    check_predictions("your 10 predictions", answers, LEAVES_SNIPPET, labels, hints,
+                      "All 10 right: leaves are the tensors no recorded operation produced.")
+
+
+CHAIN_SNIPPET = """\
+x = torch.tensor(3.0, requires_grad=True)
+y = (x * 2 + 1) ** 2
+node = y.grad_fn
+while node is not None:
+    print(type(node).__name__)
+    node = node.next_functions[0][0] if node.next_functions else None"""
+
+
+def grad_fn_chain(answers: Any) -> None:
+    labels = ["the 1st name", "the 2nd name", "the 3rd name", "the 4th name"]
+    hints = ["y.grad_fn is the operation that produced y, the last one to run.",
+             "next_functions point back to the operation that produced the input.",
+             "keep walking backwards: which operation ran first?",
+             "a leaf that requires grad ends the chain with the node that stores its .grad."]
+    check_predictions("the names along y's graph", answers, CHAIN_SNIPPET, labels, hints,
+                      "Right: walking next_functions replays the operations backwards.")
+
+
+def _target(a: Tensor, b: Tensor) -> Tensor:
+    return (a * b + b) ** 2
+
+
+def show_target() -> Any:
+    """The graph learners rebuild in exercise 01-build-the-graph (its formula stays hidden)."""
+    from .. import viz
+
+    a = Tensor(2.0, requires_grad=True)
+    b = Tensor(-1.0, requires_grad=True)
+    out = _target(a, b)
+    return viz.draw(out, names={a: "a", b: "b", out: "out"})
+
+
+def _operations(t: Tensor) -> Counter:
+    """How many times each kind of operation appears in t's graph (each node counted once)."""
+    counts: Counter = Counter()
+    for node in _breadth_first(t):
+        if type(node).__name__ != "AccumulateGrad":
+            counts[type(node).__name__] += 1
+    return counts
+
+
+def _leaf_grads(build: Callable, a_value: float, b_value: float) -> list[Any]:
+    a, b = Tensor(a_value, requires_grad=True), Tensor(b_value, requires_grad=True)
+    build(a, b).backward()
+    return [a._grad, b._grad]
+
+
+def build_the_graph(build: Callable) -> None:
+    checks = Checks("build(a, b)")
+    a, b = Tensor(2.0, requires_grad=True), Tensor(-1.0, requires_grad=True)
+    out = checks.call(build, a, b)
+    if not isinstance(out, Tensor) or not out.requires_grad:
+        checks.fail_now("it should return a tensor computed from a and b (so it requires "
+                        "grad). Hint: return the result of operations on a and b.")
+    cases = [(2.0, -1.0), (0.5, 3.0), (-2.0, 1.5)]
+    checks.expect(lambda: all(same_numbers(build(Tensor(x), Tensor(y)),
+                                           _target(Tensor(x), Tensor(y))) for x, y in cases),
+                  "its value differs from the pictured graph's for some a and b. Hint: read "
+                  "the operations in the picture from the leaves to the output.")
+    checks.expect(lambda: _operations(out) == _operations(_target(a, b)),
+                  "its graph has other operations (or more of them) than the picture. Hint: "
+                  "count the oval nodes; each operation you write adds one.")
+    checks.expect(lambda: all(same_numbers(mine, theirs) for case in cases for mine, theirs
+                              in zip(_leaf_grads(build, *case), _leaf_grads(_target, *case))),
+                  "a.grad or b.grad differ from the pictured graph's after backward. Hint: "
+                  "check which inputs feed each operation.")
+    if checks.failures:
+        show_graphs(out, _target(a, b), names={a: "a", b: "b"})
+    checks.verdict("Your graph is the pictured one: same operations, same values, same grads.")
+
+
+def _breadth_first(t: Tensor) -> list:
+    order, seen, queue = [], set(), [t.grad_fn] if t.grad_fn is not None else []
+    for node in queue:  # the list grows while we walk it: a queue without recursion
+        if node in seen:
+            continue
+        seen.add(node)
+        order.append(node)
+        queue.extend(child for child, _ in node.next_functions if child is not None)
+    return order
+
+
+def _example_graphs() -> list[Tensor]:
+    w = Tensor(np.array([1.0, -2.0]), requires_grad=True)
+    x = Tensor(np.array([0.5, 4.0]))
+    b = Tensor(3.0, requires_grad=True)
+    shared = w * w
+    return [(w * x).sum() + b, (shared + shared).exp().sum(), Tensor(1.0), w]
+
+
+def walk(reachable_nodes: Callable) -> None:
+    checks = Checks("reachable_nodes(t)")
+    for index, t in enumerate(_example_graphs()):
+        mine, expected = checks.call(reachable_nodes, t), _breadth_first(t)
+        which = f"on example {index + 1}"
+        if not checks.expect(isinstance(mine, list), f"{which}: it should return a list."):
+            continue
+        unique_nodes = all(hasattr(n, "next_functions") for n in mine) and \
+            len(mine) == len(set(mine))
+        checks.expect(unique_nodes, f"{which}: every item should be a node (a grad_fn), each "
+                      "listed once. Hint: remember which nodes you have already visited.")
+        checks.expect(unique_nodes and set(mine) == set(expected),
+                      f"{which}: some reachable nodes are missing or extra. Hint: follow every "
+                      "entry of next_functions, skip the None ones, and start at t.grad_fn "
+                      "(a leaf has no grad_fn, so nothing is reachable from it).")
+        checks.expect(mine == expected,
+                      f"{which}: the nodes are not in breadth-first order. Hint: visit nodes "
+                      "in the order you first meet them (a queue, not a stack).")
+    checks.verdict("reachable_nodes walks the graph breadth-first, each node once.")
+
+
+def walk_deep(reachable_nodes: Callable) -> None:
+    """A chain of 5,000 operations: a recursive walk runs out of Python's stack."""
+    x = Tensor(1.0, requires_grad=True)
+    y = x
+    for _ in range(5000):
+        y = y * 1.0
+    checks = Checks("reachable_nodes on a 5,000-step chain")
+    mine = checks.call(reachable_nodes, y, hints={
+        "recursion": "write the walk with a list used as a queue instead of recursion."})
+    checks.expect(isinstance(mine, list) and len(mine) == 5001,
+                  "it should list all 5,001 nodes of the chain.")
+    checks.verdict("reachable_nodes copes with deep graphs: no recursion.")

@@ -1,0 +1,89 @@
+"""Grade exercise notebooks: `python -m minigrad.grade exercises/03_accumulation.ipynb` (or a
+folder). Each notebook runs in a fresh kernel, one cell at a time, so a broken cell costs only
+its own exercise; each exercise is reported passed, failed or not attempted, with its check's
+message. See `plan` for which cells run (checks come from solutions/, hidden tests included).
+
+Only `python -m minigrad.grade` needs Jupyter's packages (nbformat, nbclient, ipykernel);
+importing minigrad does not load them."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .kernel import Outcome, run_cells
+from .plan import Plan, Unreadable, find_reference, load, make_plan
+
+__all__ = ["ExerciseResult", "NotebookGrade", "Unreadable", "grade_notebook"]
+
+PASSED, FAILED, NOT_ATTEMPTED = "passed", "failed", "not attempted"
+
+
+@dataclass
+class ExerciseResult:
+    exercise: str
+    status: str
+    message: str = ""
+    points: float = 1.0
+
+
+@dataclass
+class NotebookGrade:
+    path: Path
+    reference: Path | None
+    results: list[ExerciseResult]
+
+    @property
+    def passed(self) -> int:
+        return sum(result.status == PASSED for result in self.results)
+
+
+def grade_notebook(path: Path, solutions: Path | None = None,
+                   timeout: float = 30.0) -> NotebookGrade:
+    """Run the learner's notebook at `path` and judge each exercise. Raises Unreadable."""
+    learner = load(path)
+    reference_path = find_reference(path, solutions)
+    reference = load(reference_path) if reference_path is not None else learner
+    plan = make_plan(learner, reference)
+    outcomes = run_cells([step.source for step in plan.steps], path.resolve().parent, timeout)
+    return NotebookGrade(path, reference_path, _judge(plan, outcomes, timeout))
+
+
+def _judge(plan: Plan, outcomes: list[Outcome], timeout: float) -> list[ExerciseResult]:
+    by_step: dict[tuple[str | None, str], Outcome] = {}
+    for step, outcome in zip(plan.steps, outcomes):
+        by_step[(step.exercise, step.role)] = outcome
+    results = []
+    for exercise in plan.exercises:
+        status, message = _verdict(exercise, plan, by_step, timeout)
+        results.append(ExerciseResult(exercise, status, message, plan.points.get(exercise, 1)))
+    return results
+
+
+def _verdict(exercise: str, plan: Plan, by_step: dict, timeout: float) -> tuple[str, str]:
+    if exercise in plan.missing_answers:
+        return NOT_ATTEMPTED, "its answer cell is missing from the notebook"
+    answer = by_step[(exercise, "answer")]
+    if answer.error == "NotImplementedError":
+        return NOT_ATTEMPTED, ""
+    if not answer.ran:
+        return FAILED, "not run: the kernel died in an earlier cell"
+    if answer.timed_out:
+        return FAILED, (f"your answer cell ran longer than {timeout:g} s and was stopped "
+                        "(an endless loop?)")
+    if answer.error:
+        return FAILED, f"your answer cell raised {answer.error}: {answer.message}"
+    if exercise in plan.missing_checks:
+        return FAILED, "its check cell is missing: restore it from exercises/ to be graded"
+    check = by_step[(exercise, "check")]
+    if check.error == "NotImplementedError":
+        return NOT_ATTEMPTED, ""
+    if not check.ran:
+        return FAILED, "not run: the kernel died in an earlier cell"
+    if check.timed_out:
+        return FAILED, (f"the check ran longer than {timeout:g} s and was stopped (does your "
+                        "code loop forever?)")
+    if check.error in ("CheckFailed", "AssertionError"):
+        return FAILED, check.message
+    if check.error:
+        return FAILED, f"the check raised {check.error}: {check.message}"
+    return PASSED, check.printed.strip()

@@ -1,0 +1,84 @@
+"""python -m minigrad.grade NOTEBOOK_OR_FOLDER ... [--timeout SECONDS] [--solutions FOLDER]
+
+Exit code 0 when every exercise passed, 1 when some did not, 2 when a notebook could not be
+read at all."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from . import NotebookGrade, Unreadable, grade_notebook
+
+STATUS_WIDTH = len("not attempted")
+
+
+def notebooks(paths: list[Path]) -> list[Path]:
+    """The notebooks named, with folders expanded to their *.ipynb files (sorted)."""
+    found = []
+    for path in paths:
+        if path.is_dir():
+            found += sorted(p for p in path.glob("*.ipynb") if p.is_file())
+        else:
+            found.append(path)
+    return found
+
+
+def _show(path: Path) -> str:
+    """A path as the learner would type it: relative to where they are, when possible."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return str(path)
+
+
+def report(grade: NotebookGrade) -> str:
+    source = f"checks from {_show(grade.reference)}" if grade.reference else \
+        "checks from the notebook itself: no solutions/ beside it, hidden tests skipped"
+    lines = [f"{_show(grade.path)}  ({source})"]
+    width = max((len(result.exercise) for result in grade.results), default=0)
+    for result in grade.results:
+        message = result.message.splitlines() or [""]
+        lines.append(f"  {result.status:<{STATUS_WIDTH}}  {result.exercise:<{width}}  "
+                     f"{message[0]}".rstrip())
+        lines += [" " * (STATUS_WIDTH + width + 6) + line for line in message[1:]]
+    lines.append(f"  {grade.passed} of {len(grade.results)} exercises passed")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m minigrad.grade",
+                                     description="Grade exercise notebooks in a fresh kernel.")
+    parser.add_argument("paths", nargs="+", type=Path, help="notebooks or folders of them")
+    parser.add_argument("--timeout", type=float, default=30.0,
+                        help="seconds a cell may run before it is stopped (default 30)")
+    parser.add_argument("--solutions", type=Path, default=None,
+                        help="folder with the reference notebooks (default: ../solutions "
+                             "next to each notebook's folder)")
+    args = parser.parse_args(argv)
+    paths = notebooks(args.paths)
+    if not paths:
+        print("no notebooks found in " + ", ".join(map(str, args.paths)), file=sys.stderr)
+        return 2
+    unreadable = False
+    passed = total = 0
+    for path in paths:
+        try:
+            grade = grade_notebook(path, args.solutions, args.timeout)
+        except Unreadable as error:
+            print(f"error: {error}")
+            unreadable = True
+            continue
+        print(report(grade), flush=True)
+        passed += grade.passed
+        total += len(grade.results)
+    if len(paths) > 1:
+        print(f"total: {passed} of {total} exercises passed in {len(paths)} notebooks")
+    if unreadable:
+        return 2
+    return 0 if passed == total else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

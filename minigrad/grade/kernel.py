@@ -1,0 +1,87 @@
+"""Run code cells one by one in a fresh Jupyter kernel, recording for each what it printed and
+the exception it raised, so that one failing cell never stops the others. A cell that runs
+longer than the time limit is interrupted (KeyboardInterrupt) and reported as timed out.
+
+jupyter_client alone is enough (nbclient would bring nbformat and jsonschema, which take longer
+to import than the whole grading of a notebook)."""
+from __future__ import annotations
+
+import queue
+import re
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+# ipykernel compiles each cell as a temporary file named by a hash: "(3470.py, line 2)".
+CELL_FILE = re.compile(r"\(\d+\.py, line (\d+)\)")
+INTERRUPT_GRACE_S = 10.0  # how long an interrupted cell gets to stop
+MAX_PRINTED = 20_000  # characters kept of what a cell prints (a print loop can be endless)
+
+
+@dataclass
+class Outcome:
+    printed: str = ""
+    error: str | None = None  # the exception's class name, e.g. "CheckFailed"
+    message: str = ""  # the exception's message
+    timed_out: bool = False
+    ran: bool = True
+
+
+def run_cells(sources: list[str], cwd: Path, timeout: float) -> list[Outcome]:
+    """One Outcome per source. If the kernel dies or cannot be stopped, the cells after that
+    are marked not run."""
+    from jupyter_client import KernelManager
+
+    manager = KernelManager(kernel_name="python3")
+    # The kernel's own log lines on stderr are not the learner's output.
+    manager.start_kernel(cwd=str(cwd), stderr=subprocess.DEVNULL)
+    client = manager.client()
+    client.start_channels()
+    outcomes: list[Outcome] = []
+    try:
+        client.wait_for_ready(timeout=60)
+        for source in sources:
+            outcome, usable = _run_one(manager, client, source, timeout)
+            outcomes.append(outcome)
+            if not usable:
+                break
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+    return outcomes + [Outcome(ran=False) for _ in sources[len(outcomes):]]
+
+
+def _run_one(manager: object, client: object, source: str,
+             timeout: float) -> tuple[Outcome, bool]:
+    """Execute one cell; returns its outcome and whether the kernel can take the next one."""
+    outcome = Outcome()
+    msg_id = client.execute(source, store_history=True, allow_stdin=False, stop_on_error=False)
+    deadline = time.monotonic() + timeout
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            if outcome.timed_out:  # interrupted, and still busy: give up on this kernel
+                outcome.message = "the kernel could not be stopped"
+                return outcome, False
+            outcome.timed_out = True
+            manager.interrupt_kernel()
+            deadline = time.monotonic() + INTERRUPT_GRACE_S
+            continue
+        try:
+            message = client.get_iopub_msg(timeout=min(remaining, 1.0))
+        except queue.Empty:
+            if not manager.is_alive():
+                return Outcome(error="DeadKernelError", message="the kernel died"), False
+            continue
+        if message["parent_header"].get("msg_id") != msg_id:
+            continue
+        kind, content = message["msg_type"], message["content"]
+        if kind == "stream" and content.get("name") == "stdout":
+            if len(outcome.printed) < MAX_PRINTED:
+                outcome.printed += content.get("text", "")[:MAX_PRINTED]
+        elif kind == "error":
+            outcome.error = content.get("ename", "Exception")
+            outcome.message = CELL_FILE.sub(r"(line \1)", content.get("evalue", ""))
+        elif kind == "status" and content.get("execution_state") == "idle":
+            return outcome, True

@@ -1,0 +1,114 @@
+"""exercises/ is generated from solutions/ and must never drift from it; the snippets the
+checks run are the very ones the notebooks show."""
+from __future__ import annotations
+
+import importlib
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from minigrad.exercises import generate, markers
+
+ROOT = Path(__file__).resolve().parent.parent
+SOLUTIONS, EXERCISES = ROOT / "solutions", ROOT / "exercises"
+NAMES = sorted(path.name for path in SOLUTIONS.glob("*.ipynb"))
+
+
+def test_exercises_are_what_the_generator_writes() -> None:
+    expected = generate.generated(SOLUTIONS)
+    present = sorted(path.name for path in EXERCISES.glob("*.ipynb"))
+    assert present == sorted(expected), "exercises/ and solutions/ hold different notebooks"
+    stale = [name for name, text in expected.items()
+             if (EXERCISES / name).read_text(encoding="utf-8") != text]
+    assert not stale, (f"exercises out of date: {stale}; run `python -m "
+                       "minigrad.exercises.generate` after editing solutions/")
+
+
+def test_generator_check_mode_and_never_writes_solutions(tmp_path: Path) -> None:
+    solutions = tmp_path / "solutions"
+    solutions.mkdir()
+    name = NAMES[0]
+    (solutions / name).write_bytes((SOLUTIONS / name).read_bytes())
+    before = (solutions / name).read_bytes()
+    exercises = tmp_path / "exercises"
+    args = ["--solutions", str(solutions), "--exercises", str(exercises)]
+    assert generate.main([*args, "--check"]) == 1  # nothing generated yet
+    assert generate.main(args) == 0
+    assert generate.main([*args, "--check"]) == 0
+    assert (exercises / name).read_bytes() == (EXERCISES / name).read_bytes()
+    assert (solutions / name).read_bytes() == before
+    with pytest.raises(SystemExit):
+        generate.main(["--solutions", str(solutions), "--exercises", str(solutions)])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_learners_see_no_answers(name: str) -> None:
+    text = (EXERCISES / name).read_text(encoding="utf-8")
+    for marker in (markers.BEGIN_SOLUTION, markers.END_SOLUTION, markers.BEGIN_HIDDEN,
+                   markers.END_HIDDEN):
+        assert marker not in text
+    notebook = json.loads(text)
+    assert notebook["metadata"]["kernelspec"]["name"] == "python3"
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "code":
+            assert cell["outputs"] == [] and cell["execution_count"] is None
+            failing = markers.is_answer(cell) or markers.is_check(cell)
+            assert (markers.EXPECTED_FAILURE_TAG in markers.tags(cell)) == failing
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_solutions_follow_the_conventions_and_were_run(name: str) -> None:
+    notebook = json.loads((SOLUTIONS / name).read_text(encoding="utf-8"))
+    pairs = markers.exercises(notebook, name)  # raises MarkerError with the cell at fault
+    assert len(pairs) >= 3, "each notebook has at least three exercises"
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "code":
+            assert cell["execution_count"] is not None, "run scripts/run_solutions.py"
+    for _, check in pairs:
+        printed = "".join(text for output in notebook["cells"][check]["outputs"]
+                          for text in output.get("text", ""))
+        assert printed.startswith("✓"), f"{markers.grade_id(notebook['cells'][check])} failed"
+
+
+def _check_module(name: str):  # "03_accumulation.ipynb" -> minigrad.exercises.accumulation
+    return importlib.import_module(f"minigrad.exercises.{Path(name).stem[3:]}")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_check_snippets_are_the_ones_shown(name: str) -> None:
+    """A predict-the-output check runs its snippet; the notebook must show the same text."""
+    module = _check_module(name)
+    markdown = "\n".join(markers.source_of(cell) for cell in
+                         json.loads((SOLUTIONS / name).read_text(encoding="utf-8"))["cells"]
+                         if cell["cell_type"] == "markdown")
+    shown = re.findall(r"```python\n(.*?)\n```", markdown, flags=re.S)
+    snippets = []
+    for attribute, value in vars(module).items():
+        if attribute.endswith("_SNIPPET"):
+            snippets.append(value)
+        elif attribute.endswith("_SNIPPETS"):
+            snippets += list(value.values())
+    assert snippets, f"{module.__name__} has no snippet"
+    for snippet in snippets:
+        assert snippet in shown, f"{module.__name__}: a snippet is not shown as written"
+
+
+def test_regions_are_replaced_with_their_indentation() -> None:
+    source = "def f():\n    x = 1\n    ### BEGIN SOLUTION\n    return x\n    ### END SOLUTION"
+    assert markers.clear_solution(source, "here") == (
+        "def f():\n    x = 1\n    # YOUR CODE HERE\n    raise NotImplementedError()")
+    hidden = "check.a(f)\n### BEGIN HIDDEN TESTS\ncheck.b(f)\n### END HIDDEN TESTS"
+    assert markers.remove_hidden_tests(hidden, "here") == "check.a(f)"
+
+
+@pytest.mark.parametrize("source", [
+    "### BEGIN SOLUTION\nx = 1",
+    "x = 1\n### END SOLUTION",
+    "### BEGIN SOLUTION\n### BEGIN SOLUTION\n### END SOLUTION",
+    "x = 1",
+])
+def test_broken_markers_are_refused(source: str) -> None:
+    with pytest.raises(markers.MarkerError, match="here"):
+        markers.clear_solution(source, "here")

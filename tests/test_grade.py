@@ -1,0 +1,202 @@
+"""The grader (`python -m minigrad.grade`) on the shipped exercises, on the solutions and on
+notebooks broken the way learners break them; and every check against a wrong answer.
+
+Each notebook graded costs a kernel start (1-2 s), so each test grades one notebook and the
+tests are spread over xdist's workers."""
+from __future__ import annotations
+
+import contextlib
+import copy
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from minigrad.exercises import markers
+from minigrad.exercises._feedback import CheckFailed
+from minigrad.grade.__main__ import main
+from minigrad.grade.plan import make_plan
+
+ROOT = Path(__file__).resolve().parent.parent
+SOLUTIONS, EXERCISES = ROOT / "solutions", ROOT / "exercises"
+NAMES = sorted(path.name for path in SOLUTIONS.glob("*.ipynb"))
+pytestmark = pytest.mark.skipif(not NAMES, reason="no solutions notebooks")
+
+
+def grade(*args: str | Path) -> tuple[int, str]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main([str(arg) for arg in args])
+    return code, out.getvalue()
+
+
+def statuses(report: str) -> dict[str, str]:
+    """exercise grade_id -> "passed" / "failed" / "not attempted", read from the report."""
+    found = {}
+    for line in report.splitlines():
+        for status in ("passed", "failed", "not attempted"):
+            if line.startswith(f"  {status} "):
+                found[line[len(status) + 2:].split()[0]] = status
+    return found
+
+
+def load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def answer_ids(name: str) -> list[str]:
+    return [markers.grade_id(cell) for cell in load(SOLUTIONS / name)["cells"]
+            if markers.is_answer(cell)]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_shipped_exercises_are_not_attempted(name: str) -> None:
+    code, report = grade(EXERCISES / name)
+    assert code == 1
+    assert statuses(report) == dict.fromkeys(answer_ids(name), "not attempted"), report
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_solutions_pass(name: str) -> None:
+    code, report = grade(SOLUTIONS / name)
+    assert statuses(report) == dict.fromkeys(answer_ids(name), "passed"), report
+    assert code == 0
+    assert f"{len(answer_ids(name))} of {len(answer_ids(name))} exercises passed" in report
+
+
+def _cells_by_id(notebook: dict) -> dict[str, dict]:
+    return {markers.grade_id(cell): cell for cell in notebook["cells"] if markers.grade_id(cell)}
+
+
+def test_a_broken_notebook_is_graded_exercise_by_exercise(tmp_path: Path) -> None:
+    """05's five exercises, each broken differently, plus a deleted read-only cell."""
+    notebook = load(SOLUTIONS / "05_non_scalar_outputs.ipynb")
+    cells = _cells_by_id(notebook)
+    cells["05-weighted"]["source"] = "weighted_prints = [[2.0, 0.0, 60.0], 'error'"
+    cells["05-item-assignment"]["source"] = "item_grad = 1 / 0"
+    cells["05-vjp"]["source"] = "while True:\n    pass"
+    jacobian = cells["05-jacobian"]
+    deleted = {"05-mse-check", "05-code-01"}  # a check cell and the import cell
+    notebook["cells"] = [jacobian] + [cell for cell in notebook["cells"] if cell is not jacobian
+                                      and markers.grade_id(cell) not in deleted]
+    path = tmp_path / "05_non_scalar_outputs.ipynb"
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+
+    code, report = grade(path, "--solutions", SOLUTIONS, "--timeout", "5")
+    assert code == 1
+    assert statuses(report) == {"05-weighted": "failed", "05-item-assignment": "failed",
+                                "05-mse": "passed", "05-jacobian": "passed",
+                                "05-vjp": "failed"}, report
+    lines = {line.split()[1]: line for line in report.splitlines()
+             if line.startswith("  ") and len(line.split()) > 1}
+    assert "SyntaxError" in lines["05-weighted"]
+    assert "ZeroDivisionError" in lines["05-item-assignment"]
+    assert "ran longer than 5 s" in lines["05-vjp"]
+
+
+def test_learner_cells_timeouts_missing_answers_and_a_bad_file(tmp_path: Path) -> None:
+    """04 with a helper cell of the learner's own, a deleted answer, a check that loops
+    forever and a wrong answer, graded as a folder next to a file that is not JSON."""
+    notebook = load(SOLUTIONS / "04_resetting_gradients.ipynb")
+    cells = _cells_by_id(notebook)
+    helper = {"cell_type": "code", "metadata": {}, "source": "nothing = None", "outputs": [],
+              "execution_count": None}
+    cells["04-zero-grad"]["source"] = "zero_grad_prints = [[0.0, 0.0], [3.0, 3.0], nothing]"
+    cells["04-fit"]["source"] = "def fit(steps, lr):\n    while True:\n        pass"
+    cells["04-sgd-step"]["source"] = ("def sgd_step(params, lr):\n    for p in params:\n"
+                                      "        p -= lr * p.grad")
+    notebook["cells"].remove(cells["04-kept"])
+    notebook["cells"].insert(notebook["cells"].index(cells["04-zero-grad"]), helper)
+    (tmp_path / "04_resetting_gradients.ipynb").write_text(json.dumps(notebook), "utf-8")
+    (tmp_path / "99_broken.ipynb").write_text('{"cells": [', encoding="utf-8")
+
+    code, report = grade(tmp_path, "--solutions", SOLUTIONS, "--timeout", "5")
+    assert code == 2, "a notebook that cannot be read makes the exit code 2"
+    assert statuses(report) == {"04-zero-grad": "passed", "04-kept": "not attempted",
+                                "04-fit": "failed", "04-sgd-step": "failed"}, report
+    assert "answer cell is missing" in report
+    assert "the check ran longer than 5 s" in report
+    assert "no_grad" in report, "the sgd_step check names the fix for the leaf error"
+    assert "99_broken.ipynb: not a notebook, the file is not valid JSON" in report
+    assert "total: 1 of 4 exercises passed in 2 notebooks" in report
+
+
+@pytest.mark.parametrize("content", ["{not json", '{"cells": 3}', ""])
+def test_unreadable_notebook_is_one_line_and_exit_2(tmp_path: Path, content: str) -> None:
+    path = tmp_path / "03_accumulation.ipynb"
+    path.write_text(content, encoding="utf-8")
+    code, report = grade(path)
+    assert code == 2
+    assert len(report.strip().splitlines()) == 1 and report.startswith("error: ")
+
+
+def test_missing_file_is_exit_2(tmp_path: Path) -> None:
+    code, report = grade(tmp_path / "nope.ipynb")
+    assert code == 2 and "no such file" in report
+
+
+def test_import_minigrad_loads_no_jupyter_package() -> None:
+    code = ("import sys, minigrad, minigrad.grade, minigrad.exercises.accumulation\n"
+            "loaded = [m for m in ('nbformat', 'nbclient', 'jupyter_client', 'IPython')"
+            " if m in sys.modules]\nassert not loaded, loaded")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# A wrong answer for every exercise; "pass" leaves the bug of the read-only cell above.
+WRONG = {
+    "01-leaves": "leaf_predictions = [True] * 10",
+    "01-chain": "chain_names = ['AddBackward0', 'PowBackward0', 'MulBackward0', 'AccumulateGrad']",
+    "01-build": "def build(a, b):\n    return (a + b) ** 2",
+    "01-walk": "def reachable_nodes(t):\n    return [t.grad_fn]",
+    "02-before-after": "before_after = [0.0, 5.0, None, 1.0]",
+    "02-outcomes": "outcomes = [6.0, 6.0, None, 'error']",
+    "02-init": "pass",
+    "02-who": "def will_get_grad(t):\n    return t.requires_grad",
+    "03-both-orders": "both_orders = [4.0, 12.0, 12.0, 4.0]",
+    "03-loop": "after_loop = [3.0, 3.0]",
+    "03-two-losses": "pass",
+    "03-micro-batches": (
+        "def accumulate_gradient(w, inputs, targets, size):\n"
+        "    for s in range(0, len(inputs), size):\n"
+        "        ((inputs[s:s + size] @ w - targets[s:s + size]) ** 2).mean().backward()"),
+    "04-zero-grad": "zero_grad_prints = [None, [3.0, 3.0], None]",
+    "04-kept": "saved_prints = [5.0, 5.0]",
+    "04-fit": "pass",
+    "04-sgd-step": "def sgd_step(params, lr):\n    pass",
+    "05-weighted": "weighted_prints = [[2.0, 4.0, 6.0], 'error']",
+    "05-item-assignment": "item_grad = [2.0, 4.0, 3.0]",
+    "05-mse": "pass",
+    "05-jacobian": ("def jacobian(f, x):\n    rows = []\n    for i in range(f(x).numel()):\n"
+                    "        v = torch.zeros(f(x).numel())\n        v[i] = 1.0\n"
+                    "        f(x).backward(v)\n        rows.append(x.grad.clone())\n"
+                    "    return torch.stack(rows)"),
+    "05-vjp": "def vjp_tanh(W, x, v):\n    return v @ W",
+}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_check_rejects_a_wrong_answer(name: str, monkeypatch: pytest.MonkeyPatch,
+                                            tmp_path: Path) -> None:
+    """Runs in this process, without a kernel: each check must raise CheckFailed."""
+    learner = copy.deepcopy(load(SOLUTIONS / name))
+    for cell in learner["cells"]:
+        if markers.is_answer(cell):
+            assert markers.grade_id(cell) in WRONG, "add a wrong answer for this exercise"
+            cell["source"] = WRONG[markers.grade_id(cell)]
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {}
+    accepted = []
+    with contextlib.redirect_stdout(io.StringIO()):
+        for step in make_plan(learner, load(SOLUTIONS / name)).steps:
+            if step.role != "check":
+                exec(step.source, namespace)  # noqa: S102 - the course's own notebook
+                continue
+            try:
+                exec(step.source, namespace)  # noqa: S102
+                accepted.append(step.exercise)
+            except CheckFailed as failure:
+                assert str(failure).startswith("✗"), failure
+    assert not accepted, f"checks that accepted a wrong answer: {accepted}"
