@@ -23,8 +23,14 @@ import minigrad as torch
 # %% [markdown]
 # From here on, `torch.tensor`, `requires_grad`, `backward()` and `.grad` mean exactly what they
 # mean in PyTorch. If you have PyTorch installed, replace that line with `import torch` and every
-# cell prints the same text (the course's test suite checks this for each notebook). What minigrad
-# adds is the ability to *draw* what happens, which real PyTorch cannot do out of the box.
+# cell prints the same text (the course's test suite checks this for each notebook).
+#
+# What minigrad adds is a way to *draw* what happens: `minigrad.viz`. PyTorch has no built-in
+# equivalent (the separate torchviz package draws part of it), so cells that draw are the only
+# ones that do not run on PyTorch.
+
+# %% tags=["minigrad-only"]
+from minigrad import viz
 
 # %% [markdown]
 # ## Running a cell
@@ -49,6 +55,16 @@ y
 # %% [markdown]
 # `y` holds 4. The `grad_fn=<PowBackward0>` part says that `y` was produced by a power
 # operation, and that PyTorch knows how to send a gradient back through it.
+#
+# ## Reading the diagrams
+#
+# `viz.draw(y)` draws everything that led to `y`. Each box is a tensor, labelled with your
+# variable name and its shape, then its data, then its `.grad` (`None` when there is none). The
+# rounded node between them is the operation, named as PyTorch names it. Arrows run from inputs to
+# outputs, left to right. The colours tell what each tensor is; the legend is inside the picture.
+
+# %% tags=["minigrad-only"]
+viz.draw(y)
 
 # %% [markdown]
 # ## Predict, then reveal
@@ -78,13 +94,11 @@ x.grad
 assert x.grad.item() == 2 * x.item()
 
 # %% [markdown]
-# ## Reading the diagrams
-#
-# Every notebook draws the graphs it builds. Boxes are tensors, showing your variable name, the
-# shape, the data and the `.grad`, which reads `None` when there is none. Small ovals are the
-# operations, labelled with the name PyTorch gives them (`PowBackward0`). Arrows run from inputs
-# to outputs. Colours tell leaves, intermediates and outputs apart; the legend is inside each
-# picture. More about this in notebook 01.
+# Draw the graph again: the box of `x` now shows `grad 4.`. The box of `y` still says `None`:
+# only leaves keep their gradient, which notebook 06 explains.
+
+# %% tags=["minigrad-only"]
+viz.draw(y)
 
 # %% [markdown]
 # ## Exercises

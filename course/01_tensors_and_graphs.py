@@ -9,6 +9,9 @@
 # %%
 import minigrad as torch
 
+# %% tags=["minigrad-only"]
+from minigrad import viz
+
 # %% [markdown]
 # ## A tensor, and the switch that turns tracking on
 #
@@ -72,6 +75,13 @@ assert x.is_leaf and w.is_leaf and not y.is_leaf
 assert all(t.is_leaf == (t.grad_fn is None) for t in (x, w, y))
 
 # %% [markdown]
+# The diagram tells the three apart by colour: `w` is a leaf that requires grad, `x` a leaf that
+# does not, and `y` is the output drawn, made by `MulBackward0`.
+
+# %% tags=["minigrad-only"]
+viz.draw(y)
+
+# %% [markdown]
 # Leaves that require grad are the tensors whose `.grad` backward will fill: model parameters
 # are exactly that. The next notebook is about that.
 #
@@ -113,6 +123,14 @@ assert accumulate_w.variable is w
 assert y.grad_fn.next_functions[1][0] is None
 
 # %% [markdown]
+# This chain of `grad_fn` nodes is the graph PyTorch itself keeps; it is what torchviz draws.
+# `view="backward"` draws it that way: arrows now point the way gradients will flow, from the
+# output to `AccumulateGrad` and into the leaf. `x` sends nothing back, so it has no node.
+
+# %% tags=["minigrad-only"]
+viz.draw(y, view="backward")
+
+# %% [markdown]
 # ## The graph grows as you compute
 #
 # Chain more operations and the graph gets longer, one node per operation. Nothing is compiled
@@ -122,6 +140,15 @@ assert y.grad_fn.next_functions[1][0] is None
 out = (w * x + 1).sin()
 print(out)
 print(out.grad_fn.name(), "<-", out.grad_fn.next_functions[0][0].name())
+
+# %% [markdown]
+# The results in the middle were never given names. `w * x + 1` is still in memory, because
+# `SinBackward0` saved it (the derivative of $\sin$ needs its input), so it is drawn as an
+# unnamed intermediate. `w * x` and the constant `1` were used and then freed: dashed boxes. The
+# operations that link them stay in the graph either way.
+
+# %% tags=["minigrad-only"]
+viz.draw(out)
 
 # %% [markdown]
 # Because the graph is recorded as the code runs, ordinary Python decides its shape: an `if`

@@ -10,6 +10,9 @@
 # %%
 import minigrad as torch
 
+# %% tags=["minigrad-only"]
+from minigrad import viz
+
 # %% [markdown]
 # ## Three leaves and a line
 #
@@ -39,6 +42,12 @@ print(x.grad, w.grad, b.grad)
 assert x.grad is None and w.grad is None and b.grad is None
 
 # %% [markdown]
+# The diagram shows the same: three leaves that require grad, and `grad None` in every box.
+
+# %% tags=["minigrad-only"]
+viz.draw(y)
+
+# %% [markdown]
 # ## `backward()` fills `.grad` for every leaf that requires grad
 #
 # `y.backward()` walks the graph from `y` back to the leaves and stores $\partial y / \partial
@@ -66,6 +75,29 @@ assert x.grad.item() == w.item() and w.grad.item() == x.item() and b.grad.item()
 assert x.grad.shape == x.shape and not x.grad.requires_grad
 
 # %% [markdown]
+# Drawn again after backward, the leaves' boxes hold their gradients. (`y`'s box still says
+# `None`: backward keeps gradients only for leaves, the subject of notebook 06.)
+
+# %% tags=["minigrad-only"]
+viz.draw(y)
+
+# %% [markdown]
+# ### Watching backward work
+#
+# `viz.backward_steps(y)` runs `y.backward()` for you and records each step: which node runs,
+# what gradient it receives, what it sends to each input (the incoming gradient times the local
+# derivative: the chain rule), and when a leaf's `.grad` is written. Here it is on a fresh copy of
+# the same line (a graph can only be walked back once; notebook 08 says why). Scroll sideways
+# through the frames.
+
+# %% tags=["minigrad-only"]
+x = torch.tensor(2.0, requires_grad=True)
+w = torch.tensor(3.0, requires_grad=True)
+b = torch.tensor(1.0, requires_grad=True)
+y = w * x + b
+viz.backward_steps(y)
+
+# %% [markdown]
 # ## A tensor that never asked stays `None`
 #
 # Now a fresh computation where `z` is created with `requires_grad=False` (the default) and takes part in
@@ -88,6 +120,9 @@ print(f"z.grad = {z.grad}")
 
 # %%
 assert z.grad is None and k.grad.item() == z.item()
+
+# %% tags=["minigrad-only"]
+viz.draw(v)
 
 # %% [markdown]
 # The same is true for a leaf that requires grad but was not used in the computation:

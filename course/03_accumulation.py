@@ -9,6 +9,9 @@
 # %%
 import minigrad as torch
 
+# %% tags=["minigrad-only"]
+from minigrad import viz
+
 # %%
 import matplotlib.pyplot as plt
 
@@ -28,6 +31,12 @@ x = torch.ones(1, requires_grad=True)
 y = x**2
 z = x**3
 x
+
+# %% [markdown]
+# Both results can be drawn in one picture; the leaf they share appears once.
+
+# %% tags=["minigrad-only"]
+viz.draw(y, z)
 
 # %% [markdown]
 # <details><summary>What will <code>x.grad</code> print after <code>y.backward()</code>? Click to
@@ -62,6 +71,24 @@ x.grad
 assert x.grad.item() == 2.0 + 3.0
 
 # %% [markdown]
+# Both graphs drawn after the two backward passes: `x` holds the sum.
+
+# %% tags=["minigrad-only"]
+viz.draw(y, z)
+
+# %% [markdown]
+# Here is the second backward pass again, step by step, on a fresh `x` whose `.grad` already
+# holds the 2 from `y`. Watch the last `AccumulateGrad` step: `.grad` is not replaced, the new 3
+# is added to it.
+
+# %% tags=["minigrad-only"]
+x = torch.ones(1, requires_grad=True)
+y = x**2
+z = x**3
+y.backward()
+viz.backward_steps(z)
+
+# %% [markdown]
 # ## The order does not matter
 #
 # Addition commutes, so running the two backward passes the other way round ends at the same
@@ -94,6 +121,15 @@ x.grad
 
 # %%
 assert x.grad.item() == 5.0
+
+# %% [markdown]
+# Step by step (again on a fresh `x`): the two `PowBackward0` nodes each send a gradient to `x`,
+# 3 and 2. The engine adds them up before `x`'s `AccumulateGrad` runs once with 5.
+
+# %% tags=["minigrad-only"]
+x = torch.ones(1, requires_grad=True)
+both = x**2 + x**3
+viz.backward_steps(both)
 
 # %% [markdown]
 # So "accumulate" means: `.grad` holds the gradient of the **sum** of everything you have called

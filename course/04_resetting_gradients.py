@@ -9,6 +9,9 @@
 # %%
 import minigrad as torch
 
+# %% tags=["minigrad-only"]
+from minigrad import viz
+
 # %%
 import matplotlib.pyplot as plt
 
@@ -47,6 +50,18 @@ x.grad
 assert x.grad.item() == 3.0
 
 # %% [markdown]
+# Step by step, on a fresh copy: the final `AccumulateGrad` step reads $0 + 3 = 3$. The zeroed
+# tensor is still there, and backward adds into it as always.
+
+# %% tags=["minigrad-only"]
+x = torch.ones(1, requires_grad=True)
+y = x**2
+z = x**3
+y.backward()
+x.grad.zero_()
+viz.backward_steps(z)
+
+# %% [markdown]
 # ## `grad = None`: drop the tensor
 #
 # You can also assign `None`. The gradient tensor is released, and the next backward creates a
@@ -62,6 +77,16 @@ print("after (x**3).backward():", x.grad)
 
 # %%
 assert x.grad.item() == 3.0
+
+# %% [markdown]
+# Step by step, the last frame now reads "was None, now 3": no addition, a new tensor.
+
+# %% tags=["minigrad-only"]
+x = torch.ones(1, requires_grad=True)
+(x**2).backward()
+x.grad = None
+cube = x**3
+viz.backward_steps(cube)
 
 # %% [markdown]
 # Both give the right next gradient. The difference shows in between: after `zero_()` there is
@@ -184,6 +209,13 @@ print(f"final loss {reset_losses[-1]:.4f}, w = {reset[0]:.4f}, b = {reset[1]:.4f
 # %%
 assert reset_losses[-1] < 0.02 < forgot_losses[-1]
 assert abs(reset[0] - 2) < 0.1 and abs(reset[1] - 1) < 0.01
+
+# %% [markdown]
+# The graph of the last step's loss: the parameters `w` and `b` are the leaves that get a
+# `.grad` (drawn with the last step's gradient), the data `xs` and `ys` are constants.
+
+# %% tags=["minigrad-only"]
+viz.draw(loss)
 
 # %% [markdown]
 # Side by side: the loss of both runs, and the lines they end with.

@@ -9,6 +9,9 @@
 # %%
 import minigrad as torch
 
+# %% tags=["minigrad-only"]
+from minigrad import viz
+
 # %%
 import matplotlib.pyplot as plt
 
@@ -185,6 +188,13 @@ y
 assert y.requires_grad and not y.is_leaf
 
 # %% [markdown]
+# The diagram shows how: each `x[i]` is a `SelectBackward0`, each power a `PowBackward0`, and each
+# assignment a `CopySlices` that takes the previous `y` and the new value.
+
+# %% tags=["minigrad-only"]
+viz.draw(y)
+
+# %% [markdown]
 # Now backward with $v$ all ones. `x[1]` appears in two elements of `y`, so its two gradients
 # add up (notebook 03's rule, inside one pass).
 #
@@ -209,6 +219,19 @@ by_hand = torch.stack([2 * x0, 3 * x1**2 + 4 * x1**3])
 print(by_hand)
 assert torch.allclose(x.grad, by_hand)
 assert torch.allclose(x.grad.flatten(), J.sum(dim=0))
+
+# %% [markdown]
+# Step by step, on a fresh copy: backward walks the three assignments from the last to the first.
+# Each `SelectBackward0` sends a gradient the shape of all of `x`, with zeros except where it
+# picked, and the engine adds the three up before `x`'s `AccumulateGrad` runs.
+
+# %% tags=["minigrad-only"]
+x = torch.tensor([[0.3725], [0.4378]], requires_grad=True)
+y = torch.zeros(3, 1)
+y[0] = x[0] ** 2
+y[1] = x[1] ** 3
+y[2] = x[1] ** 4
+viz.backward_steps(y, gradient=torch.ones(y.size()))
 
 # %% [markdown]
 # The Jacobian is $3 \times 2$: `y[0]` depends on `x[0]` only, `y[1]` and `y[2]` on `x[1]` only.

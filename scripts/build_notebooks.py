@@ -1,7 +1,7 @@
 """Build the course notebooks from their sources.
 
     python scripts/build_notebooks.py                 # every course/NN_name.py
-    python scripts/build_notebooks.py 03_accumulation # only these (names or paths)
+    python scripts/build_notebooks.py 03_accumulation # only these (names, paths, or "03")
     python scripts/build_notebooks.py --check         # rebuild in memory, fail if it differs
 
 Each `course/NN_name.py` (a jupytext "percent" script, the one source of truth) becomes
@@ -46,10 +46,12 @@ def course_sources(names: list[str] | None = None) -> list[Path]:
         return sorted(COURSE.glob("[0-9][0-9]_*.py"))
     sources = []
     for name in names:
-        path = COURSE / f"{Path(name).stem}.py"
-        if not path.exists():
-            raise SystemExit(f"no course source {path.relative_to(ROOT)} for {name!r}")
-        sources.append(path)
+        stem = Path(name).stem
+        matches = [COURSE / f"{stem}.py"] if (COURSE / f"{stem}.py").exists() else sorted(
+            COURSE.glob(f"{stem}_*.py"))  # "03" is enough to name 03_accumulation
+        if len(matches) != 1:
+            raise SystemExit(f"no single course source in course/ for {name!r}")
+        sources.append(matches[0])
     return sources
 
 
