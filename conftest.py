@@ -10,6 +10,7 @@ A notebook cell tagged `nbval-skip` by its author is not an environment skip and
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 
@@ -43,3 +44,19 @@ def pytest_make_collect_report(collector: pytest.Collector):
     """A whole module skipped at import (`pytest.importorskip` at top level) counts too."""
     outcome = yield
     _fail_if_skipped_in_ci(outcome.get_result())
+
+
+BROWSER_ARTIFACTS = "tests/.artifacts/browser"
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    session.config._minigrad_started = time.time()
+
+
+def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
+    """Say where the browser test left its screenshots (its own output is captured)."""
+    folder = config.rootpath / BROWSER_ARTIFACTS
+    started = getattr(config, "_minigrad_started", 0.0)
+    shots = [p for p in folder.glob("*.png") if p.stat().st_mtime >= started]
+    if shots:
+        terminalreporter.write_line(f"browser test screenshots ({len(shots)}): {folder}/")
