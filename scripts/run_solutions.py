@@ -25,6 +25,20 @@ LANGUAGE_INFO = {"codemirror_mode": {"name": "ipython", "version": 3}, "file_ext
                  "pygments_lexer": "ipython3"}
 
 
+def merged_streams(outputs: list) -> list:
+    """Join consecutive prints to the same stream: how the kernel happens to batch them varies
+    from run to run, what they say does not."""
+    merged: list = []
+    for output in outputs:
+        previous = merged[-1] if merged else None
+        if output.output_type == "stream" and previous is not None and \
+                previous.output_type == "stream" and previous.name == output.name:
+            previous.text += output.text
+        else:
+            merged.append(output)
+    return merged
+
+
 def run(path: Path) -> str:
     """The notebook at `path`, executed in a fresh kernel in its folder, as text to store."""
     notebook = nbformat.read(path, as_version=4)
@@ -34,6 +48,8 @@ def run(path: Path) -> str:
                                             "language_info": LANGUAGE_INFO})
     for index, cell in enumerate(notebook.cells):
         cell.metadata.pop("execution", None)
+        if cell.cell_type == "code":
+            cell.outputs = merged_streams(cell.outputs)
         for output in cell.get("outputs", []):
             if output.output_type == "stream" and output.name == "stderr":
                 raise SystemExit(f"{path.name}, cell {index} wrote to stderr:\n{output.text}")

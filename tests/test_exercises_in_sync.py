@@ -78,21 +78,23 @@ def _check_module(name: str):  # "03_accumulation.ipynb" -> minigrad.exercises.a
 
 @pytest.mark.parametrize("name", NAMES)
 def test_check_snippets_are_the_ones_shown(name: str) -> None:
-    """A predict-the-output check runs its snippet; the notebook must show the same text."""
+    """A predict-the-output check runs its snippet; the notebook must show the same text, and
+    every code block in the notebook's text is such a snippet."""
     module = _check_module(name)
     markdown = "\n".join(markers.source_of(cell) for cell in
                          json.loads((SOLUTIONS / name).read_text(encoding="utf-8"))["cells"]
                          if cell["cell_type"] == "markdown")
-    shown = re.findall(r"```python\n(.*?)\n```", markdown, flags=re.S)
+    shown = re.findall(r"```python\n(.*?)\n```", markdown, flags=re.DOTALL)
     snippets = []
     for attribute, value in vars(module).items():
         if attribute.endswith("_SNIPPET"):
             snippets.append(value)
         elif attribute.endswith("_SNIPPETS"):
             snippets += list(value.values())
-    assert snippets, f"{module.__name__} has no snippet"
-    for snippet in snippets:
-        assert snippet in shown, f"{module.__name__}: a snippet is not shown as written"
+    missing = [snippet for snippet in snippets if snippet not in shown]
+    assert not missing, f"{module.__name__}: snippets not shown as written: {missing}"
+    unchecked = [block for block in shown if block not in snippets]
+    assert not unchecked, f"{name} shows code that no check runs: {unchecked}"
 
 
 def test_regions_are_replaced_with_their_indentation() -> None:

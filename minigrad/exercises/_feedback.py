@@ -46,7 +46,7 @@ class Checks:
         return holds
 
     def call(self, function: Any, *args: Any, hints: dict[str, str] | None = None,
-             **kwargs: Any) -> Any:
+             doing: str = "calling it", **kwargs: Any) -> Any:
         """Run the learner's code; a crash ends the check at once, since nothing else can be
         judged. NotImplementedError passes through: it means "not attempted yet".
         `hints` maps a piece of an error message to what to look at when it appears."""
@@ -58,7 +58,7 @@ class Checks:
         except NotImplementedError:
             raise
         except Exception as error:  # noqa: BLE001 - any crash of learner code is feedback
-            message = f"calling it raised {type(error).__name__}: {error}"
+            message = f"{doing} raised {type(error).__name__}: {error}"
             for fragment, hint in (hints or {}).items():
                 if fragment in str(error):
                     message += f"\n    Hint: {hint}"
@@ -78,7 +78,7 @@ class Checks:
             lines = [f"✗ {self.subject}: {count}"]
             lines += [f"  ✗ {failure}" for failure in self.failures]
             raise CheckFailed("\n".join(lines))
-        print(f"✓ {success}")
+        sys.stdout.write(f"✓ {success}\n")  # one write: Jupyter shows it as one output
 
 
 def as_array(value: Any) -> np.ndarray | None:
