@@ -14,6 +14,11 @@ from ..tensor import Tensor
 
 def as_tensor_pair(a: Any, b: Any) -> tuple[Tensor, Tensor]:
     """Both operands as tensors of the promoted dtype; a Python number becomes a constant."""
+    if isinstance(a, Tensor) and a._data.dtype.kind == "f":  # the common cases, decided quickly
+        if isinstance(b, Tensor) and b._data.dtype == a._data.dtype:
+            return a, b
+        if type(b) in (float, int, bool):  # a number never promotes a float tensor
+            return a, Tensor(np.asarray(b, dtype=a._data.dtype))
     dt = result_type(a, b).numpy
     a = a if isinstance(a, Tensor) and a._data.dtype == dt else _constant(a, dt)
     b = b if isinstance(b, Tensor) and b._data.dtype == dt else _constant(b, dt)
@@ -228,7 +233,8 @@ Tanh = _unary("Tanh", np.tanh, lambda y: 1 - y * y, saves="output", doc="d tanh(
 Sigmoid = _unary("Sigmoid", lambda a: 1 / (1 + np.exp(-a)), lambda y: y * (1 - y), saves="output",
                  doc="d s(a) = s(a)(1 - s(a)) da")
 Abs = _unary("Abs", np.abs, lambda x: x.sign(), doc="d |a| = sign(a) da")
-Relu = _unary("Relu", lambda a: np.maximum(a, 0), lambda y: (y > 0).to(y.dtype), saves="output",
+# sign(relu(a)) is [a > 0] and, like PyTorch's mask, stays in the graph when create_graph=True
+Relu = _unary("Relu", lambda a: np.maximum(a, 0), lambda y: y.sign(), saves="output",
               doc="d relu(a) = [a > 0] da")
 
 
@@ -276,5 +282,18 @@ def where(condition: Tensor, a: Any, b: Any) -> Tensor:
     return Where.apply(condition, a, b)
 
 
+class Sign(Function):
+    """d sign(a) = 0 (wherever it is defined)"""
+    node_name = "SignBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return _out(np.sign(a._data), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return _out(np.zeros(grad.shape), grad)
+
+
 def sign(a: Tensor) -> Tensor:
-    return Tensor(np.sign(a._data))
+    return Sign.apply(a)
