@@ -106,8 +106,8 @@ def main() -> int:
                f"--ServerApp.port={port}"]
     if os.geteuid() == 0:  # containers and CI machines often run everything as root
         command.append("--allow-root")
-    if start_path:
-        command.append(start_path)
+    if start_path:  # the address JupyterLab prints and opens leads straight to this notebook
+        command.append(f"--LabApp.default_url=/lab/tree/{start_path}")
     sys.stdout.flush()
     os.chdir(ROOT)
     os.execv(sys.executable, command)  # JupyterLab takes over this process (Ctrl+C stops it)
