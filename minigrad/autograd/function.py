@@ -4,6 +4,7 @@ applies the chain rule, and a `ctx` that remembers what backward needs."""
 from __future__ import annotations
 
 import itertools
+import re
 import weakref
 from typing import Any
 
@@ -59,18 +60,28 @@ class SavedTensor:
             t = self.tensor
             what = f"[{t.type()} [{', '.join(str(s) for s in t.shape)}]]"
             if self.output_of is not None:
-                what += f", which is output {self.output_of[0]} of {self.output_of[1]},"
+                # PyTorch names the op that made the tensor as it is now (an in-place op makes
+                # it that op's output), by its forward name: "Exp" for ExpBackward0.
+                fn, nr = (owner, self.output_of[0]) if self.is_own_output else (t.grad_fn,
+                                                                                t._output_nr)
+                what += f", which is output {nr} of {_forward_name(fn.name())},"
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
                 f"inplace operation: {what} is at version {self.counter.value}; expected version "
                 f"{self.version} instead. Hint: enable anomaly detection to find the operation "
-                "that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True)."
+                "that failed to compute its gradient, with "
+                "torch.autograd.set_detect_anomaly(True, check_nan=False)."
             )
         if self.is_own_output:  # reattach, so that a graph of the backward pass can be built
             out = self.tensor._alias()
             out._set_history(owner, self.output_of[0])
             return out
         return self.tensor
+
+
+def _forward_name(node_name: str) -> str:
+    """The operation a backward node belongs to: "ExpBackward0" -> "Exp"."""
+    return re.sub(r"Backward\d*$", "", node_name)
 
 
 class Node:
