@@ -50,8 +50,9 @@ viz.draw(y)
 # %% [markdown]
 # ## `backward()` fills `.grad` for every leaf that requires grad
 #
-# `y.backward()` walks the graph from `y` back to the leaves and stores $\partial y / \partial
-# \text{leaf}$ in each leaf's `.grad`. It returns nothing: the results are only in `.grad`.
+# `y.backward()` walks the graph from `y` back to the leaves and stores the derivative of `y`
+# with respect to each leaf in that leaf's `.grad`. It returns nothing: the results are only in
+# `.grad`.
 #
 # <details><summary>What will the three gradients be? Click to reveal</summary>
 #
@@ -100,8 +101,8 @@ viz.backward_steps(y)
 # %% [markdown]
 # ## A tensor that never asked stays `None`
 #
-# Now a fresh computation where `z` is created with `requires_grad=False` (the default) and takes part in
-# the computation anyway.
+# A fresh example: `z` is created with `requires_grad=False` (the default) and is multiplied by
+# a leaf `k` that does require grad.
 #
 # <details><summary>What will <code>z.grad</code> print after backward? Click to reveal</summary>
 #
@@ -125,8 +126,13 @@ assert z.grad is None and k.grad.item() == z.item()
 viz.draw(v)
 
 # %% [markdown]
-# The same is true for a leaf that requires grad but was not used in the computation:
-# backward never reaches it, so its `.grad` stays `None` (rather than becoming zero).
+# One more case: a leaf that requires grad but was not used to compute the output.
+#
+# <details><summary>What will <code>unused.grad</code> print? Click to reveal</summary>
+#
+# `None`, not `tensor(0.)`. Backward only visits what the output was computed from, so it never
+# reaches `unused`, and nothing writes its `.grad`.
+# </details>
 
 # %%
 used = torch.tensor(1.5, requires_grad=True)
@@ -190,5 +196,5 @@ assert torch.equal(x.grad, 2 * x.detach())
 # - What about tensors in the middle of the graph, like `w * x`? Their `.grad` stays `None` too,
 #   for a different reason: notebook 06.
 #
-# Exercises: `exercises/02_grad_is_none.ipynb`. Next:
-# [03 · Gradients accumulate](03_accumulation.ipynb).
+# Exercises: [exercises/02_grad_is_none.ipynb](../exercises/02_grad_is_none.ipynb).
+# Next: [03 · Gradients accumulate](03_accumulation.ipynb).

@@ -76,9 +76,9 @@ x.grad
 assert torch.equal(x.grad, 2 * x.detach())
 
 # %% [markdown]
-# Weighting every element of $y$ by 1 is the same as adding them up first: `y.backward(gradient=
-# torch.ones_like(y))` and `y.sum().backward()` give the same `.grad`. That is why losses end
-# with a `.sum()` or `.mean()`.
+# Weighting every element of $y$ by 1 is the same as adding them up first:
+# `y.backward(gradient=torch.ones_like(y))` and `y.sum().backward()` give the same `.grad`.
+# That is why losses end with a `.sum()` or `.mean()`: it makes them single numbers.
 
 # %%
 x_again = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -254,5 +254,5 @@ plt.show()
 # - Assigning tracked values into a tensor (`y[0] = x[0] ** 2`) puts it in the graph
 #   (`CopySlices`); an input used in several elements gets the sum of their gradients.
 #
-# Exercises: `exercises/05_non_scalar_outputs.ipynb`. Next: 06 · Intermediates and
-# `retain_grad()`.
+# Exercises: [exercises/05_non_scalar_outputs.ipynb](../exercises/05_non_scalar_outputs.ipynb).
+# Next: [06 · Intermediates, `retain_grad()` and hooks](06_intermediates.ipynb).
