@@ -101,7 +101,7 @@ class Node:
         self._pre_hooks: dict = {}
         self._post_hooks: dict = {}
         self._outputs: tuple = ()  # weak references to output tensors, for diagrams
-        self._inputs: tuple = ()  # weak references to input tensors, for diagrams
+        self._inputs: tuple = ()  # callables giving the input tensors (or None), for diagrams
         self.metadata: dict = {}
 
     def name(self) -> str:
@@ -281,10 +281,18 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
             raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
         out._set_history(ctx, i)
     ctx._outputs = tuple(weakref.ref(o) if isinstance(o, Tensor) else None for o in outs)
-    ctx._inputs = tuple(weakref.ref(a) for a in tensors)  # diagrams show constant inputs too
+    ctx._inputs = tuple(_input_ref(a) for a in tensors)
     to_save = ctx.__dict__.pop("_to_save", None)
     if to_save is not None:
         ctx._saved = [None if t is None else SavedTensor(t, ctx) for t in to_save]
+
+
+def _input_ref(t: Any) -> Any:
+    """What a node remembers of an input, for diagrams: a weak reference, except for a 0-d
+    constant (often a Python number made a tensor: `x * 2`), kept so a diagram can show it."""
+    if t.ndim == 0 and not t.requires_grad:
+        return lambda: t
+    return weakref.ref(t)
 
 
 def _edge(t: Any) -> tuple:
