@@ -73,7 +73,8 @@ def _cells_by_id(notebook: dict) -> dict[str, dict]:
 
 
 def test_a_broken_notebook_is_graded_exercise_by_exercise(tmp_path: Path) -> None:
-    """05's five exercises, each broken differently, plus a deleted read-only cell."""
+    """05's five exercises, each broken differently, plus deleted read-only cells and a cell
+    of the learner's that kills the kernel."""
     notebook = load(SOLUTIONS / "05_non_scalar_outputs.ipynb")
     cells = _cells_by_id(notebook)
     cells["05-weighted"]["source"] = "weighted_prints = [[2.0, 0.0, 60.0], 'error'"
@@ -83,6 +84,9 @@ def test_a_broken_notebook_is_graded_exercise_by_exercise(tmp_path: Path) -> Non
     deleted = {"05-mse-check", "05-code-01"}  # a check cell and the import cell
     notebook["cells"] = [jacobian] + [cell for cell in notebook["cells"] if cell is not jacobian
                                       and markers.grade_id(cell) not in deleted]
+    killer = {"cell_type": "code", "metadata": {}, "source": "import os\nos._exit(1)",
+              "outputs": [], "execution_count": None}
+    notebook["cells"].insert(notebook["cells"].index(cells["05-item-assignment"]) + 1, killer)
     path = tmp_path / "05_non_scalar_outputs.ipynb"
     path.write_text(json.dumps(notebook), encoding="utf-8")
 
@@ -123,6 +127,21 @@ def test_learner_cells_timeouts_missing_answers_and_a_bad_file(tmp_path: Path) -
     assert "no_grad" in report, "the sgd_step check names the fix for the leaf error"
     assert "99_broken.ipynb: not a notebook, the file is not valid JSON" in report
     assert "total: 1 of 4 exercises passed in 2 notebooks" in report
+
+
+def test_without_solutions_beside_the_notebook_its_own_checks_are_used(tmp_path: Path) -> None:
+    notebook = load(SOLUTIONS / "02_grad_is_none.ipynb")
+    notebook["cells"] = [cell for cell in notebook["cells"]
+                         if markers.grade_id(cell) != "02-outcomes-check"]
+    path = tmp_path / "mine" / "02_grad_is_none.ipynb"
+    path.parent.mkdir()
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    code, report = grade(path)
+    assert code == 1
+    assert "checks from the notebook itself" in report.splitlines()[0]
+    assert statuses(report) == {"02-before-after": "passed", "02-outcomes": "failed",
+                                "02-init": "passed", "02-who": "passed"}, report
+    assert "its check cell is missing" in report
 
 
 @pytest.mark.parametrize("content", ["{not json", '{"cells": 3}', ""])

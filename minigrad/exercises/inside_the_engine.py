@@ -64,13 +64,13 @@ def topological(order_of: Callable) -> None:
 def topological_deep(order_of: Callable) -> None:
     x = Tensor(1.0, requires_grad=True)
     y = x
-    for _ in range(20_000):
+    for _ in range(5000):
         y = y * 1.0
-    checks = Checks("topological_order on a chain of 20,000 operations")
+    checks = Checks("topological_order on a chain of 5,000 operations")
     mine = checks.call(order_of, y.grad_fn, hints={
         "recursion": "walk the graph with an explicit stack (a list), not recursion."})
-    checks.expect(isinstance(mine, list) and len(mine) == 20_001,
-                  "it should list all 20,001 nodes.")
+    checks.expect(isinstance(mine, list) and len(mine) == 5001,
+                  "it should list all 5,001 nodes.")
     checks.verdict("topological_order handles deep graphs without recursion.")
 
 

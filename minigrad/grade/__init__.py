@@ -16,6 +16,7 @@ from .plan import Plan, Unreadable, find_reference, load, make_plan
 __all__ = ["ExerciseResult", "NotebookGrade", "Unreadable", "grade_notebook"]
 
 PASSED, FAILED, NOT_ATTEMPTED = "passed", "failed", "not attempted"
+NOT_RUN = "not run: earlier cells broke the kernel too many times"
 
 
 @dataclass
@@ -66,10 +67,12 @@ def _verdict(exercise: str, plan: Plan, by_step: dict, timeout: float) -> tuple[
     if answer.error == "NotImplementedError":
         return NOT_ATTEMPTED, ""
     if not answer.ran:
-        return FAILED, "not run: the kernel died in an earlier cell"
+        return FAILED, NOT_RUN
     if answer.timed_out:
         return FAILED, (f"your answer cell ran longer than {timeout:g} s and was stopped "
                         "(an endless loop?)")
+    if answer.broke_kernel:
+        return FAILED, "your answer cell killed the kernel (it was restarted for the rest)"
     if answer.error:
         return FAILED, f"your answer cell raised {answer.error}: {answer.message}"
     if exercise in plan.missing_checks:
@@ -78,10 +81,12 @@ def _verdict(exercise: str, plan: Plan, by_step: dict, timeout: float) -> tuple[
     if check.error == "NotImplementedError":
         return NOT_ATTEMPTED, ""
     if not check.ran:
-        return FAILED, "not run: the kernel died in an earlier cell"
+        return FAILED, NOT_RUN
     if check.timed_out:
         return FAILED, (f"the check ran longer than {timeout:g} s and was stopped (does your "
                         "code loop forever?)")
+    if check.broke_kernel:
+        return FAILED, "the check killed the kernel while running your code"
     if check.error in ("CheckFailed", "AssertionError"):
         return FAILED, check.message
     if check.error:

@@ -12,11 +12,13 @@ import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 # ipykernel compiles each cell as a temporary file named by a hash: "(3470.py, line 2)".
 CELL_FILE = re.compile(r"\(\d+\.py, line (\d+)\)")
 INTERRUPT_GRACE_S = 10.0  # how long an interrupted cell gets to stop
 MAX_PRINTED = 20_000  # characters kept of what a cell prints (a print loop can be endless)
+MAX_RESTARTS = 3  # after that many broken kernels, the remaining cells are not run
 
 
 @dataclass
@@ -25,34 +27,52 @@ class Outcome:
     error: str | None = None  # the exception's class name, e.g. "CheckFailed"
     message: str = ""  # the exception's message
     timed_out: bool = False
+    broke_kernel: bool = False  # killed it, or kept it busy after the interrupt
     ran: bool = True
 
 
 def run_cells(sources: list[str], cwd: Path, timeout: float) -> list[Outcome]:
-    """One Outcome per source. If the kernel dies or cannot be stopped, the cells after that
-    are marked not run."""
+    """One Outcome per source. A cell that kills the kernel, or keeps it busy after the
+    interrupt, costs only itself: the kernel is restarted, the cells before it are replayed
+    (their outcomes were already recorded) and the run goes on."""
     from jupyter_client import KernelManager
 
     manager = KernelManager(kernel_name="python3")
     # The kernel's own log lines on stderr are not the learner's output.
     manager.start_kernel(cwd=str(cwd), stderr=subprocess.DEVNULL)
-    client = manager.client()
-    client.start_channels()
+    client = _connect(manager)
     outcomes: list[Outcome] = []
+    restarts = 0
     try:
-        client.wait_for_ready(timeout=60)
-        for source in sources:
+        for index, source in enumerate(sources):
             outcome, usable = _run_one(manager, client, source, timeout)
             outcomes.append(outcome)
-            if not usable:
+            if usable:
+                continue
+            outcome.broke_kernel = True
+            if restarts == MAX_RESTARTS:
                 break
+            restarts += 1
+            client.stop_channels()
+            manager.restart_kernel(now=True)
+            client = _connect(manager)
+            for earlier, done in zip(sources[:index], outcomes):
+                if not (done.timed_out or done.broke_kernel):
+                    _run_one(manager, client, earlier, timeout)
     finally:
         client.stop_channels()
         manager.shutdown_kernel(now=True)
     return outcomes + [Outcome(ran=False) for _ in sources[len(outcomes):]]
 
 
-def _run_one(manager: object, client: object, source: str,
+def _connect(manager: Any) -> Any:
+    client = manager.client()
+    client.start_channels()
+    client.wait_for_ready(timeout=60)
+    return client
+
+
+def _run_one(manager: Any, client: Any, source: str,
              timeout: float) -> tuple[Outcome, bool]:
     """Execute one cell; returns its outcome and whether the kernel can take the next one."""
     outcome = Outcome()
