@@ -168,6 +168,14 @@ assert scaled(w, True).grad_fn.name() == "MulBackward0"
 assert scaled(w, False).grad_fn.name() == "AddBackward0"
 
 # %% [markdown]
+# Drawn together, the two calls left two different graphs behind: the same function, a different
+# record. (`viz.draw` accepts several outputs and draws them in one picture.)
+
+# %% tags=["minigrad-only"]
+doubled, added = scaled(w, True), scaled(w, False)
+viz.draw(doubled, added)
+
+# %% [markdown]
 # ## Only floating-point tensors can require grad
 #
 # Gradients are about small changes, and integers cannot change a little. Asking an integer

@@ -40,10 +40,14 @@ except RuntimeError as error:
     print(error)
 
 # %% [markdown]
-# Nothing was computed: `x.grad` is still `None`.
+# Nothing was computed: `x.grad` is still `None`. The diagram shows why backward hesitates: the
+# output box holds three numbers, not one.
 
 # %%
 assert x.grad is None
+
+# %% tags=["minigrad-only"]
+viz.draw(y)
 
 # %% [markdown]
 # ## What backward really computes
