@@ -1,8 +1,8 @@
 """The grader (`python -m minigrad.grade`) on the shipped exercises, on the solutions and on
 notebooks broken the way learners break them; and every check against a wrong answer.
 
-Each notebook graded costs a kernel start (1-2 s), so each test grades one notebook and the
-tests are spread over xdist's workers."""
+Each notebook graded costs a kernel start (1-2 s). pytest runs this file on one xdist worker
+(--dist=loadfile), so the folders are graded with --jobs 2, two kernels at a time."""
 from __future__ import annotations
 
 import contextlib
@@ -53,19 +53,23 @@ def answer_ids(name: str) -> list[str]:
             if markers.is_answer(cell)]
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_shipped_exercises_are_not_attempted(name: str) -> None:
-    code, report = grade(EXERCISES / name)
+def all_answer_ids() -> list[str]:
+    return [exercise for name in NAMES for exercise in answer_ids(name)]
+
+
+def test_shipped_exercises_are_not_attempted() -> None:
+    code, report = grade(EXERCISES, "--jobs", "2")
     assert code == 1
-    assert statuses(report) == dict.fromkeys(answer_ids(name), "not attempted"), report
+    assert statuses(report) == dict.fromkeys(all_answer_ids(), "not attempted"), report
+    assert f"total: 0 of {len(all_answer_ids())} exercises passed" in report
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_solutions_pass(name: str) -> None:
-    code, report = grade(SOLUTIONS / name)
-    assert statuses(report) == dict.fromkeys(answer_ids(name), "passed"), report
+def test_solutions_pass() -> None:
+    code, report = grade(SOLUTIONS, "--jobs", "2")
+    assert statuses(report) == dict.fromkeys(all_answer_ids(), "passed"), report
     assert code == 0
-    assert f"{len(answer_ids(name))} of {len(answer_ids(name))} exercises passed" in report
+    total = len(all_answer_ids())
+    assert f"total: {total} of {total} exercises passed in {len(NAMES)} notebooks" in report
 
 
 def _cells_by_id(notebook: dict) -> dict[str, dict]:

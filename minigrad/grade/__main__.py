@@ -1,4 +1,4 @@
-"""python -m minigrad.grade NOTEBOOK_OR_FOLDER ... [--timeout SECONDS] [--solutions FOLDER]
+"""python -m minigrad.grade NOTEBOOK_OR_FOLDER ... [--timeout S] [--solutions DIR] [--jobs N]
 
 Exit code 0 when every exercise passed, 1 when some did not, 2 when a notebook could not be
 read at all."""
@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import NotebookGrade, Unreadable, grade_notebook
@@ -56,23 +57,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--solutions", type=Path, default=None,
                         help="folder with the reference notebooks (default: ../solutions "
                              "next to each notebook's folder)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="notebooks graded at the same time, each in its own kernel "
+                             "(default 1)")
     args = parser.parse_args(argv)
     paths = notebooks(args.paths)
     if not paths:
         print("no notebooks found in " + ", ".join(map(str, args.paths)), file=sys.stderr)
         return 2
-    unreadable = False
-    passed = total = 0
-    for path in paths:
+
+    def grade_one(path: Path) -> NotebookGrade | Unreadable:
         try:
-            grade = grade_notebook(path, args.solutions, args.timeout)
+            return grade_notebook(path, args.solutions, args.timeout)
         except Unreadable as error:
-            print(f"error: {error}")
-            unreadable = True
-            continue
-        print(report(grade), flush=True)
-        passed += grade.passed
-        total += len(grade.results)
+            return error
+
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        # map() yields in the order given, so the report reads the same however many jobs run.
+        grades = pool.map(grade_one, paths)
+        unreadable = False
+        passed = total = 0
+        for grade in grades:
+            if isinstance(grade, Unreadable):
+                print(f"error: {grade}", flush=True)
+                unreadable = True
+                continue
+            print(report(grade), flush=True)
+            passed += grade.passed
+            total += len(grade.results)
     if len(paths) > 1:
         print(f"total: {passed} of {total} exercises passed in {len(paths)} notebooks")
     if unreadable:
