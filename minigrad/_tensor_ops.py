@@ -9,9 +9,15 @@ import numpy as np
 from . import _grad_mode
 
 
+_OPS: tuple = ()
+
+
 def _ops():  # the ops modules import Tensor, so they are looked up when first used
-    from .ops import linalg, pointwise, reduction, shape
-    return pointwise, reduction, shape, linalg
+    global _OPS
+    if not _OPS:  # an import statement costs microseconds, as much as a small op itself
+        from .ops import linalg, pointwise, reduction, shape
+        _OPS = pointwise, reduction, shape, linalg
+    return _OPS
 
 
 def _shape_args(shape: tuple) -> tuple:
@@ -185,8 +191,7 @@ class TensorOps:
 
 
 def _is_tensor(x: Any) -> bool:
-    from .tensor import Tensor
-    return isinstance(x, Tensor)
+    return isinstance(x, TensorOps)  # Tensor's own base class: no import needed, unlike Tensor
 
 
 def _dt(name: str):
