@@ -17,32 +17,32 @@ w += 1
 print(w)""",
     "B": """\
 x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = x.exp()
-y.add_(1)
+y = x.tanh()
+y.mul_(2)
 y.sum().backward()
 print(x.grad)""",
     "C": """\
 x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = x * 2
+y = x / 2
 y.add_(1)
 y.sum().backward()
 print(x.grad)""",
     "D": """\
-a = torch.tensor([1.0, 2.0], requires_grad=True)
-b = a * 1
-c = b ** 2
-b.mul_(3)
-c.sum().backward()
-print(a.grad)""",
+x = torch.tensor([1.0, 4.0], requires_grad=True)
+h = x * 1
+r = h.sqrt()
+h.mul_(4)
+r.sum().backward()
+print(x.grad)""",
 }
 
 
 def which_raise(answers: Any) -> None:
     labels = [f"program {name}" for name in WHICH_RAISE_SNIPPETS]
     hints = ["w is a leaf that requires grad; where would its gradient go if it changed?",
-             "the derivative of exp(x) is exp(x): the backward of exp needs its own output.",
-             "multiplying by a constant needs only that constant to go backwards.",
-             "b ** 2 needs b itself to go backwards."]
+             "tanh' = 1 - tanh²: the backward of tanh is computed from its own output.",
+             "dividing by a constant needs only that constant to go backwards.",
+             "sqrt' = 1 / (2 sqrt(h)): which tensor does the backward of sqrt need, h or r?"]
     check_predictions("your 4 predictions", answers, list(WHICH_RAISE_SNIPPETS.values()),
                       labels, hints, "All 4 right: an in-place change is an error exactly when "
                       "backward would need the old value.")
@@ -68,14 +68,14 @@ def versions(answers: Any) -> None:
 DATA_SNIPPETS = {
     ".data": """\
 x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = x.exp()
-y.data.mul_(0)
+y = x.sigmoid()
+y.data.fill_(0.5)
 y.sum().backward()
 print(x.grad)""",
     "detach()": """\
 x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = x.exp()
-y.detach().mul_(0)
+y = x.sigmoid()
+y.detach().fill_(0.5)
 y.sum().backward()
 print(x.grad)""",
 }
@@ -83,7 +83,8 @@ print(x.grad)""",
 
 def data_versus_detach(answers: Any) -> None:
     labels = ["x.grad after changing y.data", "x.grad after changing y.detach()"]
-    hints = [".data shares the values but not the version counter: nobody notices the change.",
+    hints = [(".data shares the values but not the version counter: nobody notices, and "
+              "sigmoid's backward computes y · (1 - y) from the y it saved."),
              "detach() shares the values and the version counter."]
     check_predictions("your 2 predictions", answers, list(DATA_SNIPPETS.values()), labels,
                       hints, "Both right: .data changes go unnoticed (and give wrong gradients); "
