@@ -1,0 +1,277 @@
+# %% [markdown]
+# # 10 · Capstone: a classifier, and the gradients that train it
+#
+# Everything so far was about one attribute on small tensors. This last notebook puts it to
+# work the way PyTorch is used every day: a small neural network from `torch.nn`, an optimizer
+# from `torch.optim`, a loss, and a loop. At each step we look at what `backward()` left in
+# the `.grad` of every layer, and at the end we plot what the network learned, its loss, and
+# the size of each layer's gradient over training.
+
+# %%
+import minigrad as torch
+
+# %% tags=["minigrad-only"]
+from minigrad import viz
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+
+# %matplotlib inline
+# %config InlineBackend.figure_formats = ["svg"]
+# %config InlineBackend.print_figure_kwargs = {"bbox_inches": "tight", "metadata": {"Date": None}}
+plt.rcParams["svg.hashsalt"] = "course"  # fixed ids inside the SVG: the same bytes every run
+
+# %% [markdown]
+# ## The data: two moons
+#
+# 200 points in the plane, in two interleaved half circles, one per class, with a little noise.
+# A straight line cannot separate them, so the network needs its hidden layer. They are drawn
+# with numpy's random numbers from a fixed seed: the same points on every run and machine.
+
+# %%
+def two_moons(n, noise, seed):
+    """n points on two interleaved half circles (class 0 above, class 1 below), plus noise."""
+    rng = np.random.RandomState(seed)
+    angle = rng.uniform(0, np.pi, n)
+    label = rng.randint(0, 2, n)
+    x = np.where(label == 0, np.cos(angle), 1 - np.cos(angle))
+    y = np.where(label == 0, np.sin(angle), 0.5 - np.sin(angle))
+    points = np.stack([x, y], axis=1) + rng.normal(0, noise, (n, 2))
+    return points.astype(np.float32), label
+
+
+points, labels = two_moons(200, noise=0.15, seed=0)
+xs = torch.tensor(points)
+ys = torch.tensor(labels)
+print(xs.shape, xs.dtype, ys.shape, ys.dtype)
+
+# %%
+assert xs.shape == (200, 2) and set(ys.tolist()) == {0, 1}
+
+
+# %%
+def plot_points(ax):
+    for label, colour in [(0, "tab:blue"), (1, "tab:orange")]:
+        chosen = labels == label
+        ax.scatter(points[chosen, 0], points[chosen, 1], s=12, color=colour, edgecolor="black",
+                   linewidth=0.3, label=f"class {label}")
+    ax.set_aspect("equal")
+
+
+fig, ax = plt.subplots(figsize=(5, 3))
+plot_points(ax)
+ax.legend(loc="upper right")
+plt.show()
+
+# %% [markdown]
+# ## The model: `torch.nn.Sequential`
+#
+# Two inputs (the coordinates), a hidden layer of 16 `tanh` units, two outputs (one score per
+# class). `nn.Linear(2, 16)` holds a weight of shape `(16, 2)` and a bias of shape `(16,)`,
+# both `nn.Parameter`s: leaves with `requires_grad=True`, the tensors whose `.grad` backward
+# fills.
+#
+# `nn.Linear` starts from random weights, and minigrad's random numbers are not PyTorch's. To
+# make this notebook print the same with either, we overwrite every parameter with numbers from
+# numpy's fixed seed. The overwrite is an in-place change of leaves that require grad, so it
+# runs under `torch.no_grad()` (notebook 07).
+
+# %%
+model = torch.nn.Sequential(torch.nn.Linear(2, 16), torch.nn.Tanh(), torch.nn.Linear(16, 2))
+
+rng = np.random.RandomState(1)
+with torch.no_grad():
+    for param in model.parameters():
+        param.copy_(torch.tensor(rng.uniform(-1, 1, tuple(param.shape)), dtype=torch.float32))
+
+print(model)
+for name, param in model.named_parameters():
+    print(f"{name:9} {str(tuple(param.shape)):8} is_leaf={param.is_leaf} grad={param.grad}")
+
+# %%
+assert all(param.is_leaf and param.requires_grad and param.grad is None
+           for param in model.parameters())
+
+# %% [markdown]
+# ## One step, looked at closely
+#
+# The loss is `nn.CrossEntropyLoss`: it turns the two scores of each point into probabilities
+# (a softmax) and averages $-\log$ of the probability given to the right class. Before any
+# training it is large.
+
+# %%
+loss_fn = torch.nn.CrossEntropyLoss()
+loss = loss_fn(model(xs), ys)
+print(f"loss before training: {loss.item():.4f}")
+
+# %% [markdown]
+# The graph of that loss has 19 boxes. A real model's has thousands, so `viz.draw` takes
+# `max_nodes`: it draws the boxes nearest the output and sums up the rest in one box. Here is
+# the loss end of the graph, capped at 8: the cross-entropy is `LogSoftmaxBackward0` then
+# `NllLossBackward0`, and the last layer is an `AddmmBackward0` (PyTorch's name for the
+# `x @ W.T + b` of a linear layer).
+
+# %% tags=["minigrad-only"]
+parameter_names = {param: name for name, param in model.named_parameters()}
+viz.draw(loss, names=parameter_names, max_nodes=8)
+
+# %% [markdown]
+# <details><summary>After <code>loss.backward()</code>, which tensors have a <code>.grad</code>?
+# Click to reveal</summary>
+#
+# The four parameters, each with a gradient of its own shape. `xs` does not require grad and
+# the activations in between are intermediates: their `.grad` stays `None` (notebooks 02 and
+# 06).
+# </details>
+
+# %%
+loss.backward()
+for name, param in model.named_parameters():
+    print(f"{name:9} grad shape {tuple(param.grad.shape)}")
+
+# %%
+assert all(param.grad.shape == param.shape for param in model.parameters())
+assert xs.grad is None
+
+# %% [markdown]
+# All of it, after backward. The parameters are named by `model.named_parameters()`
+# (`0.weight` is the weight of layer 0) and now show their gradients; the data `xs` is a grey
+# constant; the activations in between were freed once used (dashed).
+
+# %% tags=["minigrad-only"]
+viz.draw(loss, names=parameter_names)
+
+# %% [markdown]
+# ## Training
+#
+# The loop of every PyTorch program: reset the gradients, compute the loss, `backward()`, and
+# let the optimizer change the parameters (under `no_grad`, inside `step()`). Plain gradient
+# descent, `torch.optim.SGD`, with a learning rate of 0.5, for 300 steps on all 200 points.
+# After each `backward()` we record the size (Euclidean norm) of each parameter's gradient.
+
+# %%
+def norm(t):
+    return (t**2).sum().sqrt().item()  # PyTorch also has t.norm() and torch.linalg.norm
+
+
+optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
+losses = []
+grad_norms = {name: [] for name, _ in model.named_parameters()}
+for step in range(300):
+    optimizer.zero_grad()
+    loss = loss_fn(model(xs), ys)
+    loss.backward()
+    for name, param in model.named_parameters():
+        grad_norms[name].append(norm(param.grad))
+    optimizer.step()
+    losses.append(loss.item())
+    if step % 100 == 0 or step == 299:
+        print(f"step {step:3}: loss {loss.item():.3f}")
+
+# %% [markdown]
+# <details><summary>How well does it classify the 200 points now? Click to reveal</summary>
+#
+# About 99%: only the few points where the noise pushed one moon into the other end up on the
+# wrong side. (Evaluation needs no gradient, so it runs under `torch.no_grad()`: no graph is
+# recorded.)
+# </details>
+
+# %%
+with torch.no_grad():
+    predicted = model(xs).argmax(dim=1)
+accuracy = (predicted == ys).float().mean().item()
+print(f"accuracy: {accuracy:.1%}")
+
+# %%
+assert losses[-1] < 0.1 * losses[0] and accuracy >= 0.98
+
+# %% [markdown]
+# ## What the network learned
+#
+# Every point of a grid over the plane, through the trained model (under `no_grad`), coloured by
+# the probability it gives to class 1 (`torch.nn.functional.softmax` of the two scores). The
+# white band where both classes get 0.5 is the decision boundary, bent around the moons by the
+# hidden layer.
+
+# %%
+grid_x, grid_y = np.meshgrid(np.linspace(-1.5, 2.5, 120), np.linspace(-1.0, 1.5, 80))
+grid = torch.tensor(np.stack([grid_x.ravel(), grid_y.ravel()], axis=1), dtype=torch.float32)
+with torch.no_grad():
+    probability = torch.nn.functional.softmax(model(grid), dim=1)[:, 1]
+
+fig, ax = plt.subplots(figsize=(6, 3.6))
+ax.imshow(probability.reshape(80, 120).tolist(), origin="lower", extent=(-1.5, 2.5, -1.0, 1.5),
+          cmap="RdBu_r", vmin=0, vmax=1, alpha=0.6, interpolation="bilinear")
+plot_points(ax)
+ax.set_title("P(class 1) after training")
+plt.show()
+
+# %% [markdown]
+# ## The loss, and the gradient of each layer
+#
+# Left, the loss per step. Right, the gradient norms recorded in the loop, one line per
+# parameter. They are large at the start, when the predictions are poor, and shrink as the loss
+# does: near a minimum the slope is small. The bias of the output layer (`2.bias`) gets the
+# smallest: its gradient is the average over all points of (predicted probabilities minus the
+# one-hot label), which is small as soon as the model predicts each class about as often as it
+# occurs, long before every point is right.
+
+# %%
+fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.2))
+left.plot(losses)
+left.set_yscale("log")
+left.set_xlabel("step")
+left.set_title("cross-entropy loss")
+for name, values in grad_norms.items():
+    right.plot(values, label=name)
+right.set_yscale("log")
+right.set_xlabel("step")
+right.set_title("norm of .grad, per parameter")
+right.legend()
+plt.show()
+
+# %%
+for name, values in grad_norms.items():
+    print(f"{name:9} first step {values[0]:.3f}   last step {values[-1]:.4f}")
+
+# %%
+assert all(values[-1] < values[0] for values in grad_norms.values())
+
+# %% [markdown]
+# This plot is the first thing to look at when a network does not learn. A layer whose gradient
+# norm sits near zero from the start is not learning (vanishing gradients, or dead units as in
+# notebook 06); norms that grow step after step announce a loss about to blow up (exploding
+# gradients, the reason for gradient clipping).
+#
+# ## Freezing a layer
+#
+# `requires_grad_(False)` on a module switches off all its parameters (notebook 08): backward
+# computes nothing for them, their `.grad` stays `None`, and the optimizer skips them. This is
+# how a pretrained layer is kept fixed while the rest trains.
+
+# %%
+model[0].requires_grad_(False)
+optimizer.zero_grad()
+loss_fn(model(xs), ys).backward()
+for name, param in model.named_parameters():
+    print(f"{name:9} requires_grad={param.requires_grad!s:5}  grad is None: {param.grad is None}")
+
+# %%
+assert model[0].weight.grad is None and model[2].weight.grad is not None
+
+# %% [markdown]
+# ## Summary
+#
+# - A model is a set of leaves that require grad (`model.parameters()`); `loss.backward()` fills
+#   their `.grad`, and only theirs.
+# - The training step is `zero_grad()`, forward, `backward()`, `step()`; evaluation runs under
+#   `torch.no_grad()`.
+# - Per-parameter gradient norms show which layers learn and when training has settled;
+#   `requires_grad_(False)` freezes a layer.
+# - Every behaviour of `.grad` in this loop is one from notebooks 01 to 09: `None` before
+#   backward, accumulation and resetting, leaves versus intermediates, in-place updates under
+#   `no_grad`.
+#
+# Exercises: `exercises/10_capstone.ipynb`. That is the end of the course: the worked answers
+# to all exercises are in `solutions/`.
