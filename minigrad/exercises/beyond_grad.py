@@ -14,20 +14,20 @@ from ._snippets import check_predictions
 
 TWICE_SNIPPETS = {
     "retain_graph": """\
-x = torch.tensor(3.0, requires_grad=True)
-y = x ** 2
+x = torch.tensor(1.5, requires_grad=True)
+y = 4 * x ** 2
 y.backward(retain_graph=True)
 y.backward()
 print(x.grad)""",
     "twice": """\
-x = torch.tensor(3.0, requires_grad=True)
-y = x ** 2
+x = torch.tensor(1.5, requires_grad=True)
+y = 4 * x ** 2
 y.backward()
 y.backward()
 print(x.grad)""",
     "autograd.grad": """\
-x = torch.tensor(3.0, requires_grad=True)
-y = x ** 2
+x = torch.tensor(1.5, requires_grad=True)
+y = 4 * x ** 2
 (g,) = torch.autograd.grad(y, x)
 print(g)
 print(x.grad)""",
@@ -38,7 +38,7 @@ def twice(answers: Any) -> None:
     labels = ["program 1 (retain_graph)", "program 2 (backward twice)", "program 3, g",
               "program 3, x.grad"]
     hints = ["the graph survives the first pass, and .grad accumulates.",
-             "backward frees what the graph saved (here x, for the derivative 2x).",
+             "backward frees what the graph saved (here x, for the derivative 8x).",
              "autograd.grad returns dy/dx.",
              "autograd.grad returns its result instead of storing it anywhere."]
     check_predictions("your 4 predictions", answers, list(TWICE_SNIPPETS.values()), labels,
@@ -47,8 +47,8 @@ def twice(answers: Any) -> None:
 
 
 SECOND_ORDER_SNIPPET = """\
-x = torch.tensor(2.0, requires_grad=True)
-y = x ** 3
+x = torch.tensor(1.0, requires_grad=True)
+y = x ** 4
 (g,) = torch.autograd.grad(y, x, create_graph=True)
 print(g)
 (g2,) = torch.autograd.grad(g, x)
@@ -59,7 +59,7 @@ print(x.grad)"""
 def second_order(answers: Any) -> None:
     check_predictions("your 3 predictions", answers, SECOND_ORDER_SNIPPET,
                       ["g", "g2", "x.grad"],
-                      ["g = dy/dx = 3x².", "g2 = dg/dx = 6x.", "only backward() writes .grad."],
+                      ["g = dy/dx = 4x³.", "g2 = dg/dx = 12x².", "only backward() writes .grad."],
                       "All 3 right: create_graph makes the gradient differentiable in turn.")
 
 

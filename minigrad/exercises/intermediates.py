@@ -11,10 +11,10 @@ from ._feedback import Checks, same_numbers
 from ._snippets import check_predictions
 
 RETAIN_SNIPPET = """\
-x = torch.tensor(2.0, requires_grad=True)
-h = x * 3
+x = torch.tensor(1.0, requires_grad=True)
+h = x + 2
 h.retain_grad()
-y = h ** 2
+y = h * h * x
 y.backward()
 print(x.grad)
 print(h.grad)
@@ -24,8 +24,8 @@ print(h.is_leaf)"""
 
 def retained(answers: Any) -> None:
     labels = ["x.grad", "h.grad", "y.grad", "h.is_leaf"]
-    hints = ["chain rule: dy/dx = dy/dh · dh/dx.",
-             "retain_grad() keeps the gradient that flowed through h: dy/dh.",
+    hints = ["x reaches y along two paths: through h, and directly; their gradients add up.",
+             "retain_grad() keeps the gradient that flowed through h: dy/dh, with x fixed.",
              "y is not a leaf, and nobody asked y to retain its gradient.",
              "retain_grad() keeps a gradient; it does not change what h is."]
     check_predictions("your 4 predictions", answers, RETAIN_SNIPPET, labels, hints,
@@ -33,10 +33,10 @@ def retained(answers: Any) -> None:
 
 
 HOOK_SNIPPET = """\
-x = torch.tensor(1.0, requires_grad=True)
-h = x * 2
-h.register_hook(lambda grad: grad * 10)
-y = h * 3
+x = torch.tensor(2.0, requires_grad=True)
+h = x ** 2
+h.register_hook(lambda grad: grad + 1)
+y = h * 5
 y.backward()
 print(x.grad)"""
 

@@ -13,25 +13,25 @@ from ._snippets import check_predictions
 
 WEIGHTED_SNIPPETS = {
     "with gradient": """\
-x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-y = x ** 2
-y.backward(torch.tensor([1.0, 0.0, 10.0]))
+x = torch.tensor([1.0, -1.0, 2.0], requires_grad=True)
+y = x ** 3
+y.backward(torch.tensor([1.0, 2.0, 0.5]))
 print(x.grad)""",
-    "without": """\
-x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-y = x ** 2
-y.backward()
+    "mean": """\
+x = torch.tensor([1.0, -1.0, 2.0], requires_grad=True)
+y = x ** 3
+y.mean().backward()
 print(x.grad)""",
 }
 
 
 def weighted(answers: Any) -> None:
-    labels = ["x.grad with the gradient argument", "x.grad without it"]
-    hints = ["each dy_i/dx_i = 2·x_i is multiplied by the weight given for y_i.",
-             "backward() can make up a starting gradient only for a single number."]
+    labels = ["x.grad with the gradient argument", "x.grad after mean().backward()"]
+    hints = ["each dy_i/dx_i = 3·x_i² is multiplied by the weight given for y_i.",
+             "mean() is the sum times 1/3: it sends a gradient of 1/3 to each y_i."]
     check_predictions("your 2 predictions", answers, list(WEIGHTED_SNIPPETS.values()), labels,
-                      hints, "Both right: `gradient` weights the outputs; without it a vector "
-                      "output cannot start backward.")
+                      hints, "Both right: `gradient` weights each output; mean() weights them "
+                      "all by 1/n.")
 
 
 ITEM_ASSIGNMENT_SNIPPET = """\
