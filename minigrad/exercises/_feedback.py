@@ -124,9 +124,10 @@ def describe(value: Any) -> str:
     return "a number" if array.size == 1 else f"numbers of shape {tuple(array.shape)}"
 
 
-def show_graphs(yours: Tensor, expected: Tensor, names: dict | None = None) -> None:
-    """Draw "your graph" next to "the expected graph" when running in Jupyter; elsewhere (a
-    terminal, the grader) the words of the message have to do."""
+def show_graphs(pictures: list[tuple[str, Tensor]], names: dict | None = None,
+                view: str = "forward") -> None:
+    """Draw graphs side by side under their titles ("your graph", "the expected graph") when
+    running in Jupyter; elsewhere (a terminal, the grader) the words of the message do."""
     shell = sys.modules.get("IPython")
     if shell is None or getattr(shell, "get_ipython", lambda: None)() is None:
         return
@@ -134,8 +135,8 @@ def show_graphs(yours: Tensor, expected: Tensor, names: dict | None = None) -> N
 
     from .. import viz
 
-    def svg(t: Tensor, title: str) -> str:
-        picture = viz.draw(t, names=names)._repr_svg_()
+    def svg(title: str, t: Tensor) -> str:
+        picture = viz.draw(t, names=names, view=view)._repr_svg_()
         return f"<div style='display:inline-block;margin-right:2em'><b>{title}</b>{picture}</div>"
 
-    display(HTML(svg(yours, "your graph") + svg(expected, "the expected graph")))
+    display(HTML("".join(svg(title, t) for title, t in pictures)))

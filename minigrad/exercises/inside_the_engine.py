@@ -2,6 +2,7 @@
 backward by hand, and custom Functions checked with gradcheck."""
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -10,7 +11,7 @@ import numpy as np
 from ..autograd import gradcheck
 from ..autograd.engine import topological_order as reference_order
 from ..tensor import Tensor
-from ._feedback import Checks, same_numbers
+from ._feedback import Checks, same_numbers, show_graphs
 
 
 def _graphs() -> list[tuple[str, Callable[[], tuple[Tensor, list[Tensor]]]]]:
@@ -41,6 +42,12 @@ def _graphs() -> list[tuple[str, Callable[[], tuple[Tensor, list[Tensor]]]]]:
             ("((2x + 1)² - x) / 4", with_constants), ("a chain of 3,000 operations", chain)]
 
 
+def _respects_edges(order: list) -> bool:
+    position = {node: index for index, node in enumerate(order)}
+    return all(position[node] < position[child] for node in order
+               for child, _ in node.next_functions if child in position)
+
+
 def topological(order_of: Callable) -> None:
     checks = Checks("topological_order(root)")
     for description, make in _graphs():
@@ -52,12 +59,11 @@ def topological(order_of: Callable) -> None:
         checks.expect(len(mine) == len(expected) and set(mine) == set(expected),
                       f"{which}: it should list every reachable node exactly once. Hint: keep "
                       "a set of the nodes already visited; skip None entries.")
-        position = {node: index for index, node in enumerate(mine)}
-        checks.expect(all(position[node] < position[child] for node in mine
-                          for child, _ in node.next_functions if child in position),
-                      f"{which}: some node comes after a node it sends gradients to. Hint: a "
-                      "node can be placed once all its parents are; a depth-first post-order, "
-                      "reversed, does that.")
+        if not checks.expect(functools.partial(_respects_edges, mine),
+                             f"{which}: some node comes after a node it sends gradients to. "
+                             "Hint: a node can be placed once all its parents are; a "
+                             "depth-first post-order, reversed, does that."):
+            show_graphs([(f"the graph of {description}", out)], view="backward")
     checks.verdict("topological_order puts every node before the nodes it feeds.")
 
 

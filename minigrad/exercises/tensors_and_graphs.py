@@ -113,7 +113,8 @@ def build_the_graph(build: Callable) -> None:
                   "a.grad or b.grad differ from the pictured graph's after backward. Hint: "
                   "check which inputs feed each operation.")
     if checks.failures:
-        show_graphs(out, _target(a, b), names={a: "a", b: "b"})
+        show_graphs([("your graph", out), ("the expected graph", _target(a, b))],
+                    names={a: "a", b: "b"})
     checks.verdict("Your graph is the pictured one: same operations, same values, same grads.")
 
 
@@ -151,9 +152,13 @@ def walk(reachable_nodes: Callable) -> None:
                       f"{which}: some reachable nodes are missing or extra. Hint: follow every "
                       "entry of next_functions, skip the None ones, and start at t.grad_fn "
                       "(a leaf has no grad_fn, so nothing is reachable from it).")
+        failed_before = len(checks.failures)
         checks.expect(mine == expected,
                       f"{which}: the nodes are not in breadth-first order. Hint: visit nodes "
                       "in the order you first meet them (a queue, not a stack).")
+        if len(checks.failures) > failed_before and t.grad_fn is not None:
+            show_graphs([(f"example {index + 1}, the nodes your function should list", t)],
+                        view="backward")
     checks.verdict("reachable_nodes walks the graph breadth-first, each node once.")
 
 
