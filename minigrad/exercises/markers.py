@@ -9,8 +9,6 @@ grader. Works on notebooks as plain dicts, so nothing here needs nbformat.
   put it back if a learner deletes it."""
 from __future__ import annotations
 
-from typing import Any
-
 BEGIN_SOLUTION, END_SOLUTION = "### BEGIN SOLUTION", "### END SOLUTION"
 BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 CHECK_SUFFIX = "-check"
@@ -112,11 +110,3 @@ def exercises(notebook: dict, where: str) -> list[tuple[int, int]]:
 
 def tags(cell: dict) -> list[str]:
     return list(cell.get("metadata", {}).get("tags", []))
-
-
-def points(cell: dict) -> float:
-    return float(nbgrader(cell).get("points", 0))
-
-
-def first_line(text: Any) -> str:
-    return str(text).strip().split("\n", 1)[0]
