@@ -11,6 +11,7 @@ from typing import Any
 from .. import _grad_mode
 
 _sequence = itertools.count()  # creation order; the engine runs later nodes first, as PyTorch does
+_Tensor: Any = None  # minigrad.tensor imports this module, so Tensor is fetched on first use
 
 ERR_BACKWARD_TWICE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
@@ -243,14 +244,16 @@ class Function:
 
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
-        from ..tensor import Tensor
-
+        Tensor = _tensor_class()
         ctx = cls._backward_cls()
-        tensor_args = [a for a in args if isinstance(a, Tensor)]
-        record = _grad_mode._enabled and any(a.requires_grad for a in tensor_args)
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
-        with _grad_mode.no_grad():
+        enabled = _grad_mode._enabled
+        record = enabled and any(ctx.needs_input_grad)
+        _grad_mode._set_enabled(False)  # what forward computes is not recorded op by op
+        try:
             outputs = cls.forward(ctx, *args, **kwargs)
+        finally:
+            _grad_mode._set_enabled(enabled)
         single = not isinstance(outputs, tuple)
         outs = (outputs,) if single else outputs
         if record:
@@ -263,8 +266,7 @@ class Function:
 def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     """Link a freshly computed result into the graph: inputs become `next_functions`, outputs
     get `grad_fn`, and what forward saved is stamped with its version."""
-    from ..tensor import Tensor
-
+    Tensor = _tensor_class()
     tensors = [a for a in args if isinstance(a, Tensor)]
     ctx._num_args = len(args)
     ctx._tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
@@ -285,6 +287,15 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     to_save = ctx.__dict__.pop("_to_save", None)
     if to_save is not None:
         ctx._saved = [None if t is None else SavedTensor(t, ctx) for t in to_save]
+
+
+def _tensor_class() -> type:
+    global _Tensor
+    if _Tensor is None:  # an import statement costs microseconds: more than many whole ops
+        from ..tensor import Tensor
+
+        _Tensor = Tensor
+    return _Tensor
 
 
 def _input_ref(t: Any) -> Any:
