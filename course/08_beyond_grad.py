@@ -179,7 +179,7 @@ viz.draw(first)
 # everywhere, and one more gives $f''$.
 
 # %%
-xs = torch.linspace(-2.0, 2.0, 41, requires_grad=True)
+xs = (torch.arange(-20.0, 21.0) / 10).requires_grad_()  # -2.0, -1.9, ..., 2.0
 f = xs**3
 (df,) = torch.autograd.grad(f.sum(), xs, create_graph=True)
 (d2f,) = torch.autograd.grad(df.sum(), xs)
