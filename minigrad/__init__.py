@@ -10,7 +10,7 @@ from typing import Any
 from . import autograd
 from ._dtype import (Size, bool, dtype, float16, float32, float64, get_default_dtype,  # noqa: A004
                      int8, int16, int32, int64, set_default_dtype, uint8)
-from ._dtype import float64 as double, float16 as half, int64 as long  # noqa: F401
+from ._dtype import double, float, half, int, long  # noqa: A004, F401 - PyTorch's aliases
 from ._grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from ._printing import get_printoptions, set_printoptions
 from .creation import (arange, as_tensor, empty, eye, from_numpy, full, full_like, linspace, ones,

@@ -9,10 +9,12 @@ import numpy as np
 class dtype:  # noqa: N801 - PyTorch's name
     """A tensor element type; prints as PyTorch does (`torch.float32`)."""
 
-    def __init__(self, name: str, np_dtype: type, tensor_type: str) -> None:
+    def __init__(self, name: str, np_dtype: type, tensor_type: str, cpp_name: str) -> None:
         self.name = name
         self.numpy = np.dtype(np_dtype)
         self.tensor_type = tensor_type  # what Tensor.type() answers, e.g. torch.FloatTensor
+        self.scalar_name = tensor_type[: -len("Tensor")]  # PyTorch's ScalarType, e.g. Float
+        self.cpp_name = cpp_name  # the C++ type some of PyTorch's messages name, e.g. 'long int'
 
     @property
     def is_floating_point(self) -> bool:
@@ -29,15 +31,15 @@ class dtype:  # noqa: N801 - PyTorch's name
         return self.name
 
 
-float16 = dtype("float16", np.float16, "HalfTensor")
-float32 = dtype("float32", np.float32, "FloatTensor")
-float64 = dtype("float64", np.float64, "DoubleTensor")
-int8 = dtype("int8", np.int8, "CharTensor")
-uint8 = dtype("uint8", np.uint8, "ByteTensor")
-int16 = dtype("int16", np.int16, "ShortTensor")
-int32 = dtype("int32", np.int32, "IntTensor")
-int64 = dtype("int64", np.int64, "LongTensor")
-bool = dtype("bool", np.bool_, "BoolTensor")  # noqa: A001 - PyTorch's name
+float16 = dtype("float16", np.float16, "HalfTensor", "c10::Half")
+float32 = dtype("float32", np.float32, "FloatTensor", "float")
+float64 = dtype("float64", np.float64, "DoubleTensor", "double")
+int8 = dtype("int8", np.int8, "CharTensor", "signed char")
+uint8 = dtype("uint8", np.uint8, "ByteTensor", "unsigned char")
+int16 = dtype("int16", np.int16, "ShortTensor", "short int")
+int32 = dtype("int32", np.int32, "IntTensor", "int")
+int64 = dtype("int64", np.int64, "LongTensor", "long int")
+bool = dtype("bool", np.bool_, "BoolTensor", "bool")  # noqa: A001 - PyTorch's name
 
 _ALL = (float16, float32, float64, int8, uint8, int16, int32, int64, bool)
 _BY_NUMPY = {d.numpy: d for d in _ALL}
@@ -104,6 +106,13 @@ class Size(tuple):
 
     def __repr__(self) -> str:
         return f"torch.Size([{', '.join(str(s) for s in self)}])"
+
+    def __getitem__(self, key: object) -> object:
+        item = super().__getitem__(key)
+        return Size(item) if isinstance(key, slice) else item
+
+    def __add__(self, other: tuple) -> "Size":
+        return Size(tuple(self) + tuple(other))
 
     def numel(self) -> int:
         n = 1

@@ -65,9 +65,7 @@ class Tensor(TensorOps):
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
         if self.grad_fn is not None:
-            raise RuntimeError("you can only change requires_grad flags of leaf variables. If you "
-                               "want to use a computed variable in a subgraph that doesn't require "
-                               "differentiation use var_no_grad = var.detach().")
+            _refuse_non_leaf(value)
         if value and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point and complex dtype can require "
                                "gradients")
@@ -76,6 +74,10 @@ class Tensor(TensorOps):
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         if requires_grad and self.grad_fn is None and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if self.grad_fn is not None:
+            if not requires_grad:
+                _refuse_non_leaf(False)
+            return self
         self.requires_grad = requires_grad
         return self
 
@@ -96,9 +98,18 @@ class Tensor(TensorOps):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of "
                                 f"type {type(value).__name__}")
             if value.dtype is not self.dtype:
-                raise RuntimeError("assigned grad has data of a different type")
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{value.dtype.cpp_name}' to a "
+                    f"tensor with grad_dtype '{self.dtype.scalar_name}'. The gradient must match "
+                    "the tensor's grad_dtype (defaults to the tensor's dtype). You can set the "
+                    "tensor's grad_dtype attribute with a specific dtype, or None to allow any "
+                    "dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "
+                    "gradient may break downstream systems that assume they match.")
             if value.shape != self.shape:
-                raise RuntimeError("assigned grad has data of a different size")
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor "
+                    f"of size '{list(self.shape)}'. Please ensure that the gradient and the "
+                    "tensor are the same size")
         self._grad = value
 
     @grad.deleter
@@ -204,8 +215,14 @@ class Tensor(TensorOps):
     def numel(self) -> int:
         return int(self._data.size)
 
-    def type(self) -> str:
-        return f"torch.{self.dtype.tensor_type}"
+    def type(self, dtype: Any = None) -> Any:
+        """With no argument, the type's name (`torch.FloatTensor`); with a dtype, a cast."""
+        if dtype is None:
+            return f"torch.{self.dtype.tensor_type}"
+        return self.to(dtype)
+
+    def is_contiguous(self) -> bool:
+        return bool(self._data.flags.c_contiguous)
 
     def is_floating_point(self) -> bool:
         return self.dtype.is_floating_point
@@ -277,6 +294,14 @@ class Tensor(TensorOps):
 
     def __reduce_ex__(self, protocol: int) -> Any:
         return (_rebuild, (self._data, self._requires_grad))
+
+
+def _refuse_non_leaf(value: bool) -> None:
+    message = "you can only change requires_grad flags of leaf variables."
+    if not value:  # PyTorch adds the way out only when asked to turn gradients off
+        message += (" If you want to use a computed variable in a subgraph that doesn't require "
+                    "differentiation use var_no_grad = var.detach().")
+    raise RuntimeError(message)
 
 
 def _rebuild(data: np.ndarray, requires_grad: bool) -> Tensor:

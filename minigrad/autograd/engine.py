@@ -6,6 +6,7 @@ operations is as fine as a chain of three."""
 from __future__ import annotations
 
 import heapq
+import warnings
 from typing import Any, Callable, Iterator, Sequence
 
 from .. import _grad_mode
@@ -179,6 +180,8 @@ def _run_node(node: Node, grads: list, capture: dict, captured: list, accumulate
             if _observers and before is not None:
                 before = before.detach().clone()
             _accumulate_into(node.variable, grads[0], keep_graph=_grad_mode._enabled)
+            if node.variable._grad.grad_fn is not None:
+                _warn_grad_cycle()
             if _observers:
                 _notify("accumulate", tensor=node.variable, grad=grads[0], before=before)
         return ()
@@ -240,6 +243,23 @@ def _expandable(shape: tuple, target: tuple) -> bool:
     if len(shape) > len(target):
         return False
     return all(s == 1 or s == t for s, t in zip(reversed(shape), reversed(target)))
+
+
+_warned_grad_cycle = False
+
+
+def _warn_grad_cycle() -> None:
+    """PyTorch warns, once per process, when backward(create_graph=True) stores a .grad that
+    has a graph: the parameter and its gradient then keep each other alive."""
+    global _warned_grad_cycle
+    if not _warned_grad_cycle:
+        _warned_grad_cycle = True
+        warnings.warn(
+            "Using backward() with create_graph=True will create a reference cycle between the "
+            "parameter and its gradient which can cause a memory leak. We recommend using "
+            "autograd.grad when creating the graph to avoid this. If you have to use this "
+            "function, make sure to reset the .grad fields of your parameters to None after use "
+            "to break the cycle and avoid the leak.", UserWarning, stacklevel=5)
 
 
 def _accumulate_into(tensor: Any, grad: Any, keep_graph: bool) -> None:

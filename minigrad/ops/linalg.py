@@ -5,6 +5,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
+from .shape import View
 
 
 def _check_same_dtype(a: Tensor, b: Tensor) -> None:
@@ -72,9 +73,14 @@ class Dot(Function):
         return grad * b, grad * a
 
 
+class UnsafeView(View):
+    """the reshape that unfolds a folded matmul result"""
+    node_name = "UnsafeViewBackward0"
+
+
 class BatchedMatmul(Function):
     """batched @ with broadcasting over leading dimensions"""
-    node_name = "UnsafeViewBackward0"
+    node_name = "BmmBackward0"
 
     @staticmethod
     def forward(ctx, a, b):
@@ -101,8 +107,12 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
         return Mm.apply(a, b)
     if a.ndim == 1 and b.ndim == 2:
         return Mm.apply(a.unsqueeze(0), b).squeeze(0)
+    if b.ndim == 2:  # fold the batch into rows: one matrix product, as PyTorch does
+        out = Mm.apply(a.reshape(-1, a.shape[-1]), b)
+        return UnsafeView.apply(out, tuple(a.shape[:-1]) + (b.shape[1],))
     if b.ndim == 1:
         return BatchedMatmul.apply(a, b.unsqueeze(-1)).squeeze(-1)
     if a.ndim == 1:
         return BatchedMatmul.apply(a.unsqueeze(0), b).squeeze(-2)
-    return BatchedMatmul.apply(a, b)
+    out = BatchedMatmul.apply(a, b)
+    return UnsafeView.apply(out, tuple(out.shape))

@@ -16,13 +16,28 @@ def as_tensor_pair(a: Any, b: Any) -> tuple[Tensor, Tensor]:
     """Both operands as tensors of the promoted dtype; a Python number becomes a constant."""
     if isinstance(a, Tensor) and a._data.dtype.kind == "f":  # the common cases, decided quickly
         if isinstance(b, Tensor) and b._data.dtype == a._data.dtype:
+            if a._data.shape != b._data.shape:
+                check_broadcast(a.shape, b.shape)
             return a, b
         if type(b) in (float, int, bool):  # a number never promotes a float tensor
             return a, Tensor(np.asarray(b, dtype=a._data.dtype))
     dt = result_type(a, b).numpy
     a = a if isinstance(a, Tensor) and a._data.dtype == dt else _constant(a, dt)
     b = b if isinstance(b, Tensor) and b._data.dtype == dt else _constant(b, dt)
+    if a._data.shape != b._data.shape:
+        check_broadcast(a.shape, b.shape)
     return a, b
+
+
+def check_broadcast(a: tuple, b: tuple) -> None:
+    """PyTorch's error for shapes that do not broadcast, naming the first clash from the right."""
+    ndim = max(len(a), len(b))
+    for i in range(1, ndim + 1):
+        sa = a[-i] if i <= len(a) else 1
+        sb = b[-i] if i <= len(b) else 1
+        if sa != sb and sa != 1 and sb != 1:
+            raise RuntimeError(f"The size of tensor a ({sa}) must match the size of tensor b "
+                               f"({sb}) at non-singleton dimension {ndim - i}")
 
 
 def _constant(x: Any, dt: np.dtype) -> Tensor:
@@ -107,7 +122,8 @@ class Div(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a if b.requires_grad else None, b)
-        return _out(a._data / b._data, a)
+        with np.errstate(all="ignore"):  # inf and nan are answers, as in PyTorch
+            return _out(a._data / b._data, a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -122,7 +138,8 @@ class Reciprocal(Function):
 
     @staticmethod
     def forward(ctx, a):
-        out = _out(1 / a._data, a)
+        with np.errstate(all="ignore"):  # inf and nan are answers, as in PyTorch
+            out = _out(1 / a._data, a)
         ctx.save_for_backward(out)
         return out
 
@@ -140,7 +157,8 @@ class Pow(Function):
     def forward(ctx, a, exponent):
         ctx.save_for_backward(a)
         ctx.exponent = exponent
-        return _out(a._data ** exponent, a)
+        with np.errstate(all="ignore"):  # inf and nan are answers, as in PyTorch
+            return _out(a._data ** exponent, a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -157,7 +175,8 @@ class PowTensor(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        out = _out(a._data ** b._data, a)
+        with np.errstate(all="ignore"):  # inf and nan are answers, as in PyTorch
+            out = _out(a._data ** b._data, a)
         ctx.save_for_backward(a, b, out)
         return out
 
@@ -182,7 +201,8 @@ class RPow(Function):
 
     @staticmethod
     def forward(ctx, a, base):
-        out = _out(np.asarray(base, dtype=a._data.dtype) ** a._data, a)
+        with np.errstate(all="ignore"):  # inf and nan are answers, as in PyTorch
+            out = _out(np.asarray(base, dtype=a._data.dtype) ** a._data, a)
         ctx.save_for_backward(out)
         ctx.base = base
         return out
@@ -211,7 +231,8 @@ def _unary(name: str, compute, derivative, saves: str = "input", doc: str = "") 
     input `x` or output `y`)."""
 
     def forward(ctx, a):
-        out = _out(compute(a._data), a)
+        with np.errstate(all="ignore"):  # inf and nan are answers, as in PyTorch
+            out = _out(compute(a._data), a)
         ctx.save_for_backward(a if saves == "input" else out)
         return out
 

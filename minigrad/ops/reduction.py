@@ -10,7 +10,25 @@ from ..autograd.function import Function
 from ..tensor import Tensor
 from .shape import _dims
 
-MaxMin = namedtuple("MaxMin", ["values", "indices"])  # what max(dim)/min(dim) return
+class _ValuesIndices(namedtuple("_ValuesIndices", ["values", "indices"])):
+    """What max(dim)/min(dim) return: a pair that prints as PyTorch's torch.return_types."""
+
+    __slots__ = ()
+    op = "max"
+
+    def __repr__(self) -> str:
+        return (f"torch.return_types.{self.op}(\nvalues={self.values!r},\n"
+                f"indices={self.indices!r})")
+
+
+class MaxResult(_ValuesIndices):
+    __slots__ = ()
+    op = "max"
+
+
+class MinResult(_ValuesIndices):
+    __slots__ = ()
+    op = "min"
 
 
 def _restore(grad: Tensor, shape: tuple, dims: tuple, keepdim: bool) -> Tensor:
@@ -133,9 +151,10 @@ def reduce_mean(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
 def reduce_max(a: Tensor, dim: int | None = None, keepdim: bool = False, largest: bool = True):
     if dim is None:
         return (Extremum if largest else MinAll).apply(a, np.max if largest else np.min)
+    result = MaxResult if largest else MinResult
     d = _dims(dim, a.ndim)[0] if a.ndim else 0
     if a.ndim == 0:
-        return MaxMin(a.clone(), Tensor(np.asarray(0, dtype=np.int64)))
+        return result(a.clone(), Tensor(np.asarray(0, dtype=np.int64)))
     values, indices = (ExtremumDim if largest else MinDim).apply(
         a, d, keepdim, np.argmax if largest else np.argmin)
-    return MaxMin(values, indices)
+    return result(values, indices)
