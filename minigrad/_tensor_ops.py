@@ -242,8 +242,6 @@ def _inplace(self, compute, *args):
     values that carries the old history; then the values are written back into `self`, its
     version goes up, and its grad_fn becomes the new node. Anything saved earlier that
     held `self` now fails its version check, exactly as in PyTorch."""
-    from .tensor import Tensor
-
     _check_inplace(self)
     involved = self.requires_grad or any(_is_tensor(a) and a.requires_grad for a in args)
     if not (_grad_mode._enabled and involved):
@@ -251,23 +249,84 @@ def _inplace(self, compute, *args):
             result = compute(self._alias())
         _write(self, result._data)
         return self
-    if self._base is not None and self._base.requires_grad:
-        raise NotImplementedError(
-            "minigrad does not record in-place operations on a view of a tensor that requires "
-            "grad (PyTorch does, by rewriting the base's history); clone() the view first, or "
-            "assign through indexing: base[index] = new_value")
-    old = Tensor(self._data.copy())
-    old.grad_fn, old._output_nr, old._requires_grad = self.grad_fn, self._output_nr, self._requires_grad
-    result = compute(old)
+    if self._base is not None:
+        return _inplace_on_view(self, compute)
+    result = compute(_with_history(self))
     _write(self, result._data)
     _take_history(self, result)
+    _refresh_views(self)
     return self
 
 
-def _write(self, values) -> None:
-    if np.can_cast(values.dtype, self._data.dtype, "same_kind") is False and values.dtype != self._data.dtype:
+def _with_history(t):
+    """A copy of `t`'s current values that carries `t`'s current place in the graph."""
+    from .tensor import Tensor
+
+    old = Tensor(t._data.copy())
+    old.grad_fn, old._output_nr, old._requires_grad = t.grad_fn, t._output_nr, t._requires_grad
+    return old
+
+
+def _inplace_on_view(view, compute):
+    """PyTorch's way: changing a view in place rewrites its base. The view's new values are
+    written into the base by a CopySlices node, and the view is read back out of the new base."""
+    from .ops.shape import AsStrided, CopySlices
+
+    base = view._base
+    positions = _positions_in(base._data, view._data)
+    if np.unique(positions).size != positions.size:
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation.")
+    key = np.unravel_index(positions, base.shape)
+    result = compute(_with_history(view))
+    _check_cast(result._data, view._data)
+    new_base = CopySlices.apply(_with_history(base), key, result.to(base.dtype))
+    _write(base, new_base._data)  # the version counter is shared: view's goes up too
+    _take_history(base, new_base)
+    _take_history(view, AsStrided.apply(base, key))
+    _refresh_views(base, view)
+    return view
+
+
+def _refresh_views(base, changed=None) -> None:
+    """The base's history was rewritten: every other live view of it is now read out of the
+    new base (PyTorch regenerates their grad_fn the same way), or its gradient would be stale."""
+    from .ops.shape import AsStrided
+
+    for ref in base.__dict__.get("_views", ()):
+        view = ref()
+        if view is not None and view is not changed and np.shares_memory(view._data, base._data):
+            key = np.unravel_index(_positions_in(base._data, view._data), base.shape)
+            _take_history(view, AsStrided.apply(base, key))
+
+
+def _positions_in(base: np.ndarray, view: np.ndarray) -> np.ndarray:
+    """The flat (C-order) index in `base` of each element of `view`, which lies in its memory."""
+    def addresses(a: np.ndarray) -> np.ndarray:
+        out = np.full(a.shape, a.__array_interface__["data"][0], dtype=np.int64)
+        for axis, stride in enumerate(a.strides):
+            out += np.arange(a.shape[axis]).reshape([-1] + [1] * (a.ndim - axis - 1)) * stride
+        return out
+
+    flat = addresses(base).reshape(-1)
+    order = np.argsort(flat, kind="stable")
+    return order[np.searchsorted(flat[order], addresses(view))]
+
+
+def _check_cast(values, target) -> None:
+    if values.dtype != target.dtype and not np.can_cast(values.dtype, target.dtype, "same_kind"):
         raise RuntimeError(f"result type {_type_word(values.dtype)} can't be cast to the desired "
-                           f"output type {_type_word(self._data.dtype)}")
+                           f"output type {_type_word(target.dtype)}")
+
+
+def _write(self, values) -> None:
+    _check_cast(values, self._data)
+    if values.shape != self._data.shape:
+        shape = np.broadcast_shapes(values.shape, self._data.shape)
+        if shape != self._data.shape:
+            raise RuntimeError(f"output with shape [{', '.join(map(str, self.shape))}] doesn't "
+                               f"match the broadcast shape [{', '.join(map(str, shape))}]")
     self._data[...] = values
     self._bump_version()
 

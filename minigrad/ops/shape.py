@@ -2,6 +2,7 @@
 Their backward puts each gradient value back where its input value came from."""
 from __future__ import annotations
 
+import weakref
 from typing import Any, Sequence
 
 import numpy as np
@@ -16,7 +17,12 @@ def _view_of(data: np.ndarray, base: Tensor) -> Tensor:
     out = Tensor(data)
     if np.shares_memory(data, base._data):
         out._version_counter = base._version_counter
-        out._base = base._base if base._base is not None else base
+        out._base = root = base._base if base._base is not None else base
+        if root.requires_grad:  # an in-place change may rewrite this view's history later
+            views = root.__dict__.setdefault("_views", [])
+            if len(views) >= 16 and len(views) & (len(views) - 1) == 0:  # drop dead ones
+                views[:] = [ref for ref in views if ref() is not None]
+            views.append(weakref.ref(out))
     return out
 
 
@@ -189,6 +195,11 @@ class Select(Index):
 
 class Slice(Index):
     node_name = "SliceBackward0"
+
+
+class AsStrided(Index):
+    """A view read back out of its base after an in-place change rewrote the base"""
+    node_name = "AsStridedBackward0"
 
 
 class IndexAdd(Function):
