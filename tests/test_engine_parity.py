@@ -47,6 +47,15 @@ def in_place(lib: Any, a: Any, b: Any, c: Any) -> Any:
     return out
 
 
+def in_place_on_views(lib: Any, a: Any, b: Any, c: Any) -> Any:
+    out = full(a) * 1
+    earlier = out.view(-1)  # a view made before the changes: its history must follow them
+    out[0] += b.sum()
+    out[:, 1].mul_(full(c)[:, 2])
+    out.t()[2].add_(full(b)[:, 0])
+    return out + earlier.view(3, 4)
+
+
 # name: (number of operands, the op written once for both libraries)
 OPS: dict[str, tuple[int, Callable[..., Any]]] = {
     "add": (2, lambda lib, a, b: a + b),
@@ -74,7 +83,8 @@ OPS: dict[str, tuple[int, Callable[..., Any]]] = {
     "mm": (3, lambda lib, a, b, c: (full(a) @ full(b).t()) @ full(c) * 0.1),
     "batched": (3, lambda lib, a, b, c: (lib.stack([full(a), full(b)]) @ full(c).T).sum(0)
                 @ full(c) * 0.1),
-    "mv dot": (2, lambda lib, a, b: full(a).mv(full(b)[0]).unsqueeze(1) + full(a)[1].dot(full(b)[2])),
+    "mv dot": (2, lambda lib, a, b: full(a).mv(full(b)[0]).unsqueeze(1)
+               + full(a)[1].dot(full(b)[2])),
     "reshape": (1, lambda lib, a: full(a).reshape(4, 3).t()),
     "permute": (1, lambda lib, a: full(a).unsqueeze(0).permute(1, 0, 2).squeeze(1)),
     "transpose": (1, lambda lib, a: a.expand(2, 3, 4).transpose(0, 2).sum(-1).t()),
@@ -85,6 +95,7 @@ OPS: dict[str, tuple[int, Callable[..., Any]]] = {
     "cat": (2, lambda lib, a, b: lib.cat([full(a)[:1], full(b)[1:]])),
     "assign": (2, assign_row),
     "in place": (3, in_place),
+    "in place on views": (3, in_place_on_views),
     "dtype": (1, lambda lib, a: a.to(lib.float32).to(lib.float64) * a),
 }
 

@@ -166,3 +166,39 @@ def test_in_place_on_non_leaf(name: str, data: Any, shape: tuple, seed: int) -> 
         return out * x
 
     check(run, leaf(shape, seed, "nonzero"), leaf(other_shape, seed + 1, domain))
+
+
+# A view of a non-leaf changed in place rewrites its base (CopySlices); the view, and any view
+# of the same base made earlier, are then read back out of the new base.
+VIEWS: dict[str, Callable] = {
+    "select": lambda y: y[0],
+    "step slice": lambda y: y[::2],
+    "last column": lambda y: y[..., -1],
+    "transpose": lambda y: y.transpose(0, -1),
+    "view": lambda y: y.view(-1),
+    "unsqueeze": lambda y: y.unsqueeze(0),
+    "view of a view": lambda y: y[-1:].squeeze(0),
+}
+
+
+@pytest.mark.parametrize("view_name", VIEWS)
+@moderate
+@given(op_name=st.sampled_from(["add_", "mul_", "div_", "pow_ number", "setitem"]),
+       shape=nonscalar, seed=seeds, scalar_other=st.booleans())
+def test_in_place_on_view(view_name: str, op_name: str, shape: tuple, seed: int,
+                          scalar_other: bool) -> None:
+    view_shape = tuple(VIEWS[view_name](mg.zeros(shape)).shape)
+    x = leaf(shape, seed, "nonzero")
+    other = leaf(() if scalar_other else view_shape, seed + 1, "nonzero")
+
+    def run(x: mg.Tensor, other: mg.Tensor) -> tuple:
+        y = x * 1.5
+        earlier = y.reshape(-1)
+        view = VIEWS[view_name](y)
+        if op_name == "setitem":
+            view[...] = other.exp()
+        else:
+            IN_PLACE[op_name][0](view, other)
+        return y * x, view * 2, earlier.sin()
+
+    check(run, x, other)
