@@ -2,7 +2,7 @@
 import torch
 import warnings
 
-leaf = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+leaf = torch.tensor([0.25, 0.5, 1.0], requires_grad=True)
 const = torch.tensor([2.0, 2.0, 2.0])
 mid = leaf * const
 top = mid.exp().sum()

@@ -2,7 +2,7 @@
 import torch
 import torch.nn.functional as F
 
-x = torch.tensor([[-1.0, 0.0, 2.0], [1.0, 3.0, -2.0]], requires_grad=True)
+x = torch.tensor([[-1.0, 0.0, 2.0], [1.0, 3.0, -1.0]], requires_grad=True)
 r = F.relu(x)
 print(r)
 ls = F.log_softmax(x, dim=1)

@@ -15,7 +15,7 @@ def run(**kwargs):
     return w
 
 
-for kwargs in [dict(lr=0.1), dict(lr=0.1, momentum=0.9), dict(lr=0.1, weight_decay=0.5), dict(lr=0.05, momentum=0.5, weight_decay=0.1)]:
+for kwargs in [dict(lr=0.1), dict(lr=0.1, momentum=0.9), dict(lr=0.1, weight_decay=0.5), dict(lr=0.05, momentum=0.5, weight_decay=0.25)]:
     print(kwargs)
     w = run(**kwargs)
     print("  leaf:", w.is_leaf, "grad:", w.grad)

@@ -1,7 +1,7 @@
 # repr formatting: widths, rounding to 4 decimals, mixed magnitudes in one tensor.
 import torch
 
-print(torch.tensor([0.12345, 1.0, 100.5]))
+print(torch.tensor([0.12346, 1.0, 100.5]))
 print(torch.tensor([1.23456789]))
 print(torch.tensor([-0.5, 0.25, 1000.0]))
 print(torch.tensor([1.0, 10.0, 100.0, 1000.0]))
