@@ -268,9 +268,9 @@ b1 = torch.tensor([0.5, -4.0, 0.2, 0.1, -3.0, 0.3, -5.0, 0.4], requires_grad=Tru
 w2 = torch.tensor(rng.normal(0, 1, (8, 1)), dtype=torch.float32, requires_grad=True)
 
 # %% [markdown]
-# The loss goes down slowly in training and some units never seem to change. Which ones? A
-# hook on the pre-activations `z` records the gradient each example sends to each unit; nothing
-# is stored on the tensors, and the hook is removed afterwards.
+# Say its loss comes down more slowly than it should. Are all hidden units learning? A hook on
+# the pre-activations `z` records the gradient each example sends to each unit; nothing is
+# stored on the tensors, and the hook is removed afterwards.
 
 # %%
 z = points @ w1 + b1

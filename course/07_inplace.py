@@ -337,9 +337,9 @@ assert torch.allclose(x.grad, 2 * x.detach().exp())  # two paths, each e^x
 
 # %% [markdown]
 # **Or simply don't: `y = y + 1` instead of `y += 1`.** The out-of-place form makes a new tensor
-# and moves the name to it; the old tensor, and anything saved from it, is left alone. Memory
-# savings from in-place operations are rarely worth an error; PyTorch's own advice is to use
-# them only when you know you need to.
+# and moves the name to it; the old tensor, and anything saved from it, is left alone. The
+# memory an in-place operation saves is rarely worth the trouble; PyTorch's documentation
+# discourages them in most cases.
 #
 # ## Summary
 #

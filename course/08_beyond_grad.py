@@ -291,9 +291,8 @@ def evaluate(t):
     return t * 2
 
 
-with torch.no_grad():
-    with torch.enable_grad():
-        recorded = x * 2
+with torch.no_grad(), torch.enable_grad():  # the inner one wins
+    recorded = x * 2
 print(evaluate(x).requires_grad, recorded.requires_grad)
 
 # %%

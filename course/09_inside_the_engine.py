@@ -215,30 +215,34 @@ class Hypot(torch.autograd.Function):
 # %% [markdown]
 # Call it with `.apply`, never `forward` directly: `apply` runs `forward` without recording
 # its inside, then links one node, `HypotBackward`, into the graph.
-#
-# <details><summary>For <code>a = 3</code>, <code>b = 4</code>: what are the result and the
-# two gradients? Click to reveal</summary>
-#
-# `tensor(5., grad_fn=<HypotBackward>)`, then $3/5 = 0.6$ and $4/5 = 0.8$.
-# </details>
 
 # %%
 a = torch.tensor(3.0, requires_grad=True)
 b = torch.tensor(4.0, requires_grad=True)
 length = Hypot.apply(a, b)
-print(length)
+length
+
+# %% [markdown]
+# The new operation is one node in the graph, holding its three saved tensors, like any
+# built-in one:
+
+# %% tags=["minigrad-only"]
+viz.draw(length, view="backward", show_saved=True)
+
+# %% [markdown]
+# <details><summary>What will <code>a.grad</code> and <code>b.grad</code> be after
+# <code>length.backward()</code>? Click to reveal</summary>
+#
+# $3/5 = 0.6$ and $4/5 = 0.8$: `HypotBackward` receives 1 and returns `(1 * 3 / 5, 1 * 4 / 5)`.
+# </details>
+
+# %%
 length.backward()
 print(a.grad, b.grad)
 
 # %%
 assert length.grad_fn.name() == "HypotBackward"
 assert torch.allclose(a.grad, torch.tensor(0.6)) and torch.allclose(b.grad, torch.tensor(0.8))
-
-# %% [markdown]
-# The new operation is one node in the graph, with its saved tensors, like any built-in one:
-
-# %% tags=["minigrad-only"]
-viz.draw(length, view="backward", show_saved=True)
 
 # %% [markdown]
 # ## Checking a backward with `gradcheck`

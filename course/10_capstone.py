@@ -87,7 +87,7 @@ with torch.no_grad():
 
 print(model)
 for name, param in model.named_parameters():
-    print(f"{name:9} {str(tuple(param.shape)):8} is_leaf={param.is_leaf} grad={param.grad}")
+    print(f"{name:9} {tuple(param.shape)!s:8} is_leaf={param.is_leaf} grad={param.grad}")
 
 # %%
 assert all(param.is_leaf and param.requires_grad and param.grad is None
@@ -166,8 +166,9 @@ for step in range(300):
         grad_norms[name].append(norm(param.grad))
     optimizer.step()
     losses.append(loss.item())
-    if step % 100 == 0 or step == 299:
-        print(f"step {step:3}: loss {loss.item():.3f}")
+
+for step in (0, 100, 200, 299):
+    print(f"step {step:3}: loss {losses[step]:.3f}")
 
 # %% [markdown]
 # <details><summary>How well does it classify the 200 points now? Click to reveal</summary>
