@@ -172,9 +172,9 @@ class TensorOps:
     def neg_(self): return _inplace(self, lambda t: -t)
     def sigmoid_(self): return _inplace(self, lambda t: t.sigmoid())
     def tanh_(self): return _inplace(self, lambda t: t.tanh())
-    def copy_(self, src): return _inplace(self, lambda t: _broadcast_copy(t, src), src)
-    def zero_(self): return self.fill_(0)
-    def fill_(self, value): return _inplace(self, lambda t: _filled(t, value), value)
+    def copy_(self, src): return _inplace(self, lambda t: _fill().Copy.apply(t, _as_tensor(src)), src)
+    def zero_(self): return _inplace(self, lambda t: _fill().Zero.apply(t, 0))
+    def fill_(self, value): return _inplace(self, lambda t: _fill().fill(t, value), value)
     def normal_(self, mean=0.0, std=1.0):
         from .random import _generator
         return self._overwrite(_generator().normal(mean, std, self.shape))
@@ -214,16 +214,14 @@ def _resolve(t, shape) -> tuple:
     return shape
 
 
-def _broadcast_copy(t, src):
-    from .tensor import Tensor
-    src = src if _is_tensor(src) else Tensor(np.asarray(src))
-    return (t * 0 + src.to(t.dtype)) if src.requires_grad else _filled(t, src)
+def _fill():
+    from .ops import fill
+    return fill
 
 
-def _filled(t, value):
+def _as_tensor(x):
     from .tensor import Tensor
-    value = value._data if _is_tensor(value) else value
-    return Tensor(np.broadcast_to(np.asarray(value, dtype=t._data.dtype), t.shape).copy())
+    return x if _is_tensor(x) else Tensor(np.asarray(x))
 
 
 def _check_inplace(t) -> None:
