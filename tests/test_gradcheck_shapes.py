@@ -147,6 +147,10 @@ IN_PLACE: dict[str, tuple[Callable, str]] = {
     "/=": (lambda y, o: y.__itruediv__(o), "nonzero"),
     "pow_ number": (lambda y, o: y.pow_(3), "any"),
     "pow_ tensor": (lambda y, o: y.abs().pow_(o), "any"),
+    "fill_ number": (lambda y, o: y.fill_(2.5), "any"),
+    "fill_ tensor": (lambda y, o: y.fill_(o.sum()), "any"),
+    "zero_": (lambda y, o: y.zero_(), "any"),
+    "copy_": (lambda y, o: y.copy_(o * 3), "any"),
 }
 
 
@@ -183,7 +187,8 @@ VIEWS: dict[str, Callable] = {
 
 @pytest.mark.parametrize("view_name", VIEWS)
 @moderate
-@given(op_name=st.sampled_from(["add_", "mul_", "div_", "pow_ number", "setitem"]),
+@given(op_name=st.sampled_from(["add_", "mul_", "div_", "pow_ number", "zero_", "copy_",
+                                "setitem"]),
        shape=nonscalar, seed=seeds, scalar_other=st.booleans())
 def test_in_place_on_view(view_name: str, op_name: str, shape: tuple, seed: int,
                           scalar_other: bool) -> None:
