@@ -1,4 +1,4 @@
-# Assigning .grad by hand: shape and dtype checks; a grad that requires grad.
+# Assigning .grad by hand: shape and dtype checks, then accumulation on top of it.
 import torch
 
 x = torch.tensor([1.0, 2.0], requires_grad=True)
