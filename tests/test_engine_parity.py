@@ -140,6 +140,7 @@ def test_values_and_grads_match_torch(case: tuple) -> None:
     for i, (a, b) in enumerate(zip(ours, theirs)):
         assert_same(a, b, f"value of pool[{i}]")
         assert_same(a.grad, b.grad, f"grad of pool[{i}]")
+        assert type(a.grad_fn).__name__ == type(b.grad_fn).__name__, f"grad_fn of pool[{i}]"
 
 
 @moderate
