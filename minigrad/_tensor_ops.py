@@ -37,7 +37,7 @@ class TensorOps:
     def __truediv__(self, other): return self.div(other)
     def __rtruediv__(self, other): return _rdiv(self, other)
     def __pow__(self, exponent): return self.pow(exponent)
-    def __rpow__(self, base): return _ops()[0].RPow.apply(self._float_if_int(), base)
+    def __rpow__(self, base): return _rpow(self, base)
     def __matmul__(self, other): return self.matmul(other)
     def __rmatmul__(self, other): return other.matmul(self)
     def __neg__(self): return _ops()[0].Neg.apply(self)
@@ -107,7 +107,7 @@ class TensorOps:
 
     # ---- shapes -----------------------------------------------------------------------------
     def view(self, *shape): return _ops()[2].View.apply(self, _resolve(self, _shape_args(shape)))
-    def reshape(self, *shape): return _ops()[2].View.apply(self, _resolve(self, _shape_args(shape)))
+    def reshape(self, *shape): return _ops()[2].reshape(self, _resolve(self, _shape_args(shape)))
     def view_as(self, other): return self.view(other.shape)
     def reshape_as(self, other): return self.reshape(other.shape)
     def flatten(self, start_dim=0, end_dim=-1):
@@ -197,6 +197,12 @@ def _is_tensor(x: Any) -> bool:
 def _dt(name: str):
     from . import _dtype
     return getattr(_dtype, name)
+
+
+def _rpow(self, base):
+    from ._dtype import result_type
+    dt = result_type(base, self)
+    return _ops()[0].RPow.apply(self if self.dtype is dt else self.to(dt), base)
 
 
 def _rdiv(self, other):
@@ -355,11 +361,17 @@ def _take_history(self, result) -> None:
 
 def _setitem(self, key, value) -> None:
     from .tensor import Tensor
-    from .ops.shape import CopySlices, _plain_key
+    from .ops.shape import CopySlices, IndexPut, _plain_key, is_advanced
 
     key = tuple(_plain_key(k) for k in key) if isinstance(key, tuple) else _plain_key(key)
+    advanced = is_advanced(key)
+    if _grad_mode._enabled and self.grad_fn is None and self._requires_grad and not advanced:
+        # PyTorch writes through a view here (select/slice, then copy_), hence its wording
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
+                           "in-place operation.")
     if not _is_tensor(value):
         value = Tensor(np.asarray(value, dtype=self._data.dtype))
     elif value.dtype is not self.dtype:
         value = value.to(self.dtype)
-    _inplace(self, lambda t: CopySlices.apply(t, key, value), value)
+    node = IndexPut if advanced else CopySlices
+    _inplace(self, lambda t: node.apply(t, key, value), value)

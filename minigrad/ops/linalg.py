@@ -5,7 +5,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
-from .shape import View
+from .shape import UnsafeView
 
 
 def _check_same_dtype(a: Tensor, b: Tensor) -> None:
@@ -71,11 +71,6 @@ class Dot(Function):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         return grad * b, grad * a
-
-
-class UnsafeView(View):
-    """the reshape that unfolds a folded matmul result"""
-    node_name = "UnsafeViewBackward0"
 
 
 class BatchedMatmul(Function):

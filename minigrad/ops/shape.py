@@ -63,15 +63,35 @@ class View(Function):
     @staticmethod
     def forward(ctx, a, shape):
         ctx.shape = a.shape
-        try:
-            return _view_of(a._data.reshape(shape), a)
-        except ValueError:
+        if int(np.prod(shape)) != a.numel() or shape.count(-1) > 0:
             raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of "
-                               f"size {a.numel()}") from None
+                               f"size {a.numel()}")
+        try:
+            return _view_of(np.reshape(a._data, shape, copy=False), a)
+        except ValueError:
+            raise RuntimeError(
+                "view size is not compatible with input tensor's size and stride (at least one "
+                "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+            ) from None
 
     @staticmethod
     def backward(ctx, grad):
         return grad.reshape(ctx.shape), None
+
+
+class UnsafeView(View):
+    """the reshape of a fresh copy (reshape of a non-contiguous tensor, folded matmul)"""
+    node_name = "UnsafeViewBackward0"
+
+
+def reshape(a: Tensor, shape: tuple) -> Tensor:
+    """A view when the values' layout allows one, else a copy reshaped (as PyTorch does)."""
+    if int(np.prod(shape)) == a.numel() and -1 not in shape:
+        try:
+            np.reshape(a._data, shape, copy=False)
+        except ValueError:
+            return UnsafeView.apply(Clone.apply(a), shape)
+    return View.apply(a, shape)
 
 
 class Expand(Function):
@@ -292,6 +312,11 @@ class Cat(Function):
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
+    for i, t in enumerate(tensors[1:], start=1):
+        if t.shape != tensors[0].shape:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got {list(tensors[0].shape)} "
+                f"at entry 0 and {list(t.shape)} at entry {i}")
     return Stack.apply(_dims(dim, tensors[0].ndim + 1)[0], *_common(tensors))
 
 
@@ -360,3 +385,15 @@ class CopySlices(Function):
 
 
 __all__ = ["Size", "from_numpy", "sum_to", "index", "stack", "cat"]
+
+
+class IndexPut(CopySlices):
+    """a[mask_or_indices] = value: as CopySlices, recorded under PyTorch's index_put_ name"""
+    node_name = "IndexPutBackward0"
+    node_qualname = None
+
+
+def is_advanced(key: Any) -> bool:
+    """Whether indexing with `key` picks elements by arrays or masks (a copy, not a view)."""
+    key = key if isinstance(key, tuple) else (key,)
+    return any(isinstance(k, np.ndarray) or isinstance(k, (bool, np.bool_)) for k in key)
