@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import re
 import weakref
+from types import MappingProxyType
 from typing import Any
 
 from .. import _grad_mode
@@ -85,11 +86,23 @@ def _forward_name(node_name: str) -> str:
     return re.sub(r"Backward\d*$", "", node_name)
 
 
+_NO_HOOKS: Any = MappingProxyType({})  # shared, read-only, until a node gets a hook of its own
+
+
 class Node:
     """A step of the backward pass. `next_functions` points at the nodes that produced this
     node's inputs; leaves that require grad end in an `AccumulateGrad`."""
 
+    # A graph may hold a million nodes: what every node has lives in slots, and what few nodes
+    # have (hooks, retained outputs, metadata) is a class default until it is set.
+    __slots__ = ("next_functions", "_sequence_nr", "_saved", "_freed", "_input_meta",
+                 "_outputs", "_inputs", "__dict__", "__weakref__")
     _name = "Node"
+    _tensor_hooks: dict[int, dict] | None = None  # output_nr -> {id: hook}
+    _retained: dict[int, weakref.ref] | None = None  # output_nr -> tensor to keep .grad on
+    _pre_hooks: dict = _NO_HOOKS
+    _post_hooks: dict = _NO_HOOKS
+    _metadata: dict | None = None
 
     def __init__(self) -> None:
         self.next_functions: tuple = ()
@@ -97,13 +110,14 @@ class Node:
         self._saved: list[SavedTensor] | None = None
         self._freed = False
         self._input_meta: tuple = ()  # (shape, dtype) per input, to check returned gradients
-        self._tensor_hooks: dict[int, dict] | None = None  # output_nr -> {id: hook}
-        self._retained: dict[int, weakref.ref] | None = None  # output_nr -> tensor to keep .grad on
-        self._pre_hooks: dict = {}
-        self._post_hooks: dict = {}
         self._outputs: tuple = ()  # weak references to output tensors, for diagrams
         self._inputs: tuple = ()  # callables giving the input tensors (or None), for diagrams
-        self.metadata: dict = {}
+
+    @property
+    def metadata(self) -> dict:
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
 
     def name(self) -> str:
         return self._name
@@ -113,12 +127,16 @@ class Node:
 
     def register_hook(self, hook: Any) -> RemovableHandle:
         """`hook(grad_inputs, grad_outputs)` runs after this node; it may return new grad_inputs."""
+        if self._post_hooks is _NO_HOOKS:
+            self._post_hooks = {}
         handle = RemovableHandle(self._post_hooks)
         self._post_hooks[handle.id] = hook
         return handle
 
     def register_prehook(self, hook: Any) -> RemovableHandle:
         """`hook(grad_outputs)` runs before this node; it may return new grad_outputs."""
+        if self._pre_hooks is _NO_HOOKS:
+            self._pre_hooks = {}
         handle = RemovableHandle(self._pre_hooks)
         self._pre_hooks[handle.id] = hook
         return handle
@@ -177,6 +195,10 @@ class AccumulateGrad(Node):
 class FunctionCtx:
     """What `forward` and `backward` share: saved tensors and any attribute you set."""
 
+    _to_save: tuple | None = None  # what save_for_backward was given, until the graph links it
+    _dirty: tuple = ()
+    _non_differentiable: tuple = ()
+
     def save_for_backward(self, *tensors: Any) -> None:
         self._to_save = tensors
 
@@ -201,11 +223,15 @@ class FunctionCtx:
 class BackwardFunction(FunctionCtx, Node):
     """The node a `Function.apply` call leaves in the graph; it is also the `ctx`."""
 
+    # Set for every recorded node (by Function.apply), so slots rather than dict entries;
+    # _tensor_positions says which forward arguments were tensors.
+    __slots__ = ("_to_save", "needs_input_grad", "_num_args", "_tensor_positions")
     _forward_cls: type
     _materialize_grads = True
 
-    _tensor_positions: tuple = ()  # which forward arguments were tensors
-    _num_args = 0
+    def __init__(self) -> None:
+        super().__init__()
+        self._to_save = None
 
     def name(self) -> str:
         return self._qualname
@@ -259,7 +285,7 @@ class Function:
         if record:
             _connect(ctx, args, outs)
         else:
-            ctx.__dict__.pop("_to_save", None)
+            ctx._to_save = None
         return outputs
 
 
@@ -272,8 +298,7 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     ctx._tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
     ctx.next_functions = tuple(_edge(a) for a in tensors)
     ctx._input_meta = tuple((a.shape, a.dtype) for a in tensors)
-    non_diff = ctx.__dict__.get("_non_differentiable", ())
-    dirty = ctx.__dict__.get("_dirty", ())
+    non_diff, dirty = ctx._non_differentiable, ctx._dirty
     for i, out in enumerate(outs):
         if not isinstance(out, Tensor) or any(out is t for t in non_diff):
             continue
@@ -284,7 +309,7 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
         out._set_history(ctx, i)
     ctx._outputs = tuple(weakref.ref(o) if isinstance(o, Tensor) else None for o in outs)
     ctx._inputs = tuple(_input_ref(a) for a in tensors)
-    to_save = ctx.__dict__.pop("_to_save", None)
+    to_save, ctx._to_save = ctx._to_save, None
     if to_save is not None:
         ctx._saved = [None if t is None else SavedTensor(t, ctx) for t in to_save]
 
