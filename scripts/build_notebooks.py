@@ -18,23 +18,12 @@ from pathlib import Path
 
 import jupytext
 import nbformat
-from nbclient import NotebookClient
+
+from notebook_run import KERNELSPEC, LANGUAGE_INFO, execute
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSE = ROOT / "course"
 NOTEBOOKS = ROOT / "notebooks"
-CELL_TIMEOUT_S = 60
-
-KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
-# What the kernel reports minus its exact Python version, which differs between machines.
-LANGUAGE_INFO = {
-    "codemirror_mode": {"name": "ipython", "version": 3},
-    "file_extension": ".py",
-    "mimetype": "text/x-python",
-    "name": "python",
-    "nbconvert_exporter": "python",
-    "pygments_lexer": "ipython3",
-}
 KEPT_CELL_METADATA = ("tags",)
 # Outputs must not depend on the machine: no addresses, no paths of this checkout.
 UNSTABLE_OUTPUT = re.compile(r"0x[0-9a-f]{6,}|" + re.escape(str(ROOT)))
@@ -72,19 +61,6 @@ def source_to_notebook(source: Path) -> nbformat.NotebookNode:
     return notebook
 
 
-def execute(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """Run every cell in a fresh kernel in notebooks/; a cell that raises stops the build
-    unless it is tagged `raises-exception`."""
-    client = NotebookClient(notebook, kernel_name="python3", timeout=CELL_TIMEOUT_S,
-                            record_timing=False, resources={"metadata": {"path": str(NOTEBOOKS)}})
-    client.execute()
-    notebook.metadata = nbformat.from_dict(
-        {"kernelspec": KERNELSPEC, "language_info": LANGUAGE_INFO})
-    for cell in notebook.cells:
-        cell.metadata.pop("execution", None)
-    return notebook
-
-
 def check_outputs(notebook: nbformat.NotebookNode, name: str) -> None:
     """Refuse outputs that would differ elsewhere, and `raises-exception` cells that do not."""
     for index, cell in enumerate(notebook.cells):
@@ -104,7 +80,7 @@ def check_outputs(notebook: nbformat.NotebookNode, name: str) -> None:
 
 def build(source: Path) -> str:
     """The executed notebook for `source`, as the exact text to store."""
-    notebook = execute(source_to_notebook(source))
+    notebook = execute(source_to_notebook(source), NOTEBOOKS)
     check_outputs(notebook, source.stem)
     return nbformat.writes(notebook) + "\n"
 

@@ -14,42 +14,17 @@ import sys
 from pathlib import Path
 
 import nbformat
-from nbclient import NotebookClient
+
+from notebook_run import execute
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions"
-CELL_TIMEOUT_S = 60
-KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
-LANGUAGE_INFO = {"codemirror_mode": {"name": "ipython", "version": 3}, "file_extension": ".py",
-                 "mimetype": "text/x-python", "name": "python", "nbconvert_exporter": "python",
-                 "pygments_lexer": "ipython3"}
-
-
-def merged_streams(outputs: list) -> list:
-    """Join consecutive prints to the same stream: how the kernel happens to batch them varies
-    from run to run, what they say does not."""
-    merged: list = []
-    for output in outputs:
-        previous = merged[-1] if merged else None
-        if output.output_type == "stream" and previous is not None and \
-                previous.output_type == "stream" and previous.name == output.name:
-            previous.text += output.text
-        else:
-            merged.append(output)
-    return merged
 
 
 def run(path: Path) -> str:
     """The notebook at `path`, executed in a fresh kernel in its folder, as text to store."""
-    notebook = nbformat.read(path, as_version=4)
-    NotebookClient(notebook, kernel_name="python3", timeout=CELL_TIMEOUT_S, record_timing=False,
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
-    notebook.metadata = nbformat.from_dict({"kernelspec": KERNELSPEC,
-                                            "language_info": LANGUAGE_INFO})
+    notebook = execute(nbformat.read(path, as_version=4), path.parent)
     for index, cell in enumerate(notebook.cells):
-        cell.metadata.pop("execution", None)
-        if cell.cell_type == "code":
-            cell.outputs = merged_streams(cell.outputs)
         for output in cell.get("outputs", []):
             if output.output_type == "stream" and output.name == "stderr":
                 raise SystemExit(f"{path.name}, cell {index} wrote to stderr:\n{output.text}")

@@ -7,6 +7,7 @@ stored outputs are what running produces is nbval's job (`pytest --nbval noteboo
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 import nbformat
@@ -16,6 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _load_builder():
+    sys.path.insert(0, str(ROOT / "scripts"))  # scripts/ is a folder of scripts, not a package
     spec = importlib.util.spec_from_file_location(
         "build_notebooks", ROOT / "scripts" / "build_notebooks.py")
     module = importlib.util.module_from_spec(spec)

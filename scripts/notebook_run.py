@@ -1,0 +1,48 @@
+"""Running a notebook so that its stored outputs are the same bytes on every run and machine:
+shared by build_notebooks.py (the course) and run_solutions.py (the exercises' source)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+CELL_TIMEOUT_S = 60
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+# What the kernel reports minus its exact Python version, which differs between machines.
+LANGUAGE_INFO = {
+    "codemirror_mode": {"name": "ipython", "version": 3},
+    "file_extension": ".py",
+    "mimetype": "text/x-python",
+    "name": "python",
+    "nbconvert_exporter": "python",
+    "pygments_lexer": "ipython3",
+}
+
+
+def merged_streams(outputs: list) -> list:
+    """Join consecutive prints to the same stream: how the kernel happens to batch them varies
+    from run to run (more so on a busy machine), what they say does not."""
+    merged: list = []
+    for output in outputs:
+        previous = merged[-1] if merged else None
+        if output.output_type == "stream" and previous is not None and \
+                previous.output_type == "stream" and previous.name == output.name:
+            previous.text += output.text
+        else:
+            merged.append(output)
+    return merged
+
+
+def execute(notebook: nbformat.NotebookNode, folder: Path) -> nbformat.NotebookNode:
+    """Run every cell in a fresh `python3` kernel started in `folder`; a cell that raises stops
+    the run unless it is tagged `raises-exception`. Timings and versions are left out."""
+    NotebookClient(notebook, kernel_name="python3", timeout=CELL_TIMEOUT_S, record_timing=False,
+                   resources={"metadata": {"path": str(folder)}}).execute()
+    notebook.metadata = nbformat.from_dict(
+        {"kernelspec": KERNELSPEC, "language_info": LANGUAGE_INFO})
+    for cell in notebook.cells:
+        cell.metadata.pop("execution", None)
+        if cell.cell_type == "code":
+            cell.outputs = merged_streams(cell.outputs)
+    return notebook
