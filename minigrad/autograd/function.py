@@ -87,6 +87,7 @@ def _forward_name(node_name: str) -> str:
 
 
 _NO_HOOKS: Any = MappingProxyType({})  # shared, read-only, until a node gets a hook of its own
+_NO_EDGE = (None, 0)  # next_functions' entry for an input that does not require grad
 
 
 class Node:
@@ -95,8 +96,8 @@ class Node:
 
     # A graph may hold a million nodes: what every node has lives in slots, and what few nodes
     # have (hooks, retained outputs, metadata) is a class default until it is set.
-    __slots__ = ("next_functions", "_sequence_nr", "_saved", "_freed", "_input_meta",
-                 "_outputs", "_inputs", "__dict__", "__weakref__")
+    __slots__ = ("__dict__", "__weakref__", "_freed", "_input_meta", "_inputs", "_outputs",
+                 "_saved", "_sequence_nr", "next_functions")
     _name = "Node"
     _tensor_hooks: dict[int, dict] | None = None  # output_nr -> {id: hook}
     _retained: dict[int, weakref.ref] | None = None  # output_nr -> tensor to keep .grad on
@@ -225,7 +226,7 @@ class BackwardFunction(FunctionCtx, Node):
 
     # Set for every recorded node (by Function.apply), so slots rather than dict entries;
     # _tensor_positions says which forward arguments were tensors.
-    __slots__ = ("_to_save", "needs_input_grad", "_num_args", "_tensor_positions")
+    __slots__ = ("_num_args", "_tensor_positions", "_to_save", "needs_input_grad")
     _forward_cls: type
     _materialize_grads = True
 
@@ -272,7 +273,8 @@ class Function:
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         Tensor = _tensor_class()
         ctx = cls._backward_cls()
-        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        ctx.needs_input_grad = _shared(tuple(isinstance(a, Tensor) and a.requires_grad
+                                             for a in args))
         enabled = _grad_mode._enabled
         record = enabled and any(ctx.needs_input_grad)
         _grad_mode._set_enabled(False)  # what forward computes is not recorded op by op
@@ -295,9 +297,9 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     Tensor = _tensor_class()
     tensors = [a for a in args if isinstance(a, Tensor)]
     ctx._num_args = len(args)
-    ctx._tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
+    ctx._tensor_positions = _shared(tuple(i for i, a in enumerate(args) if isinstance(a, Tensor)))
     ctx.next_functions = tuple(_edge(a) for a in tensors)
-    ctx._input_meta = tuple((a.shape, a.dtype) for a in tensors)
+    ctx._input_meta = _shared(tuple((a._data.shape, a.dtype) for a in tensors))
     non_diff, dirty = ctx._non_differentiable, ctx._dirty
     for i, out in enumerate(outs):
         if not isinstance(out, Tensor) or any(out is t for t in non_diff):
@@ -323,18 +325,41 @@ def _tensor_class() -> type:
     return _Tensor
 
 
+_SHARED: dict[tuple, tuple] = {}
+
+
+def _shared(value: tuple) -> tuple:
+    """One copy of an equal small tuple (flags, input shapes) for all the nodes that hold one:
+    a graph may have a million nodes, most of them alike."""
+    if len(_SHARED) >= 10_000:  # stays small whatever shapes a program goes through
+        _SHARED.clear()
+    return _SHARED.setdefault(value, value)
+
+
+class _Kept:
+    """A strong reference called like a weak one: `ref()` gives the tensor."""
+
+    __slots__ = ("tensor",)
+
+    def __init__(self, tensor: Any) -> None:
+        self.tensor = tensor
+
+    def __call__(self) -> Any:
+        return self.tensor
+
+
 def _input_ref(t: Any) -> Any:
     """What a node remembers of an input, for diagrams: a weak reference, except for a 0-d
     constant (often a Python number made a tensor: `x * 2`), kept so a diagram can show it."""
     if t.ndim == 0 and not t.requires_grad:
-        return lambda: t
+        return _Kept(t)
     return weakref.ref(t)
 
 
 def _edge(t: Any) -> tuple:
     """Where the gradient for tensor `t` must be sent: its grad_fn, or its AccumulateGrad."""
     if not t.requires_grad:
-        return (None, 0)
+        return _NO_EDGE
     if t.grad_fn is not None:
         return (t.grad_fn, t._output_nr)
     return (t._grad_accumulator(), 0)
