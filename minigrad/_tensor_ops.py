@@ -361,10 +361,11 @@ def _take_history(self, result) -> None:
 
 def _setitem(self, key, value) -> None:
     from .tensor import Tensor
-    from .ops.shape import CopySlices, IndexPut, _plain_key, is_advanced
+    from .ops.shape import CopySlices, IndexPut, _plain_key, as_positions, is_advanced
 
     key = tuple(_plain_key(k) for k in key) if isinstance(key, tuple) else _plain_key(key)
     advanced = is_advanced(key)
+    positions = as_positions(self.shape, key) if advanced else key
     if _grad_mode._enabled and self.grad_fn is None and self._requires_grad and not advanced:
         # PyTorch writes through a view here (select/slice, then copy_), hence its wording
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
@@ -373,5 +374,6 @@ def _setitem(self, key, value) -> None:
         value = Tensor(np.asarray(value, dtype=self._data.dtype))
     elif value.dtype is not self.dtype:
         value = value.to(self.dtype)
-    node = IndexPut if advanced else CopySlices
-    _inplace(self, lambda t: node.apply(t, key, value), value)
+    # integers with arrays: PyTorch selects first and index_puts into that view (CopySlices)
+    node = IndexPut if advanced and positions is key else CopySlices
+    _inplace(self, lambda t: node.apply(t, positions, value), value)

@@ -239,8 +239,8 @@ class IndexAdd(Function):
 
 
 def _plain_key(item: Any) -> Any:
-    if isinstance(item, Tensor):
-        return item._data
+    if isinstance(item, Tensor):  # a 0-d integer tensor indexes like an int, as in PyTorch
+        return int(item._data) if item.ndim == 0 and item._data.dtype.kind in "iu" else item._data
     if isinstance(item, (list, tuple)):
         return np.asarray([i._data if isinstance(i, Tensor) else i for i in item])
     return item
@@ -251,8 +251,13 @@ def index(a: Tensor, key: Any) -> Tensor:
     PyTorch records it); anything advanced is one Index."""
     key = key if isinstance(key, tuple) else (key,)
     key = tuple(_plain_key(k) for k in key)
-    advanced = any(isinstance(k, np.ndarray) or isinstance(k, (bool, np.bool_)) for k in key)
-    if advanced:
+    if any(_is_advanced(k) for k in key):
+        if any(_is_int(k) for k in key):  # PyTorch selects integers first (numpy would not)
+            basic = tuple(part for k in key for part in (
+                (slice(None),) * _dims_spanned(k) if _is_advanced(k) else (k,)))
+            rest = tuple(slice(None) if k is None or isinstance(k, slice) else k
+                         for k in key if not _is_int(k))
+            return Index.apply(index(a, basic), rest)
         return Index.apply(a, key)
     if sum(k is not None and k is not Ellipsis for k in key) > a.ndim:
         raise IndexError(f"too many indices for tensor of dimension {a.ndim}")
@@ -278,6 +283,21 @@ def index(a: Tensor, key: Any) -> Tensor:
     if out is a:  # a[:] or a[...]: still a new tensor, as in PyTorch
         out = Slice.apply(a, (slice(None),))
     return out
+
+
+def _dims_spanned(k: Any) -> int:
+    """How many dimensions an advanced index consumes: a mask its own, a bool scalar none."""
+    if not isinstance(k, np.ndarray):
+        return 0
+    return k.ndim if k.dtype == bool else 1
+
+
+def _is_advanced(k: Any) -> bool:
+    return isinstance(k, (np.ndarray, bool, np.bool_))
+
+
+def _is_int(k: Any) -> bool:
+    return isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_))
 
 
 class Stack(Function):
@@ -396,4 +416,13 @@ class IndexPut(CopySlices):
 def is_advanced(key: Any) -> bool:
     """Whether indexing with `key` picks elements by arrays or masks (a copy, not a view)."""
     key = key if isinstance(key, tuple) else (key,)
-    return any(isinstance(k, np.ndarray) or isinstance(k, (bool, np.bool_)) for k in key)
+    return any(_is_advanced(k) for k in key)
+
+
+def as_positions(shape: tuple, key: Any) -> Any:
+    """An advanced key that also holds integers means something else to numpy than to PyTorch
+    (see `index`): for assignment, spell it as the arrays of positions PyTorch would pick."""
+    if not any(_is_int(k) for k in (key if isinstance(key, tuple) else (key,))):
+        return key
+    positions = index(Tensor(np.arange(int(np.prod(shape))).reshape(shape)), key)._data
+    return np.unravel_index(positions, shape)
