@@ -56,6 +56,13 @@ def in_place_on_views(lib: Any, a: Any, b: Any, c: Any) -> Any:
     return out + earlier.view(3, 4)
 
 
+def mixed_index(lib: Any, a: Any, b: Any) -> Any:
+    """An integer and a list apart: PyTorch selects first, where numpy would reorder dims."""
+    cube = a.expand(2, 3, 4).clone()
+    cube[0, :, [1, 2]] = full(b)[:, :2] * 3
+    return cube[1, :, [3, 0, 0, 2]] * cube[0]
+
+
 # name: (number of operands, the op written once for both libraries)
 OPS: dict[str, tuple[int, Callable[..., Any]]] = {
     "add": (2, lambda lib, a, b: a + b),
@@ -94,6 +101,7 @@ OPS: dict[str, tuple[int, Callable[..., Any]]] = {
     "mask": (1, lambda lib, a: full(a)[full(a) > 0].sum()),
     "cat": (2, lambda lib, a, b: lib.cat([full(a)[:1], full(b)[1:]])),
     "assign": (2, assign_row),
+    "mixed index": (2, mixed_index),
     "in place": (3, in_place),
     "in place on views": (3, in_place_on_views),
     "dtype": (1, lambda lib, a: a.to(lib.float32).to(lib.float64) * a),
