@@ -77,10 +77,10 @@ def run_backward(
     order = topological_order([node for node, _ in root_edges])
 
     # Where gradients are wanted, and which nodes lead there; others need not run.
-    capture: dict[tuple, int] = {}
+    capture: dict[tuple, list[int]] = {}  # edge -> positions in `inputs` (it may repeat)
     if inputs is not None:
         for i, t in enumerate(inputs):
-            capture.setdefault(_edge_of(t), i)
+            capture.setdefault(_edge_of(t), []).append(i)
     targets = {node for node, _ in capture}
     needed: dict[Node, bool] = {}  # does running this node bring a gradient to a target?
     for node in reversed(order):
@@ -163,11 +163,12 @@ def _run_node(node: Node, grads: list, capture: dict, captured: list, accumulate
             if tensor is not None:
                 _accumulate_into(tensor, grads[nr], keep_graph=_grad_mode._enabled)
         if (node, nr) in capture:
-            captured[capture[(node, nr)]] = grads[nr]
+            for i in capture[(node, nr)]:
+                captured[i] = grads[nr]
             retained = node._retained and nr in node._retained
             if accumulate and not isinstance(node, AccumulateGrad) and not retained:
                 # backward(inputs=[non_leaf]) fills that non-leaf's .grad, as PyTorch does
-                _accumulate_into(inputs[capture[(node, nr)]], grads[nr],
+                _accumulate_into(inputs[capture[(node, nr)][0]], grads[nr],
                                  keep_graph=_grad_mode._enabled)
     for hook in list(node._pre_hooks.values()):
         result = hook(tuple(grads))
