@@ -231,3 +231,10 @@ def test_max_dim_indices_get_no_gradient() -> None:
     assert not indices.requires_grad and indices.dtype is mg.int64
     values.sum().backward()
     np.testing.assert_array_equal(x.grad.numpy(), [[0, 1, 0], [0, 0, 1]])
+
+
+def test_autograd_grad_with_an_input_listed_twice() -> None:
+    x = vector(14)
+    first, second = mg.autograd.grad((x * x).sum(), [x, x])
+    np.testing.assert_allclose(first.numpy(), 2 * x.detach().numpy())
+    np.testing.assert_array_equal(first.numpy(), second.numpy())
