@@ -74,7 +74,7 @@ def run_backward(
     With `accumulate`, leaves' `.grad` are updated (restricted to `inputs` when given); without,
     the gradients that reach `inputs` are returned instead (that is `autograd.grad`)."""
     root_edges = [_edge_of(t) for t in roots]
-    order = topological_order([node for node, _ in root_edges])
+    dependencies = _count_dependencies([node for node, _ in root_edges])
 
     # Where gradients are wanted, and which nodes lead there; others need not run.
     capture: dict[tuple, list[int]] = {}  # edge -> positions in `inputs` (it may repeat)
@@ -82,19 +82,12 @@ def run_backward(
         for i, t in enumerate(inputs):
             capture.setdefault(_edge_of(t), []).append(i)
     targets = {node for node, _ in capture}
-    needed: dict[Node, bool] = {}  # does running this node bring a gradient to a target?
-    for node in reversed(order):
-        if inputs is None:
-            needed[node] = True
-        else:
+    needed: dict[Node, bool] | None = None  # does running this node bring a gradient to a target?
+    if inputs is not None:  # (without inputs, every node does)
+        needed = {}
+        for node in reversed(topological_order([node for node, _ in root_edges])):
             needed[node] = any(child is not None and (child in targets or needed[child])
                                for child, _ in node.next_functions)
-
-    dependencies: dict[Node, int] = dict.fromkeys(order, 0)
-    for node in order:
-        for child, _ in node.next_functions:
-            if child is not None:
-                dependencies[child] += 1
 
     buffers: dict[Node, list] = {}
     for (node, nr), grad in zip(root_edges, grad_roots):
@@ -110,9 +103,9 @@ def run_backward(
             node = heapq.heappop(ready)[2]
             grads = buffers.pop(node, None)
             outputs: tuple = ()
-            if grads is not None and (needed[node] or node in targets):
-                outputs = _run_node(node, grads, capture, captured, accumulate, inputs,
-                                    execute=needed[node])
+            execute = needed is None or needed[node]
+            if grads is not None and (execute or node in targets):
+                outputs = _run_node(node, grads, capture, captured, accumulate, inputs, execute)
             if not retain_graph:
                 node._release()
             for (child, nr), grad in zip(node.next_functions, outputs):
@@ -126,6 +119,23 @@ def run_backward(
                     tie += 1
                     heapq.heappush(ready, (-child._sequence_nr, tie, child))
     return captured if not accumulate else None
+
+
+def _count_dependencies(roots: list[Node]) -> dict[Node, int]:
+    """How many edges lead into each node reachable from `roots`: a node runs once all of
+    them have delivered. One walk with an explicit stack, so any depth is fine."""
+    counts = dict.fromkeys(roots, 0)
+    stack = list(counts)
+    while stack:
+        for child, _ in stack.pop().next_functions:
+            if child is None:
+                continue
+            if child in counts:
+                counts[child] += 1
+            else:
+                counts[child] = 1
+                stack.append(child)
+    return counts
 
 
 def _edge_of(t: Any) -> tuple:
@@ -162,7 +172,7 @@ def _run_node(node: Node, grads: list, capture: dict, captured: list, accumulate
             tensor = node._retained[nr]()
             if tensor is not None:
                 _accumulate_into(tensor, grads[nr], keep_graph=_grad_mode._enabled)
-        if (node, nr) in capture:
+        if capture and (node, nr) in capture:
             for i in capture[(node, nr)]:
                 captured[i] = grads[nr]
             retained = node._retained and nr in node._retained
@@ -170,7 +180,7 @@ def _run_node(node: Node, grads: list, capture: dict, captured: list, accumulate
                 # backward(inputs=[non_leaf]) fills that non-leaf's .grad, as PyTorch does
                 _accumulate_into(inputs[capture[(node, nr)][0]], grads[nr],
                                  keep_graph=_grad_mode._enabled)
-    for hook in list(node._pre_hooks.values()):
+    for hook in list(node._pre_hooks.values()) if node._pre_hooks else ():
         result = hook(tuple(grads))
         if result is not None:
             grads = list(result)
@@ -196,7 +206,7 @@ def _run_node(node: Node, grads: list, capture: dict, captured: list, accumulate
             f"function {node.name()} returned an incorrect number of gradients (expected "
             f"{len(node.next_functions)}, got {len(grad_inputs)})")
     grad_inputs = tuple(_validate(node, i, g) for i, g in enumerate(grad_inputs))
-    for hook in list(node._post_hooks.values()):
+    for hook in list(node._post_hooks.values()) if node._post_hooks else ():
         result = hook(grad_inputs, tuple(grad_outputs))
         if result is not None:
             grad_inputs = tuple(result)
@@ -226,7 +236,7 @@ def _validate(node: Node, i: int, grad: Any) -> Any:
     if node.next_functions[i][0] is None:
         return None
     shape, dtype = node._input_meta[i]
-    if grad.shape != shape:
+    if grad._data.shape != shape:
         from ..ops.shape import sum_to
 
         if not _expandable(shape, grad.shape):
