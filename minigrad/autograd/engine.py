@@ -274,10 +274,23 @@ def _warn_grad_cycle() -> None:
 
 
 def _accumulate_into(tensor: Any, grad: Any, keep_graph: bool) -> None:
-    """Add `grad` into `tensor.grad` the way PyTorch's AccumulateGrad does: a fresh copy the
-    first time, in place afterwards (or out of place when building a graph of the backward)."""
-    if tensor._grad is None:
-        tensor._grad = grad if keep_graph else grad.detach().clone()
+    """Add `grad` into `tensor.grad` the way PyTorch does. A leaf (AccumulateGrad) gets a fresh
+    copy the first time (recorded as CopyBackwards when building a graph of the backward), then
+    in-place additions (out of place when building a graph). A retained non-leaf gets a clone
+    (CloneBackward0), then out-of-place sums. Never the incoming tensor itself: it may be a
+    read-only broadcast view, or be changed later."""
+    if tensor.grad_fn is not None:  # retain_grad(), or backward(inputs=[non_leaf])
+        if tensor._grad is None:
+            tensor._grad = grad.clone() if keep_graph else grad.detach().clone()
+        else:
+            tensor._grad = tensor._grad + (grad if keep_graph else grad.detach())
+    elif tensor._grad is None:
+        if keep_graph:
+            from ..ops.fill import Copy
+
+            tensor._grad = Copy.apply(grad.detach().clone(), grad)
+        else:
+            tensor._grad = grad.detach().clone()
     elif keep_graph:
         tensor._grad = tensor._grad + grad
     else:
