@@ -106,7 +106,8 @@ class Mul(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a if b.requires_grad else None, b if a.requires_grad else None)
-        return _out(a._data * b._data, a)
+        with np.errstate(all="ignore"):  # 0 * inf is nan, as in PyTorch
+            return _out(a._data * b._data, a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -165,7 +166,7 @@ class Pow(Function):
         (a,) = ctx.saved_tensors
         k = ctx.exponent
         if k == 0:
-            return grad * 0, None
+            return _zeros_like(grad), None
         return grad * k * a ** (k - 1), None
 
 
@@ -183,7 +184,9 @@ class PowTensor(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b, out = ctx.saved_tensors
-        grad_a = grad * b * a ** (b - 1) if ctx.needs_input_grad[0] else None
+        grad_a = None
+        if ctx.needs_input_grad[0]:  # where b == 0 the result is constant: 0, not 0 * a^-1
+            grad_a = where(Tensor(b._data == 0), 0.0, grad * b * a ** (b - 1))
         grad_b = None
         if ctx.needs_input_grad[1]:  # where a == 0 and b >= 0, PyTorch defines this as 0
             grad_b = grad * out * _masked_log(a, b)
@@ -191,8 +194,7 @@ class PowTensor(Function):
 
 
 def _masked_log(a: Tensor, b: Tensor) -> Tensor:
-    zero = Tensor((a._data == 0) & (b._data >= 0))
-    return where(zero, 0.0, a).log() * (1 - zero.to(a.dtype))
+    return where(Tensor((a._data == 0) & (b._data >= 0)), 1.0, a).log()  # log 1 = 0 there
 
 
 class RPow(Function):
@@ -255,8 +257,36 @@ Sigmoid = _unary("Sigmoid", lambda a: 1 / (1 + np.exp(-a)), lambda y: y * (1 - y
                  doc="d s(a) = s(a)(1 - s(a)) da")
 Abs = _unary("Abs", np.abs, lambda x: x.sign(), doc="d |a| = sign(a) da")
 # sign(relu(a)) is [a > 0] and, like PyTorch's mask, stays in the graph when create_graph=True
-Relu = _unary("Relu", lambda a: np.maximum(a, 0), lambda y: y.sign(), saves="output",
-              doc="d relu(a) = [a > 0] da")
+class Relu(Function):
+    """d relu(a) = [a > 0] da"""
+    node_name = "ReluBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        out = _out(np.maximum(a._data, 0), a)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return ThresholdBackward.apply(grad, out)
+
+
+class ThresholdBackward(Function):
+    """relu's backward as an op of its own, as in PyTorch: grad where relu(a) > 0, else 0 (not
+    grad * 0, which is -0 for a negative grad). Its result depends on relu's output, so under
+    create_graph it stays in the graph; d/d(output) is 0."""
+    node_name = "ThresholdBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, out):
+        ctx.keep = Tensor(out._data > 0)
+        return _out(np.where(ctx.keep._data, grad._data, 0), grad)
+
+    @staticmethod
+    def backward(ctx, grad_grad):
+        return where(ctx.keep, grad_grad, 0.0), _zeros_like(grad_grad)
 
 
 class Clamp(Function):
@@ -280,7 +310,7 @@ class Clamp(Function):
             inside &= a._data >= low
         if high is not None:
             inside &= a._data <= high
-        return grad * Tensor(inside.astype(a._data.dtype)), None, None
+        return where(Tensor(inside), grad, 0.0), None, None
 
 
 class Where(Function):
@@ -294,13 +324,16 @@ class Where(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        zero = grad * 0
-        return None, where(ctx.condition, grad, zero), where(ctx.condition, zero, grad)
+        return None, where(ctx.condition, grad, 0.0), where(ctx.condition, 0.0, grad)
 
 
 def where(condition: Tensor, a: Any, b: Any) -> Tensor:
     a, b = as_tensor_pair(a, b)
     return Where.apply(condition, a, b)
+
+
+def _zeros_like(grad: Tensor) -> Tensor:  # a gradient that is zero wherever it is defined
+    return _out(np.zeros(grad.shape), grad)
 
 
 class Sign(Function):
@@ -313,7 +346,7 @@ class Sign(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return _out(np.zeros(grad.shape), grad)
+        return _zeros_like(grad)
 
 
 def sign(a: Tensor) -> Tensor:

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
+from .pointwise import where
 from .shape import _dims
 
 class _ValuesIndices(namedtuple("_ValuesIndices", ["values", "indices"])):
@@ -96,13 +97,13 @@ class Extremum(Function):
             raise RuntimeError("max(): Expected reduction dim to be specified for input.numel() "
                                "== 0. Specify the reduction dim with the 'dim' argument.")
         value = pick(a._data)
-        hits = (a._data == value).astype(a._data.dtype)
-        ctx.share = Tensor(hits / hits.sum())
+        ctx.hits = Tensor(a._data == value)
+        ctx.count = int(ctx.hits._data.sum())
         return Tensor(np.asarray(value))
 
     @staticmethod
-    def backward(ctx, grad):
-        return grad * ctx.share, None
+    def backward(ctx, grad):  # where, not a product with 0/1: a negative grad gives +0, not -0
+        return where(ctx.hits, grad / ctx.count, 0.0), None
 
 
 class MinAll(Extremum):
@@ -127,9 +128,9 @@ class ExtremumDim(Function):
     @staticmethod
     def backward(ctx, grad, _grad_indices):
         grad = _restore(grad, ctx.shape, (ctx.dim,), ctx.keepdim)
-        onehot = np.zeros(ctx.shape, dtype=grad._data.dtype)
-        np.put_along_axis(onehot, ctx.indices, 1, axis=ctx.dim)
-        return grad * Tensor(onehot), None, None, None
+        picked = np.zeros(ctx.shape, dtype=bool)
+        np.put_along_axis(picked, ctx.indices, True, axis=ctx.dim)
+        return where(Tensor(picked), grad, 0.0), None, None, None
 
 
 class MinDim(ExtremumDim):
@@ -139,13 +140,13 @@ class MinDim(ExtremumDim):
 def reduce_sum(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     if dim is None:
         return Sum.apply(a)
-    return SumDim.apply(a, _dims(dim, a.ndim), keepdim)
+    return SumDim.apply(a, _dims(dim, a.ndim) or tuple(range(a.ndim)), keepdim)  # [] means all
 
 
 def reduce_mean(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     if dim is None:
         return Mean.apply(a)
-    return MeanDim.apply(a, _dims(dim, a.ndim), keepdim)
+    return MeanDim.apply(a, _dims(dim, a.ndim) or tuple(range(a.ndim)), keepdim)
 
 
 def reduce_max(a: Tensor, dim: int | None = None, keepdim: bool = False, largest: bool = True):

@@ -307,7 +307,8 @@ class Stack(Function):
     @staticmethod
     def forward(ctx, dim, *tensors):
         ctx.dim = dim
-        return Tensor(np.stack([t._data for t in tensors], axis=dim))
+        # PyTorch's result is always contiguous; numpy's follows the inputs' layout
+        return Tensor(np.ascontiguousarray(np.stack([t._data for t in tensors], axis=dim)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -321,7 +322,7 @@ class Cat(Function):
     @staticmethod
     def forward(ctx, dim, *tensors):
         ctx.dim, ctx.sizes = dim, [t.shape[dim] for t in tensors]
-        return Tensor(np.concatenate([t._data for t in tensors], axis=dim))
+        return Tensor(np.ascontiguousarray(np.concatenate([t._data for t in tensors], axis=dim)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -395,13 +396,15 @@ class CopySlices(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        mask = np.ones(grad.shape, dtype=grad._data.dtype)
-        mask[ctx.key] = 0
+        from .pointwise import where
+
+        kept = np.ones(grad.shape, dtype=bool)
+        kept[ctx.key] = False
         grad_value = Index.apply(grad, ctx.key)
         if grad_value.numel() == int(np.prod(ctx.value_shape)) and grad_value.ndim < len(
                 ctx.value_shape):
             grad_value = grad_value.reshape(ctx.value_shape)
-        return grad * Tensor(mask), None, grad_value
+        return where(Tensor(kept), grad, 0.0), None, grad_value
 
 
 __all__ = ["Size", "from_numpy", "sum_to", "index", "stack", "cat"]
