@@ -126,13 +126,16 @@ def run(lib: Any, leaf_shapes: list, steps: list, seed: int) -> tuple[list, Any]
     return pool, loss
 
 
-def assert_same(ours: Any, theirs: Any, what: str) -> None:
+def assert_same(ours: Any, theirs: Any, what: str, zero_signs: bool = True) -> None:
     assert (ours is None) == (theirs is None), what
     if ours is not None:
         assert tuple(ours.shape) == tuple(theirs.shape), what
         # force: PyTorch's known-zero gradients (ZeroTensor) have no storage of their own
-        np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(force=True),
-                                   rtol=1e-9, atol=1e-12, err_msg=what)
+        mine, reference = ours.detach().numpy(), theirs.detach().numpy(force=True)
+        np.testing.assert_allclose(mine, reference, rtol=1e-9, atol=1e-12, err_msg=what)
+        if zero_signs:  # printed gradients show the sign of a zero: "-0." is not "0."
+            negative_zeros = [np.signbit(v) & (v == 0) for v in (mine, reference)]
+            np.testing.assert_array_equal(*negative_zeros, err_msg=f"{what}: sign of zero")
 
 
 moderate = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -164,4 +167,4 @@ def test_second_derivatives_match_torch(case: tuple) -> None:
             sum((g * g).sum() for g in used).backward()
         grads.append([leaf.grad for leaf in leaves])
     for i, (a, b) in enumerate(zip(*grads)):
-        assert_same(a, b, f"second-order grad of leaf {i}")
+        assert_same(a, b, f"second-order grad of leaf {i}", zero_signs=False)
