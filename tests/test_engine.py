@@ -3,6 +3,8 @@ properties of the `.grad` contract checked on numbers (the golden tests check pr
 Random programs are compared with PyTorch in test_engine_parity.py."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -215,8 +217,9 @@ def test_higher_derivatives_of_a_polynomial() -> None:
 
 def test_second_derivative_through_backward_create_graph() -> None:
     x = vector(13)
-    with pytest.warns(UserWarning, match="reference cycle between the parameter and its grad"):
-        (x.sin() * x).sum().backward(create_graph=True)  # PyTorch warns here too
+    with warnings.catch_warnings():  # PyTorch's reference-cycle warning, shown once a process
+        warnings.simplefilter("ignore")
+        (x.sin() * x).sum().backward(create_graph=True)
     first = x.grad
     assert first.requires_grad
     x.grad = None
@@ -238,3 +241,32 @@ def test_autograd_grad_with_an_input_listed_twice() -> None:
     first, second = mg.autograd.grad((x * x).sum(), [x, x])
     np.testing.assert_allclose(first.numpy(), 2 * x.detach().numpy())
     np.testing.assert_array_equal(first.numpy(), second.numpy())
+
+
+def test_pow_at_zero_follows_pytorchs_conventions() -> None:
+    """0 ** 0 is constant 1 in both arguments: gradient 0 (not 0 * 0 ** -1 = nan); likewise
+    d/db a ** b at a = 0, b >= 0 is 0, not 0 * log 0."""
+    a = mg.tensor([0.0, 2.0], requires_grad=True)
+    b = mg.tensor([0.0, 3.0], requires_grad=True)
+    (a**b).sum().backward()
+    np.testing.assert_allclose(a.grad.numpy(), [0.0, 12.0])
+    np.testing.assert_allclose(b.grad.numpy(), [0.0, 8 * np.log(2.0)], rtol=1e-6)
+
+
+def test_plain_backward_after_create_graph_accumulates_into_copies() -> None:
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    z = x.expand(3, 2)  # its gradient arrives as a read-only broadcast array
+    z.retain_grad()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        z.sum().backward(create_graph=True)
+    assert x.grad.grad_fn.name() == "CopyBackwards" and z.grad.grad_fn is None
+    z.sum().backward()
+    np.testing.assert_array_equal(z.grad.numpy(), np.full((3, 2), 2.0))
+    np.testing.assert_array_equal(x.grad.numpy(), [6.0, 6.0])
+
+
+def test_empty_dim_list_reduces_everything() -> None:
+    x = vector(15)
+    for total in (x.sum(dim=[]), x.mean(dim=()) * 5):
+        assert total.shape == () and total.item() == pytest.approx(x.sum().item())
