@@ -47,6 +47,7 @@ class Zero(Fill):
 class Copy(Function):
     """copy_(src): d = 0 for the old values; src gets the gradient, summed back to its shape"""
     node_name = "CopyBackwards"
+    node_qualname = "torch::autograd::CopyBackwards"
 
     @staticmethod
     def forward(ctx, a, src):
