@@ -108,7 +108,7 @@ class Node:
     def __init__(self) -> None:
         self.next_functions: tuple = ()
         self._sequence_nr = next(_sequence)
-        self._saved: list[SavedTensor] | None = None
+        self._saved: tuple[SavedTensor | None, ...] | None = None
         self._freed = False
         self._input_meta: tuple = ()  # (shape, dtype) per input, to check returned gradients
         self._outputs: tuple = ()  # weak references to output tensors, for diagrams
@@ -313,7 +313,7 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     ctx._inputs = tuple(_input_ref(a) for a in tensors)
     to_save, ctx._to_save = ctx._to_save, None
     if to_save is not None:
-        ctx._saved = [None if t is None else SavedTensor(t, ctx) for t in to_save]
+        ctx._saved = tuple(None if t is None else SavedTensor(t, ctx) for t in to_save)
 
 
 def _tensor_class() -> type:
