@@ -34,7 +34,12 @@ class _VersionCounter:
 
 class Tensor(TensorOps):
     __slots__ = ("_data", "_requires_grad", "_grad", "grad_fn", "_output_nr", "_version_counter",
-                 "_base", "_accumulator", "_hooks", "_retains_grad", "__dict__", "__weakref__")
+                 "__dict__", "__weakref__")
+    # A graph may hold a million tensors: what few of them have is a class default until set.
+    _base: Tensor | None = None  # what a view looks into
+    _accumulator: weakref.ref | None = None  # a leaf's AccumulateGrad, while the graph lives
+    _hooks: dict | None = None  # a leaf's own hooks
+    _retains_grad = False
     __hash__ = object.__hash__  # == is elementwise, yet tensors can be dict keys, as in PyTorch
 
     def __init__(self, data: Any = (), *, requires_grad: bool = False) -> None:
@@ -46,10 +51,6 @@ class Tensor(TensorOps):
         self.grad_fn: Node | None = None
         self._output_nr = 0
         self._version_counter = _VersionCounter()
-        self._base: Tensor | None = None
-        self._accumulator: weakref.ref | None = None
-        self._hooks: dict | None = None
-        self._retains_grad = False
         if requires_grad:
             if not self.dtype.is_floating_point:  # PyTorch's factories word it with a capital
                 raise RuntimeError("Only Tensors of floating point and complex dtype can require "
