@@ -144,7 +144,7 @@ class TensorOps:
 
     # ---- copies and types -------------------------------------------------------------------
     def clone(self): return _ops()[2].Clone.apply(self)
-    def contiguous(self): return self
+    def contiguous(self): return self if self.is_contiguous() else _ops()[2].Clone.apply(self)  # a C-order copy
     def to(self, dtype=None, *args, **kwargs):
         from ._dtype import dtype as dtype_cls
         if not isinstance(dtype, dtype_cls):  # .to("cpu") and friends: nothing to do
