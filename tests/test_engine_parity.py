@@ -48,7 +48,7 @@ def in_place(lib: Any, a: Any, b: Any, c: Any) -> Any:
 
 
 def in_place_on_views(lib: Any, a: Any, b: Any, c: Any) -> Any:
-    out = full(a) * 1
+    out = full(a).contiguous() * 1  # view(-1) needs a contiguous layout, in both libraries
     earlier = out.view(-1)  # a view made before the changes: its history must follow them
     out[0] += b.sum()
     out[:, 1].mul_(full(c)[:, 2])
