@@ -295,22 +295,28 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     """Link a freshly computed result into the graph: inputs become `next_functions`, outputs
     get `grad_fn`, and what forward saved is stamped with its version."""
     Tensor = _tensor_class()
-    tensors = [a for a in args if isinstance(a, Tensor)]
+    positions, edges, meta, refs = [], [], [], []  # one pass over the inputs: ops are small
+    for i, a in enumerate(args):
+        if isinstance(a, Tensor):
+            positions.append(i)
+            edges.append(_edge(a))
+            meta.append((a._data.shape, a.dtype))
+            refs.append(_input_ref(a))
     ctx._num_args = len(args)
-    ctx._tensor_positions = _shared(tuple(i for i, a in enumerate(args) if isinstance(a, Tensor)))
-    ctx.next_functions = tuple(_edge(a) for a in tensors)
-    ctx._input_meta = _shared(tuple((a._data.shape, a.dtype) for a in tensors))
+    ctx._tensor_positions = _shared(tuple(positions))
+    ctx.next_functions = tuple(edges)
+    ctx._input_meta = _shared(tuple(meta))
     non_diff, dirty = ctx._non_differentiable, ctx._dirty
     for i, out in enumerate(outs):
-        if not isinstance(out, Tensor) or any(out is t for t in non_diff):
+        if not isinstance(out, Tensor) or (non_diff and any(out is t for t in non_diff)):
             continue
-        if not out.dtype.is_floating_point:
+        if out._data.dtype.kind != "f":  # only floating point results carry gradients
             continue
-        if out.is_leaf and out.requires_grad and any(out is d for d in dirty):
+        if dirty and out.is_leaf and out.requires_grad and any(out is d for d in dirty):
             raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
         out._set_history(ctx, i)
     ctx._outputs = tuple(weakref.ref(o) if isinstance(o, Tensor) else None for o in outs)
-    ctx._inputs = tuple(_input_ref(a) for a in tensors)
+    ctx._inputs = tuple(refs)
     to_save, ctx._to_save = ctx._to_save, None
     if to_save is not None:
         ctx._saved = tuple(None if t is None else SavedTensor(t, ctx) for t in to_save)
