@@ -169,7 +169,7 @@ viz.backward_steps(c)
 # `backward(ctx, grad)` returns the gradient for each input. Here is multiplication, exactly
 # as it is in `minigrad/ops/pointwise.py` (`_data` is the numpy array inside a tensor):
 
-# %% tags=["minigrad-only"]
+# %% tags=["minigrad-only", "nbval-ignore-output"]
 print(inspect.getsource(pointwise.Mul))
 
 # %% [markdown]
@@ -181,7 +181,7 @@ print(inspect.getsource(pointwise.Mul))
 # At the end of every path is `AccumulateGrad`. What it does with the gradient is the whole
 # story of notebooks 02 to 04, in one function of the engine:
 
-# %% tags=["minigrad-only"]
+# %% tags=["minigrad-only", "nbval-ignore-output"]
 print(inspect.getsource(engine._accumulate_into))
 
 # %% [markdown]
