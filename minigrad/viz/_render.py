@@ -5,6 +5,7 @@ process: no system package needed, and one pinned Graphviz lays out every diagra
 machine. `renderer="system"` uses the `dot` program on PATH instead."""
 from __future__ import annotations
 
+import atexit
 import html
 import re
 from pathlib import Path
@@ -44,6 +45,7 @@ def _wasm(source: str) -> str:
                            "dependencies with: pip install -e '.[course]'") from error
     if _backend is None:
         _backend = _load_backend()
+        atexit.register(_release_backend)
     try:
         return _backend.render(source, format="svg").decode("utf-8")
     except RenderError:
@@ -51,6 +53,13 @@ def _wasm(source: str) -> str:
     except Exception:  # a trap inside the module: start a fresh instance for the next render
         _backend = None
         raise
+
+
+def _release_backend() -> None:
+    """Drop the instance before the interpreter shuts down: wasmtime's finalizers, run late in
+    shutdown, print "Exception ignored in: Managed.__del__" otherwise."""
+    global _backend
+    _backend = None
 
 
 def _load_backend():
