@@ -2,7 +2,9 @@
 in one run. Usage: `python benchmarks/run.py [--repeats N] [--only abcd] [--write]`.
 
 Prints a markdown table; `--write` also stores it in benchmarks/results.md. Timings are medians
-of N interleaved rounds, so compare the ratios, which are measured under the same conditions."""
+of N interleaved rounds, so compare the ratios, which are measured under the same conditions.
+The run uses the environment as it is, BLAS variables included (they are printed); to compare
+without them: `env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python benchmarks/run.py`."""
 from __future__ import annotations
 
 import argparse
