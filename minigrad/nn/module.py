@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import _grad_mode
 from ..tensor import Tensor
-from .parameter import Parameter
+from .parameter import Parameter, zero_grads
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -194,17 +194,7 @@ class Module:
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Forget the gradients: `.grad = None` by default, or zero them in place."""
-        for param in self.parameters():
-            if param.grad is None:
-                continue
-            if set_to_none:
-                param.grad = None
-            else:
-                if param.grad.grad_fn is not None:
-                    param.grad.detach_()
-                else:
-                    param.grad.requires_grad_(False)
-                param.grad.zero_()
+        zero_grads(self.parameters(), set_to_none)
 
     def state_dict(self, prefix: str = "", keep_vars: bool = False) -> OrderedDict:
         """Parameters and buffers by dotted name, detached unless keep_vars."""

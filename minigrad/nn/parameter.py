@@ -1,6 +1,7 @@
 """Parameter: a tensor that a Module registers as one of its learnable weights."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -34,3 +35,19 @@ class Parameter(Tensor):
 
 def _rebuild_parameter(data: np.ndarray, requires_grad: bool) -> Parameter:
     return Parameter(Tensor(data), requires_grad)
+
+
+def zero_grads(params: Iterable[Tensor], set_to_none: bool = True) -> None:
+    """What Module.zero_grad and Optimizer.zero_grad do: `.grad = None` by default, or the
+    gradient zeroed in place (cut from any graph of the backward first, as PyTorch does)."""
+    for param in params:
+        if param.grad is None:
+            continue
+        if set_to_none:
+            param.grad = None
+            continue
+        if param.grad.grad_fn is not None:
+            param.grad.detach_()
+        else:
+            param.grad.requires_grad_(False)
+        param.grad.zero_()
