@@ -1,0 +1,190 @@
+"""The backward graph itself: its nodes (PyTorch's `grad_fn` objects), the `AccumulateGrad`
+node that ends every path to a leaf, the tensors a node saves for backward (with the version
+they had, for the in-place error), and the handles that remove hooks."""
+from __future__ import annotations
+
+import itertools
+import re
+import weakref
+from types import MappingProxyType
+from typing import Any
+
+_sequence = itertools.count()  # creation order; the engine runs later nodes first, as PyTorch does
+
+ERR_BACKWARD_TWICE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you call "
+    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+    "graph a second time or if you need to access saved tensors after calling backward."
+)
+
+
+class RemovableHandle:
+    """What `register_hook` returns: `remove()` takes the hook out again."""
+
+    _next_id = itertools.count()
+
+    def __init__(self, hooks: dict) -> None:
+        self.hooks = hooks  # a plain dict cannot be weakly referenced; it holds only the hooks
+        self.id = next(RemovableHandle._next_id)
+
+    def remove(self) -> None:
+        self.hooks.pop(self.id, None)
+
+    def __enter__(self) -> RemovableHandle:
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.remove()
+
+
+class SavedTensor:
+    """A tensor kept for backward, with the version it had then: if it is changed in place
+    afterwards, its old values are gone and unpacking raises PyTorch's error."""
+
+    __slots__ = ("tensor", "version", "counter", "output_of", "is_own_output")
+
+    def __init__(self, tensor: Any, owner: Node) -> None:
+        self.counter = tensor._version_counter
+        self.version = self.counter.value
+        fn = tensor.grad_fn
+        self.output_of = None if fn is None else (tensor._output_nr, fn.name())
+        # A node that saves its own output keeps an alias without history: holding the output
+        # itself would make a reference cycle (output -> grad_fn -> output).
+        self.is_own_output = fn is owner
+        self.tensor = tensor._alias() if self.is_own_output else tensor
+
+    def unpack(self, owner: Node) -> Any:
+        if self.counter.value != self.version:
+            t = self.tensor
+            what = f"[{t.type()} [{', '.join(str(s) for s in t.shape)}]]"
+            if self.output_of is not None:
+                # PyTorch names the op that made the tensor as it is now (an in-place op makes
+                # it that op's output), by its forward name: "Exp" for ExpBackward0.
+                fn, nr = (owner, self.output_of[0]) if self.is_own_output else (t.grad_fn,
+                                                                                t._output_nr)
+                what += f", which is output {nr} of {_forward_name(fn.name())},"
+            raise RuntimeError(
+                "one of the variables needed for gradient computation has been modified by an "
+                f"inplace operation: {what} is at version {self.counter.value}; expected version "
+                f"{self.version} instead. Hint: enable anomaly detection to find the operation "
+                "that failed to compute its gradient, with "
+                "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+            )
+        if self.is_own_output:  # reattach, so that a graph of the backward pass can be built
+            out = self.tensor._alias()
+            out._set_history(owner, self.output_of[0])
+            return out
+        return self.tensor
+
+
+def _forward_name(node_name: str) -> str:
+    """The operation a backward node belongs to: "ExpBackward0" -> "Exp"."""
+    return re.sub(r"Backward\d*$", "", node_name)
+
+
+_NO_HOOKS: Any = MappingProxyType({})  # shared, read-only, until a node gets a hook of its own
+_NO_EDGE = (None, 0)  # next_functions' entry for an input that does not require grad
+
+
+class Node:
+    """A step of the backward pass. `next_functions` points at the nodes that produced this
+    node's inputs; leaves that require grad end in an `AccumulateGrad`."""
+
+    # A graph may hold a million nodes: what every node has lives in slots, and what few nodes
+    # have (hooks, retained outputs, metadata) is a class default until it is set.
+    __slots__ = ("__dict__", "__weakref__", "_freed", "_input_meta", "_inputs", "_outputs",
+                 "_saved", "_sequence_nr", "next_functions")
+    _name = "Node"
+    _tensor_hooks: dict[int, dict] | None = None  # output_nr -> {id: hook}
+    _retained: dict[int, weakref.ref] | None = None  # output_nr -> tensor to keep .grad on
+    _pre_hooks: dict = _NO_HOOKS
+    _post_hooks: dict = _NO_HOOKS
+    _metadata: dict | None = None
+
+    def __init__(self) -> None:
+        self.next_functions: tuple = ()
+        self._sequence_nr = next(_sequence)
+        self._saved: tuple[SavedTensor | None, ...] | None = None
+        self._freed = False
+        self._input_meta: tuple = ()  # (shape, dtype) per input, to check returned gradients
+        self._outputs: tuple = ()  # weak references to output tensors, for diagrams
+        self._inputs: tuple = ()  # callables giving the input tensors (or None), for diagrams
+
+    @property
+    def metadata(self) -> dict:
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
+
+    def name(self) -> str:
+        return self._name
+
+    def __repr__(self) -> str:
+        return f"<{self.name()} object>"
+
+    def register_hook(self, hook: Any) -> RemovableHandle:
+        """`hook(grad_inputs, grad_outputs)` runs after this node; it may return new grad_inputs."""
+        if self._post_hooks is _NO_HOOKS:
+            self._post_hooks = {}
+        handle = RemovableHandle(self._post_hooks)
+        self._post_hooks[handle.id] = hook
+        return handle
+
+    def register_prehook(self, hook: Any) -> RemovableHandle:
+        """`hook(grad_outputs)` runs before this node; it may return new grad_outputs."""
+        if self._pre_hooks is _NO_HOOKS:
+            self._pre_hooks = {}
+        handle = RemovableHandle(self._pre_hooks)
+        self._pre_hooks[handle.id] = hook
+        return handle
+
+    def _add_tensor_hook(self, output_nr: int, hook: Any) -> RemovableHandle:
+        if self._tensor_hooks is None:
+            self._tensor_hooks = {}
+        hooks = self._tensor_hooks.setdefault(output_nr, {})
+        handle = RemovableHandle(hooks)
+        hooks[handle.id] = hook
+        return handle
+
+    def _release(self) -> None:
+        """Free saved tensors once backward is done with them (unless retain_graph)."""
+        if self._saved is not None:
+            self._saved = None
+            self._freed = True
+
+    def apply(self, *grad_outputs: Any) -> tuple:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def __call__(self, *grad_outputs: Any) -> Any:
+        grads = self.apply(*grad_outputs)
+        return grads[0] if len(grads) == 1 else grads
+
+
+class AccumulateGrad(Node):
+    """The end of every path to a leaf that requires grad: adds the gradient into `.grad`."""
+
+    _name = "torch::autograd::AccumulateGrad"
+
+    def __init__(self, variable: Any) -> None:
+        super().__init__()
+        self.variable = variable
+        self._sequence_nr = float("inf")  # PyTorch runs these as soon as they are ready
+
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
+    @property
+    def _tensor_hooks(self) -> dict | None:  # a leaf's hooks live on the leaf itself
+        hooks = self.variable._hooks
+        return {0: hooks} if hooks else None
+
+    @_tensor_hooks.setter
+    def _tensor_hooks(self, value: Any) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return "<AccumulateGrad object>"
+
+    def apply(self, *grad_outputs: Any) -> tuple:
+        return ()
