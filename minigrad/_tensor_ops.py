@@ -8,15 +8,14 @@ import numpy as np
 
 from . import _grad_mode
 
-
 _OPS: tuple = ()
 
 
 def _ops():  # the ops modules import Tensor, so they are looked up when first used
     global _OPS
     if not _OPS:  # an import statement costs microseconds, as much as a small op itself
-        from .ops import linalg, pointwise, reduction, shape
-        _OPS = pointwise, reduction, shape, linalg
+        from .ops import indexing, linalg, pointwise, reduction, shape
+        _OPS = pointwise, reduction, shape, linalg, indexing
     return _OPS
 
 
@@ -133,7 +132,7 @@ class TensorOps:
     def unsqueeze(self, dim): return _ops()[2].Unsqueeze.apply(self, dim % (self.ndim + 1))
     def select(self, dim, index): return self[(slice(None),) * (dim % self.ndim) + (index,)]
     def narrow(self, dim, start, length): return self[(slice(None),) * (dim % self.ndim) + (slice(start, start + length),)]
-    def __getitem__(self, key): return _ops()[2].index(self, key)
+    def __getitem__(self, key): return _ops()[4].index(self, key)
     def __setitem__(self, key, value): _setitem(self, key, value)
 
     # ---- products ---------------------------------------------------------------------------
@@ -274,7 +273,7 @@ def _with_history(t):
 def _inplace_on_view(view, compute):
     """PyTorch's way: changing a view in place rewrites its base. The view's new values are
     written into the base by a CopySlices node, and the view is read back out of the new base."""
-    from .ops.shape import AsStrided, CopySlices
+    from .ops.indexing import AsStrided, CopySlices
 
     base = view._base
     positions = _positions_in(base._data, view._data)
@@ -296,7 +295,7 @@ def _inplace_on_view(view, compute):
 def _refresh_views(base, changed=None) -> None:
     """The base's history was rewritten: every other live view of it is now read out of the
     new base (PyTorch regenerates their grad_fn the same way), or its gradient would be stale."""
-    from .ops.shape import AsStrided
+    from .ops.indexing import AsStrided
 
     for ref in base.__dict__.get("_views", ()):
         view = ref()
@@ -360,8 +359,8 @@ def _take_history(self, result) -> None:
 
 
 def _setitem(self, key, value) -> None:
+    from .ops.indexing import CopySlices, IndexPut, _plain_key, as_positions, is_advanced
     from .tensor import Tensor
-    from .ops.shape import CopySlices, IndexPut, _plain_key, as_positions, is_advanced
 
     key = tuple(_plain_key(k) for k in key) if isinstance(key, tuple) else _plain_key(key)
     advanced = is_advanced(key)

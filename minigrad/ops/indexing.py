@@ -1,0 +1,167 @@
+"""Indexing: reading `a[key]` (a Select or Slice per dimension, as PyTorch records basic
+indexing, or one Index for arrays and masks) and writing `a[key] = value` (CopySlices). Each
+gradient value goes back to the position it was read from or written to."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+from .shape import Unsqueeze, _view_of
+
+
+class Index(Function):
+    """a[key]: each gradient value goes back to the position it was read from"""
+    node_name = "IndexBackward0"
+
+    @staticmethod
+    def forward(ctx, a, key):
+        key = key if isinstance(key, tuple) else (key,)
+        ctx.key, ctx.shape = key, a.shape
+        # A trailing `...` makes numpy return a 0-d view, not a scalar (which would lose dtype)
+        whole = key if any(k is Ellipsis for k in key) else (*key, Ellipsis)
+        return _view_of(a._data[whole], a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return IndexAdd.apply(grad, ctx.key, ctx.shape), None
+
+
+class Select(Index):
+    node_name = "SelectBackward0"
+
+
+class Slice(Index):
+    node_name = "SliceBackward0"
+
+
+class AsStrided(Index):
+    """A view read back out of its base after an in-place change rewrote the base"""
+    node_name = "AsStridedBackward0"
+
+
+class IndexAdd(Function):
+    """zeros(shape) with `grad` added at `key` (repeated positions add up)"""
+    node_name = "IndexPutBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, key, shape):
+        ctx.key = key
+        out = np.zeros(shape, dtype=grad._data.dtype)
+        np.add.at(out, key, grad._data)
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Index.apply(grad, ctx.key), None, None
+
+
+def _plain_key(item: Any) -> Any:
+    if isinstance(item, Tensor):  # a 0-d integer tensor indexes like an int, as in PyTorch
+        return int(item._data) if item.ndim == 0 and item._data.dtype.kind in "iu" else item._data
+    if isinstance(item, (list, tuple)):
+        return np.asarray([i._data if isinstance(i, Tensor) else i for i in item])
+    return item
+
+
+def index(a: Tensor, key: Any) -> Tensor:
+    """Basic indexing is done one dimension at a time (a Select or Slice per dimension, as
+    PyTorch records it); anything advanced is one Index."""
+    key = key if isinstance(key, tuple) else (key,)
+    key = tuple(_plain_key(k) for k in key)
+    if any(_is_advanced(k) for k in key):
+        if any(_is_int(k) for k in key):  # PyTorch selects integers first (numpy would not)
+            basic = tuple(part for k in key for part in (
+                (slice(None),) * _dims_spanned(k) if _is_advanced(k) else (k,)))
+            rest = tuple(slice(None) if k is None or isinstance(k, slice) else k
+                         for k in key if not _is_int(k))
+            return Index.apply(index(a, basic), rest)
+        return Index.apply(a, key)
+    if sum(k is not None and k is not Ellipsis for k in key) > a.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {a.ndim}")
+    if Ellipsis in key:
+        at = key.index(Ellipsis)
+        fill = a.ndim - sum(k is not None and k is not Ellipsis for k in key)
+        key = key[:at] + (slice(None),) * fill + key[at + 1:]
+    out, dim = a, 0
+    for k in key:
+        if k is None:
+            out = Unsqueeze.apply(out, dim)
+            dim += 1
+        elif isinstance(k, slice):
+            if k != slice(None):
+                out = Slice.apply(out, (slice(None),) * dim + (k,))
+            dim += 1
+        else:
+            size = out.shape[dim]
+            if not -size <= int(k) < size:
+                raise IndexError(f"index {int(k)} is out of bounds for dimension {dim} with size "
+                                 f"{size}")
+            out = Select.apply(out, (slice(None),) * dim + (int(k),))
+    if out is a:  # a[:] or a[...]: still a new tensor, as in PyTorch
+        out = Slice.apply(a, (slice(None),))
+    return out
+
+
+def _dims_spanned(k: Any) -> int:
+    """How many dimensions an advanced index consumes: a mask its own, a bool scalar none."""
+    if not isinstance(k, np.ndarray):
+        return 0
+    return k.ndim if k.dtype == bool else 1
+
+
+def _is_advanced(k: Any) -> bool:
+    return isinstance(k, (np.ndarray, bool, np.bool_))
+
+
+def _is_int(k: Any) -> bool:
+    return isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_))
+
+
+class CopySlices(Function):
+    """a[key] = value: the overwritten positions send no gradient to a's old values;
+    value gets the gradient of the positions it was written to"""
+    node_name = "CopySlices"
+    node_qualname = "torch::autograd::CopySlices"
+
+    @staticmethod
+    def forward(ctx, a, key, value):
+        ctx.key, ctx.value_shape = key, value.shape
+        out = a._data.copy()
+        out[key] = value._data
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .pointwise import where
+
+        kept = np.ones(grad.shape, dtype=bool)
+        kept[ctx.key] = False
+        grad_value = Index.apply(grad, ctx.key)
+        if grad_value.numel() == int(np.prod(ctx.value_shape)) and grad_value.ndim < len(
+                ctx.value_shape):
+            grad_value = grad_value.reshape(ctx.value_shape)
+        return where(Tensor(kept), grad, 0.0), None, grad_value
+
+
+class IndexPut(CopySlices):
+    """a[mask_or_indices] = value: as CopySlices, recorded under PyTorch's index_put_ name"""
+    node_name = "IndexPutBackward0"
+    node_qualname = None
+
+
+def is_advanced(key: Any) -> bool:
+    """Whether indexing with `key` picks elements by arrays or masks (a copy, not a view)."""
+    key = key if isinstance(key, tuple) else (key,)
+    return any(_is_advanced(k) for k in key)
+
+
+def as_positions(shape: tuple, key: Any) -> Any:
+    """An advanced key that also holds integers means something else to numpy than to PyTorch
+    (see `index`): for assignment, spell it as the arrays of positions PyTorch would pick."""
+    if not any(_is_int(k) for k in (key if isinstance(key, tuple) else (key,))):
+        return key
+    positions = index(Tensor(np.arange(int(np.prod(shape))).reshape(shape)), key)._data
+    return np.unravel_index(positions, shape)
