@@ -10,9 +10,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import _dtype, _grad_mode
+from . import _dtype
 from ._tensor_ops import TensorOps
-from .autograd.function import AccumulateGrad, Node, RemovableHandle
+from .autograd.graph import AccumulateGrad, Node, RemovableHandle
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "

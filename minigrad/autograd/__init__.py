@@ -5,8 +5,9 @@ from typing import Any, Sequence
 
 from .. import _grad_mode
 from .engine import run_backward
-from .function import Function, FunctionCtx, Node
+from .function import Function, FunctionCtx
 from .gradcheck import gradcheck
+from .graph import Node
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "Node", "gradcheck"]
 

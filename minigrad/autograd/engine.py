@@ -10,7 +10,7 @@ import warnings
 from typing import Any, Callable, Iterator, Sequence
 
 from .. import _grad_mode
-from .function import AccumulateGrad, Node
+from .graph import AccumulateGrad, Node
 
 _observers: list[Callable[..., None]] = []  # see `observe`: the step-by-step diagrams use it
 

@@ -7,10 +7,7 @@ import weakref
 from typing import Any
 
 from .. import _grad_mode
-from .graph import _NO_EDGE, ERR_BACKWARD_TWICE, AccumulateGrad, Node, RemovableHandle, SavedTensor
-
-__all__ = ["AccumulateGrad", "BackwardFunction", "Function", "FunctionCtx", "Node",
-           "RemovableHandle", "SavedTensor"]
+from .graph import _NO_EDGE, ERR_BACKWARD_TWICE, Node, SavedTensor
 
 _Tensor: Any = None  # minigrad.tensor imports this module, so Tensor is fetched on first use
 

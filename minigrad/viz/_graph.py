@@ -10,7 +10,7 @@ from collections import deque
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from ..autograd.function import AccumulateGrad, Node
+from ..autograd.graph import AccumulateGrad, Node
 
 
 class Box:
