@@ -33,7 +33,7 @@ class _VersionCounter:
 
 
 class Tensor(TensorOps):
-    __slots__ = ("_data", "_requires_grad", "_grad", "grad_fn", "_output_nr", "_version_counter",
+    __slots__ = ("_data", "_requires_grad", "_grad", "grad_fn", "_output_nr", "_counter",
                  "__dict__", "__weakref__")
     # A graph may hold a million tensors: what few of them have is a class default until set.
     _base: Tensor | None = None  # what a view looks into
@@ -50,7 +50,7 @@ class Tensor(TensorOps):
         self._grad: Tensor | None = None
         self.grad_fn: Node | None = None
         self._output_nr = 0
-        self._version_counter = _VersionCounter()
+        self._counter = None  # made when first needed: most tensors are never saved or changed
         if requires_grad:
             if not self.dtype.is_floating_point:  # PyTorch's factories word it with a capital
                 raise RuntimeError("Only Tensors of floating point and complex dtype can require "
@@ -162,7 +162,7 @@ class Tensor(TensorOps):
 
     @property
     def data(self) -> Tensor:
-        out = Tensor(self._data)  # shares the values but not the version counter, as in PyTorch
+        out = _wrap(self._data)  # shares the values but not the version counter, as in PyTorch
         return out
 
     @data.setter
@@ -170,8 +170,19 @@ class Tensor(TensorOps):
         self._data = value._data
 
     @property
+    def _version_counter(self) -> _VersionCounter:
+        counter = self._counter
+        if counter is None:
+            counter = self._counter = _VersionCounter()
+        return counter
+
+    @_version_counter.setter
+    def _version_counter(self, counter: _VersionCounter) -> None:
+        self._counter = counter
+
+    @property
     def _version(self) -> int:
-        return self._version_counter.value
+        return 0 if self._counter is None else self._counter.value
 
     def _bump_version(self) -> None:
         self._version_counter.value += 1
@@ -182,8 +193,8 @@ class Tensor(TensorOps):
         self.grad_fn, self._output_nr = node, output_nr
 
     def _alias(self) -> Tensor:
-        out = Tensor(self._data)
-        out._version_counter = self._version_counter
+        out = _wrap(self._data)
+        out._counter = self._version_counter
         return out
 
     def _grad_accumulator(self) -> AccumulateGrad:
@@ -295,6 +306,17 @@ class Tensor(TensorOps):
 
     def __reduce_ex__(self, protocol: int) -> Any:
         return (_rebuild, (self._data, self._requires_grad))
+
+
+_new = object.__new__
+
+
+def _wrap(array: np.ndarray) -> Tensor:
+    """`Tensor._wrap` for a plain Tensor, as a function: the call every operation makes."""
+    t = _new(Tensor)
+    t._data, t._requires_grad, t._grad, t.grad_fn, t._output_nr, t._counter = (
+        array, False, None, None, 0, None)
+    return t
 
 
 def _refuse_non_leaf(value: bool) -> None:

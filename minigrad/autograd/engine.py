@@ -10,6 +10,7 @@ import warnings
 from typing import Any, Callable, Iterator, Sequence
 
 from .. import _grad_mode
+from .._dtype import from_numpy
 from .graph import AccumulateGrad, Node
 
 _observers: list[Callable[..., None]] = []  # see `observe`: the step-by-step diagrams use it
@@ -245,8 +246,8 @@ def _validate(node: Node, i: int, grad: Any) -> Any:
                 f"[{', '.join(map(str, grad.shape))}] but expected shape compatible with "
                 f"[{', '.join(map(str, shape))}]")
         grad = sum_to(grad, shape)
-    if grad.dtype is not dtype:
-        grad = grad.to(dtype)
+    if grad._data.dtype != dtype:
+        grad = grad.to(from_numpy(dtype))
     return grad
 
 

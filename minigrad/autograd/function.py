@@ -7,9 +7,31 @@ import weakref
 from typing import Any
 
 from .. import _grad_mode
-from .graph import _NO_EDGE, ERR_BACKWARD_TWICE, Node, SavedTensor
+from .graph import _NO_EDGE, ERR_BACKWARD_TWICE, Node, SavedTensor, _sequence
 
 _Tensor: Any = None  # minigrad.tensor imports this module, so Tensor is fetched on first use
+_new = object.__new__  # a node is made without __init__: apply sets every field itself
+
+try:  # numpy >= 2 keeps its error state in a context variable: setting it costs 0.1 µs
+    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
+
+    _IGNORE = _make_extobj(all="ignore")
+
+    def _quiet() -> Any:
+        return _extobj_contextvar.set(_IGNORE)
+
+    def _loud(token: Any) -> None:
+        _extobj_contextvar.reset(token)
+except ImportError:  # pragma: no cover - another numpy: the public way, 1 µs
+    import numpy as np
+
+    def _quiet() -> Any:
+        state = np.errstate(all="ignore")
+        state.__enter__()
+        return state
+
+    def _loud(token: Any) -> None:
+        token.__exit__(None, None, None)
 
 
 class FunctionCtx:
@@ -49,10 +71,6 @@ class BackwardFunction(FunctionCtx, Node):
     _forward_cls: type
     _materialize_grads = True
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._to_save = None
-
     def name(self) -> str:
         return self._qualname
 
@@ -90,55 +108,73 @@ class Function:
 
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
-        Tensor = _tensor_class()
-        ctx = cls._backward_cls()
-        ctx.needs_input_grad = _shared(tuple(isinstance(a, Tensor) and a.requires_grad
-                                             for a in args))
+        # This runs for every operation, so it is written for speed: one pass over the
+        # arguments, no helper calls that are not needed.
+        Tensor = _Tensor or _tensor_class()
+        ctx = _new(cls._backward_cls)
+        ctx._to_save = None
+        needs = [isinstance(a, Tensor) and (a._requires_grad or a.grad_fn is not None)
+                 for a in args]
+        ctx.needs_input_grad = _shared(tuple(needs))
         enabled = _grad_mode._enabled
-        record = enabled and any(ctx.needs_input_grad)
-        _grad_mode._set_enabled(False)  # what forward computes is not recorded op by op
+        _grad_mode._enabled = False  # what forward computes is not recorded op by op
+        quiet = _quiet()  # numpy's overflow and 0 * inf warnings: PyTorch has none
         try:
             outputs = cls.forward(ctx, *args, **kwargs)
         finally:
-            _grad_mode._set_enabled(enabled)
-        single = not isinstance(outputs, tuple)
-        outs = (outputs,) if single else outputs
-        if record:
-            _connect(ctx, args, outs)
-        else:
-            ctx._to_save = None
+            _grad_mode._enabled = enabled
+            _loud(quiet)
+        if enabled and True in needs:
+            _connect(ctx, args, outputs if isinstance(outputs, tuple) else (outputs,))
         return outputs
 
 
 def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     """Link a freshly computed result into the graph: inputs become `next_functions`, outputs
     get `grad_fn`, and what forward saved is stamped with its version."""
-    Tensor = _tensor_class()
-    positions, edges, meta, refs = [], [], [], []  # one pass over the inputs: ops are small
+    Tensor = _Tensor
+    positions, edges, meta, kept = [], [], [], []  # one pass over the inputs: ops are small
+    keep = False
     for i, a in enumerate(args):
         if isinstance(a, Tensor):
             positions.append(i)
-            edges.append(_edge(a))
-            meta.append((a._data.shape, a.dtype))
-            refs.append(_input_ref(a))
+            meta.append((a._data.shape, a._data.dtype))
+            fn = a.grad_fn
+            if fn is not None:
+                edges.append((fn, a._output_nr))
+                kept.append(None)  # diagrams find it as an output of `fn`
+            elif a._requires_grad:
+                edges.append((a._grad_accumulator(), 0))
+                kept.append(None)  # diagrams find it on its AccumulateGrad
+            else:
+                edges.append(_NO_EDGE)
+                kept.append(_input_ref(a))
+                keep = True
+    ctx._sequence_nr = next(_sequence)
     ctx._num_args = len(args)
     ctx._tensor_positions = _shared(tuple(positions))
     ctx.next_functions = tuple(edges)
     ctx._input_meta = _shared(tuple(meta))
+    ctx._inputs = tuple(kept) if keep else ()
+    ctx._freed = False
     non_diff, dirty = ctx._non_differentiable, ctx._dirty
+    refs = []
     for i, out in enumerate(outs):
-        if not isinstance(out, Tensor) or (non_diff and any(out is t for t in non_diff)):
+        if not isinstance(out, Tensor):
+            refs.append(None)
+            continue
+        refs.append(weakref.ref(out))
+        if non_diff and any(out is t for t in non_diff):
             continue
         if out._data.dtype.kind != "f":  # only floating point results carry gradients
             continue
-        if dirty and out.is_leaf and out.requires_grad and any(out is d for d in dirty):
+        if dirty and out.grad_fn is None and out._requires_grad and any(out is d for d in dirty):
             raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-        out._set_history(ctx, i)
-    ctx._outputs = tuple(weakref.ref(o) if isinstance(o, Tensor) else None for o in outs)
-    ctx._inputs = tuple(refs)
+        out.grad_fn, out._output_nr = ctx, i
+    ctx._outputs = tuple(refs)
     to_save, ctx._to_save = ctx._to_save, None
-    if to_save is not None:
-        ctx._saved = tuple(None if t is None else SavedTensor(t, ctx) for t in to_save)
+    ctx._saved = None if to_save is None else tuple(
+        None if t is None else SavedTensor(t, ctx) for t in to_save)
 
 
 def _tensor_class() -> type:
@@ -161,30 +197,8 @@ def _shared(value: tuple) -> tuple:
     return _SHARED.setdefault(value, value)
 
 
-class _Kept:
-    """A strong reference called like a weak one: `ref()` gives the tensor."""
-
-    __slots__ = ("tensor",)
-
-    def __init__(self, tensor: Any) -> None:
-        self.tensor = tensor
-
-    def __call__(self) -> Any:
-        return self.tensor
-
-
 def _input_ref(t: Any) -> Any:
-    """What a node remembers of an input, for diagrams: a weak reference, except for a 0-d
-    constant (often a Python number made a tensor: `x * 2`), kept so a diagram can show it."""
-    if t.ndim == 0 and not t.requires_grad:
-        return _Kept(t)
-    return weakref.ref(t)
-
-
-def _edge(t: Any) -> tuple:
-    """Where the gradient for tensor `t` must be sent: its grad_fn, or its AccumulateGrad."""
-    if not t.requires_grad:
-        return _NO_EDGE
-    if t.grad_fn is not None:
-        return (t.grad_fn, t._output_nr)
-    return (t._grad_accumulator(), 0)
+    """What a node remembers of an input that does not require grad, for diagrams: a weak
+    reference, except for a 0-d constant (often a Python number made a tensor: `x * 2`), kept
+    itself so that a diagram can show it. `graph.input_tensor` reads either."""
+    return t if t._data.ndim == 0 else weakref.ref(t)

@@ -107,9 +107,9 @@ class Node:
         self._sequence_nr = next(_sequence)
         self._saved: tuple[SavedTensor | None, ...] | None = None
         self._freed = False
-        self._input_meta: tuple = ()  # (shape, dtype) per input, to check returned gradients
+        self._input_meta: tuple = ()  # (shape, numpy dtype) per input, to check gradients
         self._outputs: tuple = ()  # weak references to output tensors, for diagrams
-        self._inputs: tuple = ()  # callables giving the input tensors (or None), for diagrams
+        self._inputs: tuple = ()  # inputs that do not require grad, for diagrams: input_tensor
 
     @property
     def metadata(self) -> dict:
@@ -159,6 +159,15 @@ class Node:
     def __call__(self, *grad_outputs: Any) -> Any:
         grads = self.apply(*grad_outputs)
         return grads[0] if len(grads) == 1 else grads
+
+
+def input_tensor(node: Node, position: int) -> Any:
+    """Input `position` of `node` if it did not require grad and is still alive, else None.
+    (The others are found through `next_functions`.)"""
+    ref = node._inputs[position] if position < len(node._inputs) else None
+    if ref is None or not isinstance(ref, weakref.ref):
+        return ref  # a 0-d constant is kept itself
+    return ref()
 
 
 class AccumulateGrad(Node):

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._dtype import result_type
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import Tensor, _wrap
 
 
 def as_tensor_pair(a: Any, b: Any) -> tuple[Tensor, Tensor]:
@@ -20,7 +20,7 @@ def as_tensor_pair(a: Any, b: Any) -> tuple[Tensor, Tensor]:
                 check_broadcast(a.shape, b.shape)
             return a, b
         if type(b) in (float, int, bool):  # a number never promotes a float tensor
-            return a, Tensor(np.asarray(b, dtype=a._data.dtype))
+            return a, wrapped_number(b, a._data.dtype)
     dt = result_type(a, b).numpy
     a = a if isinstance(a, Tensor) and a._data.dtype == dt else _constant(a, dt)
     b = b if isinstance(b, Tensor) and b._data.dtype == dt else _constant(b, dt)
@@ -45,7 +45,28 @@ def _constant(x: Any, dt: np.dtype) -> Tensor:
         return x.to(_from_np(dt)) if x.requires_grad else Tensor(x._data.astype(dt))
     if isinstance(x, (np.ndarray, list, tuple)):
         raise TypeError(f"unsupported operand type: {type(x).__name__}")
-    return Tensor(np.asarray(x, dtype=dt))
+    return wrapped_number(x, dt)
+
+
+_WRAPPED: dict[tuple, Tensor] = {}
+
+
+def wrapped_number(x: Any, dt: np.dtype) -> Tensor:
+    """A Python number as a 0-d tensor (PyTorch calls it a wrapped number). `y * 0.5` in a loop
+    makes the same one each time, so one read-only tensor per value is shared by all the nodes
+    that use it: a million-op chain then holds one constant, not a million."""
+    key = (type(x), x, dt)
+    t = _WRAPPED.get(key)
+    if t is None:
+        t = Tensor(np.asarray(x, dtype=dt))
+        if x != x or (x == 0 and type(x) is float):
+            return t  # nan is no key (nan != nan), and -0.0 == 0.0: not shared
+        t._data.flags.writeable = False
+        t._is_wrapped_number = True
+        if len(_WRAPPED) >= 1024:  # stays small whatever numbers a program uses
+            _WRAPPED.clear()
+        _WRAPPED[key] = t
+    return t
 
 
 def _from_np(dt: np.dtype) -> Any:
@@ -55,7 +76,10 @@ def _from_np(dt: np.dtype) -> Any:
 
 
 def _out(x: Any, like: Tensor) -> Tensor:
-    return Tensor(np.asarray(x, dtype=like._data.dtype))
+    """The result of a numpy computation as a tensor of `like`'s dtype (numpy gives a scalar,
+    not a 0-d array, for 0-d inputs)."""
+    dt = like._data.dtype
+    return _wrap(x if type(x) is np.ndarray and x.dtype == dt else np.asarray(x, dtype=dt))
 
 
 class Add(Function):
@@ -106,8 +130,7 @@ class Mul(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a if b.requires_grad else None, b if a.requires_grad else None)
-        with np.errstate(all="ignore"):  # 0 * inf is nan, as in PyTorch
-            return _out(a._data * b._data, a)
+        return _out(a._data * b._data, a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -123,8 +146,7 @@ class Div(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a if b.requires_grad else None, b)
-        with np.errstate(all="ignore"):  # inf and nan are answers, as in PyTorch
-            return _out(a._data / b._data, a)
+        return _out(a._data / b._data, a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -139,8 +161,7 @@ class Reciprocal(Function):
 
     @staticmethod
     def forward(ctx, a):
-        with np.errstate(all="ignore"):  # inf and nan are answers, as in PyTorch
-            out = _out(1 / a._data, a)
+        out = _out(1 / a._data, a)
         ctx.save_for_backward(out)
         return out
 
@@ -158,8 +179,7 @@ class Pow(Function):
     def forward(ctx, a, exponent):
         ctx.save_for_backward(a)
         ctx.exponent = exponent
-        with np.errstate(all="ignore"):  # inf and nan are answers, as in PyTorch
-            return _out(a._data ** exponent, a)
+        return _out(a._data ** exponent, a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -176,8 +196,7 @@ class PowTensor(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        with np.errstate(all="ignore"):  # inf and nan are answers, as in PyTorch
-            out = _out(a._data ** b._data, a)
+        out = _out(a._data ** b._data, a)
         ctx.save_for_backward(a, b, out)
         return out
 
@@ -203,8 +222,7 @@ class RPow(Function):
 
     @staticmethod
     def forward(ctx, a, base):
-        with np.errstate(all="ignore"):  # inf and nan are answers, as in PyTorch
-            out = _out(np.asarray(base, dtype=a._data.dtype) ** a._data, a)
+        out = _out(np.asarray(base, dtype=a._data.dtype) ** a._data, a)
         ctx.save_for_backward(out)
         ctx.base = base
         return out
@@ -233,8 +251,7 @@ def _unary(name: str, compute, derivative, saves: str = "input", doc: str = "") 
     input `x` or output `y`)."""
 
     def forward(ctx, a):
-        with np.errstate(all="ignore"):  # inf and nan are answers, as in PyTorch
-            out = _out(compute(a._data), a)
+        out = _out(compute(a._data), a)
         ctx.save_for_backward(a if saves == "input" else out)
         return out
 

@@ -10,7 +10,8 @@ from collections import deque
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from ..autograd.graph import AccumulateGrad, Node
+from .._dtype import from_numpy
+from ..autograd.graph import AccumulateGrad, Node, input_tensor
 
 
 class Box:
@@ -115,10 +116,18 @@ def forward_graph(outputs: Sequence[Any]) -> Graph:
         for position, (child, nr) in enumerate(node.next_functions):
             shape, dtype = node._input_meta[position] if position < len(node._input_meta) else (
                 None, None)
+            dtype = None if dtype is None else from_numpy(dtype)
             if child is None:  # an input that does not require grad
-                ref = node._inputs[position] if position < len(node._inputs) else None
-                t = ref() if ref is not None else None
-                src = g.tensor(t) if t is not None else freed(("in", node, position), shape, dtype)
+                t = input_tensor(node, position)
+                if t is None:
+                    src = freed(("in", node, position), shape, dtype)
+                elif getattr(t, "_is_wrapped_number", False):  # one box per use, not per value
+                    src = g.other_index.get(("in", node, position))
+                    if src is None:
+                        src = g.other_index[("in", node, position)] = g.add(Box("constant",
+                                                                                tensor=t))
+                else:
+                    src = g.tensor(t)
             elif isinstance(child, AccumulateGrad):
                 src = g.tensor(child.variable)
             else:
