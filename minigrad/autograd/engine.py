@@ -99,27 +99,60 @@ def run_backward(
         node for node, _ in root_edges)) if dependencies[node] == 0]
     heapq.heapify(ready)
     tie = len(ready)
+    pop, push = heapq.heappop, heapq.heappush  # this loop runs once per node: it is kept lean
+    plain_run = needed is None and not capture and not _observers
     with _grad_mode.set_grad_enabled(create_graph):
         while ready:
-            node = heapq.heappop(ready)[2]
+            node = pop(ready)[2]
             grads = buffers.pop(node, None)
             outputs: tuple = ()
-            execute = needed is None or needed[node]
-            if grads is not None and (execute or node in targets):
-                outputs = _run_node(node, grads, capture, captured, accumulate, inputs, execute)
-            if not retain_graph:
-                node._release()
-            for (child, nr), grad in zip(node.next_functions, outputs):
-                if child is not None and grad is not None:
-                    _add_to_buffer(buffers, child, nr, grad)
-            for child, _ in node.next_functions:
+            if grads is None:
+                pass
+            elif plain_run and _is_plain(node):
+                outputs = _run_plain(node, grads)
+            elif needed is None or needed[node] or node in targets:
+                outputs = _run_node(node, grads, capture, captured, accumulate, inputs,
+                                    needed is None or needed[node])
+            if not retain_graph and node._saved is not None:
+                node._saved, node._freed = None, True  # saved tensors are freed as they are used
+            count = len(outputs)
+            for i, (child, nr) in enumerate(node.next_functions):
                 if child is None:
                     continue
-                dependencies[child] -= 1
-                if dependencies[child] == 0:
+                if i < count and outputs[i] is not None:
+                    _add_to_buffer(buffers, child, nr, outputs[i])
+                left = dependencies[child] - 1
+                dependencies[child] = left
+                if not left:
                     tie += 1
-                    heapq.heappush(ready, (-child._sequence_nr, tie, child))
+                    push(ready, (-child._sequence_nr, tie, child))
     return captured if not accumulate else None
+
+
+def _is_plain(node: Node) -> bool:
+    """No hooks, no retained `.grad` and not an AccumulateGrad: the node only computes."""
+    return (type(node) is not AccumulateGrad and not node._tensor_hooks and not node._retained
+            and not node._pre_hooks and not node._post_hooks)
+
+
+def _run_plain(node: Node, grads: list) -> tuple:
+    """`_run_node` for a plain node, without the checks that cannot apply to it."""
+    for g in grads:
+        if g is None:  # an output without a gradient: only multi-output nodes have them
+            grads = [_materialize(node, nr, g) for nr, g in enumerate(grads)]
+            break
+    grad_inputs = node.apply(*grads)
+    edges, meta = node.next_functions, node._input_meta
+    if len(grad_inputs) != len(edges):
+        raise RuntimeError(
+            f"function {node.name()} returned an incorrect number of gradients (expected "
+            f"{len(edges)}, got {len(grad_inputs)})")
+    for i, g in enumerate(grad_inputs):  # gradients as their inputs are: see _validate
+        if g is not None:
+            data = g._data
+            if edges[i][0] is None or data.shape != meta[i][0] or data.dtype != meta[i][1]:
+                return tuple(_validate(node, i, g) for i, g in enumerate(grad_inputs))
+    return grad_inputs
 
 
 def _count_dependencies(roots: list[Node]) -> dict[Node, int]:

@@ -46,11 +46,12 @@ class FunctionCtx:
 
     @property
     def saved_tensors(self) -> tuple:
-        if self._freed:
-            raise RuntimeError(ERR_BACKWARD_TWICE)
-        if self._saved is None:
+        saved = self._saved
+        if saved is None:
+            if self._freed:
+                raise RuntimeError(ERR_BACKWARD_TWICE)
             return ()
-        return tuple(None if s is None else s.unpack(self) for s in self._saved)
+        return tuple([None if s is None else s.unpack(self) for s in saved])
 
     def mark_dirty(self, *tensors: Any) -> None:
         self._dirty = tensors
@@ -77,6 +78,9 @@ class BackwardFunction(FunctionCtx, Node):
     def apply(self, *grad_outputs: Any) -> tuple:
         grads = self._forward_cls.backward(self, *grad_outputs)
         grads = grads if isinstance(grads, tuple) else (grads,)
+        positions = self._tensor_positions
+        if len(grads) == len(positions) == self._num_args:  # every argument was a tensor
+            return grads
         if len(grads) > self._num_args and all(g is None for g in grads[self._num_args:]):
             grads = grads[:self._num_args]  # extra Nones (for defaulted arguments) are allowed
         if len(grads) != self._num_args:  # one gradient per forward argument, None for non-tensors

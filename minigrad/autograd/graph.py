@@ -55,6 +55,8 @@ class SavedTensor:
         self.tensor = tensor._alias() if self.is_own_output else tensor
 
     def unpack(self, owner: Node) -> Any:
+        if self.counter.value == self.version and not self.is_own_output:
+            return self.tensor  # the common case first
         if self.counter.value != self.version:
             t = self.tensor
             what = f"[{t.type()} [{', '.join(str(s) for s in t.shape)}]]"
@@ -146,12 +148,6 @@ class Node:
         handle = RemovableHandle(hooks)
         hooks[handle.id] = hook
         return handle
-
-    def _release(self) -> None:
-        """Free saved tensors once backward is done with them (unless retain_graph)."""
-        if self._saved is not None:
-            self._saved = None
-            self._freed = True
 
     def apply(self, *grad_outputs: Any) -> tuple:  # pragma: no cover - overridden
         raise NotImplementedError
