@@ -299,11 +299,25 @@ class ThresholdBackward(Function):
     @staticmethod
     def forward(ctx, grad, out):
         ctx.keep = Tensor(out._data > 0)
-        return _out(np.where(ctx.keep._data, grad._data, 0), grad)
+        return _out(_keep_where(ctx.keep._data, grad._data), grad)
 
     @staticmethod
     def backward(ctx, grad_grad):
         return where(ctx.keep, grad_grad, 0.0), _zeros_like(grad_grad)
+
+
+_SAME_SIZE_UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def _keep_where(keep: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """`np.where(keep, values, 0)`, bit for bit (+0 where not kept, -0 kept where it is), done
+    as a bitwise and with an all-ones or all-zeros mask: np.where branches on every element and
+    is 5x slower on a mask without pattern, such as relu's."""
+    uint = _SAME_SIZE_UINT.get(values.dtype.itemsize)
+    if uint is None or values.dtype.kind != "f" or keep.shape != values.shape or not keep.ndim:
+        return np.where(keep, values, 0)
+    mask = np.negative(keep.view(np.uint8), dtype=uint)
+    return np.bitwise_and(values.view(uint), mask, out=mask).view(values.dtype)
 
 
 class Clamp(Function):

@@ -34,7 +34,7 @@ class MinResult(_ValuesIndices):
 
 def _restore(grad: Tensor, shape: tuple, dims: tuple, keepdim: bool) -> Tensor:
     """Give a reduced gradient its reduced dimensions back (as size 1) so it broadcasts."""
-    if not keepdim:
+    if not keepdim and grad.ndim:  # (a 0-d gradient broadcasts as it is)
         kept = [1 if i in dims else s for i, s in enumerate(shape)]
         grad = grad.reshape(kept)
     return grad
@@ -71,9 +71,9 @@ class Mean(Function):
                 "mean(): could not infer output dtype. Input dtype must be either a floating "
                 f"point or complex dtype. Got: {a.dtype.tensor_type.replace('Tensor', '')}")
         ctx.shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
-        ctx.count = a.numel() // max(1, int(np.prod(
-            a._data.sum(axis=dims, keepdims=keepdim).shape)))
-        return Tensor(np.asarray(a._data.mean(axis=dims, keepdims=keepdim), dtype=a._data.dtype))
+        out = np.asarray(a._data.mean(axis=dims, keepdims=keepdim), dtype=a._data.dtype)
+        ctx.count = a.numel() // max(1, out.size)
+        return Tensor(out)
 
     @staticmethod
     def backward(ctx, grad):
