@@ -3,6 +3,7 @@ a `backward(ctx, grad)` that applies the chain rule, and a `ctx` that remembers 
 needs. Calling `.apply` links the result into the backward graph (see graph.py)."""
 from __future__ import annotations
 
+import functools
 import weakref
 from typing import Any
 
@@ -15,13 +16,8 @@ _new = object.__new__  # a node is made without __init__: apply sets every field
 try:  # numpy >= 2 keeps its error state in a context variable: setting it costs 0.1 µs
     from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
 
-    _IGNORE = _make_extobj(all="ignore")
-
-    def _quiet() -> Any:
-        return _extobj_contextvar.set(_IGNORE)
-
-    def _loud(token: Any) -> None:
-        _extobj_contextvar.reset(token)
+    _quiet = functools.partial(_extobj_contextvar.set, _make_extobj(all="ignore"))
+    _loud = _extobj_contextvar.reset
 except ImportError:  # pragma: no cover - another numpy: the public way, 1 µs
     import numpy as np
 
@@ -162,9 +158,23 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     ctx._inputs = tuple(kept) if keep else ()
     ctx._freed = False
     non_diff, dirty = ctx._non_differentiable, ctx._dirty
+    if len(outs) == 1 and not non_diff and not dirty and isinstance(outs[0], Tensor):
+        out = outs[0]  # the common case: one new tensor
+        ctx._outputs = (weakref.ref(out),)
+        if out._data.dtype.kind == "f":
+            out.grad_fn, out._output_nr = ctx, 0
+    else:
+        ctx._outputs = _link_outputs(ctx, outs, non_diff, dirty)
+    to_save, ctx._to_save = ctx._to_save, None
+    ctx._saved = None if to_save is None else tuple(
+        None if t is None else SavedTensor(t, ctx) for t in to_save)
+
+
+def _link_outputs(ctx: BackwardFunction, outs: tuple, non_diff: tuple, dirty: tuple) -> tuple:
+    """Give each output that carries gradients its `grad_fn`; weak references to them all."""
     refs = []
     for i, out in enumerate(outs):
-        if not isinstance(out, Tensor):
+        if not isinstance(out, _Tensor):
             refs.append(None)
             continue
         refs.append(weakref.ref(out))
@@ -175,10 +185,7 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
         if dirty and out.grad_fn is None and out._requires_grad and any(out is d for d in dirty):
             raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
         out.grad_fn, out._output_nr = ctx, i
-    ctx._outputs = tuple(refs)
-    to_save, ctx._to_save = ctx._to_save, None
-    ctx._saved = None if to_save is None else tuple(
-        None if t is None else SavedTensor(t, ctx) for t in to_save)
+    return tuple(refs)
 
 
 def _tensor_class() -> type:

@@ -42,13 +42,13 @@ class SavedTensor:
     """A tensor kept for backward, with the version it had then: if it is changed in place
     afterwards, its old values are gone and unpacking raises PyTorch's error."""
 
-    __slots__ = ("tensor", "version", "counter", "output_of", "is_own_output")
+    __slots__ = ("tensor", "version", "counter", "output_nr", "is_own_output")
 
     def __init__(self, tensor: Any, owner: Node) -> None:
         self.counter = tensor._version_counter
         self.version = self.counter.value
         fn = tensor.grad_fn
-        self.output_of = None if fn is None else (tensor._output_nr, fn.name())
+        self.output_nr = None if fn is None else tensor._output_nr  # None: it was a leaf
         # A node that saves its own output keeps an alias without history: holding the output
         # itself would make a reference cycle (output -> grad_fn -> output).
         self.is_own_output = fn is owner
@@ -60,10 +60,10 @@ class SavedTensor:
         if self.counter.value != self.version:
             t = self.tensor
             what = f"[{t.type()} [{', '.join(str(s) for s in t.shape)}]]"
-            if self.output_of is not None:
+            if self.output_nr is not None:
                 # PyTorch names the op that made the tensor as it is now (an in-place op makes
                 # it that op's output), by its forward name: "Exp" for ExpBackward0.
-                fn, nr = (owner, self.output_of[0]) if self.is_own_output else (t.grad_fn,
+                fn, nr = (owner, self.output_nr) if self.is_own_output else (t.grad_fn,
                                                                                 t._output_nr)
                 what += f", which is output {nr} of {_forward_name(fn.name())},"
             raise RuntimeError(
@@ -75,7 +75,7 @@ class SavedTensor:
             )
         if self.is_own_output:  # reattach, so that a graph of the backward pass can be built
             out = self.tensor._alias()
-            out._set_history(owner, self.output_of[0])
+            out.grad_fn, out._output_nr = owner, self.output_nr
             return out
         return self.tensor
 

@@ -64,7 +64,7 @@ def tensor_label(box: Box, name: str | None, marks: Marks, i: int) -> str:
 def saved_label(box: Box, names: Names) -> str:
     saved = box.saved
     if saved.is_own_output:  # an alias of the node's output: name the output, if alive
-        ref = box.node._outputs[saved.output_of[0]]
+        ref = box.node._outputs[saved.output_nr]
         owner = names(ref()) if ref is not None else None
         who = (f"{owner}, " if owner else "") + f"output of {type(box.node).__name__}"
     else:
