@@ -9,6 +9,8 @@ import heapq
 import warnings
 from typing import Any, Callable, Iterator, Sequence
 
+import numpy as np
+
 from .. import _grad_mode
 from .._dtype import from_numpy
 from .graph import AccumulateGrad, Node
@@ -315,17 +317,24 @@ def _accumulate_into(tensor: Any, grad: Any, keep_graph: bool) -> None:
     read-only broadcast view, or be changed later."""
     if tensor.grad_fn is not None:  # retain_grad(), or backward(inputs=[non_leaf])
         if tensor._grad is None:
-            tensor._grad = grad.clone() if keep_graph else grad.detach().clone()
+            tensor._grad = grad.clone() if keep_graph else _copy(grad)
         else:
             tensor._grad = tensor._grad + (grad if keep_graph else grad.detach())
     elif tensor._grad is None:
         if keep_graph:
             from ..ops.fill import Copy
 
-            tensor._grad = Copy.apply(grad.detach().clone(), grad)
+            tensor._grad = Copy.apply(_copy(grad), grad)
         else:
-            tensor._grad = grad.detach().clone()
+            tensor._grad = _copy(grad)
     elif keep_graph:
         tensor._grad = tensor._grad + grad
     else:
         tensor._grad.add_(grad.detach())
+
+
+def _copy(grad: Any) -> Any:
+    """`grad.detach().clone()`, without the two operations' bookkeeping."""
+    from ..tensor import _wrap  # (here: tensor.py imports this package)
+
+    return _wrap(np.array(grad._data, order="C"))

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import Tensor, _wrap
 from .pointwise import where
 from .shape import _dims
 
@@ -48,7 +48,7 @@ class Sum(Function):
     def forward(ctx, a, dims=None, keepdim=False):
         ctx.shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
         data = a._data.astype(np.int64) if a._data.dtype.kind in "biu" else a._data
-        return Tensor(np.asarray(data.sum(axis=dims, keepdims=keepdim)))
+        return _wrap(np.asarray(data.sum(axis=dims, keepdims=keepdim)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -73,7 +73,7 @@ class Mean(Function):
         ctx.shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
         out = np.asarray(a._data.mean(axis=dims, keepdims=keepdim), dtype=a._data.dtype)
         ctx.count = a.numel() // max(1, out.size)
-        return Tensor(out)
+        return _wrap(out)
 
     @staticmethod
     def backward(ctx, grad):

@@ -9,12 +9,12 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import Tensor, _wrap
 
 
 def _view_of(data: np.ndarray, base: Tensor) -> Tensor:
     """A result that shares memory with `base` shares its version counter too."""
-    out = Tensor(data)
+    out = _wrap(data)
     if np.shares_memory(data, base._data):
         out._version_counter = base._version_counter
         out._base = root = base._base if base._base is not None else base
@@ -45,7 +45,7 @@ class SumTo(Function):
         lead = a.ndim - len(shape)
         axes = tuple(range(lead)) + tuple(
             lead + i for i, s in enumerate(shape) if s == 1 and a.shape[lead + i] != 1)
-        return Tensor(a._data.sum(axis=axes, keepdims=True).reshape(shape))
+        return _wrap(a._data.sum(axis=axes, keepdims=True).reshape(shape))
 
     @staticmethod
     def backward(ctx, grad):
