@@ -159,10 +159,10 @@ class TensorOps:
     def _float_if_int(self): return self if self.dtype.is_floating_point else self.to(_dt("float32"))
 
     # ---- in place ---------------------------------------------------------------------------
-    def add_(self, other, *, alpha=1): return _inplace(self, lambda t: t.add(other, alpha=alpha), other)
-    def sub_(self, other, *, alpha=1): return _inplace(self, lambda t: t.sub(other, alpha=alpha), other)
-    def mul_(self, other): return _inplace(self, lambda t: t.mul(other), other)
-    def div_(self, other): return _inplace(self, lambda t: t.div(other), other)
+    def add_(self, other, *, alpha=1): return _update(self, np.add, other, alpha, lambda t: t.add(other, alpha=alpha))
+    def sub_(self, other, *, alpha=1): return _update(self, np.subtract, other, alpha, lambda t: t.sub(other, alpha=alpha))
+    def mul_(self, other): return _update(self, np.multiply, other, 1, lambda t: t.mul(other))
+    def div_(self, other): return _update(self, np.divide, other, 1, lambda t: t.div(other))
     def pow_(self, exponent): return _inplace(self, lambda t: t.pow(exponent), exponent)
     def exp_(self): return _inplace(self, lambda t: t.exp())
     def clamp_(self, min=None, max=None): return _inplace(self, lambda t: t.clamp(min, max))  # noqa: A002
@@ -237,6 +237,30 @@ def _check_inplace(t) -> None:
     if t._base is not None and t._base.grad_fn is None and t._base._requires_grad:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                            "in-place operation.")
+
+
+def _update(self, ufunc, other, alpha, compute):
+    """`w -= lr * w.grad` under no_grad, the commonest in-place operation, done the way numpy
+    does it: in one pass, into `self`'s memory. When a graph, a dtype change or broadcasting
+    is involved, `_inplace` does it with `compute` instead."""
+    if _is_tensor(other):
+        plain = other._data.dtype == self._data.dtype and other._data.shape == self._data.shape
+        value = other._data
+    else:  # a number takes the tensor's dtype first, as it would become a wrapped number
+        plain = type(other) in (float, int)
+        value = self._data.dtype.type(other) if plain else None
+    if (_grad_mode._enabled or not plain or self._data.dtype.kind != "f"
+            or not self._data.flags.writeable):
+        return _inplace(self, compute, other)
+    from .autograd.function import _loud, _quiet
+
+    quiet = _quiet()  # no overflow warnings, as in PyTorch
+    try:
+        ufunc(self._data, value if alpha == 1 else alpha * value, out=self._data)
+    finally:
+        _loud(quiet)
+    self._bump_version()
+    return self
 
 
 def _inplace(self, compute, *args):

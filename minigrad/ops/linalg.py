@@ -21,7 +21,7 @@ class Mm(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
+        if a._data.ndim != 2 or b._data.ndim != 2 or a._data.shape[1] != b._data.shape[0]:
             raise RuntimeError(
                 f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
                 f"{b.shape[0]}x{b.shape[1]})")

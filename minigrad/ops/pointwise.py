@@ -17,7 +17,7 @@ def as_tensor_pair(a: Any, b: Any) -> tuple[Tensor, Tensor]:
     if isinstance(a, Tensor) and a._data.dtype.kind == "f":  # the common cases, decided quickly
         if isinstance(b, Tensor) and b._data.dtype == a._data.dtype:
             if a._data.shape != b._data.shape:
-                check_broadcast(a.shape, b.shape)
+                check_broadcast(a._data.shape, b._data.shape)
             return a, b
         if type(b) in (float, int, bool):  # a number never promotes a float tensor
             return a, wrapped_number(b, a._data.dtype)
