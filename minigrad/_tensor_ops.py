@@ -370,8 +370,12 @@ def _take_history(self, result) -> None:
         return
     retained = self._retains_grad
     self.grad_fn, self._output_nr = node, result._output_nr
-    node._outputs = tuple(weakref.ref(self) if r is not None and r() is result else r
-                          for r in node._outputs)
+    refs = node._outputs
+    if type(refs) is not tuple:
+        node._outputs = weakref.ref(self) if refs() is result else refs
+    else:
+        node._outputs = tuple(weakref.ref(self) if r is not None and r() is result else r
+                              for r in refs)
     for saved in node._saved or ():
         if saved is not None and saved.is_own_output:
             saved.tensor._data, saved.counter = self._data, self._version_counter

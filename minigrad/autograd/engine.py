@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import _grad_mode
 from .._dtype import from_numpy
-from .graph import AccumulateGrad, Node
+from .graph import AccumulateGrad, Node, num_outputs, output_ref
 
 _observers: list[Callable[..., None]] = []  # see `observe`: the step-by-step diagrams use it
 
@@ -190,7 +190,7 @@ def _add_to_buffer(buffers: dict, node: Node, nr: int, grad: Any) -> None:
 
 
 def _num_outputs(node: Node) -> int:
-    return max(1, len(node._outputs))
+    return max(1, num_outputs(node))
 
 
 def _run_node(node: Node, grads: list, capture: dict, captured: list, accumulate: bool,
@@ -255,7 +255,7 @@ def _materialize(node: Node, nr: int, grad: Any) -> Any:
     """An output that received no gradient gets zeros, unless the Function opted out."""
     if grad is not None or not getattr(node, "_materialize_grads", True):
         return grad
-    ref = node._outputs[nr] if nr < len(node._outputs) else None
+    ref = output_ref(node, nr)
     out = ref() if ref is not None else None
     if out is None:
         return None

@@ -155,19 +155,41 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     ctx._tensor_positions = _shared(tuple(positions))
     ctx.next_functions = tuple(edges)
     ctx._input_meta = _shared(tuple(meta))
-    ctx._inputs = tuple(kept) if keep else ()
+    ctx._inputs = _intern_if_constant(tuple(kept)) if keep else ()
     ctx._freed = False
     non_diff, dirty = ctx._non_differentiable, ctx._dirty
     if len(outs) == 1 and not non_diff and not dirty and isinstance(outs[0], Tensor):
         out = outs[0]  # the common case: one new tensor
-        ctx._outputs = (weakref.ref(out),)
+        ctx._outputs = weakref.ref(out)  # not a tuple of one: see graph.output_ref
         if out._data.dtype.kind == "f":
             out.grad_fn, out._output_nr = ctx, 0
     else:
         ctx._outputs = _link_outputs(ctx, outs, non_diff, dirty)
     to_save, ctx._to_save = ctx._to_save, None
-    ctx._saved = None if to_save is None else tuple(
-        None if t is None else SavedTensor(t, ctx) for t in to_save)
+    ctx._saved = None if to_save is None else _intern_if_constant(tuple(
+        [_save(t, ctx) for t in to_save]))
+
+
+def _save(t: Any, ctx: BackwardFunction) -> SavedTensor | None:
+    if t is None:
+        return None
+    if t._is_wrapped_number:  # it never changes: one SavedTensor serves every node
+        saved = t._saved_once
+        if saved is None:
+            saved = t._saved_once = SavedTensor(t, ctx)
+        return saved
+    return SavedTensor(t, ctx)
+
+
+def _intern_if_constant(entries: tuple) -> tuple:
+    """Share a tuple that holds only wrapped numbers (and their SavedTensors) and Nones: in a
+    chain such as `y = y * 0.5`, every node then holds the same one, which the garbage
+    collector need not visit a million times over."""
+    for e in entries:
+        t = e.tensor if type(e) is SavedTensor else e
+        if t is not None and not (type(t) is _Tensor and t._is_wrapped_number):
+            return entries
+    return _shared(entries)
 
 
 def _link_outputs(ctx: BackwardFunction, outs: tuple, non_diff: tuple, dirty: tuple) -> tuple:

@@ -110,7 +110,7 @@ class Node:
         self._saved: tuple[SavedTensor | None, ...] | None = None
         self._freed = False
         self._input_meta: tuple = ()  # (shape, numpy dtype) per input, to check gradients
-        self._outputs: tuple = ()  # weak references to output tensors, for diagrams
+        self._outputs: Any = ()  # weak references to the outputs, for diagrams: output_ref
         self._inputs: tuple = ()  # inputs that do not require grad, for diagrams: input_tensor
 
     @property
@@ -155,6 +155,21 @@ class Node:
     def __call__(self, *grad_outputs: Any) -> Any:
         grads = self.apply(*grad_outputs)
         return grads[0] if len(grads) == 1 else grads
+
+
+def output_ref(node: Node, nr: int) -> weakref.ref | None:
+    """The weak reference to output `nr` of `node`. A node with one output (most of them)
+    holds that reference itself, not a tuple of one: a million-node graph is a million
+    objects fewer for the garbage collector to walk."""
+    refs = node._outputs
+    if type(refs) is not tuple:
+        return refs if nr == 0 else None
+    return refs[nr] if nr < len(refs) else None
+
+
+def num_outputs(node: Node) -> int:
+    refs = node._outputs
+    return len(refs) if type(refs) is tuple else 1
 
 
 def input_tensor(node: Node, position: int) -> Any:

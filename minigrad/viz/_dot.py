@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import _style as S
+from ..autograd.graph import output_ref
 from ._graph import Box, Graph
 from ._values import grad_text, shape_text, tensor_values
 
@@ -64,7 +65,7 @@ def tensor_label(box: Box, name: str | None, marks: Marks, i: int) -> str:
 def saved_label(box: Box, names: Names) -> str:
     saved = box.saved
     if saved.is_own_output:  # an alias of the node's output: name the output, if alive
-        ref = box.node._outputs[saved.output_nr]
+        ref = output_ref(box.node, saved.output_nr)
         owner = names(ref()) if ref is not None else None
         who = (f"{owner}, " if owner else "") + f"output of {type(box.node).__name__}"
     else:

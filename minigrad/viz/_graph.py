@@ -11,7 +11,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from .._dtype import from_numpy
-from ..autograd.graph import AccumulateGrad, Node, input_tensor
+from ..autograd.graph import AccumulateGrad, Node, input_tensor, num_outputs, output_ref
 
 
 class Box:
@@ -73,7 +73,7 @@ def tensor_kind(t: Any) -> str:
 def current_output(node: Node, nr: int) -> Any:
     """Output `nr` of `node` if that tensor is alive and still holds that value (an in-place
     operation moves a tensor on to a newer node)."""
-    ref = node._outputs[nr] if nr < len(node._outputs) else None
+    ref = output_ref(node, nr)
     t = ref() if ref is not None else None
     return t if t is not None and t.grad_fn is node and t._output_nr == nr else None
 
@@ -109,7 +109,7 @@ def forward_graph(outputs: Sequence[Any]) -> Graph:
     while queue:
         node = queue.popleft()
         here = g.node_index[node]
-        for nr in range(len(node._outputs)):
+        for nr in range(num_outputs(node)):
             out = current_output(node, nr)
             if out is not None:
                 produce(node, nr, g.tensor(out))
@@ -135,7 +135,7 @@ def forward_graph(outputs: Sequence[Any]) -> Graph:
                 if t is not None:
                     src = g.tensor(t)
                 else:
-                    ref = child._outputs[nr] if nr < len(child._outputs) else None
+                    ref = output_ref(child, nr)
                     src = freed((child, nr), shape, dtype, ref() if ref is not None else None)
                 produce(child, nr, src)
             g.edge(src, here, "input", node, position)
