@@ -103,9 +103,13 @@ def run_backward(
     tie = len(ready)
     pop, push = heapq.heappop, heapq.heappush  # this loop runs once per node: it is kept lean
     plain_run = needed is None and not capture and not _observers
+    following = None  # the one node that became ready while none waited: it runs next, no heap
     with _grad_mode.set_grad_enabled(create_graph):
-        while ready:
-            node = pop(ready)[2]
+        while following is not None or ready:
+            if following is not None:
+                node, following = following, None
+            else:
+                node = pop(ready)[2]
             grads = buffers.pop(node, None)
             outputs: tuple = ()
             if grads is None:
@@ -125,9 +129,17 @@ def run_backward(
                     _add_to_buffer(buffers, child, nr, outputs[i])
                 left = dependencies[child] - 1
                 dependencies[child] = left
-                if not left:
+                if left:
+                    continue
+                if following is None and not ready:
+                    following = child
+                    continue
+                if following is not None:  # two became ready: the heap orders them
                     tie += 1
-                    push(ready, (-child._sequence_nr, tie, child))
+                    push(ready, (-following._sequence_nr, tie, following))
+                    following = None
+                tie += 1
+                push(ready, (-child._sequence_nr, tie, child))
     return captured if not accumulate else None
 
 
@@ -183,6 +195,9 @@ def _edge_of(t: Any) -> tuple:
 def _add_to_buffer(buffers: dict, node: Node, nr: int, grad: Any) -> None:
     slots = buffers.get(node)
     if slots is None:
+        if nr == 0 and type(node._outputs) is not tuple:  # one output (see graph.output_ref)
+            buffers[node] = [grad]
+            return
         slots = buffers[node] = [None] * max(nr + 1, _num_outputs(node))
     elif len(slots) <= nr:
         slots.extend([None] * (nr + 1 - len(slots)))
