@@ -87,6 +87,7 @@ def _forward_name(node_name: str) -> str:
 
 _NO_HOOKS: Any = MappingProxyType({})  # shared, read-only, until a node gets a hook of its own
 _NO_EDGE = (None, 0)  # next_functions' entry for an input that does not require grad
+_RUN_FIRST = float("inf")
 
 
 class Node:
@@ -186,10 +187,11 @@ class AccumulateGrad(Node):
 
     _name = "torch::autograd::AccumulateGrad"
 
-    def __init__(self, variable: Any) -> None:
-        super().__init__()
+    def __init__(self, variable: Any) -> None:  # every field set here: one made per leaf per step
+        self.next_functions, self._saved, self._freed = (), None, False
+        self._input_meta, self._outputs, self._inputs = (), (), ()
+        self._sequence_nr = _RUN_FIRST  # PyTorch runs these as soon as they are ready
         self.variable = variable
-        self._sequence_nr = float("inf")  # PyTorch runs these as soon as they are ready
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"

@@ -31,6 +31,8 @@ def as_tensor_pair(a: Any, b: Any) -> tuple[Tensor, Tensor]:
 
 def check_broadcast(a: tuple, b: tuple) -> None:
     """PyTorch's error for shapes that do not broadcast, naming the first clash from the right."""
+    if len(a) >= len(b) and a[len(a) - len(b):] == b:  # the common case: `x @ w + bias`
+        return
     ndim = max(len(a), len(b))
     for i in range(1, ndim + 1):
         sa = a[-i] if i <= len(a) else 1
@@ -88,12 +90,14 @@ class Add(Function):
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
-        ctx.alpha = alpha
+        if alpha != 1:  # (set only when needed: a node's first attribute costs a dict)
+            ctx.alpha = alpha
         return _out(a._data + b._data if alpha == 1 else a._data + alpha * b._data, a)
 
     @staticmethod
     def backward(ctx, grad):
-        return grad, (grad if ctx.alpha == 1 else grad * ctx.alpha), None
+        alpha = getattr(ctx, "alpha", 1)
+        return grad, (grad if alpha == 1 else grad * alpha), None
 
 
 class Sub(Function):
@@ -102,12 +106,14 @@ class Sub(Function):
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
-        ctx.alpha = alpha
+        if alpha != 1:  # (set only when needed: a node's first attribute costs a dict)
+            ctx.alpha = alpha
         return _out(a._data - b._data if alpha == 1 else a._data - alpha * b._data, a)
 
     @staticmethod
     def backward(ctx, grad):
-        return grad, (-grad if ctx.alpha == 1 else grad * -ctx.alpha), None
+        alpha = getattr(ctx, "alpha", 1)
+        return grad, (-grad if alpha == 1 else grad * -alpha), None
 
 
 class Rsub(Function):
