@@ -1,0 +1,150 @@
+"""The engine's shortcuts for speed and memory give the same results as the general way.
+
+Each shortcut (relu's bitwise mask, shared wrapped numbers, one-pass in-place updates under
+no_grad, nodes that hold fewer objects) is checked against what it replaces, bit for bit."""
+from __future__ import annotations
+
+import gc
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import minigrad as mg
+from minigrad.autograd.graph import input_tensor, num_outputs, output_ref
+from minigrad.ops.pointwise import _keep_where
+
+FLOATS = st.sampled_from([np.float16, np.float32, np.float64])
+
+
+@given(st.data())
+def test_relu_mask_is_np_where_bit_for_bit(data: st.DataObject) -> None:
+    dtype = data.draw(FLOATS)
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=3, max_side=6))
+    values = data.draw(hnp.arrays(dtype, shape, elements=st.floats(
+        allow_nan=True, allow_infinity=True, width=np.dtype(dtype).itemsize * 8)))
+    keep = data.draw(hnp.arrays(np.bool_, shape))
+    got, expected = _keep_where(keep, values), np.where(keep, values, 0)
+    assert got.dtype == expected.dtype
+    assert got.tobytes() == expected.tobytes()  # -0.0 kept where kept, +0.0 elsewhere
+
+
+def test_relu_backward_keeps_the_sign_of_zero() -> None:
+    x = mg.tensor([-1.0, 2.0, 3.0], requires_grad=True)
+    x.relu().backward(mg.tensor([-5.0, -0.0, 4.0]))
+    assert x.grad.numpy().tobytes() == np.array([0.0, -0.0, 4.0], np.float32).tobytes()
+
+
+# ---- wrapped numbers: one read-only tensor per Python number --------------------------------
+
+def _constant_of(y: mg.Tensor) -> mg.Tensor:
+    return input_tensor(y.grad_fn, 1)
+
+
+def test_a_number_is_one_shared_read_only_tensor() -> None:
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    a, b = x * 0.5, x * 0.5
+    constant = _constant_of(a)
+    assert constant is _constant_of(b)
+    assert not constant._data.flags.writeable
+    assert a.grad_fn._saved is b.grad_fn._saved  # one SavedTensor, in one interned tuple
+
+
+@pytest.mark.parametrize("number", [0.0, -0.0, float("nan")])
+def test_numbers_that_compare_badly_are_not_shared(number: float) -> None:
+    x = mg.tensor([1.0], requires_grad=True)
+    a, b = x * number, x * number
+    assert _constant_of(a) is not _constant_of(b)
+    assert np.signbit(_constant_of(a)._data) == np.signbit(number)
+
+
+def test_int_and_float_numbers_keep_their_results_apart() -> None:
+    x = mg.tensor([3.0], dtype=mg.float64, requires_grad=True)
+    y = x * 2 + x * 2.0 + x * True
+    y.backward()
+    assert x.grad.item() == 5.0
+
+
+def test_a_chain_holds_few_objects_per_op() -> None:
+    """What the 1,000,000-op memory benchmark relies on: about four objects per op."""
+    x = mg.tensor(1.0, requires_grad=True)
+    gc.collect()
+    before = len(gc.get_objects())
+    y = x
+    for _ in range(1000):
+        y = y * 1.0000001
+    gc.collect()
+    assert (len(gc.get_objects()) - before) / 1000 <= 4.5
+    y.backward()
+    assert x.grad.item() == pytest.approx(1.0000001 ** 1000, rel=1e-4)
+
+
+def test_a_diagram_draws_one_box_per_use_of_a_number() -> None:
+    from minigrad.viz._graph import forward_graph
+
+    x = mg.tensor(1.0, requires_grad=True)
+    y = x * 2.0 * 2.0
+    constants = [box for box in forward_graph([y]).boxes if box.kind == "constant"]
+    assert len(constants) == 2
+
+
+def test_outputs_are_found_for_one_and_for_several() -> None:
+    x = mg.tensor([[1.0, 5.0], [4.0, 2.0]], requires_grad=True)
+    single = x * 2
+    values, indices = x.max(dim=1)
+    assert num_outputs(single.grad_fn) == 1 and output_ref(single.grad_fn, 0)() is single
+    assert output_ref(single.grad_fn, 1) is None
+    assert num_outputs(values.grad_fn) == 2
+    assert output_ref(values.grad_fn, 0)() is values
+    assert output_ref(values.grad_fn, 1)() is indices
+
+
+# ---- in-place updates under no_grad: one numpy pass, the same bits --------------------------
+
+UPDATES = {
+    "add_": lambda t, o: t.add_(o),
+    "add_ alpha": lambda t, o: t.add_(o, alpha=-0.25),
+    "sub_": lambda t, o: t.sub_(o),
+    "sub_ alpha": lambda t, o: t.sub_(o, alpha=3),
+    "mul_": lambda t, o: t.mul_(o),
+    "div_": lambda t, o: t.div_(o),
+    "-=": lambda t, o: t.__isub__(o),
+}
+
+
+@pytest.mark.parametrize("name", UPDATES)
+@pytest.mark.parametrize("dtype", [mg.float32, mg.float64])
+@pytest.mark.parametrize("other", ["tensor", "number", "broadcast", "int tensor"])
+def test_no_grad_update_matches_the_recorded_way(name: str, dtype: mg.dtype, other: str) -> None:
+    rng = np.random.default_rng(0)
+    start = rng.standard_normal((3, 4))
+    operand = {"tensor": lambda: mg.tensor(rng.standard_normal((3, 4)), dtype=dtype),
+               "number": lambda: 0.1,
+               "broadcast": lambda: mg.tensor(rng.standard_normal(4), dtype=dtype),
+               "int tensor": lambda: mg.tensor([[1, 2, 3, 4]] * 3)}[other]()
+    fast = mg.tensor(start, dtype=dtype, requires_grad=True)
+    slow = mg.tensor(start, dtype=dtype)  # grad mode on and no leaf: the general path
+    with mg.no_grad():
+        returned = UPDATES[name](fast, operand)
+    UPDATES[name](slow, operand)
+    assert returned is fast and fast._version == slow._version == 1
+    assert fast._data.tobytes() == slow._data.tobytes()
+
+
+def test_no_grad_update_reaches_views_and_base() -> None:
+    base = mg.zeros(2, 3)
+    row = base[1]
+    with mg.no_grad():
+        row += mg.ones(3)
+        base *= 2.0
+    assert base.tolist() == [[0.0, 0.0, 0.0], [2.0, 2.0, 2.0]]
+    assert row.tolist() == [2.0, 2.0, 2.0]
+    assert base._version == row._version == 2
+
+
+def test_no_grad_update_of_an_int_tensor_by_a_float_is_refused() -> None:
+    t = mg.tensor([1, 2])
+    with mg.no_grad(), pytest.raises(RuntimeError, match="can't be cast"):
+        t.add_(0.5)
