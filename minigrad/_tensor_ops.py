@@ -141,7 +141,7 @@ class TensorOps:
     def dot(self, other): return _ops()[3].Dot.apply(self, other)
 
     # ---- copies and types -------------------------------------------------------------------
-    def clone(self): return _ops()[2].Clone.apply(self)
+    def clone(self): return _ops()[2].Clone.apply(self, True)  # keeps the layout (torch.preserve_format)
     def contiguous(self): return self if self.is_contiguous() else _ops()[2].Clone.apply(self)  # a C-order copy
     def to(self, dtype=None, *args, **kwargs):
         from ._dtype import dtype as dtype_cls
