@@ -67,3 +67,35 @@ def test_clone_layout_matches_torch(view: str) -> None:
     ours, theirs = (VIEWS[view](lib.arange(24.0)[:12]).clone() for lib in (mg, torch))
     assert _strides(ours) == _strides(theirs)
     assert ours.is_contiguous() == theirs.is_contiguous()
+
+
+# ---- 2. max(dim)/min(dim) of a 0-d tensor is a MaxBackward0/MinBackward0, index 0 ------------
+
+@pytest.mark.parametrize(("op", "node"), [("max", "MaxBackward0"), ("min", "MinBackward0")])
+@pytest.mark.parametrize("dim", [0, -1])
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_extremum_over_a_dim_of_a_0d_tensor(op: str, node: str, dim: int, keepdim: bool) -> None:
+    x = mg.tensor(3.0, requires_grad=True)
+    values, indices = getattr(x, op)(dim=dim, keepdim=keepdim)
+    assert values.grad_fn.name() == node
+    assert values.shape == indices.shape == ()
+    assert (values.item(), indices.item(), indices.dtype) == (3.0, 0, mg.int64)
+    assert indices.grad_fn is None and not indices.requires_grad
+    (values * 5).backward()
+    assert x.grad.item() == 5.0
+
+
+@pytest.mark.parametrize("op", ["max", "min"])
+def test_extremum_of_a_0d_tensor_checks_the_dim(op: str) -> None:
+    with pytest.raises(IndexError, match=r"^Dimension out of range \(expected to be in range of "
+                                         r"\[-1, 0\], but got 1\)$"):
+        getattr(mg.tensor(3.0), op)(dim=1)
+
+
+@needs_torch
+@pytest.mark.parametrize("op", ["max", "min"])
+def test_extremum_of_a_0d_tensor_matches_torch(op: str) -> None:
+    ours, theirs = (getattr(lib.tensor(3.0, requires_grad=True) * 2, op)(0) for lib in (mg, torch))
+    assert ours.values.grad_fn.name() == theirs.values.grad_fn.name()
+    assert ours.indices.item() == theirs.indices.item()
+    assert repr(ours) == repr(theirs)

@@ -115,7 +115,8 @@ class Function:
         ctx._to_save = None
         needs = [isinstance(a, Tensor) and (a._requires_grad or a.grad_fn is not None)
                  for a in args]
-        ctx.needs_input_grad = _shared(tuple(needs))
+        flags = tuple(needs)
+        ctx.needs_input_grad = _SHARED.setdefault(flags, flags)  # (_shared bounds the size)
         enabled = _grad_mode._enabled
         _grad_mode._enabled = False  # what forward computes is not recorded op by op
         quiet = _quiet()  # numpy's overflow and 0 * inf warnings: PyTorch has none
@@ -131,31 +132,39 @@ class Function:
 
 def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     """Link a freshly computed result into the graph: inputs become `next_functions`, outputs
-    get `grad_fn`, and what forward saved is stamped with its version."""
+    get `grad_fn`, and what forward saved is stamped with its version.
+
+    This runs once per recorded operation, so it makes one pass over the arguments and shares
+    what many nodes hold alike (flags, shapes, Python numbers) instead of copying it."""
     Tensor = _Tensor
-    positions, edges, meta, kept = [], [], [], []  # one pass over the inputs: ops are small
-    keep = False
-    for i, a in enumerate(args):
-        if isinstance(a, Tensor):
-            positions.append(i)
-            meta.append((a._data.shape, a._data.dtype))
-            fn = a.grad_fn
-            if fn is not None:
-                edges.append((fn, a._output_nr))
-                kept.append(None)  # diagrams find it as an output of `fn`
-            elif a._requires_grad:
-                edges.append((a._grad_accumulator(), 0))
-                kept.append(None)  # diagrams find it on its AccumulateGrad
-            else:
-                edges.append(_NO_EDGE)
-                kept.append(_input_ref(a))
-                keep = True
+    edges, meta, kept = [], [], []
+    all_tensors, keep, only_numbers = True, False, True
+    for a in args:
+        if not isinstance(a, Tensor):
+            all_tensors = False
+            continue
+        meta.append((a._data.shape, a._data.dtype))
+        fn = a.grad_fn
+        if fn is not None:
+            edges.append((fn, a._output_nr))
+            kept.append(None)  # diagrams find it as an output of `fn`
+        elif a._requires_grad:
+            edges.append((a._grad_accumulator(), 0))
+            kept.append(None)  # diagrams find it on its AccumulateGrad
+        else:
+            edges.append(_NO_EDGE)
+            kept.append(_input_ref(a))
+            keep, only_numbers = True, only_numbers and a._is_wrapped_number
     ctx._sequence_nr = next(_sequence)
     ctx._num_args = len(args)
-    ctx._tensor_positions = _shared(tuple(positions))
+    ctx._tensor_positions = _ALL_POSITIONS[len(args)] if all_tensors and len(args) < 8 else (
+        _shared(tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))))
     ctx.next_functions = tuple(edges)
     ctx._input_meta = _shared(tuple(meta))
-    ctx._inputs = _intern_if_constant(tuple(kept)) if keep else ()
+    if keep:  # a tuple of Python numbers (and Nones) is shared: `y * 0.5` a million times over
+        ctx._inputs = _shared(tuple(kept)) if only_numbers else tuple(kept)
+    else:
+        ctx._inputs = ()
     ctx._freed = False
     non_diff, dirty = ctx._non_differentiable, ctx._dirty
     if len(outs) == 1 and not non_diff and not dirty and isinstance(outs[0], Tensor):
@@ -166,30 +175,27 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     else:
         ctx._outputs = _link_outputs(ctx, outs, non_diff, dirty)
     to_save, ctx._to_save = ctx._to_save, None
-    ctx._saved = None if to_save is None else _intern_if_constant(tuple(
-        [_save(t, ctx) for t in to_save]))
+    ctx._saved = None if to_save is None else _save(to_save, ctx)
 
 
-def _save(t: Any, ctx: BackwardFunction) -> SavedTensor | None:
-    if t is None:
-        return None
-    if t._is_wrapped_number:  # it never changes: one SavedTensor serves every node
-        saved = t._saved_once
-        if saved is None:
-            saved = t._saved_once = SavedTensor(t, ctx)
-        return saved
-    return SavedTensor(t, ctx)
+def _save(tensors: tuple, ctx: BackwardFunction) -> tuple:
+    """A SavedTensor for each tensor saved. A Python number never changes, so it has one
+    SavedTensor for all the nodes that save it, and a tuple of those (and Nones) is shared."""
+    saved, only_numbers = [], True
+    for t in tensors:
+        if t is None:
+            saved.append(None)
+        elif t._is_wrapped_number:
+            saved.append(t._saved_once or _saved_once(t, ctx))
+        else:
+            saved.append(SavedTensor(t, ctx))
+            only_numbers = False
+    return _shared(tuple(saved)) if only_numbers else tuple(saved)
 
 
-def _intern_if_constant(entries: tuple) -> tuple:
-    """Share a tuple that holds only wrapped numbers (and their SavedTensors) and Nones: in a
-    chain such as `y = y * 0.5`, every node then holds the same one, which the garbage
-    collector need not visit a million times over."""
-    for e in entries:
-        t = e.tensor if type(e) is SavedTensor else e
-        if t is not None and not (type(t) is _Tensor and t._is_wrapped_number):
-            return entries
-    return _shared(entries)
+def _saved_once(number: Any, ctx: BackwardFunction) -> SavedTensor:
+    number._saved_once = SavedTensor(number, ctx)
+    return number._saved_once
 
 
 def _link_outputs(ctx: BackwardFunction, outs: tuple, non_diff: tuple, dirty: tuple) -> tuple:
@@ -220,6 +226,7 @@ def _tensor_class() -> type:
 
 
 _SHARED: dict[tuple, tuple] = {}
+_ALL_POSITIONS = tuple(tuple(range(n)) for n in range(8))  # every argument a tensor: the usual
 
 
 def _shared(value: tuple) -> tuple:

@@ -116,9 +116,14 @@ class ExtremumDim(Function):
 
     @staticmethod
     def forward(ctx, a, dim, keepdim, arg=np.argmax):
+        ctx.shape = a.shape
+        if a.ndim == 0:  # a single value is its own extremum, at index 0
+            idx = Tensor(np.zeros((), dtype=np.int64))
+            ctx.mark_non_differentiable(idx)
+            return Tensor(a._data.copy()), idx
         indices = np.expand_dims(arg(a._data, axis=dim), dim)
         values = np.take_along_axis(a._data, indices, axis=dim)
-        ctx.dim, ctx.shape, ctx.indices, ctx.keepdim = dim, a.shape, indices, keepdim
+        ctx.dim, ctx.indices, ctx.keepdim = dim, indices, keepdim
         if not keepdim:
             values, indices = values.squeeze(dim), indices.squeeze(dim)
         idx = Tensor(np.asarray(indices, dtype=np.int64))
@@ -127,6 +132,8 @@ class ExtremumDim(Function):
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
+        if not ctx.shape:
+            return grad, None, None, None
         grad = _restore(grad, ctx.shape, (ctx.dim,), ctx.keepdim)
         picked = np.zeros(ctx.shape, dtype=bool)
         np.put_along_axis(picked, ctx.indices, True, axis=ctx.dim)
@@ -153,9 +160,8 @@ def reduce_max(a: Tensor, dim: int | None = None, keepdim: bool = False, largest
     if dim is None:
         return (Extremum if largest else MinAll).apply(a, np.max if largest else np.min)
     result = MaxResult if largest else MinResult
-    d = _dims(dim, a.ndim)[0] if a.ndim else 0
-    if a.ndim == 0:
-        return result(a.clone(), Tensor(np.asarray(0, dtype=np.int64)))
+    dims = _dims(dim, a.ndim)  # checks the range; a 0-d tensor takes 0 or -1 and gives ()
+    d = dims[0] if dims else 0
     values, indices = (ExtremumDim if largest else MinDim).apply(
         a, d, keepdim, np.argmax if largest else np.argmin)
     return result(values, indices)
