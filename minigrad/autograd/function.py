@@ -113,19 +113,22 @@ class Function:
         Tensor = _Tensor or _tensor_class()
         ctx = _new(cls._backward_cls)
         ctx._to_save = None
-        needs = [isinstance(a, Tensor) and (a._requires_grad or a.grad_fn is not None)
-                 for a in args]
-        flags = tuple(needs)
+        flags = tuple([isinstance(a, Tensor) and (a._requires_grad or a.grad_fn is not None)
+                       for a in args])
         ctx.needs_input_grad = _SHARED.setdefault(flags, flags)  # (_shared bounds the size)
-        enabled = _grad_mode._enabled
-        _grad_mode._enabled = False  # what forward computes is not recorded op by op
         quiet = _quiet()  # numpy's overflow and 0 * inf warnings: PyTorch has none
+        if not _grad_mode._enabled:  # nothing is recorded (no_grad, or a backward pass)
+            try:
+                return cls.forward(ctx, *args, **kwargs)
+            finally:
+                _loud(quiet)
+        _grad_mode._enabled = False  # what forward computes is not recorded op by op
         try:
             outputs = cls.forward(ctx, *args, **kwargs)
         finally:
-            _grad_mode._enabled = enabled
+            _grad_mode._enabled = True
             _loud(quiet)
-        if enabled and True in needs:
+        if True in flags:
             _connect(ctx, args, outputs if isinstance(outputs, tuple) else (outputs,))
         return outputs
 
