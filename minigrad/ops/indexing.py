@@ -29,33 +29,46 @@ class Index(Function):
         return IndexAdd.apply(grad, ctx.key, ctx.shape), None
 
 
-class Select(Index):
+class _BasicIndex(Index):
+    """A view that reads each position once: its gradient is copied into zeros, as PyTorch's
+    select_backward/slice_backward do (adding it to 0.0 would turn a -0.0 into 0.0)"""
+
+    @staticmethod
+    def backward(ctx, grad):
+        return IndexAdd.apply(grad, ctx.key, ctx.shape, False), None
+
+
+class Select(_BasicIndex):
     node_name = "SelectBackward0"
 
 
-class Slice(Index):
+class Slice(_BasicIndex):
     node_name = "SliceBackward0"
 
 
-class AsStrided(Index):
+class AsStrided(_BasicIndex):
     """A view read back out of its base after an in-place change rewrote the base"""
     node_name = "AsStridedBackward0"
 
 
 class IndexAdd(Function):
-    """zeros(shape) with `grad` added at `key` (repeated positions add up)"""
+    """zeros(shape) with `grad` added at `key` (repeated positions add up), or written there
+    when `accumulate` is False (a key that names each position once)"""
     node_name = "IndexPutBackward0"
 
     @staticmethod
-    def forward(ctx, grad, key, shape):
+    def forward(ctx, grad, key, shape, accumulate=True):
         ctx.key = key
         out = np.zeros(shape, dtype=grad._data.dtype)
-        np.add.at(out, key, grad._data)
+        if accumulate:
+            np.add.at(out, key, grad._data)
+        else:
+            out[key] = grad._data
         return Tensor(out)
 
     @staticmethod
     def backward(ctx, grad):
-        return Index.apply(grad, ctx.key), None, None
+        return Index.apply(grad, ctx.key), None, None, None
 
 
 def _plain_key(item: Any) -> Any:
