@@ -158,3 +158,48 @@ def test_in_place_change_of_a_view_keeps_a_negative_zero_gradient() -> None:
     y[1].mul_(0)
     y.backward(mg.tensor([3.0, -4.0]))
     assert _sign_bits(x.grad.tolist()) == [False, True]  # torch: tensor([3., -0.])
+
+
+# ---- 4. nn.Linear on a 1-D input: PyTorch squeezes matmul's row in place (SqueezeBackward4) --
+
+def _linear_chain(lib: Any, bias: bool, input_requires_grad: bool) -> list[str]:
+    """grad_fn names from the output down the first edge of each node that is not a leaf's."""
+    layer = lib.nn.Linear(3, 2, bias=bias)
+    node, names = layer(lib.ones(3, requires_grad=input_requires_grad)).grad_fn, []
+    while node is not None:
+        names.append(node.name())
+        node = next((fn for fn, _ in node.next_functions
+                     if fn is not None and fn.name() != "torch::autograd::AccumulateGrad"), None)
+    return names
+
+
+@pytest.mark.parametrize(("bias", "input_requires_grad", "chain"), [
+    (False, False, ["SqueezeBackward4", "MmBackward0", "TBackward0"]),
+    (False, True, ["SqueezeBackward4", "MmBackward0", "UnsqueezeBackward0"]),
+    (True, False, ["ViewBackward0", "AddmmBackward0", "TBackward0"]),
+    (True, True, ["ViewBackward0", "AddmmBackward0", "ViewBackward0"]),
+])
+def test_linear_on_a_vector_records_torchs_nodes(bias: bool, input_requires_grad: bool,
+                                                  chain: list[str]) -> None:
+    assert _linear_chain(mg, bias, input_requires_grad) == chain
+
+
+def test_linear_on_a_vector_without_bias_is_not_a_view() -> None:
+    layer = mg.nn.Linear(3, 2, bias=False)
+    x = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    out = layer(x)
+    assert out._version == 1  # squeeze_ counts as a change, as in PyTorch
+    out.add_(1)  # an ordinary in-place change, not one through a view (CopySlices)
+    assert out.grad_fn.name() == "AddBackward0"
+    out.backward(mg.tensor([1.0, 2.0]))
+    expected = layer.weight.detach().numpy().T @ np.array([1.0, 2.0])
+    assert np.allclose(x.grad.numpy(), expected)
+    assert layer.weight.grad.tolist() == [[1.0, 2.0, 3.0], [2.0, 4.0, 6.0]]
+
+
+@needs_torch
+@pytest.mark.parametrize("bias", [False, True])
+@pytest.mark.parametrize("input_requires_grad", [False, True])
+def test_linear_on_a_vector_matches_torch(bias: bool, input_requires_grad: bool) -> None:
+    ours, theirs = (_linear_chain(lib, bias, input_requires_grad) for lib in (mg, torch))
+    assert ours == theirs

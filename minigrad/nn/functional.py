@@ -7,7 +7,7 @@ from __future__ import annotations
 import warnings
 
 from .._dtype import dtype as _dtype_cls
-from ..ops.shape import _dims
+from ..ops.shape import SqueezeDimInPlace, _dims
 from ..tensor import Tensor
 from ._ops import Addmm, LogSoftmax, MseLoss, NllLoss, Softmax
 
@@ -42,6 +42,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if input.ndim == 0:
         raise RuntimeError("both arguments to linear need to be at least 1D, but they are 0D "
                            f"and {weight.ndim}D")
+    if bias is None and input.ndim == 1:  # matmul's way: a row, mm, the row squeezed in place
+        return SqueezeDimInPlace.apply(input.unsqueeze(0).mm(weight.t()), (0,))
     if bias is None:
         return input.matmul(weight.t())
     if input.ndim == 2:

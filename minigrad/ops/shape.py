@@ -178,6 +178,19 @@ class SqueezeDim(Squeeze):
     node_name = "SqueezeBackward1"
 
 
+class SqueezeDimInPlace(Squeeze):
+    """squeeze_(dim) of a fresh result nothing else holds (what PyTorch's matmul does to a
+    vector's product): the same tensor in PyTorch, so not a view, and its version goes up"""
+    node_name = "SqueezeBackward4"
+
+    @staticmethod
+    def forward(ctx, a, dims):
+        ctx.shape = a.shape
+        out = Tensor(np.squeeze(a._data, axis=tuple(d for d in dims if a.shape[d] == 1)))
+        out._bump_version()
+        return out
+
+
 class Unsqueeze(Function):
     """unsqueeze(d): remove the added dimension"""
     node_name = "UnsqueezeBackward0"
