@@ -20,6 +20,19 @@ except ImportError:  # pragma: no cover - the literal facts below still run
 needs_torch = pytest.mark.skipif(torch is None, reason="torch is not installed")
 
 
+@pytest.fixture(autouse=True)
+def _leave_the_random_state_alone() -> Any:
+    """The layers made here draw weights; the tests that run after these on the same worker
+    (some compare with PyTorch to 1e-6) see the same random numbers as without this file."""
+    generator = mg.random._generator()
+    state = generator.bit_generator.state
+    torch_state = torch.get_rng_state() if torch is not None else None
+    yield
+    generator.bit_generator.state = state
+    if torch_state is not None:
+        torch.set_rng_state(torch_state)
+
+
 def _strides(t: Any) -> tuple[int, ...]:
     """A tensor's strides in elements, as torch's .stride() gives them."""
     return t.stride() if torch is not None and isinstance(t, torch.Tensor) else tuple(
