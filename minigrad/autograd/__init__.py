@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+import numpy as np
+
 from .. import _grad_mode
 from .engine import run_backward
 from .function import Function, FunctionCtx
@@ -20,8 +22,7 @@ def _as_tuple(x: Any) -> tuple:
 
 def _make_grads(outputs: Sequence[Any], grad_outputs: Sequence[Any]) -> list[Any]:
     """The gradient each output starts from: 1 for a scalar, else what the caller gave."""
-    from ..creation import ones_like
-    from ..tensor import Tensor
+    from ..tensor import Tensor, _wrap  # (here: tensor.py imports this package)
 
     grads = []
     for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
@@ -31,7 +32,7 @@ def _make_grads(outputs: Sequence[Any], grad_outputs: Sequence[Any]) -> list[Any
             if not out.dtype.is_floating_point:
                 raise RuntimeError("grad can be implicitly created only for real scalar outputs "
                                    f"but got {out.dtype}")
-            g = ones_like(out)
+            g = _wrap(np.ones(out._data.shape, out._data.dtype))
         elif not isinstance(g, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
         elif g.shape != out.shape:
