@@ -15,7 +15,7 @@ from ._graph import capped, forward_graph
 from ._names import Names
 from ._render import Diagram
 from ._steps_view import BackwardSteps
-from ._values import values_text
+from ._values import shape_text, values_text
 
 NOTHING = "–"  # the "received" row of a tensor no gradient has reached yet
 
@@ -69,7 +69,7 @@ def _short(value: Any) -> str:
     """A gradient in one line of a caption: its values if few, else its shape."""
     array = value[0]
     if array.size > 4:
-        return "a gradient of shape (" + ", ".join(map(str, array.shape)) + ")"
+        return "a gradient of " + shape_text(array.shape)
     return " ".join(values_text(*value).split())
 
 

@@ -37,9 +37,10 @@ def grad_text(grad: Any) -> str:
 
 
 def shape_text(shape: Any, dtype_name: str | None = None) -> str:
-    """`shape (2, 1)`, `scalar`, plus the dtype when it is not the default float32."""
+    """`shape (2, 1)`, `shape (3,)` (a Python tuple, as torch.Size prints its dims), `scalar`,
+    plus the dtype when it is not the default float32."""
     dims = tuple(int(s) for s in shape)
-    text = "scalar" if not dims else "shape (" + ", ".join(map(str, dims)) + ")"
+    text = f"shape {dims}" if dims else "scalar"
     if dtype_name and dtype_name != "float32":
         text += f" {dtype_name}"
     return text
