@@ -5,7 +5,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor, _wrap
-from .shape import UnsafeView
+from .shape import SqueezeDimInPlace, UnsafeView
 
 
 def _check_same_dtype(a: Tensor, b: Tensor) -> None:
@@ -101,7 +101,7 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     if a.ndim == 2 and b.ndim == 2:
         return Mm.apply(a, b)
     if a.ndim == 1 and b.ndim == 2:
-        return Mm.apply(a.unsqueeze(0), b).squeeze(0)
+        return SqueezeDimInPlace.apply(Mm.apply(a.unsqueeze(0), b), (0,))  # as PyTorch: not a view
     if b.ndim == 2:  # fold the batch into rows: one matrix product, as PyTorch does
         out = Mm.apply(a.reshape(-1, a.shape[-1]), b)
         return UnsafeView.apply(out, tuple(a.shape[:-1]) + (b.shape[1],))
