@@ -244,3 +244,13 @@ def test_a_large_gradient_in_a_step_caption_is_named_by_a_tuple_shape() -> None:
     from minigrad.viz._steps import _short
 
     assert _short((np.zeros(5, dtype=np.float32), "float32")) == "a gradient of shape (5,)"
+
+
+def test_vector_at_matrix_ends_in_an_in_place_squeeze() -> None:
+    """PyTorch's matmul squeezes the product of a vector and a matrix in place: the result
+    is version 1 of a fresh tensor (SqueezeBackward4 over MmBackward0), not a view."""
+    a = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = a @ mg.ones(2, 3)
+    assert y.grad_fn.name() == "SqueezeBackward4"
+    assert y.grad_fn.next_functions[0][0].name() == "MmBackward0"
+    assert y._version == 1 and y._base is None
