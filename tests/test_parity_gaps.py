@@ -254,3 +254,43 @@ def test_vector_at_matrix_ends_in_an_in_place_squeeze() -> None:
     assert y.grad_fn.name() == "SqueezeBackward4"
     assert y.grad_fn.next_functions[0][0].name() == "MmBackward0"
     assert y._version == 1 and y._base is None
+
+
+def _node_names(fn: Any) -> list[str]:
+    """The graph under `fn`, depth first, each name indented by its depth (no recursion)."""
+    names, stack = [], [(fn, 0)]
+    while stack:
+        node, depth = stack.pop()
+        names.append("  " * depth + node.name())
+        stack += [(child, depth + 1) for child, _ in reversed(node.next_functions) if child]
+    return names
+
+
+@pytest.mark.parametrize(("left", "right", "expected"), [
+    ((3,), (2, 3, 4), ["UnsafeViewBackward0", "  MvBackward0", "    UnsafeViewBackward0",
+                       "      CloneBackward0", "        TransposeBackward0",
+                       "          torch::autograd::AccumulateGrad",
+                       "    torch::autograd::AccumulateGrad"]),
+    ((2, 4, 3), (3,), ["UnsafeViewBackward0", "  MvBackward0", "    ViewBackward0",
+                       "      torch::autograd::AccumulateGrad",
+                       "    torch::autograd::AccumulateGrad"]),
+])
+def test_a_vector_and_a_batch_multiply_as_in_pytorch(left: tuple, right: tuple,
+                                                      expected: list[str]) -> None:
+    """PyTorch folds the batch into the rows of one matrix-vector product (graphs recorded from
+    torch 2.13); the values and gradients are those of the batched product."""
+    rng = np.random.default_rng(0)
+    a = mg.tensor(rng.standard_normal(left), requires_grad=True)
+    b = mg.tensor(rng.standard_normal(right), requires_grad=True)
+    y = a @ b
+    assert _node_names(y.grad_fn) == expected
+    y.sum().backward()
+    expected_y = np.matmul(a.detach().numpy(), b.detach().numpy())
+    np.testing.assert_allclose(y.detach().numpy(), expected_y)
+    ones = np.ones_like(expected_y)
+    if a.ndim == 1:
+        np.testing.assert_allclose(a.grad.numpy(), np.einsum("bij,bj->i", b.detach().numpy(), ones))
+        np.testing.assert_allclose(b.grad.numpy(), np.einsum("i,bj->bij", a.detach().numpy(), ones))
+    else:
+        np.testing.assert_allclose(a.grad.numpy(), np.einsum("bi,j->bij", ones, b.detach().numpy()))
+        np.testing.assert_allclose(b.grad.numpy(), np.einsum("bij,bi->j", a.detach().numpy(), ones))

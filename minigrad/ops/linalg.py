@@ -105,9 +105,14 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     if b.ndim == 2:  # fold the batch into rows: one matrix product, as PyTorch does
         out = Mm.apply(a.reshape(-1, a.shape[-1]), b)
         return UnsafeView.apply(out, tuple(a.shape[:-1]) + (b.shape[1],))
-    if b.ndim == 1:
-        return BatchedMatmul.apply(a, b.unsqueeze(-1)).squeeze(-1)
-    if a.ndim == 1:
-        return BatchedMatmul.apply(a.unsqueeze(0), b).squeeze(-2)
+    if b.ndim == 1:  # a batch of matrices times a vector: one matrix-vector product
+        rows = int(np.prod(a.shape[:-1]))
+        out = Mv.apply(a.reshape(rows, a.shape[-1]), b)
+        return UnsafeView.apply(out, tuple(a.shape[:-1]))
+    if a.ndim == 1:  # a vector times a batch: the same, with the batch transposed
+        bt = b.transpose(-1, -2)
+        rows = int(np.prod(bt.shape[:-1]))
+        out = Mv.apply(bt.reshape(rows, bt.shape[-1]), a)
+        return UnsafeView.apply(out, tuple(b.shape[:-2]) + (b.shape[-1],))
     out = BatchedMatmul.apply(a, b)
     return UnsafeView.apply(out, tuple(out.shape))
