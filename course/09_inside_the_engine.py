@@ -18,7 +18,7 @@ from minigrad import viz
 # %% tags=["minigrad-only"]
 import inspect
 
-from minigrad.autograd import engine
+from minigrad.autograd import accumulate, engine
 from minigrad.ops import pointwise
 
 # %% [markdown]
@@ -182,7 +182,7 @@ print(inspect.getsource(pointwise.Mul))
 # story of notebooks 02 to 04, in one function of the engine:
 
 # %% tags=["minigrad-only", "nbval-ignore-output"]
-print(inspect.getsource(engine._accumulate_into))
+print(inspect.getsource(accumulate.accumulate_into))
 
 # %% [markdown]
 # A fresh copy when `.grad` is `None` (notebook 02), `+=` in place otherwise (notebook 03: that

@@ -6,40 +6,13 @@ operations is as fine as a chain of three."""
 from __future__ import annotations
 
 import heapq
-import warnings
-from typing import Any, Callable, Iterator, Sequence
-
-import numpy as np
+from typing import Any, Iterator, Sequence
 
 from .. import _grad_mode
 from .._dtype import from_numpy
+from .accumulate import accumulate_into, warn_grad_cycle
 from .graph import AccumulateGrad, Node, num_outputs, output_ref
-
-_observers: list[Callable[..., None]] = []  # see `observe`: the step-by-step diagrams use it
-
-
-def observe(callback: Callable[..., None]) -> "_Observation":
-    """Call `callback(event, **details)` for each step of every backward pass inside the block:
-    `("node", node=, grad_outputs=, grad_inputs=)` after a node runs and
-    `("accumulate", tensor=, grad=, before=)` when a leaf's `.grad` is updated."""
-    return _Observation(callback)
-
-
-class _Observation:
-    def __init__(self, callback: Callable[..., None]) -> None:
-        self.callback = callback
-
-    def __enter__(self) -> None:
-        _observers.append(self.callback)
-
-    def __exit__(self, *exc_info: Any) -> None:
-        _observers.remove(self.callback)
-
-
-def _notify(event: str, **details: Any) -> None:
-    for callback in list(_observers):
-        callback(event, **details)
-
+from .observe import _notify, _observers
 
 def topological_order(roots: Sequence[Node]) -> list[Node]:
     """Every node reachable from `roots`, each before all the nodes it sends gradients to."""
@@ -222,14 +195,14 @@ def _run_node(node: Node, grads: list, capture: dict, captured: list, accumulate
         if node._retained and nr in node._retained:
             tensor = node._retained[nr]()
             if tensor is not None:
-                _accumulate_into(tensor, grads[nr], keep_graph=_grad_mode._enabled)
+                accumulate_into(tensor, grads[nr], keep_graph=_grad_mode._enabled)
         if capture and (node, nr) in capture:
             for i in capture[(node, nr)]:
                 captured[i] = grads[nr]
             retained = node._retained and nr in node._retained
             if accumulate and not isinstance(node, AccumulateGrad) and not retained:
                 # backward(inputs=[non_leaf]) fills that non-leaf's .grad, as PyTorch does
-                _accumulate_into(inputs[capture[(node, nr)][0]], grads[nr],
+                accumulate_into(inputs[capture[(node, nr)][0]], grads[nr],
                                  keep_graph=_grad_mode._enabled)
     for hook in list(node._pre_hooks.values()) if node._pre_hooks else ():
         result = hook(tuple(grads))
@@ -241,9 +214,9 @@ def _run_node(node: Node, grads: list, capture: dict, captured: list, accumulate
             before = node.variable._grad  # a copy when observed: accumulation is in place
             if _observers and before is not None:
                 before = before.detach().clone()
-            _accumulate_into(node.variable, grads[0], keep_graph=_grad_mode._enabled)
+            accumulate_into(node.variable, grads[0], keep_graph=_grad_mode._enabled)
             if node.variable._grad.grad_fn is not None:
-                _warn_grad_cycle()
+                warn_grad_cycle()
             if _observers:
                 _notify("accumulate", tensor=node.variable, grad=grads[0], before=before)
         return ()
@@ -305,51 +278,3 @@ def _expandable(shape: tuple, target: tuple) -> bool:
     if len(shape) > len(target):
         return False
     return all(s == 1 or s == t for s, t in zip(reversed(shape), reversed(target)))
-
-
-_warned_grad_cycle = False
-
-
-def _warn_grad_cycle() -> None:
-    """PyTorch warns, once per process, when backward(create_graph=True) stores a .grad that
-    has a graph: the parameter and its gradient then keep each other alive."""
-    global _warned_grad_cycle
-    if not _warned_grad_cycle:
-        _warned_grad_cycle = True
-        warnings.warn(
-            "Using backward() with create_graph=True will create a reference cycle between the "
-            "parameter and its gradient which can cause a memory leak. We recommend using "
-            "autograd.grad when creating the graph to avoid this. If you have to use this "
-            "function, make sure to reset the .grad fields of your parameters to None after use "
-            "to break the cycle and avoid the leak.", UserWarning, stacklevel=5)
-
-
-def _accumulate_into(tensor: Any, grad: Any, keep_graph: bool) -> None:
-    """Add `grad` into `tensor.grad` the way PyTorch does. A leaf (AccumulateGrad) gets a fresh
-    copy the first time (recorded as CopyBackwards when building a graph of the backward), then
-    in-place additions (out of place when building a graph). A retained non-leaf gets a clone
-    (CloneBackward0), then out-of-place sums. Never the incoming tensor itself: it may be a
-    read-only broadcast view, or be changed later."""
-    if tensor.grad_fn is not None:  # retain_grad(), or backward(inputs=[non_leaf])
-        if tensor._grad is None:
-            tensor._grad = grad.clone() if keep_graph else _copy(grad)
-        else:
-            tensor._grad = tensor._grad + (grad if keep_graph else grad.detach())
-    elif tensor._grad is None:
-        if keep_graph:
-            from ..ops.fill import Copy
-
-            tensor._grad = Copy.apply(_copy(grad), grad)
-        else:
-            tensor._grad = _copy(grad)
-    elif keep_graph:
-        tensor._grad = tensor._grad + grad
-    else:
-        tensor._grad.add_(grad.detach())
-
-
-def _copy(grad: Any) -> Any:
-    """`grad.detach().clone()`, without the two operations' bookkeeping."""
-    from ..tensor import _wrap  # (here: tensor.py imports this package)
-
-    return _wrap(np.array(grad._data, order="C"))

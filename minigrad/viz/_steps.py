@@ -1,7 +1,7 @@
 """One backward pass, frame by frame: which node runs, which gradient it receives, what it
 sends to each input, and how `.grad` grows (before + incoming = after).
 
-The pass is a real `backward()`, watched with `minigrad.autograd.engine.observe`; every value
+The pass is a real `backward()`, watched with `minigrad.autograd.observe.observe`; every value
 is copied when it is reported, since `.grad` is later added to in place."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import inspect
 from collections.abc import Mapping
 from typing import Any
 
-from ..autograd.engine import observe
+from ..autograd.observe import observe
 from ._dot import Marks, to_dot
 from ._graph import capped, forward_graph
 from ._names import Names
