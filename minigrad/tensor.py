@@ -40,7 +40,7 @@ class Tensor(TensorOps):
     _accumulator: weakref.ref | None = None  # a leaf's AccumulateGrad, while the graph lives
     _hooks: dict | None = None  # a leaf's own hooks
     _retains_grad = False
-    _is_wrapped_number = False  # a Python number made a tensor (see ops.pointwise.wrapped_number)
+    _is_wrapped_number = False  # a Python number made a tensor (see ops.operands.wrapped_number)
     _saved_once: Any = None  # a wrapped number's one SavedTensor
     __hash__ = object.__hash__  # == is elementwise, yet tensors can be dict keys, as in PyTorch
 

@@ -14,7 +14,7 @@ from hypothesis.extra import numpy as hnp
 
 import minigrad as mg
 from minigrad.autograd.graph import input_tensor, num_outputs, output_ref
-from minigrad.ops.pointwise import _keep_where
+from minigrad.ops.selection import _keep_where
 
 FLOATS = st.sampled_from([np.float16, np.float32, np.float64])
 

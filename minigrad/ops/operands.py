@@ -1,0 +1,84 @@
+"""The operands of an element-wise operation: both made tensors of one dtype (a Python number
+becomes a shared read-only "wrapped number", as PyTorch calls it), their shapes checked for
+broadcasting with PyTorch's message, and a numpy result wrapped as a tensor again."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .._dtype import result_type
+from ..tensor import Tensor, _wrap
+
+
+def as_tensor_pair(a: Any, b: Any) -> tuple[Tensor, Tensor]:
+    """Both operands as tensors of the promoted dtype; a Python number becomes a constant."""
+    if isinstance(a, Tensor) and a._data.dtype.kind == "f":  # the common cases, decided quickly
+        if isinstance(b, Tensor) and b._data.dtype == a._data.dtype:
+            if a._data.shape != b._data.shape:
+                check_broadcast(a._data.shape, b._data.shape)
+            return a, b
+        if type(b) in (float, int, bool):  # a number never promotes a float tensor
+            return a, wrapped_number(b, a._data.dtype)
+    dt = result_type(a, b).numpy
+    a = a if isinstance(a, Tensor) and a._data.dtype == dt else _constant(a, dt)
+    b = b if isinstance(b, Tensor) and b._data.dtype == dt else _constant(b, dt)
+    if a._data.shape != b._data.shape:
+        check_broadcast(a.shape, b.shape)
+    return a, b
+
+
+def check_broadcast(a: tuple, b: tuple) -> None:
+    """PyTorch's error for shapes that do not broadcast, naming the first clash from the right."""
+    if len(a) >= len(b) and a[len(a) - len(b):] == b:  # the common case: `x @ w + bias`
+        return
+    ndim = max(len(a), len(b))
+    for i in range(1, ndim + 1):
+        sa = a[-i] if i <= len(a) else 1
+        sb = b[-i] if i <= len(b) else 1
+        if sa != sb and sa != 1 and sb != 1:
+            raise RuntimeError(f"The size of tensor a ({sa}) must match the size of tensor b "
+                               f"({sb}) at non-singleton dimension {ndim - i}")
+
+
+def _constant(x: Any, dt: np.dtype) -> Tensor:
+    if isinstance(x, Tensor):  # a promoted copy keeps its history
+        return x.to(_from_np(dt)) if x.requires_grad else Tensor(x._data.astype(dt))
+    if isinstance(x, (np.ndarray, list, tuple)):
+        raise TypeError(f"unsupported operand type: {type(x).__name__}")
+    return wrapped_number(x, dt)
+
+
+_WRAPPED: dict[tuple, Tensor] = {}
+
+
+def wrapped_number(x: Any, dt: np.dtype) -> Tensor:
+    """A Python number as a 0-d tensor (PyTorch calls it a wrapped number). `y * 0.5` in a loop
+    makes the same one each time, so one read-only tensor per value is shared by all the nodes
+    that use it: a million-op chain then holds one constant, not a million."""
+    key = (type(x), x, dt)
+    t = _WRAPPED.get(key)
+    if t is None:
+        t = Tensor(np.asarray(x, dtype=dt))
+        if isinstance(x, (float, np.floating)) and (math.isnan(x) or x == 0):
+            return t  # nan is no key (nan != nan), and -0.0 == 0.0: not shared
+        t._data.flags.writeable = False
+        t._is_wrapped_number = True
+        if len(_WRAPPED) >= 1024:  # stays small whatever numbers a program uses
+            _WRAPPED.clear()
+        _WRAPPED[key] = t
+    return t
+
+
+def _from_np(dt: np.dtype) -> Any:
+    from .._dtype import from_numpy
+
+    return from_numpy(dt)
+
+
+def result_like(x: Any, like: Tensor) -> Tensor:
+    """The result of a numpy computation as a tensor of `like`'s dtype (numpy gives a scalar,
+    not a 0-d array, for 0-d inputs)."""
+    dt = like._data.dtype
+    return _wrap(x if type(x) is np.ndarray and x.dtype == dt else np.asarray(x, dtype=dt))
