@@ -22,13 +22,13 @@ def topological_order(roots: Sequence[Node]) -> list[Node]:
         if root in visited:
             continue
         visited.add(root)
-        stack: list[tuple[Node, Iterator]] = [(root, iter(root.next_functions))]
+        stack: list[tuple[Node, Iterator]] = [(root, iter(root._edges[::2]))]
         while stack:  # depth-first, children before parents: a post-order
             node, children = stack[-1]
-            for child, _ in children:
+            for child in children:
                 if child is not None and child not in visited:
                     visited.add(child)
-                    stack.append((child, iter(child.next_functions)))
+                    stack.append((child, iter(child._edges[::2])))
                     break
             else:
                 stack.pop()
@@ -63,7 +63,7 @@ def run_backward(
         needed = {}
         for node in reversed(topological_order([node for node, _ in root_edges])):
             needed[node] = any(child is not None and (child in targets or needed[child])
-                               for child, _ in node.next_functions)
+                               for child in node._edges[::2])
 
     buffers: dict[Node, list] = {}
     for (node, nr), grad in zip(root_edges, grad_roots):
@@ -94,12 +94,13 @@ def run_backward(
                                     needed is None or needed[node])
             if not retain_graph and node._saved is not None:
                 node._saved, node._freed = None, True  # saved tensors are freed as they are used
-            count = len(outputs)
-            for i, (child, nr) in enumerate(node.next_functions):
+            count, edges = len(outputs), node._edges
+            for i in range(0, len(edges), 2):  # flat: node, output_nr, node, output_nr, ...
+                child = edges[i]
                 if child is None:
                     continue
-                if i < count and outputs[i] is not None:
-                    _add_to_buffer(buffers, child, nr, outputs[i])
+                if i >> 1 < count and outputs[i >> 1] is not None:
+                    _add_to_buffer(buffers, child, edges[i + 1], outputs[i >> 1])
                 left = dependencies[child] - 1
                 dependencies[child] = left
                 if left:
@@ -129,15 +130,15 @@ def _run_plain(node: Node, grads: list) -> tuple:
             grads = [_materialize(node, nr, g) for nr, g in enumerate(grads)]
             break
     grad_inputs = node.apply(*grads)
-    edges, meta = node.next_functions, node._input_meta
-    if len(grad_inputs) != len(edges):
+    edges, meta = node._edges, node._input_meta
+    if 2 * len(grad_inputs) != len(edges):
         raise RuntimeError(
             f"function {node.name()} returned an incorrect number of gradients (expected "
-            f"{len(edges)}, got {len(grad_inputs)})")
+            f"{len(edges) // 2}, got {len(grad_inputs)})")
     for i, g in enumerate(grad_inputs):  # gradients as their inputs are: see _validate
         if g is not None:
             data = g._data
-            if edges[i][0] is None or data.shape != meta[i][0] or data.dtype != meta[i][1]:
+            if edges[2 * i] is None or data.shape != meta[i][0] or data.dtype != meta[i][1]:
                 return tuple(_validate(node, i, g) for i, g in enumerate(grad_inputs))
     return grad_inputs
 
@@ -148,7 +149,7 @@ def _count_dependencies(roots: list[Node]) -> dict[Node, int]:
     counts = dict.fromkeys(roots, 0)
     stack = list(counts)
     while stack:
-        for child, _ in stack.pop().next_functions:
+        for child in stack.pop()._edges[::2]:
             if child is None:
                 continue
             if child in counts:
@@ -225,10 +226,10 @@ def _run_node(node: Node, grads: list, capture: dict, captured: list, accumulate
 
     grad_outputs = [_materialize(node, nr, g) for nr, g in enumerate(grads)]
     grad_inputs = node.apply(*grad_outputs)
-    if len(grad_inputs) != len(node.next_functions):
+    if 2 * len(grad_inputs) != len(node._edges):
         raise RuntimeError(
             f"function {node.name()} returned an incorrect number of gradients (expected "
-            f"{len(node.next_functions)}, got {len(grad_inputs)})")
+            f"{len(node._edges) // 2}, got {len(grad_inputs)})")
     grad_inputs = tuple(_validate(node, i, g) for i, g in enumerate(grad_inputs))
     for hook in list(node._post_hooks.values()) if node._post_hooks else ():
         result = hook(grad_inputs, tuple(grad_outputs))
@@ -257,7 +258,7 @@ def _validate(node: Node, i: int, grad: Any) -> Any:
     shape (PyTorch's engine does the same), and cast to the input's dtype."""
     if grad is None or i >= len(node._input_meta) or node._input_meta[i] is None:
         return grad
-    if node.next_functions[i][0] is None:
+    if node._edges[2 * i] is None:
         return None
     shape, dtype = node._input_meta[i]
     if grad._data.shape != shape:

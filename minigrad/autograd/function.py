@@ -149,20 +149,20 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
         meta.append((a._data.shape, a._data.dtype))
         fn = a.grad_fn
         if fn is not None:
-            edges.append((fn, a._output_nr))
+            edges += (fn, a._output_nr)
             kept.append(None)  # diagrams find it as an output of `fn`
         elif a._requires_grad:
-            edges.append((a._grad_accumulator(), 0))
+            edges += (a._grad_accumulator(), 0)
             kept.append(None)  # diagrams find it on its AccumulateGrad
         else:
-            edges.append(_NO_EDGE)
+            edges += _NO_EDGE
             kept.append(_input_ref(a))
             keep, only_numbers = True, only_numbers and a._is_wrapped_number
     ctx._sequence_nr = next(_sequence)
     ctx._num_args = len(args)
     ctx._tensor_positions = _ALL_POSITIONS[len(args)] if all_tensors and len(args) < 8 else (
         _shared(tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))))
-    ctx.next_functions = tuple(edges)
+    ctx._edges = tuple(edges)  # flat: see Node.next_functions
     ctx._input_meta = _shared(tuple(meta))
     if keep:  # a tuple of Python numbers (and Nones) is shared: `y * 0.5` a million times over
         ctx._inputs = _shared(tuple(kept)) if only_numbers else tuple(kept)

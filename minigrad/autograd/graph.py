@@ -97,7 +97,7 @@ class Node:
     # A graph may hold a million nodes: what every node has lives in slots, and what few nodes
     # have (hooks, retained outputs, metadata) is a class default until it is set.
     __slots__ = ("__dict__", "__weakref__", "_freed", "_input_meta", "_inputs", "_outputs",
-                 "_saved", "_sequence_nr", "next_functions")
+                 "_saved", "_sequence_nr", "_edges")
     _name = "Node"
     _tensor_hooks: dict[int, dict] | None = None  # output_nr -> {id: hook}
     _retained: dict[int, weakref.ref] | None = None  # output_nr -> tensor to keep .grad on
@@ -106,13 +106,21 @@ class Node:
     _metadata: dict | None = None
 
     def __init__(self) -> None:
-        self.next_functions: tuple = ()
+        self._edges: tuple = ()  # flat: (node, nr, node, nr, ...), see next_functions
         self._sequence_nr = next(_sequence)
         self._saved: tuple[SavedTensor | None, ...] | None = None
         self._freed = False
         self._input_meta: tuple = ()  # (shape, numpy dtype) per input, to check gradients
         self._outputs: Any = ()  # weak references to the outputs, for diagrams: output_ref
         self._inputs: tuple = ()  # inputs that do not require grad, for diagrams: input_tensor
+
+    @property
+    def next_functions(self) -> tuple:
+        """`(node, output_nr)` for each input: where its gradient goes next (`(None, 0)` if it
+        needs none). Made when asked, as PyTorch does: the node keeps its edges in one flat
+        tuple, one object less per node for a million-node graph's garbage collector."""
+        edges = self._edges
+        return tuple(zip(edges[::2], edges[1::2]))
 
     @property
     def metadata(self) -> dict:
@@ -188,7 +196,7 @@ class AccumulateGrad(Node):
     _name = "torch::autograd::AccumulateGrad"
 
     def __init__(self, variable: Any) -> None:  # every field set here: one made per leaf per step
-        self.next_functions, self._saved, self._freed = (), None, False
+        self._edges, self._saved, self._freed = (), None, False
         self._input_meta, self._outputs, self._inputs = (), (), ()
         self._sequence_nr = _RUN_FIRST  # PyTorch runs these as soon as they are ready
         self.variable = variable
