@@ -8,8 +8,11 @@ from typing import Any
 
 import numpy as np
 
-from . import _grad_mode
-from . import _tensor_ops  # (Tensor's methods module: it imports this one, so used at call time)
+from . import (
+    _grad_mode,
+    _tensor_ops,  # (Tensor's methods module: it imports this one, so used at call time)
+)
+from .autograd.function import _loud, _quiet
 
 
 def _is_tensor(x: Any) -> bool:
@@ -40,8 +43,6 @@ def update(self, ufunc, other, alpha, compute):
     if (_grad_mode._enabled or not plain or self._data.dtype.kind != "f"
             or not self._data.flags.writeable):
         return inplace(self, compute, other)
-    from .autograd.function import _loud, _quiet
-
     quiet = _quiet()  # no overflow warnings, as in PyTorch
     try:
         ufunc(self._data, value if alpha == 1 else alpha * value, out=self._data)

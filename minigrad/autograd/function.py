@@ -116,19 +116,15 @@ class Function:
         flags = tuple([isinstance(a, Tensor) and (a._requires_grad or a.grad_fn is not None)
                        for a in args])
         ctx.needs_input_grad = _SHARED.setdefault(flags, flags)  # (_shared bounds the size)
-        quiet = _quiet()  # numpy's overflow and 0 * inf warnings: PyTorch has none
-        if not _grad_mode._enabled:  # nothing is recorded (no_grad, or a backward pass)
-            try:
-                return cls.forward(ctx, *args, **kwargs)
-            finally:
-                _loud(quiet)
+        enabled = _grad_mode._enabled
         _grad_mode._enabled = False  # what forward computes is not recorded op by op
+        quiet = _quiet()  # numpy's overflow and 0 * inf warnings: PyTorch has none
         try:
             outputs = cls.forward(ctx, *args, **kwargs)
         finally:
-            _grad_mode._enabled = True
+            _grad_mode._enabled = enabled
             _loud(quiet)
-        if True in flags:
+        if enabled and True in flags:
             _connect(ctx, args, outputs if isinstance(outputs, tuple) else (outputs,))
         return outputs
 
