@@ -65,6 +65,6 @@ def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
     """Say where the browser test left its screenshots (its own output is captured)."""
     folder = config.rootpath / BROWSER_ARTIFACTS
     started = getattr(config, "_minigrad_started", 0.0)
-    shots = [p for p in folder.glob("*.png") if p.stat().st_mtime >= started]
+    shots = [p for p in folder.rglob("*.png") if p.stat().st_mtime >= started]
     if shots:
         terminalreporter.write_line(f"browser test screenshots ({len(shots)}): {folder}/")
