@@ -12,6 +12,7 @@ same bytes and `pytest --nbval` can compare every output, diagrams included."""
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 import sys
 from pathlib import Path
@@ -24,7 +25,9 @@ from notebook_run import KERNELSPEC, LANGUAGE_INFO, execute
 ROOT = Path(__file__).resolve().parent.parent
 COURSE = ROOT / "course"
 NOTEBOOKS = ROOT / "notebooks"
-KEPT_CELL_METADATA = ("tags",)
+KEPT_CELL_METADATA = ("tags",)  # everything else is set by the build
+# A prediction: a markdown cell that hides its answer in "<details><summary>... Click to reveal".
+PREDICTION = re.compile(r"<details>\s*<summary>.*?Click\s+to\s+reveal", re.DOTALL)
 # Outputs must not depend on the machine: no addresses, no paths of this checkout.
 UNSTABLE_OUTPUT = re.compile(r"0x[0-9a-f]{6,}|" + re.escape(str(ROOT)))
 
@@ -57,8 +60,43 @@ def source_to_notebook(source: Path) -> nbformat.NotebookNode:
         cell.id = f"{source.stem[:2]}-{index:03d}"
         cell.metadata = nbformat.from_dict(
             {key: cell.metadata[key] for key in KEPT_CELL_METADATA if key in cell.metadata})
+    hide_answers(notebook, source.name)
     nbformat.validate(notebook)
     return notebook
+
+
+def hide_answers(notebook: nbformat.NotebookNode, name: str) -> None:
+    """Keep each prediction's answer out of sight until the learner runs the cell.
+
+    The code cell after a prediction stores its output (nbval compares it) collapsed
+    (`jupyter.outputs_hidden`): JupyterLab shows a bar in its place until the cell is run
+    (running shows it again) or the learner clicks the bar. An assert-only cell right after it
+    states the answer in its source, so that source is stored collapsed (`jupyter.source_hidden`).
+    JupyterLab's bar previews the first line of what it hides; the course's JupyterLab hides that
+    preview (lab/custom.css, loaded by scripts/open_lab.py).
+    """
+    cells = notebook.cells
+    for index, cell in enumerate(cells):
+        if cell.cell_type != "markdown" or not PREDICTION.search(cell.source):
+            continue
+        answer = next((i for i in range(index + 1, len(cells))
+                       if cells[i].cell_type == "code"), None)
+        if answer is None:
+            raise SystemExit(f"{name}: a prediction with no code cell after it")
+        # JupyterLab keeps `collapsed` in step with `outputs_hidden` and would add it on open.
+        cells[answer].metadata["collapsed"] = True
+        cells[answer].metadata.setdefault("jupyter", {})["outputs_hidden"] = True
+        follower = cells[answer + 1] if answer + 1 < len(cells) else None
+        if follower is not None and follower.cell_type == "code" and \
+                is_assert_only(follower.source):
+            follower.metadata.setdefault("jupyter", {})["source_hidden"] = True
+
+
+def is_assert_only(source: str) -> bool:
+    """True for a cell of `assert` statements (with comments and continuation lines)."""
+    statements = ast.parse(source).body
+    return bool(statements) and all(isinstance(s, ast.Assert) for s in statements)
+
 
 
 def check_outputs(notebook: nbformat.NotebookNode, name: str) -> None:

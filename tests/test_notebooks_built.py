@@ -30,7 +30,8 @@ SOURCES = builder.course_sources()
 
 
 def _cells(notebook: nbformat.NotebookNode) -> list[tuple]:
-    return [(cell.id, cell.cell_type, cell.source, cell.metadata.get("tags", []))
+    return [(cell.id, cell.cell_type, cell.source, cell.metadata.get("tags", []),
+             cell.metadata.get("jupyter", {}), cell.metadata.get("collapsed"))
             for cell in notebook.cells]
 
 
@@ -57,6 +58,35 @@ def test_committed_notebook_was_run_top_to_bottom(source: Path):
     code_cells = [cell for cell in stored.cells if cell.cell_type == "code"]
     assert [cell.execution_count for cell in code_cells] == list(range(1, len(code_cells) + 1))
     assert not any(cell.metadata.get("execution") for cell in code_cells), "timings were stored"
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda path: path.stem)
+def test_every_prediction_keeps_its_answer_hidden(source: Path):
+    """Each "Click to reveal" prediction is followed by a cell stored with its output collapsed,
+    and the assert that proves the answer, if it comes right after, with its source collapsed."""
+    cells = nbformat.read(builder.notebook_path(source), as_version=4).cells
+    predictions = [i for i, cell in enumerate(cells)
+                   if cell.cell_type == "markdown" and builder.PREDICTION.search(cell.source)]
+    hidden = [i for i, cell in enumerate(cells)
+              if cell.metadata.get("jupyter", {}).get("outputs_hidden")]
+    assert len(hidden) == len(predictions)
+    for prediction, answer in zip(predictions, hidden):
+        assert all(cell.cell_type == "markdown" for cell in cells[prediction + 1:answer])
+        assert cells[answer].outputs, f"cell {answer} shows nothing when the learner runs it"
+        after = cells[answer + 1] if answer + 1 < len(cells) else None
+        if after is not None and after.source.startswith("assert "):
+            assert after.metadata.get("jupyter", {}).get("source_hidden"), f"cell {answer + 1}"
+
+
+def test_a_prediction_without_hidden_answer_is_noticed():
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("<details><summary>What? Click to\nreveal</summary>"),
+        nbformat.v4.new_code_cell("x.grad"), nbformat.v4.new_code_cell("assert x.grad == 2"),
+        nbformat.v4.new_code_cell("assert True\nprint(x)")])
+    builder.hide_answers(notebook, "test")
+    assert [cell.metadata.get("jupyter") for cell in notebook.cells] == [
+        None, {"outputs_hidden": True}, {"source_hidden": True}, None]
+    assert notebook.cells[1].metadata["collapsed"] is True
 
 
 def test_a_changed_source_is_noticed(tmp_path: Path):
