@@ -23,7 +23,7 @@ MAX_RESTARTS = 3  # after that many broken kernels, the remaining cells are not 
 
 @dataclass
 class Outcome:
-    printed: str = ""
+    printed: str = ""  # stdout, and the plain text of displayed objects (a check's success)
     error: str | None = None  # the exception's class name, e.g. "CheckFailed"
     message: str = ""  # the exception's message
     timed_out: bool = False
@@ -98,10 +98,16 @@ def _run_one(manager: Any, client: Any, source: str,
             continue
         kind, content = message["msg_type"], message["content"]
         if kind == "stream" and content.get("name") == "stdout":
-            if len(outcome.printed) < MAX_PRINTED:
-                outcome.printed += content.get("text", "")[:MAX_PRINTED]
+            _record(outcome, content.get("text", ""))
+        elif kind in ("display_data", "execute_result"):
+            _record(outcome, content.get("data", {}).get("text/plain", "") + "\n")
         elif kind == "error":
             outcome.error = content.get("ename", "Exception")
             outcome.message = CELL_FILE.sub(r"(line \1)", content.get("evalue", ""))
         elif kind == "status" and content.get("execution_state") == "idle":
             return outcome, True
+
+
+def _record(outcome: Outcome, text: str) -> None:
+    if len(outcome.printed) < MAX_PRINTED:
+        outcome.printed += text[:MAX_PRINTED]
