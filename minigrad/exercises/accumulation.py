@@ -1,4 +1,4 @@
-"""Checks for exercises/03_accumulation.ipynb: backward() adds to .grad."""
+"""Checks for exercises/ex03_accumulation.ipynb: backward() adds to .grad."""
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -1,4 +1,4 @@
-"""Checks for exercises/08_beyond_grad.ipynb: retain_graph, autograd.grad, create_graph,
+"""Checks for exercises/ex08_beyond_grad.ipynb: retain_graph, autograd.grad, create_graph,
 detach() and no_grad()."""
 from __future__ import annotations
 

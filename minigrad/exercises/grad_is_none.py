@@ -1,4 +1,4 @@
-"""Checks for exercises/02_grad_is_none.ipynb: who gets a .grad, and when."""
+"""Checks for exercises/ex02_grad_is_none.ipynb: who gets a .grad, and when."""
 from __future__ import annotations
 
 import warnings

@@ -1,4 +1,4 @@
-"""Checks for exercises/06_intermediates.ipynb: .grad of non-leaves, retain_grad(), hooks."""
+"""Checks for exercises/ex06_intermediates.ipynb: .grad of non-leaves, retain_grad(), hooks."""
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -1,4 +1,4 @@
-"""Checks for exercises/05_non_scalar_outputs.ipynb: non-scalar outputs and the `gradient`
+"""Checks for exercises/ex05_non_scalar_outputs.ipynb: non-scalar outputs and the `gradient`
 argument, a vector-Jacobian product."""
 from __future__ import annotations
 

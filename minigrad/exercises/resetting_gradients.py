@@ -1,4 +1,4 @@
-"""Checks for exercises/04_resetting_gradients.ipynb: zero_(), grad = None, and
+"""Checks for exercises/ex04_resetting_gradients.ipynb: zero_(), grad = None, and
 optimizer.zero_grad()."""
 from __future__ import annotations
 

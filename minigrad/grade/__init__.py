@@ -1,4 +1,4 @@
-"""Grade exercise notebooks: `python -m minigrad.grade exercises/03_accumulation.ipynb` (or a
+"""Grade exercise notebooks: `python -m minigrad.grade exercises/ex03_accumulation.ipynb` (or a
 folder). Each notebook runs in a fresh kernel, one cell at a time, so a broken cell costs only
 its own exercise; each exercise is reported passed, failed or not attempted, with its check's
 message. See `plan` for which cells run (checks come from solutions/, hidden tests included).
