@@ -103,13 +103,15 @@ viz.draw(y)
 # %% [markdown]
 # ## Exercises
 #
-# Each notebook from 01 on has a companion in `exercises/` with the same name, for example
-# `exercises/03_accumulation.ipynb`. An exercise is a cell with `# YOUR CODE HERE`; the cell after
-# it checks your answer and prints a success line or says what to look at next. To grade a whole
-# notebook from a terminal:
+# Each notebook from 01 on has a companion in `exercises/`, named like it with `ex` in front:
+# `exercises/ex03_accumulation.ipynb` goes with this folder's `03_accumulation.ipynb`, so their
+# tabs tell them apart. An exercise is a cell with `# YOUR CODE HERE`; the cell after it checks
+# your answer: a green ✓ box when it is right, otherwise what to look at next. Until you answer,
+# both cells say "Not answered yet" in one line. To grade a whole notebook from a terminal (in
+# the course folder, or in `exercises/` without the folder name):
 #
 # ```
-# python -m minigrad.grade exercises/03_accumulation.ipynb
+# python -m minigrad.grade exercises/ex03_accumulation.ipynb
 # ```
 #
 # Worked answers live in `solutions/`, for when you are stuck.

@@ -219,5 +219,5 @@ except RuntimeError as error:
 #   tensors.
 # - The graph is recorded while the code runs (define-by-run), so Python control flow shapes it.
 #
-# Exercises: [exercises/01_tensors_and_graphs.ipynb](../exercises/01_tensors_and_graphs.ipynb).
+# Exercises: [exercises/ex01_tensors_and_graphs.ipynb](../exercises/ex01_tensors_and_graphs.ipynb).
 # Next: [02 · `.grad` is None until backward](02_grad_is_none.ipynb).

@@ -196,5 +196,5 @@ assert torch.equal(x.grad, 2 * x.detach())
 # - What about tensors in the middle of the graph, like `w * x`? Their `.grad` stays `None` too,
 #   for a different reason: notebook 06.
 #
-# Exercises: [exercises/02_grad_is_none.ipynb](../exercises/02_grad_is_none.ipynb).
+# Exercises: [exercises/ex02_grad_is_none.ipynb](../exercises/ex02_grad_is_none.ipynb).
 # Next: [03 · Gradients accumulate](03_accumulation.ipynb).

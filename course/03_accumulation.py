@@ -224,5 +224,5 @@ plt.show()
 # - That makes gradient accumulation over micro-batches a two-line loop.
 # - It also means a loop that never clears `.grad` reads ever-growing gradients.
 #
-# Exercises: [exercises/03_accumulation.ipynb](../exercises/03_accumulation.ipynb).
+# Exercises: [exercises/ex03_accumulation.ipynb](../exercises/ex03_accumulation.ipynb).
 # Next: [04 · Resetting gradients](04_resetting_gradients.ipynb).

@@ -252,5 +252,5 @@ plt.show()
 # - Reset once per step, between two backward passes. Forgetting it makes each update use the sum
 #   of all past gradients, and training goes wrong without any error.
 #
-# Exercises: [exercises/04_resetting_gradients.ipynb](../exercises/04_resetting_gradients.ipynb).
+# Exercises: [exercises/ex04_resetting_gradients.ipynb](../exercises/ex04_resetting_gradients.ipynb).
 # Next: [05 · Non-scalar outputs](05_non_scalar_outputs.ipynb).

@@ -258,5 +258,5 @@ plt.show()
 # - Assigning tracked values into a tensor (`y[0] = x[0] ** 2`) puts it in the graph
 #   (`CopySlices`); an input used in several elements gets the sum of their gradients.
 #
-# Exercises: [exercises/05_non_scalar_outputs.ipynb](../exercises/05_non_scalar_outputs.ipynb).
+# Exercises: [exercises/ex05_non_scalar_outputs.ipynb](../exercises/ex05_non_scalar_outputs.ipynb).
 # Next: [06 · Intermediates, `retain_grad()` and hooks](06_intermediates.ipynb).

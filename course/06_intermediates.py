@@ -344,5 +344,5 @@ viz.draw(loss)
 # - Gradients of intermediates are a debugging tool: a unit that receives exactly zero from
 #   every example is a dead ReLU.
 #
-# Exercises: `exercises/06_intermediates.ipynb`. Next:
+# Exercises: `exercises/ex06_intermediates.ipynb`. Next:
 # [07 · In-place operations](07_inplace.ipynb).

@@ -354,5 +354,5 @@ assert torch.allclose(x.grad, 2 * x.detach().exp())  # two paths, each e^x
 # - Safe: `torch.no_grad()` for updates, `clone()` before changing, or out-of-place `y = y + 1`.
 #   `detach()` shares the version counter; `.data` does not, and hides the problem.
 #
-# Exercises: `exercises/07_inplace.ipynb`. Next:
+# Exercises: `exercises/ex07_inplace.ipynb`. Next:
 # [08 · Beyond `.grad`](08_beyond_grad.ipynb).

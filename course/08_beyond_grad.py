@@ -337,5 +337,5 @@ except RuntimeError as error:
 # - `detach()` gives the same values as a constant (shared memory); `torch.no_grad()` records
 #   nothing in a block; `requires_grad_(False)` freezes a leaf.
 #
-# Exercises: `exercises/08_beyond_grad.ipynb`. Next:
+# Exercises: `exercises/ex08_beyond_grad.ipynb`. Next:
 # [09 · Inside the engine](09_inside_the_engine.ipynb).

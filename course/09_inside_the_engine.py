@@ -303,5 +303,5 @@ assert not torch.autograd.gradcheck(SwappedHypot.apply, inputs, raise_exception=
 #   `ctx.save_for_backward`, `backward(ctx, grad_output)` returning one gradient per input,
 #   called with `.apply`. `torch.autograd.gradcheck` in `float64` checks it.
 #
-# Exercises: `exercises/09_inside_the_engine.ipynb`. Next:
+# Exercises: `exercises/ex09_inside_the_engine.ipynb`. Next:
 # [10 · Capstone](10_capstone.ipynb).

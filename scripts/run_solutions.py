@@ -1,7 +1,7 @@
 """Run the solutions notebooks top to bottom and store their outputs, as committed.
 
     python scripts/run_solutions.py                    # every solutions/*.ipynb
-    python scripts/run_solutions.py 03_accumulation    # only these
+    python scripts/run_solutions.py ex03_accumulation  # only these
     python scripts/run_solutions.py --check            # fail if a stored notebook differs
 
 solutions/ is the hand-written source of the exercises: edit it in JupyterLab, run this, then

@@ -67,13 +67,22 @@ def test_solutions_follow_the_conventions_and_were_run(name: str) -> None:
         if cell["cell_type"] == "code":
             assert cell["execution_count"] is not None, "run scripts/run_solutions.py"
     for _, check in pairs:
-        printed = "".join(text for output in notebook["cells"][check]["outputs"]
-                          for text in output.get("text", ""))
-        assert printed.startswith("✓"), f"{markers.grade_id(notebook['cells'][check])} failed"
+        shown = [output for output in notebook["cells"][check]["outputs"]
+                 if output["output_type"] == "display_data"]
+        assert shown, f"{markers.grade_id(notebook['cells'][check])} showed no success box"
+        plain = "".join(shown[0]["data"]["text/plain"])
+        assert plain.startswith("✓"), f"{markers.grade_id(notebook['cells'][check])} failed"
+        assert "✓" in "".join(shown[0]["data"]["text/html"]), "the green box shows the line"
 
 
-def _check_module(name: str):  # "03_accumulation.ipynb" -> minigrad.exercises.accumulation
-    return importlib.import_module(f"minigrad.exercises.{Path(name).stem[3:]}")
+def test_exercise_names_differ_from_the_lessons() -> None:
+    """A tab shows the start of a file name: exercises start with "ex", lessons with digits."""
+    lessons = sorted(path.stem for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    assert [f"ex{lesson}.ipynb" for lesson in lessons if not lesson.startswith("00")] == NAMES
+
+
+def _check_module(name: str):  # "ex03_accumulation.ipynb" -> minigrad.exercises.accumulation
+    return importlib.import_module(f"minigrad.exercises.{Path(name).stem.split('_', 1)[1]}")
 
 
 @pytest.mark.parametrize("name", NAMES)

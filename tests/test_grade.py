@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import importlib
 import io
 import json
 import subprocess
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from minigrad.exercises import markers
-from minigrad.exercises._feedback import CheckFailed
+from minigrad.exercises._feedback import CheckFailed, NotAnswered
 from minigrad.grade.__main__ import main
 from minigrad.grade.plan import make_plan
 
@@ -79,7 +80,7 @@ def _cells_by_id(notebook: dict) -> dict[str, dict]:
 def test_a_broken_notebook_is_graded_exercise_by_exercise(tmp_path: Path) -> None:
     """05's five exercises, each broken differently, plus deleted read-only cells and a cell
     of the learner's that kills the kernel."""
-    notebook = load(SOLUTIONS / "05_non_scalar_outputs.ipynb")
+    notebook = load(SOLUTIONS / "ex05_non_scalar_outputs.ipynb")
     cells = _cells_by_id(notebook)
     cells["05-weighted"]["source"] = "weighted_prints = [[2.0, 0.0, 60.0], 'error'"
     cells["05-item-assignment"]["source"] = "item_grad = 1 / 0"
@@ -91,7 +92,7 @@ def test_a_broken_notebook_is_graded_exercise_by_exercise(tmp_path: Path) -> Non
     killer = {"cell_type": "code", "metadata": {}, "source": "import os\nos._exit(1)",
               "outputs": [], "execution_count": None}
     notebook["cells"].insert(notebook["cells"].index(cells["05-item-assignment"]) + 1, killer)
-    path = tmp_path / "05_non_scalar_outputs.ipynb"
+    path = tmp_path / "ex05_non_scalar_outputs.ipynb"
     path.write_text(json.dumps(notebook), encoding="utf-8")
 
     code, report = grade(path, "--solutions", SOLUTIONS, "--timeout", "5")
@@ -109,7 +110,7 @@ def test_a_broken_notebook_is_graded_exercise_by_exercise(tmp_path: Path) -> Non
 def test_learner_cells_timeouts_missing_answers_and_a_bad_file(tmp_path: Path) -> None:
     """04 with a helper cell of the learner's own, a deleted answer, a check that loops
     forever and a wrong answer, graded as a folder next to a file that is not JSON."""
-    notebook = load(SOLUTIONS / "04_resetting_gradients.ipynb")
+    notebook = load(SOLUTIONS / "ex04_resetting_gradients.ipynb")
     cells = _cells_by_id(notebook)
     helper = {"cell_type": "code", "metadata": {}, "source": "nothing = None", "outputs": [],
               "execution_count": None}
@@ -119,7 +120,7 @@ def test_learner_cells_timeouts_missing_answers_and_a_bad_file(tmp_path: Path) -
                                       "        p -= lr * p.grad")
     notebook["cells"].remove(cells["04-kept"])
     notebook["cells"].insert(notebook["cells"].index(cells["04-zero-grad"]), helper)
-    (tmp_path / "04_resetting_gradients.ipynb").write_text(json.dumps(notebook), "utf-8")
+    (tmp_path / "ex04_resetting_gradients.ipynb").write_text(json.dumps(notebook), "utf-8")
     (tmp_path / "99_broken.ipynb").write_text('{"cells": [', encoding="utf-8")
 
     code, report = grade(tmp_path, "--solutions", SOLUTIONS, "--timeout", "5")
@@ -134,10 +135,10 @@ def test_learner_cells_timeouts_missing_answers_and_a_bad_file(tmp_path: Path) -
 
 
 def test_without_solutions_beside_the_notebook_its_own_checks_are_used(tmp_path: Path) -> None:
-    notebook = load(SOLUTIONS / "02_grad_is_none.ipynb")
+    notebook = load(SOLUTIONS / "ex02_grad_is_none.ipynb")
     notebook["cells"] = [cell for cell in notebook["cells"]
                          if markers.grade_id(cell) != "02-outcomes-check"]
-    path = tmp_path / "mine" / "02_grad_is_none.ipynb"
+    path = tmp_path / "mine" / "my_copy.ipynb"  # a name solutions/ does not have
     path.parent.mkdir()
     path.write_text(json.dumps(notebook), encoding="utf-8")
     code, report = grade(path)
@@ -148,9 +149,55 @@ def test_without_solutions_beside_the_notebook_its_own_checks_are_used(tmp_path:
     assert "its check cell is missing" in report
 
 
+def test_any_folder_any_path(tmp_path: Path) -> None:
+    """From inside exercises/ with the bare file name, and from elsewhere with an absolute path
+    to a copy named like an exercise: both are graded with the course's solutions."""
+    run = [sys.executable, "-m", "minigrad.grade"]
+    inside = subprocess.run([*run, "ex02_grad_is_none.ipynb"], cwd=EXERCISES,
+                            capture_output=True, text=True)
+    assert inside.returncode == 1, inside.stderr
+    assert inside.stdout.startswith("ex02_grad_is_none.ipynb  (checks from "
+                                    "../solutions/ex02_grad_is_none.ipynb)"), inside.stdout
+    copy_path = tmp_path / "ex03_accumulation.ipynb"
+    copy_path.write_bytes((SOLUTIONS / "ex03_accumulation.ipynb").read_bytes())
+    (tmp_path / "elsewhere").mkdir()
+    elsewhere = subprocess.run([*run, str(copy_path)], cwd=tmp_path / "elsewhere",
+                               capture_output=True, text=True)
+    assert elsewhere.returncode == 0, elsewhere.stdout + elsewhere.stderr
+    assert f"(checks from {SOLUTIONS / 'ex03_accumulation.ipynb'})" in elsewhere.stdout
+    assert "4 of 4 exercises passed" in elsewhere.stdout
+
+
+def test_untouched_bugs_unfinished_functions_and_crashes(tmp_path: Path) -> None:
+    """A fix-the-bug answer that leaves the bug, and a function still raising
+    NotImplementedError, are "not attempted" (not failures of code the learner did not write);
+    a crash in the learner's code names the learner's line."""
+    notebook = load(SOLUTIONS / "ex03_accumulation.ipynb")
+    cells = _cells_by_id(notebook)
+    cells["03-two-losses"]["source"] = "pass"
+    cells["03-micro-batches"]["source"] = ("def accumulate_gradient(w, inputs, targets, size):\n"
+                                           "    raise NotImplementedError()")
+    cells["03-loop"]["source"] = ("def predict():\n    x = None\n    return x + 1\n\n"
+                                  "after_loop = predict()")
+    path = tmp_path / "ex03_accumulation.ipynb"
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    code, report = grade(path, "--solutions", SOLUTIONS)
+    assert statuses(report) == {"03-both-orders": "passed", "03-loop": "failed",
+                                "03-two-losses": "not attempted",
+                                "03-micro-batches": "not attempted"}, report
+    cells["03-micro-batches"]["source"] = ("def accumulate_gradient(w, inputs, targets, size):\n"
+                                           "    w.grad += 1")
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    code, report = grade(path, "--solutions", SOLUTIONS)
+    line = next(line for line in report.splitlines() if "03-micro-batches" in line)
+    assert "raised TypeError" in line, report
+    assert "at line 2 of your cell: w.grad += 1" in report
+    assert "minigrad/exercises" not in report and "Traceback" not in report
+
+
 @pytest.mark.parametrize("content", ["{not json", '{"cells": 3}', ""])
 def test_unreadable_notebook_is_one_line_and_exit_2(tmp_path: Path, content: str) -> None:
-    path = tmp_path / "03_accumulation.ipynb"
+    path = tmp_path / "ex03_accumulation.ipynb"
     path.write_text(content, encoding="utf-8")
     code, report = grade(path)
     assert code == 2
@@ -169,7 +216,7 @@ def test_import_minigrad_loads_no_jupyter_package() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-# A wrong answer for every exercise; "pass" leaves the bug of the read-only cell above.
+# A wrong answer for every exercise (for a fix-the-bug exercise, a plausible half fix).
 WRONG = {
     "01-leaves": "leaf_predictions = [True] * 10",
     "01-chain": "chain_names = ['AddBackward0', 'PowBackward0', 'MulBackward0', 'AccumulateGrad']",
@@ -177,22 +224,34 @@ WRONG = {
     "01-walk": "def reachable_nodes(t):\n    return [t.grad_fn]",
     "02-before-after": "before_after = [0.0, 5.0, None, 1.0]",
     "02-outcomes": "outcomes = [6.0, 6.0, None, 'error']",
-    "02-init": "pass",
+    "02-init": ("def init_weights(n):\n    torch.manual_seed(0)\n"
+                "    return (torch.randn(n) * 0.01).detach()"),
     "02-who": "def will_get_grad(t):\n    return t.requires_grad",
     "03-both-orders": "both_orders = [4.0, 12.0, 12.0, 4.0]",
     "03-loop": "after_loop = [3.0, 3.0]",
-    "03-two-losses": "pass",
+    "03-two-losses": (  # one of the two problems fixed: a copy, but .grad is never reset
+        "def gradients_of_two_losses(w):\n    (w * 2).sum().backward()\n"
+        "    grad_a = w.grad.clone()\n    (w ** 2).sum().backward()\n"
+        "    return grad_a, w.grad"),
     "03-micro-batches": (
         "def accumulate_gradient(w, inputs, targets, size):\n"
         "    for s in range(0, len(inputs), size):\n"
         "        ((inputs[s:s + size] @ w - targets[s:s + size]) ** 2).mean().backward()"),
     "04-zero-grad": "zero_grad_prints = [None, [3.0, 3.0], None]",
     "04-kept": "saved_prints = [5.0, 5.0]",
-    "04-fit": "pass",
+    "04-fit": (  # resets w.grad but forgets b.grad
+        "def fit(steps=100, lr=0.1):\n    xs = torch.linspace(-1, 1, 20)\n    ys = 3 * xs + 1\n"
+        "    w = torch.tensor(0.0, requires_grad=True)\n"
+        "    b = torch.tensor(0.0, requires_grad=True)\n    losses = []\n"
+        "    for step in range(steps):\n        loss = ((w * xs + b - ys) ** 2).mean()\n"
+        "        loss.backward()\n        with torch.no_grad():\n"
+        "            w -= lr * w.grad\n            b -= lr * b.grad\n"
+        "        w.grad = None\n        losses.append(loss.item())\n    return w, b, losses"),
     "04-sgd-step": "def sgd_step(params, lr):\n    pass",
     "05-weighted": "weighted_prints = [[2.0, 4.0, 6.0], 'error']",
     "05-item-assignment": "item_grad = [2.0, 4.0, 3.0]",
-    "05-mse": "pass",
+    "05-mse": ("def mse_gradient(w, xs, ys):\n    ((xs @ w - ys) ** 2).sum().backward()\n"
+               "    return w.grad"),
     "05-jacobian": ("def jacobian(f, x):\n    rows = []\n    for i in range(f(x).numel()):\n"
                     "        v = torch.zeros(f(x).numel())\n        v[i] = 1.0\n"
                     "        f(x).backward(v)\n        rows.append(x.grad.clone())\n"
@@ -200,7 +259,9 @@ WRONG = {
     "05-vjp": "def vjp_tanh(W, x, v):\n    return v @ W",
     "06-retained": "retained_prints = [36.0, None, None, False]",
     "06-hook": "hooked_grad = 6.0",
-    "06-hidden": "pass",
+    "06-hidden": ("def hidden_gradient(x, w1, w2):\n    hidden = torch.relu(x @ w1)\n"
+                  "    out = (hidden @ w2).sum()\n    out.backward()\n    hidden.retain_grad()\n"
+                  "    return hidden.grad"),
     "06-watch": ("def watch(tensors):\n    seen = {}\n    for name, t in tensors.items():\n"
                  "        t.register_hook(lambda grad: seen.update({name: grad}))\n"
                  "    return seen"),
@@ -209,12 +270,15 @@ WRONG = {
     "07-which-raise": "inplace_outcomes = ['error', [1.0, 1.0], [2.0, 2.0], 'error']",
     "07-versions": "version_prints = [0, 1]",
     "07-data-detach": "data_detach_prints = ['error', 'error']",
-    "07-normalized": "pass",
+    "07-normalized": ("def normalized_loss(x):\n    y = torch.sigmoid(x)\n"
+                      "    y.data /= y.data.sum()\n    return (y ** 2).sum()"),
     "07-count": "def count_inplace(fn, t):\n    fn(t)\n    return t._version",
     "08-twice": "twice_prints = [6.0, 'error', 6.0, 6.0]",
     "08-second-order": "second_order_prints = [12.0, 6.0, None]",
     "08-second": "def second_derivative(f, x):\n    return torch.autograd.grad(f(x), x)[0]",
-    "08-td": "pass",
+    "08-td": ("def td_loss(w, x, reward):\n    prediction = (w * x).sum().detach()\n"
+              "    target = reward + 0.9 * (w * x * 2).sum()\n"
+              "    return (prediction - target) ** 2"),
     "08-frozen": "def frozen_copy(t):\n    return t.detach()",
     "09-topological": ("def topological_order(root):\n    order = [root]\n    for node in order:\n"
                        "        order += [c for c, _ in node.next_functions\n"
@@ -232,8 +296,16 @@ WRONG = {
                 "        return x ** 3\n\n    @staticmethod\n"
                 "    def backward(ctx, grad_output):\n        (x,) = ctx.saved_tensors\n"
                 "        return 3 * x ** 2"),
-    "09-softplus": "pass",
-    "10-train": "pass",
+    "09-softplus": ("class Softplus(torch.autograd.Function):\n    @staticmethod\n"
+                    "    def forward(ctx, x):\n        ctx.save_for_backward(x)\n"
+                    "        return (1 + x.exp()).log()\n\n    @staticmethod\n"
+                    "    def backward(ctx, grad_output):\n        (x,) = ctx.saved_tensors\n"
+                    "        return grad_output * torch.sigmoid(-x)"),
+    "10-train": ("def train(model, optimizer, xs, ys, steps):\n"
+                 "    loss_fn = torch.nn.CrossEntropyLoss()\n    losses = []\n"
+                 "    for step in range(steps):\n        loss = loss_fn(model(xs), ys)\n"
+                 "        loss.backward()\n        optimizer.step()\n"
+                 "        losses.append(loss.item())\n    return losses"),
     "10-frozen": "frozen_prints = [None, [1.0], False]",
     "10-norms": ("def gradient_norms(model):\n    return {n: p.grad.abs().sum().item()\n"
                  "            for n, p in model.named_parameters()}"),
@@ -266,3 +338,52 @@ def test_every_check_rejects_a_wrong_answer(name: str, monkeypatch: pytest.Monke
             except CheckFailed as failure:
                 assert str(failure).startswith("✗"), failure
     assert not accepted, f"checks that accepted a wrong answer: {accepted}"
+
+
+# Fix-the-bug exercises: the check module's copy of the read-only cell's buggy code.
+FIX_THE_BUG = {"02-init": "INIT_BUGGY", "03-two-losses": "TWO_LOSSES_BUGGY",
+               "04-fit": "FIT_BUGGY", "05-mse": "MSE_BUGGY", "06-hidden": "HIDDEN_BUGGY",
+               "07-normalized": "NORMALIZED_BUGGY", "08-td": "TD_BUGGY",
+               "09-softplus": "SOFTPLUS_BUGGY", "10-train": "TRAIN_BUGGY"}
+
+
+def check_module(name: str):  # "ex03_accumulation.ipynb" -> minigrad.exercises.accumulation
+    return importlib.import_module(f"minigrad.exercises.{Path(name).stem.split('_', 1)[1]}")
+
+
+def test_every_buggy_cell_is_listed() -> None:
+    found = {attribute for name in NAMES for attribute in vars(check_module(name))
+             if attribute.endswith("_BUGGY")}
+    assert found == set(FIX_THE_BUG.values())
+
+
+@pytest.mark.parametrize("exercise", sorted(FIX_THE_BUG))
+def test_an_untouched_bug_is_not_answered(exercise: str, monkeypatch: pytest.MonkeyPatch,
+                                          tmp_path: Path) -> None:
+    """The read-only cell shows the buggy code the check knows; with the answer cell left as
+    it is, or the buggy code pasted into it (comments and blank lines aside), the check says
+    "not answered"; a half fix fails; the worked answer passes."""
+    name = next(name for name in NAMES if exercise in answer_ids(name))
+    buggy = getattr(check_module(name), FIX_THE_BUG[exercise])
+    notebook = load(SOLUTIONS / name)
+    shown = [markers.source_of(cell) for cell in notebook["cells"]
+             if cell["cell_type"] == "code" and not markers.is_answer(cell)]
+    assert any(buggy in source for source in shown), f"{exercise}: the check's copy differs"
+    pasted = "# my copy\n\n" + buggy.replace("\n", "  # unchanged\n\n", 1)
+    monkeypatch.chdir(tmp_path)
+    for answer, verdict in (("pass", NotAnswered), (pasted, NotAnswered),
+                            (WRONG[exercise], CheckFailed), (None, None)):
+        learner = copy.deepcopy(notebook)
+        if answer is not None:
+            _cells_by_id(learner)[exercise]["source"] = answer
+        namespace: dict = {}
+        with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for step in make_plan(learner, notebook).steps:
+                if step.role == "check" and step.exercise == exercise and verdict is not None:
+                    with pytest.raises(verdict) as raised:
+                        exec(step.source, namespace)  # noqa: S102 - the course's notebook
+                    if verdict is NotAnswered:
+                        assert "still the buggy one" in str(raised.value)
+                else:
+                    exec(step.source, namespace)  # noqa: S102

@@ -1,5 +1,5 @@
 """Checks for the exercise notebooks, one module per notebook (`accumulation` for
-exercises/03_accumulation.ipynb, and so on), plus the generator of exercises/ from solutions/
+exercises/ex03_accumulation.ipynb, and so on), plus the generator of exercises/ from solutions/
 (`python -m minigrad.exercises.generate`).
 
 A check takes the learner's answer, prints one line starting with ✓, or raises `CheckFailed`

@@ -1,18 +1,31 @@
 """What every check shares: one verdict per property, then a short success line or a
 `CheckFailed` that lists each property that failed, what was expected (in words) and a hint.
-A message never states the answer itself."""
+A message never states the answer itself. An exercise not answered yet raises `NotAnswered`,
+which says so in one line.
+
+In Jupyter every message is short: a failure shows only its message (no frames through this
+package), success shows as a green box, and unanswered cells say so in one line (see
+`_notebook`). Every failure or unanswered exercise still raises, so that nbgrader scores it 0."""
 from __future__ import annotations
 
+import html
+import linecache
 import math
 import sys
+import types
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NoReturn
 
 import numpy as np
 
 from ..tensor import Tensor
+from . import _notebook
 
 TOLERANCE = 1e-4
+# Frames in minigrad, the standard library or installed packages are not the learner's code.
+NOT_LEARNERS = (Path(__file__).resolve().parents[1], Path(sys.prefix).resolve(),
+                Path(sys.base_prefix).resolve())
 
 
 class CheckFailed(AssertionError):
@@ -23,6 +36,75 @@ class CheckFailed(AssertionError):
         return str(self).splitlines()
 
 
+class NotAnswered(NotImplementedError):
+    """The exercise still holds its placeholder (or the untouched bug). A NotImplementedError,
+    as nbgrader's placeholder raises, so the grader reports "not attempted"."""
+
+    def _render_traceback_(self) -> list[str]:
+        return [f"✗ Not answered yet: {self}"]
+
+
+class Passed:
+    """A check's success line: a green box in Jupyter, the plain line elsewhere."""
+
+    def __init__(self, text: str) -> None:
+        self.text = f"✓ {text}"
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def _repr_html_(self) -> str:
+        return ("<div style='background:rgba(30,142,62,0.14);border-left:4px solid #1e8e3e;"
+                f"padding:4px 10px;margin:2px 0'>{html.escape(self.text)}</div>")
+
+
+def in_ipython() -> bool:
+    shell = sys.modules.get("IPython")  # never imported here: a terminal run stays light
+    return shell is not None and getattr(shell, "get_ipython", lambda: None)() is not None
+
+
+def learner_line(error: BaseException) -> str:
+    """Where the learner's own code raised `error`: the deepest frame outside minigrad, as
+    "line 3 of your cell: w.grad += 1", or "" when no such frame has its source at hand."""
+    found = ""
+    tb = error.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        path = Path(code.co_filename).resolve()
+        if not any(path.is_relative_to(folder) for folder in NOT_LEARNERS):
+            text = linecache.getline(code.co_filename, tb.tb_lineno).strip()
+            if text:
+                found = f"line {tb.tb_lineno} of your cell: {text}"
+        tb = tb.tb_next
+    return found
+
+
+def _fingerprint(value: Any) -> Any:
+    """What a function (or a class's methods) does, without line numbers or file names:
+    equal for the same code typed elsewhere, different as soon as any statement changes."""
+    if isinstance(value, type):
+        return tuple(sorted((name, _fingerprint(member)) for name, member in vars(value).items()
+                            if isinstance(member, (types.FunctionType, staticmethod,
+                                                   classmethod))))
+    value = getattr(value, "__func__", value)
+    code = getattr(value, "__code__", value)
+    if not isinstance(code, types.CodeType):
+        return None
+    return (code.co_code, code.co_names, code.co_varnames, code.co_freevars,
+            tuple(_fingerprint(c) if isinstance(c, types.CodeType) else c
+                  for c in code.co_consts))
+
+
+def is_untouched(answer: Any, buggy_source: str, name: str) -> bool:
+    """Is `answer` still the buggy `name` defined by `buggy_source` (the read-only cell)?"""
+    import minigrad
+
+    namespace: dict[str, Any] = {"torch": minigrad}
+    exec(compile(buggy_source, "<the buggy cell>", "exec"), namespace)  # noqa: S102 - ours
+    mine = _fingerprint(answer)
+    return mine is not None and mine == _fingerprint(namespace[name])
+
+
 class Checks:
     """Collects the verdict on each property, so one mistake does not hide the others."""
 
@@ -31,13 +113,25 @@ class Checks:
         self.failures: list[str] = []
         self.count = 0
 
+    def require_changed(self, answer: Any, buggy_source: str, name: str) -> None:
+        """A fix-the-bug exercise whose `name` is still the read-only cell's buggy one has not
+        been answered: say so, rather than list the failures of the bug the learner is asked
+        to find."""
+        if is_untouched(answer, buggy_source, name):
+            raise NotAnswered(f"{name} is still the buggy one from the cell above; write the "
+                              "fixed version in the answer cell and run it.")
+
+    def not_answered(self) -> NoReturn:
+        raise NotAnswered(f"{self.subject} still raises NotImplementedError; write it in the "
+                          "answer cell above and run that cell.") from None
+
     def expect(self, ok: bool | Callable[[], bool], failure: str) -> bool:
         """Record one property; `ok` may be a callable, and if it raises, the property failed."""
         self.count += 1
         try:
             holds = bool(ok() if callable(ok) else ok)
         except NotImplementedError:
-            raise
+            self.not_answered()
         except Exception as error:  # noqa: BLE001 - the learner's object broke the test itself
             holds = False
             failure += f" (checking it raised {type(error).__name__}: {error})"
@@ -48,17 +142,21 @@ class Checks:
     def call(self, function: Any, *args: Any, hints: dict[str, str] | None = None,
              doing: str = "calling it", **kwargs: Any) -> Any:
         """Run the learner's code; a crash ends the check at once, since nothing else can be
-        judged. NotImplementedError passes through: it means "not attempted yet".
-        `hints` maps a piece of an error message to what to look at when it appears."""
+        judged, and names the learner's line that raised. NotImplementedError becomes
+        NotAnswered. `hints` maps a piece of an error message to what to look at when it
+        appears."""
         if not callable(function):
             self.fail_now(f"{self.subject} should be a function, but it is of type "
                           f"{type(function).__name__}.")
         try:
             return function(*args, **kwargs)
         except NotImplementedError:
-            raise
+            self.not_answered()
         except Exception as error:  # noqa: BLE001 - any crash of learner code is feedback
             message = f"{doing} raised {type(error).__name__}: {error}"
+            where = learner_line(error)
+            if where:
+                message += f"\n    at {where}"
             for fragment, hint in (hints or {}).items():
                 if fragment in str(error):
                     message += f"\n    Hint: {hint}"
@@ -78,7 +176,12 @@ class Checks:
             lines = [f"✗ {self.subject}: {count}"]
             lines += [f"  ✗ {failure}" for failure in self.failures]
             raise CheckFailed("\n".join(lines))
-        sys.stdout.write(f"✓ {success}\n")  # one write: Jupyter shows it as one output
+        if in_ipython():
+            from IPython.display import display
+
+            display(Passed(success))
+        else:
+            sys.stdout.write(f"✓ {success}\n")  # one write: one output
 
 
 def as_array(value: Any) -> np.ndarray | None:
@@ -128,8 +231,7 @@ def show_graphs(pictures: list[tuple[str, Tensor]], names: dict | None = None,
                 view: str = "forward") -> None:
     """Draw graphs side by side under their titles ("your graph", "the expected graph") when
     running in Jupyter; elsewhere (a terminal, the grader) the words of the message do."""
-    shell = sys.modules.get("IPython")
-    if shell is None or getattr(shell, "get_ipython", lambda: None)() is None:
+    if not in_ipython():
         return
     from IPython.display import HTML, display
 
@@ -140,3 +242,6 @@ def show_graphs(pictures: list[tuple[str, Tensor]], names: dict | None = None,
         return f"<div style='display:inline-block;margin-right:2em'><b>{title}</b>{picture}</div>"
 
     display(HTML("".join(svg(title, t) for title, t in pictures)))
+
+
+_notebook.install()  # every check module imports this one: one-line "not answered yet" in IPython

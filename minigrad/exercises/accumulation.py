@@ -1,4 +1,4 @@
-"""Checks for exercises/03_accumulation.ipynb: backward() adds to .grad."""
+"""Checks for exercises/ex03_accumulation.ipynb: backward() adds to .grad."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -56,8 +56,22 @@ def loop(answers: Any) -> None:
                       "Right: four backward passes, four gradients added up.")
 
 
+# The read-only cell's bug, as the notebook shows it (a test keeps the two equal): while
+# gradients_of_two_losses is still this, the exercise is not answered.
+TWO_LOSSES_BUGGY = """\
+def gradients_of_two_losses(w):
+    loss_a = (w * 2).sum()
+    loss_a.backward()
+    grad_a = w.grad
+    loss_b = (w ** 2).sum()
+    loss_b.backward()
+    grad_b = w.grad
+    return grad_a, grad_b"""
+
+
 def two_losses(gradients_of_two_losses: Callable) -> None:
     checks = Checks("gradients_of_two_losses(w)")
+    checks.require_changed(gradients_of_two_losses, TWO_LOSSES_BUGGY, "gradients_of_two_losses")
     w = Tensor(np.array([1.0, -1.0, 3.0]), requires_grad=True)
     result = checks.call(gradients_of_two_losses, w)
     if not (isinstance(result, tuple) and len(result) == 2):

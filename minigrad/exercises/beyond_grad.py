@@ -1,4 +1,4 @@
-"""Checks for exercises/08_beyond_grad.ipynb: retain_graph, autograd.grad, create_graph,
+"""Checks for exercises/ex08_beyond_grad.ipynb: retain_graph, autograd.grad, create_graph,
 detach() and no_grad()."""
 from __future__ import annotations
 
@@ -94,8 +94,18 @@ def _td_expected(w0: np.ndarray, x: Tensor, reward: float) -> np.ndarray:
     return w.grad._data
 
 
+# The read-only cell's bug, as the notebook shows it (a test keeps the two equal): while
+# td_loss is still this, the exercise is not answered.
+TD_BUGGY = """\
+def td_loss(w, x, reward):
+    prediction = (w * x).sum()
+    target = reward + 0.9 * (w * x * 2).sum()
+    return (prediction - target) ** 2"""
+
+
 def td_loss(loss_of: Callable) -> None:
     checks = Checks("td_loss(w, x, reward)")
+    checks.require_changed(loss_of, TD_BUGGY, "td_loss")
     for w0, x0, reward in ((np.array([0.5, -1.0]), np.array([1.0, 2.0]), 1.0),
                            (np.array([2.0, 0.25]), np.array([-1.0, 3.0]), -0.5)):
         w, x = Tensor(w0.copy(), requires_grad=True), Tensor(x0)

@@ -1,4 +1,4 @@
-"""Checks for exercises/02_grad_is_none.ipynb: who gets a .grad, and when."""
+"""Checks for exercises/ex02_grad_is_none.ipynb: who gets a .grad, and when."""
 from __future__ import annotations
 
 import warnings
@@ -71,8 +71,17 @@ def outcomes(answers: Any) -> None:
                       "requires_grad get a .grad, and a zero gradient is not None.")
 
 
+# The read-only cell's bug, as the notebook shows it (a test keeps the two equal): while
+# init_weights is still this, the exercise is not answered.
+INIT_BUGGY = """\
+def init_weights(n):
+    torch.manual_seed(0)
+    return torch.randn(n, requires_grad=True) * 0.01"""
+
+
 def init_weights(init: Callable) -> None:
     checks = Checks("init_weights(3)")
+    checks.require_changed(init, INIT_BUGGY, "init_weights")
     random.manual_seed(0)
     expected = random.randn(3)._data * 0.01
     w = checks.call(init, 3)

@@ -1,4 +1,4 @@
-"""Checks for exercises/07_inplace.ipynb: in-place operations and version counters."""
+"""Checks for exercises/ex07_inplace.ipynb: in-place operations and version counters."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -99,8 +99,18 @@ def _expected_loss(x0: np.ndarray) -> tuple[float, np.ndarray]:
     return loss.item(), x.grad._data
 
 
+# The read-only cell's bug, as the notebook shows it (a test keeps the two equal): while
+# normalized_loss is still this, the exercise is not answered.
+NORMALIZED_BUGGY = """\
+def normalized_loss(x):
+    y = torch.sigmoid(x)
+    y /= y.sum()
+    return (y ** 2).sum()"""
+
+
 def normalized_loss(loss_of: Callable) -> None:
     checks = Checks("normalized_loss(x)")
+    checks.require_changed(loss_of, NORMALIZED_BUGGY, "normalized_loss")
     for x0 in (np.array([1.0, -2.0, 0.5]), np.array([0.0, 3.0])):
         x = Tensor(x0.copy(), requires_grad=True)
         loss = checks.call(loss_of, x)

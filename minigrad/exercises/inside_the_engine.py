@@ -1,4 +1,4 @@
-"""Checks for exercises/09_inside_the_engine.ipynb: the topological order backward() walks,
+"""Checks for exercises/ex09_inside_the_engine.ipynb: the topological order backward() walks,
 backward by hand, and custom Functions checked with gradcheck."""
 from __future__ import annotations
 
@@ -119,8 +119,24 @@ def cube(function: Any) -> None:
     checks.verdict("Cube passes: right values, CubeBackward in the graph, gradcheck agrees.")
 
 
+# The read-only cell's bug, as the notebook shows it (a test keeps the two equal): while
+# Softplus is still this, the exercise is not answered.
+SOFTPLUS_BUGGY = """\
+class Softplus(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return (1 + x.exp()).log()
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return torch.sigmoid(x)"""
+
+
 def softplus(function: Any) -> None:
     checks = Checks("Softplus")
+    checks.require_changed(function, SOFTPLUS_BUGGY, "Softplus")
     x = Tensor(np.array([0.5, -1.0, 2.0]), requires_grad=True)
     y = checks.call(getattr(function, "apply", None), x)
     if not isinstance(y, Tensor):

@@ -1,4 +1,4 @@
-"""Checks for exercises/06_intermediates.ipynb: .grad of non-leaves, retain_grad(), hooks."""
+"""Checks for exercises/ex06_intermediates.ipynb: .grad of non-leaves, retain_grad(), hooks."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -60,8 +60,19 @@ def _expected_hidden_gradient(x: Tensor, w1: Tensor, w2: Tensor) -> np.ndarray:
     return hidden.grad._data
 
 
+# The read-only cell's bug, as the notebook shows it (a test keeps the two equal): while
+# hidden_gradient is still this, the exercise is not answered.
+HIDDEN_BUGGY = """\
+def hidden_gradient(x, w1, w2):
+    hidden = torch.relu(x @ w1)
+    out = (hidden @ w2).sum()
+    out.backward()
+    return hidden.grad"""
+
+
 def hidden_gradient(find_gradient: Callable) -> None:
     checks = Checks("hidden_gradient(x, w1, w2)")
+    checks.require_changed(find_gradient, HIDDEN_BUGGY, "hidden_gradient")
     x, w1, w2 = _network(0)
     expected = _expected_hidden_gradient(*_network(0))
     result = checks.call(find_gradient, x, w1, w2)

@@ -1,4 +1,4 @@
-"""Checks for exercises/01_tensors_and_graphs.ipynb: leaves, requires_grad, grad_fn."""
+"""Checks for exercises/ex01_tensors_and_graphs.ipynb: leaves, requires_grad, grad_fn."""
 from __future__ import annotations
 
 from collections import Counter

@@ -1,4 +1,4 @@
-"""Grade exercise notebooks: `python -m minigrad.grade exercises/03_accumulation.ipynb` (or a
+"""Grade exercise notebooks: `python -m minigrad.grade exercises/ex03_accumulation.ipynb` (or a
 folder). Each notebook runs in a fresh kernel, one cell at a time, so a broken cell costs only
 its own exercise; each exercise is reported passed, failed or not attempted, with its check's
 message. See `plan` for which cells run (checks come from solutions/, hidden tests included).
@@ -17,6 +17,9 @@ __all__ = ["ExerciseResult", "NotebookGrade", "Unreadable", "grade_notebook"]
 
 PASSED, FAILED, NOT_ATTEMPTED = "passed", "failed", "not attempted"
 NOT_RUN = "not run: earlier cells broke the kernel too many times"
+# nbgrader's placeholder raises NotImplementedError; a check raises NotAnswered (a subclass) for
+# an unfinished function or a bug left as the read-only cell wrote it.
+UNANSWERED = ("NotImplementedError", "NotAnswered")
 
 
 @dataclass
@@ -64,7 +67,7 @@ def _verdict(exercise: str, plan: Plan, by_step: dict, timeout: float) -> tuple[
     if exercise in plan.missing_answers:
         return NOT_ATTEMPTED, "its answer cell is missing from the notebook"
     answer = by_step[(exercise, "answer")]
-    if answer.error == "NotImplementedError":
+    if answer.error in UNANSWERED:
         return NOT_ATTEMPTED, ""
     if not answer.ran:
         return FAILED, NOT_RUN
@@ -78,7 +81,7 @@ def _verdict(exercise: str, plan: Plan, by_step: dict, timeout: float) -> tuple[
     if exercise in plan.missing_checks:
         return FAILED, "its check cell is missing: restore it from exercises/ to be graded"
     check = by_step[(exercise, "check")]
-    if check.error == "NotImplementedError":
+    if check.error in UNANSWERED:
         return NOT_ATTEMPTED, ""
     if not check.ran:
         return FAILED, NOT_RUN

@@ -27,11 +27,15 @@ def notebooks(paths: list[Path]) -> list[Path]:
 
 
 def _show(path: Path) -> str:
-    """A path as the learner would type it: relative to where they are, when possible."""
+    """A path as the learner would type it: relative to where they are when it is below or
+    beside it (exercises/ex03_x.ipynb, ../solutions/ex03_x.ipynb), else absolute."""
     try:
-        return os.path.relpath(path)
+        relative = os.path.relpath(path)
     except ValueError:  # another drive on Windows
-        return str(path)
+        return str(path.resolve())
+    parts = Path(relative).parts
+    beside = parts[0] != ".." or (parts.count("..") == 1 and len(parts) == 3)
+    return relative if beside else str(path.resolve())
 
 
 def report(grade: NotebookGrade) -> str:

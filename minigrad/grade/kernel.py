@@ -6,6 +6,7 @@ jupyter_client alone is enough (nbclient would bring nbformat and jsonschema, wh
 to import than the whole grading of a notebook)."""
 from __future__ import annotations
 
+import os
 import queue
 import re
 import subprocess
@@ -23,7 +24,7 @@ MAX_RESTARTS = 3  # after that many broken kernels, the remaining cells are not 
 
 @dataclass
 class Outcome:
-    printed: str = ""
+    printed: str = ""  # stdout, and the plain text of displayed objects (a check's success)
     error: str | None = None  # the exception's class name, e.g. "CheckFailed"
     message: str = ""  # the exception's message
     timed_out: bool = False
@@ -39,7 +40,7 @@ def run_cells(sources: list[str], cwd: Path, timeout: float) -> list[Outcome]:
 
     manager = KernelManager(kernel_name="python3")
     # The kernel's own log lines on stderr are not the learner's output.
-    manager.start_kernel(cwd=str(cwd), stderr=subprocess.DEVNULL)
+    manager.start_kernel(cwd=str(cwd), stderr=subprocess.DEVNULL, env=_kernel_env())
     client = _connect(manager)
     outcomes: list[Outcome] = []
     restarts = 0
@@ -63,6 +64,15 @@ def run_cells(sources: list[str], cwd: Path, timeout: float) -> list[Outcome]:
         client.stop_channels()
         manager.shutdown_kernel(now=True)
     return outcomes + [Outcome(ran=False) for _ in sources[len(outcomes):]]
+
+
+def _kernel_env() -> dict[str, str]:
+    """The kernel runs in the notebook's folder, wherever that is: it must import the minigrad
+    this grader comes from even when that one is importable only from the course folder."""
+    env = dict(os.environ)
+    here = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH")) if p)
+    return env
 
 
 def _connect(manager: Any) -> Any:
@@ -98,10 +108,16 @@ def _run_one(manager: Any, client: Any, source: str,
             continue
         kind, content = message["msg_type"], message["content"]
         if kind == "stream" and content.get("name") == "stdout":
-            if len(outcome.printed) < MAX_PRINTED:
-                outcome.printed += content.get("text", "")[:MAX_PRINTED]
+            _record(outcome, content.get("text", ""))
+        elif kind in ("display_data", "execute_result"):
+            _record(outcome, content.get("data", {}).get("text/plain", "") + "\n")
         elif kind == "error":
             outcome.error = content.get("ename", "Exception")
             outcome.message = CELL_FILE.sub(r"(line \1)", content.get("evalue", ""))
         elif kind == "status" and content.get("execution_state") == "idle":
             return outcome, True
+
+
+def _record(outcome: Outcome, text: str) -> None:
+    if len(outcome.printed) < MAX_PRINTED:
+        outcome.printed += text[:MAX_PRINTED]

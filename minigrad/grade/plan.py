@@ -53,11 +53,22 @@ def load(path: Path) -> dict:
     return notebook
 
 
+COURSE_SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions"  # beside minigrad/
+
+
 def find_reference(path: Path, solutions: Path | None) -> Path | None:
-    """solutions/<same name> from --solutions, or beside the notebook's folder."""
-    folder = solutions if solutions is not None else path.resolve().parent.parent / "solutions"
-    candidate = folder / path.name
-    return candidate if candidate.is_file() else None
+    """solutions/<same name>: in --solutions when given; else beside the notebook's folder (as
+    exercises/ and solutions/ are), else in the course this grader comes from, so that a copy
+    of an exercise notebook anywhere is graded with the same checks."""
+    if solutions is not None:
+        folders = [solutions]
+    else:
+        folders = [path.resolve().parent.parent / "solutions", COURSE_SOLUTIONS]
+    for folder in folders:
+        candidate = folder / path.name
+        if candidate.is_file():
+            return candidate
+    return None
 
 
 def _code_cells(notebook: dict) -> list[dict]:

@@ -3,7 +3,7 @@
 For every course notebook: opened as stored, its saved diagrams show as SVG (JupyterLab hides
 the SVG of untrusted notebooks, so this checks the trust step of `make lab`); cleared and run
 with Run > Run All Cells, the diagrams come back and no cell ends in an error. For every
-exercise notebook: the first exercise gets its solution typed in, and its check cell prints the
+exercise notebook: the first exercise gets its solution typed in, and its check cell shows the
 success line that the solutions notebook stored. Screenshots go to tests/.artifacts/browser/.
 """
 from __future__ import annotations
@@ -83,10 +83,10 @@ def first_exercise(exercise: dict, solution: dict) -> tuple[int, str, int, str]:
         else answer_lines.splitlines()
     answer = "\n".join(line for line in answer_lines if "### BEGIN SOLUTION" not in line
                        and "### END SOLUTION" not in line)
-    printed = [output for output in solutions[cells[check]["id"]].get("outputs", [])
-               if output.get("name") == "stdout"]
-    assert printed, f"the solutions' check cell {cells[check]['id']} stored no success line"
-    text = printed[0]["text"]
+    shown = [output for output in solutions[cells[check]["id"]].get("outputs", [])
+             if output.get("output_type") == "display_data"]
+    assert shown, f"the solutions' check cell {cells[check]['id']} stored no success box"
+    text = shown[0]["data"]["text/plain"]
     success = ("".join(text) if isinstance(text, list) else text).strip().splitlines()[0]
     return index, answer, check, success
 
