@@ -130,6 +130,12 @@ _EDGE_STYLE = {"retain": {"style": "dashed", "arrowhead": "odot"},
                "saved": {"style": "dotted", "dir": "none"}}
 
 
+# Boxes on the path from the inputs to the output, as opposed to leaves and constants
+# coming in from the side. Heavier edges between them keep a long chain from drifting
+# sideways (dot centres each operation between its inputs).
+_CHAIN = {"op", "accumulate", "intermediate", "retained", "freed", "output", "summary"}
+
+
 def to_dot(g: Graph, names: Names, max_nodes: int, marks: Marks | None = None,
            layout: str = "across", legend: bool = True) -> str:
     import graphviz
@@ -145,6 +151,8 @@ def to_dot(g: Graph, names: Names, max_nodes: int, marks: Marks | None = None,
         dot.node(f"n{i}", **_node_attrs(g, i, names, marks, max_nodes, stack))
     for k, e in enumerate(g.edges):
         attrs = dict(_EDGE_STYLE.get(e.role, {}))
+        if layout == "down" and g.boxes[e.src].kind in _CHAIN and g.boxes[e.dst].kind in _CHAIN:
+            attrs["weight"] = "4"  # keep the main chain straight, side inputs beside it
         if k in marks.labels:
             attrs.update(label=marks.labels[k], fontcolor="transparent")
         if k in marks.flow:
