@@ -15,6 +15,10 @@ from lab_driver import ROOT, UI_MS, Lab, open_notebook, screenshot
 sys.path.insert(0, str(ROOT / "scripts"))
 from measure_diagrams import COLUMN_PX  # noqa: E402
 
+# Known misfits, as in tests/test_diagram_fit.py (strict: a fix shows).
+MISFITS = {"07_inplace": "three outputs side by side: 1,032 px",
+           "10_capstone": "the whole network, wide tensors side by side: 1,284 px"}
+
 sync_api = pytest.importorskip("playwright.sync_api", reason="browser test skipped: playwright "
                                "is not installed (pip install -e '.[test]')")
 expect = sync_api.expect
@@ -37,7 +41,9 @@ def with_diagrams() -> list[pytest.param]:
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
         text = path.read_text()
         if "image/svg+xml" in text:
-            found.append(pytest.param(path, id=path.stem))
+            marks = ([pytest.mark.xfail(reason=MISFITS[path.stem], strict=True)]
+                     if path.stem in MISFITS else [])
+            found.append(pytest.param(path, id=path.stem, marks=marks))
     return found
 
 
@@ -52,7 +58,7 @@ def test_every_stored_diagram_fits_its_output_area(page, lab: Lab, path: Path) -
     too_wide = [m for m in measured if m["scroll"] > m["area"] or m["shown"] > m["area"]]
     shrunk = [m for m in measured if m["shown"] < m["natural"] - 1]  # scaled down: smaller text
     widest = max(range(len(measured)), key=lambda i: measured[i]["natural"])
-    page.locator(".jp-OutputArea-output img[src^='data:image/svg+xml']").nth(
+    page.locator(".jp-OutputArea-output img[src^='data:image/svg+xml']:visible").nth(
         widest).scroll_into_view_if_needed()
     screenshot(page, f"diagrams-{path.stem}-widest")
     assert not too_wide, f"wider than their output area in {path.name}: {too_wide}"
