@@ -61,7 +61,8 @@ y
 # `viz.draw(y)` draws everything that led to `y`. Each box is a tensor, labelled with your
 # variable name and its shape, then its data, then its `.grad` (`None` when there is none). The
 # rounded node between them is the operation, named as PyTorch names it. Arrows run from inputs to
-# outputs, left to right. The colours tell what each tensor is; the legend is inside the picture.
+# outputs, left to right (a long graph runs top to bottom). The colours tell what each tensor is;
+# the legend is inside the picture.
 
 # %% tags=["minigrad-only"]
 viz.draw(y)

@@ -88,8 +88,8 @@ viz.draw(y)
 # `viz.backward_steps(y)` runs `y.backward()` for you and records each step: which node runs,
 # what gradient it receives, what it sends to each input (the incoming gradient times the local
 # derivative: the chain rule), and when a leaf's `.grad` is written. Here it is on a fresh copy of
-# the same line (a graph can only be walked back once; notebook 08 says why). Scroll sideways
-# through the frames.
+# the same line (a graph can only be walked back once; notebook 08 says why). Step through the
+# frames with **Next ▶** and **◀ Previous**.
 
 # %% tags=["minigrad-only"]
 x = torch.tensor(2.0, requires_grad=True)

@@ -5,6 +5,7 @@ backward view and what a learner sees when rendering fails.
 Golden files: tests/golden/viz/*.dot, written by scripts/record_viz_golden.py from CASES."""
 from __future__ import annotations
 
+import html
 import os
 import re
 import subprocess
@@ -272,17 +273,44 @@ def test_steps_show_grad_before_plus_incoming_equals_after() -> None:
     z = x**3
     frames = viz.backward_steps(z)
     assert x.grad.item() == 5.0  # the pass really ran
-    assert [c.split("  ", 1)[1] for c in frames.captions] == [
+    assert frames.captions == [
         "backward() starts: z gets the gradient 1.",
         "PowBackward0 gets 1. and sends grad × local derivative: 1. × 3. = 3. to x",
         "AccumulateGrad: x.grad = 2. + 3. = 5.",
         "done: x.grad = 5."]
-    assert [c.split("  ", 1)[0] for c in frames.captions] == ["1/4", "2/4", "3/4", "4/4"]
     assert r"grad\ 2.\ +\ 3.\ =\ 5." in frames[2].source
     assert r"grad\ 2." in frames[0].source and r"grad\ 5." in frames[3].source
-    strip = frames._repr_html_()
-    assert strip.count("<img ") == 4 and "overflow-x:auto" in strip
     assert repr(frames) == "<BackwardSteps: 4 frames>"
+
+
+def _strip_parts(page: str) -> tuple[list[str], list[str]]:
+    """The figures (frames) of a strip's HTML, and its images with their alt text."""
+    return re.findall(r"<figure.*?</figure>", page), re.findall(r'<img alt="([^"]*)"', page)
+
+
+def test_strip_shows_one_frame_with_its_caption_and_the_legend_once() -> None:
+    def steps() -> viz.BackwardSteps:
+        x = torch.tensor(1.0, requires_grad=True)
+        return viz.backward_steps(x**3 + x)
+
+    frames = steps()
+    page = frames._repr_html_()
+    figures, alts = _strip_parts(page)
+    assert alts == ["legend"] + [f"frame {n} of {len(frames)}" for n in range(1, len(frames) + 1)]
+    assert len(figures) == len(frames)
+    assert "display:none" not in figures[0]
+    assert all("display:none" in figure for figure in figures[1:])  # one frame at a time
+    assert f"frame 1 of {len(frames)}</span>" in page and "◀ Previous</button>" in page
+    for caption, figure in zip(frames.captions, figures):  # each caption once, in its frame
+        assert page.count(html.escape(caption)) == 1 and html.escape(caption) in figure
+    for frame in frames:  # and not drawn inside the picture as well, nor the legend
+        assert "label=" not in frame.source.split("\n\t", 1)[0]
+        assert "legend" not in frame.source
+    assert "legend" in frames.legend.source and "running in this step" in frames.legend.source
+    assert not re.search(r"\bid=", page)  # no element ids to clash between two strips
+    assert page == steps()._repr_html_()  # deterministic
+    one = frames[1]._repr_html_()  # one frame: its caption, then its picture
+    assert one.index(html.escape(frames.captions[1])) < one.index("<img")
 
 
 def _record_lines(source: str) -> list[list[str]]:
@@ -299,6 +327,9 @@ def test_steps_keep_every_box_in_place() -> None:
     loss = (w * x).sum()
     frames = viz.backward_steps(loss)
     assert len(frames) == 2 + 3  # start, SumBackward0, MulBackward0, AccumulateGrad, done
+    outline = r'class="node">\n<title>[^<]*</title>\n<(?:polygon|path) [^>]*(?:points|d)="([^"]*)"'
+    boxes = {tuple(re.findall(outline, f.svg())) for f in frames}
+    assert len(boxes) == 1 and len(next(iter(boxes))) == 6  # nothing moves between frames
     layouts = {(tuple(re.findall(r"^\s*(n\d+) \[", f.source, re.MULTILINE)),
                 tuple(re.findall(r"(n\d+) -> (n\d+)", f.source)),
                 tuple(tuple(map(len, lines)) for lines in _record_lines(f.source)))

@@ -3,7 +3,11 @@
 Tensors are record boxes { name, shape | data | grad } in Courier, so that the rows of an
 array line up. (The WebAssembly Graphviz has no HTML-like labels: records are what works
 everywhere.) `Marks` lets the step-by-step view highlight a node, rewrite the rows and
-colour the edges a gradient travels along, while keeping every box and edge in place."""
+colour the edges a gradient travels along, while keeping every box and edge in place.
+
+Two layouts: "across" (the forward graph left to right, the backward graph right to left:
+the output on the right either way) and "down" (the output at the bottom), for graphs too
+long to fit a notebook's width."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -29,7 +33,15 @@ class Marks:
     fresh_received: dict[int, str] = field(default_factory=dict)
     flow: dict[int, str] = field(default_factory=dict)  # edge index -> gradient it carries
     widths: dict[int, int] = field(default_factory=dict)  # box -> characters to reserve
+    # edge index -> the longest gradient it carries in any frame. Every frame gives the edge
+    # that label, invisible where no gradient is on it, so that the boxes stay in place (a
+    # label is laid out like a box, never drawn over one).
+    labels: dict[int, str] = field(default_factory=dict)
     caption: str | None = None
+
+LAYOUTS = ("across", "down")
+# (forward, backward) rankdir of each layout
+_RANKDIR = {"across": ("LR", "RL"), "down": ("TB", "BT")}
 
 
 def _record_text(text: str) -> str:
@@ -52,6 +64,7 @@ def _rows(title: str, text: str, width: int) -> str:
 
 
 def tensor_label(box: Box, name: str | None, marks: Marks, i: int) -> str:
+    """The fields of a tensor's record, stacked (the caller wraps them for a vertical layout)."""
     t = box.tensor
     width = marks.widths.get(i, 0)
     title = (f"{name}  " if name else "") + shape_text(t.shape, t.dtype.name)
@@ -82,7 +95,8 @@ def _describe(t: Any) -> str:
     return "a leaf" if t.requires_grad else "a constant"
 
 
-def _node_attrs(g: Graph, i: int, names: Names, marks: Marks, max_nodes: int) -> dict:
+def _node_attrs(g: Graph, i: int, names: Names, marks: Marks, max_nodes: int,
+                stack: Callable[[str], str]) -> dict:
     box = g.boxes[i]
     active = i in marks.active
     if box.kind in ("op", "accumulate"):
@@ -95,7 +109,7 @@ def _node_attrs(g: Graph, i: int, names: Names, marks: Marks, max_nodes: int) ->
                 "height": "0.3"}
     if box.kind in ("saved", "stale"):
         stale = box.kind == "stale"
-        return {"label": saved_label(box, names), "shape": "record", "fillcolor": S.fill(box.kind),
+        return {"label": stack(saved_label(box, names)), "shape": "record", "fillcolor": S.fill(box.kind),
                 "fontsize": "10", "color": "#cb181d" if stale else S.INK,
                 "penwidth": "2" if stale else "1"}
     if box.kind == "freed":
@@ -107,7 +121,7 @@ def _node_attrs(g: Graph, i: int, names: Names, marks: Marks, max_nodes: int) ->
     if box.kind == "summary":
         return {"label": f"… {g.hidden:,} more nodes not shown\\n(max_nodes={max_nodes:,})",
                 "shape": "note", "style": "dashed", "fontcolor": S.MUTED}
-    return {"label": tensor_label(box, names(box.tensor), marks, i), "shape": "record",
+    return {"label": stack(tensor_label(box, names(box.tensor), marks, i)), "shape": "record",
             "fontname": S.MONO, "fontsize": "10", "fillcolor": S.fill(box.kind),
             "color": S.ACTIVE_EDGE if active else S.INK, "penwidth": "3" if active else "1"}
 
@@ -116,47 +130,115 @@ _EDGE_STYLE = {"retain": {"style": "dashed", "arrowhead": "odot"},
                "saved": {"style": "dotted", "dir": "none"}}
 
 
-def to_dot(g: Graph, names: Names, max_nodes: int, marks: Marks | None = None) -> str:
+# Boxes on the path from the inputs to the output, as opposed to leaves and constants
+# coming in from the side. Heavier edges between them keep a long chain from drifting
+# sideways (dot centres each operation between its inputs).
+_CHAIN = {"op", "accumulate", "intermediate", "retained", "freed", "output", "summary"}
+
+
+def to_dot(g: Graph, names: Names, max_nodes: int, marks: Marks | None = None,
+           layout: str = "across", legend: bool = True) -> str:
     import graphviz
 
     marks = marks or Marks()
-    graph_attrs = dict(S.GRAPH_ATTRS, rankdir="LR" if g.view == "forward" else "RL")
-    if marks.caption:
-        graph_attrs["label"] = marks.caption
-    dot = graphviz.Digraph(graph_attr=graph_attrs, node_attr=S.NODE_ATTRS, edge_attr=S.EDGE_ATTRS)
+    rankdir = _RANKDIR[layout][g.view == "backward"]
+    # A record's fields run across the rank direction: stacked in a row layout, they need
+    # braces to stay stacked when the ranks run down.
+    stack = (lambda fields: fields) if layout == "across" else (lambda fields: f"{{{fields}}}")
+    dot = graphviz.Digraph(graph_attr=dict(S.GRAPH_ATTRS, rankdir=rankdir),
+                           node_attr=S.NODE_ATTRS, edge_attr=S.EDGE_ATTRS)
     for i in range(len(g.boxes)):
-        dot.node(f"n{i}", **_node_attrs(g, i, names, marks, max_nodes))
+        dot.node(f"n{i}", **_node_attrs(g, i, names, marks, max_nodes, stack))
     for k, e in enumerate(g.edges):
         attrs = dict(_EDGE_STYLE.get(e.role, {}))
+        if layout == "down" and g.boxes[e.src].kind in _CHAIN and g.boxes[e.dst].kind in _CHAIN:
+            attrs["weight"] = "4"  # keep the main chain straight, side inputs beside it
+        if k in marks.labels:
+            attrs.update(label=marks.labels[k], fontcolor="transparent")
         if k in marks.flow:
             attrs.update(color=S.FLOW, penwidth="2.2", fontcolor=S.FLOW)
             if marks.flow[k]:
-                attrs["xlabel"] = marks.flow[k]
+                attrs["label"] = marks.flow[k]
             if g.view == "forward":
                 attrs["dir"] = "back"  # the gradient runs against the forward arrow
         dot.edge(f"n{e.src}", f"n{e.dst}", **attrs)
-    _legend(dot, g, steps=marks.received is not None)
+    if legend:
+        _legend(dot, g, steps=marks.received is not None, layout=layout)
     return dot.source
 
 
-def _legend(dot: Any, g: Graph, steps: bool) -> None:
-    """Legend boxes, one per colour used, in a frame of their own, in the same column as the
-    first output (rank=same across a cluster needs newrank=true)."""
-    entries = S.legend_entries({b.kind for b in g.boxes}, steps)
-    if g.view == "backward":
-        entries.append(("rounded", S.MUTED, "arrows: where gradients flow, output to leaves"))
+LEGEND_ROW = 3  # legend entries side by side in the "down" layout
+
+
+def _legend(dot: Any, g: Graph, steps: bool, layout: str) -> None:
+    """Legend boxes, one per colour used, in a frame of their own next to the first output:
+    in its column in the "across" layout (rank=same across a cluster needs newrank=true),
+    below it in rows in the "down" layout."""
+    entries = legend_entries(g, steps)
     dot.attr(newrank="true")
-    with dot.subgraph(name="cluster_legend") as legend:
-        legend.attr(label="legend", style="rounded,dashed", color=S.MUTED, fontsize="9",
-                    fontcolor=S.MUTED, margin="6")
-        for n, (style, colour, text) in reversed(list(enumerate(entries))):  # stacked bottom-up
-            attrs = {"style": style, "fillcolor": colour}
-            if "filled" not in style:  # a colour of lines and text, not of a fill
-                attrs = {"style": style, "color": colour, "fontcolor": colour}
-            legend.node(f"legend{n}", label=text, shape="box", fontsize="9", height="0.25",
-                        margin="0.06,0.03", **attrs)
+    with dot.subgraph(name="cluster_legend") as box:
+        box.attr(label="legend", style="rounded,dashed", color=S.MUTED, fontsize="9",
+                 fontcolor=S.MUTED, margin="6")
+        if layout == "down":
+            _legend_rows(box, entries, g.view)
+        else:
+            for n, entry in reversed(list(enumerate(entries))):  # declared bottom-up
+                _legend_box(box, n, entry)
+    if layout == "down":
+        _below(dot, "n0", "legend0", g.view)
+        return
     with dot.subgraph() as same:
         same.attr(rank="same")
         same.node("n0")
         for n in range(len(entries)):
             same.node(f"legend{n}")
+
+
+def legend_dot(g: Graph, steps: bool) -> str:
+    """The legend of `g` as a picture of its own, in rows (shown once above many frames)."""
+    import graphviz
+
+    dot = graphviz.Digraph(graph_attr=dict(S.GRAPH_ATTRS, rankdir="TB", ranksep="0.12"),
+                           node_attr=S.NODE_ATTRS)
+    _legend_rows(dot, legend_entries(g, steps), "forward", per_row=4)
+    return dot.source
+
+
+LEGEND_ROW = 2  # legend entries side by side in a picture's rows
+
+
+def _legend_rows(dot: Any, entries: list, view: str, per_row: int = LEGEND_ROW) -> None:
+    for n, entry in enumerate(entries):
+        _legend_box(dot, n, entry)
+    rows = [range(n, min(n + per_row, len(entries))) for n in range(0, len(entries), per_row)]
+    for row in rows:
+        with dot.subgraph() as same:
+            same.attr(rank="same")
+            for n in row:
+                same.node(f"legend{n}")
+    for upper, lower in zip(rows, rows[1:]):  # invisible edges hold the rows in order
+        _below(dot, f"legend{upper[0]}", f"legend{lower[0]}", view)
+
+
+def _legend_box(dot: Any, n: int, entry: tuple[str, str, str]) -> None:
+    """A legend box drawn like the boxes it explains."""
+    style, colour, text = entry
+    attrs = {"style": style, "fillcolor": colour}
+    if "filled" not in style:  # a colour of lines and text, not of a fill
+        attrs = {"style": style, "color": colour, "fontcolor": colour}
+    dot.node(f"legend{n}", label=text, shape="box", fontsize="9", height="0.25",
+             margin="0.06,0.03", **attrs)
+
+
+def _below(dot: Any, upper: str, lower: str, view: str) -> None:
+    """An invisible edge that puts `lower` a rank under `upper` (the backward view runs
+    bottom to top, BT, so its edges point up)."""
+    ends = (upper, lower) if view == "forward" else (lower, upper)
+    dot.edge(*ends, style="invis")
+
+
+def legend_entries(g: Graph, steps: bool) -> list[tuple[str, str, str]]:
+    entries = S.legend_entries({b.kind for b in g.boxes}, steps)
+    if g.view == "backward":
+        entries.append(("rounded", S.MUTED, "arrows: gradients, output to leaves"))
+    return entries

@@ -10,28 +10,33 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..autograd.observe import observe
-from ._dot import Marks, to_dot
+from ._dot import LAYOUTS, Marks, legend_dot, to_dot
 from ._graph import capped, forward_graph
 from ._names import Names
-from ._render import Diagram
+from ._render import Diagram, fitting_layout
 from ._steps_view import BackwardSteps
 from ._values import shape_text, values_text
 
-NOTHING = "–"  # the "received" row of a tensor no gradient has reached yet
+# The "received" row of a tensor no gradient has reached yet. ASCII: Graphviz sizes a box with
+# estimated widths, and estimates other characters (an en dash) far wider than drawn.
+NOTHING = "-"
 
 
 def backward_steps(output: Any, gradient: Any = None, retain_graph: bool | None = None, *,
                    names: Mapping | None = None, max_nodes: int = 60, max_frames: int = 40,
-                   renderer: str = "wasm") -> BackwardSteps:
+                   renderer: str = "wasm", layout: str = "auto") -> BackwardSteps:
     """Run `output.backward(gradient, retain_graph)` and return its frames: the start, one per
     node the engine runs (AccumulateGrad included), and the end. A RuntimeError raised by the
     backward pass (an in-place change, a second backward...) ends the frames with its message;
-    it is kept in `.error`."""
+    it is kept in `.error`. `layout` as in `viz.draw`, the same for every frame. The frames
+    have no legend: the notebook shows it once, above them (`.legend`)."""
     from ..autograd import _make_grads
     from ..tensor import Tensor
 
     if not isinstance(output, Tensor):
         raise TypeError(f"backward_steps() expects a tensor, got {type(output).__name__}")
+    if layout != "auto" and layout not in LAYOUTS:
+        raise ValueError(f"layout must be 'auto' or one of {LAYOUTS}, got {layout!r}")
     if max_frames < 2:
         raise ValueError(f"max_frames must be at least 2 (the start and the end), got {max_frames}")
     seed = _make_grads([output], [gradient])[0]  # PyTorch's errors for a missing gradient
@@ -48,9 +53,15 @@ def backward_steps(output: Any, gradient: Any = None, retain_graph: bool | None 
             error = f"RuntimeError: {exc}"
     story.finish(error)
     frames = story.frames(max_frames)
-    diagrams = [Diagram(to_dot(graph, label_names, max_nodes, marks), len(graph.boxes),
-                        graph.hidden, renderer, marks.caption) for marks in frames]
-    return BackwardSteps(diagrams, total_steps=story.steps, error=error)
+    chosen, _, svg = fitting_layout(  # every frame has the same size: the first one decides
+        lambda how: to_dot(graph, label_names, max_nodes, frames[0], layout=how, legend=False),
+        layout, renderer)
+    diagrams = [Diagram(to_dot(graph, label_names, max_nodes, marks, chosen, legend=False),
+                        len(graph.boxes), graph.hidden, renderer, marks.caption)
+                for marks in frames]
+    diagrams[0]._svg = svg  # rendered already while choosing the layout (or None)
+    legend = Diagram(legend_dot(graph, steps=True), nodes=0, renderer=renderer)
+    return BackwardSteps(diagrams, total_steps=story.steps, error=error, legend=legend)
 
 
 def _copy(t: Any) -> Any:
@@ -156,9 +167,6 @@ class _Story:
             out = out[:max_frames - 1] + out[-1:]
             out[-1].caption += f" ({skipped} steps in between not shown: max_frames={max_frames})"
         _reserve_room(out)
-        total = len(out)
-        for n, marks in enumerate(out, 1):
-            marks.caption = f"{n}/{total}  {marks.caption}"
         return out
 
     def _arrive(self, box: int, value: Any, received: dict, marks: Marks) -> None:
@@ -251,3 +259,10 @@ def _reserve_room(frames: list[Marks]) -> None:
                     for line in getattr(m, row)[box].split("\n"))
         for m in frames:
             m.widths[box] = width
+    labels: dict[int, str] = {}  # the longest gradient each edge carries in any frame
+    for m in frames:
+        for k, text in m.flow.items():
+            if len(text) > len(labels.get(k, "")):
+                labels[k] = text
+    for m in frames:
+        m.labels = labels

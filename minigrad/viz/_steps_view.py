@@ -1,28 +1,42 @@
-"""How the frames of a backward pass show up in a notebook: a row of pictures that scrolls
-sideways, each with its caption. Frames are plain Diagrams too: `steps[2]` shows one."""
+"""How the frames of a backward pass show up in a notebook: one frame at a time, with
+Previous / Next buttons and "frame k of n", its caption above it and the legend once above
+all. Frames are plain Diagrams too: `steps[2]` shows one, under its caption.
+
+The buttons are a few lines of JavaScript in `onclick` attributes, so they work in a stored
+output with no kernel running, in a trusted notebook (JupyterLab runs no script in an
+untrusted one: there the first frame shows, and the buttons do nothing). They find their own
+strip from the button clicked (`closest`), so the page needs no element ids, and two strips
+on one page never mix."""
 from __future__ import annotations
 
-import base64
 import html
 from collections.abc import Iterator
 from pathlib import Path
 
-from ._render import Diagram, RenderFailed, failure_html
+from ._render import CAPTION_STYLE, Diagram, RenderFailed, failure_html, svg_img
 
-_STRIP = ('<div style="display:flex; gap:14px; overflow-x:auto; align-items:flex-start; '
-          'padding:4px 0 10px 0">')
-_FRAME = '<figure style="flex:0 0 auto; margin:0; text-align:left">'
-_CAPTION = ('<figcaption style="font:13px sans-serif; max-width:{width}px; '
-            'margin:0 0 6px 0; white-space:normal">')
+STRIP_CLASS = "minigrad-steps"
+COUNT_CLASS = "minigrad-steps-count"
+# Show frame k+step of the strip the clicked button is in, hide the others, update the count
+# and disable a button at either end.
+_GO = ("var s=this.closest('.{strip}'),f=s.querySelectorAll(':scope>figure'),"
+       "k=Math.min(Math.max(+s.dataset.frame+({step}),1),f.length);"
+       "f.forEach(function(e,i){{e.style.display=i==k-1?'':'none'}});s.dataset.frame=k;"
+       "s.querySelector('.{count}').textContent='frame '+k+' of '+f.length;"
+       "var b=s.querySelectorAll('button');b[0].disabled=k==1;b[1].disabled=k==f.length;")
+_BUTTON = ('<button type="button" style="font:13px sans-serif; padding:2px 10px"{disabled} '
+           'onclick="{go}">{text}</button>')
 
 
 class BackwardSteps:
-    """The frames of one backward pass (`len()`, indexing, iteration); shows as a strip."""
+    """The frames of one backward pass (`len()`, indexing, iteration); shows one at a time."""
 
-    def __init__(self, frames: list[Diagram], total_steps: int, error: str | None) -> None:
+    def __init__(self, frames: list[Diagram], total_steps: int, error: str | None,
+                 legend: Diagram | None = None) -> None:
         self.frames = frames
         self.total_steps = total_steps  # nodes the engine ran (frames may leave some out)
         self.error = error  # the message of a RuntimeError raised by the backward pass
+        self.legend = legend  # what the colours mean, shown once above the frames
 
     @property
     def captions(self) -> list[str]:
@@ -42,17 +56,23 @@ class BackwardSteps:
         return f"<BackwardSteps: {len(self.frames)} frames{failed}>"
 
     def _repr_html_(self) -> str:
-        parts = [_STRIP]
-        for frame in self.frames:
-            try:
-                svg = frame.svg()
-            except RenderFailed as error:  # one message and the source, then stop
-                return failure_html(str(error), frame.source)
-            # An <img> per frame keeps the SVGs apart (their element ids would clash inline).
-            data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
-            width = max(240, _width_px(svg))
-            parts.append(_FRAME + _CAPTION.format(width=width) + html.escape(frame.caption or "")
-                         + f'</figcaption><img src="data:image/svg+xml;base64,{data}"/></figure>')
+        pictures = [self.legend] if self.legend is not None else []
+        try:
+            svgs = [d.svg() for d in [*pictures, *self.frames]]
+        except RenderFailed as error:  # one message and the source, then stop
+            broken = next(d for d in [*pictures, *self.frames] if d._error is not None)
+            return failure_html(str(error), broken.source)
+        total = len(self.frames)
+        parts = [f'<div class="{STRIP_CLASS}" data-frame="1">', _controls(total)]
+        if self.legend is not None:
+            parts.append(svg_img(svgs.pop(0), ' alt="legend" style="display:block; '
+                                 'margin:6px 0"'))
+        for n, (frame, svg) in enumerate(zip(self.frames, svgs), 1):
+            shown = "" if n == 1 else "display:none; "
+            alt = f' alt="frame {n} of {total}"'
+            parts.append(f'<figure style="{shown}margin:0"><figcaption style="{CAPTION_STYLE}">'
+                         f"{html.escape(frame.caption or '')}</figcaption>{svg_img(svg, alt)}"
+                         "</figure>")
         parts.append("</div>")
         return "".join(parts)
 
@@ -65,10 +85,12 @@ class BackwardSteps:
                 for n, frame in enumerate(self.frames, 1)]
 
 
-def _width_px(svg: str) -> int:
-    """The width Graphviz wrote (in pt) as CSS pixels: 1pt = 4/3 px."""
-    start = svg.find('width="')
-    if start < 0:
-        return 0
-    value = svg[start + 7:svg.find('"', start + 7)]
-    return int(float(value.rstrip("pt") or 0) * 4 / 3) if value.endswith("pt") else 0
+def _controls(total: int) -> str:
+    def button(step: int, text: str, disabled: bool) -> str:
+        go = _GO.format(strip=STRIP_CLASS, count=COUNT_CLASS, step=step)
+        return _BUTTON.format(go=go, text=text, disabled=" disabled" if disabled else "")
+
+    return ('<div style="display:flex; gap:10px; align-items:center; margin:0 0 6px 0">'
+            + button(-1, "◀ Previous", True)
+            + f'<span class="{COUNT_CLASS}" style="font:13px sans-serif">frame 1 of {total}</span>'
+            + button(+1, "Next ▶", total == 1) + "</div>")

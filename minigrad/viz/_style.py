@@ -4,8 +4,16 @@ Each kind has its own fill colour, so a test can check that the legend lists exa
 colours a picture uses. Light fills keep dark text readable, in colour and in print."""
 from __future__ import annotations
 
-FONT = "Helvetica"  # Graphviz knows its metrics without any font installed: same layout everywhere
+# Boxes are sized with the metrics of DejaVu Sans, which Graphviz knows without any font installed
+# (same layout everywhere). It is the widest of the usual sans-serif fonts: Linux falls back to
+# it for Helvetica, and text sized for Helvetica overflows its box there. Where a browser has no
+# DejaVu Sans it uses one of FONT_FAMILY's narrower fallbacks, and the text still fits.
+FONT = "DejaVu Sans"
+FONT_FAMILY = "DejaVu Sans,Verdana,sans-serif"  # written into the SVG (see _render)
 MONO = "Courier"
+# The width of a notebook's output area in JupyterLab (1400 px window, file browser open), in
+# CSS px. A diagram laid out wider than this is laid out top to bottom instead (layout="auto").
+COLUMN_PX = 950
 INK = "#333333"  # borders and text
 MUTED = "#666666"  # secondary text: shapes, row titles
 EDGE = "#555555"
@@ -16,12 +24,12 @@ KINDS: dict[str, tuple[str, str]] = {
     "leaf": ("#a6cee3", "leaf, requires_grad=True: gets .grad"),
     "constant": ("#e0e0e0", "constant: requires_grad=False"),
     "intermediate": ("#ffffff", "intermediate: .grad stays None"),
-    "retained": ("#b2df8a", "intermediate with retain_grad(): keeps .grad"),
+    "retained": ("#b2df8a", "retain_grad(): keeps its .grad"),
     "freed": ("#f5f5f5", "temporary, already freed"),
     "op": ("#e6dff2", "operation, named by its grad_fn"),
-    "accumulate": ("#cfe6f3", "AccumulateGrad: adds into a leaf's .grad"),
+    "accumulate": ("#cfe6f3", "AccumulateGrad: adds to .grad"),
     "saved": ("#fde0c5", "saved for backward"),
-    "stale": ("#fb9a99", "saved, then changed in place: backward fails"),
+    "stale": ("#fb9a99", "saved, since changed in place"),
 }
 
 # The step-by-step view adds two marks of its own.
