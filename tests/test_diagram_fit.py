@@ -20,16 +20,10 @@ from minigrad import viz  # noqa: E402
 from minigrad.viz import _style  # noqa: E402
 
 STORED = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "solutions").glob("*.ipynb"))
-# Known misfits, left to do: graphs with several wide boxes side by side in every layout
-# (07: three outputs and their saved tensors; 10: the whole network). strict: a fix shows.
-MISFITS = {"07_inplace.ipynb": "three outputs side by side: 1,032 px",
-           "10_capstone.ipynb": "the whole network, wide tensors side by side: 1,284 px"}
 
 
 def _stored(path: Path) -> pytest.param:
-    reason = MISFITS.get(path.name) if path.parent.name == "notebooks" else None
-    marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
-    return pytest.param(path, id=f"{path.parent.name}/{path.name}", marks=marks)
+    return pytest.param(path, id=f"{path.parent.name}/{path.name}")
 
 
 def test_column_is_the_one_viz_lays_out_for() -> None:

@@ -80,12 +80,13 @@ def saved_label(box: Box, names: Names) -> str:
     if saved.is_own_output:  # an alias of the node's output: name the output, if alive
         ref = output_ref(box.node, saved.output_nr)
         owner = names(ref()) if ref is not None else None
-        who = (f"{owner}, " if owner else "") + f"output of {type(box.node).__name__}"
+        whose = f"output of {type(box.node).__name__}"
+        lines = [f"saved: {owner}", whose] if owner else [f"saved: {whose}"]
     else:
-        who = names(saved.tensor) or _describe(saved.tensor)
-    return "|".join(_record_text(line) for line in (
-        f"saved: {who}", shape_text(saved.tensor.shape, saved.tensor.dtype.name),
-        f"version at save {saved.version}, now {saved.counter.value}"))
+        lines = [f"saved: {names(saved.tensor) or _describe(saved.tensor)}"]
+    lines += [shape_text(saved.tensor.shape, saved.tensor.dtype.name),
+              f"version at save {saved.version}, now {saved.counter.value}"]
+    return "|".join(_record_text(line) for line in lines)
 
 
 def _describe(t: Any) -> str:
@@ -240,5 +241,5 @@ def _below(dot: Any, upper: str, lower: str, view: str) -> None:
 def legend_entries(g: Graph, steps: bool) -> list[tuple[str, str, str]]:
     entries = S.legend_entries({b.kind for b in g.boxes}, steps)
     if g.view == "backward":
-        entries.append(("rounded", S.MUTED, "arrows: gradients, output to leaves"))
+        entries.append(("rounded", S.MUTED, "arrows: gradients flow to leaves"))
     return entries

@@ -1,6 +1,6 @@
 """How the frames of a backward pass show up in a notebook: one frame at a time, with
-Previous / Next buttons and "frame k of n", its caption above it and the legend once above
-all. Frames are plain Diagrams too: `steps[2]` shows one, under its caption.
+Previous / Next buttons and "frame k of n" above and below it, its caption above it and the
+legend once above all. Frames are plain Diagrams too: `steps[2]` shows one, under its caption.
 
 The buttons are a few lines of JavaScript in `onclick` attributes, so they work in a stored
 output with no kernel running, in a trusted notebook (JupyterLab runs no script in an
@@ -17,15 +17,17 @@ from ._render import CAPTION_STYLE, Diagram, RenderFailed, failure_html, svg_img
 
 STRIP_CLASS = "minigrad-steps"
 COUNT_CLASS = "minigrad-steps-count"
-# Show frame k+step of the strip the clicked button is in, hide the others, update the count
-# and disable a button at either end.
+# Show frame k+step of the strip the clicked button is in, hide the others, update both
+# counts and disable the buttons that would go past either end.
 _GO = ("var s=this.closest('.{strip}'),f=s.querySelectorAll(':scope>figure'),"
        "k=Math.min(Math.max(+s.dataset.frame+({step}),1),f.length);"
        "f.forEach(function(e,i){{e.style.display=i==k-1?'':'none'}});s.dataset.frame=k;"
-       "s.querySelector('.{count}').textContent='frame '+k+' of '+f.length;"
-       "var b=s.querySelectorAll('button');b[0].disabled=k==1;b[1].disabled=k==f.length;")
-_BUTTON = ('<button type="button" style="font:13px sans-serif; padding:2px 10px"{disabled} '
-           'onclick="{go}">{text}</button>')
+       "s.querySelectorAll('.{count}').forEach(function(c){{"
+       "c.textContent='frame '+k+' of '+f.length}});"
+       "s.querySelectorAll('button').forEach(function(b){{"
+       "b.disabled=b.dataset.step<0?k==1:k==f.length}});")
+_BUTTON = ('<button type="button" style="font:13px sans-serif; padding:2px 10px" '
+           'data-step="{step}"{disabled} onclick="{go}">{text}</button>')
 
 
 class BackwardSteps:
@@ -73,6 +75,7 @@ class BackwardSteps:
             parts.append(f'<figure style="{shown}margin:0"><figcaption style="{CAPTION_STYLE}">'
                          f"{html.escape(frame.caption or '')}</figcaption>{svg_img(svg, alt)}"
                          "</figure>")
+        parts.append(_controls(total))  # again under the frame: a tall one needs no scrolling
         parts.append("</div>")
         return "".join(parts)
 
@@ -88,7 +91,8 @@ class BackwardSteps:
 def _controls(total: int) -> str:
     def button(step: int, text: str, disabled: bool) -> str:
         go = _GO.format(strip=STRIP_CLASS, count=COUNT_CLASS, step=step)
-        return _BUTTON.format(go=go, text=text, disabled=" disabled" if disabled else "")
+        return _BUTTON.format(go=go, step=step, text=text,
+                              disabled=" disabled" if disabled else "")
 
     return ('<div style="display:flex; gap:10px; align-items:center; margin:0 0 6px 0">'
             + button(-1, "◀ Previous", True)

@@ -21,7 +21,7 @@ EDGE = "#555555"
 # kind -> (fill colour, legend text). Order = order in the legend.
 KINDS: dict[str, tuple[str, str]] = {
     "output": ("#fdbf6f", "output: the tensor drawn"),
-    "leaf": ("#a6cee3", "leaf, requires_grad=True: gets .grad"),
+    "leaf": ("#a6cee3", "leaf (requires_grad): gets .grad"),
     "constant": ("#e0e0e0", "constant: requires_grad=False"),
     "intermediate": ("#ffffff", "intermediate: .grad stays None"),
     "retained": ("#b2df8a", "retain_grad(): keeps its .grad"),
@@ -38,7 +38,7 @@ ACTIVE_EDGE = "#e6a800"  # border of a tensor box being written to now
 FLOW = "#d62728"  # edges carrying a gradient in this step
 
 GRAPH_ATTRS = {"fontname": FONT, "fontsize": "12", "bgcolor": "white", "nodesep": "0.12",
-               "ranksep": "0.35", "pad": "0.15", "labelloc": "t", "labeljust": "l"}
+               "ranksep": "0.35", "pad": "0.1", "labelloc": "t", "labeljust": "l"}
 NODE_ATTRS = {"fontname": FONT, "fontsize": "11", "color": INK, "fontcolor": INK,
               "penwidth": "1", "style": "filled"}
 EDGE_ATTRS = {"color": EDGE, "arrowsize": "0.7", "penwidth": "1.1", "fontname": MONO,

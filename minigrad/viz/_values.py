@@ -7,14 +7,15 @@ import numpy as np
 
 from .._printing import printoptions, tensor_repr
 
-SHOWN_IN_FULL = 16  # arrays with up to this many values are written out; bigger ones summarized
+SHOWN_IN_FULL = 8  # arrays with up to this many values are written out; bigger ones summarized
 MAX_LINES = 6  # a summary longer than this becomes "min … max …"
+EDGE_ITEMS = 1  # values shown at each end of a summarized dimension
 _PREFIX = "tensor("
 
 
 def values_text(array: np.ndarray, dtype_name: str) -> str:
     """`tensor([[1., 2.], [3., 4.]])` printed as PyTorch would, without `tensor(` and `)`."""
-    with printoptions(precision=4, threshold=SHOWN_IN_FULL, edgeitems=2, linewidth=56):
+    with printoptions(precision=4, threshold=SHOWN_IN_FULL, edgeitems=EDGE_ITEMS, linewidth=56):
         text = tensor_repr(array, dtype_name, default_dtype=dtype_name)
     lines = text[len(_PREFIX):-1].split("\n")
     lines = [lines[0]] + [line[len(_PREFIX):] for line in lines[1:]]

@@ -15,10 +15,6 @@ from lab_driver import ROOT, UI_MS, Lab, open_notebook, screenshot
 sys.path.insert(0, str(ROOT / "scripts"))
 from measure_diagrams import COLUMN_PX  # noqa: E402
 
-# Known misfits, as in tests/test_diagram_fit.py (strict: a fix shows).
-MISFITS = {"07_inplace": "three outputs side by side: 1,032 px",
-           "10_capstone": "the whole network, wide tensors side by side: 1,284 px"}
-
 sync_api = pytest.importorskip("playwright.sync_api", reason="browser test skipped: playwright "
                                "is not installed (pip install -e '.[test]')")
 expect = sync_api.expect
@@ -41,9 +37,7 @@ def with_diagrams() -> list[pytest.param]:
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
         text = path.read_text()
         if "image/svg+xml" in text:
-            marks = ([pytest.mark.xfail(reason=MISFITS[path.stem], strict=True)]
-                     if path.stem in MISFITS else [])
-            found.append(pytest.param(path, id=path.stem, marks=marks))
+            found.append(pytest.param(path, id=path.stem))
     return found
 
 
@@ -78,7 +72,7 @@ def test_next_changes_the_frame_with_no_kernel(page, lab: Lab) -> None:
 
     strip = page.locator(STEPS).first
     strip.scroll_into_view_if_needed()
-    count = strip.locator(".minigrad-steps-count")
+    count = strip.locator(".minigrad-steps-count").first
     total = len(strip.locator(":scope > figure").all())
     assert total > 2
     expect(count).to_have_text(f"frame 1 of {total}")
@@ -87,6 +81,8 @@ def test_next_changes_the_frame_with_no_kernel(page, lab: Lab) -> None:
     first_caption, first_image = shown.locator("figcaption").inner_text(), \
         shown.locator("img").get_attribute("src")
     previous, following = strip.locator("button").nth(0), strip.locator("button").nth(1)
+    below_previous, below_next = strip.locator("button").nth(2), strip.locator("button").nth(3)
+    expect(below_previous).to_be_disabled()
     expect(previous).to_be_disabled()
     screenshot(page, "steps-frame-1")
 
@@ -98,6 +94,10 @@ def test_next_changes_the_frame_with_no_kernel(page, lab: Lab) -> None:
     expect(previous).to_be_enabled()
     screenshot(page, "steps-frame-2")
 
+    below_next.click()  # the controls under the frame do the same
+    expect(strip.locator(".minigrad-steps-count").last).to_have_text(f"frame 3 of {total}")
+    expect(count).to_have_text(f"frame 3 of {total}")
+    below_previous.click()
     previous.click()
     expect(count).to_have_text(f"frame 1 of {total}")
     for _ in range(total + 2):  # past the end: stays on the last frame
