@@ -1,6 +1,8 @@
 # The one way in: `make lab` opens the course, `make test` runs every test.
 # Both first make sure .venv holds the project with the course's and the tests' packages:
-# created when missing, re-installed when pyproject.toml changed, rebuilt when broken.
+# created when missing, re-installed when pyproject.toml changed, rebuilt when broken; then
+# scripts/set_up_lab.py sets up its JupyterLab (terminals, settings) and compiles the diagrams'
+# Graphviz once, so that no learner waits for it at the first diagram.
 
 PYTHON ?= python3
 VENV := .venv
@@ -21,7 +23,7 @@ VENV_BROKEN := $(if $(wildcard $(VENV)),$(shell $(BIN)/python -c '$(VENV_OK)' >/
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml $(if $(VENV_BROKEN),FORCE)
+$(STAMP): pyproject.toml scripts/set_up_lab.py $(if $(VENV_BROKEN),FORCE)
 	@command -v $(PYTHON) >/dev/null 2>&1 \
 		|| { echo "make: '$(PYTHON)' not found: install Python $(MIN_PYTHON) or newer, or run make PYTHON=/path/to/python3" >&2; exit 1; }
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < tuple(map(int, "$(MIN_PYTHON)".split("."))))' \
@@ -32,6 +34,8 @@ $(STAMP): pyproject.toml $(if $(VENV_BROKEN),FORCE)
 	@[ -x $(BIN)/python ] || { echo "make: creating $(VENV) with $$($(PYTHON) -c 'import sys; print(sys.executable)')"; $(PYTHON) -m venv $(VENV); }
 	@echo "make: installing minigrad[$(EXTRAS)] into $(VENV) (a minute or two the first time)"
 	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[$(EXTRAS)]'
+	@echo "make: setting up JupyterLab and compiling the diagrams' Graphviz (scripts/set_up_lab.py)"
+	@$(BIN)/python scripts/set_up_lab.py
 	@touch $(STAMP)
 
 FORCE:

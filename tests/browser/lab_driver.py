@@ -60,11 +60,8 @@ def isolated_jupyter_env(home: Path) -> dict[str, str]:
                              "JUPYTERLAB_SETTINGS_DIR": "settings",
                              "JUPYTERLAB_WORKSPACES_DIR": "workspaces"}.items():
         env[variable] = str(home / folder)
-    # No "get Jupyter news?" toast over the notebook in the screenshots.
-    notification = home / "settings" / "@jupyterlab" / "apputils-extension"
-    notification.mkdir(parents=True)
-    (notification / "notification.jupyterlab-settings").write_text(
-        json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+    # The course's own JupyterLab settings (no "get Jupyter news?" toast) are not set here: they
+    # come from the environment, where scripts/set_up_lab.py wrote them, as for a learner.
     return env
 
 
@@ -80,11 +77,13 @@ def copy_course(served: Path) -> None:
             shutil.copytree(ROOT / folder, served / folder)
 
 
-def start_lab(home: Path, served: Path, log_name: str) -> tuple[subprocess.Popen, Lab]:
+def start_lab(home: Path, served: Path, log_name: str,
+              extra_env: dict[str, str] | None = None) -> tuple[subprocess.Popen, Lab]:
     """JupyterLab on a free port of 127.0.0.1 serving `served`, ready for requests."""
-    env = isolated_jupyter_env(home)
-    # The trust step of `make lab`, into this test's own signature database. The copies are
-    # byte-identical, and a signature depends only on the content.
+    env = {**isolated_jupyter_env(home), **(extra_env or {})}
+    # The set-up and trust steps of `make lab` (the same environment settings; signatures into
+    # this test's own database: the copies are byte-identical, and a signature depends only on
+    # the content).
     subprocess.run([sys.executable, str(ROOT / "scripts" / "open_lab.py"), "--trust-only"],
                    env=env, check=True, capture_output=True)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -95,8 +94,9 @@ def start_lab(home: Path, served: Path, log_name: str) -> tuple[subprocess.Popen
                f"--IdentityProvider.token={lab.token}", f"--ServerApp.root_dir={served}",
                "--LabApp.expose_app_in_browser=True", "--allow-root"]
     log = (ARTIFACTS / log_name).open("w")
-    server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT,
-                              start_new_session=True)
+    # Started in the folder it serves, as open_lab.py does: a terminal opens there.
+    server = subprocess.Popen(command, cwd=served, env=env, stdout=log,
+                              stderr=subprocess.STDOUT, start_new_session=True)
     log.close()  # the child has its own descriptor
     deadline = time.monotonic() + SERVER_START_S
     while True:

@@ -1,0 +1,111 @@
+"""Set up the course's JupyterLab in the environment that runs this script (its sys.prefix).
+
+    python scripts/set_up_lab.py            # `make venv`, `make lab` and Binder's postBuild run it
+
+Writes, in the environment (so `make lab`, Binder and the browser tests get the same):
+  etc/jupyter/jupyter_server_config.json              the server's settings, below
+  etc/minigrad/terminal.bashrc                        start-up file of JupyterLab's terminals
+  share/jupyter/lab/settings/overrides.json           JupyterLab's defaults for the course
+and draws one diagram, so that Graphviz's WebAssembly is compiled now, into wasmtime's cache
+(~/.cache/wasmtime), and not while the learner waits for the first diagram.
+
+Terminals: a terminal opened in JupyterLab runs bash with the course's start-up file, which
+runs the learner's ~/.bashrc and THEN puts this environment first on PATH. A `conda init` or
+`pyenv init` in ~/.bashrc puts its own Python first; coming after it, ours wins, so
+`python -m minigrad.grade ...` works as notebook 00 writes it. Any login shell is replaced by
+bash (zsh users get bash there; their ~/.bashrc, if any, still runs). Without bash, JupyterLab's
+default shell starts, with this environment first on the PATH open_lab.py gives the server.
+
+Notebooks: the server reads and writes them through minigrad/_lab_contents.py, so that opening
+and saving a lesson does not add the Python version to its file.
+
+Running it again rewrites the same files: it is safe to run at every start.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
+PREFIX = Path(sys.prefix)
+BIN = Path(sys.executable).parent
+SERVER_CONFIG = PREFIX / "etc" / "jupyter" / "jupyter_server_config.json"
+TERMINAL_RC = PREFIX / "etc" / "minigrad" / "terminal.bashrc"
+LAB_OVERRIDES = PREFIX / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+CONTENTS_MANAGER = "minigrad._lab_contents.CourseContentsManager"
+# No "Would you like to get notified about official Jupyter news?" toast over the first lesson,
+# and no "a newer JupyterLab exists" toast later: the course pins its JupyterLab.
+NOTIFICATION_SETTINGS = {"@jupyterlab/apputils-extension:notification":
+                         {"fetchNews": "false", "checkForUpdates": False}}
+
+
+def terminal_rc() -> str:
+    in_venv = sys.prefix != sys.base_prefix  # a venv; a conda environment has no VIRTUAL_ENV
+    lines = [
+        "# Start-up file of a terminal in the course's JupyterLab (written by",
+        "# scripts/set_up_lab.py): the learner's own ~/.bashrc first, then the course's",
+        "# environment first on PATH, also when ~/.bashrc put another Python there.",
+        'if [ -f "$HOME/.bashrc" ]; then . "$HOME/.bashrc"; fi',
+        *([f"export VIRTUAL_ENV={shlex.quote(str(PREFIX))}"] if in_venv else []),
+        f'export PATH={shlex.quote(str(BIN))}:"$PATH"',
+        'PS1="(minigrad) ${PS1-\\$ }"',
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def server_config() -> dict:
+    """Jupyter reads this file's settings (its jupyter_server_config.d/ holds only which
+    extensions are on); other settings in it are kept."""
+    config = json.loads(SERVER_CONFIG.read_text()) if SERVER_CONFIG.exists() else {}
+    server = config.setdefault("ServerApp", {})
+    server["contents_manager_class"] = CONTENTS_MANAGER
+    bash = shutil.which("bash")
+    if bash:
+        server["terminado_settings"] = {"shell_command": [bash, "--rcfile", str(TERMINAL_RC),
+                                                          "-i"]}
+    else:
+        server.pop("terminado_settings", None)
+    return config
+
+
+def write(path: Path, text: str) -> None:
+    """Write `text` unless the file holds it already; atomically, since several processes (test
+    workers) may set up at once."""
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def lab_overrides() -> dict:
+    """overrides.json may hold other settings of this environment: ours are merged in."""
+    overrides = json.loads(LAB_OVERRIDES.read_text()) if LAB_OVERRIDES.exists() else {}
+    for plugin, settings in NOTIFICATION_SETTINGS.items():
+        overrides.setdefault(plugin, {}).update(settings)
+    return overrides
+
+
+def warm_diagram_cache() -> None:
+    """Draw a one-node diagram: wasmtime compiles graphviz.wasm into its on-disk cache, where
+    every later process (each notebook's kernel) loads it in a fraction of the time."""
+    import minigrad
+    from minigrad import viz
+
+    viz.draw(minigrad.tensor(1.0, requires_grad=True)).svg()
+
+
+def main() -> int:
+    write(TERMINAL_RC, terminal_rc())
+    write(SERVER_CONFIG, json.dumps(server_config(), indent=2) + "\n")
+    write(LAB_OVERRIDES, json.dumps(lab_overrides(), indent=2) + "\n")
+    warm_diagram_cache()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
