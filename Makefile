@@ -23,7 +23,7 @@ VENV_BROKEN := $(if $(wildcard $(VENV)),$(shell $(BIN)/python -c '$(VENV_OK)' >/
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml scripts/set_up_lab.py $(if $(VENV_BROKEN),FORCE)
+$(STAMP): pyproject.toml scripts/set_up_lab.py scripts/course_lab.css $(if $(VENV_BROKEN),FORCE)
 	@command -v $(PYTHON) >/dev/null 2>&1 \
 		|| { echo "make: '$(PYTHON)' not found: install Python $(MIN_PYTHON) or newer, or run make PYTHON=/path/to/python3" >&2; exit 1; }
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < tuple(map(int, "$(MIN_PYTHON)".split("."))))' \

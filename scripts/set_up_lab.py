@@ -6,6 +6,7 @@ Writes, in the environment (so `make lab`, Binder and the browser tests get the 
   etc/jupyter/jupyter_server_config.json              the server's settings, below
   etc/minigrad/terminal.bashrc                        start-up file of JupyterLab's terminals
   share/jupyter/lab/settings/overrides.json           JupyterLab's defaults for the course
+  etc/minigrad/custom/custom.css                      the course's CSS (scripts/course_lab.css)
 and draws one diagram, so that Graphviz's WebAssembly is compiled now, into wasmtime's cache
 (~/.cache/wasmtime), and not while the learner waits for the first diagram.
 
@@ -18,6 +19,11 @@ default shell starts, with this environment first on the PATH open_lab.py gives 
 
 Notebooks: the server reads and writes them through minigrad/_lab_contents.py, so that opening
 and saving a lesson does not add the Python version to its file.
+
+CSS: JupyterLab shows a collapsed output (a prediction's answer, see scripts/build_notebooks.py)
+as a bar that previews its first line; scripts/course_lab.css replaces the preview with what to
+do. JupyterLab loads custom CSS with LabApp.custom_css from the server's static_custom_path,
+which is set (through tornado_settings) to this environment's etc/minigrad/custom only.
 
 Running it again rewrites the same files: it is safe to run at every start.
 """
@@ -35,6 +41,8 @@ BIN = Path(sys.executable).parent
 SERVER_CONFIG = PREFIX / "etc" / "jupyter" / "jupyter_server_config.json"
 TERMINAL_RC = PREFIX / "etc" / "minigrad" / "terminal.bashrc"
 LAB_OVERRIDES = PREFIX / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+CUSTOM_CSS = PREFIX / "etc" / "minigrad" / "custom" / "custom.css"
+COURSE_CSS = Path(__file__).with_name("course_lab.css")
 CONTENTS_MANAGER = "minigrad._lab_contents.CourseContentsManager"
 # No "Would you like to get notified about official Jupyter news?" toast over the first lesson,
 # and no "a newer JupyterLab exists" toast later: the course pins its JupyterLab.
@@ -62,6 +70,8 @@ def server_config() -> dict:
     config = json.loads(SERVER_CONFIG.read_text()) if SERVER_CONFIG.exists() else {}
     server = config.setdefault("ServerApp", {})
     server["contents_manager_class"] = CONTENTS_MANAGER
+    server.setdefault("tornado_settings", {})["static_custom_path"] = [str(CUSTOM_CSS.parent)]
+    config.setdefault("LabApp", {})["custom_css"] = True
     bash = shutil.which("bash")
     if bash:
         server["terminado_settings"] = {"shell_command": [bash, "--rcfile", str(TERMINAL_RC),
@@ -103,6 +113,7 @@ def main() -> int:
     write(TERMINAL_RC, terminal_rc())
     write(SERVER_CONFIG, json.dumps(server_config(), indent=2) + "\n")
     write(LAB_OVERRIDES, json.dumps(lab_overrides(), indent=2) + "\n")
+    write(CUSTOM_CSS, COURSE_CSS.read_text(encoding="utf-8"))
     warm_diagram_cache()
     return 0
 

@@ -5,7 +5,7 @@ solutions/*.ipynb (nbgrader's "release" step):
     python -m minigrad.exercises.generate --check    # exit 1 if exercises/ is out of date
 
 Worked answers become `# YOUR CODE HERE` + `raise NotImplementedError()`, hidden tests go,
-outputs are cleared, the kernel is `python3`. Answer and check cells get the tag
+outputs are cleared, the metadata is the solution's. Answer and check cells get the tag
 `raises-exception`: unanswered, they fail, and nbval is told to expect it. solutions/ is only
 ever read."""
 from __future__ import annotations
@@ -19,7 +19,6 @@ from pathlib import Path
 from . import markers
 
 ROOT = Path(__file__).resolve().parents[2]
-KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
 
 def to_exercise(solution: dict, where: str) -> dict:
@@ -45,8 +44,11 @@ def to_exercise(solution: dict, where: str) -> dict:
         cell["source"] = source
         cell["outputs"] = []
         cell["execution_count"] = None
-    notebook["metadata"] = {"kernelspec": KERNELSPEC,
-                            "language_info": {"name": "python", "pygments_lexer": "ipython3"}}
+    # The solution's kernel and language, as scripts/run_solutions.py stores them: what the
+    # kernel reports when JupyterLab opens the notebook, less the Python version (see
+    # minigrad/_lab_contents.py), so opening an exercise does not mark it unsaved.
+    notebook["metadata"] = {key: solution["metadata"][key]
+                            for key in ("kernelspec", "language_info")}
     return notebook
 
 

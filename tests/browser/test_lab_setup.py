@@ -110,12 +110,16 @@ def save(page) -> None:
     time.sleep(1)  # the file is written after the model is marked clean
 
 
-def test_opening_and_saving_a_lesson_changes_nothing(page, lab: Lab) -> None:
-    path = f"notebooks/{lesson()}"
+def exercise() -> str:
+    return sorted((ROOT / "exercises").glob("*.ipynb"))[0].name
+
+
+@pytest.mark.parametrize("path", [f"notebooks/{lesson()}", f"exercises/{exercise()}"])
+def test_opening_and_saving_a_notebook_changes_nothing(page, lab: Lab, path: str) -> None:
     open_notebook(page, lab, path)
     time.sleep(2)  # the kernel's info has reached the notebook's metadata by now
-    assert not page.evaluate(DIRTY), "the lesson is marked unsaved without any edit"
-    screenshot(page, "lesson-opened-not-dirty")
+    assert not page.evaluate(DIRTY), f"{path} is marked unsaved without any edit"
+    screenshot(page, f"{Path(path).stem}-opened-not-dirty")
     page.locator(".jp-Notebook .jp-Cell").first.click()
     save(page)
     assert git(lab.root, "status", "--porcelain") == "", git(lab.root, "diff")
@@ -123,9 +127,10 @@ def test_opening_and_saving_a_lesson_changes_nothing(page, lab: Lab) -> None:
 
 def without_hidden_flags(notebook: dict) -> dict:
     """`notebook` as running its cells in JupyterLab leaves it: outputs stored hidden are
-    shown again (the cell loses `"jupyter": {"outputs_hidden": true}`)."""
+    shown again (the cell loses `"jupyter": {"outputs_hidden": true}` and `"collapsed": true`)."""
     notebook = copy.deepcopy(notebook)
     for cell in notebook["cells"]:
+        cell.get("metadata", {}).pop("collapsed", None)
         flags = cell.get("metadata", {}).get("jupyter", {})
         flags.pop("outputs_hidden", None)
         if "jupyter" in cell.get("metadata", {}) and not flags:
