@@ -27,8 +27,8 @@ from .report import exercise_lines
 
 NBGRADER_ENV = "NBGRADER_EXECUTION"  # "autograde" or "validate" while nbgrader runs a notebook
 SKIPPED = "Not graded here: this cell does nothing while the notebook is being graded."
-UNSAVED = ("⚠ Cells ran since the last save with code that is not in the saved file: "
-           "press Ctrl+S, then run this cell again.")
+UNSAVED = ("⚠ Not saved: you ran code that the saved file does not have yet. Press Ctrl+S, "
+           "then run this cell again.")
 
 
 def grade_this_notebook(name: str, timeout: float = 30.0) -> None:
