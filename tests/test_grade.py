@@ -10,6 +10,7 @@ import copy
 import importlib
 import io
 import json
+import re
 import subprocess
 import sys
 import warnings
@@ -17,10 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from minigrad.exercises import markers
+from minigrad.exercises import _notebook, markers
 from minigrad.exercises._feedback import CheckFailed, NotAnswered
+from minigrad.grade import grade_this_notebook, this_notebook
 from minigrad.grade.__main__ import main
+from minigrad.grade.kernel import run_cells
 from minigrad.grade.plan import make_plan
+from minigrad.grade.this_notebook import SKIPPED, UNSAVED, ran_since_saved
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS, EXERCISES = ROOT / "solutions", ROOT / "exercises"
@@ -214,6 +218,82 @@ def test_import_minigrad_loads_no_jupyter_package() -> None:
             "loaded = [m for m in ('nbformat', 'nbclient', 'jupyter_client', 'IPython')"
             " if m in sys.modules]\nassert not loaded, loaded")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# The grading cell at the end of every exercise notebook (minigrad/grade/this_notebook.py).
+GRADING_CELL = "grade_this_notebook("
+
+
+def grading_cell(notebook: dict) -> dict:
+    return notebook["cells"][-1]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_notebook_ends_with_its_grading_cell(name: str) -> None:
+    """Read-only, naming its own file; in the solutions, run by scripts/run_solutions.py, it
+    reported every exercise passed, with no path and no timing in what it printed."""
+    solution, exercise = load(SOLUTIONS / name), load(EXERCISES / name)
+    for notebook in (solution, exercise):
+        cell = grading_cell(notebook)
+        assert markers.nbgrader(cell)["locked"] and not markers.nbgrader(cell)["grade"]
+        assert f'{GRADING_CELL}"{name}")' in markers.source_of(cell)
+    printed = "".join("".join(output.get("text", "")) for output in
+                      grading_cell(solution)["outputs"])
+    total = len(answer_ids(name))
+    assert statuses(printed) == dict.fromkeys(answer_ids(name), "passed"), printed
+    assert printed.startswith(f"{name} as last saved (press Ctrl+S before this cell)")
+    assert printed.rstrip().endswith(f"  {total} of {total} exercises passed"), printed
+    assert "/" not in printed.splitlines()[0] and not re.search(r"\d\.\d+ ?s\b", printed)
+
+
+def test_grading_cell_on_an_untouched_exercise(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture) -> None:
+    """As the kernel of exercises/ex03 runs it: every exercise not attempted, nothing raised."""
+    monkeypatch.chdir(EXERCISES)
+    grade_this_notebook("ex03_accumulation.ipynb")
+    printed = capsys.readouterr().out
+    assert statuses(printed) == dict.fromkeys(answer_ids("ex03_accumulation.ipynb"),
+                                              "not attempted"), printed
+    assert printed.rstrip().endswith("0 of 4 exercises passed") and UNSAVED not in printed
+
+
+def test_grading_cell_does_nothing_inside_the_graders_kernel() -> None:
+    """No recursion: the grader runs the grading cell (a read-only cell of the reference) in
+    its own kernel, where it only says it is skipped; the count is test_solutions_pass's."""
+    notebook = load(SOLUTIONS / "ex03_accumulation.ipynb")
+    plan = make_plan(notebook, notebook)
+    assert GRADING_CELL in plan.steps[-1].source and plan.steps[-1].role == "code"
+    outcomes = run_cells([step.source for step in plan.steps], SOLUTIONS, timeout=30)
+    assert outcomes[-1].error is None and outcomes[-1].printed.strip() == SKIPPED
+
+
+def test_grading_cell_does_nothing_under_nbgrader(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture) -> None:
+    """nbgrader's autograde and validate run every cell with NBGRADER_EXECUTION set."""
+    def no_grading(*args, **kwargs):
+        raise AssertionError("a grading started under nbgrader")
+
+    monkeypatch.setattr(this_notebook, "grade_notebook", no_grading)
+    for mode in ("autograde", "validate"):
+        monkeypatch.setenv("NBGRADER_EXECUTION", mode)
+        grade_this_notebook("ex03_accumulation.ipynb")
+        assert capsys.readouterr().out.strip() == SKIPPED
+
+
+def test_code_run_since_the_last_save_is_noticed(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cell run after the save with code the file does not hold makes the report warn; a
+    rerun of saved code, or code run before the save, does not."""
+    notebook = load(SOLUTIONS / "ex03_accumulation.ipynb")
+    path = tmp_path / "ex03_accumulation.ipynb"
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    saved_at = path.stat().st_mtime
+    saved_code = markers.source_of(_cells_by_id(notebook)["03-loop"])
+    runs = {saved_code + "\n": saved_at + 5, "after_loop = [1.0]": saved_at - 5}
+    monkeypatch.setattr(_notebook, "last_run", runs)
+    assert ran_since_saved(path, notebook) == []
+    runs["after_loop = [12.0, 12.0]"] = saved_at + 5
+    assert ran_since_saved(path, notebook) == ["after_loop = [12.0, 12.0]"]
 
 
 # A wrong answer for every exercise (for a fix-the-bug exercise, a plausible half fix).

@@ -7,16 +7,19 @@ do next. The cell still fails, as an error output with the exception's class nam
 scores it 0 and the grader reports "not attempted". Any other exception keeps its traceback.
 
 `install()` runs when a check module is imported (the first cell of every exercise notebook);
-outside IPython it does nothing."""
+outside IPython it does nothing. It also notes when each cell last ran (`last_run`), so that the
+grading cell at the end of the notebook can tell that the saved file lacks code that ran since."""
 from __future__ import annotations
 
 import ast
 import linecache
 import sys
+import time
 from types import TracebackType
 from typing import Any
 
 CHECK_PACKAGE = "minigrad.exercises."
+last_run: dict[str, float] = {}  # a cell's code -> when (time.time()) it last finished running
 
 
 def install() -> None:
@@ -24,6 +27,14 @@ def install() -> None:
     shell = ipython.get_ipython() if ipython is not None else None
     if shell is not None:
         shell.set_custom_exc((NotImplementedError, NameError), _show)
+        if _remember_run not in shell.events.callbacks["post_run_cell"]:
+            shell.events.register("post_run_cell", _remember_run)
+
+
+def _remember_run(result: Any) -> None:
+    info = getattr(result, "info", None)
+    if info is not None and info.raw_cell is not None:
+        last_run[info.raw_cell] = time.time()
 
 
 def _show(shell: Any, etype: type, value: BaseException, tb: TracebackType,

@@ -13,7 +13,7 @@ from pathlib import Path
 from .kernel import Outcome, run_cells
 from .plan import Plan, Unreadable, find_reference, load, make_plan
 
-__all__ = ["ExerciseResult", "NotebookGrade", "Unreadable", "grade_notebook"]
+__all__ = ["ExerciseResult", "NotebookGrade", "Unreadable", "grade_notebook", "grade_this_notebook"]
 
 PASSED, FAILED, NOT_ATTEMPTED = "passed", "failed", "not attempted"
 NOT_RUN = "not run: earlier cells broke the kernel too many times"
@@ -95,3 +95,7 @@ def _verdict(exercise: str, plan: Plan, by_step: dict, timeout: float) -> tuple[
     if check.error:
         return FAILED, f"the check raised {check.error}: {check.message}"
     return PASSED, check.printed.strip()
+
+
+# Last: the grading cell at the end of each exercise notebook uses the names above.
+from .this_notebook import grade_this_notebook  # noqa: E402

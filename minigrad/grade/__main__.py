@@ -11,8 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import NotebookGrade, Unreadable, grade_notebook
-
-STATUS_WIDTH = len("not attempted")
+from .report import exercise_lines
 
 
 def notebooks(paths: list[Path]) -> list[Path]:
@@ -41,14 +40,7 @@ def _show(path: Path) -> str:
 def report(grade: NotebookGrade) -> str:
     source = f"checks from {_show(grade.reference)}" if grade.reference else \
         "checks from the notebook itself: no solutions/ beside it, hidden tests skipped"
-    lines = [f"{_show(grade.path)}  ({source})"]
-    width = max((len(result.exercise) for result in grade.results), default=0)
-    for result in grade.results:
-        message = result.message.splitlines() or [""]
-        lines.append(f"  {result.status:<{STATUS_WIDTH}}  {result.exercise:<{width}}  "
-                     f"{message[0]}".rstrip())
-        lines += [" " * (STATUS_WIDTH + width + 6) + line for line in message[1:]]
-    lines.append(f"  {grade.passed} of {len(grade.results)} exercises passed")
+    lines = [f"{_show(grade.path)}  ({source})", *exercise_lines(grade)]
     return "\n".join(lines)
 
 

@@ -20,6 +20,9 @@ CELL_FILE = re.compile(r"\(\d+\.py, line (\d+)\)")
 INTERRUPT_GRACE_S = 10.0  # how long an interrupted cell gets to stop
 MAX_PRINTED = 20_000  # characters kept of what a cell prints (a print loop can be endless)
 MAX_RESTARTS = 3  # after that many broken kernels, the remaining cells are not run
+# Set in the grading kernel: the grading cell at the end of a notebook sees it and does not
+# start a grading of its own (see this_notebook).
+GRADING_ENV = "MINIGRAD_GRADING"
 
 
 @dataclass
@@ -69,7 +72,7 @@ def run_cells(sources: list[str], cwd: Path, timeout: float) -> list[Outcome]:
 def _kernel_env() -> dict[str, str]:
     """The kernel runs in the notebook's folder, wherever that is: it must import the minigrad
     this grader comes from even when that one is importable only from the course folder."""
-    env = dict(os.environ)
+    env = dict(os.environ, **{GRADING_ENV: "1"})
     here = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH")) if p)
     return env

@@ -73,6 +73,11 @@ def test_unanswered_notebook_runs_without_tracebacks(page, lab: Lab, path: Path)
     shown = page.locator(".jp-Notebook .jp-Cell").nth(graded[-1])
     shown.scroll_into_view_if_needed()
     screenshot(page, f"{path.stem}-unanswered-run-all")
+    # The last cell graded the saved file, untouched: every exercise not attempted, and no
+    # warning that the file is older than what ran (Run All ran only what the file holds).
+    report = "".join(o["text"] for o in outputs_of(page, len(checks) - 1))
+    assert f"0 of {len(graded)} exercises passed" in report, report
+    assert report.count("  not attempted  ") == len(graded) and "⚠" not in report, report
 
 
 def test_wrong_answer_crash_and_success(page, lab: Lab) -> None:
@@ -115,6 +120,39 @@ def test_wrong_answer_crash_and_success(page, lab: Lab) -> None:
     assert not [o for o in outputs_of(page, loop + 1) if o["type"] == "error"]
     box.scroll_into_view_if_needed()
     screenshot(page, "ex03-success-box")
+
+
+def test_grading_cell_grades_the_saved_file(page, lab: Lab) -> None:
+    """An answer typed and run but not saved: the last cell warns that the file lacks it and
+    grades the file as saved (not attempted); after Ctrl+S the same cell counts it passed."""
+    path = ROOT / "exercises" / "ex02_grad_is_none.ipynb"
+    solution = json.loads((ROOT / "solutions" / path.name).read_text())["cells"]
+    open_notebook(page, lab, f"exercises/{path.name}")
+    run_cell(page, cell_index(path, "02-code-01"))  # the imports
+    page.wait_for_function(KERNEL_IDLE, polling=250, timeout=UI_MS)
+    answer = cell_index(path, "02-before-after")
+    type_and_run(page, answer, "".join(solution[answer]["source"]))
+    page.wait_for_function(KERNEL_IDLE, polling=250, timeout=UI_MS)
+
+    last = len(solution) - 1
+    report = page.locator(".jp-Notebook .jp-Cell").nth(last).locator(".jp-OutputArea-output")
+    run_cell(page, last)
+    expect(report.first).to_contain_text("0 of 4 exercises passed", timeout=UI_MS)
+    expect(report.first).to_contain_text("⚠ Not saved: you ran code")
+    assert re.search(r"not attempted +02-before-after", report.first.inner_text())
+    report.first.scroll_into_view_if_needed()
+    screenshot(page, "ex02-grading-cell-unsaved")
+
+    page.keyboard.press("Control+s")
+    page.wait_for_function("() => !window.jupyterapp.shell.currentWidget.context.model.dirty",
+                           polling=250, timeout=UI_MS)
+    run_cell(page, last)
+    expect(report.first).to_contain_text("1 of 4 exercises passed", timeout=UI_MS)
+    text = report.first.inner_text()
+    assert re.search(r"passed +02-before-after +✓", text) and "⚠" not in text, text
+    assert not [o for o in outputs_of(page, last) if o["type"] == "error"]
+    report.first.scroll_into_view_if_needed()
+    screenshot(page, "ex02-grading-cell-saved")
 
 
 # Does the tab label show its first `n` characters, whatever the tab's width cuts off?
