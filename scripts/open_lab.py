@@ -113,8 +113,11 @@ def main() -> int:
     if start_path is None:
         print("make lab: notebooks/00_*.ipynb does not exist yet; opening the project folder.")
 
+    # Warnings and errors only: the start-up's 20-odd INFO lines (extensions loaded, language
+    # servers not found) would bury the one line a learner needs, the address printed below.
     command = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={ROOT}",
-               f"--ServerApp.port={port}"]
+               f"--ServerApp.port={port}", "--ServerApp.log_level=WARN",
+               "--LabApp.log_level=WARN"]
     if os.geteuid() == 0:  # containers and CI machines often run everything as root
         command.append("--allow-root")
     if start_path:  # the address JupyterLab opens leads straight to this notebook
