@@ -160,6 +160,71 @@ print("after: ", x.grad)
 assert x.grad.item() == 2 * x.item()
 
 # %% [markdown]
+# ## What the number in `.grad` means
+#
+# `x.grad` is a rate: how fast `y` changes as `x` changes, at this very `x`. You can measure it
+# without autograd. Nudge `x` by a small amount $\varepsilon$, see how far `y` moves, and divide:
+# $\Delta y / \varepsilon$ comes close to `x.grad`, and closer as $\varepsilon$ shrinks.
+# (`torch.no_grad()` keeps these side calculations out of the graph; notebook 08 explains it.)
+
+# %%
+with torch.no_grad():
+    for eps in [0.1, 0.01, 0.001]:
+        change = (x + eps) ** 2 - y
+        print(f"eps {eps:<6} change in y / eps = {(change / eps).item():.4f}")
+print("x.grad =", x.grad)
+
+# %% [markdown]
+# The exact values would be 4.1, 4.01 and 4.001; the last digits of the smallest nudge are lost to
+# float32 rounding, which is why numerical checks of gradients (notebook 09) use `float64`.
+# %% [markdown]
+# As a picture: `x.grad` is the slope of the tangent, the straight line that touches the curve
+# $y = x^2$ at $x = 2$ without crossing it.
+
+# %%
+import matplotlib.pyplot as plt
+
+# %matplotlib inline
+# %config InlineBackend.figure_formats = ["svg"]
+# %config InlineBackend.print_figure_kwargs = {"bbox_inches": "tight", "metadata": {"Date": None}}
+plt.rcParams["svg.hashsalt"] = "course"  # fixed ids inside the SVG: the same bytes every run
+
+# %%
+x0, y0, slope = x.item(), y.item(), x.grad.item()
+grid = [i / 10 for i in range(36)]
+fig, ax = plt.subplots(figsize=(4.5, 3))
+ax.plot(grid, [g**2 for g in grid], label="$y = x^2$")
+tangent = [y0 + slope * (g - x0) for g in grid]
+ax.plot(grid, tangent, "--", label=f"tangent, slope x.grad = {slope:g}")
+ax.plot([x0], [y0], "o", color="black")
+ax.set_xlabel("x")
+ax.set_ylabel("y")
+ax.legend()
+plt.show()
+
+# %% [markdown]
+# The sign tells you which way is downhill. Here `x.grad` is positive: a larger `x` gives a larger
+# `y`. To make `y` smaller, step `x` the other way, against the gradient, by a small multiple
+# of it: `x -= lr * x.grad`, with a learning rate `lr`. That one line is gradient descent, the
+# update every optimizer makes (notebook 04).
+#
+# <details><summary>With <code>lr = 0.1</code>, what will <code>x</code> and the new
+# <code>x**2</code> be after one step? Click to reveal</summary>
+#
+# `x` goes from 2 to $2 - 0.1 \cdot 4 = 1.6$, and $y$ from 4 down to $1.6^2 = 2.56$. Each step
+# moves `x` by `lr` times the slope, so steps shrink as the curve flattens near its minimum at 0.
+# </details>
+
+# %%
+with torch.no_grad():
+    x -= 0.1 * x.grad
+print(x)
+print(x**2)
+
+# %%
+assert abs(x.item() - 1.6) < 1e-6
+
+# %% [markdown]
 # ## A vector of leaves
 #
 # `.grad` has the shape of its tensor, one partial derivative per element. Square each element of
@@ -191,6 +256,8 @@ assert torch.equal(x.grad, 2 * x.detach())
 #   gradient.
 # - `backward()` returns `None` and stores $\partial\,\text{output}/\partial\,\text{leaf}$ in the
 #   `.grad` of every leaf that requires grad, with the leaf's shape.
+# - That number is a slope: nudging the leaf by $\varepsilon$ moves the output by about
+#   $\varepsilon$ times `.grad`. Stepping against it, `x -= lr * x.grad`, makes the output smaller.
 # - Tensors with `requires_grad=False`, and leaves the output does not depend on, keep
 #   `.grad = None`.
 # - What about tensors in the middle of the graph, like `w * x`? Their `.grad` stays `None` too,
