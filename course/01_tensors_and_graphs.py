@@ -176,6 +176,49 @@ doubled, added = scaled(w, True), scaled(w, False)
 viz.draw(doubled, added)
 
 # %% [markdown]
+# A loop records one node per pass, so the data can decide how long the graph is. This function
+# halves a tensor until all its elements are below 1:
+
+# %%
+def halve_until_small(t):
+    while t.abs().max() >= 1:
+        t = t / 2
+    return t
+
+
+small = halve_until_small(w * 3)  # w * 3 is 9: four halvings, down to 0.5625
+print(small)
+node, names = small.grad_fn, []
+while node is not None:
+    names.append(node.name())
+    node = node.next_functions[0][0] if node.next_functions else None
+print(" <- ".join(names))
+
+# %% [markdown]
+# <details><summary>How many <code>DivBackward0</code> nodes will
+# <code>halve_until_small(w * 100)</code> record? Click to reveal</summary>
+#
+# Nine: `w * 100` is 300; after eight halvings it is still about 1.17, after nine about 0.59. The
+# code has one division; the graph has one per pass of the loop that ran.
+# </details>
+
+# %%
+node, halvings = halve_until_small(w * 100).grad_fn, 0
+while node.name() == "DivBackward0":
+    halvings += 1
+    node = node.next_functions[0][0]
+print(halvings)
+
+# %% [markdown]
+# Every run records a new graph: call the function again and you get new nodes, not the old ones
+# reused. That is what lets a training loop change its model's path from one step to the next.
+# After `backward()` (notebook 02) has used a graph, its saved values are freed, and the next
+# forward pass records the next graph.
+
+# %%
+print(scaled(w, True).grad_fn is scaled(w, True).grad_fn)
+
+# %% [markdown]
 # ## Only floating-point tensors can require grad
 #
 # Gradients are about small changes, and integers cannot change a little. Asking an integer
@@ -217,7 +260,8 @@ except RuntimeError as error:
 #   `AccumulateGrad`.
 # - A leaf is a tensor with `grad_fn is None`: one you created, or one computed from untracked
 #   tensors.
-# - The graph is recorded while the code runs (define-by-run), so Python control flow shapes it.
+# - The graph is recorded while the code runs (define-by-run): an `if` records the branch that
+#   ran, a loop one node per pass, and every run records a new graph.
 #
 # Exercises: [exercises/ex01_tensors_and_graphs.ipynb](../exercises/ex01_tensors_and_graphs.ipynb).
 # Next: [02 · `.grad` is None until backward](02_grad_is_none.ipynb).
