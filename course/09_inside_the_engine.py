@@ -178,17 +178,45 @@ print(inspect.getsource(pointwise.Mul))
 # gradient is `grad * other factor`, the chain rule for a product. The class is named `Mul`,
 # and the node it leaves in the graph is named after it: `MulBackward0`.
 #
-# At the end of every path is `AccumulateGrad`. What it does with the gradient is the whole
-# story of notebooks 02 to 04, in one function of the engine:
+# At the end of every path is `AccumulateGrad`. What it does with the gradient that reaches a
+# leaf is the whole story of notebooks 02 to 04, and fits in four lines:
 
-# %% tags=["minigrad-only", "nbval-ignore-output"]
+# %%
+def accumulate_grad(leaf, grad):
+    if leaf.grad is None:
+        leaf.grad = grad.clone()  # the first gradient: a copy of its own (notebook 02)
+    else:
+        leaf.grad += grad  # every later one: added in place (notebooks 03 and 04)
+
+
+# %% [markdown]
+# Fed the gradients that two backward passes would send, it leaves what they leave:
+
+# %%
+leaf = torch.tensor([1.0, 2.0], requires_grad=True)
+accumulate_grad(leaf, torch.tensor([0.5, 0.5]))
+accumulate_grad(leaf, torch.tensor([1.0, -1.0]))
+print(leaf.grad)
+
+leaf.grad = None
+(leaf * 0.5).sum().backward()
+(leaf * torch.tensor([1.0, -1.0])).sum().backward()
+print(leaf.grad)
+
+# %% [markdown]
+# The copy matters: storing `grad` itself would let a later `+=` change a tensor that something
+# else still holds. In-place `+=` is why `zero_()` resets `.grad` and why a tensor you took from
+# `.grad` earlier changes under you (notebook 03).
+#
+# minigrad's real version, `accumulate_into` in `minigrad/autograd/accumulate.py`, follows the
+# same rule and adds two cases: a non-leaf kept by `retain_grad()`, and `create_graph=True`
+# (notebook 08), where the sum is itself recorded. Its source is stored below, collapsed: click
+# the bar to read it.
+
+# %% tags=["minigrad-only", "nbval-ignore-output", "hide-output"]
 print(inspect.getsource(accumulate.accumulate_into))
 
 # %% [markdown]
-# A fresh copy when `.grad` is `None` (notebook 02), `+=` in place otherwise (notebook 03: that
-# is accumulation, and why `zero_()` works, notebook 04), and a graph of the addition when
-# `create_graph=True` (notebook 08).
-#
 # ## Your own operation: `torch.autograd.Function`
 #
 # Writing a `Function` is also how you add an operation to PyTorch yourself: for a faster

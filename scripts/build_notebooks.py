@@ -27,6 +27,7 @@ COURSE = ROOT / "course"
 NOTEBOOKS = ROOT / "notebooks"
 KEPT_CELL_METADATA = ("tags",)  # everything else is set by the build
 # A prediction: a markdown cell that hides its answer in "<details><summary>... Click to reveal".
+HIDE_OUTPUT_TAG = "hide-output"  # a cell whose output is stored collapsed, prediction or not
 PREDICTION = re.compile(r"<details>\s*<summary>.*?Click\s+to\s+reveal", re.DOTALL)
 # Outputs must not depend on the machine: no addresses, no paths of this checkout.
 UNSTABLE_OUTPUT = re.compile(r"0x[0-9a-f]{6,}|" + re.escape(str(ROOT)))
@@ -72,10 +73,14 @@ def hide_answers(notebook: nbformat.NotebookNode, name: str) -> None:
     (`jupyter.outputs_hidden`): JupyterLab shows a bar in its place until the cell is run
     (running shows it again) or the learner clicks the bar. An assert-only cell right after it
     states the answer in its source, so that source is stored collapsed (`jupyter.source_hidden`).
-    JupyterLab's bar previews the first line of what it hides; the course's JupyterLab hides that
-    preview (lab/custom.css, loaded by scripts/open_lab.py).
+    JupyterLab's bar previews the first line of what it hides; the course's JupyterLab shows
+    what to do instead (scripts/course_lab.css). A cell tagged `hide-output` is stored collapsed
+    too: a long listing that the text offers "one click away".
     """
     cells = notebook.cells
+    for cell in cells:  # a long listing the text says is "one click away"
+        if HIDE_OUTPUT_TAG in cell.metadata.get("tags", []):
+            collapse_output(cell)
     for index, cell in enumerate(cells):
         if cell.cell_type != "markdown" or not PREDICTION.search(cell.source):
             continue
@@ -83,13 +88,17 @@ def hide_answers(notebook: nbformat.NotebookNode, name: str) -> None:
                        if cells[i].cell_type == "code"), None)
         if answer is None:
             raise SystemExit(f"{name}: a prediction with no code cell after it")
-        # JupyterLab keeps `collapsed` in step with `outputs_hidden` and would add it on open.
-        cells[answer].metadata["collapsed"] = True
-        cells[answer].metadata.setdefault("jupyter", {})["outputs_hidden"] = True
+        collapse_output(cells[answer])
         follower = cells[answer + 1] if answer + 1 < len(cells) else None
         if follower is not None and follower.cell_type == "code" and \
                 is_assert_only(follower.source):
             follower.metadata.setdefault("jupyter", {})["source_hidden"] = True
+
+
+def collapse_output(cell: nbformat.NotebookNode) -> None:
+    # JupyterLab keeps `collapsed` in step with `outputs_hidden` and would add it on open.
+    cell.metadata["collapsed"] = True
+    cell.metadata.setdefault("jupyter", {})["outputs_hidden"] = True
 
 
 def is_assert_only(source: str) -> bool:

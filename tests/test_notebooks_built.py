@@ -68,7 +68,8 @@ def test_every_prediction_keeps_its_answer_hidden(source: Path):
     predictions = [i for i, cell in enumerate(cells)
                    if cell.cell_type == "markdown" and builder.PREDICTION.search(cell.source)]
     hidden = [i for i, cell in enumerate(cells)
-              if cell.metadata.get("jupyter", {}).get("outputs_hidden")]
+              if cell.metadata.get("jupyter", {}).get("outputs_hidden")
+              and builder.HIDE_OUTPUT_TAG not in cell.metadata.get("tags", [])]
     assert len(hidden) == len(predictions)
     for prediction, answer in zip(predictions, hidden):
         assert all(cell.cell_type == "markdown" for cell in cells[prediction + 1:answer])
@@ -83,9 +84,11 @@ def test_a_prediction_without_hidden_answer_is_noticed():
         nbformat.v4.new_markdown_cell("<details><summary>What? Click to\nreveal</summary>"),
         nbformat.v4.new_code_cell("x.grad"), nbformat.v4.new_code_cell("assert x.grad == 2"),
         nbformat.v4.new_code_cell("assert True\nprint(x)")])
+    notebook.cells.append(nbformat.v4.new_code_cell("print(listing)"))
+    notebook.cells[-1].metadata["tags"] = [builder.HIDE_OUTPUT_TAG]
     builder.hide_answers(notebook, "test")
     assert [cell.metadata.get("jupyter") for cell in notebook.cells] == [
-        None, {"outputs_hidden": True}, {"source_hidden": True}, None]
+        None, {"outputs_hidden": True}, {"source_hidden": True}, None, {"outputs_hidden": True}]
     assert notebook.cells[1].metadata["collapsed"] is True
 
 
