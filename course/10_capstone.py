@@ -171,12 +171,27 @@ for step in (0, 100, 200, 299):
     print(f"step {step:3}: loss {losses[step]:.3f}")
 
 # %% [markdown]
-# <details><summary>How well does it classify the 200 points now? Click to reveal</summary>
+# <details><summary>After the loop, what does <code>model[0].weight.grad</code> hold: the gradient
+# of the first step, of the last step, or the sum of all 300? Click to reveal</summary>
 #
-# About 99%: only the few points where the noise pushed one moon into the other end up on the
-# wrong side. (Evaluation needs no gradient, so it runs under `torch.no_grad()`: no graph is
-# recorded.)
+# The last step's. `zero_grad()` at the top of every pass threw the previous one away, and
+# `step()` reads `.grad` without resetting it. It is not the gradient at the final weights
+# either: `step()` moved them after that `backward()`.
 # </details>
+
+# %%
+first_layer = grad_norms["0.weight"]
+print(f"norm of model[0].weight.grad now: {norm(model[0].weight.grad):.4f}")
+print(f"norm recorded at step 0:          {first_layer[0]:.4f}")
+print(f"norm recorded at step 299:        {first_layer[-1]:.4f}")
+print(f"sum of the 300 norms:             {sum(first_layer):.4f}")
+
+# %%
+assert norm(model[0].weight.grad) == first_layer[-1]
+
+# %% [markdown]
+# How well does the trained network classify the 200 points? Evaluation needs no gradient, so it
+# runs under `torch.no_grad()`: no graph is recorded.
 
 # %%
 with torch.no_grad():
@@ -188,6 +203,8 @@ print(f"accuracy: {accuracy:.1%}")
 assert losses[-1] < 0.1 * losses[0] and accuracy >= 0.98
 
 # %% [markdown]
+# Only the few points where the noise pushed one moon into the other end up on the wrong side.
+#
 # ## What the network learned
 #
 # Every point of a grid over the plane, through the trained model (under `no_grad`), coloured by
