@@ -22,10 +22,11 @@ def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False,  # 
         raise RuntimeError("linalg.norm: If dim is not specified but ord is, the input must be "
                            f"1D or 2D. Got {A.ndim}D.")
     matrix = ord is not None and (len(dims) == 2 if dims is not None else A.ndim == 2)
+    if (matrix or isinstance(ord, str)) and A.ndim < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
+                           "dimensions.")
     if isinstance(ord, str) and not matrix:
-        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {dims[0]}"
-                           if dims else "linalg.matrix_norm: The input tensor A must have at "
-                           f"least 2 dimensions.")
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {dims[0]}")
     if matrix:
         if ord != "fro":
             raise NotImplementedError(f"minigrad is a subset of PyTorch: torch.linalg.norm with "

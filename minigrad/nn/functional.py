@@ -35,6 +35,9 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
     if inplace:
         raise NotImplementedError("minigrad is a subset of PyTorch: leaky_relu(inplace=True) "
                                   "is not implemented; use inplace=False")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"leaky_relu_cpu" not implemented for '
+                                  f"'{input.dtype.tensor_type.replace('Tensor', '')}'")
     return LeakyRelu.apply(input, negative_slope)
 
 

@@ -9,7 +9,23 @@ from typing import Any
 
 from .. import _grad_mode
 from ..autograd.function import Function
+from ..autograd.graph import RemovableHandle
 from ..tensor import Tensor
+
+
+def add_hook(hooks: Any, hook: Any, prepend: bool) -> RemovableHandle:
+    """Register `hook` in the ordered dict `hooks` (first if `prepend`); the handle removes it."""
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = hook
+    if prepend:
+        hooks.move_to_end(handle.id, last=False)
+    return handle
+
+
+def call_with_backward_hooks(module: Any, args: tuple, kwargs: dict) -> Any:
+    """`module(*args, **kwargs)` with its full backward hooks wired around forward."""
+    wiring = BackwardHook(module, list(module._backward_hooks.values()))
+    return wiring.setup_output_hook(module.forward(*wiring.setup_input_hook(args), **kwargs))
 
 
 class BackwardHookFunction(Function):

@@ -11,7 +11,7 @@ from typing import Any
 from .. import _grad_mode
 from ..autograd.graph import RemovableHandle
 from ..tensor import Tensor
-from .hooks import BackwardHook
+from .hooks import add_hook, call_with_backward_hooks
 from .parameter import Parameter, zero_grads
 
 
@@ -44,21 +44,14 @@ class Module:
                                   '"forward" function')
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        hooks = list(self.__dict__.get("_backward_hooks", {}).values())
-        if not hooks:
-            return self.forward(*args, **kwargs)
-        wiring = BackwardHook(self, hooks)  # see hooks.py
-        return wiring.setup_output_hook(self.forward(*wiring.setup_input_hook(args), **kwargs))
+        if self.__dict__.get("_backward_hooks"):
+            return call_with_backward_hooks(self, args, kwargs)
+        return self.forward(*args, **kwargs)
 
     def register_full_backward_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
         """`hook(module, grad_input, grad_output)` runs during backward, once the gradients with
         respect to this module's inputs are known; a tuple it returns replaces grad_input."""
-        hooks = self.__dict__.setdefault("_backward_hooks", OrderedDict())
-        handle = RemovableHandle(hooks)
-        hooks[handle.id] = hook
-        if prepend:
-            hooks.move_to_end(handle.id, last=False)
-        return handle
+        return add_hook(self.__dict__.setdefault("_backward_hooks", OrderedDict()), hook, prepend)
 
     # ---- registration ---------------------------------------------------------------------
 
