@@ -12,7 +12,7 @@ import numpy as np
 from ..autograd.function import Function
 from ..tensor import Tensor, _wrap
 from .reduction import _restore
-from .selection import _zeros_like, where
+from .selection import where
 from .shape import _dims
 
 
@@ -48,8 +48,8 @@ class VectorNorm(Function):
         p = ctx.p
         grad = _restore(grad, x.shape, ctx.axes, ctx.keepdim)
         norm = _restore(norm, x.shape, ctx.axes, ctx.keepdim)
-        if p == 0:  # a count of non-zero entries: flat wherever it is defined
-            return _zeros_like(x), None, None, None
+        if p == 0:  # a count of non-zero entries: no gradient at all (None), as in PyTorch
+            return None, None, None, None
         if p == 1:
             return x.sign() * grad, None, None, None
         if p == 2:
