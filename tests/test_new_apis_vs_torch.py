@@ -5,6 +5,7 @@ grad_fn names, printed text and error messages. Skipped without PyTorch."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -110,3 +111,140 @@ def test_matrix_norms_are_marked_pytorch_only():
     for call in (lambda: mg.linalg.norm(mg.ones(2, 2), 2), lambda: mg.ones(2, 2).norm("nuc")):
         with pytest.raises(NotImplementedError, match="minigrad is a subset of PyTorch"):
             call()
+
+
+X = np.array([0.5, -1.0, 2.0])
+Y = np.array([[1.0, 2.0], [-0.5, 3.0]])
+JACOBIANS = {
+    "one input": (lambda lib, x, y=None: x ** 2 * x.sin(), "x"),
+    "scalar output": (lambda lib, x, y=None: (x * x).sum(), "x"),
+    "tuple of inputs": (lambda lib, x, y: x[:2] * y[0] + y[1].exp(), "xy"),
+    "tuple of outputs": (lambda lib, x, y: (x * 2, (x * y[0, :1]).sum()), "xy"),
+    "unused input": (lambda lib, x, y: x.tanh(), "xy"),
+    "constant output": (lambda lib, x, y=None: lib.ones(2), "x"),
+    "through a norm": (lambda lib, x, y=None: x / x.norm(), "x"),
+}
+
+
+def _flatten(result) -> list:
+    """The tensors of a (nested) jacobian result, with the tuple structure as a string."""
+    if isinstance(result, tuple):
+        parts = [_flatten(r) for r in result]
+        return [("(", len(result))] + [p for part in parts for p in part]
+    return [(tuple(result.shape), result.requires_grad, result.grad_fn, result.numpy())]
+
+
+@pytest.mark.parametrize("name", JACOBIANS)
+def test_jacobian_matches(torch, name):
+    fn, which = JACOBIANS[name]
+    seen = []
+    for lib in (mg, torch):
+        x, y = lib.tensor(X, requires_grad=True), lib.tensor(Y)
+        inputs = x if which == "x" else (x, y)
+        result = lib.autograd.functional.jacobian(lambda *a: fn(lib, *a), inputs)
+        seen.append(_flatten(result))
+        assert x.grad is None  # the inputs are detached: nothing reaches the caller's leaves
+    ours, theirs = seen
+    assert [item[:3] for item in ours] == [item[:3] for item in theirs]
+    for a, b in zip(ours, theirs):
+        if len(a) == 4:
+            np.testing.assert_allclose(a[3], b[3], rtol=1e-6)
+
+
+JACOBIAN_ERRORS = {
+    "a list of inputs": lambda lib: lib.autograd.functional.jacobian(lambda a: a, [lib.ones(2)]),
+    "a number in the inputs": lambda lib: lib.autograd.functional.jacobian(
+        lambda a, b: a, (lib.ones(2), 3)),
+    "a number as output": lambda lib: lib.autograd.functional.jacobian(lambda a: 2.0,
+                                                                       lib.ones(2)),
+    "a number among outputs": lambda lib: lib.autograd.functional.jacobian(
+        lambda a: (a, 3), lib.ones(2)),
+}
+
+
+@pytest.mark.parametrize("name", JACOBIAN_ERRORS)
+def test_jacobian_errors_match(torch, name):
+    errors = []
+    for lib in (mg, torch):
+        with pytest.raises(TypeError) as info:
+            JACOBIAN_ERRORS[name](lib)
+        errors.append(str(info.value))
+    assert errors[0] == errors[1]
+
+
+def test_jacobian_options_beyond_the_defaults_are_refused():
+    for option in ({"create_graph": True}, {"vectorize": True}, {"strategy": "forward-mode"}):
+        with pytest.raises(NotImplementedError, match="minigrad is a subset of PyTorch"):
+            mg.autograd.functional.jacobian(lambda a: a, mg.ones(2), **option)
+
+
+@pytest.mark.parametrize("slope", [0.01, 0.2, 1, -0.5])
+def test_leaky_relu_matches(torch, slope):
+    seen = []
+    for lib in (mg, torch):
+        x = lib.tensor([-2.0, -0.0, 0.0, 0.5, 3.0], requires_grad=True)
+        out = lib.nn.functional.leaky_relu(x, slope) if slope != 0.01 \
+            else lib.nn.LeakyReLU()(x)
+        (g,) = lib.autograd.grad((out * lib.tensor([1.0, -2.0, 3.0, 0.5, 1.5])).sum(), x,
+                                 create_graph=True)
+        (g * g).sum().backward()
+        seen.append((repr(out), repr(g), out.grad_fn.name(), g.grad_fn.name(), repr(x.grad)))
+    assert seen[0] == seen[1]
+
+
+def test_leaky_relu_module_printing_and_errors(torch):
+    def text(lib):
+        model = lib.nn.Sequential(lib.nn.Linear(2, 3), lib.nn.LeakyReLU(0.2),
+                                  lib.nn.LeakyReLU(inplace=True), lib.nn.LeakyReLU(1))
+        with pytest.raises(NotImplementedError) as info:
+            lib.nn.functional.leaky_relu(lib.tensor([-1, 2]))
+        return repr(model), str(info.value)
+    assert text(mg) == text(torch)
+
+
+def _hook_run(lib, x_requires_grad=True, replace=False, remove=False):
+    """A small model with a full backward hook on each layer; what the hooks saw, and x.grad."""
+    lib.manual_seed(0)
+    model = lib.nn.Sequential(lib.nn.Linear(3, 4), lib.nn.LeakyReLU(0.1), lib.nn.Linear(4, 2))
+    with lib.no_grad():
+        for i, p in enumerate(model.parameters()):
+            p.copy_(lib.tensor(np.sin(np.arange(p.numel()) + i).reshape(p.shape), dtype=p.dtype))
+    calls = []
+
+    def hook(module, grad_input, grad_output):
+        calls.append((type(module).__name__, [None if g is None else g.numpy().round(5).tolist()
+                                             for g in grad_input],
+                      [g.numpy().round(5).tolist() for g in grad_output]))
+        if replace and isinstance(module, lib.nn.LeakyReLU):
+            return (grad_input[0] * 10,)
+        return None
+    handles = [m.register_full_backward_hook(hook) for m in model]
+    if remove:
+        handles[1].remove()
+    x = lib.tensor([[1.0, -2.0, 0.5], [0.3, 0.0, -1.0]], requires_grad=x_requires_grad)
+    out = model(x)
+    with warnings.catch_warnings(record=True) as warned:
+        warnings.simplefilter("always")
+        (out * lib.tensor([[1.0, -1.0], [2.0, 0.5]])).sum().backward()
+    calls.append([(str(w.message), w.filename, w.lineno) for w in warned])  # the backward line
+    grads = [p.grad.numpy().round(5).tolist() for p in model.parameters()]
+    x_grad = None if x.grad is None else x.grad.numpy().round(5).tolist()
+    return repr(out.grad_fn.name()), calls, grads, x_grad
+
+
+@pytest.mark.parametrize("case", [{}, {"x_requires_grad": False}, {"replace": True},
+                                  {"remove": True}], ids=str)
+def test_full_backward_hook_matches(torch, case):
+    assert _hook_run(mg, **case) == _hook_run(torch, **case)
+
+
+def test_full_backward_hook_errors_match(torch):
+    def error(lib, requires_grad):
+        layer = lib.nn.Linear(2, 2)
+        layer.register_full_backward_hook(lambda m, gi, go: (lib.ones(1, 2), lib.ones(1, 2)))
+        with pytest.raises(RuntimeError) as info, warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (compared in test_full_backward_hook_matches)
+            layer(lib.ones(1, 2, requires_grad=requires_grad)).sum().backward()
+        return str(info.value)
+    for requires_grad in (True, False):
+        assert error(mg, requires_grad) == error(torch, requires_grad)

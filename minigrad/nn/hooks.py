@@ -90,6 +90,11 @@ class BackwardHook:
         def catch(_grad_inputs: tuple, grad_outputs: tuple) -> Any:
             self.grad_outputs = _pack(self.output_index, grad_outputs, self.n_outputs)
             if self.input_index is None:  # no input needs a gradient: call the hooks now
+                warnings.warn("Full backward hook is firing when gradients are computed with "
+                              "respect to module outputs since no inputs require gradients. See "
+                              "https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html"
+                              "#torch.nn.Module.register_full_backward_hook for more details.",
+                              UserWarning, stacklevel=6)  # the line that called backward()
                 grad_inputs = (None,) * self.n_inputs
                 for hook in self.user_hooks:
                     res = hook(self.module, grad_inputs, self.grad_outputs)
