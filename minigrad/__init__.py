@@ -37,7 +37,7 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
               "sum", "mean", "max", "min", "pow", "add", "sub", "mul", "div", "neg", "matmul", "mm",
               "mv", "dot", "reshape", "flatten", "squeeze", "unsqueeze", "transpose", "t",
               "permute", "clone", "detach", "allclose", "equal", "argmax", "argmin", "sign",
-              "numel", "select", "narrow", "reciprocal"):
+              "numel", "select", "narrow", "reciprocal", "norm"):
     globals()[_name] = _function_form(_name)
 del _name
 
@@ -49,6 +49,6 @@ def is_floating_point(t: Tensor) -> bool:
 def __getattr__(name: str) -> Any:  # minigrad.nn and minigrad.optim load on first use
     import importlib
 
-    if name in ("nn", "optim", "viz"):
+    if name in ("nn", "optim", "viz", "linalg"):
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'minigrad' has no attribute '{name}'")

@@ -102,6 +102,7 @@ class TensorOps:
     def mean(self, dim=None, keepdim=False): return _ops()[1].reduce_mean(self, dim, keepdim)
     def max(self, dim=None, keepdim=False): return _ops()[1].reduce_max(self, dim, keepdim, True)
     def min(self, dim=None, keepdim=False): return _ops()[1].reduce_max(self, dim, keepdim, False)
+    def norm(self, p="fro", dim=None, keepdim=False, dtype=None): return _norm().norm(self, p, dim, keepdim, dtype)
 
     # ---- shapes -----------------------------------------------------------------------------
     def view(self, *shape): return _ops()[2].View.apply(self, _resolve(self, _shape_args(shape)))
@@ -216,6 +217,11 @@ def _resolve(t, shape) -> tuple:
         if known and t.numel() % known == 0:
             shape = tuple(t.numel() // known if s == -1 else s for s in shape)
     return shape
+
+
+def _norm():
+    from .ops import norm
+    return norm
 
 
 def _fill():

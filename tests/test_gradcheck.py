@@ -56,6 +56,8 @@ UNARY: dict[str, tuple[Callable, str]] = {
     "2 * x": (lambda x: 2 * x, "any"),
     "x / 4": (lambda x: x / 4, "any"),
     "clone": (lambda x: x.clone(), "any"),
+    "leaky_relu": (lambda x: mg.nn.functional.leaky_relu(x, 0.2), "nonzero"),
+    "LeakyReLU()": (lambda x: mg.nn.LeakyReLU()(x), "nonzero"),
 }
 SMOOTH_UNARY = ["exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "reciprocal", "x ** 3",
                 "x ** 0.5", "x ** -1.5", "2 ** x", "2 / x"]
@@ -131,6 +133,13 @@ REDUCTIONS: dict[str, Callable] = {
     "min": lambda x, d, k: mg.min(x),
     "max(dim)": lambda x, d, k: x.max(d, keepdim=k).values,
     "min(dim)": lambda x, d, k: x.min(dim=d, keepdim=k)[0],
+    "norm": lambda x, d, k: x.norm(),
+    "norm(dim)": lambda x, d, k: x.norm(dim=d, keepdim=k),
+    "linalg.norm(dim)": lambda x, d, k: mg.linalg.norm(x, dim=d, keepdim=k),
+    "vector_norm(1, dim)": lambda x, d, k: mg.linalg.vector_norm(x, 1, d, k),
+    "vector_norm(3, dim)": lambda x, d, k: mg.linalg.vector_norm(x, 3, d, k),
+    "vector_norm(1.5, dim)": lambda x, d, k: mg.norm(x, 1.5, d, k),
+    "vector_norm(inf, dim)": lambda x, d, k: mg.linalg.vector_norm(x, float("inf"), d, k),
 }
 
 
@@ -142,7 +151,8 @@ def test_reduction(name: str, data: Any, shape: tuple, keepdim: bool, seed: int)
     check(lambda x: REDUCTIONS[name](x, dim, keepdim), leaf(shape, seed, "distinct"))
 
 
-@pytest.mark.parametrize("name", ["sum(dim)", "mean(dims)", "max(dim)"])
+@pytest.mark.parametrize("name", ["sum(dim)", "mean(dims)", "max(dim)", "norm(dim)",
+                                  "vector_norm(3, dim)"])
 @moderate
 @given(data=st.data(), shape=shapes, keepdim=st.booleans(), seed=seeds)
 def test_reduction_second_order(name: str, data: Any, shape: tuple, keepdim: bool,

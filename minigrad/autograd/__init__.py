@@ -105,3 +105,6 @@ def set_detect_anomaly(mode: bool) -> None:
 no_grad = _grad_mode.no_grad
 enable_grad = _grad_mode.enable_grad
 set_grad_enabled = _grad_mode.set_grad_enabled
+
+
+from . import functional  # noqa: E402 - it uses grad(), defined above

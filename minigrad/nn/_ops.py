@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import Function
+from ..ops.selection import _zeros_like, where
 from ..tensor import Tensor
 
 
@@ -29,6 +30,38 @@ class Addmm(Function):
         need = ctx.needs_input_grad
         return (grad if need[0] else None, grad.mm(wt.t()) if need[1] else None,
                 x.t().mm(grad) if need[2] else None)
+
+
+class LeakyRelu(Function):
+    """d leaky_relu(x) = g where x > 0, else negative_slope * g"""
+    node_name = "LeakyReluBackward0"
+
+    @staticmethod
+    def forward(ctx, x, negative_slope):
+        ctx.negative_slope = negative_slope
+        ctx.save_for_backward(x)
+        return Tensor(np.where(x._data > 0, x._data, x._data * negative_slope))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return LeakyReluBackward.apply(grad, x, ctx.negative_slope), None
+
+
+class LeakyReluBackward(Function):
+    """leaky_relu's backward as an op of its own, as in PyTorch, so that under create_graph it
+    has PyTorch's name: g where x > 0, else negative_slope * g; d/dx is 0"""
+    node_name = "LeakyReluBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x, negative_slope):
+        ctx.negative_slope, ctx.positive = negative_slope, Tensor(x._data > 0)
+        return Tensor(np.where(x._data > 0, grad._data, grad._data * negative_slope))
+
+    @staticmethod
+    def backward(ctx, grad_grad):
+        return (where(ctx.positive, grad_grad, grad_grad * ctx.negative_slope),
+                _zeros_like(grad_grad), None)
 
 
 class LogSoftmax(Function):

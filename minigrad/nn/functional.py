@@ -1,7 +1,7 @@
 """minigrad.nn.functional: torch.nn.functional's activations, linear layer and losses.
 
 The Functions they use live in `_ops.py` and carry PyTorch's grad_fn names
-(AddmmBackward0, LogSoftmaxBackward0, NllLossBackward0, MseLossBackward0)."""
+(AddmmBackward0, LeakyReluBackward0, LogSoftmaxBackward0, NllLossBackward0, MseLossBackward0)."""
 from __future__ import annotations
 
 import warnings
@@ -9,10 +9,11 @@ import warnings
 from .._dtype import dtype as _dtype_cls
 from ..ops.shape import SqueezeDimInPlace, _dims
 from ..tensor import Tensor
-from ._ops import Addmm, LogSoftmax, MseLoss, NllLoss, Softmax
+from ._ops import Addmm, LeakyRelu, LogSoftmax, MseLoss, NllLoss, Softmax
 
 __all__ = [
     "cross_entropy",
+    "leaky_relu",
     "linear",
     "log_softmax",
     "mse_loss",
@@ -26,6 +27,18 @@ __all__ = [
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     return input.relu_() if inplace else input.relu()
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """x where x > 0, else negative_slope * x: unlike relu, a negative input still passes
+    a (small) gradient."""
+    if inplace:
+        raise NotImplementedError("minigrad is a subset of PyTorch: leaky_relu(inplace=True) "
+                                  "is not implemented; use inplace=False")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"leaky_relu_cpu" not implemented for '
+                                  f"'{input.dtype.tensor_type.replace('Tensor', '')}'")
+    return LeakyRelu.apply(input, negative_slope)
 
 
 def tanh(input: Tensor) -> Tensor:

@@ -9,7 +9,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .. import _grad_mode
+from ..autograd.graph import RemovableHandle
 from ..tensor import Tensor
+from .hooks import add_hook, call_with_backward_hooks
 from .parameter import Parameter, zero_grads
 
 
@@ -35,13 +37,21 @@ class Module:
         object.__setattr__(self, "_parameters", OrderedDict())
         object.__setattr__(self, "_buffers", OrderedDict())
         object.__setattr__(self, "_modules", OrderedDict())
+        object.__setattr__(self, "_backward_hooks", OrderedDict())
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required '
                                   '"forward" function')
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.__dict__.get("_backward_hooks"):
+            return call_with_backward_hooks(self, args, kwargs)
         return self.forward(*args, **kwargs)
+
+    def register_full_backward_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """`hook(module, grad_input, grad_output)` runs during backward, once the gradients with
+        respect to this module's inputs are known; a tuple it returns replaces grad_input."""
+        return add_hook(self.__dict__.setdefault("_backward_hooks", OrderedDict()), hook, prepend)
 
     # ---- registration ---------------------------------------------------------------------
 

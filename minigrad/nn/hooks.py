@@ -1,0 +1,125 @@
+"""Module backward hooks, the way PyTorch wires them: the module's tensor inputs and outputs
+each pass through an identity Function (grad_fn BackwardHookFunctionBackward). The node on the
+outputs catches grad_output on its way in; the node on the inputs runs last, with grad_input,
+calls the user's hooks, and passes on whatever they return in its place."""
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+from .. import _grad_mode
+from ..autograd.function import Function
+from ..autograd.graph import RemovableHandle
+from ..tensor import Tensor
+
+
+def add_hook(hooks: Any, hook: Any, prepend: bool) -> RemovableHandle:
+    """Register `hook` in the ordered dict `hooks` (first if `prepend`); the handle removes it."""
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = hook
+    if prepend:
+        hooks.move_to_end(handle.id, last=False)
+    return handle
+
+
+def call_with_backward_hooks(module: Any, args: tuple, kwargs: dict) -> Any:
+    """`module(*args, **kwargs)` with its full backward hooks wired around forward."""
+    wiring = BackwardHook(module, list(module._backward_hooks.values()))
+    return wiring.setup_output_hook(module.forward(*wiring.setup_input_hook(args), **kwargs))
+
+
+class BackwardHookFunction(Function):
+    """The identity on each tensor: d = g. It exists to carry the hooks."""
+    node_name = "BackwardHookFunctionBackward"
+
+    @staticmethod
+    def forward(ctx, *args):
+        ctx.mark_non_differentiable(*[a for a in args if not a.requires_grad])
+        return tuple(a._alias() for a in args)  # new tensors: the arguments keep their grad_fn
+
+    @staticmethod
+    def backward(ctx, *grads):
+        return grads
+
+
+def _pack(indices: list, values: tuple, size: int) -> tuple:
+    """Put the gradients of the tensor arguments back among the other arguments (as None)."""
+    packed = [None] * size
+    for index, value in zip(indices, values):
+        packed[index] = value
+    return tuple(packed)
+
+
+class BackwardHook:
+    """One module call's hook wiring: set up on the inputs before forward, on the outputs after."""
+
+    def __init__(self, module: Any, user_hooks: list) -> None:
+        self.module, self.user_hooks = module, user_hooks
+        self.grad_outputs: tuple | None = None
+        self.n_inputs = self.n_outputs = -1
+        self.input_index: list | None = None
+        self.output_index: list | None = None
+
+    def _wrap_tensors(self, args: tuple, on_node: Any) -> tuple[tuple, list | None]:
+        index = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        if not (_grad_mode.is_grad_enabled() and any(args[i].requires_grad for i in index)):
+            return args, None
+        new = BackwardHookFunction.apply(*[args[i] for i in index])
+        node = next(t.grad_fn for t in new if t.grad_fn is not None)
+        on_node(node)
+        changed = list(args)
+        for i, tensor in zip(index, new):
+            changed[i] = tensor
+        return tuple(changed), index
+
+    def setup_input_hook(self, args: tuple) -> tuple:
+        args, self.input_index = self._wrap_tensors(args, self._hook_inputs)
+        self.n_inputs = len(args)
+        return args
+
+    def setup_output_hook(self, result: Any) -> Any:
+        if not isinstance(result, (Tensor, tuple)):
+            warnings.warn("For backward hooks to be called, module output should be a Tensor or "
+                          f"a tuple of Tensors but received {type(result)}", stacklevel=3)
+        outputs = result if isinstance(result, tuple) else (result,)
+        outputs, self.output_index = self._wrap_tensors(outputs, self._hook_outputs)
+        self.n_outputs = len(outputs)
+        return outputs if isinstance(result, tuple) else outputs[0]
+
+    def _hook_outputs(self, node: Any) -> None:
+        def catch(_grad_inputs: tuple, grad_outputs: tuple) -> Any:
+            self.grad_outputs = _pack(self.output_index, grad_outputs, self.n_outputs)
+            if self.input_index is None:  # no input needs a gradient: call the hooks now
+                warnings.warn("Full backward hook is firing when gradients are computed with "
+                              "respect to module outputs since no inputs require gradients. See "
+                              "https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html"
+                              "#torch.nn.Module.register_full_backward_hook for more details.",
+                              UserWarning, stacklevel=6)  # the line that called backward()
+                grad_inputs = (None,) * self.n_inputs
+                for hook in self.user_hooks:
+                    res = hook(self.module, grad_inputs, self.grad_outputs)
+                    if res is not None and not (isinstance(res, tuple)
+                                                and all(r is None for r in res)):
+                        raise RuntimeError("Backward hook for Modules where no input requires "
+                                           "gradient should always return None or None for all "
+                                           "gradients.")
+                self.grad_outputs = None
+            return None
+        node.register_hook(catch)
+
+    def _hook_inputs(self, node: Any) -> None:
+        def call_user_hooks(grad_inputs: tuple, _grad_outputs: tuple) -> Any:
+            if self.grad_outputs is None:  # the gradient did not come through the outputs
+                return None
+            packed = _pack(self.input_index, grad_inputs, self.n_inputs)
+            for hook in self.user_hooks:
+                out = hook(self.module, packed, self.grad_outputs)
+                if out is None:
+                    continue
+                if len(out) != len(packed):
+                    raise RuntimeError("Backward hook returned an invalid number of grad_input, "
+                                       f"got {len(out)}, but expected {len(packed)}")
+                packed = out
+            self.grad_outputs = None
+            return tuple(packed[i] for i in self.input_index)
+        node.register_hook(call_user_hooks)

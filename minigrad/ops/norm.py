@@ -1,0 +1,98 @@
+"""Vector norms: `torch.linalg.vector_norm`, which `t.norm()`, `torch.norm` and
+`torch.linalg.norm` all come down to for the norms a learner meets. The backward follows
+PyTorch's formulas, including their choice at the kink: where the norm is 0, the gradient is 0
+(a subgradient), not the 0/0 = nan of the plain formula."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor, _wrap
+from .reduction import _restore
+from .selection import where
+from .shape import _dims
+
+
+def _norm_values(data: np.ndarray, p: float, axes: tuple, keepdim: bool) -> np.ndarray:
+    size = np.abs(data)
+    if p == 2:
+        return np.sqrt((size * size).sum(axis=axes, keepdims=keepdim))
+    if p == math.inf:
+        return size.max(axis=axes, keepdims=keepdim, initial=0)
+    if p == -math.inf:
+        return size.min(axis=axes, keepdims=keepdim)
+    if p == 0:
+        return (size != 0).sum(axis=axes, keepdims=keepdim).astype(data.dtype)
+    return (size ** p).sum(axis=axes, keepdims=keepdim) ** (1 / p)
+
+
+class VectorNorm(Function):
+    """(sum |x|^p)^(1/p) along dims: d = x / norm for p = 2 (0 where the norm is 0),
+    sign(x) for p = 1, sign(x) |x|^(p-1) / norm^(p-1) in general"""
+    node_name = "LinalgVectorNormBackward0"
+
+    @staticmethod
+    def forward(ctx, x, p, dims, keepdim):
+        axes = tuple(range(x.ndim)) if dims is None else dims
+        out = _wrap(np.asarray(_norm_values(x._data, p, axes, keepdim), dtype=x._data.dtype))
+        ctx.p, ctx.axes, ctx.keepdim = p, axes, keepdim
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, norm = ctx.saved_tensors
+        p = ctx.p
+        grad = _restore(grad, x.shape, ctx.axes, ctx.keepdim)
+        norm = _restore(norm, x.shape, ctx.axes, ctx.keepdim)
+        if p == 0:  # a count of non-zero entries: no gradient at all (None), as in PyTorch
+            return None, None, None, None
+        if p == 1:
+            return x.sign() * grad, None, None, None
+        if p == 2:
+            return grad * where(norm == 0, 0.0, x / norm), None, None, None
+        if math.isinf(p):  # shared evenly among the entries that reach the norm
+            hits = Tensor(np.abs(x._data) == norm._data)
+            count = Tensor(hits._data.sum(axis=ctx.axes, keepdims=True).astype(x._data.dtype))
+            return x.sign() * where(hits, grad / count, 0.0), None, None, None
+        if p < 1:
+            scaled = x.sign() * where(x == 0, 0.0, x.abs() ** (p - 1))
+            return scaled * grad * norm ** (1 - p), None, None, None
+        scaled = x.sign() * x.abs() ** (p - 1) if p < 2 else x * x.abs() ** (p - 2)
+        return scaled * where(norm == 0, 0.0, grad / norm ** (p - 1)), None, None, None
+
+
+def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False,  # noqa: A002
+                *, dtype: Any = None) -> Tensor:
+    """The `ord`-norm of `x`'s entries (all of them, or along `dim`), as
+    torch.linalg.vector_norm."""
+    if isinstance(ord, str) or isinstance(ord, bool) or not isinstance(ord, (int, float)):
+        raise TypeError(f"linalg_vector_norm(): argument 'ord' must be Number, not "
+                        f"{type(ord).__name__}")
+    if dtype is not None:
+        x = x.to(dtype)
+    if not x.dtype.is_floating_point:
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
+                           f"input. Got {x.dtype.tensor_type.replace('Tensor', '')}")
+    dims = None if dim is None else (_dims(dim, x.ndim) or None)
+    if x.numel() == 0 and ord < 0:
+        raise RuntimeError("linalg.vector_norm cannot compute the "
+                           f"{ord} norm on an empty tensor because the operation does not "
+                           "have an identity")
+    return VectorNorm.apply(x, float(ord), dims, keepdim)
+
+
+def norm(x: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
+         dtype: Any = None) -> Tensor:
+    """`t.norm(p, dim)` and `torch.norm`: PyTorch hands every vector norm (and the Frobenius
+    norm, which is the 2-norm of all entries) to `linalg.vector_norm`."""
+    if isinstance(p, str):
+        dims = (dim,) if isinstance(dim, int) else dim
+        if p != "fro" or (dims is not None and len(dims) > 2):
+            raise NotImplementedError(f"minigrad is a subset of PyTorch: norm with p='{p}' "
+                                      "(a matrix norm) is not implemented; p='fro' or a number is")
+        p = 2
+    return vector_norm(x, 2.0 if p is None else p, dim, keepdim, dtype=dtype)

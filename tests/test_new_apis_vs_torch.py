@@ -1,0 +1,250 @@
+"""The APIs issue 11 found missing, against real PyTorch: `t.norm()`, `torch.norm`,
+`torch.linalg.norm`/`vector_norm`, `torch.autograd.functional.jacobian`, `nn.LeakyReLU` /
+`F.leaky_relu` and `Module.register_full_backward_hook` give the same values, gradients,
+grad_fn names, printed text and error messages. Skipped without PyTorch."""
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+
+
+@pytest.fixture
+def torch():
+    return pytest.importorskip("torch")
+
+
+DATA = np.array([[1.5, -2.0, 0.5], [0.0, 0.0, 0.0], [3.0, 3.0, -1.0]])  # a zero row: the kink
+INF = math.inf
+NORMS = {
+    "t.norm()": lambda lib, x: x.norm(),
+    "t.norm(2, dim=1)": lambda lib, x: x.norm(2, dim=1),
+    "t.norm(dim=0, keepdim)": lambda lib, x: x.norm(dim=0, keepdim=True),
+    "t.norm(p=1)": lambda lib, x: x.norm(p=1),
+    "torch.norm(x, 3, dim=1)": lambda lib, x: lib.norm(x, 3, dim=1),
+    "torch.norm(x, 1.5, dim=-1)": lambda lib, x: lib.norm(x, 1.5, dim=-1),
+    "torch.norm(x, 0.5, dim=0)": lambda lib, x: lib.norm(x[0], 0.5),
+    "torch.norm(x, inf, dim=1)": lambda lib, x: lib.norm(x, INF, dim=1),
+    "torch.norm(x, 0)": lambda lib, x: lib.norm(x, 0),
+    "torch.norm(x, dim=(0, 1))": lambda lib, x: lib.norm(x, dim=(0, 1)),
+    "linalg.norm(x)": lambda lib, x: lib.linalg.norm(x),
+    "linalg.norm(x, 'fro')": lambda lib, x: lib.linalg.norm(x, "fro"),
+    "linalg.norm(x, dim=1)": lambda lib, x: lib.linalg.norm(x, dim=1),
+    "linalg.norm(row, ord=1)": lambda lib, x: lib.linalg.norm(x[2], ord=1),
+    "linalg.norm(row, -inf)": lambda lib, x: lib.linalg.norm(x[0], -INF),
+    "linalg.norm(x.reshape(-1))": lambda lib, x: lib.linalg.norm(x.reshape(-1)),
+    "linalg.norm(0-d)": lambda lib, x: lib.linalg.norm(x[0, 1]),
+    "vector_norm(x)": lambda lib, x: lib.linalg.vector_norm(x),
+    "vector_norm(x, 4, dim=1, keepdim)": lambda lib, x: lib.linalg.vector_norm(x, 4, 1, True),
+}
+
+
+def _names(fn) -> list:
+    return [type(n).__name__ if n is not None else None for n, _ in fn.next_functions]
+
+
+@pytest.mark.parametrize("name", NORMS)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_norm_values_gradients_and_printing(torch, name, dtype):
+    weights = np.random.default_rng(1).uniform(0.5, 1.5, 9).reshape(3, 3)
+    seen = []
+    for lib in (mg, torch):
+        x = lib.tensor(DATA, dtype=getattr(lib, dtype), requires_grad=True)
+        out = NORMS[name](lib, x)
+        w = lib.tensor(weights, dtype=getattr(lib, dtype)).reshape(-1)[:out.numel()]
+        (out * w.reshape(out.shape)).sum().backward()
+        grad = None if x.grad is None else x.grad.numpy()  # the 0-"norm" has no gradient
+        seen.append((repr(out), out.grad_fn.name(), _names(out.grad_fn), grad))
+    ours, theirs = seen
+    assert ours[:3] == theirs[:3]
+    assert (ours[3] is None) == (theirs[3] is None)
+    if ours[3] is not None:
+        np.testing.assert_allclose(ours[3], theirs[3], rtol=1e-6, atol=1e-7)  # nan nowhere
+
+
+def test_norm_gradient_at_zero_is_zero_not_nan(torch):
+    for lib in (mg, torch):
+        z = lib.zeros(2, 3, requires_grad=True)
+        z.norm().backward()
+        assert z.grad.tolist() == [[0.0] * 3] * 2
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_norm_second_derivative_matches(torch, dtype):
+    grads = []
+    for lib in (mg, torch):
+        x = lib.tensor(DATA[[0, 2]], dtype=getattr(lib, dtype), requires_grad=True)
+        (g,) = lib.autograd.grad(x.norm(dim=1).sum(), x, create_graph=True)
+        (g * lib.tensor(DATA[[2, 0]], dtype=x.dtype)).sum().backward()
+        grads.append(x.grad.numpy())
+    np.testing.assert_allclose(*grads, rtol=1e-5, atol=1e-6)
+
+
+NORM_ERRORS = {
+    "integer input": lambda lib: lib.tensor([3, 4]).norm(),
+    "bool input": lambda lib: lib.linalg.vector_norm(lib.tensor([True])),
+    "dim out of range": lambda lib: lib.linalg.vector_norm(lib.ones(2, 2), dim=2),
+    "ord string to vector_norm": lambda lib: lib.linalg.vector_norm(lib.ones(2), ord="fro"),
+    "-1 norm of nothing": lambda lib: lib.linalg.vector_norm(lib.ones(0), -1),
+    "'fro' on a vector": lambda lib: lib.linalg.norm(lib.ones(2), "fro"),
+    "'fro' with one dim": lambda lib: lib.linalg.norm(lib.ones(2, 2), "fro", dim=0),
+    "ord on 3-D": lambda lib: lib.linalg.norm(lib.ones(2, 2, 2), 2),
+    "three dims": lambda lib: lib.linalg.norm(lib.ones(2, 2, 2), dim=(0, 1, 2)),
+}
+
+
+@pytest.mark.parametrize("name", NORM_ERRORS)
+def test_norm_errors_match(torch, name):
+    errors = []
+    for lib in (mg, torch):
+        with pytest.raises(Exception) as info:  # noqa: PT011 - the type is compared below
+            NORM_ERRORS[name](lib)
+        errors.append((type(info.value).__name__, str(info.value).split("\n")[0]))
+    assert errors[0] == errors[1]
+
+
+def test_matrix_norms_are_marked_pytorch_only():
+    for call in (lambda: mg.linalg.norm(mg.ones(2, 2), 2), lambda: mg.ones(2, 2).norm("nuc")):
+        with pytest.raises(NotImplementedError, match="minigrad is a subset of PyTorch"):
+            call()
+
+
+X = np.array([0.5, -1.0, 2.0])
+Y = np.array([[1.0, 2.0], [-0.5, 3.0]])
+JACOBIANS = {
+    "one input": (lambda lib, x, y=None: x ** 2 * x.sin(), "x"),
+    "scalar output": (lambda lib, x, y=None: (x * x).sum(), "x"),
+    "tuple of inputs": (lambda lib, x, y: x[:2] * y[0] + y[1].exp(), "xy"),
+    "tuple of outputs": (lambda lib, x, y: (x * 2, (x * y[0, :1]).sum()), "xy"),
+    "unused input": (lambda lib, x, y: x.tanh(), "xy"),
+    "constant output": (lambda lib, x, y=None: lib.ones(2), "x"),
+    "through a norm": (lambda lib, x, y=None: x / x.norm(), "x"),
+}
+
+
+def _flatten(result) -> list:
+    """The tensors of a (nested) jacobian result, with the tuple structure as a string."""
+    if isinstance(result, tuple):
+        parts = [_flatten(r) for r in result]
+        return [("(", len(result))] + [p for part in parts for p in part]
+    return [(tuple(result.shape), result.requires_grad, result.grad_fn, result.numpy())]
+
+
+@pytest.mark.parametrize("name", JACOBIANS)
+def test_jacobian_matches(torch, name):
+    fn, which = JACOBIANS[name]
+    seen = []
+    for lib in (mg, torch):
+        x, y = lib.tensor(X, requires_grad=True), lib.tensor(Y)
+        inputs = x if which == "x" else (x, y)
+        result = lib.autograd.functional.jacobian(lambda *a: fn(lib, *a), inputs)
+        seen.append(_flatten(result))
+        assert x.grad is None  # the inputs are detached: nothing reaches the caller's leaves
+    ours, theirs = seen
+    assert [item[:3] for item in ours] == [item[:3] for item in theirs]
+    for a, b in zip(ours, theirs):
+        if len(a) == 4:
+            np.testing.assert_allclose(a[3], b[3], rtol=1e-6)
+
+
+JACOBIAN_ERRORS = {
+    "a list of inputs": lambda lib: lib.autograd.functional.jacobian(lambda a: a, [lib.ones(2)]),
+    "a number in the inputs": lambda lib: lib.autograd.functional.jacobian(
+        lambda a, b: a, (lib.ones(2), 3)),
+    "a number as output": lambda lib: lib.autograd.functional.jacobian(lambda a: 2.0,
+                                                                       lib.ones(2)),
+    "a number among outputs": lambda lib: lib.autograd.functional.jacobian(
+        lambda a: (a, 3), lib.ones(2)),
+}
+
+
+@pytest.mark.parametrize("name", JACOBIAN_ERRORS)
+def test_jacobian_errors_match(torch, name):
+    errors = []
+    for lib in (mg, torch):
+        with pytest.raises(TypeError) as info:
+            JACOBIAN_ERRORS[name](lib)
+        errors.append(str(info.value))
+    assert errors[0] == errors[1]
+
+
+def test_jacobian_options_beyond_the_defaults_are_refused():
+    for option in ({"create_graph": True}, {"vectorize": True}, {"strategy": "forward-mode"}):
+        with pytest.raises(NotImplementedError, match="minigrad is a subset of PyTorch"):
+            mg.autograd.functional.jacobian(lambda a: a, mg.ones(2), **option)
+
+
+@pytest.mark.parametrize("slope", [0.01, 0.2, 1, -0.5])
+def test_leaky_relu_matches(torch, slope):
+    seen = []
+    for lib in (mg, torch):
+        x = lib.tensor([-2.0, -0.0, 0.0, 0.5, 3.0], requires_grad=True)
+        out = lib.nn.functional.leaky_relu(x, slope) if slope != 0.01 \
+            else lib.nn.LeakyReLU()(x)
+        (g,) = lib.autograd.grad((out * lib.tensor([1.0, -2.0, 3.0, 0.5, 1.5])).sum(), x,
+                                 create_graph=True)
+        (g * g).sum().backward()
+        seen.append((repr(out), repr(g), out.grad_fn.name(), g.grad_fn.name(), repr(x.grad)))
+    assert seen[0] == seen[1]
+
+
+def test_leaky_relu_module_printing_and_errors(torch):
+    def text(lib):
+        model = lib.nn.Sequential(lib.nn.Linear(2, 3), lib.nn.LeakyReLU(0.2),
+                                  lib.nn.LeakyReLU(inplace=True), lib.nn.LeakyReLU(1))
+        with pytest.raises(NotImplementedError) as info:
+            lib.nn.functional.leaky_relu(lib.tensor([-1, 2]))
+        return repr(model), str(info.value)
+    assert text(mg) == text(torch)
+
+
+def _hook_run(lib, x_requires_grad=True, replace=False, remove=False):
+    """A small model with a full backward hook on each layer; what the hooks saw, and x.grad."""
+    lib.manual_seed(0)
+    model = lib.nn.Sequential(lib.nn.Linear(3, 4), lib.nn.LeakyReLU(0.1), lib.nn.Linear(4, 2))
+    with lib.no_grad():
+        for i, p in enumerate(model.parameters()):
+            p.copy_(lib.tensor(np.sin(np.arange(p.numel()) + i).reshape(p.shape), dtype=p.dtype))
+    calls = []
+
+    def hook(module, grad_input, grad_output):
+        calls.append((type(module).__name__, [None if g is None else g.numpy().round(5).tolist()
+                                             for g in grad_input],
+                      [g.numpy().round(5).tolist() for g in grad_output]))
+        if replace and isinstance(module, lib.nn.LeakyReLU):
+            return (grad_input[0] * 10,)
+        return None
+    handles = [m.register_full_backward_hook(hook) for m in model]
+    if remove:
+        handles[1].remove()
+    x = lib.tensor([[1.0, -2.0, 0.5], [0.3, 0.0, -1.0]], requires_grad=x_requires_grad)
+    out = model(x)
+    with warnings.catch_warnings(record=True) as warned:
+        warnings.simplefilter("always")
+        (out * lib.tensor([[1.0, -1.0], [2.0, 0.5]])).sum().backward()
+    calls.append([(str(w.message), w.filename, w.lineno) for w in warned])  # the backward line
+    grads = [p.grad.numpy().round(5).tolist() for p in model.parameters()]
+    x_grad = None if x.grad is None else x.grad.numpy().round(5).tolist()
+    return repr(out.grad_fn.name()), calls, grads, x_grad
+
+
+@pytest.mark.parametrize("case", [{}, {"x_requires_grad": False}, {"replace": True},
+                                  {"remove": True}], ids=str)
+def test_full_backward_hook_matches(torch, case):
+    assert _hook_run(mg, **case) == _hook_run(torch, **case)
+
+
+def test_full_backward_hook_errors_match(torch):
+    def error(lib, requires_grad):
+        layer = lib.nn.Linear(2, 2)
+        layer.register_full_backward_hook(lambda m, gi, go: (lib.ones(1, 2), lib.ones(1, 2)))
+        with pytest.raises(RuntimeError) as info, warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (compared in test_full_backward_hook_matches)
+            layer(lib.ones(1, 2, requires_grad=requires_grad)).sum().backward()
+        return str(info.value)
+    for requires_grad in (True, False):
+        assert error(mg, requires_grad) == error(torch, requires_grad)
