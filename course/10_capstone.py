@@ -151,10 +151,6 @@ viz.draw(loss, names=parameter_names)
 # After each `backward()` we record the size (Euclidean norm) of each parameter's gradient.
 
 # %%
-def norm(t):
-    return (t**2).sum().sqrt().item()  # PyTorch also has t.norm() and torch.linalg.norm
-
-
 optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
 losses = []
 grad_norms = {name: [] for name, _ in model.named_parameters()}
@@ -163,7 +159,7 @@ for step in range(300):
     loss = loss_fn(model(xs), ys)
     loss.backward()
     for name, param in model.named_parameters():
-        grad_norms[name].append(norm(param.grad))
+        grad_norms[name].append(param.grad.norm().item())  # sqrt of the sum of squares
     optimizer.step()
     losses.append(loss.item())
 
@@ -181,13 +177,13 @@ for step in (0, 100, 200, 299):
 
 # %%
 first_layer = grad_norms["0.weight"]
-print(f"norm of model[0].weight.grad now: {norm(model[0].weight.grad):.4f}")
+print(f"norm of model[0].weight.grad now: {model[0].weight.grad.norm().item():.4f}")
 print(f"norm recorded at step 0:          {first_layer[0]:.4f}")
 print(f"norm recorded at step 299:        {first_layer[-1]:.4f}")
 print(f"sum of the 300 norms:             {sum(first_layer):.4f}")
 
 # %%
-assert norm(model[0].weight.grad) == first_layer[-1]
+assert model[0].weight.grad.norm().item() == first_layer[-1]
 
 # %% [markdown]
 # How well does the trained network classify the 200 points? Evaluation needs no gradient, so it
