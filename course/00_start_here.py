@@ -7,8 +7,9 @@
 # refuses to run at all. Each of those surprises follows from a few simple rules, and this course
 # teaches them one at a time.
 #
-# You will not need to read any source code. You will run small cells, predict what they print,
-# look at pictures of the computation graph, and check every claim with an `assert`.
+# You will run small cells, predict what they print, look at pictures of the computation graph,
+# and check every claim with an `assert`. Until notebook 09, which opens the engine, you will not
+# need to read any source code.
 
 # %% [markdown]
 # ## minigrad speaks PyTorch
@@ -74,13 +75,12 @@ viz.draw(y)
 # below to check it.
 #
 # We are going to call `y.backward()`, which computes the derivative of `y` with respect to every
-# tensor that asked for it, and then look at `x.grad`. Since $y = x^2$, the derivative is
-# $dy/dx = 2x$.
+# tensor that asked for it, and then look at `x.grad`.
 #
 # <details><summary>What will <code>x.grad</code> print? Click to reveal</summary>
 #
-# `tensor(4.)`: the derivative $2x$ evaluated at $x = 2$. It is a tensor of the same shape as `x`
-# (here a single number), and it does not carry `requires_grad=True` itself.
+# `tensor(4.)`: $y = x^2$, so $dy/dx = 2x$, evaluated at $x = 2$. It is a tensor of the same
+# shape as `x` (here a single number), and it does not carry `requires_grad=True` itself.
 # </details>
 
 # %%

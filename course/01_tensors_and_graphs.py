@@ -85,12 +85,12 @@ viz.draw(y)
 # Leaves that require grad are the tensors whose `.grad` backward will fill: model parameters
 # are exactly that. The next notebook is about that.
 #
-# An operation on tensors that track nothing records nothing: the result is again a leaf.
+# Now an operation whose inputs all have `requires_grad=False`.
 #
 # <details><summary>Is <code>x * 5</code> a leaf? Click to reveal</summary>
 #
-# Yes. `x` does not require grad, so nothing is recorded: `grad_fn` is `None`, and a tensor
-# without `grad_fn` is a leaf, even though it was computed.
+# Yes. An operation on tensors that track nothing records nothing: `grad_fn` is `None`, and a
+# tensor without `grad_fn` is a leaf, even though it was computed.
 # </details>
 
 # %%
@@ -144,8 +144,9 @@ print(out.grad_fn.name(), "<-", out.grad_fn.next_functions[0][0].name())
 # %% [markdown]
 # The results in the middle were never given names. `w * x + 1` is still in memory, because
 # `SinBackward0` saved it (the derivative of $\sin$ needs its input), so it is drawn as an
-# unnamed intermediate. `w * x` and the constant `1` were used and then freed: dashed boxes. The
-# operations that link them stay in the graph either way.
+# unnamed intermediate. `w * x` was used and then freed: it is the dashed box, with no values
+# left to show. The `1` became a constant tensor, drawn in grey with its value like `x`. The
+# operations stay in the graph either way.
 
 # %% tags=["minigrad-only"]
 viz.draw(out)

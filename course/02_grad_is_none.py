@@ -88,8 +88,9 @@ viz.draw(y)
 # `viz.backward_steps(y)` runs `y.backward()` for you and records each step: which node runs,
 # what gradient it receives, what it sends to each input (the incoming gradient times the local
 # derivative: the chain rule), and when a leaf's `.grad` is written. Here it is on a fresh copy of
-# the same line (a graph can only be walked back once; notebook 08 says why). Step through the
-# frames with **Next ▶** and **◀ Previous**.
+# the same line: a backward frees the values its nodes saved for it, and `MulBackward0` saved `w`
+# and `x`, so the `y` above cannot be walked back a second time (notebook 08 shows the error).
+# Step through the frames with **Next ▶** and **◀ Previous**.
 
 # %% tags=["minigrad-only"]
 x = torch.tensor(2.0, requires_grad=True)
@@ -228,11 +229,12 @@ assert abs(x.item() - 1.6) < 1e-6
 # ## A vector of leaves
 #
 # `.grad` has the shape of its tensor, one partial derivative per element. Square each element of
-# a vector and add the squares: $s = \sum_i x_i^2$, so $\partial s/\partial x_i = 2 x_i$.
+# a vector and add the squares: $s = \sum_i x_i^2$.
 #
 # <details><summary>What will <code>x.grad</code> print? Click to reveal</summary>
 #
-# `tensor([4., 6.])`: $2 \cdot 2$ and $2 \cdot 3$, one entry per element of `x`.
+# `tensor([4., 6.])`: $\partial s/\partial x_i = 2 x_i$, so $2 \cdot 2$ and $2 \cdot 3$, one entry
+# per element of `x`.
 # </details>
 
 # %%

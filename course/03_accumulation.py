@@ -157,14 +157,15 @@ full_batch_grad
 
 # %% [markdown]
 # Now the same batch as four micro-batches of two points. Each part's loss is a mean over two
-# points, so it is divided by 4 to make the parts add up to the mean over eight. Before starting,
+# points, and it is divided by 4. Before starting,
 # `w.grad = None` throws away the gradient from above (notebook 04 is about resetting).
 #
 # <details><summary>What will <code>w.grad</code> be after the fourth micro-batch? Click to
 # reveal</summary>
 #
-# $-127.5$, exactly the full-batch gradient. Each `backward()` adds its part; the printout
-# shows the running total growing towards it.
+# $-127.5$, exactly the full-batch gradient. Divided by 4, the four means over two points add up
+# to the mean over eight; each `backward()` adds its part, and the printout shows the running
+# total growing towards it.
 # </details>
 
 # %%

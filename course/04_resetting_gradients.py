@@ -179,11 +179,9 @@ forgot = (w.item(), b.item())
 print(f"final loss {forgot_losses[-1]:.4f}, w = {forgot[0]:.4f}, b = {forgot[1]:.4f}")
 
 # %% [markdown]
-# ## The same loop done right
+# ## The same loop with a reset
 #
-# One added line, `optimizer.zero_grad()`, at the start of each step. (Putting it right after
-# `optimizer.step()` works just as well: what matters is that it runs between two backward
-# passes.)
+# One added line, `optimizer.zero_grad()`, at the start of each step.
 #
 # <details><summary>Which run reaches the lower loss? Click to reveal</summary>
 #
@@ -211,6 +209,10 @@ assert reset_losses[-1] < 0.02 < forgot_losses[-1]
 assert abs(reset[0] - 2) < 0.1 and abs(reset[1] - 1) < 0.01
 
 # %% [markdown]
+# Putting `zero_grad()` right after `optimizer.step()` works just as well. What matters is that
+# it runs after `step()` has used the gradients and before the next `backward()` adds to them.
+# Between `backward()` and `step()` it would throw away the gradient `step()` is about to use.
+#
 # The graph of the last step's loss: the parameters `w` and `b` are the leaves that get a
 # `.grad` (drawn with the last step's gradient), the data `xs` and `ys` are constants.
 
@@ -249,8 +251,8 @@ plt.show()
 # - `optimizer.zero_grad()` resets every parameter it holds; by default (`set_to_none=True`) it
 #   sets `.grad` to `None`, which saves work and lets `step()` skip parameters with no gradient.
 #   `set_to_none=False` writes zeros instead.
-# - Reset once per step, between two backward passes. Forgetting it makes each update use the sum
-#   of all past gradients, and training goes wrong without any error.
+# - Reset once per step, after `step()` and before the next `backward()`. Forgetting it makes
+#   each update use the sum of all past gradients, and training goes wrong without any error.
 #
 # Exercises: [exercises/ex04_resetting_gradients.ipynb](../exercises/ex04_resetting_gradients.ipynb).
 # Next: [05 · Non-scalar outputs](05_non_scalar_outputs.ipynb).

@@ -64,12 +64,12 @@ viz.draw(y)
 # and $v$ is the `gradient` argument of `y.backward(gradient=v)`. For a scalar output, $v$ is
 # simply 1: that is the gradient "implicitly created" in the error message.
 #
-# Here $y_i = x_i^2$, so $J$ is diagonal with $2x_i$ on the diagonal. With $v$ all ones, $v^\top J$
-# sums the rows.
+# Here $y_i = x_i^2$ with $x = (1, 2, 3)$, and $v$ is all ones.
 #
 # <details><summary>What will <code>x.grad</code> print? Click to reveal</summary>
 #
-# `tensor([2., 4., 6.])`: $2x_i$ for each element, the sum of each column of $J$.
+# `tensor([2., 4., 6.])`. $J$ is diagonal with $2x_i$ on the diagonal. With $v$ all ones,
+# $v^\top J$ adds up the rows of $J$: entry $j$ is the sum of column $j$, here just $2x_j$.
 # </details>
 
 # %%
@@ -199,13 +199,13 @@ assert y.requires_grad and not y.is_leaf
 viz.draw(y)
 
 # %% [markdown]
-# Now backward with $v$ all ones. `x[1]` appears in two elements of `y`, so its two gradients
-# add up (notebook 03's rule, inside one pass).
+# Now backward with $v$ all ones.
 #
 # <details><summary>What will <code>x.grad</code> print? Click to reveal</summary>
 #
 # `tensor([[0.7450], [0.9107]])`: $2x_0 = 0.7450$ for the first element, and
-# $3x_1^2 + 4x_1^3 = 0.5750 + 0.3357 = 0.9107$ for the second.
+# $3x_1^2 + 4x_1^3 = 0.5750 + 0.3357 = 0.9107$ for the second. `x[1]` is used by two elements
+# of `y`, so their two gradients add up (notebook 03's rule, inside one pass).
 # </details>
 
 # %%
@@ -239,7 +239,7 @@ viz.backward_steps(y, gradient=torch.ones(y.size()))
 
 # %% [markdown]
 # The Jacobian is $3 \times 2$: `y[0]` depends on `x[0]` only, `y[1]` and `y[2]` on `x[1]` only.
-# With $v$ all ones, `x.grad` is the sum of each column.
+# With $v$ all ones, `x.grad` adds up the rows of $J$: each entry is the sum of one column.
 
 # %%
 fig, ax = plt.subplots(figsize=(3.5, 4))

@@ -79,8 +79,9 @@ assert caught == []
 
 # %% [markdown]
 # Why drop them? Most intermediates are activations of a model: as big as the batch times the
-# layer width. Keeping the gradient of each one after every `backward()` would double the memory
-# of training, for values an optimizer never reads (it updates parameters, which are leaves).
+# layer width. A gradient has the shape of its tensor, so keeping one for each activation after
+# `backward()` would hold another tensor that size per activation until the next reset, for
+# values an optimizer never reads (it updates parameters, which are leaves).
 #
 # In the diagram, `h` is white, the colour of an intermediate whose `.grad` stays `None`:
 
@@ -144,13 +145,13 @@ viz.backward_steps(y)
 
 # %% [markdown]
 # Two details. On a leaf, `retain_grad()` does nothing: leaves keep their gradient anyway
-# (and `retains_grad` stays `False` for them). On the output itself it keeps the gradient
-# backward starts from.
+# (and `retains_grad` stays `False` for them). The second: the output itself can retain too.
 #
 # <details><summary>With <code>y.retain_grad()</code>, what will <code>y.grad</code> print?
 # Click to reveal</summary>
 #
-# `tensor(1.)`: backward of a single number starts from $dy/dy = 1$.
+# `tensor(1.)`: on the output, `retain_grad()` keeps the gradient backward starts from, and
+# backward of a single number starts from $dy/dy = 1$.
 # </details>
 
 # %%
@@ -174,15 +175,15 @@ assert not x.retains_grad and y.grad.item() == 1.0
 # `None`, the gradient flows on unchanged; if it returns a tensor, that tensor replaces the
 # gradient for everything further back.
 #
-# Several hooks on one tensor run in the order they were registered, each receiving what the
-# previous one passed on. Here $h = 2x$ at $x = 1$ and $y = 3h$, so $dy/dh = 3$; the second hook
-# multiplies by 10.
+# Several hooks on one tensor run in the order they were registered. Here $h = 2x$ at $x = 1$
+# and $y = 3h$, so $dy/dh = 3$; the second hook multiplies by 10.
 #
 # <details><summary>What will this print, and what will <code>x.grad</code> be? Click to
 # reveal</summary>
 #
-# `first sees 3.0`, then `third sees 30.0`, and `x.grad` is `tensor(60.)`: the third hook sees
-# the gradient the second one returned, and $x$ gets $30 \times dh/dx = 30 \times 2$.
+# `first sees 3.0`, then `third sees 30.0`, and `x.grad` is `tensor(60.)`: each hook receives
+# what the previous one passed on, so the third sees the gradient the second one returned, and
+# $x$ gets $30 \times dh/dx = 30 \times 2$.
 # </details>
 
 # %%
@@ -344,5 +345,5 @@ viz.draw(loss)
 # - Gradients of intermediates are a debugging tool: a unit that receives exactly zero from
 #   every example is a dead ReLU.
 #
-# Exercises: `exercises/ex06_intermediates.ipynb`. Next:
-# [07 · In-place operations](07_inplace.ipynb).
+# Exercises: [exercises/ex06_intermediates.ipynb](../exercises/ex06_intermediates.ipynb).
+# Next: [07 · In-place operations](07_inplace.ipynb).

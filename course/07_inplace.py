@@ -23,8 +23,8 @@ from minigrad import viz
 # <details><summary>What will <code>w += 1</code> do? Click to reveal</summary>
 #
 # Raise a `RuntimeError`: *a leaf Variable that requires grad is being used in an in-place
-# operation*. ("Variable" is PyTorch's old name for a tensor that requires grad.) `w` is left
-# as it was.
+# operation*. `w` is left as it was. (Before PyTorch 0.4, a tensor had to be wrapped in a
+# `Variable` for autograd to record it; the class is gone, the word stayed in the message.)
 # </details>
 
 # %%
@@ -41,7 +41,8 @@ assert w.tolist() == [1.0, 2.0]
 # %% [markdown]
 # Why? If PyTorch recorded `w += 1`, `w` would become the *result* of an addition, no longer a
 # leaf, and the tensor you created (whose gradient you wanted in `w.grad`) would exist only as
-# an old value inside the graph. Every method ending in `_` is refused the same way:
+# an old value inside the graph. Every operation that writes into its values is refused the same
+# way:
 
 # %%
 for name, change in [("add_(1)", lambda t: t.add_(1)), ("mul_(2)", lambda t: t.mul_(2)),
@@ -50,6 +51,19 @@ for name, change in [("add_(1)", lambda t: t.add_(1)), ("mul_(2)", lambda t: t.m
         change(w)
     except RuntimeError as error:
         print(f"w.{name}: {error}")
+
+# %% [markdown]
+# A trailing `_` does not make a method an in-place operation on the values, though.
+# `requires_grad_()` and `detach_()` change only the tensor's flags, so they are allowed on such a
+# leaf (notebook 08 calls `w.requires_grad_(False)`). After either, the tensor is a leaf that
+# no longer requires grad:
+
+# %%
+for name, change in [("requires_grad_(False)", lambda t: t.requires_grad_(False)),
+                     ("detach_()", lambda t: t.detach_())]:
+    leaf = torch.tensor([1.0, 2.0], requires_grad=True)
+    change(leaf)
+    print(f"leaf.{name}: requires_grad={leaf.requires_grad}")
 
 # %% [markdown]
 # Changing parameters is what an optimizer does at every step, though. The way to do it is to
@@ -111,7 +125,7 @@ shifted = h + 1
 viz.draw(product, exponential, shifted, view="backward", show_saved=True)
 
 # %% [markdown]
-# ## "modified by an inplace operation"
+# ## Changing a value that backward saved
 #
 # Now change the result of `exp` in place, then ask for the gradient.
 #
@@ -234,13 +248,13 @@ except RuntimeError as error:
 # ## `.data` hides changes from the check
 #
 # Old code sometimes changes `t.data` in place. `.data` is the same memory without the
-# history, and, unlike everything else, it does **not** share the version counter. Backward
-# cannot notice the change and uses the new values: no error, and a wrong gradient.
+# history, and, unlike everything else, it does **not** share the version counter.
 #
 # <details><summary>What will <code>x.grad</code> be? Click to reveal</summary>
 #
-# `tensor([0., 0.])`. The derivative of $e^x$ is $e^x$, about 2.7 and 7.4 here; zeroing
-# `y.data` zeroed what `ExpBackward0` saved, silently.
+# `tensor([0., 0.])`, and no error. The derivative of $e^x$ is $e^x$, about 2.7 and 7.4 here;
+# zeroing `y.data` zeroed what `ExpBackward0` saved, without moving the version counter, so
+# backward could not notice and used the new values.
 # </details>
 
 # %%
@@ -292,16 +306,15 @@ print(w, w.is_leaf, w._version)
 assert torch.allclose(w.detach(), torch.tensor([0.8, 1.6])) and w.is_leaf and w._version == 1
 
 # %% [markdown]
-# The version counter protects you here too: a graph built *before* the update saved `w` at
-# version 0.
+# One more order of events: the update comes between building a loss and its backward.
 #
 # <details><summary>Build <code>loss</code> from <code>w</code>, update <code>w</code>, then call
 # <code>loss.backward()</code>. What happens? Click to reveal</summary>
 #
-# An error: `PowBackward0` saved `w` at version 1 and it is now at version 2. (`w` is a leaf,
-# the output of no operation, so the message names no operation.) A loss must be
-# computed again after each update, from the new weights; that is why a training loop runs the
-# forward pass at every step.
+# An error: the version counter protects you here too. `PowBackward0` saved `w` at version 1,
+# and the update moved it to version 2. (`w` is a leaf, the output of no operation, so the
+# message names no operation.) A loss must be computed again after each update, from the new
+# weights; that is why a training loop runs the forward pass at every step.
 # </details>
 
 # %%
@@ -354,5 +367,5 @@ assert torch.allclose(x.grad, 2 * x.detach().exp())  # two paths, each e^x
 # - Safe: `torch.no_grad()` for updates, `clone()` before changing, or out-of-place `y = y + 1`.
 #   `detach()` shares the version counter; `.data` does not, and hides the problem.
 #
-# Exercises: `exercises/ex07_inplace.ipynb`. Next:
-# [08 · Beyond `.grad`](08_beyond_grad.ipynb).
+# Exercises: [exercises/ex07_inplace.ipynb](../exercises/ex07_inplace.ipynb).
+# Next: [08 · Beyond `.grad`](08_beyond_grad.ipynb).

@@ -22,7 +22,7 @@ import matplotlib.pyplot as plt
 plt.rcParams["svg.hashsalt"] = "course"  # fixed ids inside the SVG: the same bytes every run
 
 # %% [markdown]
-# ## Backward frees the graph: `retain_graph`
+# ## The same backward twice: `retain_graph`
 #
 # $y = x^2$ at $x = 3$. Backward once gives $dy/dx = 6$. Notebook 03 called `backward()` on
 # *different* results and saw the gradients add up. What about the *same* result twice?
@@ -48,10 +48,10 @@ assert x.grad.item() == 6.0
 
 # %% [markdown]
 # The message explains it: the values an operation saved for its backward (notebook 07) are
-# freed as soon as that backward has run, because in training they are most of the memory and
-# nobody needs them twice. The backward view with `show_saved=True`, on a fresh copy, before
-# and after one backward pass: `PowBackward0` keeps `x` (its derivative is $2x$), then lets
-# it go.
+# freed as soon as its backward has run, because in training they are most of the memory and
+# nobody needs them twice. A second pass that reaches a node whose saved values are gone fails.
+# The backward view with `show_saved=True`, on a fresh copy, before and after one backward
+# pass: `PowBackward0` keeps `x` (its derivative is $2x$), then lets it go.
 
 # %% tags=["minigrad-only"]
 x = torch.tensor(3.0, requires_grad=True)
@@ -63,13 +63,12 @@ y.backward()
 viz.draw(y, view="backward", show_saved=True)
 
 # %% [markdown]
-# `retain_graph=True` keeps the saved values, so the graph can be walked again. The second pass
-# adds its gradient to `.grad`, as any backward does.
+# `retain_graph=True` keeps the saved values, so the graph can be walked again.
 #
 # <details><summary>What will <code>x.grad</code> print after two passes? Click to
 # reveal</summary>
 #
-# `tensor(12.)`: $6 + 6$.
+# `tensor(12.)`: $6 + 6$. The second pass adds its gradient to `.grad`, as any backward does.
 # </details>
 
 # %%
@@ -84,9 +83,10 @@ assert x.grad.item() == 6.0 + 6.0
 
 # %% [markdown]
 # Only the *last* pass may drop `retain_graph`. It is needed when two losses share part of a
-# graph and you call `backward()` on each (notebook 05's Jacobian did one pass per row). A graph
-# that saved nothing has nothing to free, so it can be walked twice even without it; `x + 1` is
-# such a graph (notebook 07: addition saves nothing). Relying on that would be fragile.
+# graph and you call `backward()` on each (notebook 05's Jacobian did one pass per row). A node
+# that saved nothing has nothing to free, so a graph made only of such nodes can be walked twice
+# even without it; `x + 1` is one (notebook 07: `AddBackward0` saves nothing). Relying on that
+# would be fragile.
 
 # %%
 x = torch.tensor(3.0, requires_grad=True)
@@ -99,17 +99,17 @@ x.grad
 assert x.grad.item() == 2.0
 
 # %% [markdown]
-# ## `torch.autograd.grad`: gradients returned, `.grad` untouched
+# ## `torch.autograd.grad`: gradients as return values
 #
 # `torch.autograd.grad(outputs, inputs)` runs the same backward pass but *returns* the
-# gradients of `outputs` with respect to `inputs`, and writes no `.grad` anywhere. Nothing to
-# reset, nothing accumulated.
+# gradients of `outputs` with respect to `inputs`.
 #
 # <details><summary>For <code>y = x**3</code> at 2, what will it return, and what is
 # <code>x.grad</code> afterwards? Click to reveal</summary>
 #
-# `(tensor(12.),)`: a **tuple**, one gradient per input, even for a single input. `x.grad`
-# stays `None`.
+# `(tensor(12.),)`: a **tuple**, one gradient per input, even for a single input. `x.grad` stays
+# `None`: `autograd.grad` writes no `.grad` anywhere, so there is nothing to reset and nothing
+# accumulates.
 # </details>
 
 # %%
@@ -260,14 +260,14 @@ viz.draw(z)
 #
 # ## `torch.no_grad()`: record nothing
 #
-# `detach()` cuts one tensor out. `with torch.no_grad():` switches recording off for a whole
-# block: every result inside has `requires_grad=False` and no `grad_fn`, whatever its inputs.
+# `detach()` cuts one tensor out. `with torch.no_grad():` acts on a whole block of code instead.
 # `torch.is_grad_enabled()` tells which mode you are in.
 #
 # <details><summary>Inside the block, what will <code>doubled.requires_grad</code> print? Click
 # to reveal</summary>
 #
-# `False`, although `x` requires grad: nothing is recorded in the block.
+# `False`, although `x` requires grad. Recording is off in the block: every result inside has
+# `requires_grad=False` and no `grad_fn`, whatever its inputs.
 # </details>
 
 # %%
@@ -337,5 +337,5 @@ except RuntimeError as error:
 # - `detach()` gives the same values as a constant (shared memory); `torch.no_grad()` records
 #   nothing in a block; `requires_grad_(False)` freezes a leaf.
 #
-# Exercises: `exercises/ex08_beyond_grad.ipynb`. Next:
-# [09 · Inside the engine](09_inside_the_engine.ipynb).
+# Exercises: [exercises/ex08_beyond_grad.ipynb](../exercises/ex08_beyond_grad.ipynb).
+# Next: [09 · Inside the engine](09_inside_the_engine.ipynb).

@@ -280,8 +280,10 @@ assert torch.allclose(a.grad, torch.tensor(0.6)) and torch.allclose(b.grad, torc
 # One pair of numbers proves little. `torch.autograd.gradcheck(fn, inputs)` compares the
 # Jacobian your backward implies with one estimated by finite differences,
 # $(f(x + \varepsilon) - f(x - \varepsilon)) / 2\varepsilon$, for every element of every input.
-# It needs `float64` inputs: in `float32` the rounding error of the difference swamps the
-# check. It returns `True`, or raises an error that shows both Jacobians.
+# Give it `float64` inputs. On `float32` ones it warns that the check will likely fail, and it
+# does: the rounding error of the difference swamps the check, so even the correct backward of
+# `exp` is reported as a mismatch. It returns `True`, or raises an error that shows both
+# Jacobians.
 
 # %%
 inputs = (torch.tensor([3.0, 1.0, -2.0], dtype=torch.float64, requires_grad=True),
@@ -329,7 +331,8 @@ assert not torch.autograd.gradcheck(SwappedHypot.apply, inputs, raise_exception=
 #   (`b = a + a; c = b * b` gives 36 instead of 24), and recursion fails on deep graphs.
 # - A new operation is a `torch.autograd.Function`: `forward(ctx, ...)` with
 #   `ctx.save_for_backward`, `backward(ctx, grad_output)` returning one gradient per input,
-#   called with `.apply`. `torch.autograd.gradcheck` in `float64` checks it.
+#   called with `.apply`. `torch.autograd.gradcheck` checks it, on `float64` inputs (on
+#   `float32` ones it warns and is unreliable).
 #
-# Exercises: `exercises/ex09_inside_the_engine.ipynb`. Next:
-# [10 · Capstone](10_capstone.ipynb).
+# Exercises: [exercises/ex09_inside_the_engine.ipynb](../exercises/ex09_inside_the_engine.ipynb).
+# Next: [10 · Capstone](10_capstone.ipynb).

@@ -287,5 +287,5 @@ assert model[0].weight.grad is None and model[2].weight.grad is not None
 #   backward, accumulation and resetting, leaves versus intermediates, in-place updates under
 #   `no_grad`.
 #
-# Exercises: `exercises/ex10_capstone.ipynb`. That is the end of the course: the worked answers
-# to all exercises are in `solutions/`.
+# Exercises: [exercises/ex10_capstone.ipynb](../exercises/ex10_capstone.ipynb).
+# That is the end of the course: the worked answers to all exercises are in `solutions/`.
