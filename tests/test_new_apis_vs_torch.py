@@ -248,3 +248,17 @@ def test_full_backward_hook_errors_match(torch):
         return str(info.value)
     for requires_grad in (True, False):
         assert error(mg, requires_grad) == error(torch, requires_grad)
+
+
+def test_gradcheck_warns_on_float32_inputs_as_pytorch_does(torch):
+    """Lesson 09 says gradcheck wants float64: the warning names the input and says so."""
+    def messages(lib):
+        inputs = (lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True),
+                  lib.tensor([0.5, 1.5], requires_grad=True))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            lib.autograd.gradcheck(lambda a, b: a * b, inputs, raise_exception=False)
+        return [str(w.message) for w in caught]
+
+    assert messages(mg) == messages(torch)
+    assert messages(mg) and "Input #1" in messages(mg)[0]

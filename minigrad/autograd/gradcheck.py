@@ -19,13 +19,14 @@ def gradcheck(func: Callable[..., Any], inputs: Any, *, eps: float = 1e-6, atol:
 
     inputs = inputs if isinstance(inputs, tuple) else (inputs,)
     wrt = [t for t in inputs if isinstance(t, Tensor) and t.requires_grad]
-    for t in wrt:
-        if t.dtype.name != "float64":
+    for index, t in enumerate(inputs):
+        if isinstance(t, Tensor) and t.requires_grad and t.dtype.name != "float64":
             import warnings
 
-            warnings.warn("Input #0 requires gradient and is not a double precision floating "
-                          "point. This check will likely fail if all the inputs are not of double "
-                          "precision floating point. ", UserWarning, stacklevel=2)
+            warnings.warn(f"Input #{index} requires gradient and is not a double precision "
+                          "floating point or complex. This check will likely fail if all the "
+                          "inputs are not of double precision floating point or complex. ",
+                          UserWarning, stacklevel=2)
     outputs = func(*inputs)
     outputs = outputs if isinstance(outputs, tuple) else (outputs,)
     for k, out in enumerate(outputs):
