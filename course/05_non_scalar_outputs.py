@@ -3,8 +3,9 @@
 #
 # So far every `backward()` started from a single number. A loss is a single number, so that is
 # the common case. But call `backward()` on a vector and PyTorch refuses. This notebook explains
-# why, what the `gradient` argument of `backward()` means (a *vector-Jacobian product*), and works
-# through a vector built by assigning into its elements one by one.
+# why, what the `gradient` argument of `backward()` means (how a loss further on depends on that
+# vector), how that becomes a *vector-Jacobian product*, and works through a vector built by
+# assigning into its elements one by one.
 
 # %%
 import minigrad as torch
@@ -50,17 +51,63 @@ assert x.grad is None
 viz.draw(y)
 
 # %% [markdown]
+# ## The `gradient` argument: how the loss depends on `y`
+#
+# Suppose `y` is not the end of the computation: some loss $L$ is computed from it later, in code
+# you have not written yet. Backward cannot know $L$, but it needs only one thing from it: how
+# much $L$ changes with each element of `y`, the vector $\partial L/\partial y$. Pass that as
+# `gradient`, and backward applies the chain rule from there down to the leaves.
+#
+# Start small: $y = 2x$ for a leaf $x$ with two elements.
+
+# %%
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = 2 * x
+y.backward(torch.tensor([1.0, 1.0]))
+x.grad
+
+# %% [markdown]
+# `gradient=[1., 1.]` says: $L$ grows by 1 for a unit change of either $y_1$ or $y_2$, as
+# $L = y_1 + y_2$ would. Each $y_i$ is $2x_i$, so each $x_i$ moves $L$ twice as fast: `[2., 2.]`.
+#
+# <details><summary>With <code>gradient=torch.tensor([3., -1.])</code>, what will
+# <code>x.grad</code> be? Click to reveal</summary>
+#
+# `tensor([ 6., -2.])`: now $L$ changes 3 times as fast as $y_1$ and $-1$ times as fast as $y_2$
+# (think $L = 3y_1 - y_2$), and the chain rule multiplies each by $\partial y_i/\partial x_i = 2$.
+# </details>
+
+# %%
+x.grad = None
+y = 2 * x
+y.backward(torch.tensor([3.0, -1.0]))
+x.grad
+
+# %% [markdown]
+# Writing that loss down gives the same gradient: `gradient=v` is the backward of
+# $L = \sum_i v_i y_i$, a weighted sum of the elements of `y`.
+
+# %%
+v = torch.tensor([3.0, -1.0])
+x_written = torch.tensor([1.0, 2.0], requires_grad=True)
+(v * (2 * x_written)).sum().backward()
+print(x_written.grad)
+assert torch.equal(x_written.grad, x.grad)
+
+# %% [markdown]
 # ## What backward really computes
 #
 # For a vector $y$ with $m$ elements and a leaf $x$ with $n$ elements, the full derivative is an
 # $m \times n$ matrix, the **Jacobian** $J_{ij} = \partial y_i / \partial x_j$. Backward never
-# builds that matrix (for a model with a million weights it would be huge). Instead it takes a
-# vector $v$ with one entry per element of $y$ and computes
+# builds that matrix (for a model with a million weights it would be huge). Instead it takes the
+# vector $v = \partial L/\partial y$ of the section above, one entry per element of $y$, and
+# computes
 #
 # $$ v^\top J, \qquad \text{that is} \qquad \textstyle\sum_i v_i\, \partial y_i / \partial x_j
 # \text{ for each } x_j, $$
 #
-# which has the shape of $x$, just what `.grad` can hold. This is the *vector-Jacobian product*,
+# which is $\partial L/\partial x$ by the chain rule, with the shape of $x$, just what `.grad` can
+# hold. This is the *vector-Jacobian product*,
 # and $v$ is the `gradient` argument of `y.backward(gradient=v)`. For a scalar output, $v$ is
 # simply 1: that is the gradient "implicitly created" in the error message.
 #
@@ -73,6 +120,8 @@ viz.draw(y)
 # </details>
 
 # %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x**2
 y.backward(gradient=torch.ones(3))
 x.grad
 
