@@ -252,7 +252,7 @@ def test_a_failure_gives_each_hint_once(check: str, source: str) -> None:
 @pytest.mark.parametrize(("check", "source"), [
     (check, source) for check, source, passes in TABLE
     if passes is FAIL and check in ("accumulation.micro_batches", "capstone.gradient_norms",
-                                    "accumulation.two_losses")])
+                                    "accumulation.two_losses", "intermediates.clip")])
 def test_a_wrong_value_is_shown_against_the_expected_one(check: str, source: str) -> None:
     _, message = run_check(check, source)
     assert re.search(r"expected .+, got ", message), message

@@ -251,12 +251,16 @@ def shown(value: Any) -> str:
     text = np.array2string(array, separator=", ", max_line_width=10**6,
                            formatter={"float_kind": lambda x: f"{x:.4g}"})
     text = " ".join(text.split())  # one line, whatever the shape
-    return f"a tensor holding {text}" if isinstance(value, Tensor) else text
+    return text
 
 
 def versus(got: Any, expected: Any) -> str:
-    """"expected ..., got ..." for a failure message about a computed value."""
-    return f"expected {shown(expected)}, got {shown(got)}"
+    """"expected ..., got ..." for a failure message about a computed value. When a Python
+    float is asked for, a tensor holding the right number is the mistake: say it is a tensor."""
+    got_text = shown(got)
+    if isinstance(expected, float) and isinstance(got, Tensor):
+        got_text = f"a tensor holding {got_text}"
+    return f"expected {shown(expected)}, got {got_text}"
 
 
 def show_graphs(pictures: list[tuple[str, Tensor]], names: dict | None = None,
