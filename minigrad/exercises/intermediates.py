@@ -138,7 +138,7 @@ def clip(clip_gradient: Callable) -> None:
         wanted = upstream / norm if norm > 1.0 else upstream
         checks.expect(lambda x=x, wanted=wanted: same_numbers(x.grad, 2 * wanted),
                       f"with {label} arriving at t and max_norm=1, x.grad is not 2 × the "
-                      f"clipped gradient ({versus(x.grad, 2 * wanted)}). Hint: the hook must return the rescaled gradient "
-                      "(grad * max_norm / norm) when the norm is larger, and the gradient as "
-                      "it is otherwise.")
+                      f"clipped gradient ({versus(x.grad, 2 * wanted)}). Hint: the hook must "
+                      "return the rescaled gradient (grad * max_norm / norm) when the norm is "
+                      "larger, and the gradient as it is otherwise.")
     checks.verdict("clip_gradient rescales big gradients in flight and lets small ones pass.")
