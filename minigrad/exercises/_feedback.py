@@ -170,6 +170,7 @@ class Checks:
     def verdict(self, success: str) -> None:
         """Print the success line, or raise CheckFailed listing every failed property."""
         if self.failures:
+            self.failures = without_repeated_hints(self.failures)
             if len(self.failures) == 1:
                 raise CheckFailed(f"✗ {self.subject}: {self.failures[0]}")
             count = f"{len(self.failures)} of {max(self.count, 1)} checks failed"
@@ -182,6 +183,21 @@ class Checks:
             display(Passed(success))
         else:
             sys.stdout.write(f"✓ {success}\n")  # one write: one output
+
+
+def without_repeated_hints(failures: list[str]) -> list[str]:
+    """Each hint once: a mistake repeated on every case gets its hint with the first case
+    only, so that the list of failures reads as cases, not as the same advice four times."""
+    given: set[str] = set()
+    kept = []
+    for failure in failures:
+        text, marker, hint = failure.partition(" Hint: ")
+        if marker and hint in given:
+            failure = f"{text} (same hint as above)"
+        if marker:
+            given.add(hint)
+        kept.append(failure)
+    return kept
 
 
 def as_array(value: Any) -> np.ndarray | None:
@@ -225,6 +241,26 @@ def describe(value: Any) -> str:
     if array is None:
         return f"a {type(value).__name__}"
     return "a number" if array.size == 1 else f"numbers of shape {tuple(array.shape)}"
+
+
+def shown(value: Any) -> str:
+    """A value in a failure message: numbers rounded to 4 digits, anything else in words."""
+    array = as_array(value)
+    if array is None:
+        return describe(value)
+    text = np.array2string(array, separator=", ", max_line_width=10**6,
+                           formatter={"float_kind": lambda x: f"{x:.4g}"})
+    text = " ".join(text.split())  # one line, whatever the shape
+    return text
+
+
+def versus(got: Any, expected: Any) -> str:
+    """"expected ..., got ..." for a failure message about a computed value. When a Python
+    float is asked for, a tensor holding the right number is the mistake: say it is a tensor."""
+    got_text = shown(got)
+    if isinstance(expected, float) and isinstance(got, Tensor):
+        got_text = f"a tensor holding {got_text}"
+    return f"expected {shown(expected)}, got {got_text}"
 
 
 def show_graphs(pictures: list[tuple[str, Tensor]], names: dict | None = None,

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor
-from ._feedback import Checks, describe, same_numbers
+from ._feedback import Checks, as_array, describe, same_numbers
 
 RAISES = "error"  # what a learner writes for a line that raises instead of printing
 
@@ -48,6 +48,20 @@ def matches(answer: Any, actual: Any) -> bool:
     return same_numbers(answer, actual)
 
 
+def shape_note(answer: Any, actual: Any) -> str:
+    """When a numeric prediction has the wrong shape, say which shape is printed (without
+    saying the numbers): writing 12 for tensor([12., 12.]) is a different slip from a wrong 12."""
+    mine, printed = as_array(answer), as_array(actual)
+    if mine is None or printed is None or isinstance(actual, bool) or mine.shape == printed.shape:
+        return ""
+    if mine.size == printed.size == 1:
+        return ""
+    if printed.size == 1:
+        return "; it prints a single number"
+    return (f"; it prints {printed.size} numbers, shape {tuple(printed.shape)}: write them "
+            "as a list")
+
+
 def check_predictions(subject: str, answers: Any, sources: str | list[str], labels: list[str],
                       hints: list[str], success: str) -> None:
     """One property per print: the learner's list `answers` against what the snippet (or each
@@ -64,6 +78,6 @@ def check_predictions(subject: str, answers: Any, sources: str | list[str], labe
                         f"got {describe(answers)}.")
     for answer, value, label, hint in zip(answers, actual, labels, hints):
         checks.expect(matches(answer, value),
-                      f"{label}: that is not what it prints (you wrote {describe(answer)}). "
-                      f"Hint: {hint}")
+                      f"{label}: that is not what it prints (you wrote {describe(answer)}"
+                      f"{shape_note(answer, value)}). Hint: {hint}")
     checks.verdict(success)

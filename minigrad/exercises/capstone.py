@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import _grad_mode, nn, optim, random
 from ..tensor import Tensor
-from ._feedback import Checks, same_numbers
+from ._feedback import Checks, same_numbers, versus
 from ._snippets import check_predictions
 
 STEPS = 100
@@ -121,7 +121,8 @@ def gradient_norms(norms_of: Callable) -> None:
         got = result.get(name, "missing")
         checks.expect(got is None if wanted is None else
                       isinstance(got, float) and same_numbers(got, wanted),
-                      f"the entry for {name!r} is wrong. Hint: a Python float, the square root "
+                      f"the entry for {name!r} is wrong ({versus(got, wanted)}). Hint: a "
+                      "Python float, the square root "
                       "of the sum of the squared gradient entries; None when .grad is None.")
     checks.verdict("gradient_norms reports every layer's gradient size.")
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import random
 from ..tensor import Tensor
-from ._feedback import Checks, same_numbers
+from ._feedback import Checks, describe, is_number, same_numbers
 from ._snippets import check_predictions
 
 BEFORE_AND_AFTER_SNIPPET = """\
@@ -141,8 +141,12 @@ def will_get_grad(predict: Callable) -> None:
     for description, make in _cases():
         t, output = make()
         prediction = checks.call(predict, t)
-        checks.expect(isinstance(prediction, (bool, np.bool_)) and
-                      bool(prediction) == _got_grad(t, output),
+        if not isinstance(prediction, (bool, np.bool_)):
+            checks.fail_now(f"it should return a bool, True or False; for {description} it "
+                            f"returned {describe(prediction)}"
+                            f"{f' ({prediction!r})' if is_number(prediction) else ''}. "
+                            "Hint: return True or False, not 1 or 0.")
+        checks.expect(bool(prediction) == _got_grad(t, output),
                       f"for {description}, your prediction is not what backward() does. "
                       "Hint: ask two questions about t: is it a leaf, and does it require grad?")
     checks.verdict("will_get_grad knows the rule: backward() fills .grad of leaves that "

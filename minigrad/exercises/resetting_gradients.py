@@ -113,6 +113,7 @@ def sgd_step(step: Callable, lr: float = 0.1) -> None:
     checks = Checks(f"sgd_step(params, lr={lr})")
     params, grads = _params()
     objects, before = list(params), [p._data.copy() for p in params]
+    versions = [p._version for p in params]
     checks.call(step, params, lr, hints={
         "leaf Variable": "a leaf that requires grad cannot be changed in place while autograd "
                          "records: update it inside `with torch.no_grad():`."})
@@ -122,6 +123,10 @@ def sgd_step(step: Callable, lr: float = 0.1) -> None:
     moved = [same_numbers(p, old - lr * g) for p, old, g in zip(objects[:2], before, grads)]
     checks.expect(all(moved), "some parameter did not move by -lr × its gradient. Hint: "
                   "subtract lr * p.grad from every parameter that has a gradient.")
+    checks.expect(all(p._version > version for p, version in zip(objects[:2], versions)),
+                  "a parameter changed behind autograd's back: its version counter did not "
+                  "move, which is what writing through p.data does (lesson 07 shows the wrong "
+                  "gradients that hides). Hint: update p itself, inside torch.no_grad().")
     checks.expect(same_numbers(objects[2], before[2]), "a parameter whose .grad is None should "
                   "be left as it is. Hint: skip it.")
     checks.expect(all(p.is_leaf and p.requires_grad for p in objects),

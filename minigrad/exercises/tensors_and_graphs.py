@@ -87,6 +87,29 @@ def _operations(t: Tensor) -> Counter:
     return counts
 
 
+def _wiring(t: Tensor, leaves: dict) -> str:
+    """t's graph written out as nested operations, "PowBackward0(AddBackward0(...))", each
+    node's inputs sorted (a*b and b*a are the same picture), the leaves by name. Equal for
+    two graphs only when every arrow joins the same kinds of nodes. Built bottom-up with an
+    explicit stack: no recursion."""
+    written: dict = {}
+    stack = [t.grad_fn]
+    while stack:
+        node = stack[-1]
+        inputs = [child for child, _ in node.next_functions if child is not None]
+        waiting = [child for child in inputs if child not in written]
+        if waiting:
+            stack.extend(waiting)
+            continue
+        stack.pop()
+        if type(node).__name__ == "AccumulateGrad":
+            written[node] = leaves.get(node.variable, "another leaf")
+        else:
+            wired_in = ", ".join(sorted(written[child] for child in inputs))
+            written[node] = f"{type(node).__name__}({wired_in})"
+    return written[t.grad_fn]
+
+
 def _leaf_grads(build: Callable, a_value: float, b_value: float) -> list[Any]:
     a, b = Tensor(a_value, requires_grad=True), Tensor(b_value, requires_grad=True)
     build(a, b).backward()
@@ -108,6 +131,11 @@ def build_the_graph(build: Callable) -> None:
     checks.expect(lambda: _operations(out) == _operations(_target(a, b)),
                   "its graph has other operations (or more of them) than the picture. Hint: "
                   "count the oval nodes; each operation you write adds one.")
+    checks.expect(lambda: _wiring(out, {a: "a", b: "b"}) == _wiring(_target(a, b),
+                                                                 {a: "a", b: "b"}),
+                  "its operations are wired differently from the picture: some arrow joins "
+                  "other nodes (equal values are not enough, the graph is asked). Hint: follow "
+                  "each arrow in the picture: which leaf or operation feeds which operation?")
     checks.expect(lambda: all(same_numbers(mine, theirs) for case in cases for mine, theirs
                               in zip(_leaf_grads(build, *case), _leaf_grads(_target, *case))),
                   "a.grad or b.grad differ from the pictured graph's after backward. Hint: "
@@ -115,7 +143,7 @@ def build_the_graph(build: Callable) -> None:
     if checks.failures:
         show_graphs([("your graph", out), ("the expected graph", _target(a, b))],
                     names={a: "a", b: "b"})
-    checks.verdict("Your graph is the pictured one: same operations, same values, same grads.")
+    checks.verdict("Your graph is the pictured one: same operations, same arrows, same grads.")
 
 
 def _breadth_first(t: Tensor) -> list:

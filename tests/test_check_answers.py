@@ -1,0 +1,276 @@
+"""Each check against the answers learners really write (issue 11): plausible wrong answers
+must fail, and right answers other than the one in solutions/ must pass.
+
+One table: the check (module.function of minigrad.exercises), the answer as the learner would
+type it in the answer cell (`torch` is minigrad), and whether the check should pass. The answer
+passed to the check is the one name the source defines."""
+from __future__ import annotations
+
+import contextlib
+import importlib
+import io
+import re
+
+import pytest
+
+import minigrad
+from minigrad.exercises._feedback import CheckFailed
+
+# `grad.norm()` is tried only once minigrad has Tensor.norm (another branch adds it).
+needs_norm = pytest.mark.skipif(not hasattr(minigrad.Tensor, "norm"),
+                                reason="minigrad has no Tensor.norm yet")
+
+PASS, FAIL = True, False
+
+TABLE = [
+    # 01 build-the-graph: equal values and gradients, other arrows.
+    ("tensors_and_graphs.build_the_graph", "def build(a, b):\n    return (a * b + b) ** 2", PASS),
+    ("tensors_and_graphs.build_the_graph", "def build(a, b):\n    return (b + b * a) ** 2", PASS),
+    ("tensors_and_graphs.build_the_graph", "def build(a, b):\n    return (b * (a + 1)) ** 2",
+     FAIL),
+    # 02 will-get-grad: 1/0 are not bools; a rule that ignores requires_grad is wrong.
+    ("grad_is_none.will_get_grad",
+     "def will_get_grad(t):\n    return int(t.is_leaf and t.requires_grad)", FAIL),
+    ("grad_is_none.will_get_grad", "def will_get_grad(t):\n    return t.is_leaf", FAIL),
+    ("grad_is_none.will_get_grad",
+     "def will_get_grad(t):\n    return t.requires_grad and t.grad_fn is None", PASS),
+    # 03 loop: the printed tensor has shape (2,).
+    ("accumulation.loop", "after_loop = 12", FAIL),
+    ("accumulation.loop", "after_loop = [12.0, 12.0]", PASS),
+    ("accumulation.loop", "after_loop = torch.tensor([12.0, 12.0])", PASS),
+    # 03 two losses: other ways to keep the two gradients apart.
+    ("accumulation.two_losses", """\
+def gradients_of_two_losses(w):
+    grad_a = torch.autograd.grad((w * 2).sum(), w)[0]
+    grad_b = torch.autograd.grad((w ** 2).sum(), w)[0]
+    return grad_a, grad_b""", PASS),
+    ("accumulation.two_losses", """\
+def gradients_of_two_losses(w):
+    (w * 2).sum().backward()
+    grad_a = w.grad
+    w.grad = None  # backward makes a new tensor: grad_a is left alone
+    (w ** 2).sum().backward()
+    return grad_a, w.grad""", PASS),
+    ("accumulation.two_losses", """\
+def gradients_of_two_losses(w):
+    (w * 2).sum().backward()
+    grad_a = w.grad
+    w.grad.zero_()  # grad_a is this very tensor: zeroed, then filled by loss_b
+    (w ** 2).sum().backward()
+    return grad_a, w.grad""", FAIL),
+    # 03 micro-batches: dividing each micro-batch's mean by the number of micro-batches is
+    # right only when the split is even; the visible check must catch it.
+    ("accumulation.micro_batches", """\
+def accumulate_gradient(w, inputs, targets, micro_batch_size):
+    n = len(inputs)
+    num_batches = -(-n // micro_batch_size)
+    for start in range(0, n, micro_batch_size):
+        rows = slice(start, start + micro_batch_size)
+        loss = ((inputs[rows] @ w - targets[rows]) ** 2).mean() / num_batches
+        loss.backward()""", FAIL),
+    ("accumulation.micro_batches", """\
+def accumulate_gradient(w, inputs, targets, micro_batch_size):
+    n = len(inputs)
+    for start in range(0, n, micro_batch_size):
+        rows = slice(start, start + micro_batch_size)
+        errors = (inputs[rows] @ w - targets[rows]) ** 2
+        (errors.mean() * len(errors) / n).backward()""", PASS),
+    ("accumulation.micro_batches_uneven", """\
+def accumulate_gradient(w, inputs, targets, micro_batch_size):
+    n = len(inputs)
+    for start in range(0, n, micro_batch_size):
+        rows = slice(start, start + micro_batch_size)
+        (((inputs[rows] @ w - targets[rows]) ** 2).sum() / n).backward()""", PASS),
+    # 04 sgd-step: writing through .data hides the update from autograd (lesson 07).
+    ("resetting_gradients.sgd_step", """\
+def sgd_step(params, lr):
+    for p in params:
+        if p.grad is not None:
+            p.data -= lr * p.grad
+        p.grad = None""", FAIL),
+    ("resetting_gradients.sgd_step", """\
+def sgd_step(params, lr):
+    with torch.no_grad():
+        for p in params:
+            if p.grad is not None:
+                p.sub_(lr * p.grad)
+            p.grad = None""", PASS),
+    # 06 hidden gradient: any way of getting d(out)/d(hidden) is right.
+    ("intermediates.hidden_gradient", """\
+def hidden_gradient(x, w1, w2):
+    hidden = torch.relu(x @ w1)
+    out = (hidden @ w2).sum()
+    return torch.autograd.grad(out, hidden)[0]""", PASS),
+    ("intermediates.hidden_gradient", """\
+def hidden_gradient(x, w1, w2):
+    hidden = torch.relu(x @ w1)
+    caught = []
+    hidden.register_hook(caught.append)
+    (hidden @ w2).sum().backward()
+    return caught[0]""", PASS),
+    ("intermediates.hidden_gradient", """\
+def hidden_gradient(x, w1, w2):
+    hidden = torch.relu(x @ w1)
+    hidden.retain_grad()
+    (hidden @ w2).sum().backward()
+    return w1.grad""", FAIL),
+    # 06 clip: any correct Euclidean norm; the L1 norm or clamping each entry is wrong.
+    ("intermediates.clip", """\
+def clip_gradient(t, max_norm):
+    def clip(grad):
+        norm = (grad ** 2).sum().sqrt()
+        return grad * (max_norm / norm) if norm > max_norm else grad
+    t.register_hook(clip)""", PASS),
+    ("intermediates.clip", """\
+def clip_gradient(t, max_norm):
+    def clip(grad):
+        norm = grad.norm()
+        return grad * (max_norm / norm) if norm > max_norm else None
+    t.register_hook(clip)""", PASS),
+    ("intermediates.clip", """\
+def clip_gradient(t, max_norm):
+    def clip(grad):
+        norm = grad.abs().sum()
+        return grad * (max_norm / norm) if norm > max_norm else None
+    t.register_hook(clip)""", FAIL),
+    ("intermediates.clip", """\
+def clip_gradient(t, max_norm):
+    t.register_hook(lambda grad: grad.clamp(-max_norm, max_norm))""", FAIL),
+    # 09 topological order: Kahn's algorithm is as right as a reversed depth-first post-order.
+    ("inside_the_engine.topological", """\
+def topological_order(root):
+    nodes, seen = [root], {root}
+    for node in nodes:
+        for child, _ in node.next_functions:
+            if child is not None and child not in seen:
+                seen.add(child)
+                nodes.append(child)
+    waiting = dict.fromkeys(nodes, 0)  # how many parents have not been placed yet
+    for node in nodes:
+        for child, _ in node.next_functions:
+            if child is not None:
+                waiting[child] += 1
+    ready, order = [root], []
+    while ready:
+        node = ready.pop()
+        order.append(node)
+        for child, _ in node.next_functions:
+            if child is not None:
+                waiting[child] -= 1
+                if waiting[child] == 0:
+                    ready.append(child)
+    return order""", PASS),
+    ("inside_the_engine.topological", """\
+def topological_order(root):
+    order, seen, queue = [], set(), [root]  # breadth-first: not a topological order
+    for node in queue:
+        if node in seen:
+            continue
+        seen.add(node)
+        order.append(node)
+        queue.extend(child for child, _ in node.next_functions if child is not None)
+    return order""", FAIL),
+    # 10 train: zero_grad() after step() resets before the next backward(): right.
+    ("capstone.train", """\
+def train(model, optimizer, xs, ys, steps):
+    loss_fn = torch.nn.CrossEntropyLoss()
+    losses = []
+    for step in range(steps):
+        loss = loss_fn(model(xs), ys)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        losses.append(loss.item())
+    return losses""", PASS),
+    ("capstone.train", """\
+def train(model, optimizer, xs, ys, steps):
+    loss_fn = torch.nn.CrossEntropyLoss()
+    losses = []
+    for step in range(steps):
+        loss = loss_fn(model(xs), ys)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses""", FAIL),
+    # 10 gradient norms: any correct Euclidean norm, as a float.
+    ("capstone.gradient_norms", """\
+def gradient_norms(model):
+    return {name: None if p.grad is None else p.grad.norm().item()
+            for name, p in model.named_parameters()}""", PASS),
+    ("capstone.gradient_norms", """\
+def gradient_norms(model):
+    return {name: None if p.grad is None else float((p.grad ** 2).sum() ** 0.5)
+            for name, p in model.named_parameters()}""", PASS),
+    ("capstone.gradient_norms", """\
+def gradient_norms(model):
+    return {name: None if p.grad is None else p.grad.abs().sum().item()
+            for name, p in model.named_parameters()}""", FAIL),
+    ("capstone.gradient_norms", """\
+def gradient_norms(model):
+    return {name: None if p.grad is None else (p.grad ** 2).sum().sqrt()
+            for name, p in model.named_parameters()}""", FAIL),
+]
+
+
+def run_check(check: str, source: str) -> tuple[bool, str]:
+    """(passed, what the check printed or raised) for the answer `source` defines."""
+    module_name, function_name = check.split(".")
+    module = importlib.import_module(f"minigrad.exercises.{module_name}")
+    namespace: dict = {"torch": minigrad}
+    exec(compile(source, "<the answer cell>", "exec"), namespace)  # noqa: S102 - our table
+    defined = [name for name in namespace if name not in ("torch", "__builtins__")]
+    assert len(defined) == 1, f"the answer should define one name, not {defined}"
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            getattr(module, function_name)(namespace[defined[0]])
+    except CheckFailed as failure:
+        return False, str(failure)
+    return True, out.getvalue()
+
+
+def table_case(check: str, source: str, passes: bool) -> object:
+    last_line = source.strip().splitlines()[-1].strip()
+    return pytest.param(check, source, passes, id=f"{check} {last_line[:50]}",
+                        marks=[needs_norm] if ".norm()" in source else [])
+
+
+@pytest.mark.parametrize(("check", "source", "passes"), [table_case(*row) for row in TABLE])
+def test_check_judges_the_answer(check: str, source: str, passes: bool) -> None:
+    passed, message = run_check(check, source)
+    assert passed == passes, message
+
+
+@pytest.mark.parametrize(("check", "source"), [
+    (check, source) for check, source, passes in TABLE if passes is FAIL])
+def test_a_failure_gives_each_hint_once(check: str, source: str) -> None:
+    _, message = run_check(check, source)
+    hints = re.findall(r"Hint: (.*)", message)
+    assert len(hints) == len(set(hints)), message
+
+
+@pytest.mark.parametrize(("check", "source"), [
+    (check, source) for check, source, passes in TABLE
+    if passes is FAIL and check in ("accumulation.micro_batches", "capstone.gradient_norms",
+                                    "accumulation.two_losses", "intermediates.clip")])
+def test_a_wrong_value_is_shown_against_the_expected_one(check: str, source: str) -> None:
+    _, message = run_check(check, source)
+    assert re.search(r"expected .+, got ", message), message
+
+
+def test_the_hook_answer_is_not_told_it_used_retain_grad() -> None:
+    hook_answer = next(source for check, source, _ in TABLE
+                       if check == "intermediates.hidden_gradient" and "register_hook" in source)
+    passed, message = run_check("intermediates.hidden_gradient", hook_answer)
+    assert passed and "retain_grad" not in message, message
+
+
+def test_will_get_grad_asks_for_a_bool_once() -> None:
+    _, message = run_check("grad_is_none.will_get_grad",
+                           "def will_get_grad(t):\n    return int(t.is_leaf and t.requires_grad)")
+    assert message.count("\n") == 0 and "should return a bool" in message, message
+
+
+def test_a_number_for_a_printed_tensor_is_told_the_shape() -> None:
+    _, message = run_check("accumulation.loop", "after_loop = 12")
+    assert "shape (2,)" in message, message
