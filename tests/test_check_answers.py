@@ -16,10 +16,6 @@ import pytest
 import minigrad
 from minigrad.exercises._feedback import CheckFailed
 
-# `grad.norm()` is tried only once minigrad has Tensor.norm (another branch adds it).
-needs_norm = pytest.mark.skipif(not hasattr(minigrad.Tensor, "norm"),
-                                reason="minigrad has no Tensor.norm yet")
-
 PASS, FAIL = True, False
 
 TABLE = [
@@ -231,8 +227,7 @@ def run_check(check: str, source: str) -> tuple[bool, str]:
 
 def table_case(check: str, source: str, passes: bool) -> object:
     last_line = source.strip().splitlines()[-1].strip()
-    return pytest.param(check, source, passes, id=f"{check} {last_line[:50]}",
-                        marks=[needs_norm] if ".norm()" in source else [])
+    return pytest.param(check, source, passes, id=f"{check} {last_line[:50]}")
 
 
 @pytest.mark.parametrize(("check", "source", "passes"), [table_case(*row) for row in TABLE])
