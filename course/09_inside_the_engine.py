@@ -318,7 +318,9 @@ except RuntimeError as error:
 assert not torch.autograd.gradcheck(SwappedHypot.apply, inputs, raise_exception=False)
 
 # %% [markdown]
-# Every operation in minigrad is tested this way, in `float64`, on random inputs.
+# Every operation in minigrad is tested this way, in `float64`, on random inputs. In the
+# exercises you write two of them yourself, `Mul` and `Pow`, and `gradcheck` judges your
+# backward.
 #
 # ## Summary
 #

@@ -376,6 +376,16 @@ WRONG = {
                 "        return x ** 3\n\n    @staticmethod\n"
                 "    def backward(ctx, grad_output):\n        (x,) = ctx.saved_tensors\n"
                 "        return 3 * x ** 2"),
+    "09-mul-pow": ("class Mul(torch.autograd.Function):\n    @staticmethod\n"
+                   "    def forward(ctx, a, b):\n        ctx.save_for_backward(a, b)\n"
+                   "        return a * b\n\n    @staticmethod\n"
+                   "    def backward(ctx, grad_output):\n        a, b = ctx.saved_tensors\n"
+                   "        return grad_output * a, grad_output * b\n\n\n"
+                   "class Pow(torch.autograd.Function):\n    @staticmethod\n"
+                   "    def forward(ctx, x, n):\n        ctx.save_for_backward(x)\n"
+                   "        ctx.n = n\n        return x ** n\n\n    @staticmethod\n"
+                   "    def backward(ctx, grad_output):\n        (x,) = ctx.saved_tensors\n"
+                   "        return grad_output * ctx.n * x ** (ctx.n - 1), None"),
     "09-softplus": ("class Softplus(torch.autograd.Function):\n    @staticmethod\n"
                     "    def forward(ctx, x):\n        ctx.save_for_backward(x)\n"
                     "        return (1 + x.exp()).log()\n\n    @staticmethod\n"

@@ -119,6 +119,34 @@ def cube(function: Any) -> None:
     checks.verdict("Cube passes: right values, CubeBackward in the graph, gradcheck agrees.")
 
 
+def mul_and_pow(mul: Any, pow_: Any) -> None:
+    """Mul.apply(a, b) is a * b; Pow.apply(x, n) is x ** n for a number n. gradcheck judges
+    both backwards against finite differences, in float64 as it wants."""
+    checks = Checks("Mul and Pow")
+    a = Tensor(np.array([0.5, -1.0, 2.0]), requires_grad=True)
+    b = Tensor(np.array([1.5, 0.25, -3.0]), requires_grad=True)
+    product = checks.call(getattr(mul, "apply", None), a, b, doing="Mul.apply(a, b)")
+    checks.expect(isinstance(product, Tensor) and same_numbers(product, a._data * b._data),
+                  "Mul.apply(a, b) should compute a * b.")
+    agrees = checks.call(gradcheck, mul.apply, (a, b), raise_exception=False,
+                         doing="gradcheck on Mul")
+    checks.expect(agrees, "gradcheck disagrees with Mul's backward. Hint: the gradient for a "
+                  "is grad_output times b, and for b it is grad_output times a.")
+    x = Tensor(np.array([0.4, 1.3, 2.0]), requires_grad=True)  # positive: any n is defined
+    hints = {"incorrect number of gradients": "backward returns one entry per input of "
+             "forward: the gradient for x, then None for the number n."}
+    for n in (3, 2.5, -1):
+        power = checks.call(getattr(pow_, "apply", None), x, n, doing=f"Pow.apply(x, {n})")
+        checks.expect(isinstance(power, Tensor) and same_numbers(power, x._data ** n),
+                      f"Pow.apply(x, {n}) should compute x ** {n}.")
+        agrees = checks.call(gradcheck, lambda t, n=n: pow_.apply(t, n), (x,),
+                             raise_exception=False, hints=hints,
+                             doing=f"gradcheck on Pow with n = {n}")
+        checks.expect(agrees, f"gradcheck disagrees with Pow's backward for n = {n}. Hint: "
+                      "the derivative of x ** n is n * x ** (n - 1), times grad_output.")
+    checks.verdict("Mul and Pow pass: gradcheck agrees with both backwards.")
+
+
 # The read-only cell's bug, as the notebook shows it (a test keeps the two equal): while
 # Softplus is still this, the exercise is not answered.
 SOFTPLUS_BUGGY = """\
