@@ -18,6 +18,35 @@ from minigrad.exercises._feedback import CheckFailed
 
 PASS, FAIL = True, False
 
+def mul_and_pow(mul_grads: str = "grad_output * b, grad_output * a",
+                pow_grads: str = "grad_output * ctx.n * x ** (ctx.n - 1), None") -> str:
+    """Exercise 09-4's answer, with what each backward returns."""
+    return f"""\
+class Mul(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a * b
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, b = ctx.saved_tensors
+        return {mul_grads}
+
+
+class Pow(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, n):
+        ctx.save_for_backward(x)
+        ctx.n = n
+        return x ** n
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return {pow_grads}"""
+
+
 TABLE = [
     # 01 build-the-graph: equal values and gradients, other arrows.
     ("tensors_and_graphs.build_the_graph", "def build(a, b):\n    return (a * b + b) ** 2", PASS),
@@ -166,156 +195,19 @@ def topological_order(root):
         order.append(node)
         queue.extend(child for child, _ in node.next_functions if child is not None)
     return order""", FAIL),
-    # 09 Mul and Pow: the worked answer
-    ("inside_the_engine.mul_and_pow", """\
-class Mul(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return a * b
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        a, b = ctx.saved_tensors
-        return grad_output * b, grad_output * a
-
-
-class Pow(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x, n):
-        ctx.save_for_backward(x)
-        ctx.n = n
-        return x ** n
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        (x,) = ctx.saved_tensors
-        return grad_output * ctx.n * x ** (ctx.n - 1), None""", PASS),
-    # 09 Mul and Pow: torch.pow is as good as **
-    ("inside_the_engine.mul_and_pow", """\
-class Mul(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return a * b
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        a, b = ctx.saved_tensors
-        return grad_output * b, grad_output * a
-
-
-class Pow(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x, n):
-        ctx.save_for_backward(x)
-        ctx.n = n
-        return x ** n
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        (x,) = ctx.saved_tensors
-        return grad_output * ctx.n * torch.pow(x, ctx.n - 1), None""", PASS),
-    # 09 Mul and Pow: grad_output forgotten (sum() would hide it)
-    ("inside_the_engine.mul_and_pow", """\
-class Mul(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return a * b
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        a, b = ctx.saved_tensors
-        return b, a
-
-
-class Pow(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x, n):
-        ctx.save_for_backward(x)
-        ctx.n = n
-        return x ** n
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        (x,) = ctx.saved_tensors
-        return grad_output * ctx.n * x ** (ctx.n - 1), None""", FAIL),
-    # 09 Mul and Pow: the factors swapped
-    ("inside_the_engine.mul_and_pow", """\
-class Mul(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return a * b
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        a, b = ctx.saved_tensors
-        return grad_output * a, grad_output * b
-
-
-class Pow(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x, n):
-        ctx.save_for_backward(x)
-        ctx.n = n
-        return x ** n
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        (x,) = ctx.saved_tensors
-        return grad_output * ctx.n * x ** (ctx.n - 1), None""", FAIL),
-    # 09 Mul and Pow: the exponent not lowered
-    ("inside_the_engine.mul_and_pow", """\
-class Mul(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return a * b
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        a, b = ctx.saved_tensors
-        return grad_output * b, grad_output * a
-
-
-class Pow(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x, n):
-        ctx.save_for_backward(x)
-        ctx.n = n
-        return x ** n
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        (x,) = ctx.saved_tensors
-        return grad_output * ctx.n * x ** ctx.n, None""", FAIL),
-    # 09 Mul and Pow: no None for the number n
-    ("inside_the_engine.mul_and_pow", """\
-class Mul(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return a * b
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        a, b = ctx.saved_tensors
-        return grad_output * b, grad_output * a
-
-
-class Pow(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x, n):
-        ctx.save_for_backward(x)
-        ctx.n = n
-        return x ** n
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        (x,) = ctx.saved_tensors
-        return grad_output * ctx.n * x ** (ctx.n - 1)""", FAIL),
+    # 09 Mul and Pow: the worked answer, and ** written as torch.pow.
+    ("inside_the_engine.mul_and_pow", mul_and_pow(), PASS),
+    ("inside_the_engine.mul_and_pow",
+     mul_and_pow(pow_grads="grad_output * ctx.n * torch.pow(x, ctx.n - 1), None"), PASS),
+    # grad_output forgotten (sum() would hide it), the factors swapped, the exponent not
+    # lowered, no None for the number n.
+    ("inside_the_engine.mul_and_pow", mul_and_pow(mul_grads="b, a"), FAIL),
+    ("inside_the_engine.mul_and_pow",
+     mul_and_pow(mul_grads="grad_output * a, grad_output * b"), FAIL),
+    ("inside_the_engine.mul_and_pow",
+     mul_and_pow(pow_grads="grad_output * ctx.n * x ** ctx.n, None"), FAIL),
+    ("inside_the_engine.mul_and_pow",
+     mul_and_pow(pow_grads="grad_output * ctx.n * x ** (ctx.n - 1)"), FAIL),
     # 10 train: zero_grad() after step() resets before the next backward(): right.
     ("capstone.train", """\
 def train(model, optimizer, xs, ys, steps):
