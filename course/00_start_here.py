@@ -8,7 +8,7 @@
 # teaches them one at a time.
 #
 # You will run small cells, predict what they print, look at pictures of the computation graph,
-# and check every claim with an `assert`. Until notebook 09, which opens the engine, you will not
+# and check every claim with an `assert`. Until notebook 10, which opens the engine, you will not
 # need to read any source code.
 
 # %% [markdown]
@@ -129,9 +129,10 @@ viz.draw(y)
 # | 05 | non-scalar outputs: the `gradient` argument as a vector-Jacobian product |
 # | 06 | intermediates: `retain_grad()` and hooks |
 # | 07 | in-place operations and version counters |
-# | 08 | beyond `.grad`: `retain_graph`, `torch.autograd.grad`, second derivatives, `detach()` |
-# | 09 | inside the engine: how `backward()` walks the graph; writing your own `Function` |
-# | 10 | capstone: train a small classifier and inspect its gradients |
+# | 08 | using a graph again: `retain_graph`, `torch.autograd.grad`, second derivatives |
+# | 09 | stopping gradients: `detach()`, `torch.no_grad()`, `requires_grad_()` |
+# | 10 | inside the engine: how `backward()` walks the graph; writing your own `Function` |
+# | 11 | capstone: train a small classifier and inspect its gradients |
 #
 # ## Summary
 #

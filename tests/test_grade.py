@@ -356,14 +356,14 @@ WRONG = {
     "08-twice": "twice_prints = [6.0, 'error', 6.0, 6.0]",
     "08-second-order": "second_order_prints = [12.0, 6.0, None]",
     "08-second": "def second_derivative(f, x):\n    return torch.autograd.grad(f(x), x)[0]",
-    "08-td": ("def td_loss(w, x, reward):\n    prediction = (w * x).sum().detach()\n"
+    "09-td": ("def td_loss(w, x, reward):\n    prediction = (w * x).sum().detach()\n"
               "    target = reward + 0.9 * (w * x * 2).sum()\n"
               "    return (prediction - target) ** 2"),
-    "08-frozen": "def frozen_copy(t):\n    return t.detach()",
-    "09-topological": ("def topological_order(root):\n    order = [root]\n    for node in order:\n"
+    "09-frozen": "def frozen_copy(t):\n    return t.detach()",
+    "10-topological": ("def topological_order(root):\n    order = [root]\n    for node in order:\n"
                        "        order += [c for c, _ in node.next_functions\n"
                        "                  if c is not None and c not in order]\n    return order"),
-    "09-by-hand": ("def backward_by_hand(y, order):\n    pending = {y.grad_fn: torch.ones_like(y)}\n"
+    "10-by-hand": ("def backward_by_hand(y, order):\n    pending = {y.grad_fn: torch.ones_like(y)}\n"
                    "    for node in order(y.grad_fn):\n        grad = pending.pop(node)\n"
                    "        if type(node).__name__ == 'AccumulateGrad':\n"
                    "            node.variable.grad = grad\n            continue\n"
@@ -371,12 +371,12 @@ WRONG = {
                    "        grads = grads if isinstance(grads, tuple) else (grads,)\n"
                    "        for (child, _), g in zip(node.next_functions, grads):\n"
                    "            if child is not None:\n                pending[child] = g"),
-    "09-cube": ("class Cube(torch.autograd.Function):\n    @staticmethod\n"
+    "10-cube": ("class Cube(torch.autograd.Function):\n    @staticmethod\n"
                 "    def forward(ctx, x):\n        ctx.save_for_backward(x)\n"
                 "        return x ** 3\n\n    @staticmethod\n"
                 "    def backward(ctx, grad_output):\n        (x,) = ctx.saved_tensors\n"
                 "        return 3 * x ** 2"),
-    "09-mul-pow": ("class Mul(torch.autograd.Function):\n    @staticmethod\n"
+    "10-mul-pow": ("class Mul(torch.autograd.Function):\n    @staticmethod\n"
                    "    def forward(ctx, a, b):\n        ctx.save_for_backward(a, b)\n"
                    "        return a * b\n\n    @staticmethod\n"
                    "    def backward(ctx, grad_output):\n        a, b = ctx.saved_tensors\n"
@@ -386,20 +386,20 @@ WRONG = {
                    "        ctx.n = n\n        return x ** n\n\n    @staticmethod\n"
                    "    def backward(ctx, grad_output):\n        (x,) = ctx.saved_tensors\n"
                    "        return grad_output * ctx.n * x ** (ctx.n - 1), None"),
-    "09-softplus": ("class Softplus(torch.autograd.Function):\n    @staticmethod\n"
+    "10-softplus": ("class Softplus(torch.autograd.Function):\n    @staticmethod\n"
                     "    def forward(ctx, x):\n        ctx.save_for_backward(x)\n"
                     "        return (1 + x.exp()).log()\n\n    @staticmethod\n"
                     "    def backward(ctx, grad_output):\n        (x,) = ctx.saved_tensors\n"
                     "        return grad_output * torch.sigmoid(-x)"),
-    "10-train": ("def train(model, optimizer, xs, ys, steps):\n"
+    "11-train": ("def train(model, optimizer, xs, ys, steps):\n"
                  "    loss_fn = torch.nn.CrossEntropyLoss()\n    losses = []\n"
                  "    for step in range(steps):\n        loss = loss_fn(model(xs), ys)\n"
                  "        loss.backward()\n        optimizer.step()\n"
                  "        losses.append(loss.item())\n    return losses"),
-    "10-frozen": "frozen_prints = [None, [1.0], False]",
-    "10-norms": ("def gradient_norms(model):\n    return {n: p.grad.abs().sum().item()\n"
+    "11-frozen": "frozen_prints = [None, [1.0], False]",
+    "11-norms": ("def gradient_norms(model):\n    return {n: p.grad.abs().sum().item()\n"
                  "            for n, p in model.named_parameters()}"),
-    "10-accuracy": ("def accuracy(model, xs, ys):\n"
+    "11-accuracy": ("def accuracy(model, xs, ys):\n"
                     "    return (model(xs).argmax(dim=1) == ys).float().mean().item()"),
 }
 
@@ -433,8 +433,8 @@ def test_every_check_rejects_a_wrong_answer(name: str, monkeypatch: pytest.Monke
 # Fix-the-bug exercises: the check module's copy of the read-only cell's buggy code.
 FIX_THE_BUG = {"02-init": "INIT_BUGGY", "03-two-losses": "TWO_LOSSES_BUGGY",
                "04-fit": "FIT_BUGGY", "05-mse": "MSE_BUGGY", "06-hidden": "HIDDEN_BUGGY",
-               "07-normalized": "NORMALIZED_BUGGY", "08-td": "TD_BUGGY",
-               "09-softplus": "SOFTPLUS_BUGGY", "10-train": "TRAIN_BUGGY"}
+               "07-normalized": "NORMALIZED_BUGGY", "09-td": "TD_BUGGY",
+               "10-softplus": "SOFTPLUS_BUGGY", "11-train": "TRAIN_BUGGY"}
 
 
 def check_module(name: str):  # "ex03_accumulation.ipynb" -> minigrad.exercises.accumulation

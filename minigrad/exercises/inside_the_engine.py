@@ -1,4 +1,4 @@
-"""Checks for exercises/ex09_inside_the_engine.ipynb: the topological order backward() walks,
+"""Checks for exercises/ex10_inside_the_engine.ipynb: the topological order backward() walks,
 backward by hand, and custom Functions checked with gradcheck."""
 from __future__ import annotations
 

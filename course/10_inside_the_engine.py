@@ -1,7 +1,7 @@
 # %% [markdown]
-# # 09 · Inside the engine: how `backward()` fills `.grad`
+# # 10 · Inside the engine: how `backward()` fills `.grad`
 #
-# Eight notebooks have called `backward()` and read what it left in `.grad`. This one opens it.
+# Nine notebooks have called `backward()` and read what it left in `.grad`. This one opens it.
 # `backward()` does three things: it finds every node of the graph behind the output, puts them
 # in an order where each node comes before the nodes it sends gradients to, and walks that
 # order once, each node applying the chain rule to the *sum* of the gradients it received,
@@ -336,5 +336,5 @@ assert not torch.autograd.gradcheck(SwappedHypot.apply, inputs, raise_exception=
 #   called with `.apply`. `torch.autograd.gradcheck` checks it, on `float64` inputs (on
 #   `float32` ones it warns and is unreliable).
 #
-# Exercises: [exercises/ex09_inside_the_engine.ipynb](../exercises/ex09_inside_the_engine.ipynb).
-# Next: [10 · Capstone](10_capstone.ipynb).
+# Exercises: [exercises/ex10_inside_the_engine.ipynb](../exercises/ex10_inside_the_engine.ipynb).
+# Next: [11 · Capstone](11_capstone.ipynb).

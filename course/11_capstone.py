@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 10 · Capstone: a classifier, and the gradients that train it
+# # 11 · Capstone: a classifier, and the gradients that train it
 #
 # Everything so far was about one attribute on small tensors. This last notebook puts it to
 # work the way PyTorch is used every day: a small neural network from `torch.nn`, an optimizer
@@ -260,7 +260,7 @@ assert all(values[-1] < values[0] for values in grad_norms.values())
 #
 # ## Freezing a layer
 #
-# `requires_grad_(False)` on a module switches off all its parameters (notebook 08): backward
+# `requires_grad_(False)` on a module switches off all its parameters (notebook 09): backward
 # computes nothing for them, their `.grad` stays `None`, and the optimizer skips them. This is
 # how a pretrained layer is kept fixed while the rest trains.
 
@@ -283,9 +283,9 @@ assert model[0].weight.grad is None and model[2].weight.grad is not None
 #   `torch.no_grad()`.
 # - Per-parameter gradient norms show which layers learn and when training has settled;
 #   `requires_grad_(False)` freezes a layer.
-# - Every behaviour of `.grad` in this loop is one from notebooks 01 to 09: `None` before
+# - Every behaviour of `.grad` in this loop is one from notebooks 01 to 10: `None` before
 #   backward, accumulation and resetting, leaves versus intermediates, in-place updates under
 #   `no_grad`.
 #
-# Exercises: [exercises/ex10_capstone.ipynb](../exercises/ex10_capstone.ipynb).
+# Exercises: [exercises/ex11_capstone.ipynb](../exercises/ex11_capstone.ipynb).
 # That is the end of the course: the worked answers to all exercises are in `solutions/`.

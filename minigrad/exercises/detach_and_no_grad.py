@@ -1,0 +1,64 @@
+"""Checks for exercises/ex09_detach_and_no_grad.ipynb: detach() (or no_grad()) to treat a
+value as a constant, and clone() for a copy that shares nothing."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ..tensor import Tensor
+from ._feedback import Checks, same_numbers
+
+
+def _td_expected(w0: np.ndarray, x: Tensor, reward: float) -> np.ndarray:
+    w = Tensor(w0.copy(), requires_grad=True)
+    target = reward + 0.9 * (w * x * 2).sum().detach()
+    (((w * x).sum() - target) ** 2).backward()
+    return w.grad._data
+
+
+# The read-only cell's bug, as the notebook shows it (a test keeps the two equal): while
+# td_loss is still this, the exercise is not answered.
+TD_BUGGY = """\
+def td_loss(w, x, reward):
+    prediction = (w * x).sum()
+    target = reward + 0.9 * (w * x * 2).sum()
+    return (prediction - target) ** 2"""
+
+
+def td_loss(loss_of: Callable) -> None:
+    checks = Checks("td_loss(w, x, reward)")
+    checks.require_changed(loss_of, TD_BUGGY, "td_loss")
+    for w0, x0, reward in ((np.array([0.5, -1.0]), np.array([1.0, 2.0]), 1.0),
+                           (np.array([2.0, 0.25]), np.array([-1.0, 3.0]), -0.5)):
+        w, x = Tensor(w0.copy(), requires_grad=True), Tensor(x0)
+        loss = checks.call(loss_of, w, x, reward)
+        if not isinstance(loss, Tensor) or not loss.requires_grad:
+            checks.fail_now("it should return the loss as a tensor that requires grad.")
+        expected_value = ((w0 * x0).sum() - reward - 0.9 * (w0 * x0 * 2).sum()) ** 2
+        checks.expect(same_numbers(loss, expected_value), "the loss value changed: the target "
+                      "keeps its value, it only stops passing gradients.")
+        checks.call(loss.backward, doing="loss.backward()")
+        checks.expect(same_numbers(w.grad, _td_expected(w0, Tensor(x0), reward)),
+                      "w.grad still includes a gradient through the target. Hint: cut the "
+                      "target from the graph (detach() or torch.no_grad()).")
+    checks.verdict("td_loss treats the target as a constant: gradients flow through the "
+                   "prediction only.")
+
+
+def frozen_copy(copy_of: Callable) -> None:
+    checks = Checks("frozen_copy(t)")
+    t = Tensor(np.array([1.0, 2.0, 3.0]), requires_grad=True) * 2
+    version = t._version
+    copy = checks.call(copy_of, t)
+    if not isinstance(copy, Tensor):
+        checks.fail_now(f"it should return a tensor, not {type(copy).__name__}.")
+    checks.expect(same_numbers(copy, t._data), "the copy should hold the same values.")
+    checks.expect(not copy.requires_grad and copy.grad_fn is None,
+                  "the copy should have no history and not require grad. Hint: detach().")
+    t_before = t._data.copy()
+    checks.expect(lambda: (copy.add_(1), same_numbers(t._data, t_before))[1] and
+                  t._version == version,
+                  "changing the copy in place changed t (or t's version counter). Hint: "
+                  "detach() shares memory and version counter; clone() makes new ones.")
+    checks.verdict("frozen_copy is independent: no history, no shared memory.")
