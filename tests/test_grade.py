@@ -360,6 +360,7 @@ WRONG = {
               "    target = reward + 0.9 * (w * x * 2).sum()\n"
               "    return (prediction - target) ** 2"),
     "09-frozen": "def frozen_copy(t):\n    return t.detach()",
+    "09-recorded": "recorded_prints = [True, [4.0, 8.0], 2.0]",
     "10-topological": ("def topological_order(root):\n    order = [root]\n    for node in order:\n"
                        "        order += [c for c, _ in node.next_functions\n"
                        "                  if c is not None and c not in order]\n    return order"),

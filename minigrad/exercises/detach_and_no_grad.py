@@ -3,11 +3,13 @@ value as a constant, and clone() for a copy that shares nothing."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from ..tensor import Tensor
 from ._feedback import Checks, same_numbers
+from ._snippets import check_predictions
 
 
 def _td_expected(w0: np.ndarray, x: Tensor, reward: float) -> np.ndarray:
@@ -62,3 +64,26 @@ def frozen_copy(copy_of: Callable) -> None:
                   "changing the copy in place changed t (or t's version counter). Hint: "
                   "detach() shares memory and version counter; clone() makes new ones.")
     checks.verdict("frozen_copy is independent: no history, no shared memory.")
+
+
+RECORDED_SNIPPET = """\
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+b = torch.tensor(0.5, requires_grad=True)
+with torch.no_grad():
+    scaled = w * 2
+print(scaled.requires_grad)
+b.requires_grad_(False)
+loss = (scaled * w + b).sum()
+loss.backward()
+print(w.grad)
+print(b.grad)"""
+
+
+def recorded(answers: Any) -> None:
+    check_predictions("your 3 predictions", answers, RECORDED_SNIPPET,
+                      ["scaled.requires_grad", "w.grad", "b.grad"],
+                      ["nothing computed under no_grad() is recorded.",
+                       "scaled is a constant [2, 4]: only the direct path through w counts.",
+                       "a frozen leaf gets no gradient."],
+                      "All 3 right: no_grad() makes constants; requires_grad_(False) freezes a "
+                      "leaf.")
