@@ -114,7 +114,8 @@ def exercise() -> str:
     return sorted((ROOT / "exercises").glob("*.ipynb"))[0].name
 
 
-@pytest.mark.parametrize("path", [f"notebooks/{lesson()}", f"exercises/{exercise()}"])
+@pytest.mark.parametrize("path", [f"notebooks/{lesson()}", "notebooks/03_accumulation.ipynb",
+                                  f"exercises/{exercise()}"])
 def test_opening_and_saving_a_notebook_changes_nothing(page, lab: Lab, path: str) -> None:
     open_notebook(page, lab, path)
     time.sleep(2)  # the kernel's info has reached the notebook's metadata by now
