@@ -58,11 +58,6 @@ class Passed:
                 f"padding:4px 10px;margin:2px 0'>{html.escape(self.text)}</div>")
 
 
-def in_ipython() -> bool:
-    shell = sys.modules.get("IPython")  # never imported here: a terminal run stays light
-    return shell is not None and getattr(shell, "get_ipython", lambda: None)() is not None
-
-
 def learner_line(error: BaseException) -> str:
     """Where the learner's own code raised `error`: the deepest frame outside minigrad, as
     "line 3 of your cell: w.grad += 1", or "" when no such frame has its source at hand."""
@@ -177,7 +172,7 @@ class Checks:
             lines = [f"✗ {self.subject}: {count}"]
             lines += [f"  ✗ {failure}" for failure in self.failures]
             raise CheckFailed("\n".join(lines))
-        if in_ipython():
+        if _notebook.running_shell() is not None:
             from IPython.display import display
 
             display(Passed(success))
@@ -267,7 +262,7 @@ def show_graphs(pictures: list[tuple[str, Tensor]], names: dict | None = None,
                 view: str = "forward") -> None:
     """Draw graphs side by side under their titles ("your graph", "the expected graph") when
     running in Jupyter; elsewhere (a terminal, the grader) the words of the message do."""
-    if not in_ipython():
+    if _notebook.running_shell() is None:
         return
     from IPython.display import HTML, display
 

@@ -22,9 +22,15 @@ CHECK_PACKAGE = "minigrad.exercises."
 last_run: dict[str, float] = {}  # a cell's code -> when (time.time()) it last finished running
 
 
-def install() -> None:
+def running_shell() -> Any:
+    """The IPython shell this code runs in, or None (a terminal, a script). IPython is never
+    imported here: a run outside Jupyter stays light."""
     ipython = sys.modules.get("IPython")
-    shell = ipython.get_ipython() if ipython is not None else None
+    return ipython.get_ipython() if ipython is not None else None
+
+
+def install() -> None:
+    shell = running_shell()
     if shell is not None:
         shell.set_custom_exc((NotImplementedError, NameError), _show)
         if _remember_run not in shell.events.callbacks["post_run_cell"]:
