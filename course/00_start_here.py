@@ -8,7 +8,7 @@
 # teaches them one at a time.
 #
 # You will run small cells, predict what they print, look at pictures of the computation graph,
-# and check every claim with an `assert`. Until notebook 10, which opens the engine, you will not
+# and check every claim with an `assert`. Until notebook 11, which opens the engine, you will not
 # need to read any source code.
 
 # %% [markdown]
@@ -127,12 +127,14 @@ viz.draw(y)
 # | 03 | gradients accumulate: a second `backward()` adds to `.grad` |
 # | 04 | resetting: `grad.zero_()`, `grad = None`, `optimizer.zero_grad()` |
 # | 05 | non-scalar outputs: the `gradient` argument as a vector-Jacobian product |
-# | 06 | intermediates: `retain_grad()` and hooks |
-# | 07 | in-place operations and version counters |
-# | 08 | using a graph again: `retain_graph`, `torch.autograd.grad`, second derivatives |
-# | 09 | stopping gradients: `detach()`, `torch.no_grad()`, `requires_grad_()` |
-# | 10 | inside the engine: how `backward()` walks the graph; writing your own `Function` |
-# | 11 | capstone: train a small classifier and inspect its gradients |
+# | 06 | an intermediate's `.grad`: `None`, the warning, and `retain_grad()` |
+# | 07 | hooks: look at a gradient as it passes, or replace it |
+# | 08 | in-place operations and version counters |
+# | 09 | using a graph again: `retain_graph`, `torch.autograd.grad`, second derivatives |
+# | 10 | stopping gradients: `detach()`, `torch.no_grad()`, `requires_grad_()` |
+# | 11 | inside the engine: how `backward()` walks the graph and fills `.grad` |
+# | 12 | your own operation: `torch.autograd.Function`, checked with `gradcheck` |
+# | 13 | capstone: train a small classifier and inspect its gradients |
 #
 # ## Summary
 #

@@ -89,7 +89,7 @@ viz.draw(y)
 # what gradient it receives, what it sends to each input (the incoming gradient times the local
 # derivative: the chain rule), and when a leaf's `.grad` is written. Here it is on a fresh copy of
 # the same line: a backward frees the values its nodes saved for it, and `MulBackward0` saved `w`
-# and `x`, so the `y` above cannot be walked back a second time (notebook 08 shows the error).
+# and `x`, so the `y` above cannot be walked back a second time (notebook 09 shows the error).
 # Step through the frames with **Next ▶** and **◀ Previous**.
 
 # %% tags=["minigrad-only"]
@@ -166,7 +166,7 @@ assert x.grad.item() == 2 * x.item()
 # `x.grad` is a rate: how fast `y` changes as `x` changes, at this very `x`. You can measure it
 # without autograd. Nudge `x` by a small amount $\varepsilon$, see how far `y` moves, and divide:
 # $\Delta y / \varepsilon$ comes close to `x.grad`, and closer as $\varepsilon$ shrinks.
-# (`torch.no_grad()` keeps these side calculations out of the graph; notebook 09 explains it.)
+# (`torch.no_grad()` keeps these side calculations out of the graph; notebook 10 explains it.)
 
 # %%
 with torch.no_grad():
@@ -177,7 +177,7 @@ print("x.grad =", x.grad)
 
 # %% [markdown]
 # The exact values would be 4.1, 4.01 and 4.001; the last digits of the smallest nudge are lost to
-# float32 rounding, which is why numerical checks of gradients (notebook 10) use `float64`.
+# float32 rounding, which is why numerical checks of gradients (notebook 12) use `float64`.
 # %% [markdown]
 # As a picture: `x.grad` is the slope of the tangent, the straight line that touches the curve
 # $y = x^2$ at $x = 2$ without crossing it.

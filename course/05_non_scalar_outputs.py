@@ -153,7 +153,7 @@ except RuntimeError as error:
 # A one-hot $v$ (a 1 in position $i$, zeros elsewhere) picks row $i$ of $J$: the gradient of
 # $y_i$ alone. Doing that for every $i$ rebuilds the whole Jacobian. Two details: `.grad` is reset
 # before each row (notebook 04), and `retain_graph=True` keeps the graph alive so that backward
-# can run through it again (notebook 08 explains why it is needed). PyTorch packages this loop as
+# can run through it again (notebook 09 explains why it is needed). PyTorch packages this loop as
 # `torch.autograd.functional.jacobian`; writing it out shows what that does.
 
 # %%
@@ -308,4 +308,4 @@ plt.show()
 #   (`CopySlices`); an input used in several elements gets the sum of their gradients.
 #
 # Exercises: [exercises/ex05_non_scalar_outputs.ipynb](../exercises/ex05_non_scalar_outputs.ipynb).
-# Next: [06 · Intermediates, `retain_grad()` and hooks](06_intermediates.ipynb).
+# Next: [06 · An intermediate's `.grad` and `retain_grad()`](06_retain_grad.ipynb).

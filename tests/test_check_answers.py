@@ -20,7 +20,7 @@ PASS, FAIL = True, False
 
 def mul_and_pow(mul_grads: str = "grad_output * b, grad_output * a",
                 pow_grads: str = "grad_output * ctx.n * x ** (ctx.n - 1), None") -> str:
-    """Exercise 09-4's answer, with what each backward returns."""
+    """Exercise 12-2's answer, with what each backward returns."""
     return f"""\
 class Mul(torch.autograd.Function):
     @staticmethod
@@ -106,7 +106,7 @@ def accumulate_gradient(w, inputs, targets, micro_batch_size):
     for start in range(0, n, micro_batch_size):
         rows = slice(start, start + micro_batch_size)
         (((inputs[rows] @ w - targets[rows]) ** 2).sum() / n).backward()""", PASS),
-    # 04 sgd-step: writing through .data hides the update from autograd (lesson 07).
+    # 04 sgd-step: writing through .data hides the update from autograd (lesson 08).
     ("resetting_gradients.sgd_step", """\
 def sgd_step(params, lr):
     for p in params:
@@ -120,48 +120,57 @@ def sgd_step(params, lr):
             if p.grad is not None:
                 p.sub_(lr * p.grad)
             p.grad = None""", PASS),
+    # 06 too late: numbers may be ints, and "error" is not what h.grad prints; retain_grad()
+    # after backward() marks h but leaves h.grad None, and a leaf is never marked.
+    ("retain_grad.too_late", "late_prints = [False, 12, True, None]", PASS),
+    ("retain_grad.too_late", "late_prints = (False, 12.0, True, None)", PASS),
+    ("retain_grad.too_late", "late_prints = [False, 12.0, True, 2.0]", FAIL),
+    ("retain_grad.too_late", "late_prints = [False, 12.0, False, None]", FAIL),
+    ("retain_grad.too_late", "late_prints = [True, 12.0, True, None]", FAIL),
+    ("retain_grad.too_late", "late_prints = [False, 12.0, True, 'error']", FAIL),
+    ("retain_grad.too_late", "late_prints = [0, 12.0, 1, None]", FAIL),
     # 06 hidden gradient: any way of getting d(out)/d(hidden) is right.
-    ("intermediates.hidden_gradient", """\
+    ("retain_grad.hidden_gradient", """\
 def hidden_gradient(x, w1, w2):
     hidden = torch.relu(x @ w1)
     out = (hidden @ w2).sum()
     return torch.autograd.grad(out, hidden)[0]""", PASS),
-    ("intermediates.hidden_gradient", """\
+    ("retain_grad.hidden_gradient", """\
 def hidden_gradient(x, w1, w2):
     hidden = torch.relu(x @ w1)
     caught = []
     hidden.register_hook(caught.append)
     (hidden @ w2).sum().backward()
     return caught[0]""", PASS),
-    ("intermediates.hidden_gradient", """\
+    ("retain_grad.hidden_gradient", """\
 def hidden_gradient(x, w1, w2):
     hidden = torch.relu(x @ w1)
     hidden.retain_grad()
     (hidden @ w2).sum().backward()
     return w1.grad""", FAIL),
-    # 06 clip: any correct Euclidean norm; the L1 norm or clamping each entry is wrong.
-    ("intermediates.clip", """\
+    # 07 clip: any correct Euclidean norm; the L1 norm or clamping each entry is wrong.
+    ("hooks.clip", """\
 def clip_gradient(t, max_norm):
     def clip(grad):
         norm = (grad ** 2).sum().sqrt()
         return grad * (max_norm / norm) if norm > max_norm else grad
     t.register_hook(clip)""", PASS),
-    ("intermediates.clip", """\
+    ("hooks.clip", """\
 def clip_gradient(t, max_norm):
     def clip(grad):
         norm = grad.norm()
         return grad * (max_norm / norm) if norm > max_norm else None
     t.register_hook(clip)""", PASS),
-    ("intermediates.clip", """\
+    ("hooks.clip", """\
 def clip_gradient(t, max_norm):
     def clip(grad):
         norm = grad.abs().sum()
         return grad * (max_norm / norm) if norm > max_norm else None
     t.register_hook(clip)""", FAIL),
-    ("intermediates.clip", """\
+    ("hooks.clip", """\
 def clip_gradient(t, max_norm):
     t.register_hook(lambda grad: grad.clamp(-max_norm, max_norm))""", FAIL),
-    # 09 topological order: Kahn's algorithm is as right as a reversed depth-first post-order.
+    # 11 topological order: Kahn's algorithm is as right as a reversed depth-first post-order.
     ("inside_the_engine.topological", """\
 def topological_order(root):
     nodes, seen = [root], {root}
@@ -195,20 +204,28 @@ def topological_order(root):
         order.append(node)
         queue.extend(child for child, _ in node.next_functions if child is not None)
     return order""", FAIL),
-    # 09 Mul and Pow: the worked answer, and ** written as torch.pow.
-    ("inside_the_engine.mul_and_pow", mul_and_pow(), PASS),
-    ("inside_the_engine.mul_and_pow",
+    # 11 one step: a 0-d tensor may be predicted as a number or a one-element list; a node
+    # called with 3 gives 3 times the other factor; backward() starts from 1 and adds both paths.
+    ("inside_the_engine.one_step", "step_prints = [1, 15, 6, 6]", PASS),
+    ("inside_the_engine.one_step", "step_prints = [[1.0], [15.0], [6.0], [6.0]]", PASS),
+    ("inside_the_engine.one_step", "step_prints = [1.0, 5.0, 2.0, 6.0]", FAIL),
+    ("inside_the_engine.one_step", "step_prints = [1.0, 15.0, 6.0, 5.0]", FAIL),
+    ("inside_the_engine.one_step", "step_prints = [1.0, 15.0, 6.0, 18.0]", FAIL),
+    ("inside_the_engine.one_step", "step_prints = [1.0, 6.0, 15.0, 6.0]", FAIL),
+    # 12 Mul and Pow: the worked answer, and ** written as torch.pow.
+    ("custom_functions.mul_and_pow", mul_and_pow(), PASS),
+    ("custom_functions.mul_and_pow",
      mul_and_pow(pow_grads="grad_output * ctx.n * torch.pow(x, ctx.n - 1), None"), PASS),
     # grad_output forgotten (sum() would hide it), the factors swapped, the exponent not
     # lowered, no None for the number n.
-    ("inside_the_engine.mul_and_pow", mul_and_pow(mul_grads="b, a"), FAIL),
-    ("inside_the_engine.mul_and_pow",
+    ("custom_functions.mul_and_pow", mul_and_pow(mul_grads="b, a"), FAIL),
+    ("custom_functions.mul_and_pow",
      mul_and_pow(mul_grads="grad_output * a, grad_output * b"), FAIL),
-    ("inside_the_engine.mul_and_pow",
+    ("custom_functions.mul_and_pow",
      mul_and_pow(pow_grads="grad_output * ctx.n * x ** ctx.n, None"), FAIL),
-    ("inside_the_engine.mul_and_pow",
+    ("custom_functions.mul_and_pow",
      mul_and_pow(pow_grads="grad_output * ctx.n * x ** (ctx.n - 1)"), FAIL),
-    # 10 train: zero_grad() after step() resets before the next backward(): right.
+    # 13 train: zero_grad() after step() resets before the next backward(): right.
     ("capstone.train", """\
 def train(model, optimizer, xs, ys, steps):
     loss_fn = torch.nn.CrossEntropyLoss()
@@ -230,7 +247,7 @@ def train(model, optimizer, xs, ys, steps):
         optimizer.step()
         losses.append(loss.item())
     return losses""", FAIL),
-    # 10 gradient norms: any correct Euclidean norm, as a float.
+    # 13 gradient norms: any correct Euclidean norm, as a float.
     ("capstone.gradient_norms", """\
 def gradient_norms(model):
     return {name: None if p.grad is None else p.grad.norm().item()
@@ -289,7 +306,7 @@ def test_a_failure_gives_each_hint_once(check: str, source: str) -> None:
 @pytest.mark.parametrize(("check", "source"), [
     (check, source) for check, source, passes in TABLE
     if passes is FAIL and check in ("accumulation.micro_batches", "capstone.gradient_norms",
-                                    "accumulation.two_losses", "intermediates.clip")])
+                                    "accumulation.two_losses", "hooks.clip")])
 def test_a_wrong_value_is_shown_against_the_expected_one(check: str, source: str) -> None:
     _, message = run_check(check, source)
     assert re.search(r"expected .+, got ", message), message
@@ -297,8 +314,8 @@ def test_a_wrong_value_is_shown_against_the_expected_one(check: str, source: str
 
 def test_the_hook_answer_is_not_told_it_used_retain_grad() -> None:
     hook_answer = next(source for check, source, _ in TABLE
-                       if check == "intermediates.hidden_gradient" and "register_hook" in source)
-    passed, message = run_check("intermediates.hidden_gradient", hook_answer)
+                       if check == "retain_grad.hidden_gradient" and "register_hook" in source)
+    passed, message = run_check("retain_grad.hidden_gradient", hook_answer)
     assert passed and "retain_grad" not in message, message
 
 

@@ -338,33 +338,34 @@ WRONG = {
                     "    return torch.stack(rows)"),
     "05-vjp": "def vjp_tanh(W, x, v):\n    return v @ W",
     "06-retained": "retained_prints = [36.0, None, None, False]",
-    "06-hook": "hooked_grad = 6.0",
+    "07-hook": "hooked_grad = 6.0",
+    "06-late": "late_prints = [True, 12.0, True, 2.0]",
     "06-hidden": ("def hidden_gradient(x, w1, w2):\n    hidden = torch.relu(x @ w1)\n"
                   "    out = (hidden @ w2).sum()\n    out.backward()\n    hidden.retain_grad()\n"
                   "    return hidden.grad"),
-    "06-watch": ("def watch(tensors):\n    seen = {}\n    for name, t in tensors.items():\n"
+    "07-watch": ("def watch(tensors):\n    seen = {}\n    for name, t in tensors.items():\n"
                  "        t.register_hook(lambda grad: seen.update({name: grad}))\n"
                  "    return seen"),
-    "06-clip": ("def clip_gradient(t, max_norm):\n"
+    "07-clip": ("def clip_gradient(t, max_norm):\n"
                 "    t.register_hook(lambda g: g / (g ** 2).sum().sqrt() * max_norm)"),
-    "07-which-raise": "inplace_outcomes = ['error', [1.0, 1.0], [2.0, 2.0], 'error']",
-    "07-versions": "version_prints = [0, 1]",
-    "07-data-detach": "data_detach_prints = ['error', 'error']",
-    "07-normalized": ("def normalized_loss(x):\n    y = torch.sigmoid(x)\n"
+    "08-which-raise": "inplace_outcomes = ['error', [1.0, 1.0], [2.0, 2.0], 'error']",
+    "08-versions": "version_prints = [0, 1]",
+    "08-data-detach": "data_detach_prints = ['error', 'error']",
+    "08-normalized": ("def normalized_loss(x):\n    y = torch.sigmoid(x)\n"
                       "    y.data /= y.data.sum()\n    return (y ** 2).sum()"),
-    "07-count": "def count_inplace(fn, t):\n    fn(t)\n    return t._version",
-    "08-twice": "twice_prints = [6.0, 'error', 6.0, 6.0]",
-    "08-second-order": "second_order_prints = [12.0, 6.0, None]",
-    "08-second": "def second_derivative(f, x):\n    return torch.autograd.grad(f(x), x)[0]",
-    "09-td": ("def td_loss(w, x, reward):\n    prediction = (w * x).sum().detach()\n"
+    "08-count": "def count_inplace(fn, t):\n    fn(t)\n    return t._version",
+    "09-twice": "twice_prints = [6.0, 'error', 6.0, 6.0]",
+    "09-second-order": "second_order_prints = [12.0, 6.0, None]",
+    "09-second": "def second_derivative(f, x):\n    return torch.autograd.grad(f(x), x)[0]",
+    "10-td": ("def td_loss(w, x, reward):\n    prediction = (w * x).sum().detach()\n"
               "    target = reward + 0.9 * (w * x * 2).sum()\n"
               "    return (prediction - target) ** 2"),
-    "09-frozen": "def frozen_copy(t):\n    return t.detach()",
-    "09-recorded": "recorded_prints = [True, [4.0, 8.0], 2.0]",
-    "10-topological": ("def topological_order(root):\n    order = [root]\n    for node in order:\n"
+    "10-frozen": "def frozen_copy(t):\n    return t.detach()",
+    "10-recorded": "recorded_prints = [True, [4.0, 8.0], 2.0]",
+    "11-topological": ("def topological_order(root):\n    order = [root]\n    for node in order:\n"
                        "        order += [c for c, _ in node.next_functions\n"
                        "                  if c is not None and c not in order]\n    return order"),
-    "10-by-hand": ("def backward_by_hand(y, order):\n    pending = {y.grad_fn: torch.ones_like(y)}\n"
+    "11-by-hand": ("def backward_by_hand(y, order):\n    pending = {y.grad_fn: torch.ones_like(y)}\n"
                    "    for node in order(y.grad_fn):\n        grad = pending.pop(node)\n"
                    "        if type(node).__name__ == 'AccumulateGrad':\n"
                    "            node.variable.grad = grad\n            continue\n"
@@ -372,12 +373,13 @@ WRONG = {
                    "        grads = grads if isinstance(grads, tuple) else (grads,)\n"
                    "        for (child, _), g in zip(node.next_functions, grads):\n"
                    "            if child is not None:\n                pending[child] = g"),
-    "10-cube": ("class Cube(torch.autograd.Function):\n    @staticmethod\n"
+    "11-one-step": "step_prints = [1.0, 5.0, 2.0, 5.0]",
+    "12-cube": ("class Cube(torch.autograd.Function):\n    @staticmethod\n"
                 "    def forward(ctx, x):\n        ctx.save_for_backward(x)\n"
                 "        return x ** 3\n\n    @staticmethod\n"
                 "    def backward(ctx, grad_output):\n        (x,) = ctx.saved_tensors\n"
                 "        return 3 * x ** 2"),
-    "10-mul-pow": ("class Mul(torch.autograd.Function):\n    @staticmethod\n"
+    "12-mul-pow": ("class Mul(torch.autograd.Function):\n    @staticmethod\n"
                    "    def forward(ctx, a, b):\n        ctx.save_for_backward(a, b)\n"
                    "        return a * b\n\n    @staticmethod\n"
                    "    def backward(ctx, grad_output):\n        a, b = ctx.saved_tensors\n"
@@ -387,20 +389,20 @@ WRONG = {
                    "        ctx.n = n\n        return x ** n\n\n    @staticmethod\n"
                    "    def backward(ctx, grad_output):\n        (x,) = ctx.saved_tensors\n"
                    "        return grad_output * ctx.n * x ** (ctx.n - 1), None"),
-    "10-softplus": ("class Softplus(torch.autograd.Function):\n    @staticmethod\n"
+    "12-softplus": ("class Softplus(torch.autograd.Function):\n    @staticmethod\n"
                     "    def forward(ctx, x):\n        ctx.save_for_backward(x)\n"
                     "        return (1 + x.exp()).log()\n\n    @staticmethod\n"
                     "    def backward(ctx, grad_output):\n        (x,) = ctx.saved_tensors\n"
                     "        return grad_output * torch.sigmoid(-x)"),
-    "11-train": ("def train(model, optimizer, xs, ys, steps):\n"
+    "13-train": ("def train(model, optimizer, xs, ys, steps):\n"
                  "    loss_fn = torch.nn.CrossEntropyLoss()\n    losses = []\n"
                  "    for step in range(steps):\n        loss = loss_fn(model(xs), ys)\n"
                  "        loss.backward()\n        optimizer.step()\n"
                  "        losses.append(loss.item())\n    return losses"),
-    "11-frozen": "frozen_prints = [None, [1.0], False]",
-    "11-norms": ("def gradient_norms(model):\n    return {n: p.grad.abs().sum().item()\n"
+    "13-frozen": "frozen_prints = [None, [1.0], False]",
+    "13-norms": ("def gradient_norms(model):\n    return {n: p.grad.abs().sum().item()\n"
                  "            for n, p in model.named_parameters()}"),
-    "11-accuracy": ("def accuracy(model, xs, ys):\n"
+    "13-accuracy": ("def accuracy(model, xs, ys):\n"
                     "    return (model(xs).argmax(dim=1) == ys).float().mean().item()"),
 }
 
@@ -434,8 +436,8 @@ def test_every_check_rejects_a_wrong_answer(name: str, monkeypatch: pytest.Monke
 # Fix-the-bug exercises: the check module's copy of the read-only cell's buggy code.
 FIX_THE_BUG = {"02-init": "INIT_BUGGY", "03-two-losses": "TWO_LOSSES_BUGGY",
                "04-fit": "FIT_BUGGY", "05-mse": "MSE_BUGGY", "06-hidden": "HIDDEN_BUGGY",
-               "07-normalized": "NORMALIZED_BUGGY", "09-td": "TD_BUGGY",
-               "10-softplus": "SOFTPLUS_BUGGY", "11-train": "TRAIN_BUGGY"}
+               "08-normalized": "NORMALIZED_BUGGY", "10-td": "TD_BUGGY",
+               "12-softplus": "SOFTPLUS_BUGGY", "13-train": "TRAIN_BUGGY"}
 
 
 def check_module(name: str):  # "ex03_accumulation.ipynb" -> minigrad.exercises.accumulation

@@ -251,7 +251,7 @@ def test_full_backward_hook_errors_match(torch):
 
 
 def test_gradcheck_warns_on_float32_inputs_as_pytorch_does(torch):
-    """Lesson 09 says gradcheck wants float64: the warning names the input and says so."""
+    """Lesson 12 says gradcheck wants float64: the warning names the input and says so."""
     def messages(lib):
         inputs = (lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True),
                   lib.tensor([0.5, 1.5], requires_grad=True))

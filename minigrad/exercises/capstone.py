@@ -1,4 +1,4 @@
-"""Checks for exercises/ex11_capstone.ipynb: a small classifier trained with nn and optim."""
+"""Checks for exercises/ex13_capstone.ipynb: a small classifier trained with nn and optim."""
 from __future__ import annotations
 
 import functools

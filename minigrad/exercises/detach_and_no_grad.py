@@ -1,4 +1,4 @@
-"""Checks for exercises/ex09_detach_and_no_grad.ipynb: detach() (or no_grad()) to treat a
+"""Checks for exercises/ex10_detach_and_no_grad.ipynb: detach() (or no_grad()) to treat a
 value as a constant, and clone() for a copy that shares nothing."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Checks for exercises/ex08_graphs_used_again.ipynb: retain_graph, autograd.grad and
+"""Checks for exercises/ex09_graphs_used_again.ipynb: retain_graph, autograd.grad and
 create_graph."""
 from __future__ import annotations
 

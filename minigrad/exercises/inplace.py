@@ -1,4 +1,4 @@
-"""Checks for exercises/ex07_inplace.ipynb: in-place operations and version counters."""
+"""Checks for exercises/ex08_inplace.ipynb: in-place operations and version counters."""
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -125,7 +125,7 @@ def sgd_step(step: Callable, lr: float = 0.1) -> None:
                   "subtract lr * p.grad from every parameter that has a gradient.")
     checks.expect(all(p._version > version for p, version in zip(objects[:2], versions)),
                   "a parameter changed behind autograd's back: its version counter did not "
-                  "move, which is what writing through p.data does (lesson 07 shows the wrong "
+                  "move, which is what writing through p.data does (lesson 08 shows the wrong "
                   "gradients that hides). Hint: update p itself, inside torch.no_grad().")
     checks.expect(same_numbers(objects[2], before[2]), "a parameter whose .grad is None should "
                   "be left as it is. Hint: skip it.")

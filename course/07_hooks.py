@@ -1,12 +1,12 @@
 # %% [markdown]
-# # 06 · Intermediates: `retain_grad()` and hooks
+# # 07 · Hooks: look at a gradient as it passes, or replace it
 #
-# Since notebook 02 the diagrams have said `grad None` in the boxes of tensors in the middle of a
-# graph, even after `backward()`. Their gradients *are* computed: backward cannot reach the
-# leaves without passing through them. It just does not keep them. This notebook shows what
-# PyTorch says when you ask for one anyway, the two ways to get at it (`retain_grad()` to keep
-# it, hooks to look at it or change it as it flows past), and how looking at those gradients
-# finds a bug in a small network.
+# `retain_grad()` (notebook 06) keeps an intermediate's gradient in its `.grad`. A *hook* is the
+# other way in: a function of yours that backward calls with a tensor's gradient the moment it
+# is ready. It can look at the gradient and leave it alone (print it, record it), or return a
+# different tensor that flows on in its place. This notebook registers hooks, removes them,
+# puts them on leaves, and then uses one to find out why some units of a small network have
+# stopped learning.
 
 # %%
 import minigrad as torch
@@ -15,9 +15,6 @@ import minigrad as torch
 from minigrad import viz
 
 # %%
-import textwrap
-import warnings
-
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -27,153 +24,12 @@ import numpy as np
 plt.rcParams["svg.hashsalt"] = "course"  # fixed ids inside the SVG: the same bytes every run
 
 # %% [markdown]
-# ## An intermediate's `.grad` is `None`, and PyTorch warns
+# ## `register_hook`: a function called with the gradient
 #
-# Take a leaf $x = 2$, an intermediate $h = 3x$ and an output $y = h^2$. The chain rule goes
-# through $h$: $dy/dh = 2h = 12$, then $dy/dx = dy/dh \cdot dh/dx = 12 \cdot 3 = 36$.
-
-# %%
-x = torch.tensor(2.0, requires_grad=True)
-h = x * 3
-y = h**2
-y.backward()
-x.grad
-
-# %% [markdown]
-# <details><summary>What will <code>h.grad</code> print? Click to reveal</summary>
-#
-# `None`, and reading it raises a `UserWarning`. `h` is not a leaf, so backward passed its
-# gradient (12) on to `x` and then dropped it.
-# </details>
-#
-# A warning normally goes to the notebook's error stream. To show it here we catch it with
-# `warnings.catch_warnings(record=True)` and print its message (PyTorch adds the C++ file it
-# came from in brackets; we cut that off so the text is the same on every machine).
-
-# %%
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always")  # show it even if it was shown before
-    print(h.grad)
-
-message = str(caught[0].message).split(" (Triggered")[0]
-print(caught[0].category.__name__ + ":")
-print(textwrap.fill(message, 96))
-
-# %%
-assert len(caught) == 1 and caught[0].category is UserWarning
-assert "not a leaf Tensor" in message and ".retain_grad()" in message
-
-# %% [markdown]
-# The warning says it all: the `.grad` of a non-leaf "won't be populated", and if you want it,
-# call `.retain_grad()`. Reading a leaf's `.grad`, even when it is `None`, never warns:
-
-# %%
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always")
-    untouched = torch.tensor(1.0, requires_grad=True)
-    print(x.grad, untouched.grad)
-print(len(caught), "warnings")
-
-# %%
-assert caught == []
-
-# %% [markdown]
-# Why drop them? Most intermediates are activations of a model: as big as the batch times the
-# layer width. A gradient has the shape of its tensor, so keeping one for each activation after
-# `backward()` would hold another tensor that size per activation until the next reset, for
-# values an optimizer never reads (it updates parameters, which are leaves).
-#
-# In the diagram, `h` is white, the colour of an intermediate whose `.grad` stays `None`:
-
-# %% tags=["minigrad-only"]
-viz.draw(y)
-
-# %% [markdown]
-# ## `retain_grad()`: keep it this time
-#
-# Call `h.retain_grad()` *before* `backward()`. It marks `h` so that the engine, when the
-# gradient for `h` passes by, also stores it in `h.grad`. `h.retains_grad` tells whether a
-# tensor is marked. The diagram draws a retained intermediate in green.
-
-# %%
-x = torch.tensor(2.0, requires_grad=True)
-h = x * 3
-h.retain_grad()
-y = h**2
-print(h.retains_grad, h.is_leaf)
-
-# %%
-assert h.retains_grad and not h.is_leaf
-
-# %% tags=["minigrad-only"]
-viz.draw(y)
-
-# %% [markdown]
-# <details><summary>What will <code>h.grad</code> and <code>x.grad</code> print after
-# <code>y.backward()</code>? Click to reveal</summary>
-#
-# `tensor(12.)` and `tensor(36.)`: $dy/dh = 2h$ at $h = 6$, and that 12 times $dh/dx = 3$.
-# Retaining changes nothing about the leaves; it only keeps one more gradient.
-# </details>
-
-# %%
-y.backward()
-print(h.grad, x.grad)
-
-# %%
-assert h.grad.item() == 2 * h.item()
-assert x.grad.item() == h.grad.item() * 3  # the chain rule, link by link
-
-# %% [markdown]
-# After backward, both `x` and `h` show a gradient:
-
-# %% tags=["minigrad-only"]
-viz.draw(y)
-
-# %% [markdown]
-# Step by step, on a fresh copy: `PowBackward0` sends 12 to `h` ("received 12."), and `h.grad`
-# is written in the next step, when `MulBackward0`, the node that made `h`, takes that gradient
-# in, just before it sends $12 \times 3$ on to `x`. The retained gradient is the total that
-# reaches `h` from everything that uses it.
-
-# %% tags=["minigrad-only"]
-x = torch.tensor(2.0, requires_grad=True)
-h = x * 3
-h.retain_grad()
-y = h**2
-viz.backward_steps(y)
-
-# %% [markdown]
-# Two details. On a leaf, `retain_grad()` does nothing: leaves keep their gradient anyway
-# (and `retains_grad` stays `False` for them). The second: the output itself can retain too.
-#
-# <details><summary>With <code>y.retain_grad()</code>, what will <code>y.grad</code> print?
-# Click to reveal</summary>
-#
-# `tensor(1.)`: on the output, `retain_grad()` keeps the gradient backward starts from, and
-# backward of a single number starts from $dy/dy = 1$.
-# </details>
-
-# %%
-x = torch.tensor(2.0, requires_grad=True)
-x.retain_grad()
-y = (x * 3) ** 2
-y.retain_grad()
-y.backward()
-print(x.retains_grad, y.retains_grad)
-print(y.grad)
-
-# %%
-assert not x.retains_grad and y.grad.item() == 1.0
-
-# %% [markdown]
-# ## Hooks: see the gradient as it passes
-#
-# `retain_grad()` stores a gradient. Sometimes you only want to *look* at it (print it, record
-# its size) or *change* it on its way to the leaves. `t.register_hook(fn)` does that: during
-# backward, when the gradient for `t` is ready, PyTorch calls `fn(grad)`. If `fn` returns
-# `None`, the gradient flows on unchanged; if it returns a tensor, that tensor replaces the
-# gradient for everything further back.
+# `t.register_hook(fn)` asks backward to call `fn(grad)` when the gradient for `t` is ready,
+# before it flows further back. If `fn` returns `None`, the gradient flows on unchanged; if it
+# returns a tensor, that tensor replaces the gradient for everything further back. Unlike
+# `retain_grad()`, a hook stores nothing on the tensor: what it keeps is up to you.
 #
 # Several hooks on one tensor run in the order they were registered. Here $h = 2x$ at $x = 1$
 # and $y = 3h$, so $dy/dh = 3$; the second hook multiplies by 10.
@@ -202,7 +58,7 @@ assert x.grad.item() == 3 * 10 * 2
 # %% [markdown]
 # `register_hook` returns a handle (PyTorch's `RemovableHandle`); `handle.remove()` takes the
 # hook out again. Remove the one that multiplies and run backward once more (`retain_graph=True`
-# above allowed a second pass; notebook 08 is about that).
+# above allowed a second pass; notebook 09 is about that).
 #
 # <details><summary>What will <code>x.grad</code> be now? Click to reveal</summary>
 #
@@ -335,15 +191,14 @@ viz.draw(loss)
 # %% [markdown]
 # ## Summary
 #
-# - Backward computes every intermediate's gradient, passes it on and drops it: a non-leaf's
-#   `.grad` is `None`, and reading it warns (`UserWarning`), pointing to `retain_grad()`.
-# - `t.retain_grad()` before `backward()` keeps `t.grad` (`t.retains_grad` is then `True`); on a
-#   leaf it does nothing.
 # - `t.register_hook(fn)` calls `fn(grad)` when `t`'s gradient is ready: return `None` to look,
-#   a tensor to replace it further back. Hooks run in registration order, before `retain_grad()`
-#   stores and before a leaf's `.grad` is updated. `handle.remove()` takes one out.
+#   a tensor to replace it for everything further back. Several hooks run in registration
+#   order, each seeing what the previous one passed on.
+# - `register_hook` returns a handle; `handle.remove()` takes the hook out again.
+# - A hook on a leaf runs before the gradient is added into `.grad` (a way to clip one
+#   parameter's gradient); hooks also run before `retain_grad()` stores its copy.
 # - Gradients of intermediates are a debugging tool: a unit that receives exactly zero from
-#   every example is a dead ReLU.
+#   every example is a dead ReLU, and one hook on the pre-activations finds it.
 #
-# Exercises: [exercises/ex06_intermediates.ipynb](../exercises/ex06_intermediates.ipynb).
-# Next: [07 · In-place operations](07_inplace.ipynb).
+# Exercises: [exercises/ex07_hooks.ipynb](../exercises/ex07_hooks.ipynb).
+# Next: [08 · In-place operations](08_inplace.ipynb).

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 08 · Using a graph again: `retain_graph`, `autograd.grad`, second derivatives
+# # 09 · Using a graph again: `retain_graph`, `autograd.grad`, second derivatives
 #
 # `loss.backward()` then `.grad` is the everyday way to get gradients, and it makes three
 # choices for you: the graph is thrown away afterwards, the results go into `.grad` (added to
@@ -47,7 +47,7 @@ print("x.grad:", x.grad)
 assert x.grad.item() == 6.0
 
 # %% [markdown]
-# The message explains it: the values an operation saved for its backward (notebook 07) are
+# The message explains it: the values an operation saved for its backward (notebook 08) are
 # freed as soon as its backward has run, because in training they are most of the memory and
 # nobody needs them twice. A second pass that reaches a node whose saved values are gone fails.
 # The backward view with `show_saved=True`, on a fresh copy, before and after one backward
@@ -85,7 +85,7 @@ assert x.grad.item() == 6.0 + 6.0
 # Only the *last* pass may drop `retain_graph`. It is needed when two losses share part of a
 # graph and you call `backward()` on each (notebook 05's Jacobian did one pass per row). A node
 # that saved nothing has nothing to free, so a graph made only of such nodes can be walked twice
-# even without it; `x + 1` is one (notebook 07: `AddBackward0` saves nothing). Relying on that
+# even without it; `x + 1` is one (notebook 08: `AddBackward0` saves nothing). Relying on that
 # would be fragile.
 
 # %%
@@ -219,5 +219,5 @@ plt.show()
 # - `create_graph=True` records the backward pass, so gradients can be differentiated again:
 #   $\frac{d^2}{dx^2} x^3 = 6x$, 12 at $x = 2$.
 #
-# Exercises: [exercises/ex08_graphs_used_again.ipynb](../exercises/ex08_graphs_used_again.ipynb).
-# Next: [09 · Stopping gradients](09_detach_and_no_grad.ipynb).
+# Exercises: [exercises/ex09_graphs_used_again.ipynb](../exercises/ex09_graphs_used_again.ipynb).
+# Next: [10 · Stopping gradients](10_detach_and_no_grad.ipynb).

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 07 · In-place operations and version counters
+# # 08 · In-place operations and version counters
 #
 # `x += 1`, `x.add_(1)`, `x[0] = 5`: an *in-place* operation writes its result into the memory
 # of an existing tensor instead of making a new one. It saves memory, and autograd mostly
@@ -55,7 +55,7 @@ for name, change in [("add_(1)", lambda t: t.add_(1)), ("mul_(2)", lambda t: t.m
 # %% [markdown]
 # A trailing `_` does not make a method an in-place operation on the values, though.
 # `requires_grad_()` and `detach_()` change only the tensor's flags, so they are allowed on such a
-# leaf (notebook 09 calls `w.requires_grad_(False)`). After either, the tensor is a leaf that
+# leaf (notebook 10 calls `w.requires_grad_(False)`). After either, the tensor is a leaf that
 # no longer requires grad:
 
 # %%
@@ -286,7 +286,7 @@ except RuntimeError as error:
 assert y._version == 1 and x.grad is None
 
 # %% [markdown]
-# Use `detach()`, never `.data`. Notebook 09 says more about `detach()`.
+# Use `detach()`, never `.data`. Notebook 10 says more about `detach()`.
 #
 # ## Safe patterns
 #
@@ -367,5 +367,5 @@ assert torch.allclose(x.grad, 2 * x.detach().exp())  # two paths, each e^x
 # - Safe: `torch.no_grad()` for updates, `clone()` before changing, or out-of-place `y = y + 1`.
 #   `detach()` shares the version counter; `.data` does not, and hides the problem.
 #
-# Exercises: [exercises/ex07_inplace.ipynb](../exercises/ex07_inplace.ipynb).
-# Next: [08 · Using a graph again](08_graphs_used_again.ipynb).
+# Exercises: [exercises/ex08_inplace.ipynb](../exercises/ex08_inplace.ipynb).
+# Next: [09 · Using a graph again](09_graphs_used_again.ipynb).

@@ -1,7 +1,7 @@
 # %% [markdown]
-# # 09 · Stopping gradients: `detach()`, `no_grad()`, `requires_grad_()`
+# # 10 · Stopping gradients: `detach()`, `no_grad()`, `requires_grad_()`
 #
-# Notebook 08 got more out of a graph. This one keeps things *out* of it. Some values are
+# Notebook 09 got more out of a graph. This one keeps things *out* of it. Some values are
 # computed from parameters but must count as constants (a target, a statistic for logging);
 # some whole computations need no gradient at all (evaluating a model, updating its weights);
 # some parameters should stay fixed while others train. Three tools, from the smallest reach to
@@ -62,7 +62,7 @@ viz.draw(z)
 
 # %% [markdown]
 # `detach()` shares memory with the original: change one in place and the other changes too
-# (and, notebook 07, its version counter moves). For an independent copy, `t.detach().clone()`.
+# (and, notebook 08, its version counter moves). For an independent copy, `t.detach().clone()`.
 #
 # ## `torch.no_grad()`: record nothing
 #
@@ -88,7 +88,7 @@ assert not doubled.requires_grad and torch.is_grad_enabled()
 
 # %% [markdown]
 # Use it wherever you compute with tensors that require grad but want no gradient: evaluating a
-# model (no graph means less memory and time), and updating parameters in place (notebook 07).
+# model (no graph means less memory and time), and updating parameters in place (notebook 08).
 # It also works as a decorator, and `torch.enable_grad()` switches recording back on inside it:
 
 # %%
@@ -141,5 +141,5 @@ except RuntimeError as error:
 # - `requires_grad_(False)` freezes a leaf: its `.grad` stays `None`, and a result that needs no
 #   gradient at all cannot start a backward pass.
 #
-# Exercises: [exercises/ex09_detach_and_no_grad.ipynb](../exercises/ex09_detach_and_no_grad.ipynb).
-# Next: [10 · Inside the engine](10_inside_the_engine.ipynb).
+# Exercises: [exercises/ex10_detach_and_no_grad.ipynb](../exercises/ex10_detach_and_no_grad.ipynb).
+# Next: [11 · Inside the engine](11_inside_the_engine.ipynb).

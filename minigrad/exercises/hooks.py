@@ -1,4 +1,5 @@
-"""Checks for exercises/ex06_intermediates.ipynb: .grad of non-leaves, retain_grad(), hooks."""
+"""Checks for exercises/ex07_hooks.ipynb: hooks that change a gradient, that only watch it, and
+that clip it in flight."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -7,30 +8,8 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor
-from ._feedback import Checks, describe, same_numbers, versus
+from ._feedback import Checks, same_numbers, versus
 from ._snippets import check_predictions
-
-RETAIN_SNIPPET = """\
-x = torch.tensor(1.0, requires_grad=True)
-h = x + 2
-h.retain_grad()
-y = h * h * x
-y.backward()
-print(x.grad)
-print(h.grad)
-print(y.grad)
-print(h.is_leaf)"""
-
-
-def retained(answers: Any) -> None:
-    labels = ["x.grad", "h.grad", "y.grad", "h.is_leaf"]
-    hints = ["x reaches y along two paths: through h, and directly; their gradients add up.",
-             "retain_grad() keeps the gradient that flowed through h: dy/dh, with x fixed.",
-             "y is not a leaf, and nobody asked y to retain its gradient.",
-             "retain_grad() keeps a gradient; it does not change what h is."]
-    check_predictions("your 4 predictions", answers, RETAIN_SNIPPET, labels, hints,
-                      "All 4 right: retain_grad() keeps a non-leaf's gradient, and only that.")
-
 
 HOOK_SNIPPET = """\
 x = torch.tensor(2.0, requires_grad=True)
@@ -45,43 +24,6 @@ def hook_changes_gradient(answer: Any) -> None:
     check_predictions("your prediction", answer, HOOK_SNIPPET, ["x.grad"],
                       ["the hook's return value replaces h's gradient before it flows on."],
                       "Right: a hook that returns a tensor changes every gradient upstream.")
-
-
-def _network(seed: int) -> tuple[Tensor, Tensor, Tensor]:
-    rng = np.random.default_rng(seed)
-    return (Tensor(rng.normal(size=(4, 3))), Tensor(rng.normal(size=(3, 5)), requires_grad=True),
-            Tensor(rng.normal(size=(5, 1)), requires_grad=True))
-
-
-def _expected_hidden_gradient(x: Tensor, w1: Tensor, w2: Tensor) -> np.ndarray:
-    hidden = (x @ w1).relu()
-    hidden.retain_grad()
-    (hidden @ w2).sum().backward()
-    return hidden.grad._data
-
-
-# The read-only cell's bug, as the notebook shows it (a test keeps the two equal): while
-# hidden_gradient is still this, the exercise is not answered.
-HIDDEN_BUGGY = """\
-def hidden_gradient(x, w1, w2):
-    hidden = torch.relu(x @ w1)
-    out = (hidden @ w2).sum()
-    out.backward()
-    return hidden.grad"""
-
-
-def hidden_gradient(find_gradient: Callable) -> None:
-    checks = Checks("hidden_gradient(x, w1, w2)")
-    checks.require_changed(find_gradient, HIDDEN_BUGGY, "hidden_gradient")
-    x, w1, w2 = _network(0)
-    expected = _expected_hidden_gradient(*_network(0))
-    result = checks.call(find_gradient, x, w1, w2)
-    checks.expect(result is not None, "it returns None: reading .grad on an intermediate gives "
-                  "None. Hint: ask hidden to keep its gradient before calling backward().")
-    checks.expect(result is None or same_numbers(result, expected),
-                  f"the result is not d(out)/d(hidden) (got {describe(result)}). Hint: it "
-                  "should have hidden's shape, (4, 5), with zeros where the ReLU was off.")
-    checks.verdict("hidden_gradient returns the intermediate's gradient, d(out)/d(hidden).")
 
 
 def _watched_graph() -> tuple[Tensor, dict[str, Tensor], dict[str, np.ndarray]]:

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 11 · Capstone: a classifier, and the gradients that train it
+# # 13 · Capstone: a classifier, and the gradients that train it
 #
 # Everything so far was about one attribute on small tensors. This last notebook puts it to
 # work the way PyTorch is used every day: a small neural network from `torch.nn`, an optimizer
@@ -75,7 +75,7 @@ plt.show()
 # `nn.Linear` starts from random weights, and minigrad's random numbers are not PyTorch's. To
 # make this notebook print the same with either, we overwrite every parameter with numbers from
 # numpy's fixed seed. The overwrite is an in-place change of leaves that require grad, so it
-# runs under `torch.no_grad()` (notebook 07).
+# runs under `torch.no_grad()` (notebook 08).
 
 # %%
 model = torch.nn.Sequential(torch.nn.Linear(2, 16), torch.nn.Tanh(), torch.nn.Linear(16, 2))
@@ -255,12 +255,12 @@ assert all(values[-1] < values[0] for values in grad_norms.values())
 # %% [markdown]
 # This plot is the first thing to look at when a network does not learn. A layer whose gradient
 # norm sits near zero from the start is not learning (vanishing gradients, or dead units as in
-# notebook 06); norms that grow step after step announce a loss about to blow up (exploding
+# notebook 07); norms that grow step after step announce a loss about to blow up (exploding
 # gradients, the reason for gradient clipping).
 #
 # ## Freezing a layer
 #
-# `requires_grad_(False)` on a module switches off all its parameters (notebook 09): backward
+# `requires_grad_(False)` on a module switches off all its parameters (notebook 10): backward
 # computes nothing for them, their `.grad` stays `None`, and the optimizer skips them. This is
 # how a pretrained layer is kept fixed while the rest trains.
 
@@ -283,9 +283,9 @@ assert model[0].weight.grad is None and model[2].weight.grad is not None
 #   `torch.no_grad()`.
 # - Per-parameter gradient norms show which layers learn and when training has settled;
 #   `requires_grad_(False)` freezes a layer.
-# - Every behaviour of `.grad` in this loop is one from notebooks 01 to 10: `None` before
+# - Every behaviour of `.grad` in this loop is one from notebooks 01 to 12: `None` before
 #   backward, accumulation and resetting, leaves versus intermediates, in-place updates under
 #   `no_grad`.
 #
-# Exercises: [exercises/ex11_capstone.ipynb](../exercises/ex11_capstone.ipynb).
+# Exercises: [exercises/ex13_capstone.ipynb](../exercises/ex13_capstone.ipynb).
 # That is the end of the course: the worked answers to all exercises are in `solutions/`.

@@ -1,13 +1,12 @@
 # %% [markdown]
-# # 10 · Inside the engine: how `backward()` fills `.grad`
+# # 11 · Inside the engine: how `backward()` fills `.grad`
 #
-# Nine notebooks have called `backward()` and read what it left in `.grad`. This one opens it.
+# Ten notebooks have called `backward()` and read what it left in `.grad`. This one opens it.
 # `backward()` does three things: it finds every node of the graph behind the output, puts them
 # in an order where each node comes before the nodes it sends gradients to, and walks that
 # order once, each node applying the chain rule to the *sum* of the gradients it received,
 # until `AccumulateGrad` nodes add the results into `.grad`. We will see why the order and the
-# sum matter (a plausible recursive version gets a wrong answer), read how minigrad does it,
-# and finish by adding an operation of our own with `torch.autograd.Function`.
+# sum matter (a plausible recursive version gets a wrong answer), and read how minigrad does it.
 
 # %%
 import minigrad as torch
@@ -173,7 +172,7 @@ viz.backward_steps(c)
 print(inspect.getsource(pointwise.Mul))
 
 # %% [markdown]
-# Three details: it saves each input only when the *other* one needs a gradient (notebook 07:
+# Three details: it saves each input only when the *other* one needs a gradient (notebook 08:
 # `h * 3` keeps only the 3); `ctx.needs_input_grad` says which inputs want one; and each
 # gradient is `grad * other factor`, the chain rule for a product. The class is named `Mul`,
 # and the node it leaves in the graph is named after it: `MulBackward0`.
@@ -210,131 +209,25 @@ print(leaf.grad)
 #
 # minigrad's real version, `accumulate_into` in `minigrad/autograd/accumulate.py`, follows the
 # same rule and adds two cases: a non-leaf kept by `retain_grad()`, and `create_graph=True`
-# (notebook 08), where the sum is itself recorded. Its source is stored below, collapsed: click
+# (notebook 09), where the sum is itself recorded. Its source is stored below, collapsed: click
 # the bar to read it.
 
 # %% tags=["minigrad-only", "nbval-ignore-output", "hide-output"]
 print(inspect.getsource(accumulate.accumulate_into))
 
 # %% [markdown]
-# ## Your own operation: `torch.autograd.Function`
-#
-# Writing a `Function` is also how you add an operation to PyTorch yourself: for a faster
-# backward, a numerically safer one, or a gradient that is deliberately not the true
-# derivative. Take $h(a, b) = \sqrt{a^2 + b^2}$ (the length of the vector $(a, b)$), whose
-# partial derivatives are $a/h$ and $b/h$. Backward needs `a`, `b` and the result, so forward
-# saves all three with `ctx.save_for_backward` and backward reads them from
-# `ctx.saved_tensors`.
-
-# %%
-class Hypot(torch.autograd.Function):
-    """h = sqrt(a² + b²); dh/da = a / h, dh/db = b / h."""
-
-    @staticmethod
-    def forward(ctx, a, b):
-        h = (a * a + b * b).sqrt()
-        ctx.save_for_backward(a, b, h)
-        return h
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        a, b, h = ctx.saved_tensors
-        return grad_output * a / h, grad_output * b / h  # one gradient per input of forward
-
-
-# %% [markdown]
-# Call it with `.apply`, never `forward` directly: `apply` runs `forward` without recording
-# its inside, then links one node, `HypotBackward`, into the graph.
-
-# %%
-a = torch.tensor(3.0, requires_grad=True)
-b = torch.tensor(4.0, requires_grad=True)
-length = Hypot.apply(a, b)
-length
-
-# %% [markdown]
-# The new operation is one node in the graph, holding its three saved tensors, like any
-# built-in one:
-
-# %% tags=["minigrad-only"]
-viz.draw(length, view="backward", show_saved=True)
-
-# %% [markdown]
-# <details><summary>What will <code>a.grad</code> and <code>b.grad</code> be after
-# <code>length.backward()</code>? Click to reveal</summary>
-#
-# $3/5 = 0.6$ and $4/5 = 0.8$: `HypotBackward` receives 1 and returns `(1 * 3 / 5, 1 * 4 / 5)`.
-# </details>
-
-# %%
-length.backward()
-print(a.grad, b.grad)
-
-# %%
-assert length.grad_fn.name() == "HypotBackward"
-assert torch.allclose(a.grad, torch.tensor(0.6)) and torch.allclose(b.grad, torch.tensor(0.8))
-
-# %% [markdown]
-# ## Checking a backward with `gradcheck`
-#
-# One pair of numbers proves little. `torch.autograd.gradcheck(fn, inputs)` compares the
-# Jacobian your backward implies with one estimated by finite differences,
-# $(f(x + \varepsilon) - f(x - \varepsilon)) / 2\varepsilon$, for every element of every input.
-# Give it `float64` inputs. On `float32` ones it warns that the check will likely fail, and it
-# does: the rounding error of the difference swamps the check, so even the correct backward of
-# `exp` is reported as a mismatch. It returns `True`, or raises an error that shows both
-# Jacobians.
-
-# %%
-inputs = (torch.tensor([3.0, 1.0, -2.0], dtype=torch.float64, requires_grad=True),
-          torch.tensor([4.0, 2.0, 0.5], dtype=torch.float64, requires_grad=True))
-torch.autograd.gradcheck(Hypot.apply, inputs)
-
-# %% [markdown]
-# A backward with the two gradients swapped is exactly right at $a = b$ and wrong anywhere
-# else; a test at one point could miss it.
-#
-# <details><summary>Will <code>gradcheck</code> pass it? Click to reveal</summary>
-#
-# No: the Jacobian with respect to `a` does not match (`raise_exception=False` returns `False`
-# instead of raising, to print the verdict quietly).
-# </details>
-
-# %%
-class SwappedHypot(Hypot):
-    @staticmethod
-    def backward(ctx, grad_output):
-        a, b, h = ctx.saved_tensors
-        return grad_output * b / h, grad_output * a / h  # wrong: swapped
-
-
-print(torch.autograd.gradcheck(SwappedHypot.apply, inputs, raise_exception=False))
-try:
-    torch.autograd.gradcheck(SwappedHypot.apply, inputs)
-except RuntimeError as error:
-    print(type(error).__name__ + ":", str(error).splitlines()[0])
-
-# %%
-assert not torch.autograd.gradcheck(SwappedHypot.apply, inputs, raise_exception=False)
-
-# %% [markdown]
-# Every operation in minigrad is tested this way, in `float64`, on random inputs. In the
-# exercises you write two of them yourself, `Mul` and `Pow`, and `gradcheck` judges your
-# backward.
-#
 # ## Summary
 #
 # - A `grad_fn` node is callable: gradient of its output in, gradients of its inputs out (one
 #   step of the chain rule).
 # - `backward()` puts the nodes in topological order (without recursion), runs each node once
-#   with the sum of the gradients it received, and ends in `AccumulateGrad`, which stores or
-#   `+=` adds into `.grad`.
+#   with the sum of the gradients it received, and ends in `AccumulateGrad`, which stores a copy
+#   of the first gradient in `.grad` and `+=` adds every later one.
 # - Running a node as soon as some gradient arrives double-counts through reused intermediates
 #   (`b = a + a; c = b * b` gives 36 instead of 24), and recursion fails on deep graphs.
-# - A new operation is a `torch.autograd.Function`: `forward(ctx, ...)` with
-#   `ctx.save_for_backward`, `backward(ctx, grad_output)` returning one gradient per input,
-#   called with `.apply`. `torch.autograd.gradcheck` checks it, on `float64` inputs (on
-#   `float32` ones it warns and is unreliable).
+# - Each operation is a `Function` whose `backward(ctx, grad)` returns one gradient per input;
+#   the node it leaves in the graph is named after it (`Mul` gives `MulBackward0`).
 #
-# Exercises: [exercises/ex10_inside_the_engine.ipynb](../exercises/ex10_inside_the_engine.ipynb).
-# Next: [11 · Capstone](11_capstone.ipynb).
+# Exercises: [exercises/ex11_inside_the_engine.ipynb](../exercises/ex11_inside_the_engine.ipynb).
+# Next: [12 · Your own operation](12_custom_functions.ipynb), a `Function` you write and
+# `gradcheck` judges.
