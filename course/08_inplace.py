@@ -1,12 +1,11 @@
 # %% [markdown]
 # # 08 · In-place operations and version counters
 #
-# `x += 1`, `x.add_(1)`, `x[0] = 5`: an *in-place* operation writes its result into the memory
-# of an existing tensor instead of making a new one. It saves memory, and autograd mostly
-# copes, but not always. Backward needs some of the values the forward pass computed; if you
-# overwrite one of them, the gradient can no longer be computed. This notebook shows the two
-# errors you can meet, how PyTorch notices (a version counter on every tensor), which
-# operations keep which values, and the patterns that are always safe.
+# `x += 1`, `x.add_(1)`, `x[0] = 5`: an *in-place* operation writes into an existing tensor
+# instead of making a new one. It saves memory, and autograd mostly copes; but backward needs
+# some values of the forward pass, and an overwritten one gives no gradient. Here are the two
+# errors you can meet, how PyTorch notices (a version counter on every tensor), and the
+# patterns that are always safe.
 
 # %%
 import minigrad as torch
@@ -17,14 +16,14 @@ from minigrad import viz
 # %% [markdown]
 # ## A leaf that requires grad cannot be changed in place
 #
-# A leaf with `requires_grad=True` is a parameter: the tensor whose gradient you want. Try to
-# add 1 to it in place.
+# A leaf with `requires_grad=True` is a parameter, the tensor whose gradient you want. Add 1 to
+# it in place:
 #
 # <details><summary>What will <code>w += 1</code> do? Click to reveal</summary>
 #
 # Raise a `RuntimeError`: *a leaf Variable that requires grad is being used in an in-place
-# operation*. `w` is left as it was. (Before PyTorch 0.4, a tensor had to be wrapped in a
-# `Variable` for autograd to record it; the class is gone, the word stayed in the message.)
+# operation*. `w` is left as it was. (`Variable` is the wrapper autograd needed before PyTorch
+# 0.4; the class is gone, the word stayed in the message.)
 # </details>
 
 # %%
@@ -39,10 +38,9 @@ print(w)
 assert w.tolist() == [1.0, 2.0]
 
 # %% [markdown]
-# Why? If PyTorch recorded `w += 1`, `w` would become the *result* of an addition, no longer a
-# leaf, and the tensor you created (whose gradient you wanted in `w.grad`) would exist only as
-# an old value inside the graph. Every operation that writes into its values is refused the same
-# way:
+# Recorded, `w += 1` would turn `w` into the *result* of an addition, and the leaf you wanted a
+# gradient for would survive only as an old value inside the graph. Every operation that writes
+# into the values is refused:
 
 # %%
 for name, change in [("add_(1)", lambda t: t.add_(1)), ("mul_(2)", lambda t: t.mul_(2)),
@@ -53,10 +51,9 @@ for name, change in [("add_(1)", lambda t: t.add_(1)), ("mul_(2)", lambda t: t.m
         print(f"w.{name}: {error}")
 
 # %% [markdown]
-# A trailing `_` does not make a method an in-place operation on the values, though.
-# `requires_grad_()` and `detach_()` change only the tensor's flags, so they are allowed on such a
-# leaf (notebook 10 calls `w.requires_grad_(False)`). After either, the tensor is a leaf that
-# no longer requires grad:
+# A trailing `_` is not what is refused: `requires_grad_()` and `detach_()` change flags, not
+# values, so they are allowed (notebook 10 uses `w.requires_grad_(False)`). After either, the
+# tensor is a leaf that no longer requires grad:
 
 # %%
 for name, change in [("requires_grad_(False)", lambda t: t.requires_grad_(False)),
@@ -66,14 +63,11 @@ for name, change in [("requires_grad_(False)", lambda t: t.requires_grad_(False)
     print(f"leaf.{name}: requires_grad={leaf.requires_grad}")
 
 # %% [markdown]
-# Changing parameters is what an optimizer does at every step, though. The way to do it is to
-# switch recording off with `torch.no_grad()`: we come back to it at the end.
-#
 # ## Every tensor counts its in-place changes
 #
 # Each tensor carries a counter, `_version`, that every in-place operation on it increases by
-# one. (The underscore says it is internal, in PyTorch too; it is still there to read.)
-# Out-of-place operations make a new tensor, which starts at 0.
+# one (the underscore marks it internal, in PyTorch too, but you may read it). An out-of-place
+# operation makes a new tensor, at version 0.
 #
 # <details><summary>What will the last line print? Click to reveal</summary>
 #
@@ -96,8 +90,8 @@ assert (t._version, u._version) == (3, 0)
 # %% [markdown]
 # ## What backward needs, it saves
 #
-# To compute its gradient, an operation's backward needs some of the values of the forward
-# pass, and it keeps them in its `grad_fn` (PyTorch calls them *saved tensors*):
+# An operation's backward needs some values of the forward pass; its `grad_fn` keeps them
+# (PyTorch calls them *saved tensors*):
 #
 # | operation | derivative | saves |
 # | --- | --- | --- |
@@ -106,13 +100,11 @@ assert (t._version, u._version) == (3, 0)
 # | `a.sin()` | $\cos a$ | its input |
 # | `a + b` | 1 and 1 | **nothing** |
 #
-# When a tensor is saved, the version it had is saved with it. When backward unpacks it, it
-# compares: a different version means the values backward would use are not the ones the
-# forward pass used, and it stops with an error rather than return a wrong gradient.
+# A tensor is saved with its version. If the version has changed when backward needs it,
+# backward raises an error rather than compute with values the forward pass never used.
 #
-# `view="backward", show_saved=True` draws the saved tensors next to the node that keeps them,
-# with their version at saving and now. Here `x * x` keeps `x` twice (once per input), `exp`
-# keeps its result, and the addition keeps nothing.
+# `view="backward", show_saved=True` draws each saved tensor beside the node that keeps it,
+# with its version then and now (`h * h` keeps `h` once per input):
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -127,13 +119,13 @@ viz.draw(product, exponential, shifted, view="backward", show_saved=True)
 # %% [markdown]
 # ## Changing a value that backward saved
 #
-# Now change the result of `exp` in place, then ask for the gradient.
+# Change the result of `exp` in place, then ask for the gradient.
 #
 # <details><summary>Will <code>exponential.sum().backward()</code> work? Click to
 # reveal</summary>
 #
-# No. `ExpBackward0` saved `exponential` at version 0, `mul_` moved it to version 1, and the
-# backward of `exp` would multiply by the new (doubled) values. PyTorch raises instead.
+# No. `ExpBackward0` saved `exponential` at version 0, `mul_` moved it to 1, and the backward
+# of `exp` would multiply by the doubled values. PyTorch raises instead.
 # </details>
 
 # %%
@@ -149,17 +141,17 @@ assert exponential._version == 1 and x.grad is None
 
 # %% [markdown]
 # The message names the tensor (`[torch.FloatTensor [2]]`), the operation whose output it is,
-# and both versions. The diagram now shows the saved tensor in red: saved at version 0, now at
-# version 1. (The `mul_` is recorded as a node of its own, `MulBackward0`; it ran before the
-# failure and has already freed what it saved.)
+# and both versions. The diagram draws the saved tensor in red, saved at version 0, now at 1.
+# (The `mul_` is a node of its own, `MulBackward0`, which ran before the failure and freed what
+# it saved.)
 
 # %% tags=["minigrad-only"]
 viz.draw(exponential, view="backward", show_saved=True)
 
 # %% [markdown]
-# The forward pass ran without complaint: the error comes only when backward reaches the node
-# that needs the overwritten value. Step by step, on a fresh copy, `SumBackward0` and
-# `MulBackward0` (the `mul_`) run fine; `ExpBackward0` is where it fails.
+# Forward did not complain; backward fails only at the node that needs the overwritten value.
+# Step by step, on a fresh copy: `SumBackward0` and `MulBackward0` (the `mul_`) run,
+# `ExpBackward0` fails.
 
 # %% tags=["minigrad-only"]
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -170,8 +162,8 @@ viz.backward_steps(exponential.sum())
 # %% [markdown]
 # ## Which changes break backward?
 #
-# It depends only on what was saved. Here is an experiment: for each operation `out = op(h)`,
-# change either its input `h` or its output `out` in place afterwards, then run backward.
+# It depends only on what was saved. An experiment: for each operation `out = op(h)`, change
+# its input `h` or its output `out` in place, then run backward.
 
 # %%
 def outcome(op, change):
@@ -196,10 +188,10 @@ operations = {"h + 1": lambda h: h + 1, "h * 3": lambda h: h * 3, "h * h": lambd
 # <details><summary>Before running it: which rows will say "error", and in which column?
 # Click to reveal</summary>
 #
-# Input changed: `h * h`, `h ** 2` and `h.sin()`, which saved `h`. (`h * 3` saves only the
-# 3: the gradient for `h` is 3, it needs no `h`.) Output changed: `exp`, `sigmoid` and `relu`,
-# whose derivatives are computed from their result ($\sigma' = \sigma(1-\sigma)$, and ReLU's is
-# 1 where the result is positive). `h + 1` and `h.sum()` save nothing, so anything goes.
+# Input changed: `h * h`, `h ** 2` and `h.sin()`, which saved `h` (`h * 3` saves only the 3:
+# the gradient for `h` is 3). Output changed: `exp`, `sigmoid` and `relu`, whose derivatives
+# come from their result ($\sigma' = \sigma(1-\sigma)$; ReLU's is 1 where the result is
+# positive). `h + 1` and `h.sum()` save nothing: anything goes.
 # </details>
 
 # %%
@@ -215,9 +207,8 @@ assert [n for n, (_, o) in table.items() if o == "error"] == ["h.exp()", "h.sigm
 assert table["h + 1"] == table["h.sum()"] == ("fine", "fine")
 
 # %% [markdown]
-# So an in-place change right after an addition is fine, and one after `exp` is not. When the
-# change is allowed, the gradient is still right, because the in-place operation itself is
-# recorded in the graph (`y.add_(1)` gives `y` the `grad_fn` `AddBackward0`):
+# When a change is allowed, the gradient is still right: the in-place operation is itself
+# recorded (`y.add_(1)` gives `y` the `grad_fn` `AddBackward0`):
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -230,9 +221,8 @@ print(y.grad_fn.name(), x.grad)
 assert y.grad_fn.name() == "AddBackward0" and x.grad.tolist() == [2.0, 2.0]
 
 # %% [markdown]
-# When the changed tensor was saved as an *input* of a later operation, the message names the
-# operation that changed it last (here `Add`, the `add_`), since that is now where the tensor
-# comes from:
+# When the changed tensor was saved as an *input*, the message names the operation that
+# changed it last (here `Add`, the `add_`): that is now where the tensor comes from.
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -247,14 +237,14 @@ except RuntimeError as error:
 # %% [markdown]
 # ## `.data` hides changes from the check
 #
-# Old code sometimes changes `t.data` in place. `.data` is the same memory without the
-# history, and, unlike everything else, it does **not** share the version counter.
+# Old code sometimes changes `t.data` in place: the same memory without the history, and,
+# unlike everything else, **not** sharing the version counter.
 #
 # <details><summary>What will <code>x.grad</code> be? Click to reveal</summary>
 #
-# `tensor([0., 0.])`, and no error. The derivative of $e^x$ is $e^x$, about 2.7 and 7.4 here;
-# zeroing `y.data` zeroed what `ExpBackward0` saved, without moving the version counter, so
-# backward could not notice and used the new values.
+# `tensor([0., 0.])`, and no error. The true gradient, $e^x$, is about 2.7 and 7.4; zeroing
+# `y.data` zeroed what `ExpBackward0` saved without moving the version counter, so backward
+# used the new values unawares.
 # </details>
 
 # %%
@@ -269,8 +259,7 @@ print(x.grad)
 assert y._version == 0 and x.grad.tolist() == [0.0, 0.0]
 
 # %% [markdown]
-# `y.detach()` also shares the memory without the history, but it shares the version counter
-# too, so the same change through it is caught:
+# Through `y.detach()`, which shares the version counter, the same change is caught:
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -286,13 +275,13 @@ except RuntimeError as error:
 assert y._version == 1 and x.grad is None
 
 # %% [markdown]
-# Use `detach()`, never `.data`. Notebook 10 says more about `detach()`.
+# Use `detach()`, never `.data` (notebook 10 says more about `detach()`).
 #
 # ## Safe patterns
 #
-# **Updating parameters: `torch.no_grad()`.** Inside `with torch.no_grad():` nothing is
-# recorded, so an in-place change to a leaf is allowed: this is how an optimizer's `step()`
-# updates weights. The leaf stays a leaf, and its version goes up.
+# **Updating parameters: `torch.no_grad()`.** Inside it nothing is recorded, so a leaf may be
+# changed in place: this is how an optimizer's `step()` updates weights. The leaf stays a leaf;
+# its version goes up.
 
 # %%
 w = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -306,15 +295,14 @@ print(w, w.is_leaf, w._version)
 assert torch.allclose(w.detach(), torch.tensor([0.8, 1.6])) and w.is_leaf and w._version == 1
 
 # %% [markdown]
-# One more order of events: the update comes between building a loss and its backward.
+# And if the update comes between building a loss and its backward?
 #
 # <details><summary>Build <code>loss</code> from <code>w</code>, update <code>w</code>, then call
 # <code>loss.backward()</code>. What happens? Click to reveal</summary>
 #
-# An error: the version counter protects you here too. `PowBackward0` saved `w` at version 1,
-# and the update moved it to version 2. (`w` is a leaf, the output of no operation, so the
-# message names no operation.) A loss must be computed again after each update, from the new
-# weights; that is why a training loop runs the forward pass at every step.
+# An error: `PowBackward0` saved `w` at version 1, the update moved it to 2 (the message names
+# no operation: `w` is a leaf). Hence a training loop runs the forward pass again at every
+# step, from the new weights.
 # </details>
 
 # %%
@@ -331,9 +319,9 @@ except RuntimeError as error:
 assert w.grad is None
 
 # %% [markdown]
-# **Change a copy: `clone()`.** `t.clone()` is a new tensor with its own memory *and* it stays in
-# the graph (`CloneBackward0`), so gradients flow through it. Change the copy; the saved
-# original is untouched.
+# **Change a copy: `clone()`.** `t.clone()` has its own memory *and* stays in the graph
+# (`CloneBackward0`), so gradients flow through it. Change the copy; the saved original is
+# untouched.
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -349,21 +337,21 @@ assert y._version == 0
 assert torch.allclose(x.grad, 2 * x.detach().exp())  # two paths, each e^x
 
 # %% [markdown]
-# **Or simply don't: `y = y + 1` instead of `y += 1`.** The out-of-place form makes a new tensor
-# and moves the name to it; the old tensor, and anything saved from it, is left alone. The
-# memory an in-place operation saves is rarely worth the trouble; PyTorch's documentation
-# discourages them in most cases.
+# **Or don't: `y = y + 1` instead of `y += 1`.** The out-of-place form makes a new tensor and
+# moves the name to it, leaving the old one, and anything saved from it, alone. In-place
+# operations rarely save enough memory to be worth it; PyTorch's documentation discourages
+# them in most cases.
 #
 # ## Summary
 #
-# - An in-place operation on a leaf that requires grad raises *a leaf Variable that requires
-#   grad is being used in an in-place operation*, unless it runs under `torch.no_grad()` (how
+# - An in-place change to the values of a leaf that requires grad raises *a leaf Variable that
+#   requires grad is being used in an in-place operation*, except under `torch.no_grad()` (how
 #   optimizers update weights).
-# - Every tensor counts its in-place changes in `_version`. A saved tensor remembers its version;
-#   if it changed, backward raises *one of the variables needed for gradient computation has been
-#   modified by an inplace operation*.
-# - Which changes break backward depends on what was saved: `mul` saves its inputs, `exp`,
-#   `sigmoid`, `relu` their output, `add` and `sum` nothing.
+# - Every tensor counts its in-place changes in `_version`; backward raises *one of the
+#   variables needed for gradient computation has been modified by an inplace operation* when
+#   a saved tensor's version has changed.
+# - What breaks backward depends on what was saved: `mul` its inputs, `exp`, `sigmoid`, `relu`
+#   their output, `add` and `sum` nothing.
 # - Safe: `torch.no_grad()` for updates, `clone()` before changing, or out-of-place `y = y + 1`.
 #   `detach()` shares the version counter; `.data` does not, and hides the problem.
 #
