@@ -23,7 +23,8 @@ from minigrad import viz
 #
 # Raise a `RuntimeError`: *a leaf Variable that requires grad is being used in an in-place
 # operation*. `w` is left as it was. (`Variable` is the wrapper autograd needed before PyTorch
-# 0.4; the class is gone, the word stayed in the message.)
+# 0.4; today it is a deprecated name whose call returns a plain tensor, and the word stayed in
+# the message.)
 # </details>
 
 # %%
