@@ -32,7 +32,7 @@ $(STAMP): pyproject.toml scripts/set_up_lab.py scripts/course_lab.css $(if $(VEN
 		|| { echo "make: '$(PYTHON)' has no venv/pip (on Debian or Ubuntu: apt-get install python3-venv python3-pip)" >&2; exit 1; }
 	@if [ -n "$(VENV_BROKEN)" ]; then echo "make: $(VENV) is broken (its python does not start, is too old or has no pip): rebuilding it"; rm -rf $(VENV); fi
 	@[ -x $(BIN)/python ] || { echo "make: creating $(VENV) with $$($(PYTHON) -c 'import sys; print(sys.executable)')"; $(PYTHON) -m venv $(VENV); }
-	@echo "make: installing minigrad[$(EXTRAS)] into $(VENV) (a minute or two the first time)"
+	@echo "make: installing minigrad-course[$(EXTRAS)] into $(VENV) (a minute or two the first time)"
 	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[$(EXTRAS)]'
 	@echo "make: setting up JupyterLab and compiling the diagrams' Graphviz (scripts/set_up_lab.py)"
 	@$(BIN)/python scripts/set_up_lab.py
@@ -56,4 +56,4 @@ golden: $(STAMP)
 	$(BIN)/python scripts/record_golden.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build dist *.egg-info

@@ -112,7 +112,7 @@ viz.draw(y)
 # the course folder, or in `exercises/` without the folder name):
 #
 # ```
-# python -m minigrad.grade exercises/ex03_accumulation.ipynb
+# python -m minigrad_course.grade exercises/ex03_accumulation.ipynb
 # ```
 #
 # Worked answers live in `solutions/`, for when you are stuck.

@@ -1,13 +1,14 @@
 """Write the learners' notebooks, exercises/*.ipynb, from the one hand-written source,
 solutions/*.ipynb (nbgrader's "release" step):
 
-    python -m minigrad.exercises.generate            # rewrite exercises/ from solutions/
-    python -m minigrad.exercises.generate --check    # exit 1 if exercises/ is out of date
+    python -m minigrad_course.generate            # rewrite exercises/ from solutions/
+    python -m minigrad_course.generate --check    # exit 1 if exercises/ is out of date
 
 Worked answers become `# YOUR CODE HERE` + `raise NotImplementedError()`, hidden tests go,
 outputs are cleared, the metadata is the solution's. Answer and check cells get the tag
 `raises-exception`: unanswered, they fail, and nbval is told to expect it. solutions/ is only
-ever read."""
+ever read. The course's folder is found from the current folder upwards (see `course`), or
+given with --course, or both notebook folders with --solutions and --exercises."""
 from __future__ import annotations
 
 import argparse
@@ -16,9 +17,8 @@ import json
 import sys
 from pathlib import Path
 
-from . import markers
-
-ROOT = Path(__file__).resolve().parents[2]
+from .checks import markers
+from .course import EXERCISES, SOLUTIONS, CourseNotFound, find_course
 
 
 def to_exercise(solution: dict, where: str) -> dict:
@@ -46,7 +46,7 @@ def to_exercise(solution: dict, where: str) -> dict:
         cell["execution_count"] = None
     # The solution's kernel and language, as scripts/run_solutions.py stores them: what the
     # kernel reports when JupyterLab opens the notebook, less the Python version (see
-    # minigrad/_lab_contents.py), so opening an exercise does not mark it unsaved.
+    # minigrad_course/lab_contents.py), so opening an exercise does not mark it unsaved.
     notebook["metadata"] = {key: solution["metadata"][key]
                             for key in ("kernelspec", "language_info")}
     return notebook
@@ -71,13 +71,29 @@ def generated(solutions: Path) -> dict[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m minigrad.exercises.generate",
+    parser = argparse.ArgumentParser(prog="python -m minigrad_course.generate",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("--solutions", type=Path, default=ROOT / "solutions")
-    parser.add_argument("--exercises", type=Path, default=ROOT / "exercises")
+    parser.add_argument("--course", type=Path, default=None,
+                        help="the course's folder (default: the current folder or the nearest "
+                             "one above it with a solutions/ folder of notebooks)")
+    parser.add_argument("--solutions", type=Path, default=None,
+                        help="the worked notebooks (default: COURSE/solutions)")
+    parser.add_argument("--exercises", type=Path, default=None,
+                        help="where the learners' notebooks go (default: COURSE/exercises)")
     parser.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 if exercises/ differs from what it would be")
     args = parser.parse_args(argv)
+    if args.solutions is None or args.exercises is None:
+        try:
+            course = args.course or find_course()
+        except CourseNotFound as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        args.solutions = args.solutions or course / SOLUTIONS
+        args.exercises = args.exercises or course / EXERCISES
+    if not args.solutions.is_dir():
+        print(f"error: {args.solutions} is not a folder of solutions notebooks", file=sys.stderr)
+        return 2
     if args.exercises.resolve() == args.solutions.resolve():
         parser.error("--exercises must not be the solutions folder")
     try:

@@ -1,4 +1,4 @@
-"""How the course's JupyterLab reads and writes notebook files (not part of the engine).
+"""How the course's JupyterLab reads and writes notebook files.
 
 When a kernel starts, JupyterLab copies the kernel's `language_info` into the notebook's
 metadata, and a change marks the notebook unsaved. The kernel reports the exact version of its

@@ -11,8 +11,8 @@ CELL_TIMEOUT_S = 60
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 # What the kernel reports minus its exact Python version, which differs between machines. The
 # course's JupyterLab adds the version when it reads a notebook and drops it when it saves one
-# (minigrad/_lab_contents.py), so that a kernel starting changes nothing: for that, every stored
-# notebook (exercises/ too) must carry exactly these fields.
+# (minigrad_course/lab_contents.py), so that a kernel starting changes nothing: for that, every
+# stored notebook (exercises/ too) must carry exactly these fields.
 LANGUAGE_INFO = {
     "codemirror_mode": {"name": "ipython", "version": 3},
     "file_extension": ".py",

@@ -5,7 +5,7 @@
     python scripts/run_solutions.py --check            # fail if a stored notebook differs
 
 solutions/ is the hand-written source of the exercises: edit it in JupyterLab, run this, then
-`python -m minigrad.exercises.generate`. Every cell must pass; what could vary between runs or
+`python -m minigrad_course.generate`. Every cell must pass; what could vary between runs or
 machines (timings, the kernel's Python version) is left out, so a rerun gives the same bytes."""
 from __future__ import annotations
 

@@ -13,12 +13,12 @@ and draws one diagram, so that Graphviz's WebAssembly is compiled now, into wasm
 Terminals: a terminal opened in JupyterLab runs bash with the course's start-up file, which
 runs the learner's ~/.bashrc and THEN puts this environment first on PATH. A `conda init` or
 `pyenv init` in ~/.bashrc puts its own Python first; coming after it, ours wins, so
-`python -m minigrad.grade ...` works as notebook 00 writes it. Any login shell is replaced by
+`python -m minigrad_course.grade ...` works as notebook 00 writes it. Any login shell is replaced by
 bash (zsh users get bash there; their ~/.bashrc, if any, still runs). Without bash, JupyterLab's
 default shell starts, with this environment first on the PATH open_lab.py gives the server.
 
-Notebooks: the server reads and writes them through minigrad/_lab_contents.py, so that opening
-and saving a lesson does not add the Python version to its file.
+Notebooks: the server reads and writes them through minigrad_course/lab_contents.py, so that
+opening and saving a lesson does not add the Python version to its file.
 
 CSS: JupyterLab shows a collapsed output (a prediction's answer, see scripts/build_notebooks.py)
 as a bar that previews its first line; scripts/course_lab.css replaces the preview with what to
@@ -43,7 +43,7 @@ TERMINAL_RC = PREFIX / "etc" / "minigrad" / "terminal.bashrc"
 LAB_OVERRIDES = PREFIX / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
 CUSTOM_CSS = PREFIX / "etc" / "minigrad" / "custom" / "custom.css"
 COURSE_CSS = Path(__file__).with_name("course_lab.css")
-CONTENTS_MANAGER = "minigrad._lab_contents.CourseContentsManager"
+CONTENTS_MANAGER = "minigrad_course.lab_contents.CourseContentsManager"
 # No "Would you like to get notified about official Jupyter news?" toast over the first lesson,
 # and no "a newer JupyterLab exists" toast later: the course pins its JupyterLab.
 NOTIFICATION_SETTINGS = {"@jupyterlab/apputils-extension:notification":

@@ -1,9 +1,9 @@
 """Each check against the answers learners really write (issue 11): plausible wrong answers
 must fail, and right answers other than the one in solutions/ must pass.
 
-One table: the check (module.function of minigrad.exercises), the answer as the learner would
-type it in the answer cell (`torch` is minigrad), and whether the check should pass. The answer
-passed to the check is the one name the source defines."""
+One table: the check (module.function of minigrad_course.checks), the answer as the learner
+would type it in the answer cell (`torch` is minigrad), and whether the check should pass. The
+answer passed to the check is the one name the source defines."""
 from __future__ import annotations
 
 import contextlib
@@ -14,7 +14,7 @@ import re
 import pytest
 
 import minigrad
-from minigrad.exercises._feedback import CheckFailed
+from minigrad_course.checks._feedback import CheckFailed
 
 PASS, FAIL = True, False
 
@@ -270,7 +270,7 @@ def gradient_norms(model):
 def run_check(check: str, source: str) -> tuple[bool, str]:
     """(passed, what the check printed or raised) for the answer `source` defines."""
     module_name, function_name = check.split(".")
-    module = importlib.import_module(f"minigrad.exercises.{module_name}")
+    module = importlib.import_module(f"minigrad_course.checks.{module_name}")
     namespace: dict = {"torch": minigrad}
     exec(compile(source, "<the answer cell>", "exec"), namespace)  # noqa: S102 - our table
     defined = [name for name in namespace if name not in ("torch", "__builtins__")]

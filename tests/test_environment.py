@@ -14,7 +14,8 @@ from packaging.utils import canonicalize_name
 ROOT = Path(__file__).resolve().parent.parent
 EXTRAS = ("course", "test")
 # conda-forge's names for packages that PyPI names otherwise.
-CONDA_TO_PYPI = {"matplotlib-base": "matplotlib", "python-graphviz": "graphviz"}
+CONDA_TO_PYPI = {"matplotlib-base": "matplotlib", "python-graphviz": "graphviz",
+                 "python-build": "build"}
 CONDA_ONLY = {"python", "pip"}
 PROJECT_INSTALLS = {"-e .", "."}
 # What stored notebook outputs depend on: the numbers, the plots, the diagrams' renderer.
@@ -36,9 +37,27 @@ def comparable(requirement: Requirement) -> str:
     return f"{canonicalize_name(requirement.name)}{extras}{specifier}"
 
 
+def extra_requirements(*names: str) -> list[Requirement]:
+    """What installing the project with these extras brings, an extra that names the project
+    itself (`minigrad-course[diagrams]` in `course`) replaced by that extra's requirements."""
+    project = pyproject()["project"]
+    extras = project["optional-dependencies"]
+    found, pending, seen = [], list(names), set()
+    while pending:
+        extra = pending.pop(0)
+        if extra in seen:
+            continue
+        seen.add(extra)
+        for requirement in map(Requirement, extras[extra]):
+            if canonicalize_name(requirement.name) == canonicalize_name(project["name"]):
+                pending += sorted(requirement.extras)
+            else:
+                found.append(requirement)
+    return found
+
+
 def pyproject_requirements() -> set[str]:
-    extras = pyproject()["project"]["optional-dependencies"]
-    return {comparable(Requirement(line)) for extra in EXTRAS for line in extras[extra]}
+    return {comparable(requirement) for requirement in extra_requirements(*EXTRAS)}
 
 
 def conda_and_pip_sections() -> tuple[list[str], list[str]]:
@@ -80,7 +99,7 @@ def test_environment_installs_the_project_on_a_python_it_supports() -> None:
 
 
 def test_what_notebook_outputs_depend_on_is_pinned() -> None:
-    course = [Requirement(line) for line in pyproject()["project"]["optional-dependencies"]["course"]]
+    course = extra_requirements("course")
     pinned = {canonicalize_name(r.name) for r in course
               if len(r.specifier) == 1 and next(iter(r.specifier)).operator == "=="}
     assert sorted(MUST_BE_PINNED - pinned) == [], "pin these exactly (==) in the course extra"

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from minigrad.exercises import generate, markers
+from minigrad_course import generate
+from minigrad_course.checks import markers
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS, EXERCISES = ROOT / "solutions", ROOT / "exercises"
@@ -23,7 +24,21 @@ def test_exercises_are_what_the_generator_writes() -> None:
     stale = [name for name, text in expected.items()
              if (EXERCISES / name).read_text(encoding="utf-8") != text]
     assert not stale, (f"exercises out of date: {stale}; run `python -m "
-                       "minigrad.exercises.generate` after editing solutions/")
+                       "minigrad_course.generate` after editing solutions/")
+
+
+def test_generator_finds_the_course_from_where_it_runs(tmp_path: Path, monkeypatch,
+                                                      capsys) -> None:
+    """Below the course folder it checks the course's exercises/; outside any course it says so
+    in one line and exits 2, writing nothing."""
+    monkeypatch.chdir(ROOT / "exercises")
+    assert generate.main(["--check"]) == 0
+    monkeypatch.chdir(tmp_path)
+    assert generate.main(["--check"]) == 2
+    error = capsys.readouterr().err
+    assert len(error.strip().splitlines()) == 1 and "no course here" in error, error
+    assert generate.main([]) == 2 and list(tmp_path.iterdir()) == []
+    assert generate.main(["--course", str(ROOT), "--check"]) == 0
 
 
 def test_generator_check_mode_and_never_writes_solutions(tmp_path: Path) -> None:
@@ -81,8 +96,8 @@ def test_exercise_names_differ_from_the_lessons() -> None:
     assert [f"ex{lesson}.ipynb" for lesson in lessons if not lesson.startswith("00")] == NAMES
 
 
-def _check_module(name: str):  # "ex03_accumulation.ipynb" -> minigrad.exercises.accumulation
-    return importlib.import_module(f"minigrad.exercises.{Path(name).stem.split('_', 1)[1]}")
+def _check_module(name: str):  # "ex03_accumulation.ipynb" -> ...checks.accumulation
+    return importlib.import_module(f"minigrad_course.checks.{Path(name).stem.split('_', 1)[1]}")
 
 
 @pytest.mark.parametrize("name", NAMES)

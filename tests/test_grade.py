@@ -1,5 +1,5 @@
-"""The grader (`python -m minigrad.grade`) on the shipped exercises, on the solutions and on
-notebooks broken the way learners break them; and every check against a wrong answer.
+"""The grader (`python -m minigrad_course.grade`) on the shipped exercises, on the solutions and
+on notebooks broken the way learners break them; and every check against a wrong answer.
 
 Each notebook graded costs a kernel start (1-2 s). pytest runs this file on one xdist worker
 (--dist=loadfile), so the folders are graded with --jobs 2, two kernels at a time."""
@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from minigrad.exercises import _notebook, markers
-from minigrad.exercises._feedback import CheckFailed, NotAnswered
-from minigrad.grade import grade_this_notebook, this_notebook
-from minigrad.grade.__main__ import main
-from minigrad.grade.kernel import run_cells
-from minigrad.grade.plan import make_plan
-from minigrad.grade.this_notebook import SKIPPED, UNSAVED, ran_since_saved
+from minigrad_course.checks import _notebook, markers
+from minigrad_course.checks._feedback import CheckFailed, NotAnswered
+from minigrad_course.grade import grade_this_notebook, this_notebook
+from minigrad_course.grade.__main__ import main
+from minigrad_course.grade.kernel import run_cells
+from minigrad_course.grade.plan import make_plan
+from minigrad_course.grade.this_notebook import SKIPPED, UNSAVED, ran_since_saved
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS, EXERCISES = ROOT / "solutions", ROOT / "exercises"
@@ -154,9 +154,10 @@ def test_without_solutions_beside_the_notebook_its_own_checks_are_used(tmp_path:
 
 
 def test_any_folder_any_path(tmp_path: Path) -> None:
-    """From inside exercises/ with the bare file name, and from elsewhere with an absolute path
-    to a copy named like an exercise: both are graded with the course's solutions."""
-    run = [sys.executable, "-m", "minigrad.grade"]
+    """From inside exercises/ with the bare file name, and from anywhere in the course with an
+    absolute path to a copy named like an exercise: both are graded with the course's solutions.
+    Outside any course, the copy is graded with its own checks (hidden tests aside)."""
+    run = [sys.executable, "-m", "minigrad_course.grade"]
     inside = subprocess.run([*run, "ex02_grad_is_none.ipynb"], cwd=EXERCISES,
                             capture_output=True, text=True)
     assert inside.returncode == 1, inside.stderr
@@ -164,12 +165,31 @@ def test_any_folder_any_path(tmp_path: Path) -> None:
                                     "../solutions/ex02_grad_is_none.ipynb)"), inside.stdout
     copy_path = tmp_path / "ex03_accumulation.ipynb"
     copy_path.write_bytes((SOLUTIONS / "ex03_accumulation.ipynb").read_bytes())
+    in_course = subprocess.run([*run, str(copy_path)], cwd=ROOT / "scripts",
+                               capture_output=True, text=True)
+    assert in_course.returncode == 0, in_course.stdout + in_course.stderr
+    assert "(checks from ../solutions/ex03_accumulation.ipynb)" in in_course.stdout
+    assert "4 of 4 exercises passed" in in_course.stdout
     (tmp_path / "elsewhere").mkdir()
     elsewhere = subprocess.run([*run, str(copy_path)], cwd=tmp_path / "elsewhere",
                                capture_output=True, text=True)
     assert elsewhere.returncode == 0, elsewhere.stdout + elsewhere.stderr
-    assert f"(checks from {SOLUTIONS / 'ex03_accumulation.ipynb'})" in elsewhere.stdout
+    assert "(checks from the notebook itself: no solutions/ found" in elsewhere.stdout
     assert "4 of 4 exercises passed" in elsewhere.stdout
+
+
+def test_missing_solutions_folder_is_one_line_and_exit_2(tmp_path: Path, capsys) -> None:
+    code = main([str(EXERCISES / "ex03_accumulation.ipynb"), "--solutions", str(tmp_path / "no")])
+    error = capsys.readouterr().err
+    assert code == 2 and len(error.strip().splitlines()) == 1, error
+    assert "no such folder" in error
+
+
+def test_the_engine_does_not_import_the_course_tooling() -> None:
+    code = ("import sys, minigrad, minigrad.viz\n"
+            "loaded = [m for m in sys.modules if m.startswith('minigrad_course')]\n"
+            "assert not loaded, loaded")
+    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_untouched_bugs_unfinished_functions_and_crashes(tmp_path: Path) -> None:
@@ -196,7 +216,7 @@ def test_untouched_bugs_unfinished_functions_and_crashes(tmp_path: Path) -> None
     line = next(line for line in report.splitlines() if "03-micro-batches" in line)
     assert "raised TypeError" in line, report
     assert "at line 2 of your cell: w.grad += 1" in report
-    assert "minigrad/exercises" not in report and "Traceback" not in report
+    assert "minigrad_course" not in report and "Traceback" not in report
 
 
 @pytest.mark.parametrize("content", ["{not json", '{"cells": 3}', ""])
@@ -214,13 +234,14 @@ def test_missing_file_is_exit_2(tmp_path: Path) -> None:
 
 
 def test_import_minigrad_loads_no_jupyter_package() -> None:
-    code = ("import sys, minigrad, minigrad.grade, minigrad.exercises.accumulation\n"
+    code = ("import sys, minigrad, minigrad_course.grade, minigrad_course.checks.accumulation"
+            "\n"
             "loaded = [m for m in ('nbformat', 'nbclient', 'jupyter_client', 'IPython')"
             " if m in sys.modules]\nassert not loaded, loaded")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-# The grading cell at the end of every exercise notebook (minigrad/grade/this_notebook.py).
+# The grading cell at the end of every exercise notebook (minigrad_course/grade/this_notebook.py)
 GRADING_CELL = "grade_this_notebook("
 
 
@@ -440,8 +461,8 @@ FIX_THE_BUG = {"02-init": "INIT_BUGGY", "03-two-losses": "TWO_LOSSES_BUGGY",
                "12-softplus": "SOFTPLUS_BUGGY", "13-train": "TRAIN_BUGGY"}
 
 
-def check_module(name: str):  # "ex03_accumulation.ipynb" -> minigrad.exercises.accumulation
-    return importlib.import_module(f"minigrad.exercises.{Path(name).stem.split('_', 1)[1]}")
+def check_module(name: str):  # "ex03_accumulation.ipynb" -> ...checks.accumulation
+    return importlib.import_module(f"minigrad_course.checks.{Path(name).stem.split('_', 1)[1]}")
 
 
 def test_every_buggy_cell_is_listed() -> None:

@@ -19,13 +19,16 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from ..tensor import Tensor
+import minigrad
+import minigrad_course
+from minigrad.tensor import Tensor
 from . import _notebook
 
 TOLERANCE = 1e-4
-# Frames in minigrad, the standard library or installed packages are not the learner's code.
-NOT_LEARNERS = (Path(__file__).resolve().parents[1], Path(sys.prefix).resolve(),
-                Path(sys.base_prefix).resolve())
+# Frames in the engine, in this course's tooling, the standard library or installed packages
+# are not the learner's code.
+NOT_LEARNERS = tuple(Path(folder).resolve() for folder in (
+    *minigrad.__path__, *minigrad_course.__path__, sys.prefix, sys.base_prefix))
 
 
 class CheckFailed(AssertionError):
@@ -92,8 +95,6 @@ def _fingerprint(value: Any) -> Any:
 
 def is_untouched(answer: Any, buggy_source: str, name: str) -> bool:
     """Is `answer` still the buggy `name` defined by `buggy_source` (the read-only cell)?"""
-    import minigrad
-
     namespace: dict[str, Any] = {"torch": minigrad}
     exec(compile(buggy_source, "<the buggy cell>", "exec"), namespace)  # noqa: S102 - ours
     mine = _fingerprint(answer)
@@ -266,7 +267,7 @@ def show_graphs(pictures: list[tuple[str, Tensor]], names: dict | None = None,
         return
     from IPython.display import HTML, display
 
-    from .. import viz
+    from minigrad import viz
 
     def svg(title: str, t: Tensor) -> str:
         picture = viz.draw(t, names=names, view=view)._repr_svg_()

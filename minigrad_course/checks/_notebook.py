@@ -18,7 +18,7 @@ import time
 from types import TracebackType
 from typing import Any
 
-CHECK_PACKAGE = "minigrad.exercises."
+CHECK_PACKAGE = "minigrad_course.checks."
 last_run: dict[str, float] = {}  # a cell's code -> when (time.time()) it last finished running
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..tensor import Tensor
+from minigrad.tensor import Tensor
 from ._feedback import Checks, as_array, describe, same_numbers
 
 RAISES = "error"  # what a learner writes for a line that raises instead of printing

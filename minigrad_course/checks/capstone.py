@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import _grad_mode, nn, optim, random
-from ..tensor import Tensor
+from minigrad import _grad_mode, nn, optim, random
+from minigrad.tensor import Tensor
 from ._feedback import Checks, same_numbers, versus
 from ._snippets import check_predictions
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd import gradcheck
-from ..tensor import Tensor
+from minigrad.autograd import gradcheck
+from minigrad.tensor import Tensor
 from ._feedback import Checks, same_numbers
 
 

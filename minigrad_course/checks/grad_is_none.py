@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import random
-from ..tensor import Tensor
+from minigrad import random
+from minigrad.tensor import Tensor
 from ._feedback import Checks, describe, is_number, same_numbers
 from ._snippets import check_predictions
 

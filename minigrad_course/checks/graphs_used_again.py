@@ -6,7 +6,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from ..tensor import Tensor
+from minigrad.tensor import Tensor
 from ._feedback import Checks, same_numbers
 from ._snippets import check_predictions
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..tensor import Tensor
+from minigrad.tensor import Tensor
 from ._feedback import Checks, same_numbers, versus
 from ._snippets import check_predictions
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.engine import topological_order as reference_order
-from ..tensor import Tensor
+from minigrad.autograd.engine import topological_order as reference_order
+from minigrad.tensor import Tensor
 from ._feedback import Checks, same_numbers, show_graphs
 from ._snippets import check_predictions
 

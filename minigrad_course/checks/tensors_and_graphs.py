@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..tensor import Tensor
+from minigrad.tensor import Tensor
 from ._feedback import Checks, same_numbers, show_graphs
 from ._snippets import check_predictions
 
@@ -70,7 +70,7 @@ def _target(a: Tensor, b: Tensor) -> Tensor:
 
 def show_target() -> Any:
     """The graph learners rebuild in exercise 01-build-the-graph (its formula stays hidden)."""
-    from .. import viz
+    from minigrad import viz
 
     a = Tensor(2.0, requires_grad=True)
     b = Tensor(-1.0, requires_grad=True)

@@ -1,10 +1,13 @@
-"""Grade exercise notebooks: `python -m minigrad.grade exercises/ex03_accumulation.ipynb` (or a
-folder). Each notebook runs in a fresh kernel, one cell at a time, so a broken cell costs only
+"""Grade exercise notebooks: `python -m minigrad_course.grade exercises/ex03_accumulation.ipynb`
+(or a folder). Each notebook runs in a fresh kernel, one cell at a time, so a broken cell costs only
 its own exercise; each exercise is reported passed, failed or not attempted, with its check's
-message. See `plan` for which cells run (checks come from solutions/, hidden tests included).
+message. See `plan` for which cells run: checks come from the solutions notebook of the same
+name, hidden tests included, found with --solutions, in ../solutions beside the notebook's
+folder, or in the course around the current folder; without one (an installed copy grading a
+student's folder), from the notebook itself, hidden tests aside.
 
-Only `python -m minigrad.grade` needs Jupyter's packages (nbformat, nbclient, ipykernel);
-importing minigrad does not load them."""
+Only `python -m minigrad_course.grade` needs Jupyter's packages (nbformat, nbclient, ipykernel);
+importing minigrad or the checks does not load them."""
 from __future__ import annotations
 
 from dataclasses import dataclass

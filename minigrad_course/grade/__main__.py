@@ -1,4 +1,4 @@
-"""python -m minigrad.grade NOTEBOOK_OR_FOLDER ... [--timeout S] [--solutions DIR] [--jobs N]
+"""python -m minigrad_course.grade NOTEBOOK_OR_FOLDER ... [--timeout S] [--solutions DIR] [--jobs N]
 
 Exit code 0 when every exercise passed, 1 when some did not, 2 when a notebook could not be
 read at all."""
@@ -39,24 +39,29 @@ def _show(path: Path) -> str:
 
 def report(grade: NotebookGrade) -> str:
     source = f"checks from {_show(grade.reference)}" if grade.reference else \
-        "checks from the notebook itself: no solutions/ beside it, hidden tests skipped"
+        "checks from the notebook itself: no solutions/ found, hidden tests skipped"
     lines = [f"{_show(grade.path)}  ({source})", *exercise_lines(grade)]
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m minigrad.grade",
+    parser = argparse.ArgumentParser(prog="python -m minigrad_course.grade",
                                      description="Grade exercise notebooks in a fresh kernel.")
     parser.add_argument("paths", nargs="+", type=Path, help="notebooks or folders of them")
     parser.add_argument("--timeout", type=float, default=30.0,
                         help="seconds a cell may run before it is stopped (default 30)")
     parser.add_argument("--solutions", type=Path, default=None,
                         help="folder with the reference notebooks (default: ../solutions "
-                             "next to each notebook's folder)")
+                             "next to each notebook's folder, else solutions/ of the course "
+                             "around the current folder, else none: each notebook's own "
+                             "checks, without hidden tests)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="notebooks graded at the same time, each in its own kernel "
                              "(default 1)")
     args = parser.parse_args(argv)
+    if args.solutions is not None and not args.solutions.is_dir():
+        print(f"error: --solutions {args.solutions}: no such folder", file=sys.stderr)
+        return 2
     paths = notebooks(args.paths)
     if not paths:
         print("no notebooks found in " + ", ".join(map(str, args.paths)), file=sys.stderr)

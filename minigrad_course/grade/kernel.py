@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import queue
 import re
+import site
 import subprocess
 import time
 from dataclasses import dataclass
@@ -71,10 +72,20 @@ def run_cells(sources: list[str], cwd: Path, timeout: float) -> list[Outcome]:
 
 def _kernel_env() -> dict[str, str]:
     """The kernel runs in the notebook's folder, wherever that is: it must import the minigrad
-    this grader comes from even when that one is importable only from the course folder."""
+    and minigrad_course this grader comes from, also when they are importable only from the
+    folder the grader was started in (a checkout, not installed). Installed ones need nothing."""
+    import minigrad
+    import minigrad_course
+
     env = dict(os.environ, **{GRADING_ENV: "1"})
-    here = str(Path(__file__).resolve().parents[2])
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH")) if p)
+    installed = {Path(folder).resolve() for folder in site.getsitepackages()}
+    # The folder each package was imported from: the one above the package's own folder.
+    roots = {Path(package.__path__[0]).resolve().parent for package in (minigrad, minigrad_course)}
+    paths = [str(root) for root in sorted(roots - installed)]
+    if env.get("PYTHONPATH"):
+        paths.append(env["PYTHONPATH"])
+    if paths:
+        env["PYTHONPATH"] = os.pathsep.join(paths)
     return env
 
 

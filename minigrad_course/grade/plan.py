@@ -11,7 +11,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..exercises import markers
+from ..checks import markers
+from ..course import SOLUTIONS, CourseNotFound, find_course
 
 
 class Unreadable(Exception):
@@ -53,17 +54,20 @@ def load(path: Path) -> dict:
     return notebook
 
 
-COURSE_SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions"  # beside minigrad/
-
-
 def find_reference(path: Path, solutions: Path | None) -> Path | None:
     """solutions/<same name>: in --solutions when given; else beside the notebook's folder (as
-    exercises/ and solutions/ are), else in the course this grader comes from, so that a copy
-    of an exercise notebook anywhere is graded with the same checks."""
+    exercises/ and solutions/ are), else in the course around the current folder, so that a
+    copy of an exercise notebook anywhere is graded with the same checks. None when there is
+    no such notebook (an installed copy, a student's folder): the notebook is its own
+    reference, hidden tests aside."""
     if solutions is not None:
         folders = [solutions]
     else:
-        folders = [path.resolve().parent.parent / "solutions", COURSE_SOLUTIONS]
+        folders = [path.resolve().parent.parent / SOLUTIONS]
+        try:
+            folders.append(find_course() / SOLUTIONS)
+        except CourseNotFound:
+            pass
     for folder in folders:
         candidate = folder / path.name
         if candidate.is_file():

@@ -1,4 +1,4 @@
-"""The report's lines for one notebook, shared by `python -m minigrad.grade` and the grading
+"""The report's lines for one notebook, shared by `python -m minigrad_course.grade` and the grading
 cell at the end of each exercise notebook: one line per exercise (a failure's message may go on
 over more lines, indented), then the total."""
 from __future__ import annotations

@@ -1,10 +1,11 @@
 """The last cell of every exercise notebook:
 
-    from minigrad.grade import grade_this_notebook
+    from minigrad_course.grade import grade_this_notebook
     grade_this_notebook("ex03_accumulation.ipynb")
 
 grades the notebook's file as saved, in a fresh kernel, exactly as
-`python -m minigrad.grade ex03_accumulation.ipynb` does, and prints the report under the cell.
+`python -m minigrad_course.grade ex03_accumulation.ipynb` does, and prints the report under the
+cell.
 The name is looked up in the kernel's working folder, which Jupyter sets to the notebook's.
 
 The grader reads the file, not the open notebook: JupyterLab saves on Ctrl+S, and by itself only
@@ -19,7 +20,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..exercises import _notebook, markers
+from ..checks import _notebook, markers
 from . import Unreadable, grade_notebook
 from .kernel import GRADING_ENV
 from .plan import load

@@ -65,7 +65,7 @@ def test_unanswered_notebook_runs_without_tracebacks(page, lab: Lab, path: Path)
         text = re.sub(STRIP_ANSI, "", error["text"])
         assert "\n" not in text and len(text) < 200, f"cell {error['cell']}: {text}"
         assert text.startswith("✗ Not answered yet: "), f"cell {error['cell']}: {text}"
-    assert not [o for o in outputs if "minigrad/exercises" in o["text"]]
+    assert not [o for o in outputs if "minigrad_course" in o["text"]]
     checks = json.loads(path.read_text())["cells"]
     graded = [i for i, cell in enumerate(checks)
               if cell.get("metadata", {}).get("nbgrader", {}).get("grade")]
@@ -94,7 +94,7 @@ def test_wrong_answer_crash_and_success(page, lab: Lab) -> None:
     (error,) = [o for o in outputs_of(page, loop + 1) if o["type"] == "error"]
     assert error["ename"] == "CheckFailed"
     assert "Hint:" in error["text"] and "Traceback" not in error["text"]
-    assert "minigrad/exercises" not in error["text"]
+    assert "minigrad_course" not in error["text"]
 
     batches = cell_index(path, "03-micro-batches")
     type_and_run(page, batches, "def accumulate_gradient(w, inputs, targets, size):\n"
@@ -105,7 +105,7 @@ def test_wrong_answer_crash_and_success(page, lab: Lab) -> None:
         "at line 2 of your cell: w.grad += 1", timeout=UI_MS)
     (error,) = [o for o in outputs_of(page, batches + 1) if o["type"] == "error"]
     assert len(error["text"].splitlines()) == 2, error["text"]
-    assert "TypeError" in error["text"] and "minigrad/exercises" not in error["text"]
+    assert "TypeError" in error["text"] and "minigrad_course" not in error["text"]
     crash.scroll_into_view_if_needed()
     screenshot(page, "ex03-wrong-answer-and-crash")
 

@@ -89,9 +89,9 @@ def test_grader_runs_in_a_jupyterlab_terminal(page, lab: Lab) -> None:
                         "$HOME/other-python/bin/python -c 'import minigrad' 2>&1 | tail -1",
                         "No module named")
     assert "bashrc:ran" in text
-    text = terminal_run(page, f"python -m minigrad.grade exercises/{exercise}; "
+    text = terminal_run(page, f"python -m minigrad_course.grade exercises/{exercise}; "
                               "echo grader exit: $?", r"grader exit: \d", timeout_ms=NOTEBOOK_RUN_MS)
-    report = text[text.rindex("python -m minigrad.grade"):]
+    report = text[text.rindex("python -m minigrad_course.grade"):]
     screenshot(page, "terminal-grader")
     assert "No module named" not in report, report
     assert "not attempted" in report, report  # an untouched exercise notebook
