@@ -32,6 +32,9 @@ $(STAMP): pyproject.toml scripts/set_up_lab.py scripts/course_lab.css $(if $(VEN
 		|| { echo "make: '$(PYTHON)' has no venv/pip (on Debian or Ubuntu: apt-get install python3-venv python3-pip)" >&2; exit 1; }
 	@if [ -n "$(VENV_BROKEN)" ]; then echo "make: $(VENV) is broken (its python does not start, is too old or has no pip): rebuilding it"; rm -rf $(VENV); fi
 	@[ -x $(BIN)/python ] || { echo "make: creating $(VENV) with $$($(PYTHON) -c 'import sys; print(sys.executable)')"; $(PYTHON) -m venv $(VENV); }
+	@# The distribution was named minigrad before; its stale install would stay listed beside it.
+	@if $(BIN)/python -m pip show --quiet minigrad >/dev/null 2>&1; then \
+		$(BIN)/python -m pip uninstall --quiet --yes minigrad; fi
 	@echo "make: installing minigrad-course[$(EXTRAS)] into $(VENV) (a minute or two the first time)"
 	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[$(EXTRAS)]'
 	@echo "make: setting up JupyterLab and compiling the diagrams' Graphviz (scripts/set_up_lab.py)"
