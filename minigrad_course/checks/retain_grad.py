@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from minigrad.tensor import Tensor
-from ._feedback import Checks, describe, same_numbers, versus
+from ._feedback import Checks, describe, same_numbers
 from ._snippets import check_predictions
 
 RETAIN_SNIPPET = """\
