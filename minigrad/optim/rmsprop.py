@@ -1,0 +1,71 @@
+"""RMSprop, as torch.optim.RMSprop: each step divided by a running root-mean-square of the
+gradient, so that every parameter moves at a similar pace whatever its gradient's scale."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from ..tensor import Tensor
+from .optimizer import Optimizer, _check_not_supported
+
+
+class RMSprop(Optimizer):
+    """v = alpha * v + (1 - alpha) * g * g; p -= lr * g / (sqrt(v) + eps). `centered` divides
+    by the standard deviation instead (subtracting the running mean of g squared), `momentum`
+    keeps a buffer b = momentum * b + g / (sqrt(v) + eps) and steps by it. Same order of
+    operations as PyTorch's."""
+
+    def __init__(self, params: Iterable[Any], lr: float = 1e-2, alpha: float = 0.99,
+                 eps: float = 1e-8, weight_decay: float = 0, momentum: float = 0,
+                 centered: bool = False, capturable: bool = False, foreach: bool | None = None,
+                 maximize: bool = False, differentiable: bool = False) -> None:
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if eps < 0.0:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if momentum < 0.0:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if weight_decay < 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if alpha < 0.0:
+            raise ValueError(f"Invalid alpha value: {alpha}")
+        _check_not_supported(capturable=capturable, differentiable=differentiable)
+        super().__init__(params, {
+            "lr": lr, "alpha": alpha, "eps": eps, "weight_decay": weight_decay,
+            "momentum": momentum, "centered": centered, "capturable": capturable,
+            "foreach": foreach, "maximize": maximize, "differentiable": differentiable})
+
+    def _update(self, param: Tensor, grad: np.ndarray, group: dict, state: dict) -> None:
+        dtype = param._data.dtype.type
+        if group["maximize"]:
+            grad = -grad
+        if group["weight_decay"] != 0:
+            grad = grad + dtype(group["weight_decay"]) * param._data
+        if not state:
+            state["step"] = Tensor(np.float32(0))
+            state["square_avg"] = Tensor(np.zeros_like(param._data))
+            if group["momentum"] > 0:
+                state["momentum_buffer"] = Tensor(np.zeros_like(param._data))
+            if group["centered"]:
+                state["grad_avg"] = Tensor(np.zeros_like(param._data))
+        state["step"]._data = state["step"]._data + np.float32(1)
+        alpha = dtype(group["alpha"])
+        square_avg = state["square_avg"]._data
+        square_avg *= alpha
+        square_avg += dtype(1 - group["alpha"]) * grad * grad
+        if group["centered"]:
+            grad_avg = state["grad_avg"]._data
+            grad_avg += (grad - grad_avg) * dtype(1 - group["alpha"])
+            avg = np.sqrt(square_avg - grad_avg * grad_avg)
+        else:
+            avg = np.sqrt(square_avg)
+        avg = avg + dtype(group["eps"])
+        if group["momentum"] > 0:
+            buffer = state["momentum_buffer"]._data
+            buffer *= dtype(group["momentum"])
+            buffer += grad / avg
+            param._data -= dtype(group["lr"]) * buffer
+        else:
+            param._data -= dtype(group["lr"]) * (grad / avg)

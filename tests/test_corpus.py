@@ -1,0 +1,53 @@
+"""The tutorial corpus: programs from the public tutorials learners know (tests/corpus/*.py,
+each naming its source and edits at its top), run unchanged with minigrad as `torch`, print
+exactly what PyTorch 2.13 printed (tests/corpus/golden/, recorded by scripts/record_corpus.py)."""
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+record_corpus = importlib.import_module("record_corpus")
+
+PROGRAMS = record_corpus.programs()
+
+
+def test_the_corpus_is_broad() -> None:
+    """At least 15 programs from at least 6 sources (the file name's first word)."""
+    sources = {p.stem.split("_")[0] for p in PROGRAMS}
+    assert len(PROGRAMS) >= 15 and len(sources) >= 6, (len(PROGRAMS), sorted(sources))
+
+
+@pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.stem)
+def test_program_names_its_source_and_edits(program: Path) -> None:
+    head = program.read_text().splitlines()[:12]
+    assert head[0].startswith("# Source: "), f"{program.name} must start with '# Source: ...'"
+    assert any(re.match(r"# Edits: ", line) for line in head), f"{program.name} lists no edits"
+    assert "minigrad" not in program.read_text().replace("minigrad reproduces", ""), (
+        f"{program.name} must be PyTorch code: the runner swaps minigrad in")
+
+
+@pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.stem)
+def test_program_prints_what_pytorch_printed(program: Path) -> None:
+    golden = record_corpus.GOLDEN / f"{program.stem}.txt"
+    assert golden.exists(), f"no recorded transcript: run python scripts/record_corpus.py"
+    assert record_corpus.transcript(program, minigrad=True) == golden.read_text()
+
+
+def test_corpus_transcripts_are_current() -> None:
+    """With PyTorch 2.13 installed, the stored transcripts are what it prints today."""
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("PyTorch is not installed")
+    import importlib.metadata
+
+    if not importlib.metadata.version("torch").startswith(record_corpus.REFERENCE_VERSION):
+        pytest.skip("the reference is PyTorch 2.13")
+    stale = [p.stem for p in PROGRAMS
+             if record_corpus.transcript(p, minigrad=False)
+             != (record_corpus.GOLDEN / f"{p.stem}.txt").read_text()]
+    assert not stale, f"re-record with python scripts/record_corpus.py: {stale}"
