@@ -23,8 +23,8 @@ from .creation import (arange, as_tensor, empty, eye, from_numpy, full, full_lik
 from .generator import Generator, default_generator
 from .ops.pointwise import where
 from .ops.shape import cat, stack
-from .random import (initial_seed, manual_seed, normal, rand, rand_like, randint, randn,
-                     randn_like, randperm, seed)
+from .random import (get_rng_state, initial_seed, manual_seed, normal, rand, rand_like, randint,
+                     randn, randn_like, randperm, seed, set_rng_state)
 from .tensor import Tensor, is_tensor
 
 __version__ = "0.1.0"

@@ -55,6 +55,29 @@ class Generator:
         self._next_normal: float | None = None  # Box-Muller makes two numbers, keeps one
         return self
 
+    def get_state(self) -> Any:
+        """The whole state as a uint8 tensor, for set_state (its bytes are minigrad's own layout:
+        the 624 words, the position, the kept normal number and the seed)."""
+        from .tensor import Tensor
+
+        state = self._bits.state["state"]
+        kept = np.nan if self._next_normal is None else self._next_normal
+        parts = [state["key"].astype(np.uint32).tobytes(), np.int64(state["pos"]).tobytes(),
+                 np.float64(kept).tobytes(), np.uint64(self._seed & (2**64 - 1)).tobytes()]
+        return Tensor(np.frombuffer(b"".join(parts), dtype=np.uint8).copy())
+
+    def set_state(self, new_state: Any) -> Generator:
+        raw = new_state._data.astype(np.uint8).tobytes()
+        if len(raw) != 624 * 4 + 24:
+            raise RuntimeError("Expected a state made by get_state()")
+        key = np.frombuffer(raw[:2496], dtype=np.uint32).copy()
+        pos, kept, seed = (np.frombuffer(raw[2496 + 8 * i:2504 + 8 * i], dtype=t)[0]
+                           for i, t in enumerate((np.int64, np.float64, np.uint64)))
+        self._bits.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": int(pos)}}
+        self._next_normal = None if np.isnan(kept) else float(kept)
+        self._seed = int(seed)
+        return self
+
     def initial_seed(self) -> int:
         return self._seed
 
