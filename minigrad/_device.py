@@ -48,9 +48,7 @@ class device:  # noqa: N801 - PyTorch's spelling
     def __str__(self) -> str:
         return self.type if self.index is None else f"{self.type}:{self.index}"
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            other = device(other)
+    def __eq__(self, other: object) -> bool:  # a string is not a device, as in PyTorch
         return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
 
     def __hash__(self) -> int:

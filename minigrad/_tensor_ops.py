@@ -44,7 +44,26 @@ class TensorOps:
     def add(self, other, *, alpha=1): return _ops()[0].Add.apply(*_ops()[0].as_tensor_pair(self, other), alpha)
     def sub(self, other, *, alpha=1): return _ops()[0].Sub.apply(*_ops()[0].as_tensor_pair(self, other), alpha)
     def mul(self, other): return _ops()[0].Mul.apply(*_ops()[0].as_tensor_pair(self, other))
-    def div(self, other): return _ops()[0].Div.apply(*_ops()[0].as_tensor_pair(self._float_if_int(), other))
+    def div(self, other, *, rounding_mode=None):
+        if rounding_mode is not None:  # rounding: see ops/rounding.py
+            from .ops.rounding import div
+            return div(self, other, rounding_mode)
+        return _ops()[0].Div.apply(*_ops()[0].as_tensor_pair(self._float_if_int(), other))
+    def floor_divide(self, other):
+        from .ops.rounding import floor_divide
+        return floor_divide(self, other)
+    def remainder(self, other):
+        from .ops.rounding import remainder
+        return remainder(self, other)
+    def __floordiv__(self, other): return self.floor_divide(other)
+    def __rfloordiv__(self, other):
+        from .ops.rounding import floor_divide
+        return floor_divide(other, self)
+    def __mod__(self, other): return self.remainder(other)
+    def __rmod__(self, other):
+        from .ops.rounding import remainder
+        return remainder(other, self)
+    def nelement(self): return self.numel()
     # the operators are the methods themselves: one call less on every `x * 2`
     __add__ = __radd__ = add
     __sub__ = sub
