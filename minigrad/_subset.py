@@ -84,6 +84,6 @@ def module_getattr(owner: str, module_name: str):  # noqa: ANN201
     def __getattr__(name: str):  # noqa: ANN202, N807
         if name.startswith("__"):  # Python's and tools' probes (__path__, __wrapped__, ...)
             raise AttributeError(f"module '{module_name}' has no attribute '{name}'")
-        raise missing(owner, name, f"module '{module_name}' has no attribute '{name}'")
+        raise missing(owner, name, f"module '{owner}' has no attribute '{name}'")
 
     return __getattr__

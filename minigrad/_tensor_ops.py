@@ -44,8 +44,8 @@ class TensorOps:
     def add(self, other, *, alpha=1): return _ops()[0].Add.apply(*_ops()[0].as_tensor_pair(self, other), alpha)
     def sub(self, other, *, alpha=1): return _ops()[0].Sub.apply(*_ops()[0].as_tensor_pair(self, other), alpha)
     def mul(self, other): return _ops()[0].Mul.apply(*_ops()[0].as_tensor_pair(self, other))
-    def div(self, other, *, rounding_mode=None):
-        if rounding_mode is not None:  # rounding: see ops/rounding.py
+    def div(self, other, *, rounding_mode="<not given>"):
+        if rounding_mode != "<not given>":  # rounding (or an explicit None): see ops/rounding.py
             from .ops.rounding import div
             return div(self, other, rounding_mode)
         return _ops()[0].Div.apply(*_ops()[0].as_tensor_pair(self._float_if_int(), other))

@@ -97,6 +97,8 @@ def _integers(generator: Generator, count: int, low: int, high: int) -> np.ndarr
 def randint(low: int, high: int | None = None, size: Any = None, *,
             generator: Generator | None = None, dtype: _dtype.dtype | None = None,
             device: Any = None, requires_grad: bool = False) -> Tensor:
+    if size is None and isinstance(high, (tuple, list)):  # randint(high, size)
+        low, high, size = 0, low, high
     if high is None:
         low, high = 0, low
     if size is None:

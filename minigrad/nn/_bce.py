@@ -8,20 +8,19 @@ from ..tensor import Tensor
 
 
 class BinaryCrossEntropyWithLogits(Function):
-    """Per element (1 - y) * x + log(1 + exp(-x)), written as PyTorch writes it so that a large
-    |x| cannot overflow: with m = max(-x, 0), (1 - y) * x + m + log(exp(-m) + exp(-x - m)).
-    With pos_weight p the log term is scaled by 1 + (p - 1) * y. d/dx is sigmoid(x) - y
+    """Per element (1 - y) * x - log(sigmoid(x)), with log(sigmoid(x)) written as PyTorch
+    writes it so that a large |x| cannot overflow: min(x, 0) - log1p(exp(-|x|)). With
+    pos_weight p the log term is scaled by 1 + (p - 1) * y. d/dx is sigmoid(x) - y
     (times the weights), and PyTorch does not differentiate the target here either."""
     node_name = "BinaryCrossEntropyWithLogitsBackward0"
 
     @staticmethod
     def forward(ctx, x, y, weight, pos_weight, reduction):
         xs, ys = x._data, y._data
-        m = np.maximum(-xs, 0)
-        log_term = m + np.log(np.exp(-m) + np.exp(-xs - m))
+        log_sigmoid = np.minimum(xs, 0) - np.log1p(np.exp(-np.abs(xs)))
         if pos_weight is not None:
-            log_term = log_term * (1 + (pos_weight._data - 1) * ys)
-        loss = (1 - ys) * xs + log_term
+            log_sigmoid = log_sigmoid * ((pos_weight._data - 1) * ys + 1)
+        loss = (1 - ys) * xs - log_sigmoid
         if weight is not None:
             loss = loss * weight._data
         ctx.reduction, ctx.numel = reduction, xs.size
@@ -35,14 +34,13 @@ class BinaryCrossEntropyWithLogits(Function):
     @staticmethod
     def backward(ctx, grad):
         x, y, weight, pos_weight = ctx.saved_tensors
-        if pos_weight is None:
-            d = x.sigmoid() - y
+        if pos_weight is None:  # PyTorch's steps: (sigmoid(x) - y) * g, weighted, / numel
+            d = (x.sigmoid() - y) * grad
         else:
-            d = ((pos_weight - 1) * y + 1) * x.sigmoid() - pos_weight * y
+            t = pos_weight * y
+            d = ((t + 1 - y) * x.sigmoid() - t) * grad
         if weight is not None:
             d = d * weight
         if ctx.reduction == "mean":
-            d = d * (grad / ctx.numel)
-        else:
-            d = d * grad
+            d = d / ctx.numel
         return d, None, None, None, None

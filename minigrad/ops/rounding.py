@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import Function
+from .pointwise import Div
 from .operands import as_tensor_pair
 from .operands import result_like as _out
 
@@ -26,7 +27,7 @@ class FloorDivide(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        raise RuntimeError("the derivative for 'floor_divide' is not implemented.")
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
 
 
 class Remainder(Function):
@@ -43,6 +44,11 @@ class Remainder(Function):
         a, b = ctx.saved_tensors
         return (grad if ctx.needs_input_grad[0] else None,
                 -grad * FloorDivide.apply(a, b).detach() if ctx.needs_input_grad[1] else None)
+
+
+class TrueDivMode(Div):
+    """torch.div(a, b, rounding_mode=None): PyTorch records this overload under its own name"""
+    node_name = "DivBackward2"
 
 
 class RoundedDiv(Function):
@@ -71,10 +77,11 @@ def remainder(a, b):  # noqa: ANN001, ANN201
 
 
 def div(a, b, rounding_mode=None):  # noqa: ANN001, ANN201
-    """torch.div: true division (ints become floats), or rounded with a rounding mode."""
+    """torch.div(a, b, rounding_mode=...): true division (ints become floats) for None, else
+    rounded. (Without the keyword at all, a.div(b) is the plain DivBackward0 division.)"""
     if rounding_mode not in ROUNDING_MODES:
         raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                            f"but found '{rounding_mode}'")
     if rounding_mode is None:
-        return a.div(b)
+        return TrueDivMode.apply(*as_tensor_pair(a._float_if_int(), b))
     return RoundedDiv.apply(*as_tensor_pair(a, b), rounding_mode)
