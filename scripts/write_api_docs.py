@@ -45,6 +45,8 @@ def _summary(obj: Any) -> str:
 
 
 def _kind(obj: Any) -> str:
+    if isinstance(obj, property):
+        return "property"
     if inspect.isclass(obj):
         return "class"
     if isinstance(obj, minigrad.dtype):
