@@ -18,11 +18,11 @@ record_corpus = importlib.import_module("record_corpus")
 PROGRAMS = record_corpus.programs()
 
 # Programs whose printed floats differ from PyTorch's in the last digits: they print float32
-# results (a loss's full repr via .item(), or %.6f of a loss) that come from sums over
-# thousands of elements, matrix products and exp, which PyTorch computes with its own
-# vectorised kernels (and MKL) in an order, and with roundings, that numpy's do not follow.
-# Every printed line before the first such float matches. strict: a pass is reported, so the
-# mark is removed when minigrad catches up.
+# results in full (a loss via .item(), or %.6f of one) that go through matrix products (MKL's
+# sdot/sgemm), exp (Sleef) or sums along one dimension, which PyTorch computes in an order and
+# with roundings numpy does not follow (whole-tensor sums do follow it: _torch_sum.py). The
+# lines before the first such float match. strict: a pass is reported, so the mark goes when
+# minigrad catches up. (tests/corpus/README.md)
 FLOAT_ORDER = ("karpathy_makemore_bigram_nn", "nyu_spiral_classification", "pytorch_dynamic_net",
                "pytorch_polynomial_custom_function", "pytorch_polynomial_nn",
                "pytorch_polynomial_optim", "pytorch_polynomial_tensor")
