@@ -58,7 +58,8 @@ def dtype_of(spec: Any) -> _dtype.dtype:
     return spec.dtype if isinstance(spec, _LegacyTensorType) else spec
 
 
-def Variable(data: Tensor, requires_grad: bool = False, volatile: bool = False) -> Tensor:  # noqa: N802
+def Variable(data: Tensor, requires_grad: bool = False,  # noqa: N802 - PyTorch's name
+             volatile: bool = False) -> Tensor:
     """`Variable(t, requires_grad=True)`: since PyTorch 0.4 a Variable is a tensor; this gives
     a new leaf sharing t's data, as PyTorch does."""
     if not isinstance(data, Tensor):

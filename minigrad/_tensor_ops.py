@@ -117,8 +117,11 @@ class TensorOps:
     clip = clamp
 
     # ---- reductions -------------------------------------------------------------------------
-    def sum(self, dim=None, keepdim=False, *, keepdims=None): return _ops()[1].reduce_sum(self, dim, keepdim if keepdims is None else keepdims)  # keepdims: numpy's spelling, which PyTorch accepts too
-    def mean(self, dim=None, keepdim=False, *, keepdims=None): return _ops()[1].reduce_mean(self, dim, keepdim if keepdims is None else keepdims)
+    # keepdims=: numpy's spelling, which PyTorch accepts too (makemore uses it)
+    def sum(self, dim=None, keepdim=False, *, keepdims=None):
+        return _ops()[1].reduce_sum(self, dim, keepdim if keepdims is None else keepdims)
+    def mean(self, dim=None, keepdim=False, *, keepdims=None):
+        return _ops()[1].reduce_mean(self, dim, keepdim if keepdims is None else keepdims)
     def max(self, dim=None, keepdim=False): return _ops()[1].reduce_max(self, dim, keepdim, True)
     def min(self, dim=None, keepdim=False): return _ops()[1].reduce_max(self, dim, keepdim, False)
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None): return _norm().norm(self, p, dim, keepdim, dtype)

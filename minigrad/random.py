@@ -57,7 +57,8 @@ def _made(values: np.ndarray, device: Any, requires_grad: bool) -> Tensor:
     return Tensor(values, requires_grad=requires_grad)
 
 
-def rand(*sizes: Any, size: Any = None, generator: Generator | None = None, dtype: _dtype.dtype | None = None,
+def rand(*sizes: Any, size: Any = None, generator: Generator | None = None,
+         dtype: _dtype.dtype | None = None,
          device: Any = None, requires_grad: bool = False) -> Tensor:
     """Uniform on [0, 1)."""
     d = _floating(dtype, "check_uniform_bounds")
@@ -65,7 +66,8 @@ def rand(*sizes: Any, size: Any = None, generator: Generator | None = None, dtyp
                  requires_grad)
 
 
-def randn(*sizes: Any, size: Any = None, generator: Generator | None = None, dtype: _dtype.dtype | None = None,
+def randn(*sizes: Any, size: Any = None, generator: Generator | None = None,
+          dtype: _dtype.dtype | None = None,
           device: Any = None, requires_grad: bool = False) -> Tensor:
     """Standard normal."""
     d = _floating(dtype, "normal_kernel_cpu")

@@ -47,7 +47,7 @@ class SumTo(Function):
             lead + i for i, s in enumerate(shape) if s == 1 and a.shape[lead + i] != 1)
         from .. import _torch_sum
 
-        if len(axes) == a.ndim and _torch_sum.applies(a._data):  # to a single number: PyTorch's order
+        if len(axes) == a.ndim and _torch_sum.applies(a._data):  # to one number: PyTorch's order
             return _wrap(np.asarray(_torch_sum.total(a._data)).reshape(shape))
         return _wrap(a._data.sum(axis=axes, keepdims=True).reshape(shape))
 
