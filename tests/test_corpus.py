@@ -48,7 +48,7 @@ def test_program_names_its_source_and_edits(program: Path) -> None:
 def _marked(program: Path) -> object:
     if program.stem in FLOAT_ORDER:
         return pytest.param(program, marks=pytest.mark.xfail(
-            strict=True, reason="float32 results summed in PyTorch's kernel order differ in the "
+            strict=True, reason="float32 results of PyTorch's matmul/exp/per-dimension sums differ in the "
                                 "last digits"))
     return program
 
