@@ -48,8 +48,8 @@ def test_program_names_its_source_and_edits(program: Path) -> None:
 def _marked(program: Path) -> object:
     if program.stem in FLOAT_ORDER:
         return pytest.param(program, marks=pytest.mark.xfail(
-            strict=True, reason="float32 results of PyTorch's matmul/exp/per-dimension sums differ in the "
-                                "last digits"))
+            strict=True, reason="float32 results of PyTorch's matmul, exp or per-dimension "
+                                "sums differ in the last digits"))
     return program
 
 
