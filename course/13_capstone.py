@@ -72,10 +72,10 @@ plt.show()
 # both `nn.Parameter`s: leaves with `requires_grad=True`, the tensors whose `.grad` backward
 # fills.
 #
-# `nn.Linear` starts from random weights, and minigrad's random numbers are not PyTorch's. To
-# make this notebook print the same with either, we overwrite every parameter with numbers from
-# numpy's fixed seed. The overwrite is an in-place change of leaves that require grad, so it
-# runs under `torch.no_grad()` (notebook 08).
+# `nn.Linear` starts from random weights, and PyTorch seeds its random numbers differently on
+# every run. To make this notebook print the same on every run, we overwrite every parameter
+# with numbers from numpy's fixed seed. The overwrite is an in-place change of leaves that
+# require grad, so it runs under `torch.no_grad()` (notebook 08).
 
 # %%
 model = torch.nn.Sequential(torch.nn.Linear(2, 16), torch.nn.Tanh(), torch.nn.Linear(16, 2))

@@ -11,13 +11,20 @@ from . import autograd
 from ._dtype import (Size, bool, dtype, float16, float32, float64, get_default_dtype,  # noqa: A004
                      int8, int16, int32, int64, set_default_dtype, uint8)
 from ._dtype import double, float, half, int, long  # noqa: A004, F401 - PyTorch's aliases
-from ._grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from ._device import (accelerator, backends, cuda, device, get_default_device,
+                      set_default_device)
+from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
+                         no_grad, set_grad_enabled)
+from ._legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor,
+                      IntTensor, LongTensor, ShortTensor)
 from ._printing import get_printoptions, set_printoptions
 from .creation import (arange, as_tensor, empty, eye, from_numpy, full, full_like, linspace, ones,
                        ones_like, tensor, zeros, zeros_like)
+from .generator import Generator, default_generator
 from .ops.pointwise import where
 from .ops.shape import cat, stack
-from .random import manual_seed, rand, randint, randn, randperm
+from .random import (get_rng_state, initial_seed, manual_seed, normal, rand, rand_like, randint,
+                     randn, randn_like, randperm, seed, set_rng_state)
 from .tensor import Tensor, is_tensor
 
 __version__ = "0.1.0"
@@ -37,7 +44,7 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
               "sum", "mean", "max", "min", "pow", "add", "sub", "mul", "div", "neg", "matmul", "mm",
               "mv", "dot", "reshape", "flatten", "squeeze", "unsqueeze", "transpose", "t",
               "permute", "clone", "detach", "allclose", "equal", "argmax", "argmin", "sign",
-              "numel", "select", "narrow", "reciprocal", "norm"):
+              "numel", "select", "narrow", "reciprocal", "norm", "floor_divide", "remainder"):
     globals()[_name] = _function_form(_name)
 del _name
 
@@ -51,4 +58,5 @@ def __getattr__(name: str) -> Any:  # minigrad.nn and minigrad.optim load on fir
 
     if name in ("nn", "optim", "viz", "linalg"):
         return importlib.import_module(f".{name}", __name__)
-    raise AttributeError(f"module 'minigrad' has no attribute '{name}'")
+    from ._subset import module_getattr
+    return module_getattr("torch", "minigrad")(name)

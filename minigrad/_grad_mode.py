@@ -90,3 +90,51 @@ class set_grad_enabled(_GradModeContext):  # noqa: N801
                 return func(*args, **kwargs)
 
         return wrapper
+
+
+_inference = {"enabled": False}
+
+
+def is_inference_mode_enabled() -> bool:
+    return _inference["enabled"]
+
+
+class inference_mode(_GradModeContext):  # noqa: N801
+    """`with torch.inference_mode():` (or as a decorator): for evaluating a model, grad mode off
+    as in no_grad. PyTorch also marks the tensors made inside as inference tensors, which can
+    never join a graph later; minigrad does not track that mark (they are ordinary tensors)."""
+
+    def __new__(cls, mode: Any = True):
+        self = object.__new__(cls)
+        if callable(mode):  # @torch.inference_mode without ()
+            self.__init__(True)
+            return self(mode)
+        return self
+
+    def __init__(self, mode: Any = True) -> None:
+        self._inference_mode = bool(mode)
+        self._mode = not self._inference_mode and is_grad_enabled()
+
+    def __enter__(self) -> None:
+        self._previous_inference = _inference["enabled"]
+        _inference["enabled"] = self._inference_mode
+        self._previous = is_grad_enabled()
+        if self._inference_mode:
+            _set_enabled(False)
+
+    def __exit__(self, *exc_info: Any) -> None:
+        _inference["enabled"] = self._previous_inference
+        _set_enabled(self._previous)
+
+    def clone(self) -> "inference_mode":
+        return inference_mode(self._inference_mode)
+
+    def __call__(self, func: Callable) -> Callable:
+        mode = self._inference_mode
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with inference_mode(mode):
+                return func(*args, **kwargs)
+
+        return wrapper

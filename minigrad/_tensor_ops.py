@@ -44,7 +44,26 @@ class TensorOps:
     def add(self, other, *, alpha=1): return _ops()[0].Add.apply(*_ops()[0].as_tensor_pair(self, other), alpha)
     def sub(self, other, *, alpha=1): return _ops()[0].Sub.apply(*_ops()[0].as_tensor_pair(self, other), alpha)
     def mul(self, other): return _ops()[0].Mul.apply(*_ops()[0].as_tensor_pair(self, other))
-    def div(self, other): return _ops()[0].Div.apply(*_ops()[0].as_tensor_pair(self._float_if_int(), other))
+    def div(self, other, *, rounding_mode="<not given>"):
+        if rounding_mode != "<not given>":  # rounding (or an explicit None): see ops/rounding.py
+            from .ops.rounding import div
+            return div(self, other, rounding_mode)
+        return _ops()[0].Div.apply(*_ops()[0].as_tensor_pair(self._float_if_int(), other))
+    def floor_divide(self, other):
+        from .ops.rounding import floor_divide
+        return floor_divide(self, other)
+    def remainder(self, other):
+        from .ops.rounding import remainder
+        return remainder(self, other)
+    def __floordiv__(self, other): return self.floor_divide(other)
+    def __rfloordiv__(self, other):
+        from .ops.rounding import floor_divide
+        return floor_divide(other, self)
+    def __mod__(self, other): return self.remainder(other)
+    def __rmod__(self, other):
+        from .ops.rounding import remainder
+        return remainder(other, self)
+    def nelement(self): return self.numel()
     # the operators are the methods themselves: one call less on every `x * 2`
     __add__ = __radd__ = add
     __sub__ = sub
@@ -98,8 +117,11 @@ class TensorOps:
     clip = clamp
 
     # ---- reductions -------------------------------------------------------------------------
-    def sum(self, dim=None, keepdim=False): return _ops()[1].reduce_sum(self, dim, keepdim)
-    def mean(self, dim=None, keepdim=False): return _ops()[1].reduce_mean(self, dim, keepdim)
+    # keepdims=: numpy's spelling, which PyTorch accepts too (makemore uses it)
+    def sum(self, dim=None, keepdim=False, *, keepdims=None):
+        return _ops()[1].reduce_sum(self, dim, keepdim if keepdims is None else keepdims)
+    def mean(self, dim=None, keepdim=False, *, keepdims=None):
+        return _ops()[1].reduce_mean(self, dim, keepdim if keepdims is None else keepdims)
     def max(self, dim=None, keepdim=False): return _ops()[1].reduce_max(self, dim, keepdim, True)
     def min(self, dim=None, keepdim=False): return _ops()[1].reduce_max(self, dim, keepdim, False)
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None): return _norm().norm(self, p, dim, keepdim, dtype)
@@ -144,14 +166,14 @@ class TensorOps:
     # ---- copies and types -------------------------------------------------------------------
     def clone(self): return _ops()[2].Clone.apply(self, True)  # keeps the layout (torch.preserve_format)
     def contiguous(self): return self if self.is_contiguous() else _ops()[2].Clone.apply(self)  # a C-order copy
-    def to(self, dtype=None, *args, **kwargs):
-        from ._dtype import dtype as dtype_cls
-        if not isinstance(dtype, dtype_cls):  # .to("cpu") and friends: nothing to do
-            dtype = kwargs.get("dtype") or next((a for a in args if isinstance(a, dtype_cls)), None)
-            if dtype is None:
-                return self
-        return self if dtype is self.dtype else _ops()[2].ToCopy.apply(self, dtype)
+    def to(self, *args, **kwargs):
+        from ._device import dtype_of_to  # a device named is checked (CUDA fails) and kept: CPU
+        dtype = dtype_of_to(args, kwargs)
+        return self if dtype is None or dtype is self.dtype else _ops()[2].ToCopy.apply(self, dtype)
     def cpu(self): return self
+    def cuda(self, device=None, non_blocking=False):
+        from ._device import check
+        return self.to(check("cuda" if device is None else device))
     def float(self): return self.to(_dt("float32"))
     def double(self): return self.to(_dt("float64"))
     def long(self): return self.to(_dt("int64"))
@@ -174,12 +196,12 @@ class TensorOps:
     def copy_(self, src): return _inplace.inplace(self, lambda t: _fill().Copy.apply(t, _as_tensor(src)), src)
     def zero_(self): return _inplace.inplace(self, lambda t: _fill().Zero.apply(t, 0))
     def fill_(self, value): return _inplace.inplace(self, lambda t: _fill().fill(t, value), value)
-    def normal_(self, mean=0.0, std=1.0):
-        from .random import _generator
-        return self._overwrite(_generator().normal(mean, std, self.shape))
-    def uniform_(self, a=0.0, b=1.0):
-        from .random import _generator
-        return self._overwrite(_generator().uniform(a, b, self.shape))
+    def normal_(self, mean=0.0, std=1.0, *, generator=None):
+        from .random import _normal_values
+        return self._overwrite(_normal_values(self, mean, std, generator))
+    def uniform_(self, a=0.0, b=1.0, *, generator=None):
+        from .random import _uniform_values
+        return self._overwrite(_uniform_values(self, a, b, generator))
 
     def _overwrite(self, values):
         """Replace the values with no history: for initialisers, which PyTorch runs in no_grad."""

@@ -4,10 +4,17 @@ from __future__ import annotations
 import builtins
 from typing import Any
 
+import warnings
+
 import numpy as np
 
 from . import _dtype
+from ._device import check as _check_device
 from .tensor import Tensor
+
+COPY_CONSTRUCT_WARNING = (
+    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+    "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).")
 
 
 def _numpy_dtype_of(data: Any, dtype: _dtype.dtype | None) -> Any:
@@ -37,13 +44,17 @@ def _plain(data: Any) -> Any:
 def tensor(data: Any, dtype: _dtype.dtype | None = None, device: Any = None,
            requires_grad: bool = False) -> Tensor:
     """A new leaf tensor holding a copy of `data` (a number, nested lists, or an array)."""
+    _check_device(device)
+    if isinstance(data, Tensor):  # allowed, but PyTorch steers towards saying what is meant
+        warnings.warn(COPY_CONSTRUCT_WARNING, UserWarning, stacklevel=2)
     array = np.array(_plain(data), dtype=_numpy_dtype_of(data, dtype))
     if array.dtype.kind == "O":
         raise TypeError(f"Could not infer dtype of {type(data).__name__}")
     return Tensor(array, requires_grad=requires_grad)
 
 
-def as_tensor(data: Any, dtype: _dtype.dtype | None = None) -> Tensor:
+def as_tensor(data: Any, dtype: _dtype.dtype | None = None, device: Any = None) -> Tensor:
+    _check_device(device)
     if isinstance(data, Tensor) and (dtype is None or data.dtype is dtype):
         return data
     return tensor(data, dtype=dtype)
@@ -55,53 +66,65 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return Tensor(array)
 
 
-def _sizes(size: tuple) -> tuple:
+def _sizes(size: tuple, keyword: Any = None) -> tuple:
+    """The shape from `f(2, 3)`, `f((2, 3))`, `f([2, 3])` or `f(size=(2, 3))`."""
+    if not size and keyword is not None:
+        size = (keyword,)
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
     return tuple(int(s) for s in size)
 
 
-def _filled(size: tuple, value: Any, dtype: _dtype.dtype | None, requires_grad: bool) -> Tensor:
+def _filled(size: tuple, value: Any, dtype: _dtype.dtype | None, requires_grad: bool,
+            device: Any = None) -> Tensor:
+    _check_device(device)
     d = (dtype or _dtype.get_default_dtype()).numpy
     return Tensor(np.full(_sizes(size), value, dtype=d), requires_grad=requires_grad)
 
 
-def zeros(*size: Any, dtype: _dtype.dtype | None = None, requires_grad: bool = False) -> Tensor:
-    return _filled(size, 0, dtype, requires_grad)
+def zeros(*sizes: Any, size: Any = None, dtype: _dtype.dtype | None = None, device: Any = None,
+          requires_grad: bool = False) -> Tensor:
+    return _filled(_sizes(sizes, size), 0, dtype, requires_grad, device)
 
 
-def ones(*size: Any, dtype: _dtype.dtype | None = None, requires_grad: bool = False) -> Tensor:
-    return _filled(size, 1, dtype, requires_grad)
+def ones(*sizes: Any, size: Any = None, dtype: _dtype.dtype | None = None, device: Any = None,
+          requires_grad: bool = False) -> Tensor:
+    return _filled(_sizes(sizes, size), 1, dtype, requires_grad, device)
 
 
-def full(size: Any, fill_value: Any, dtype: _dtype.dtype | None = None,
+def full(size: Any, fill_value: Any, dtype: _dtype.dtype | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
     if dtype is None and isinstance(fill_value, builtins.bool):
         dtype = _dtype.bool
     elif dtype is None and isinstance(fill_value, int):
         dtype = _dtype.int64
-    return _filled((size,), fill_value, dtype, requires_grad)
+    return _filled((size,), fill_value, dtype, requires_grad, device)
 
 
-def zeros_like(t: Tensor, dtype: _dtype.dtype | None = None, requires_grad: bool = False) -> Tensor:
-    return zeros(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+def zeros_like(t: Tensor, dtype: _dtype.dtype | None = None, device: Any = None,
+               requires_grad: bool = False) -> Tensor:
+    return zeros(t.shape, dtype=dtype or t.dtype, device=device, requires_grad=requires_grad)
 
 
-def ones_like(t: Tensor, dtype: _dtype.dtype | None = None, requires_grad: bool = False) -> Tensor:
-    return ones(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+def ones_like(t: Tensor, dtype: _dtype.dtype | None = None, device: Any = None,
+               requires_grad: bool = False) -> Tensor:
+    return ones(t.shape, dtype=dtype or t.dtype, device=device, requires_grad=requires_grad)
 
 
-def full_like(t: Tensor, fill_value: Any, dtype: _dtype.dtype | None = None,
+def full_like(t: Tensor, fill_value: Any, dtype: _dtype.dtype | None = None, device: Any = None,
               requires_grad: bool = False) -> Tensor:
-    return full(t.shape, fill_value, dtype=dtype or t.dtype, requires_grad=requires_grad)
+    return full(t.shape, fill_value, dtype=dtype or t.dtype, device=device,
+                requires_grad=requires_grad)
 
 
-def empty(*size: Any, dtype: _dtype.dtype | None = None, requires_grad: bool = False) -> Tensor:
-    return zeros(*size, dtype=dtype, requires_grad=requires_grad)
+def empty(*sizes: Any, size: Any = None, dtype: _dtype.dtype | None = None, device: Any = None,
+          requires_grad: bool = False) -> Tensor:
+    return zeros(*sizes, size=size, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
 def arange(start: Any, end: Any = None, step: Any = 1, dtype: _dtype.dtype | None = None,
-           requires_grad: bool = False) -> Tensor:
+           device: Any = None, requires_grad: bool = False) -> Tensor:
+    _check_device(device)
     if end is None:
         start, end = 0, start
     if dtype is None:
@@ -111,12 +134,14 @@ def arange(start: Any, end: Any = None, step: Any = 1, dtype: _dtype.dtype | Non
 
 
 def linspace(start: float, end: float, steps: int, dtype: _dtype.dtype | None = None,
-             requires_grad: bool = False) -> Tensor:
+             device: Any = None, requires_grad: bool = False) -> Tensor:
+    _check_device(device)
     d = (dtype or _dtype.get_default_dtype()).numpy
     return Tensor(np.linspace(start, end, steps).astype(d), requires_grad=requires_grad)
 
 
-def eye(n: int, m: int | None = None, dtype: _dtype.dtype | None = None,
+def eye(n: int, m: int | None = None, dtype: _dtype.dtype | None = None, device: Any = None,
         requires_grad: bool = False) -> Tensor:
+    _check_device(device)
     d = (dtype or _dtype.get_default_dtype()).numpy
     return Tensor(np.eye(n, m, dtype=d), requires_grad=requires_grad)

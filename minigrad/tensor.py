@@ -233,7 +233,8 @@ class Tensor(TensorOps):
         """With no argument, the type's name (`torch.FloatTensor`); with a dtype, a cast."""
         if dtype is None:
             return f"torch.{self.dtype.tensor_type}"
-        return self.to(dtype)
+        from ._legacy import dtype_of
+        return self.to(dtype_of(dtype))
 
     def is_contiguous(self) -> bool:
         return bool(self._data.flags.c_contiguous)
@@ -242,8 +243,13 @@ class Tensor(TensorOps):
         return self.dtype.is_floating_point
 
     @property
-    def device(self) -> str:
-        return "cpu"
+    def device(self) -> Any:
+        from ._device import CPU
+        return CPU
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
 
     def item(self) -> Any:
         if self._data.size != 1:
@@ -293,6 +299,12 @@ class Tensor(TensorOps):
         if self._data.ndim == 0 and type(self) is Tensor:  # as PyTorch: f"{t}" is f"{t.item()}"
             return format(self.item(), spec)
         return object.__format__(self, spec)
+
+    def __getattr__(self, name: str) -> Any:  # only reached when no method has the name
+        if name.startswith("_"):
+            raise AttributeError(f"'Tensor' object has no attribute '{name}'")
+        from ._subset import missing
+        raise missing("Tensor", name, f"'Tensor' object has no attribute '{name}'")
 
     def __repr__(self) -> str:
         from ._printing import tensor_repr

@@ -24,11 +24,10 @@ needs_torch = pytest.mark.skipif(torch is None, reason="torch is not installed")
 def _leave_the_random_state_alone() -> Any:
     """The layers made here draw weights; the tests that run after these on the same worker
     (some compare with PyTorch to 1e-6) see the same random numbers as without this file."""
-    generator = mg.random._generator()
-    state = generator.bit_generator.state
+    state = mg.get_rng_state()
     torch_state = torch.get_rng_state() if torch is not None else None
     yield
-    generator.bit_generator.state = state
+    mg.set_rng_state(state)
     if torch_state is not None:
         torch.set_rng_state(torch_state)
 

@@ -26,6 +26,11 @@ def _make_grads(outputs: Sequence[Any], grad_outputs: Sequence[Any]) -> list[Any
 
     grads = []
     for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
+        if not isinstance(out, Tensor):
+            raise AssertionError("Expected output to be a torch.Tensor")
+        if g is None and not out.requires_grad:  # the engine's check names it, next
+            grads.append(None)
+            continue
         if g is None:
             if out.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
@@ -52,17 +57,25 @@ def _check_outputs(outputs: Sequence[Any]) -> None:
 def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None = None,
              create_graph: bool = False, inputs: Any = None) -> None:
     """Accumulate into `.grad` of the leaves (or of `inputs`) the gradient of `tensors`."""
+    # PyTorch's order of checks: empty inputs, each output's starting gradient, outputs that
+    # do not require grad, inputs that do not.
+    if inputs is not None and len(_as_tuple(inputs)) == 0:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     outputs = _as_tuple(tensors)
     grads = _as_tuple(grad_tensors) or (None,) * len(outputs)
     if len(grads) != len(outputs):
         raise RuntimeError(f"grad can be implicitly created only for scalar outputs")
+    start = _make_grads(outputs, grads)
+    _check_outputs(outputs)
     inputs = _as_tuple(inputs) or None
     if inputs is not None:
         for t in inputs:
             if not t.requires_grad:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
-    _check_outputs(outputs)
-    run_backward(outputs, _make_grads(outputs, grads),
+        for t in inputs:  # an intermediate named as input keeps its .grad, as retain_grad()
+            if t.grad_fn is not None:
+                t.retain_grad()
+    run_backward(outputs, start,
                  retain_graph=create_graph if retain_graph is None else retain_graph,
                  create_graph=create_graph, inputs=inputs, accumulate=True)
 
@@ -73,12 +86,15 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
     """The gradients of `outputs` with respect to `inputs`, returned as a tuple; no `.grad`
     is touched."""
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
+    if not inputs:  # checked first, then in backward()'s order
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     grads = _as_tuple(grad_outputs) or (None,) * len(outputs)
+    start = _make_grads(outputs, grads)
+    _check_outputs(outputs)
     for t in inputs:
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    _check_outputs(outputs)
-    result = run_backward(outputs, _make_grads(outputs, grads),
+    result = run_backward(outputs, start,
                           retain_graph=create_graph if retain_graph is None else retain_graph,
                           create_graph=create_graph, inputs=inputs, accumulate=False)
     out = []
@@ -108,3 +124,13 @@ set_grad_enabled = _grad_mode.set_grad_enabled
 
 
 from . import functional  # noqa: E402 - it uses grad(), defined above
+
+
+def __getattr__(name: str) -> Any:
+    """Variable, from PyTorch 0.3's tutorials, is a tensor now (see _legacy.py); a name
+    minigrad leaves out gets one line that says so (see _subset.py)."""
+    if name == "Variable":
+        from .._legacy import Variable
+        return Variable
+    from .._subset import module_getattr
+    return module_getattr("torch.autograd", __name__)(name)

@@ -54,7 +54,7 @@ def gradcheck(func: Callable[..., Any], inputs: Any, *, eps: float = 1e-6, atol:
                     return False
                 raise GradcheckError(
                     f"Jacobian mismatch for output {k} with respect to input {i},\n"
-                    f"numerical:{_show(numerical)}\nanalytical:{_show(analytical)}\n")
+                    f"numerical:{_show(numerical, x)}\nanalytical:{_show(analytical, x)}\n")
     return True
 
 
@@ -64,7 +64,8 @@ def _output(func: Callable[..., Any], inputs: tuple, k: int) -> Any:
     return out[k] if isinstance(out, tuple) else out
 
 
-def _show(matrix: np.ndarray) -> str:
+def _show(matrix: np.ndarray, like: Any) -> str:
+    """The Jacobian printed in the input's dtype, as PyTorch builds it."""
     from ..tensor import Tensor
 
-    return str(Tensor(matrix))
+    return str(Tensor(matrix.astype(like._data.dtype)))

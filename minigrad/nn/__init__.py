@@ -3,9 +3,12 @@ from . import functional
 from .layers import CrossEntropyLoss, LeakyReLU, Linear, MSELoss, ReLU, Sequential, Sigmoid, Tanh
 from .module import Module
 from .parameter import Parameter
+from .tutorial_layers import BCEWithLogitsLoss, Flatten, Softmax
 
 __all__ = [
+           "BCEWithLogitsLoss",
            "CrossEntropyLoss",
+           "Flatten",
            "LeakyReLU",
            "Linear",
            "MSELoss",
@@ -14,6 +17,11 @@ __all__ = [
            "ReLU",
            "Sequential",
            "Sigmoid",
+           "Softmax",
            "Tanh",
            "functional",
 ]
+
+from .._subset import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr("torch.nn", __name__)

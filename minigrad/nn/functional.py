@@ -12,12 +12,14 @@ from ..tensor import Tensor
 from ._ops import Addmm, LeakyRelu, LogSoftmax, MseLoss, NllLoss, Softmax
 
 __all__ = [
+    "binary_cross_entropy_with_logits",
     "cross_entropy",
     "leaky_relu",
     "linear",
     "log_softmax",
     "mse_loss",
     "nll_loss",
+    "one_hot",
     "relu",
     "sigmoid",
     "softmax",
@@ -162,3 +164,41 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
             return losses.sum()
         return losses.sum() / (input.numel() // input.shape[class_dim])  # samples, not classes
     return nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                                     size_average: None = None, reduce: None = None,
+                                     reduction: str = "mean",
+                                     pos_weight: Tensor | None = None) -> Tensor:
+    """Binary cross-entropy of sigmoid(input) against target (probabilities), in one stable op
+    (grad_fn BinaryCrossEntropyWithLogitsBackward0)."""
+    from ._bce import BinaryCrossEntropyWithLogits
+
+    _check_reduction(reduction)
+    if target.shape != input.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size "
+                         f"({input.shape})")
+    return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction)
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """Each index i becomes a row of num_classes zeros with a 1 at i (int64, as PyTorch)."""
+    import numpy as np
+
+    from .._dtype import int64
+
+    if tensor.dtype is not int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    indices = tensor._data
+    if indices.size and indices.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        num_classes = int(indices.max()) + 1 if indices.size else 0
+    elif indices.size and indices.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return Tensor((indices[..., None] == np.arange(num_classes)).astype(np.int64))
+
+
+from .._subset import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr("torch.nn.functional", __name__)

@@ -197,6 +197,24 @@ class Module:
     def eval(self) -> Module:
         return self.train(False)
 
+    def to(self, *args: Any, **kwargs: Any) -> Module:
+        """`model.to(device)` (the CPU; CUDA gets PyTorch's error) or `model.to(dtype)`, which
+        casts the floating-point parameters and buffers in place, as PyTorch does."""
+        from .._device import dtype_of_to
+
+        dtype = dtype_of_to(args, kwargs)
+        if dtype is not None:
+            for tensor in (*self.parameters(), *self.buffers()):
+                if tensor.is_floating_point() and tensor.dtype is not dtype:
+                    tensor.data = tensor.data.to(dtype)
+        return self
+
+    def cpu(self) -> Module:
+        return self
+
+    def cuda(self, device: Any = None) -> Module:
+        return self.to("cuda" if device is None else device)
+
     def requires_grad_(self, requires_grad: bool = True) -> Module:
         for param in self.parameters():
             param.requires_grad_(requires_grad)

@@ -11,8 +11,7 @@ from .shape import SqueezeDimInPlace, UnsafeView
 def _check_same_dtype(a: Tensor, b: Tensor) -> None:
     if a.dtype is not b.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
-                           f"{a.dtype.name.replace('float32', 'float')} != "
-                           f"{b.dtype.name.replace('float32', 'float')}")
+                           f"{a.dtype.cpp_name} != {b.dtype.cpp_name}")
 
 
 class Mm(Function):
@@ -59,6 +58,9 @@ class Dot(Function):
     def forward(ctx, a, b):
         if a.ndim != 1 or b.ndim != 1:
             raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+        if a.dtype is not b.dtype:
+            raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                               f"{a.dtype.scalar_name} and {b.dtype.scalar_name}")
         if a.shape != b.shape:
             raise RuntimeError(
                 "inconsistent tensor size, expected tensor [%d] and src [%d] to have the same "
@@ -93,9 +95,9 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     if a.ndim == 0 or b.ndim == 0:
         raise RuntimeError("both arguments to matmul need to be at least 1D, but they are "
                            f"{a.ndim}D and {b.ndim}D")
-    _check_same_dtype(a, b)
-    if a.ndim == 1 and b.ndim == 1:
+    if a.ndim == 1 and b.ndim == 1:  # Dot checks the dtypes itself, with its own words
         return Dot.apply(a, b)
+    _check_same_dtype(a, b)
     if a.ndim == 2 and b.ndim == 1:
         return Mv.apply(a, b)
     if a.ndim == 2 and b.ndim == 2:

@@ -113,6 +113,8 @@ class Pow(Function):
     def forward(ctx, a, exponent):
         ctx.save_for_backward(a)
         ctx.exponent = exponent
+        if exponent == 3 and a._data.dtype.kind == "f":  # PyTorch multiplies, as x * x * x
+            return _out(a._data * a._data * a._data, a)
         return _out(a._data ** exponent, a)
 
     @staticmethod
@@ -121,7 +123,7 @@ class Pow(Function):
         k = ctx.exponent
         if k == 0:
             return _zeros_like(grad), None
-        return grad * k * a ** (k - 1), None
+        return grad * (k * a ** (k - 1)), None  # PyTorch's grouping, which decides the rounding
 
 
 class PowTensor(Function):

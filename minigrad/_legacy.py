@@ -1,0 +1,67 @@
+"""What tutorials written for PyTorch 0.3 still use: `torch.FloatTensor([...])` and friends,
+and `torch.autograd.Variable`. In PyTorch today both are thin names for plain tensors; so here.
+
+`torch.FloatTensor(data)` makes a float32 tensor from data, `torch.FloatTensor(2, 3)` an
+(uninitialised in PyTorch, zero here) one of that shape, and `x.type(torch.FloatTensor)` casts;
+`isinstance(x, torch.FloatTensor)` asks for the dtype."""
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+from . import _dtype
+from .tensor import Tensor
+
+
+class _LegacyTensorType(type):
+    dtype: _dtype.dtype
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, Tensor) and obj.dtype is cls.dtype
+
+    def __call__(cls, *args: Any) -> Tensor:
+        from .creation import tensor, zeros
+
+        if len(args) == 1 and not isinstance(args[0], builtins.int):
+            return tensor(args[0], dtype=cls.dtype)
+        return zeros(*args, dtype=cls.dtype)
+
+    def __repr__(cls) -> str:
+        return f"<class 'torch.{cls.__name__}'>"
+
+
+def _legacy(name: str, dtype: _dtype.dtype) -> _LegacyTensorType:
+    return _LegacyTensorType(name, (), {"dtype": dtype, "__module__": "torch"})
+
+
+FloatTensor = _legacy("FloatTensor", _dtype.float32)
+DoubleTensor = _legacy("DoubleTensor", _dtype.float64)
+HalfTensor = _legacy("HalfTensor", _dtype.float16)
+LongTensor = _legacy("LongTensor", _dtype.int64)
+IntTensor = _legacy("IntTensor", _dtype.int32)
+ShortTensor = _legacy("ShortTensor", _dtype.int16)
+CharTensor = _legacy("CharTensor", _dtype.int8)
+ByteTensor = _legacy("ByteTensor", _dtype.uint8)
+BoolTensor = _legacy("BoolTensor", _dtype.bool)
+
+BY_NAME = {f"torch.{t.__name__}": t for t in (FloatTensor, DoubleTensor, HalfTensor, LongTensor,
+                                              IntTensor, ShortTensor, CharTensor, ByteTensor,
+                                              BoolTensor)}
+
+
+def dtype_of(spec: Any) -> _dtype.dtype:
+    """The dtype that `x.type(spec)` casts to: a dtype, a legacy type, or its name."""
+    if isinstance(spec, str):
+        if spec not in BY_NAME:
+            raise ValueError(f"invalid type: '{spec}'")
+        spec = BY_NAME[spec]
+    return spec.dtype if isinstance(spec, _LegacyTensorType) else spec
+
+
+def Variable(data: Tensor, requires_grad: bool = False,  # noqa: N802 - PyTorch's name
+             volatile: bool = False) -> Tensor:
+    """`Variable(t, requires_grad=True)`: since PyTorch 0.4 a Variable is a tensor; this gives
+    a new leaf sharing t's data, as PyTorch does."""
+    if not isinstance(data, Tensor):
+        raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
+    return data.detach().requires_grad_(requires_grad)

@@ -1,0 +1,78 @@
+"""Summing all elements of a float tensor in the order PyTorch's CPU kernel does.
+
+Float additions round, so the order decides the last bits, and a training loop that prints a
+loss with `.item()` shows them. numpy sums pairwise in blocks of 8; PyTorch (cascade_sum in
+ATen's SumKernel.cpp, x86 with AVX2) reads the data as vectors of 8 floats (4 doubles), keeps 4
+vector accumulators that are themselves summed in a cascade of 4 levels, adds the leftover
+elements one by one, and last the 8 lanes of the vector sum. This module repeats those steps.
+It is used for contiguous float tensors of up to 32768 elements, which PyTorch sums in one
+thread; other sums keep numpy's order."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+GRAIN_SIZE = 32768  # above this PyTorch splits the sum across threads
+_LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
+_ILP = 4  # accumulators side by side
+_LEVELS = 4  # levels of the cascade
+
+
+def applies(data: np.ndarray) -> bool:
+    return (data.dtype in _LANES and data.size <= GRAIN_SIZE and data.flags.c_contiguous)
+
+
+def _multi_row_sum(rows: np.ndarray) -> np.ndarray:
+    """rows: (size, ILP, ...) -> ILP partial sums, cascaded as ATen's multi_row_sum."""
+    size = rows.shape[0]
+    level_power = max(4, (math.ceil(math.log2(size)) if size > 1 else 0) // _LEVELS)
+    level_step = 1 << level_power
+    level_mask = level_step - 1
+    acc = np.zeros((_LEVELS, *rows.shape[1:]), dtype=rows.dtype)
+    i = 0
+    while i + level_step <= size:
+        for _ in range(level_step):
+            acc[0] += rows[i]
+            i += 1
+        for j in range(1, _LEVELS):
+            acc[j] += acc[j - 1]
+            acc[j - 1] = 0
+            if i & (level_mask << (j * level_power)):
+                break
+    for k in range(i, size):
+        acc[0] += rows[k]
+    for j in range(1, _LEVELS):
+        acc[0] += acc[j]
+    return acc[0]
+
+
+def _row_sum(values: np.ndarray) -> np.ndarray:
+    """values: (n, ...) summed over the first axis with 4 accumulators (ATen's row_sum)."""
+    n = values.shape[0]
+    n_ilp = n // _ILP
+    if n_ilp:
+        partial = _multi_row_sum(values[:n_ilp * _ILP].reshape(n_ilp, _ILP, *values.shape[1:]))
+    else:
+        partial = np.zeros((_ILP, *values.shape[1:]), dtype=values.dtype)
+    for k in range(n_ilp * _ILP, n):
+        partial[0] += values[k]
+    for k in range(1, _ILP):
+        partial[0] += partial[k]
+    return partial[0]
+
+
+def total(data: np.ndarray) -> np.generic:
+    """The sum of all of `data` (see `applies`), rounded as PyTorch rounds it."""
+    flat = data.reshape(-1)
+    lanes = _LANES[flat.dtype]
+    if flat.size < lanes:  # too short for vectors: the scalar row_sum
+        return _row_sum(flat.reshape(-1, 1))[0] if flat.size else flat.dtype.type(0)
+    n_vectors = flat.size // lanes
+    vector_sum = _row_sum(flat[:n_vectors * lanes].reshape(n_vectors, lanes))
+    result = flat.dtype.type(0)
+    for value in flat[n_vectors * lanes:]:
+        result = result + value
+    for value in vector_sum:
+        result = result + value
+    return result

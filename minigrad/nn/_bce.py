@@ -1,0 +1,46 @@
+"""binary_cross_entropy_with_logits as one op, with PyTorch's grad_fn name and formula."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+
+
+class BinaryCrossEntropyWithLogits(Function):
+    """Per element (1 - y) * x - log(sigmoid(x)), with log(sigmoid(x)) written as PyTorch
+    writes it so that a large |x| cannot overflow: min(x, 0) - log1p(exp(-|x|)). With
+    pos_weight p the log term is scaled by 1 + (p - 1) * y. d/dx is sigmoid(x) - y
+    (times the weights), and PyTorch does not differentiate the target here either."""
+    node_name = "BinaryCrossEntropyWithLogitsBackward0"
+
+    @staticmethod
+    def forward(ctx, x, y, weight, pos_weight, reduction):
+        xs, ys = x._data, y._data
+        log_sigmoid = np.minimum(xs, 0) - np.log1p(np.exp(-np.abs(xs)))
+        if pos_weight is not None:
+            log_sigmoid = log_sigmoid * ((pos_weight._data - 1) * ys + 1)
+        loss = (1 - ys) * xs - log_sigmoid
+        if weight is not None:
+            loss = loss * weight._data
+        ctx.reduction, ctx.numel = reduction, xs.size
+        ctx.save_for_backward(x, y, weight, pos_weight)
+        if reduction == "mean":
+            loss = loss.mean()
+        elif reduction == "sum":
+            loss = loss.sum()
+        return Tensor(np.asarray(loss, dtype=xs.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y, weight, pos_weight = ctx.saved_tensors
+        if pos_weight is None:  # PyTorch's steps: (sigmoid(x) - y) * g, weighted, / numel
+            d = (x.sigmoid() - y) * grad
+        else:
+            t = pos_weight * y
+            d = ((t + 1 - y) * x.sigmoid() - t) * grad
+        if weight is not None:
+            d = d * weight
+        if ctx.reduction == "mean":
+            d = d / ctx.numel
+        return d, None, None, None, None

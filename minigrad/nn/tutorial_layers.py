@@ -1,0 +1,52 @@
+"""The layers the public tutorials use besides those in layers.py: Flatten, Softmax and
+BCEWithLogitsLoss, as in torch.nn."""
+from __future__ import annotations
+
+from ..tensor import Tensor
+from . import functional as F
+from .module import Module
+
+
+class Flatten(Module):
+    """Flattens dimensions start_dim..end_dim into one; by default all but the batch one."""
+
+    def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
+        super().__init__()
+        self.start_dim, self.end_dim = start_dim, end_dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input.flatten(self.start_dim, self.end_dim)
+
+    def extra_repr(self) -> str:
+        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Softmax(Module):
+    """exp(x) / sum(exp(x)) along `dim` (see `functional.softmax`)."""
+
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softmax(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class BCEWithLogitsLoss(Module):
+    """Binary cross-entropy on logits (see `functional.binary_cross_entropy_with_logits`)."""
+
+    def __init__(self, weight: Tensor | None = None, size_average: None = None,
+                 reduce: None = None, reduction: str = "mean",
+                 pos_weight: Tensor | None = None) -> None:
+        super().__init__()
+        self.register_buffer("weight", weight)
+        self.register_buffer("pos_weight", pos_weight)
+        self.reduction = reduction
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.binary_cross_entropy_with_logits(input, target, self.weight,
+                                                  reduction=self.reduction,
+                                                  pos_weight=self.pos_weight)

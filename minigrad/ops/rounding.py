@@ -1,0 +1,87 @@
+"""Division that rounds: `a // b` (floor_divide), `a % b` (remainder) and
+`torch.div(a, b, rounding_mode="floor" | "trunc")`. Python's rules: // rounds towards minus
+infinity and % takes the sign of the divisor; integers stay integers.
+
+Their gradients are PyTorch's: floor_divide has none (its grad_fn is `NotImplemented`, and
+backward through it fails), the rounded quotient is flat almost everywhere so div with a
+rounding mode sends zeros, and a % b = a - floor(a / b) * b sends g to a and
+-g * floor(a / b) to b."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.function import Function
+from .pointwise import Div
+from .operands import as_tensor_pair
+from .operands import result_like as _out
+
+ROUNDING_MODES = (None, "trunc", "floor")
+
+
+class FloorDivide(Function):
+    node_name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return _out(np.floor_divide(a._data, b._data), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
+
+
+class Remainder(Function):
+    """d(a % b) = da - floor(a / b) db"""
+    node_name = "RemainderBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a if b.requires_grad else None, b if b.requires_grad else None)
+        return _out(np.remainder(a._data, b._data), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return (grad if ctx.needs_input_grad[0] else None,
+                -grad * FloorDivide.apply(a, b).detach() if ctx.needs_input_grad[1] else None)
+
+
+class TrueDivMode(Div):
+    """torch.div(a, b, rounding_mode=None): PyTorch records this overload under its own name"""
+    node_name = "DivBackward2"
+
+
+class RoundedDiv(Function):
+    """a / b rounded: its derivative is 0 wherever it is defined"""
+    node_name = "DivBackward2"
+
+    @staticmethod
+    def forward(ctx, a, b, mode):
+        if mode == "floor":
+            return _out(np.floor_divide(a._data, b._data), a)
+        quotient = a._data / b._data if a._data.dtype.kind == "f" else np.fix(a._data / b._data)
+        return _out(np.trunc(quotient).astype(a._data.dtype), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        zeros = grad - grad
+        return zeros, zeros, None
+
+
+def floor_divide(a, b):  # noqa: ANN001, ANN201 - any pair an operator takes
+    return FloorDivide.apply(*as_tensor_pair(a, b))
+
+
+def remainder(a, b):  # noqa: ANN001, ANN201
+    return Remainder.apply(*as_tensor_pair(a, b))
+
+
+def div(a, b, rounding_mode=None):  # noqa: ANN001, ANN201
+    """torch.div(a, b, rounding_mode=...): true division (ints become floats) for None, else
+    rounded. (Without the keyword at all, a.div(b) is the plain DivBackward0 division.)"""
+    if rounding_mode not in ROUNDING_MODES:
+        raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+                           f"but found '{rounding_mode}'")
+    if rounding_mode is None:
+        return TrueDivMode.apply(*as_tensor_pair(a._float_if_int(), b))
+    return RoundedDiv.apply(*as_tensor_pair(a, b), rounding_mode)

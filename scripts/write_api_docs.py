@@ -1,0 +1,137 @@
+"""Writes docs/api.md: what minigrad implements of PyTorch's API, read from the code itself
+(each module's public names, the Tensor's methods and properties), so that the list cannot
+drift from the code; tests/test_api_docs.py checks it.
+
+    python scripts/write_api_docs.py          # rewrite docs/api.md
+    python scripts/write_api_docs.py --check  # exit 1 if docs/api.md is not what the code says
+"""
+from __future__ import annotations
+
+import argparse
+import inspect
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import minigrad  # noqa: E402
+import minigrad.autograd  # noqa: E402
+import minigrad.nn  # noqa: E402
+import minigrad.nn.functional  # noqa: E402
+import minigrad.optim  # noqa: E402
+
+OUTPUT = ROOT / "docs" / "api.md"
+
+HEADER = """# What minigrad implements
+
+minigrad is the part of PyTorch 2.13 that this course needs, with PyTorch's behaviour, errors
+and printed output. This page lists that part; anything else raises an AttributeError whose
+one-line message says that minigrad is a subset of PyTorch and, for the APIs tutorials use most,
+what to use in the course instead (`minigrad/_subset.py`).
+
+Generated from the code by `python scripts/write_api_docs.py`; do not edit by hand.
+"""
+
+
+def _summary(obj: Any) -> str:
+    """The first line of an object's docstring, if it has its own."""
+    doc = inspect.getdoc(obj) if (inspect.isroutine(obj) or inspect.isclass(obj)
+                                  or isinstance(obj, property)) else None
+    if not doc or (inspect.isclass(obj) and obj.__doc__ is None):
+        return ""
+    return doc.strip().splitlines()[0].strip()
+
+
+def _kind(obj: Any) -> str:
+    if isinstance(obj, property):
+        return "property"
+    if inspect.isclass(obj):
+        return "class"
+    if isinstance(obj, minigrad.dtype):
+        return "dtype"
+    if inspect.ismodule(obj):
+        return "module"
+    if callable(obj):
+        return "function"
+    if isinstance(obj, minigrad.Generator):
+        return "Generator"
+    return "namespace"
+
+
+def _public(names: Any) -> list[str]:
+    return sorted(n for n in names if not n.startswith("_"))
+
+
+def _section(title: str, prefix: str, owner: Any, names: list[str]) -> list[str]:
+    lines = [f"## {title}", "", "| name | kind | what it is |", "|---|---|---|"]
+    for name in names:
+        obj = getattr(owner, name)
+        summary = _summary(obj).replace("|", "\\|")
+        lines.append(f"| `{prefix}{name}` | {_kind(obj)} | {summary} |")
+    return [*lines, ""]
+
+
+def _module_names(module: Any) -> list[str]:
+    names = getattr(module, "__all__", None) or [
+        n for n, v in vars(module).items()
+        if not inspect.ismodule(v) or n in ("nn", "optim", "autograd", "linalg", "viz")]
+    return _public(names)
+
+
+def _torch_names() -> list[str]:
+    """minigrad's own top level: what `import minigrad as torch` offers as torch.X."""
+    skip = {"annotations", "Any", "builtins", "importlib"}
+    names = []
+    for name, value in vars(minigrad).items():
+        if name.startswith("_") or name in skip:
+            continue
+        if inspect.ismodule(value) and name not in ("autograd", "nn", "optim", "linalg"):
+            continue
+        names.append(name)
+    return sorted({*names, "nn", "optim", "linalg"})
+
+
+def _tensor_names() -> list[str]:
+    names = set()
+    for cls in minigrad.Tensor.__mro__[:-1]:
+        names.update(n for n in vars(cls) if not n.startswith("_"))
+    return sorted(names)
+
+
+def render() -> str:
+    lines = [HEADER]
+    lines += _section("`torch`", "torch.", minigrad, _torch_names())
+    lines += _section("`torch.Tensor` methods and properties", "Tensor.", minigrad.Tensor,
+                      _tensor_names())
+    lines += _section("`torch.autograd`", "torch.autograd.", minigrad.autograd,
+                      _public([*minigrad.autograd.__all__, "Variable"]))
+    lines += _section("`torch.nn`", "torch.nn.", minigrad.nn, _module_names(minigrad.nn))
+    lines += _section("`torch.nn.functional`", "torch.nn.functional.", minigrad.nn.functional,
+                      _module_names(minigrad.nn.functional))
+    lines += _section("`torch.optim`", "torch.optim.", minigrad.optim,
+                      _module_names(minigrad.optim))
+    lines += _section("`torch.cuda` (a machine without a GPU)", "torch.cuda.", minigrad.cuda,
+                      _public(n for n in dir(type(minigrad.cuda)) if n != "mro"))
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="only compare, do not write")
+    args = parser.parse_args()
+    text = render()
+    if args.check:
+        if not OUTPUT.exists() or OUTPUT.read_text() != text:
+            print("docs/api.md is not what the code says: run python scripts/write_api_docs.py",
+                  file=sys.stderr)
+            return 1
+        return 0
+    OUTPUT.write_text(text)
+    print(f"wrote {OUTPUT.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,61 @@
+"""Runs one corpus program and prints its transcript: what it printed, then each warning
+and an uncaught error as one line each (`UserWarning: ...`, `RuntimeError: ...`), without the
+file paths and line numbers Python adds, and grad_fn reprs without their memory address, so
+that the transcript is the same on every run and machine.
+
+    python tests/corpus/run_program.py PROGRAM.py            # with PyTorch
+    python tests/corpus/run_program.py --minigrad PROGRAM.py # with minigrad as `torch`
+
+With --minigrad, `import torch` (and `torch.nn`, `from torch.autograd import Variable`, ...)
+gives minigrad: the program's text is not changed."""
+from __future__ import annotations
+
+import importlib
+import io
+import re
+import runpy
+import sys
+import warnings
+from contextlib import redirect_stdout
+
+# The one deliberate difference: PyTorch prints a grad_fn as `<AddBackward0 object at 0x7f..>`,
+# minigrad without the address (which changes from run to run). Both transcripts drop it.
+ADDRESS = re.compile(r" object at 0x[0-9a-fA-F]+>")
+
+# The submodules a program may import by name; each is the matching minigrad module.
+SUBMODULES = ("nn", "nn.functional", "optim", "autograd", "linalg")
+
+
+def use_minigrad_as_torch() -> None:
+    import minigrad
+
+    sys.modules["torch"] = minigrad
+    for name in SUBMODULES:
+        sys.modules[f"torch.{name}"] = importlib.import_module(f"minigrad.{name}")
+
+
+def main(argv: list[str]) -> int:
+    if argv and argv[0] == "--minigrad":
+        use_minigrad_as_torch()
+        argv = argv[1:]
+    (program,) = argv
+    transcript = io.StringIO()
+
+    def show_warning(message, category, filename, lineno, file=None, line=None):  # noqa: ANN001
+        transcript.write(f"{category.__name__}: {message}\n")
+
+    warnings.showwarning = show_warning
+    warnings.simplefilter("always")
+    status = 0
+    with redirect_stdout(transcript):
+        try:
+            runpy.run_path(program, run_name="__main__")
+        except Exception as error:  # noqa: BLE001 - the error is part of the transcript
+            print(f"{type(error).__name__}: {error}")
+            status = 1
+    sys.stdout.write(ADDRESS.sub(" object>", transcript.getvalue()))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
