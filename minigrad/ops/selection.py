@@ -8,8 +8,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
-from .operands import as_tensor_pair
-from .operands import result_like as _out
+from .operands import as_tensor_pair, result_like, zero_gradient
 
 
 class Relu(Function):
@@ -18,7 +17,7 @@ class Relu(Function):
 
     @staticmethod
     def forward(ctx, a):
-        out = _out(np.maximum(a._data, 0), a)
+        out = result_like(np.maximum(a._data, 0), a)
         ctx.save_for_backward(out)
         return out
 
@@ -37,11 +36,11 @@ class ThresholdBackward(Function):
     @staticmethod
     def forward(ctx, grad, out):
         ctx.keep = Tensor(out._data > 0)
-        return _out(_keep_where(ctx.keep._data, grad._data), grad)
+        return result_like(_keep_where(ctx.keep._data, grad._data), grad)
 
     @staticmethod
     def backward(ctx, grad_grad):
-        return where(ctx.keep, grad_grad, 0.0), _zeros_like(grad_grad)
+        return where(ctx.keep, grad_grad, 0.0), zero_gradient(grad_grad)
 
 
 _SAME_SIZE_UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -68,7 +67,7 @@ class Clamp(Function):
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         ctx.save_for_backward(a)
         ctx.bounds = (min, max)
-        return _out(np.clip(a._data, min, max), a)
+        return result_like(np.clip(a._data, min, max), a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -89,7 +88,7 @@ class Where(Function):
     @staticmethod
     def forward(ctx, condition, a, b):
         ctx.condition = condition
-        return _out(np.where(condition._data, a._data, b._data), a)
+        return result_like(np.where(condition._data, a._data, b._data), a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -101,21 +100,17 @@ def where(condition: Tensor, a: Any, b: Any) -> Tensor:
     return Where.apply(condition, a, b)
 
 
-def _zeros_like(grad: Tensor) -> Tensor:  # a gradient that is zero wherever it is defined
-    return _out(np.zeros(grad.shape), grad)
-
-
 class Sign(Function):
     """d sign(a) = 0 (wherever it is defined)"""
     node_name = "SignBackward0"
 
     @staticmethod
     def forward(ctx, a):
-        return _out(np.sign(a._data), a)
+        return result_like(np.sign(a._data), a)
 
     @staticmethod
     def backward(ctx, grad):
-        return _zeros_like(grad)
+        return zero_gradient(grad)
 
 
 def sign(a: Tensor) -> Tensor:
