@@ -111,9 +111,8 @@ def _inplace_on_view(view, compute):
 def _refresh_views(base, changed=None) -> None:
     """The base's history was rewritten: every other live view of it is now read out of the
     new base (PyTorch regenerates their grad_fn the same way), or its gradient would be stale."""
-    for ref in base.__dict__.get("_views", ()):
-        view = ref()
-        if view is not None and view is not changed and np.shares_memory(view._data, base._data):
+    for view in list(base._views.values()) if base._views is not None else ():
+        if view is not changed and np.shares_memory(view._data, base._data):
             key = np.unravel_index(_positions_in(base._data, view._data), base.shape)
             _take_history(view, AsStrided.apply(base, key))
 

@@ -121,8 +121,8 @@ class TensorOps:
     # ---- reductions -------------------------------------------------------------------------
     def sum(self, dim=None, keepdim=False): return reduction.reduce_sum(self, dim, keepdim)
     def mean(self, dim=None, keepdim=False): return reduction.reduce_mean(self, dim, keepdim)
-    def max(self, dim=None, keepdim=False): return reduction.reduce_max(self, dim, keepdim)
-    def min(self, dim=None, keepdim=False): return reduction.reduce_min(self, dim, keepdim)
+    def max(self, dim=None, keepdim=False): return reduction.extremum(self, "max", dim, keepdim)
+    def min(self, dim=None, keepdim=False): return reduction.extremum(self, "min", dim, keepdim)
 
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
         return norm.norm(self, p, dim, keepdim, dtype)

@@ -39,6 +39,7 @@ class Tensor:
                  "__dict__", "__weakref__")
     # A graph may hold a million tensors: what few of them have is a class default until set.
     _base: Tensor | None = None  # what a view looks into
+    _views: weakref.WeakValueDictionary | None = None  # a root's live views that need history
     _accumulator: weakref.ref | None = None  # a leaf's AccumulateGrad, while the graph lives
     _hooks: dict | None = None  # a leaf's own hooks
     _retains_grad = False

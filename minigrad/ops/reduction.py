@@ -163,24 +163,18 @@ def reduce_mean(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     return MeanDim.apply(a, _dims(dim, a.ndim) or tuple(range(a.ndim)), keepdim)
 
 
-def reduce_max(a: Tensor, dim: int | None = None, keepdim: bool = False) -> Any:
-    """`a.max()`, or `a.max(dim)`: the values and their indices (torch.return_types.max)."""
+def extremum(a: Tensor, name: str, dim: int | None = None, keepdim: bool = False) -> Any:
+    """`a.max()` or `a.min()` (`name`), or along `dim`: the values and their indices, as
+    torch.return_types.max (or min)."""
+    largest = name == "max"
     if dim is None:
-        _check_extent(a, "max")
-        return Extremum.apply(a, np.max)
+        _check_extent(a, name)
+        return (Extremum if largest else MinAll).apply(a, np.max if largest else np.min)
     d = _one_dim(dim, a.ndim)
-    _check_extent(a, "max", d)
-    return MaxResult(*ExtremumDim.apply(a, d, keepdim, np.argmax))
-
-
-def reduce_min(a: Tensor, dim: int | None = None, keepdim: bool = False) -> Any:
-    """`a.min()`, or `a.min(dim)`: the values and their indices (torch.return_types.min)."""
-    if dim is None:
-        _check_extent(a, "min")
-        return MinAll.apply(a, np.min)
-    d = _one_dim(dim, a.ndim)
-    _check_extent(a, "min", d)
-    return MinResult(*MinDim.apply(a, d, keepdim, np.argmin))
+    _check_extent(a, name, d)
+    values, indices = (ExtremumDim if largest else MinDim).apply(
+        a, d, keepdim, np.argmax if largest else np.argmin)
+    return (MaxResult if largest else MinResult)(values, indices)
 
 
 def _one_dim(dim: int, ndim: int) -> int:
