@@ -17,9 +17,9 @@ import numpy as np
 from libraries import optional
 
 mg = optional("minigrad")
-from minigrad import _inplace  # noqa: E402 - after libraries has put this checkout first
-from minigrad.ops import indexing, selection, shape  # noqa: E402
-from minigrad.tensor import _wrap  # noqa: E402
+from minigrad import _inplace  # (after libraries has put this checkout first)
+from minigrad.ops import indexing, selection, shape
+from minigrad.tensor import _wrap
 
 
 def plain_keep_where(keep: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -52,11 +52,11 @@ def pruned_list_view_of(data: np.ndarray, base):
 TRICKS = {
     "keep_where": ("relu's backward as a bitwise and (selection._keep_where), plain: np.where",
                    [(selection, "_keep_where", plain_keep_where)], True),
-    "update": ("add_/sub_/mul_/div_ in one numpy pass under no_grad (_inplace.update), "
-               "plain: inplace() as for every other in-place op",
+    "update": (("add_/sub_/mul_/div_ in one numpy pass under no_grad (_inplace.update), "
+                "plain: inplace() as for every other in-place op"),
                [(_inplace, "update", plain_update)], True),
-    "views": ("a root's views in a list pruned at powers of two (the trick), against the plain "
-              "WeakValueDictionary now in shape._view_of",
+    "views": (("a root's views in a list pruned at powers of two (the trick), against the "
+               "plain WeakValueDictionary now in shape._view_of"),
               [(shape, "_view_of", pruned_list_view_of),
                (indexing, "_view_of", pruned_list_view_of)], False),
 }
@@ -135,12 +135,12 @@ def main() -> None:
         for title, make in WORKLOADS.items():
             work = make()
 
-            def in_tree(work: Callable[[], None] = work) -> None:
+            def in_tree(work: Callable[[], None] = work, originals: list = originals) -> None:
                 for module, attr, value in originals:
                     setattr(module, attr, value)
                 work()
 
-            def swapped(work: Callable[[], None] = work) -> None:
+            def swapped(work: Callable[[], None] = work, swaps: list = swaps) -> None:
                 for module, attr, value in swaps:
                     setattr(module, attr, value)
                 work()
