@@ -1,7 +1,10 @@
 """The Tensor: a numpy array plus what autograd needs to know about it.
 
 A tensor is a *leaf* when no recorded operation produced it (`grad_fn is None`). Leaves that
-require grad receive `.grad` from backward; other tensors only send gradients through."""
+require grad receive `.grad` from backward; other tensors only send gradients through.
+
+This file holds what a tensor is and its autograd state; its operations (`+`, `exp`, `sum`,
+`view`, `add_`...) are in _tensor_ops.py, each a line that hands over to `minigrad.ops`."""
 from __future__ import annotations
 
 import warnings
@@ -11,7 +14,6 @@ from typing import Any, Callable
 import numpy as np
 
 from . import _dtype
-from ._tensor_ops import TensorOps
 from .autograd.graph import AccumulateGrad, Node, RemovableHandle
 
 NON_LEAF_GRAD_WARNING = (
@@ -32,11 +34,12 @@ class _VersionCounter:
         self.value = 0
 
 
-class Tensor(TensorOps):
+class Tensor:
     __slots__ = ("_data", "_requires_grad", "_grad", "grad_fn", "_output_nr", "_counter",
                  "__dict__", "__weakref__")
     # A graph may hold a million tensors: what few of them have is a class default until set.
     _base: Tensor | None = None  # what a view looks into
+    _views: weakref.WeakValueDictionary | None = None  # a root's live views that need history
     _accumulator: weakref.ref | None = None  # a leaf's AccumulateGrad, while the graph lives
     _hooks: dict | None = None  # a leaf's own hooks
     _retains_grad = False
@@ -47,17 +50,21 @@ class Tensor(TensorOps):
     def __init__(self, data: Any = (), *, requires_grad: bool = False) -> None:
         array = data if isinstance(data, np.ndarray) else np.asarray(
             data, dtype=_dtype.get_default_dtype().numpy)
-        self._data = array
-        self._requires_grad = False
-        self._grad: Tensor | None = None
-        self.grad_fn: Node | None = None
-        self._output_nr = 0
-        self._counter = None  # made when first needed: most tensors are never saved or changed
+        self._set_fields(array)
         if requires_grad:
             if not self.dtype.is_floating_point:  # PyTorch's factories word it with a capital
                 raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                                    "gradients")
             self.requires_grad = True
+
+    def _set_fields(self, array: np.ndarray) -> None:
+        """Every field a new tensor starts with (a tensor without history)."""
+        self._data = array
+        self._requires_grad = False
+        self._grad: Tensor | None = None
+        self.grad_fn: Node | None = None
+        self._output_nr = 0  # which output of grad_fn this is
+        self._counter = None  # made when first needed: most tensors are never saved or changed
 
     # ---- autograd state -------------------------------------------------------------------
 
@@ -281,7 +288,7 @@ class Tensor(TensorOps):
 
     def __bool__(self) -> bool:
         if self._data.size != 1:
-            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self._data.reshape(()))
 
     def __float__(self) -> float:
@@ -329,8 +336,7 @@ def _wrap(array: np.ndarray) -> Tensor:
     """A new tensor without history around `array`: what every operation returns. Faster than
     `Tensor(array)`, which must first check what it was given."""
     t = _new(Tensor)
-    t._data, t._requires_grad, t._grad, t.grad_fn, t._output_nr, t._counter = (
-        array, False, None, None, 0, None)
+    t._set_fields(array)
     return t
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 
-from notebook_run import KERNELSPEC, LANGUAGE_INFO, execute
+from notebook_run import execute, set_stored_metadata
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSE = ROOT / "course"
@@ -55,8 +55,7 @@ def notebook_path(source: Path) -> Path:
 def source_to_notebook(source: Path) -> nbformat.NotebookNode:
     """The notebook a source describes, not yet executed, with stable ids and metadata."""
     notebook = jupytext.read(source, fmt="py:percent")
-    notebook.metadata = nbformat.from_dict(
-        {"kernelspec": KERNELSPEC, "language_info": LANGUAGE_INFO})
+    set_stored_metadata(notebook)
     for index, cell in enumerate(notebook.cells):
         cell.id = f"{source.stem[:2]}-{index:03d}"
         cell.metadata = nbformat.from_dict(

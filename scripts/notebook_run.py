@@ -23,6 +23,12 @@ LANGUAGE_INFO = {
 }
 
 
+def set_stored_metadata(notebook: nbformat.NotebookNode) -> None:
+    """The notebook-level metadata every stored notebook carries, and nothing else."""
+    notebook.metadata = nbformat.from_dict(
+        {"kernelspec": KERNELSPEC, "language_info": LANGUAGE_INFO})
+
+
 def merged_streams(outputs: list) -> list:
     """Join consecutive prints to the same stream: how the kernel happens to batch them varies
     from run to run (more so on a busy machine), what they say does not."""
@@ -42,8 +48,7 @@ def execute(notebook: nbformat.NotebookNode, folder: Path) -> nbformat.NotebookN
     the run unless it is tagged `raises-exception`. Timings and versions are left out."""
     NotebookClient(notebook, kernel_name="python3", timeout=CELL_TIMEOUT_S, record_timing=False,
                    resources={"metadata": {"path": str(folder)}}).execute()
-    notebook.metadata = nbformat.from_dict(
-        {"kernelspec": KERNELSPEC, "language_info": LANGUAGE_INFO})
+    set_stored_metadata(notebook)
     for cell in notebook.cells:
         cell.metadata.pop("execution", None)
         if cell.cell_type == "code":

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import Function
-from ..ops.selection import _zeros_like, where
+from ..ops.operands import zero_gradient
+from ..ops.selection import where
 from ..tensor import Tensor
 
 
@@ -61,7 +62,7 @@ class LeakyReluBackward(Function):
     @staticmethod
     def backward(ctx, grad_grad):
         return (where(ctx.positive, grad_grad, grad_grad * ctx.negative_slope),
-                _zeros_like(grad_grad), None)
+                zero_gradient(grad_grad), None)
 
 
 class LogSoftmax(Function):
@@ -73,11 +74,8 @@ class LogSoftmax(Function):
         # Subtracting the max first keeps exp() from overflowing; the result is the same.
         data = np.atleast_1d(x._data)
         shifted = data - data.max(axis=dim, keepdims=True)
-        out = shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
-        result = Tensor(out.reshape(x.shape).astype(x._data.dtype, copy=False))
-        ctx.dim = dim
-        ctx.save_for_backward(result)
-        return result
+        log_sums = np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+        return _saved_result(ctx, x, shifted - log_sums, dim)
 
     @staticmethod
     def backward(ctx, grad):
@@ -95,11 +93,7 @@ class Softmax(Function):
     def forward(ctx, x, dim):
         data = np.atleast_1d(x._data)
         exps = np.exp(data - data.max(axis=dim, keepdims=True))
-        out = exps / exps.sum(axis=dim, keepdims=True)
-        result = Tensor(out.reshape(x.shape).astype(x._data.dtype, copy=False))
-        ctx.dim = dim
-        ctx.save_for_backward(result)
-        return result
+        return _saved_result(ctx, x, exps / exps.sum(axis=dim, keepdims=True), dim)
 
     @staticmethod
     def backward(ctx, grad):
@@ -107,6 +101,15 @@ class Softmax(Function):
         if out.ndim == 0:
             return grad - grad, None
         return out * (grad - (grad * out).sum(ctx.dim, keepdim=True)), None
+
+
+def _saved_result(ctx, x: Tensor, values: np.ndarray, dim: int) -> Tensor:
+    """Softmax's and LogSoftmax's result in `x`'s shape (a 0-d input was computed as 1-d) and
+    dtype, saved with `dim` for backward, which needs only the result."""
+    result = Tensor(values.reshape(x.shape).astype(x._data.dtype, copy=False))
+    ctx.dim = dim
+    ctx.save_for_backward(result)
+    return result
 
 
 class NllLoss(Function):

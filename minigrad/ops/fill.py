@@ -10,10 +10,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
-
-
-def _zeros_like(grad: Tensor) -> Tensor:
-    return Tensor(np.zeros(grad.shape, dtype=grad._data.dtype))
+from .operands import zero_gradient
 
 
 class Fill(Function):
@@ -27,7 +24,7 @@ class Fill(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return _zeros_like(grad), None
+        return zero_gradient(grad), None
 
 
 class FillTensor(Fill):
@@ -36,7 +33,7 @@ class FillTensor(Fill):
 
     @staticmethod
     def backward(ctx, grad):
-        return _zeros_like(grad), grad.sum()
+        return zero_gradient(grad), grad.sum()
 
 
 class Zero(Fill):
@@ -55,7 +52,7 @@ class Copy(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return _zeros_like(grad), grad
+        return zero_gradient(grad), grad
 
 
 def fill(a: Tensor, value: Any) -> Tensor:

@@ -82,3 +82,9 @@ def result_like(x: Any, like: Tensor) -> Tensor:
     not a 0-d array, for 0-d inputs)."""
     dt = like._data.dtype
     return _wrap(x if type(x) is np.ndarray and x.dtype == dt else np.asarray(x, dtype=dt))
+
+
+def zero_gradient(like: Tensor) -> Tensor:
+    """Zeros of `like`'s shape and dtype: the gradient of an input that does not change the
+    result (fill_'s old values, sign's input), as a new tensor."""
+    return _wrap(np.zeros(like._data.shape, dtype=like._data.dtype))

@@ -7,9 +7,8 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
-from .operands import as_tensor_pair  # noqa: F401 - the operators get their operands here
-from .operands import result_like as _out
-from .selection import Clamp, Relu, _zeros_like, sign, where  # noqa: F401 - (re-exported)
+from .operands import result_like, zero_gradient
+from .selection import Clamp, Relu, sign, where  # noqa: F401 - (re-exported)
 
 
 class Add(Function):
@@ -20,7 +19,7 @@ class Add(Function):
     def forward(ctx, a, b, alpha=1):
         if alpha != 1:  # (set only when needed: a node's first attribute costs a dict)
             ctx.alpha = alpha
-        return _out(a._data + b._data if alpha == 1 else a._data + alpha * b._data, a)
+        return result_like(a._data + b._data if alpha == 1 else a._data + alpha * b._data, a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -36,7 +35,7 @@ class Sub(Function):
     def forward(ctx, a, b, alpha=1):
         if alpha != 1:  # (set only when needed: a node's first attribute costs a dict)
             ctx.alpha = alpha
-        return _out(a._data - b._data if alpha == 1 else a._data - alpha * b._data, a)
+        return result_like(a._data - b._data if alpha == 1 else a._data - alpha * b._data, a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -50,7 +49,7 @@ class Rsub(Function):
 
     @staticmethod
     def forward(ctx, a, other):
-        return _out(other - a._data, a)
+        return result_like(other - a._data, a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -64,7 +63,7 @@ class Mul(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a if b.requires_grad else None, b if a.requires_grad else None)
-        return _out(a._data * b._data, a)
+        return result_like(a._data * b._data, a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -80,7 +79,7 @@ class Div(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a if b.requires_grad else None, b)
-        return _out(a._data / b._data, a)
+        return result_like(a._data / b._data, a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -95,7 +94,7 @@ class Reciprocal(Function):
 
     @staticmethod
     def forward(ctx, a):
-        out = _out(1 / a._data, a)
+        out = result_like(1 / a._data, a)
         ctx.save_for_backward(out)
         return out
 
@@ -114,15 +113,15 @@ class Pow(Function):
         ctx.save_for_backward(a)
         ctx.exponent = exponent
         if exponent == 3 and a._data.dtype.kind == "f":  # PyTorch multiplies, as x * x * x
-            return _out(a._data * a._data * a._data, a)
-        return _out(a._data ** exponent, a)
+            return result_like(a._data * a._data * a._data, a)
+        return result_like(a._data ** exponent, a)
 
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
         k = ctx.exponent
         if k == 0:
-            return _zeros_like(grad), None
+            return zero_gradient(grad), None
         return grad * (k * a ** (k - 1)), None  # PyTorch's grouping, which decides the rounding
 
 
@@ -132,7 +131,7 @@ class PowTensor(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        out = _out(a._data ** b._data, a)
+        out = result_like(a._data ** b._data, a)
         ctx.save_for_backward(a, b, out)
         return out
 
@@ -158,7 +157,7 @@ class RPow(Function):
 
     @staticmethod
     def forward(ctx, a, base):
-        out = _out(np.asarray(base, dtype=a._data.dtype) ** a._data, a)
+        out = result_like(np.asarray(base, dtype=a._data.dtype) ** a._data, a)
         ctx.save_for_backward(out)
         ctx.base = base
         return out
@@ -175,38 +174,132 @@ class Neg(Function):
 
     @staticmethod
     def forward(ctx, a):
-        return _out(-a._data, a)
+        return result_like(-a._data, a)
 
     @staticmethod
     def backward(ctx, grad):
         return -grad
 
 
-def _unary(name: str, compute, derivative, saves: str = "input", doc: str = "") -> type:
-    """An element-wise Function from its value and its derivative (in terms of the saved
-    input `x` or output `y`)."""
+class Exp(Function):
+    """d exp(a) = exp(a) da"""
+    node_name = "ExpBackward0"
 
+    @staticmethod
     def forward(ctx, a):
-        out = _out(compute(a._data), a)
-        ctx.save_for_backward(a if saves == "input" else out)
+        out = result_like(np.exp(a._data), a)
+        ctx.save_for_backward(out)
         return out
 
+    @staticmethod
     def backward(ctx, grad):
-        (saved,) = ctx.saved_tensors
-        return grad * derivative(saved)
-
-    return type(name, (Function,), {"node_name": f"{name}Backward0", "__doc__": doc,
-                                    "forward": staticmethod(forward),
-                                    "backward": staticmethod(backward)})
+        (out,) = ctx.saved_tensors
+        return grad * out
 
 
-Exp = _unary("Exp", np.exp, lambda y: y, saves="output", doc="d exp(a) = exp(a) da")
-Log = _unary("Log", np.log, lambda x: 1 / x, doc="d log(a) = da / a")
-Sqrt = _unary("Sqrt", np.sqrt, lambda y: 0.5 / y, saves="output", doc="d sqrt(a) = da / 2sqrt(a)")
-Sin = _unary("Sin", np.sin, lambda x: x.cos(), doc="d sin(a) = cos(a) da")
-Cos = _unary("Cos", np.cos, lambda x: -x.sin(), doc="d cos(a) = -sin(a) da")
-Tanh = _unary("Tanh", np.tanh, lambda y: 1 - y * y, saves="output", doc="d tanh(a) = (1-tanh^2) da")
-Sigmoid = _unary("Sigmoid", lambda a: 1 / (1 + np.exp(-a)), lambda y: y * (1 - y), saves="output",
-                 doc="d s(a) = s(a)(1 - s(a)) da")
-Abs = _unary("Abs", np.abs, lambda x: x.sign(), doc="d |a| = sign(a) da")
-# sign(relu(a)) is [a > 0] and, like PyTorch's mask, stays in the graph when create_graph=True
+class Log(Function):
+    """d log(a) = da / a"""
+    node_name = "LogBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return result_like(np.log(a._data), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad * (1 / a)
+
+
+class Sqrt(Function):
+    """d sqrt(a) = da / (2 sqrt(a))"""
+    node_name = "SqrtBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        out = result_like(np.sqrt(a._data), a)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return grad * (0.5 / out)
+
+
+class Sin(Function):
+    """d sin(a) = cos(a) da"""
+    node_name = "SinBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return result_like(np.sin(a._data), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad * a.cos()
+
+
+class Cos(Function):
+    """d cos(a) = -sin(a) da"""
+    node_name = "CosBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return result_like(np.cos(a._data), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad * -a.sin()
+
+
+class Tanh(Function):
+    """d tanh(a) = (1 - tanh(a)^2) da"""
+    node_name = "TanhBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        out = result_like(np.tanh(a._data), a)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return grad * (1 - out * out)
+
+
+class Sigmoid(Function):
+    """d s(a) = s(a) (1 - s(a)) da"""
+    node_name = "SigmoidBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        out = result_like(1 / (1 + np.exp(-a._data)), a)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return grad * (out * (1 - out))
+
+
+class Abs(Function):
+    """d |a| = sign(a) da"""
+    node_name = "AbsBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return result_like(np.abs(a._data), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad * a.sign()

@@ -12,6 +12,7 @@ from ..tensor import Tensor, _wrap
 from .pointwise import where
 from .shape import _dims
 
+
 class _ValuesIndices(namedtuple("_ValuesIndices", ["values", "indices"])):
     """What max(dim)/min(dim) return: a pair that prints as PyTorch's torch.return_types."""
 
@@ -91,24 +92,30 @@ class Mean(Function):
     @staticmethod
     def backward(ctx, grad):
         dims = ctx.dims if ctx.dims is not None else tuple(range(len(ctx.shape)))
-        return _restore(grad, ctx.shape, dims, ctx.keepdim).expand(ctx.shape) / ctx.count, None, None
+        grad = _restore(grad, ctx.shape, dims, ctx.keepdim).expand(ctx.shape)
+        return grad / ctx.count, None, None
 
 
 class MeanDim(Mean):
     node_name = "MeanBackward1"
 
 
+def _check_extent(a: Tensor, name: str, dim: int | None = None) -> None:
+    """PyTorch's errors for the max or min of nothing (numpy's would name argmax)."""
+    if dim is None and a.numel() == 0:
+        raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() "
+                           "== 0. Specify the reduction dim with the 'dim' argument.")
+    if dim is not None and a.ndim and a.shape[dim] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
+
+
 class Extremum(Function):
     """max()/min() of all elements: the gradient is shared evenly among the elements that
     reached the extreme value, as PyTorch does"""
     node_name = "MaxBackward1"
-    pick = staticmethod(np.max)
 
     @staticmethod
     def forward(ctx, a, pick=np.max):
-        if a.numel() == 0:
-            raise RuntimeError("max(): Expected reduction dim to be specified for input.numel() "
-                               "== 0. Specify the reduction dim with the 'dim' argument.")
         value = pick(a._data)
         ctx.hits = Tensor(a._data == value)
         ctx.count = int(ctx.hits._data.sum())
@@ -169,12 +176,20 @@ def reduce_mean(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     return MeanDim.apply(a, _dims(dim, a.ndim) or tuple(range(a.ndim)), keepdim)
 
 
-def reduce_max(a: Tensor, dim: int | None = None, keepdim: bool = False, largest: bool = True):
+def extremum(a: Tensor, name: str, dim: int | None = None, keepdim: bool = False) -> Any:
+    """`a.max()` or `a.min()` (`name`), or along `dim`: the values and their indices, as
+    torch.return_types.max (or min)."""
+    largest = name == "max"
     if dim is None:
+        _check_extent(a, name)
         return (Extremum if largest else MinAll).apply(a, np.max if largest else np.min)
-    result = MaxResult if largest else MinResult
-    dims = _dims(dim, a.ndim)  # checks the range; a 0-d tensor takes 0 or -1 and gives ()
-    d = dims[0] if dims else 0
+    d = _one_dim(dim, a.ndim)
+    _check_extent(a, name, d)
     values, indices = (ExtremumDim if largest else MinDim).apply(
         a, d, keepdim, np.argmax if largest else np.argmin)
-    return result(values, indices)
+    return (MaxResult if largest else MinResult)(values, indices)
+
+
+def _one_dim(dim: int, ndim: int) -> int:
+    dims = _dims(dim, ndim)  # checks the range; a 0-d tensor takes 0 or -1 and gives ()
+    return dims[0] if dims else 0

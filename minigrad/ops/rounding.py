@@ -13,7 +13,7 @@ import numpy as np
 from ..autograd.function import Function
 from .pointwise import Div
 from .operands import as_tensor_pair
-from .operands import result_like as _out
+from .operands import result_like
 
 ROUNDING_MODES = (None, "trunc", "floor")
 
@@ -23,7 +23,7 @@ class FloorDivide(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        return _out(np.floor_divide(a._data, b._data), a)
+        return result_like(np.floor_divide(a._data, b._data), a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -37,7 +37,7 @@ class Remainder(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a if b.requires_grad else None, b if b.requires_grad else None)
-        return _out(np.remainder(a._data, b._data), a)
+        return result_like(np.remainder(a._data, b._data), a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -58,9 +58,9 @@ class RoundedDiv(Function):
     @staticmethod
     def forward(ctx, a, b, mode):
         if mode == "floor":
-            return _out(np.floor_divide(a._data, b._data), a)
+            return result_like(np.floor_divide(a._data, b._data), a)
         quotient = a._data / b._data if a._data.dtype.kind == "f" else np.fix(a._data / b._data)
-        return _out(np.trunc(quotient).astype(a._data.dtype), a)
+        return result_like(np.trunc(quotient).astype(a._data.dtype), a)
 
     @staticmethod
     def backward(ctx, grad):

@@ -3,8 +3,10 @@
 value came from."""
 from __future__ import annotations
 
+import itertools
 import weakref
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -12,17 +14,21 @@ from ..autograd.function import Function
 from ..tensor import Tensor, _wrap
 
 
+_view_numbers = itertools.count()  # keys that keep a root's views in the order they were made
+
+
 def _view_of(data: np.ndarray, base: Tensor) -> Tensor:
-    """A result that shares memory with `base` shares its version counter too."""
+    """A result that shares memory with `base` shares its version counter too. The root it
+    looks into keeps track of it while it lives: an in-place change of the root, or of another
+    view of it, rewrites its history (see _inplace._refresh_views)."""
     out = _wrap(data)
     if np.shares_memory(data, base._data):
         out._version_counter = base._version_counter
         out._base = root = base._base if base._base is not None else base
-        if root.requires_grad:  # an in-place change may rewrite this view's history later
-            views = root.__dict__.setdefault("_views", [])
-            if len(views) >= 16 and len(views) & (len(views) - 1) == 0:  # drop dead ones
-                views[:] = [ref for ref in views if ref() is not None]
-            views.append(weakref.ref(out))
+        if root.requires_grad:
+            if root._views is None:  # forgets each view when it is garbage
+                root._views = weakref.WeakValueDictionary()
+            root._views[next(_view_numbers)] = out
     return out
 
 
