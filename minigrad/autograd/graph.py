@@ -111,7 +111,7 @@ class Node:
         self._saved: tuple[SavedTensor | None, ...] | None = None
         self._freed = False
         self._input_meta: tuple = ()  # (shape, numpy dtype) per input, to check gradients
-        self._outputs: Any = ()  # weak references to the outputs, for diagrams: output_ref
+        self._outputs: tuple = ()  # weak references to the outputs, for diagrams: output_ref
         self._inputs: tuple = ()  # inputs that do not require grad, for diagrams: input_tensor
 
     @property
@@ -167,18 +167,13 @@ class Node:
 
 
 def output_ref(node: Node, nr: int) -> weakref.ref | None:
-    """The weak reference to output `nr` of `node`. A node with one output (most of them)
-    holds that reference itself, not a tuple of one: a million-node graph is a million
-    objects fewer for the garbage collector to walk."""
+    """The weak reference to output `nr` of `node` (None if that output is not a tensor)."""
     refs = node._outputs
-    if type(refs) is not tuple:
-        return refs if nr == 0 else None
     return refs[nr] if nr < len(refs) else None
 
 
 def num_outputs(node: Node) -> int:
-    refs = node._outputs
-    return len(refs) if type(refs) is tuple else 1
+    return len(node._outputs)
 
 
 def input_tensor(node: Node, position: int) -> Any:
@@ -195,23 +190,15 @@ class AccumulateGrad(Node):
 
     _name = "torch::autograd::AccumulateGrad"
 
-    def __init__(self, variable: Any) -> None:  # every field set here: one made per leaf per step
-        self._edges, self._saved, self._freed = (), None, False
-        self._input_meta, self._outputs, self._inputs = (), (), ()
+    def __init__(self, variable: Any) -> None:
+        super().__init__()
         self._sequence_nr = _RUN_FIRST  # PyTorch runs these as soon as they are ready
         self.variable = variable
 
-    def name(self) -> str:
-        return "torch::autograd::AccumulateGrad"
-
     @property
-    def _tensor_hooks(self) -> dict | None:  # a leaf's hooks live on the leaf itself
+    def _tensor_hooks(self) -> dict | None:  # a leaf's hooks live on the leaf itself (read-only)
         hooks = self.variable._hooks
         return {0: hooks} if hooks else None
-
-    @_tensor_hooks.setter
-    def _tensor_hooks(self, value: Any) -> None:
-        pass
 
     def __repr__(self) -> str:
         return "<AccumulateGrad object>"
