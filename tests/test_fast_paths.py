@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import minigrad as mg
-from minigrad.autograd.graph import input_tensor, num_outputs, output_ref
+from minigrad.autograd.graph import input_tensor, num_outputs, output_ref, replace_output
 from minigrad.ops.selection import _keep_where
 
 FLOATS = st.sampled_from([np.float16, np.float32, np.float64])
@@ -107,6 +107,17 @@ def test_outputs_are_found_for_one_and_for_several() -> None:
     assert num_outputs(values.grad_fn) == 2
     assert output_ref(values.grad_fn, 0)() is values
     assert output_ref(values.grad_fn, 1)() is indices
+
+
+def test_an_output_can_be_replaced_for_one_and_for_several() -> None:
+    x = mg.tensor([[1.0, 5.0], [4.0, 2.0]], requires_grad=True)
+    single, other = x * 2, mg.zeros(2, 2)
+    replace_output(single.grad_fn, single, other)
+    assert num_outputs(single.grad_fn) == 1 and output_ref(single.grad_fn, 0)() is other
+    values, indices = x.max(dim=1)
+    replace_output(values.grad_fn, indices, other)
+    assert output_ref(values.grad_fn, 0)() is values
+    assert output_ref(values.grad_fn, 1)() is other
 
 
 # ---- in-place updates under no_grad: one numpy pass, the same bits --------------------------

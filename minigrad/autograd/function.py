@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .. import _grad_mode
-from .graph import _NO_EDGE, ERR_BACKWARD_TWICE, Node, SavedTensor, _sequence
+from .graph import _NO_EDGE, ERR_BACKWARD_TWICE, Node, SavedTensor, _sequence, pack_outputs
 
 _Tensor: Any = None  # minigrad.tensor imports this module, so Tensor is fetched on first use
 
@@ -110,11 +110,12 @@ class Function:
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         Tensor = _Tensor or _tensor_class()
         ctx = cls._backward_cls()
-        ctx.needs_input_grad = tuple([isinstance(a, Tensor) and a.requires_grad for a in args])
+        ctx.needs_input_grad = _shared(tuple([isinstance(a, Tensor) and a.requires_grad
+                                              for a in args]))
         enabled = _grad_mode._enabled
         _grad_mode._enabled = False  # what forward computes is not recorded op by op
         try:
-            with np.errstate(all="ignore"):  # numpy's overflow and 0 * inf warnings: PyTorch has none
+            with np.errstate(all="ignore"):  # numpy warns of overflow and 0 * inf: PyTorch not
                 outputs = cls.forward(ctx, *args, **kwargs)
         finally:
             _grad_mode._enabled = enabled
@@ -129,9 +130,10 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     tensors = [a for a in args if isinstance(a, _Tensor)]
     ctx._sequence_nr = next(_sequence)
     ctx._num_args = len(args)
-    ctx._tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, _Tensor))
+    ctx._tensor_positions = _shared(tuple(i for i, a in enumerate(args)
+                                          if isinstance(a, _Tensor)))
     ctx._edges = tuple(part for t in tensors for part in _edge_to(t))  # flat: see next_functions
-    ctx._input_meta = tuple((t._data.shape, t._data.dtype) for t in tensors)
+    ctx._input_meta = _shared(tuple((t._data.shape, t._data.dtype) for t in tensors))
     ctx._inputs = _kept_inputs(tensors)
     ctx._outputs = _link_outputs(ctx, outs, ctx._non_differentiable, ctx._dirty)
     to_save, ctx._to_save = ctx._to_save, None
@@ -153,21 +155,16 @@ def _kept_inputs(tensors: list) -> tuple:
     others: diagrams find those through `next_functions`); () when every input needs one."""
     if all(t.requires_grad for t in tensors):
         return ()
-    return tuple(None if t.requires_grad else _input_ref(t) for t in tensors)
+    kept = tuple(None if t.requires_grad else _input_ref(t) for t in tensors)
+    return _shared(kept) if all(_is_number(k) for k in kept) else kept
 
 
 def _save(tensors: tuple, ctx: BackwardFunction) -> tuple:
     """A SavedTensor for each tensor saved. A Python number never changes, so it has one
-    SavedTensor for all the nodes that save it."""
-    saved = []
-    for t in tensors:
-        if t is None:
-            saved.append(None)
-        elif t._is_wrapped_number:
-            saved.append(_saved_number(t, ctx))
-        else:
-            saved.append(SavedTensor(t, ctx))
-    return tuple(saved)
+    SavedTensor for all the nodes that save it (and a tuple of those is shared too)."""
+    if all(_is_number(t) for t in tensors):
+        return _shared(tuple(None if t is None else _saved_number(t, ctx) for t in tensors))
+    return tuple(None if t is None else SavedTensor(t, ctx) for t in tensors)
 
 
 def _saved_number(number: Any, ctx: BackwardFunction) -> SavedTensor:
@@ -178,8 +175,8 @@ def _saved_number(number: Any, ctx: BackwardFunction) -> SavedTensor:
 
 
 def _link_outputs(ctx: BackwardFunction, outs: tuple, non_diff: tuple, dirty: tuple) -> tuple:
-    """Give each output that carries gradients its `grad_fn`; weak references to them all
-    (None for an output that is not a tensor)."""
+    """Give each output that carries gradients its `grad_fn`; returns weak references to them
+    all (None for an output that is not a tensor), packed by `graph.pack_outputs`."""
     refs = []
     for i, out in enumerate(outs):
         if not isinstance(out, _Tensor):
@@ -193,7 +190,7 @@ def _link_outputs(ctx: BackwardFunction, outs: tuple, non_diff: tuple, dirty: tu
         if dirty and out.grad_fn is None and out._requires_grad and any(out is d for d in dirty):
             raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
         out.grad_fn, out._output_nr = ctx, i
-    return tuple(refs)
+    return pack_outputs(refs)
 
 
 def _tensor_class() -> type:
@@ -203,6 +200,24 @@ def _tensor_class() -> type:
 
         _Tensor = Tensor
     return _Tensor
+
+
+# A million-op graph holds a million small tuples that are mostly equal: `y * 0.5` over and over
+# has the same flags, input shapes and number. One copy of each, kept in a bounded table, halves
+# the memory each op keeps alive (340 bytes instead of 676: benchmarks/tricks.md).
+_SHARED: dict[tuple, tuple] = {}
+
+
+def _shared(value: tuple) -> tuple:
+    """The one copy of `value` that every node holding an equal tuple shares."""
+    if len(_SHARED) >= 10_000:  # stays small whatever shapes a program goes through
+        _SHARED.clear()
+    return _SHARED.setdefault(value, value)
+
+
+def _is_number(t: Any) -> bool:
+    """None or a Python number made a tensor: never changed, so safe to share."""
+    return t is None or getattr(t, "_is_wrapped_number", False)
 
 
 def _input_ref(t: Any) -> Any:

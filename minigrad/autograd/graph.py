@@ -111,7 +111,7 @@ class Node:
         self._saved: tuple[SavedTensor | None, ...] | None = None
         self._freed = False
         self._input_meta: tuple = ()  # (shape, numpy dtype) per input, to check gradients
-        self._outputs: tuple = ()  # weak references to the outputs, for diagrams: output_ref
+        self._outputs: Any = ()  # weak references to the outputs: see pack_outputs
         self._inputs: tuple = ()  # inputs that do not require grad, for diagrams: input_tensor
 
     @property
@@ -166,14 +166,33 @@ class Node:
         return grads[0] if len(grads) == 1 else grads
 
 
+# A node keeps weak references to its outputs, for diagrams and in-place ops. Most nodes have
+# one output, and they hold that reference itself rather than a tuple of one: a tuple is 48
+# bytes and one more object for the garbage collector, 14% of what each op of a long chain
+# keeps alive (benchmarks/tricks.md). These four functions are the only ones that know.
+
+def pack_outputs(refs: list) -> Any:
+    """What a node stores in `_outputs`, given a weak reference (or None) per output."""
+    return refs[0] if len(refs) == 1 and refs[0] is not None else tuple(refs)
+
+
 def output_ref(node: Node, nr: int) -> weakref.ref | None:
     """The weak reference to output `nr` of `node` (None if that output is not a tensor)."""
     refs = node._outputs
+    if isinstance(refs, weakref.ref):
+        return refs if nr == 0 else None
     return refs[nr] if nr < len(refs) else None
 
 
 def num_outputs(node: Node) -> int:
-    return len(node._outputs)
+    return 1 if isinstance(node._outputs, weakref.ref) else len(node._outputs)
+
+
+def replace_output(node: Node, old: Any, new: Any) -> None:
+    """`new` takes the place of the output `old` (an in-place op's result becomes its input)."""
+    refs = [output_ref(node, nr) for nr in range(num_outputs(node))]
+    node._outputs = pack_outputs([weakref.ref(new) if r is not None and r() is old else r
+                                  for r in refs])
 
 
 def input_tensor(node: Node, position: int) -> Any:
