@@ -58,9 +58,8 @@ class FunctionCtx:
 class BackwardFunction(FunctionCtx, Node):
     """The node a `Function.apply` call leaves in the graph; it is also the `ctx`."""
 
-    # Set for every recorded node (by Function.apply), so slots rather than dict entries;
-    # _tensor_positions says which forward arguments were tensors.
-    __slots__ = ("_num_args", "_tensor_positions", "_to_save", "needs_input_grad")
+    # Function.apply sets, besides Node's fields: needs_input_grad, _num_args and
+    # _tensor_positions (which forward arguments were tensors).
     _forward_cls: type
     _materialize_grads = True
 
@@ -130,8 +129,8 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     tensors = [a for a in args if isinstance(a, _Tensor)]
     ctx._sequence_nr = next(_sequence)
     ctx._num_args = len(args)
-    ctx._tensor_positions = _shared(tuple(i for i, a in enumerate(args)
-                                          if isinstance(a, _Tensor)))
+    ctx._tensor_positions = _shared(tuple([i for i, a in enumerate(args)
+                                           if isinstance(a, _Tensor)]))
     ctx._edges = tuple(part for t in tensors for part in _edge_to(t))  # flat: see next_functions
     ctx._input_meta = _shared(tuple((t._data.shape, t._data.dtype) for t in tensors))
     ctx._inputs = _kept_inputs(tensors)

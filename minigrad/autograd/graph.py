@@ -94,10 +94,7 @@ class Node:
     """A step of the backward pass. `next_functions` points at the nodes that produced this
     node's inputs; leaves that require grad end in an `AccumulateGrad`."""
 
-    # A graph may hold a million nodes: what every node has lives in slots, and what few nodes
-    # have (hooks, retained outputs, metadata) is a class default until it is set.
-    __slots__ = ("__dict__", "__weakref__", "_freed", "_input_meta", "_inputs", "_outputs",
-                 "_saved", "_sequence_nr", "_edges")
+    # What few nodes have (hooks, retained outputs, metadata) is a class default until set.
     _name = "Node"
     _tensor_hooks: dict[int, dict] | None = None  # output_nr -> {id: hook}
     _retained: dict[int, weakref.ref] | None = None  # output_nr -> tensor to keep .grad on
