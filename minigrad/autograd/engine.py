@@ -128,18 +128,16 @@ def _run_plain(node: Node, grads: list) -> tuple:
             break
     grad_inputs = node.apply(*grads)
     _check_count(node, grad_inputs)
-    meta = node._input_meta
-    for i, ((child, _), g) in enumerate(zip(node.next_functions, grad_inputs)):
+    for g, (shape, dtype) in zip(grad_inputs, node._input_meta):
         # Gradients mostly come out as their inputs are; only if one does not, _validate.
-        if g is not None and (child is None or g._data.shape != meta[i][0]
-                              or g._data.dtype != meta[i][1]):
+        if g is not None and (g._data.shape != shape or g._data.dtype != dtype):
             return tuple(_validate(node, i, g) for i, g in enumerate(grad_inputs))
     return grad_inputs
 
 
 def _check_count(node: Node, grad_inputs: tuple) -> None:
     """One gradient per input of the node: a custom Function can return too few or many."""
-    expected = len(node.next_functions)
+    expected = len(node._input_meta)
     if len(grad_inputs) != expected:
         raise RuntimeError(
             f"function {node.name()} returned an incorrect number of gradients (expected "

@@ -126,14 +126,19 @@ class Function:
 def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     """Link a freshly computed result into the graph: inputs become `next_functions`, outputs
     get `grad_fn`, and what forward saved is stamped with its version."""
-    tensors = [a for a in args if isinstance(a, _Tensor)]
+    edges, meta, kept = [], [], []
+    for a in args:  # one pass over the inputs: this runs for every recorded operation
+        if isinstance(a, _Tensor):
+            edges += _edge_to(a)
+            meta.append((a._data.shape, a._data.dtype))
+            kept.append(None if a.requires_grad else _input_ref(a))
     ctx._sequence_nr = next(_sequence)
     ctx._num_args = len(args)
     ctx._tensor_positions = _shared(tuple([i for i, a in enumerate(args)
                                            if isinstance(a, _Tensor)]))
-    ctx._edges = tuple(part for t in tensors for part in _edge_to(t))  # flat: see next_functions
-    ctx._input_meta = _shared(tuple((t._data.shape, t._data.dtype) for t in tensors))
-    ctx._inputs = _kept_inputs(tensors)
+    ctx._edges = tuple(edges)  # flat: see Node.next_functions
+    ctx._input_meta = _shared(tuple(meta))
+    ctx._inputs = _kept_inputs(kept)
     ctx._outputs = _link_outputs(ctx, outs, ctx._non_differentiable, ctx._dirty)
     to_save, ctx._to_save = ctx._to_save, None
     ctx._saved = None if to_save is None else _save(to_save, ctx)
@@ -149,21 +154,28 @@ def _edge_to(t: Any) -> tuple:
     return _NO_EDGE
 
 
-def _kept_inputs(tensors: list) -> tuple:
+def _kept_inputs(kept: list) -> tuple:
     """What a node remembers of its inputs that need no gradient, for diagrams (None for the
     others: diagrams find those through `next_functions`); () when every input needs one."""
-    if all(t.requires_grad for t in tensors):
+    if all([k is None for k in kept]):
         return ()
-    kept = tuple(None if t.requires_grad else _input_ref(t) for t in tensors)
-    return _shared(kept) if all(_is_number(k) for k in kept) else kept
+    only_numbers = all([_is_number(k) for k in kept])
+    return _shared(tuple(kept)) if only_numbers else tuple(kept)
 
 
 def _save(tensors: tuple, ctx: BackwardFunction) -> tuple:
     """A SavedTensor for each tensor saved. A Python number never changes, so it has one
     SavedTensor for all the nodes that save it (and a tuple of those is shared too)."""
-    if all(_is_number(t) for t in tensors):
-        return _shared(tuple(None if t is None else _saved_number(t, ctx) for t in tensors))
-    return tuple(None if t is None else SavedTensor(t, ctx) for t in tensors)
+    saved, only_numbers = [], True
+    for t in tensors:
+        if t is None:
+            saved.append(None)
+        elif t._is_wrapped_number:
+            saved.append(_saved_number(t, ctx))
+        else:
+            saved.append(SavedTensor(t, ctx))
+            only_numbers = False
+    return _shared(tuple(saved)) if only_numbers else tuple(saved)
 
 
 def _saved_number(number: Any, ctx: BackwardFunction) -> SavedTensor:
