@@ -1,10 +1,10 @@
 """The engine's shortcuts for speed and memory give the same results as the general way.
 
 Each shortcut (relu's bitwise mask, shared wrapped numbers, one-pass in-place updates under
-no_grad, nodes that hold fewer objects) is checked against what it replaces, bit for bit."""
+no_grad, nodes that hold fewer objects) is checked against what it replaces, bit for bit.
+How few objects a node holds is a budget, not a behaviour: benchmarks/ab.py measures it."""
 from __future__ import annotations
 
-import gc
 
 import numpy as np
 import pytest
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import minigrad as mg
-from minigrad.autograd.graph import input_tensor, num_outputs, output_ref
+from minigrad.autograd.graph import input_tensor, num_outputs, output_ref, replace_output
 from minigrad.ops.selection import _keep_where
 
 FLOATS = st.sampled_from([np.float16, np.float32, np.float64])
@@ -49,7 +49,18 @@ def test_a_number_is_one_shared_read_only_tensor() -> None:
     constant = _constant_of(a)
     assert constant is _constant_of(b)
     assert not constant._data.flags.writeable
-    assert a.grad_fn._saved is b.grad_fn._saved  # one SavedTensor, in one interned tuple
+
+
+def test_a_number_saved_by_many_nodes_outlives_each_backward() -> None:
+    """One SavedTensor serves every node that saves the same number: freeing one node's saved
+    tensors (backward without retain_graph) must leave the others able to run."""
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    a, b = x * 0.5, x * 0.5
+    a.sum().backward()
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        a.sum().backward()
+    b.sum().backward()
+    assert x.grad.tolist() == [1.0, 1.0]
 
 
 @pytest.mark.parametrize("number", [0.0, -0.0, float("nan")])
@@ -67,21 +78,6 @@ def test_int_and_float_numbers_keep_their_results_apart() -> None:
     assert x.grad.item() == 5.0
 
 
-def test_a_chain_holds_few_objects_per_op() -> None:
-    """What the 1,000,000-op memory benchmark relies on: three objects per op for the garbage
-    collector (the node, its flat tuple of edges, the weak reference to its output)."""
-    x = mg.tensor(1.0, requires_grad=True)
-    gc.collect()
-    before = len(gc.get_objects())
-    y = x
-    for _ in range(1000):
-        y = y * 1.0000001
-    gc.collect()
-    assert (len(gc.get_objects()) - before) / 1000 <= 3.5
-    y.backward()
-    assert x.grad.item() == pytest.approx(1.0000001 ** 1000, rel=1e-4)
-
-
 def test_a_diagram_draws_one_box_per_use_of_a_number() -> None:
     from minigrad.viz._graph import forward_graph
 
@@ -91,12 +87,14 @@ def test_a_diagram_draws_one_box_per_use_of_a_number() -> None:
     assert len(constants) == 2
 
 
-def test_next_functions_is_built_from_the_flat_edges() -> None:
+def test_next_functions_leads_to_the_inputs_nodes() -> None:
     x = mg.tensor([1.0, 2.0], requires_grad=True)
-    y = (x * 2.0) * x
+    doubled = x * 2.0
+    y = doubled * x
     mul2, leaf = y.grad_fn.next_functions
-    assert mul2 == (y.grad_fn._edges[0], 0) and mul2[0].name() == "MulBackward0"
-    assert leaf[0].name() == "torch::autograd::AccumulateGrad" and leaf[1] == 0
+    assert mul2 == (doubled.grad_fn, 0) and mul2[0].name() == "MulBackward0"
+    assert leaf[0].name() == "torch::autograd::AccumulateGrad" and leaf == (leaf[0], 0)
+    assert leaf[0].variable is x
     assert mul2[0].next_functions[1] == (None, 0)  # the number 2.0 needs no gradient
 
 
@@ -109,6 +107,17 @@ def test_outputs_are_found_for_one_and_for_several() -> None:
     assert num_outputs(values.grad_fn) == 2
     assert output_ref(values.grad_fn, 0)() is values
     assert output_ref(values.grad_fn, 1)() is indices
+
+
+def test_an_output_can_be_replaced_for_one_and_for_several() -> None:
+    x = mg.tensor([[1.0, 5.0], [4.0, 2.0]], requires_grad=True)
+    single, other = x * 2, mg.zeros(2, 2)
+    replace_output(single.grad_fn, single, other)
+    assert num_outputs(single.grad_fn) == 1 and output_ref(single.grad_fn, 0)() is other
+    values, indices = x.max(dim=1)
+    replace_output(values.grad_fn, indices, other)
+    assert output_ref(values.grad_fn, 0)() is values
+    assert output_ref(values.grad_fn, 1)() is other
 
 
 # ---- in-place updates under no_grad: one numpy pass, the same bits --------------------------

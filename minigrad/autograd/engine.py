@@ -6,6 +6,7 @@ operations is as fine as a chain of three."""
 from __future__ import annotations
 
 import heapq
+import itertools
 from typing import Any, Iterator, Sequence
 
 from .. import _grad_mode
@@ -22,13 +23,13 @@ def topological_order(roots: Sequence[Node]) -> list[Node]:
         if root in visited:
             continue
         visited.add(root)
-        stack: list[tuple[Node, Iterator]] = [(root, iter(root._edges[::2]))]
+        stack: list[tuple[Node, Iterator]] = [(root, iter(root.next_functions))]
         while stack:  # depth-first, children before parents: a post-order
             node, children = stack[-1]
-            for child in children:
+            for child, _ in children:
                 if child is not None and child not in visited:
                     visited.add(child)
-                    stack.append((child, iter(child._edges[::2])))
+                    stack.append((child, iter(child.next_functions)))
                     break
             else:
                 stack.pop()
@@ -63,58 +64,51 @@ def run_backward(
         needed = {}
         for node in reversed(topological_order([node for node, _ in root_edges])):
             needed[node] = any(child is not None and (child in targets or needed[child])
-                               for child in node._edges[::2])
+                               for child, _ in node.next_functions)
 
     buffers: dict[Node, list] = {}
     for (node, nr), grad in zip(root_edges, grad_roots):
         _add_to_buffer(buffers, node, nr, grad)
     captured: list[Any] = [None] * (len(inputs) if inputs is not None else 0)
 
-    ready = [(-node._sequence_nr, i, node) for i, node in enumerate(dict.fromkeys(
-        node for node, _ in root_edges)) if dependencies[node] == 0]
-    heapq.heapify(ready)
-    tie = len(ready)
-    pop, push = heapq.heappop, heapq.heappush  # this loop runs once per node: it is kept lean
+    # The nodes whose gradients are all in, latest created first (as PyTorch's engine does);
+    # the counter breaks ties in the order they became ready.
+    ready: list[tuple[float, int, Node]] = []
+    tie = itertools.count()
+    for node in dict.fromkeys(node for node, _ in root_edges):
+        if dependencies[node] == 0:
+            heapq.heappush(ready, (-node._sequence_nr, next(tie), node))
     plain_run = needed is None and not capture and not _observers
-    following = None  # the one node that became ready while none waited: it runs next, no heap
     with _grad_mode.set_grad_enabled(create_graph):
-        while following is not None or ready:
-            if following is not None:
-                node, following = following, None
-            else:
-                node = pop(ready)[2]
+        while ready:
+            node = heapq.heappop(ready)[2]
             grads = buffers.pop(node, None)
-            outputs: tuple = ()
+            grad_inputs: tuple = ()  # a node that does not run sends nothing on
             if grads is None:
                 pass
             elif plain_run and _is_plain(node):
-                outputs = _run_plain(node, grads)
+                grad_inputs = _run_plain(node, grads)
             elif needed is None or needed[node] or node in targets:
-                outputs = _run_node(node, grads, capture, captured, accumulate, inputs,
-                                    needed is None or needed[node])
-            if not retain_graph and node._saved is not None:
-                node._saved, node._freed = None, True  # saved tensors are freed as they are used
-            count, edges = len(outputs), node._edges
-            for i in range(0, len(edges), 2):  # flat: node, output_nr, node, output_nr, ...
-                child = edges[i]
+                grad_inputs = _run_node(node, grads, capture, captured, accumulate, inputs,
+                                        needed is None or needed[node])
+            if not retain_graph:
+                _free_saved(node)
+            for (child, nr), grad in itertools.zip_longest(node.next_functions, grad_inputs):
                 if child is None:
                     continue
-                if i >> 1 < count and outputs[i >> 1] is not None:
-                    _add_to_buffer(buffers, child, edges[i + 1], outputs[i >> 1])
-                left = dependencies[child] - 1
-                dependencies[child] = left
-                if left:
-                    continue
-                if following is None and not ready:
-                    following = child
-                    continue
-                if following is not None:  # two became ready: the heap orders them
-                    tie += 1
-                    push(ready, (-following._sequence_nr, tie, following))
-                    following = None
-                tie += 1
-                push(ready, (-child._sequence_nr, tie, child))
+                if grad is not None:
+                    _add_to_buffer(buffers, child, nr, grad)
+                dependencies[child] -= 1
+                if dependencies[child] == 0:
+                    heapq.heappush(ready, (-child._sequence_nr, next(tie), child))
     return captured if not accumulate else None
+
+
+def _free_saved(node: Node) -> None:
+    """Without retain_graph, what a node saved is dropped as soon as it has run: memory comes
+    back during the backward pass, and a second backward raises ERR_BACKWARD_TWICE."""
+    if node._saved is not None:
+        node._saved, node._freed = None, True
 
 
 def _is_plain(node: Node) -> bool:
@@ -124,23 +118,30 @@ def _is_plain(node: Node) -> bool:
 
 
 def _run_plain(node: Node, grads: list) -> tuple:
-    """`_run_node` for a plain node, without the checks that cannot apply to it."""
+    """`_run_node` for a plain node, without the checks that cannot apply to it.
+
+    Most nodes of most backward passes are plain; skipping hooks, capture and a `_validate`
+    call per gradient saves 10% of a long chain's backward pass (benchmarks/tricks.md)."""
     for g in grads:
         if g is None:  # an output without a gradient: only multi-output nodes have them
             grads = [_materialize(node, nr, g) for nr, g in enumerate(grads)]
             break
     grad_inputs = node.apply(*grads)
-    edges, meta = node._edges, node._input_meta
-    if 2 * len(grad_inputs) != len(edges):
+    _check_count(node, grad_inputs)
+    for g, (shape, dtype) in zip(grad_inputs, node._input_meta):
+        # Gradients mostly come out as their inputs are; only if one does not, _validate.
+        if g is not None and (g._data.shape != shape or g._data.dtype != dtype):
+            return tuple(_validate(node, i, g) for i, g in enumerate(grad_inputs))
+    return grad_inputs
+
+
+def _check_count(node: Node, grad_inputs: tuple) -> None:
+    """One gradient per input of the node: a custom Function can return too few or many."""
+    expected = len(node._input_meta)
+    if len(grad_inputs) != expected:
         raise RuntimeError(
             f"function {node.name()} returned an incorrect number of gradients (expected "
-            f"{len(edges) // 2}, got {len(grad_inputs)})")
-    for i, g in enumerate(grad_inputs):  # gradients as their inputs are: see _validate
-        if g is not None:
-            data = g._data
-            if edges[2 * i] is None or data.shape != meta[i][0] or data.dtype != meta[i][1]:
-                return tuple(_validate(node, i, g) for i, g in enumerate(grad_inputs))
-    return grad_inputs
+            f"{expected}, got {len(grad_inputs)})")
 
 
 def _count_dependencies(roots: list[Node]) -> dict[Node, int]:
@@ -149,7 +150,7 @@ def _count_dependencies(roots: list[Node]) -> dict[Node, int]:
     counts = dict.fromkeys(roots, 0)
     stack = list(counts)
     while stack:
-        for child in stack.pop()._edges[::2]:
+        for child, _ in stack.pop().next_functions:
             if child is None:
                 continue
             if child in counts:
@@ -167,19 +168,13 @@ def _edge_of(t: Any) -> tuple:
 
 
 def _add_to_buffer(buffers: dict, node: Node, nr: int, grad: Any) -> None:
+    """Gradients that reach the same output of `node` along different paths are added up."""
     slots = buffers.get(node)
     if slots is None:
-        if nr == 0 and type(node._outputs) is not tuple:  # one output (see graph.output_ref)
-            buffers[node] = [grad]
-            return
-        slots = buffers[node] = [None] * max(nr + 1, _num_outputs(node))
+        slots = buffers[node] = [None] * max(nr + 1, num_outputs(node))
     elif len(slots) <= nr:
         slots.extend([None] * (nr + 1 - len(slots)))
     slots[nr] = grad if slots[nr] is None else slots[nr] + grad
-
-
-def _num_outputs(node: Node) -> int:
-    return max(1, num_outputs(node))
 
 
 def _run_node(node: Node, grads: list, capture: dict, captured: list, accumulate: bool,
@@ -226,10 +221,7 @@ def _run_node(node: Node, grads: list, capture: dict, captured: list, accumulate
 
     grad_outputs = [_materialize(node, nr, g) for nr, g in enumerate(grads)]
     grad_inputs = node.apply(*grad_outputs)
-    if 2 * len(grad_inputs) != len(node._edges):
-        raise RuntimeError(
-            f"function {node.name()} returned an incorrect number of gradients (expected "
-            f"{len(node._edges) // 2}, got {len(grad_inputs)})")
+    _check_count(node, grad_inputs)
     grad_inputs = tuple(_validate(node, i, g) for i, g in enumerate(grad_inputs))
     for hook in list(node._post_hooks.values()) if node._post_hooks else ():
         result = hook(grad_inputs, tuple(grad_outputs))
@@ -258,7 +250,7 @@ def _validate(node: Node, i: int, grad: Any) -> Any:
     shape (PyTorch's engine does the same), and cast to the input's dtype."""
     if grad is None or i >= len(node._input_meta) or node._input_meta[i] is None:
         return grad
-    if node._edges[2 * i] is None:
+    if node.next_functions[i][0] is None:
         return None
     shape, dtype = node._input_meta[i]
     if grad._data.shape != shape:

@@ -3,31 +3,27 @@ a `backward(ctx, grad)` that applies the chain rule, and a `ctx` that remembers 
 needs. Calling `.apply` links the result into the backward graph (see graph.py)."""
 from __future__ import annotations
 
-import functools
 import weakref
 from typing import Any
 
+import numpy as np
+
 from .. import _grad_mode
-from .graph import _NO_EDGE, ERR_BACKWARD_TWICE, Node, SavedTensor, _sequence
+from .graph import _NO_EDGE, ERR_BACKWARD_TWICE, Node, SavedTensor, _sequence, pack_outputs
 
 _Tensor: Any = None  # minigrad.tensor imports this module, so Tensor is fetched on first use
-_new = object.__new__  # a node is made without __init__: apply sets every field itself
 
-try:  # numpy >= 2 keeps its error state in a context variable: setting it costs 0.1 µs
-    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
 
-    _quiet = functools.partial(_extobj_contextvar.set, _make_extobj(all="ignore"))
-    _loud = _extobj_contextvar.reset
-except ImportError:  # pragma: no cover - another numpy: the public way, 1 µs
-    import numpy as np
+def _quiet() -> Any:
+    """numpy's overflow and 0 * inf warnings silenced until `_loud(token)`: PyTorch has none.
+    (For code that cannot use `with np.errstate(all="ignore")` around its work.)"""
+    token = np.errstate(all="ignore")
+    token.__enter__()
+    return token
 
-    def _quiet() -> Any:
-        state = np.errstate(all="ignore")
-        state.__enter__()
-        return state
 
-    def _loud(token: Any) -> None:
-        token.__exit__(None, None, None)
+def _loud(token: Any) -> None:
+    token.__exit__(None, None, None)
 
 
 class FunctionCtx:
@@ -62,11 +58,14 @@ class FunctionCtx:
 class BackwardFunction(FunctionCtx, Node):
     """The node a `Function.apply` call leaves in the graph; it is also the `ctx`."""
 
-    # Set for every recorded node (by Function.apply), so slots rather than dict entries;
-    # _tensor_positions says which forward arguments were tensors.
-    __slots__ = ("_num_args", "_tensor_positions", "_to_save", "needs_input_grad")
+    # Function.apply sets, besides Node's fields: needs_input_grad, _num_args and
+    # _tensor_positions (which forward arguments were tensors).
     _forward_cls: type
     _materialize_grads = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._to_save = None
 
     def name(self) -> str:
         return self._qualname
@@ -108,97 +107,87 @@ class Function:
 
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
-        # This runs for every operation, so it is written for speed: one pass over the
-        # arguments, no helper calls that are not needed.
         Tensor = _Tensor or _tensor_class()
-        ctx = _new(cls._backward_cls)
-        ctx._to_save = None
-        flags = tuple([isinstance(a, Tensor) and (a._requires_grad or a.grad_fn is not None)
-                       for a in args])
-        ctx.needs_input_grad = _SHARED.setdefault(flags, flags)  # (_shared bounds the size)
+        ctx = cls._backward_cls()
+        ctx.needs_input_grad = _shared(tuple([isinstance(a, Tensor) and a.requires_grad
+                                              for a in args]))
         enabled = _grad_mode._enabled
         _grad_mode._enabled = False  # what forward computes is not recorded op by op
-        quiet = _quiet()  # numpy's overflow and 0 * inf warnings: PyTorch has none
         try:
-            outputs = cls.forward(ctx, *args, **kwargs)
+            with np.errstate(all="ignore"):  # numpy warns of overflow and 0 * inf: PyTorch not
+                outputs = cls.forward(ctx, *args, **kwargs)
         finally:
             _grad_mode._enabled = enabled
-            _loud(quiet)
-        if enabled and True in flags:
+        if enabled and any(ctx.needs_input_grad):
             _connect(ctx, args, outputs if isinstance(outputs, tuple) else (outputs,))
         return outputs
 
 
 def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     """Link a freshly computed result into the graph: inputs become `next_functions`, outputs
-    get `grad_fn`, and what forward saved is stamped with its version.
-
-    This runs once per recorded operation, so it makes one pass over the arguments and shares
-    what many nodes hold alike (flags, shapes, Python numbers) instead of copying it."""
-    Tensor = _Tensor
+    get `grad_fn`, and what forward saved is stamped with its version."""
     edges, meta, kept = [], [], []
-    all_tensors, keep, only_numbers = True, False, True
-    for a in args:
-        if not isinstance(a, Tensor):
-            all_tensors = False
-            continue
-        meta.append((a._data.shape, a._data.dtype))
-        fn = a.grad_fn
-        if fn is not None:
-            edges += (fn, a._output_nr)
-            kept.append(None)  # diagrams find it as an output of `fn`
-        elif a._requires_grad:
-            edges += (a._grad_accumulator(), 0)
-            kept.append(None)  # diagrams find it on its AccumulateGrad
-        else:
-            edges += _NO_EDGE
-            kept.append(_input_ref(a))
-            keep, only_numbers = True, only_numbers and a._is_wrapped_number
+    for a in args:  # one pass over the inputs: this runs for every recorded operation
+        if isinstance(a, _Tensor):
+            edges += _edge_to(a)
+            meta.append((a._data.shape, a._data.dtype))
+            kept.append(None if a.requires_grad else _input_ref(a))
     ctx._sequence_nr = next(_sequence)
     ctx._num_args = len(args)
-    ctx._tensor_positions = _ALL_POSITIONS[len(args)] if all_tensors and len(args) < 8 else (
-        _shared(tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))))
+    ctx._tensor_positions = _shared(tuple([i for i, a in enumerate(args)
+                                           if isinstance(a, _Tensor)]))
     ctx._edges = tuple(edges)  # flat: see Node.next_functions
     ctx._input_meta = _shared(tuple(meta))
-    if keep:  # a tuple of Python numbers (and Nones) is shared: `y * 0.5` a million times over
-        ctx._inputs = _shared(tuple(kept)) if only_numbers else tuple(kept)
-    else:
-        ctx._inputs = ()
-    ctx._freed = False
-    non_diff, dirty = ctx._non_differentiable, ctx._dirty
-    if len(outs) == 1 and not non_diff and not dirty and isinstance(outs[0], Tensor):
-        out = outs[0]  # the common case: one new tensor
-        ctx._outputs = weakref.ref(out)  # not a tuple of one: see graph.output_ref
-        if out._data.dtype.kind == "f":
-            out.grad_fn, out._output_nr = ctx, 0
-    else:
-        ctx._outputs = _link_outputs(ctx, outs, non_diff, dirty)
+    ctx._inputs = _kept_inputs(kept)
+    ctx._outputs = _link_outputs(ctx, outs, ctx._non_differentiable, ctx._dirty)
     to_save, ctx._to_save = ctx._to_save, None
     ctx._saved = None if to_save is None else _save(to_save, ctx)
 
 
+def _edge_to(t: Any) -> tuple:
+    """Where the gradient for input `t` goes next: the node that made it, the AccumulateGrad of
+    a leaf that requires grad, or nowhere."""
+    if t.grad_fn is not None:
+        return (t.grad_fn, t._output_nr)
+    if t._requires_grad:
+        return (t._grad_accumulator(), 0)
+    return _NO_EDGE
+
+
+def _kept_inputs(kept: list) -> tuple:
+    """What a node remembers of its inputs that need no gradient, for diagrams (None for the
+    others: diagrams find those through `next_functions`); () when every input needs one."""
+    if all([k is None for k in kept]):
+        return ()
+    only_numbers = all([_is_number(k) for k in kept])
+    return _shared(tuple(kept)) if only_numbers else tuple(kept)
+
+
 def _save(tensors: tuple, ctx: BackwardFunction) -> tuple:
     """A SavedTensor for each tensor saved. A Python number never changes, so it has one
-    SavedTensor for all the nodes that save it, and a tuple of those (and Nones) is shared."""
+    SavedTensor for all the nodes that save it (and a tuple of those is shared too)."""
     saved, only_numbers = [], True
     for t in tensors:
         if t is None:
             saved.append(None)
         elif t._is_wrapped_number:
-            saved.append(t._saved_once or _saved_once(t, ctx))
+            saved.append(_saved_number(t, ctx))
         else:
             saved.append(SavedTensor(t, ctx))
             only_numbers = False
     return _shared(tuple(saved)) if only_numbers else tuple(saved)
 
 
-def _saved_once(number: Any, ctx: BackwardFunction) -> SavedTensor:
-    number._saved_once = SavedTensor(number, ctx)
+def _saved_number(number: Any, ctx: BackwardFunction) -> SavedTensor:
+    """The one SavedTensor of a wrapped Python number, made by the first node that saves it."""
+    if number._saved_once is None:
+        number._saved_once = SavedTensor(number, ctx)
     return number._saved_once
 
 
 def _link_outputs(ctx: BackwardFunction, outs: tuple, non_diff: tuple, dirty: tuple) -> tuple:
-    """Give each output that carries gradients its `grad_fn`; weak references to them all."""
+    """Give each output that carries gradients its `grad_fn`; returns weak references to them
+    all (None for an output that is not a tensor), packed by `graph.pack_outputs`."""
     refs = []
     for i, out in enumerate(outs):
         if not isinstance(out, _Tensor):
@@ -212,7 +201,7 @@ def _link_outputs(ctx: BackwardFunction, outs: tuple, non_diff: tuple, dirty: tu
         if dirty and out.grad_fn is None and out._requires_grad and any(out is d for d in dirty):
             raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
         out.grad_fn, out._output_nr = ctx, i
-    return tuple(refs)
+    return pack_outputs(refs)
 
 
 def _tensor_class() -> type:
@@ -224,16 +213,22 @@ def _tensor_class() -> type:
     return _Tensor
 
 
+# A million-op graph holds a million small tuples that are mostly equal: `y * 0.5` over and over
+# has the same flags, input shapes and number. One copy of each, kept in a bounded table, halves
+# the memory each op keeps alive (340 bytes instead of 676: benchmarks/tricks.md).
 _SHARED: dict[tuple, tuple] = {}
-_ALL_POSITIONS = tuple(tuple(range(n)) for n in range(8))  # every argument a tensor: the usual
 
 
 def _shared(value: tuple) -> tuple:
-    """One copy of an equal small tuple (flags, input shapes) for all the nodes that hold one:
-    a graph may have a million nodes, most of them alike."""
+    """The one copy of `value` that every node holding an equal tuple shares."""
     if len(_SHARED) >= 10_000:  # stays small whatever shapes a program goes through
         _SHARED.clear()
     return _SHARED.setdefault(value, value)
+
+
+def _is_number(t: Any) -> bool:
+    """None or a Python number made a tensor: never changed, so safe to share."""
+    return t is None or getattr(t, "_is_wrapped_number", False)
 
 
 def _input_ref(t: Any) -> Any:

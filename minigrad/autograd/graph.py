@@ -94,10 +94,7 @@ class Node:
     """A step of the backward pass. `next_functions` points at the nodes that produced this
     node's inputs; leaves that require grad end in an `AccumulateGrad`."""
 
-    # A graph may hold a million nodes: what every node has lives in slots, and what few nodes
-    # have (hooks, retained outputs, metadata) is a class default until it is set.
-    __slots__ = ("__dict__", "__weakref__", "_freed", "_input_meta", "_inputs", "_outputs",
-                 "_saved", "_sequence_nr", "_edges")
+    # What few nodes have (hooks, retained outputs, metadata) is a class default until set.
     _name = "Node"
     _tensor_hooks: dict[int, dict] | None = None  # output_nr -> {id: hook}
     _retained: dict[int, weakref.ref] | None = None  # output_nr -> tensor to keep .grad on
@@ -111,7 +108,7 @@ class Node:
         self._saved: tuple[SavedTensor | None, ...] | None = None
         self._freed = False
         self._input_meta: tuple = ()  # (shape, numpy dtype) per input, to check gradients
-        self._outputs: Any = ()  # weak references to the outputs, for diagrams: output_ref
+        self._outputs: Any = ()  # weak references to the outputs: see pack_outputs
         self._inputs: tuple = ()  # inputs that do not require grad, for diagrams: input_tensor
 
     @property
@@ -166,19 +163,33 @@ class Node:
         return grads[0] if len(grads) == 1 else grads
 
 
+# A node keeps weak references to its outputs, for diagrams and in-place ops. Most nodes have
+# one output, and they hold that reference itself rather than a tuple of one: a tuple is 48
+# bytes and one more object for the garbage collector, 14% of what each op of a long chain
+# keeps alive (benchmarks/tricks.md). These four functions are the only ones that know.
+
+def pack_outputs(refs: list) -> Any:
+    """What a node stores in `_outputs`, given a weak reference (or None) per output."""
+    return refs[0] if len(refs) == 1 and refs[0] is not None else tuple(refs)
+
+
 def output_ref(node: Node, nr: int) -> weakref.ref | None:
-    """The weak reference to output `nr` of `node`. A node with one output (most of them)
-    holds that reference itself, not a tuple of one: a million-node graph is a million
-    objects fewer for the garbage collector to walk."""
+    """The weak reference to output `nr` of `node` (None if that output is not a tensor)."""
     refs = node._outputs
-    if type(refs) is not tuple:
+    if isinstance(refs, weakref.ref):
         return refs if nr == 0 else None
     return refs[nr] if nr < len(refs) else None
 
 
 def num_outputs(node: Node) -> int:
-    refs = node._outputs
-    return len(refs) if type(refs) is tuple else 1
+    return 1 if isinstance(node._outputs, weakref.ref) else len(node._outputs)
+
+
+def replace_output(node: Node, old: Any, new: Any) -> None:
+    """`new` takes the place of the output `old` (an in-place op's result becomes its input)."""
+    refs = [output_ref(node, nr) for nr in range(num_outputs(node))]
+    node._outputs = pack_outputs([weakref.ref(new) if r is not None and r() is old else r
+                                  for r in refs])
 
 
 def input_tensor(node: Node, position: int) -> Any:
@@ -195,23 +206,15 @@ class AccumulateGrad(Node):
 
     _name = "torch::autograd::AccumulateGrad"
 
-    def __init__(self, variable: Any) -> None:  # every field set here: one made per leaf per step
-        self._edges, self._saved, self._freed = (), None, False
-        self._input_meta, self._outputs, self._inputs = (), (), ()
+    def __init__(self, variable: Any) -> None:
+        super().__init__()
         self._sequence_nr = _RUN_FIRST  # PyTorch runs these as soon as they are ready
         self.variable = variable
 
-    def name(self) -> str:
-        return "torch::autograd::AccumulateGrad"
-
     @property
-    def _tensor_hooks(self) -> dict | None:  # a leaf's hooks live on the leaf itself
+    def _tensor_hooks(self) -> dict | None:  # a leaf's hooks live on the leaf itself (read-only)
         hooks = self.variable._hooks
         return {0: hooks} if hooks else None
-
-    @_tensor_hooks.setter
-    def _tensor_hooks(self, value: Any) -> None:
-        pass
 
     def __repr__(self) -> str:
         return "<AccumulateGrad object>"
