@@ -104,6 +104,7 @@ class Hub:
     started_in: float
     log: Path
     tokens: dict[str, str] = field(default_factory=dict)
+    figures: dict[str, float] = field(default_factory=dict)  # what tests measure
 
     @property
     def homes(self) -> Path:

@@ -29,13 +29,13 @@ STUDENTS = ["ada", "grace"]
 LESSON = "notebooks/03_accumulation.ipynb"
 EXERCISE = "exercises/ex03_accumulation.ipynb"
 WORKED = ROOT / "solutions" / "ex03_accumulation.ipynb"  # what a student who did it all hands in
-MB = 1024 * 1024
+MIB = 1024 * 1024
 
 
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory: pytest.TempPathFactory):
     hub = start_hub(tmp_path_factory.mktemp("hub"), STUDENTS)
-    hub.figures = {"hub start (s)": hub.started_in}
+    hub.figures["hub start (s)"] = hub.started_in
     yield hub
     # Whatever a failed test left running is stopped here; test_stopping_* asserts on it.
     leftover = hub.descendants()
@@ -56,7 +56,7 @@ def servers(hub: Hub) -> Hub:
     for student in STUDENTS:
         hub.figures[f"{student}: server start, log-in to ready (s)"] = took[student]
         rss = hub.server_process(student).memory_info().rss
-        hub.figures[f"{student}: server RSS, idle (MB)"] = rss / MB
+        hub.figures[f"{student}: server RSS, idle (MiB)"] = rss / MIB
     return hub
 
 
@@ -131,10 +131,10 @@ def test_a_lesson_runs_in_the_students_kernel_as_stored(servers: Hub, student: s
             f"code cell {number} of {LESSON}:\n{cell.source}"
     server = servers.server_process(student)
     (lesson_kernel,) = [p for p in server.children() if any(kernel in a for a in p.cmdline())]
-    servers.figures[f"{student}: server RSS, after the lesson (MB)"] = \
-        server.memory_info().rss / MB
-    servers.figures[f"{student}: the lesson's kernel RSS (MB)"] = \
-        lesson_kernel.memory_info().rss / MB
+    servers.figures[f"{student}: server RSS, after the lesson (MiB)"] = \
+        server.memory_info().rss / MIB
+    servers.figures[f"{student}: the lesson's kernel RSS (MiB)"] = \
+        lesson_kernel.memory_info().rss / MIB
 
 
 def grade_in_server(hub: Hub, student: str) -> tuple[str, int]:
