@@ -4,13 +4,12 @@ its version goes up, so anything saved of the old values fails its check in back
 changed in place rewrites its base (CopySlices), and the base's other views are read again."""
 from __future__ import annotations
 
-import weakref
 from typing import Any
 
 import numpy as np
 
 from . import _dtype, _grad_mode
-from .autograd.function import _loud, _quiet
+from .autograd.graph import replace_output
 from .ops.indexing import AsStrided, CopySlices, IndexPut, _plain_key, as_positions, is_advanced
 from .tensor import Tensor
 
@@ -51,11 +50,8 @@ def update(t: Tensor, op: Any, other: Any, alpha: Any = 1) -> Tensor:
         if alpha == 1:
             return inplace(t, lambda x: op(x, other), other)
         return inplace(t, lambda x: op(x, other, alpha=alpha), other)
-    quiet = _quiet()  # no overflow warnings, as in PyTorch
-    try:
+    with np.errstate(all="ignore"):  # no overflow warnings, as in PyTorch
         _UFUNCS[op.__name__](t._data, value if alpha == 1 else alpha * value, out=t._data)
-    finally:
-        _loud(quiet)
     t._bump_version()
     return t
 
@@ -167,12 +163,7 @@ def _take_history(t: Tensor, result: Tensor) -> None:
         return
     retained = t._retains_grad
     t.grad_fn, t._output_nr = node, result._output_nr
-    refs = node._outputs
-    if type(refs) is not tuple:
-        node._outputs = weakref.ref(t) if refs() is result else refs
-    else:
-        node._outputs = tuple(weakref.ref(t) if r is not None and r() is result else r
-                              for r in refs)
+    replace_output(node, result, t)
     for saved in node._saved or ():
         if saved is not None and saved.is_own_output:
             saved.tensor._data, saved.counter = t._data, t._version_counter
