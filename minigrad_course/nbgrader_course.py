@@ -4,7 +4,8 @@
     python -m minigrad_course.nbgrader_course DIR ex03_accumulation ex04_resetting_gradients
 
 writes DIR/source/<assignment>/<assignment>.ipynb, one assignment per solutions notebook
-(ex03_accumulation holds ex03_accumulation.ipynb), and DIR/nbgrader_config.py. Then, in DIR,
+(ex03_accumulation holds ex03_accumulation.ipynb), and DIR/nbgrader_config.py unless there is
+one already. Then, in DIR,
 nbgrader's own commands take over: `nbgrader generate_assignment ex03_accumulation` makes the
 students' copy (the same cells as exercises/), `release_assignment`, `collect`, `autograde`,
 `generate_feedback`. See docs/teaching.md.
@@ -111,8 +112,10 @@ def lay_out(target: Path, solutions: Path, names: list[str], course_id: str) -> 
         path.write_text(text, encoding="utf-8")
         written.append(path)
     config = target / CONFIG
-    config.write_text(config_text(course_id), encoding="utf-8")
-    return [config, *written]
+    if not config.exists():  # an instructor's own settings (the exchange, ...) stay
+        config.write_text(config_text(course_id), encoding="utf-8")
+        written.insert(0, config)
+    return written
 
 
 def main(argv: list[str] | None = None) -> int:

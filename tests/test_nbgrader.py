@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -147,7 +148,7 @@ def test_the_course_as_an_nbgrader_class(tmp_path: Path) -> None:
                 f"{ASSIGNMENT}.html").read_text(encoding="utf-8")
     # The restored check's message and the hidden test's, as the checks word them.
     assert "after_loop" in feedback and "checked it myself" not in feedback
-    assert "with 7 samples in micro-batches of 3" in feedback
+    assert "with 7 samples in micro-batches of 3: w.grad is still None" in feedback
 
 
 def lay_out(*args: str | Path, cwd: Path = ROOT) -> subprocess.CompletedProcess:
@@ -180,3 +181,30 @@ def test_layout_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
     assert "not an exercise notebook of this course" in one_error_line(
         lay_out(tmp_path / "c", "--course", other))
     assert not (tmp_path / "c").exists(), "nothing is written when a notebook is refused"
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in (ROOT / "exercises").glob("*.ipynb")))
+def test_the_class_copy_has_no_link_into_the_repository(name: str) -> None:
+    """Every link of a class's notebook leads where a student's files are: the next exercise's
+    assignment folder beside this one. The repository's copy keeps its links."""
+    exercise = load(ROOT / "exercises" / name)
+    text = "\n".join(markers.source_of(c) for c in for_class(exercise)["cells"])
+    links = re.findall(r"\]\(([^)]*)\)", text)
+    assert "../notebooks/" not in text and "exercises/" not in text
+    for link in links:
+        folder, file = link.removeprefix("../").split("/")
+        assert link.startswith("../") and file == f"{folder}.ipynb", link
+        assert (ROOT / "exercises" / file).is_file(), link
+    repository = "\n".join(markers.source_of(c) for c in exercise["cells"])
+    assert f"(../notebooks/{name.removeprefix('ex')})" in repository
+
+
+def test_laying_out_again_keeps_the_instructors_config(tmp_path: Path) -> None:
+    assert lay_out(tmp_path / "c", ASSIGNMENT).returncode == 0
+    config = tmp_path / "c" / "nbgrader_config.py"
+    assert "c.CourseDirectory.course_id = 'minigrad'" in config.read_text(encoding="utf-8")
+    config.write_text("c = get_config()\nc.Exchange.root = '/srv/class'\n", encoding="utf-8")
+    again = lay_out(tmp_path / "c", ASSIGNMENT, "ex04_resetting_gradients")
+    assert again.returncode == 0 and "nbgrader_config.py" not in again.stdout
+    assert "/srv/class" in config.read_text(encoding="utf-8")
+    assert (tmp_path / "c" / "source" / "ex04_resetting_gradients").is_dir()
