@@ -26,6 +26,7 @@ from pathlib import Path
 
 from .checks import markers
 from .course import SOLUTIONS, CourseNotFound, find_course
+from .generate import render  # nbformat's layout, as exercises/ are written
 
 CONFIG = "nbgrader_config.py"
 SOURCE = "source"
@@ -86,14 +87,6 @@ def load_solution(path: Path) -> dict:
         raise NotACourseNotebook(f"{path}: not an exercise notebook of this course "
                                  "(it has no answer cell)")
     return notebook
-
-
-def render(notebook: dict) -> str:
-    import nbformat
-
-    node = nbformat.from_dict(notebook)
-    nbformat.validate(node)
-    return nbformat.writes(node) + "\n"
 
 
 def lay_out(target: Path, solutions: Path, names: list[str], course_id: str) -> list[Path]:
