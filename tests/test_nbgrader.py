@@ -208,3 +208,18 @@ def test_laying_out_again_keeps_the_instructors_config(tmp_path: Path) -> None:
     assert again.returncode == 0 and "nbgrader_config.py" not in again.stdout
     assert "/srv/class" in config.read_text(encoding="utf-8")
     assert (tmp_path / "c" / "source" / "ex04_resetting_gradients").is_dir()
+
+
+def test_the_learners_lab_has_nbgrader_turned_off() -> None:
+    """The tests install nbgrader, which turns its panels on in every JupyterLab of the
+    environment; scripts/set_up_lab.py (run by `make venv`) turns them off in the course's."""
+    jupyter = [sys.executable, "-m", "jupyter"]
+    lab = subprocess.run([*jupyter, "labextension", "list"], capture_output=True, text=True)
+    line = next(line for line in (lab.stdout + lab.stderr).splitlines()
+                if "@jupyter/nbgrader v" in line)
+    assert "disabled" in line, line
+    server = subprocess.run([*jupyter, "server", "extension", "list"], capture_output=True,
+                            text=True)
+    states = [line for line in (server.stdout + server.stderr).splitlines()
+              if line.strip().startswith("nbgrader.server_extensions.") and "abled" in line]
+    assert len(states) == 4 and all("disabled" in line for line in states), states
