@@ -7,6 +7,7 @@ Writes, in the environment (so `make lab`, Binder and the browser tests get the 
   etc/minigrad/terminal.bashrc                        start-up file of JupyterLab's terminals
   share/jupyter/lab/settings/overrides.json           JupyterLab's defaults for the course
   etc/minigrad/custom/custom.css                      the course's CSS (scripts/course_lab.css)
+  etc/jupyter/labconfig/page_config.json              JupyterLab extensions turned off, below
 and draws one diagram, so that Graphviz's WebAssembly is compiled now, into wasmtime's cache
 (~/.cache/wasmtime), and not while the learner waits for the first diagram.
 
@@ -24,6 +25,11 @@ CSS: JupyterLab shows a collapsed output (a prediction's answer, see scripts/bui
 as a bar that previews its first line; scripts/course_lab.css replaces the preview with what to
 do. JupyterLab loads custom CSS with LabApp.custom_css from the server's static_custom_path,
 which is set (through tornado_settings) to this environment's etc/minigrad/custom only.
+
+nbgrader: the tests install it (tests/test_nbgrader.py runs the course as a class), and it turns
+its JupyterLab panels and server extensions on wherever it is installed. A learner of this
+lab has no class: they are turned off here. An instructor's hub does not run this script, so
+they stay on there (docs/teaching.md).
 
 Running it again rewrites the same files: it is safe to run at every start.
 """
@@ -43,6 +49,11 @@ TERMINAL_RC = PREFIX / "etc" / "minigrad" / "terminal.bashrc"
 LAB_OVERRIDES = PREFIX / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
 CUSTOM_CSS = PREFIX / "etc" / "minigrad" / "custom" / "custom.css"
 COURSE_CSS = Path(__file__).with_name("course_lab.css")
+PAGE_CONFIG = PREFIX / "etc" / "jupyter" / "labconfig" / "page_config.json"
+NBGRADER_LAB_EXTENSION = "@jupyter/nbgrader"
+NBGRADER_SERVER_EXTENSIONS = [f"nbgrader.server_extensions.{name}" for name in
+                              ("formgrader", "validate_assignment", "assignment_list",
+                               "course_list")]
 CONTENTS_MANAGER = "minigrad_course.lab_contents.CourseContentsManager"
 # No "Would you like to get notified about official Jupyter news?" toast over the first lesson,
 # and no "a newer JupyterLab exists" toast later: the course pins its JupyterLab.
@@ -72,6 +83,8 @@ def server_config() -> dict:
     server["contents_manager_class"] = CONTENTS_MANAGER
     server.setdefault("tornado_settings", {})["static_custom_path"] = [str(CUSTOM_CSS.parent)]
     config.setdefault("LabApp", {})["custom_css"] = True
+    server.setdefault("jpserver_extensions", {}).update(
+        dict.fromkeys(NBGRADER_SERVER_EXTENSIONS, False))
     bash = shutil.which("bash")
     if bash:
         server["terminado_settings"] = {"shell_command": [bash, "--rcfile", str(TERMINAL_RC),
@@ -100,6 +113,13 @@ def lab_overrides() -> dict:
     return overrides
 
 
+def page_config() -> dict:
+    """JupyterLab's page_config.json, other settings in it kept, nbgrader's panels off."""
+    config = json.loads(PAGE_CONFIG.read_text()) if PAGE_CONFIG.exists() else {}
+    config.setdefault("disabledExtensions", {})[NBGRADER_LAB_EXTENSION] = True
+    return config
+
+
 def warm_diagram_cache() -> None:
     """Draw a one-node diagram: wasmtime compiles graphviz.wasm into its on-disk cache, where
     every later process (each notebook's kernel) loads it in a fraction of the time."""
@@ -113,6 +133,7 @@ def main() -> int:
     write(TERMINAL_RC, terminal_rc())
     write(SERVER_CONFIG, json.dumps(server_config(), indent=2) + "\n")
     write(LAB_OVERRIDES, json.dumps(lab_overrides(), indent=2) + "\n")
+    write(PAGE_CONFIG, json.dumps(page_config(), indent=2) + "\n")
     write(CUSTOM_CSS, COURSE_CSS.read_text(encoding="utf-8"))
     warm_diagram_cache()
     return 0

@@ -501,3 +501,28 @@ def test_an_untouched_bug_is_not_answered(exercise: str, monkeypatch: pytest.Mon
                         assert "still the buggy one" in str(raised.value)
                 else:
                     exec(step.source, namespace)  # noqa: S102
+
+
+def test_a_folder_without_notebooks_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "alice").mkdir()
+    run = subprocess.run([sys.executable, "-m", "minigrad_course.grade", str(tmp_path / "alice")],
+                         capture_output=True, text=True)
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.strip() == f"no notebooks found in {tmp_path / 'alice'}"
+
+
+def test_a_notebook_from_another_course_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """One without our answer cells, and, with --solutions, one that solutions/ does not have."""
+    plain = {"cells": [{"cell_type": "code", "metadata": {}, "source": "x = 1", "outputs": [],
+                        "execution_count": None}], "metadata": {}, "nbformat": 4,
+             "nbformat_minor": 5}
+    path = tmp_path / "homework1.ipynb"
+    path.write_text(json.dumps(plain), encoding="utf-8")
+    code, report = grade(path)
+    assert code == 2 and len(report.strip().splitlines()) == 1
+    assert "no exercise of this course in it" in report
+    renamed = tmp_path / "ex03_accumulation-Copy1.ipynb"
+    renamed.write_bytes((EXERCISES / "ex03_accumulation.ipynb").read_bytes())
+    code, report = grade(renamed, "--solutions", SOLUTIONS)
+    assert code == 2 and len(report.strip().splitlines()) == 1
+    assert "not a notebook of this course" in report

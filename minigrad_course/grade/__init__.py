@@ -49,8 +49,14 @@ def grade_notebook(path: Path, solutions: Path | None = None,
     """Run the learner's notebook at `path` and judge each exercise. Raises Unreadable."""
     learner = load(path)
     reference_path = find_reference(path, solutions)
+    if reference_path is None and solutions is not None:
+        raise Unreadable(f"{path}: not a notebook of this course, {solutions} has no "
+                         f"{path.name} (a renamed copy? grade it under its exercise's name)")
     reference = load(reference_path) if reference_path is not None else learner
     plan = make_plan(learner, reference)
+    if not plan.exercises:
+        raise Unreadable(f"{path}: no exercise of this course in it (no answer cell with "
+                         "nbgrader metadata): a notebook from another course?")
     outcomes = run_cells([step.source for step in plan.steps], path.resolve().parent, timeout)
     return NotebookGrade(path, reference_path, _judge(plan, outcomes, timeout))
 

@@ -1,0 +1,149 @@
+"""Lay out an nbgrader course from the course's solutions/, for an instructor with a class:
+
+    python -m minigrad_course.nbgrader_course DIR                 # every exercise notebook
+    python -m minigrad_course.nbgrader_course DIR ex03_accumulation ex04_resetting_gradients
+
+writes DIR/source/<assignment>/<assignment>.ipynb, one assignment per solutions notebook
+(ex03_accumulation holds ex03_accumulation.ipynb), and DIR/nbgrader_config.py unless there is
+one already. Then, in DIR,
+nbgrader's own commands take over: `nbgrader generate_assignment ex03_accumulation` makes the
+students' copy (the same cells as exercises/), `release_assignment`, `collect`, `autograde`,
+`generate_feedback`. See docs/teaching.md.
+
+The solutions notebooks already follow nbgrader's conventions; only their links change. In the
+repository, exercises/ex03 links to ../notebooks/03_accumulation.ipynb and to ex04 beside it; a
+student who fetched the assignment has ~/ex03_accumulation/ex03_accumulation.ipynb, no lessons,
+and the next exercise, once fetched, in ~/ex04_resetting_gradients/. `for_class` rewrites those
+links, and nothing else."""
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import re
+import sys
+from pathlib import Path
+
+from .checks import markers
+from .course import SOLUTIONS, CourseNotFound, find_course
+from .generate import render  # nbformat's layout, as exercises/ are written
+
+CONFIG = "nbgrader_config.py"
+SOURCE = "source"
+
+# "[notebook 03](../notebooks/03_accumulation.ipynb)": the lesson, in the repository's notebooks/.
+LESSON_LINK = re.compile(r"\[notebook (\d+)\]\(\.\./notebooks/([\w-]+\.ipynb)\)")
+# "[exercises 04](ex04_resetting_gradients.ipynb)": the next exercise notebook, beside this one.
+EXERCISE_LINK = re.compile(r"\[exercises (\d+)\]\(((ex\d+_\w+)\.ipynb)\)")
+
+
+class NotACourseNotebook(Exception):
+    """A notebook that cannot become an assignment (the message is one line)."""
+
+
+def config_text(course_id: str) -> str:
+    return f'''"""nbgrader's configuration for the minigrad course, written by
+python -m minigrad_course.nbgrader_course. Run nbgrader's commands in this folder."""
+c = get_config()  # noqa: F821 (nbgrader defines it)
+
+c.CourseDirectory.course_id = {course_id!r}
+# The answer placeholder that the course's grader and checks recognise as "not attempted".
+c.ClearSolutions.code_stub = {{"python": "# YOUR CODE HERE\\nraise NotImplementedError()"}}
+# A cell may run 30 s, as with python -m minigrad_course.grade.
+c.ExecutePreprocessor.timeout = 30
+'''
+
+
+def for_class(notebook: dict) -> dict:
+    """The notebook as a student of an nbgrader class gets it: links that only work in the
+    repository point where the student's files are."""
+    notebook = copy.deepcopy(notebook)
+    for cell in notebook["cells"]:
+        if cell["cell_type"] != "markdown":
+            continue
+        source = markers.source_of(cell)
+        source = LESSON_LINK.sub(r"notebook \1 (`\2`, in the course's lessons)", source)
+        source = EXERCISE_LINK.sub(r"[exercises \1](../\3/\2) (once you have fetched the "
+                                   r"assignment \3)", source)
+        cell["source"] = source
+    return notebook
+
+
+def load_solution(path: Path) -> dict:
+    """A solutions notebook, checked to be one of this course's. Raises NotACourseNotebook."""
+    try:
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise NotACourseNotebook(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise NotACourseNotebook(f"{path}: not a notebook ({error})") from None
+    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
+        raise NotACourseNotebook(f"{path}: valid JSON, but not a notebook (no list of cells)")
+    try:
+        markers.exercises(notebook, path.name)
+    except markers.MarkerError as error:
+        raise NotACourseNotebook(f"not an exercise notebook of this course: {error}") from None
+    if not any(markers.is_answer(cell) for cell in notebook["cells"]):
+        raise NotACourseNotebook(f"{path}: not an exercise notebook of this course "
+                                 "(it has no answer cell)")
+    return notebook
+
+
+def lay_out(target: Path, solutions: Path, names: list[str], course_id: str) -> list[Path]:
+    """Write the course into `target`; returns the files written. Raises NotACourseNotebook."""
+    available = {path.stem: path for path in sorted(solutions.glob("*.ipynb"))}
+    for name in names:
+        if name.removesuffix(".ipynb") not in available:
+            raise NotACourseNotebook(f"no notebook {name} in {solutions}; there are: "
+                                     + ", ".join(available))
+    chosen = [n.removesuffix(".ipynb") for n in names] or list(available)
+    texts = {name: render(for_class(load_solution(available[name]))) for name in chosen}
+    written = []
+    for name, text in texts.items():
+        path = target / SOURCE / name / f"{name}.ipynb"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    config = target / CONFIG
+    if not config.exists():  # an instructor's own settings (the exchange, ...) stay
+        config.write_text(config_text(course_id), encoding="utf-8")
+        written.insert(0, config)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m minigrad_course.nbgrader_course",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("directory", type=Path, help="the nbgrader course folder to write")
+    parser.add_argument("assignments", nargs="*",
+                        help="solutions notebooks to include, by name (default: all)")
+    parser.add_argument("--course", type=Path, default=None,
+                        help="the course's folder, holding solutions/ (default: the current "
+                             "folder or the nearest one above it with one)")
+    parser.add_argument("--course-id", default="minigrad",
+                        help="nbgrader's course_id (default: minigrad)")
+    args = parser.parse_args(argv)
+    try:
+        course = args.course or find_course()
+    except CourseNotFound as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    solutions = course / SOLUTIONS
+    if not any(solutions.glob("*.ipynb")):
+        print(f"error: {solutions} holds no notebooks", file=sys.stderr)
+        return 2
+    if args.directory.exists() and not args.directory.is_dir():
+        print(f"error: {args.directory} is a file, not a folder", file=sys.stderr)
+        return 2
+    try:
+        written = lay_out(args.directory, solutions, args.assignments, args.course_id)
+    except NotACourseNotebook as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
