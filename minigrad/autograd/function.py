@@ -3,6 +3,8 @@ a `backward(ctx, grad)` that applies the chain rule, and a `ctx` that remembers 
 needs. Calling `.apply` links the result into the backward graph (see graph.py)."""
 from __future__ import annotations
 
+import contextvars
+import threading
 import weakref
 from typing import Any
 
@@ -24,6 +26,30 @@ def _quiet() -> Any:
 
 def _loud(token: Any) -> None:
     token.__exit__(None, None, None)
+
+
+# numpy warns of overflow and of 0 * inf, PyTorch does not: every forward runs with numpy's
+# warnings off. `with np.errstate(all="ignore")` rebuilds numpy's error state on every entry
+# (2-3 µs); numpy keeps that state in a context variable, so forward instead runs inside a
+# `contextvars.Context` captured once with the warnings off (a fraction of a µs): 14-19% of
+# each op of a scalar chain, forward and backward (benchmarks/tricks.md).
+_numpy_quiet = contextvars.ContextVar("minigrad_numpy_quiet", default=False)
+_per_thread = threading.local()  # a Context can only be entered by one thread at a time
+
+
+def _run_quietly(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """`fn(*args, **kwargs)` with numpy's floating point warnings off. It runs in a context
+    captured when this thread first needed one: context variables set since (numpy's other
+    settings, `decimal`'s) are not seen inside, which no `forward` relies on."""
+    if _numpy_quiet.get():  # already quiet: a forward that calls other operations
+        return fn(*args, **kwargs)
+    context = getattr(_per_thread, "quiet_context", None)
+    if context is None:
+        with np.errstate(all="ignore"):
+            token = _numpy_quiet.set(True)
+            context = _per_thread.quiet_context = contextvars.copy_context()
+            _numpy_quiet.reset(token)
+    return context.run(fn, *args, **kwargs)
 
 
 class FunctionCtx:
@@ -114,8 +140,7 @@ class Function:
         enabled = _grad_mode._enabled
         _grad_mode._enabled = False  # what forward computes is not recorded op by op
         try:
-            with np.errstate(all="ignore"):  # numpy warns of overflow and 0 * inf: PyTorch not
-                outputs = cls.forward(ctx, *args, **kwargs)
+            outputs = _run_quietly(cls.forward, ctx, *args, **kwargs)
         finally:
             _grad_mode._enabled = enabled
         if enabled and any(ctx.needs_input_grad):
@@ -126,32 +151,35 @@ class Function:
 def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     """Link a freshly computed result into the graph: inputs become `next_functions`, outputs
     get `grad_fn`, and what forward saved is stamped with its version."""
-    edges, meta, kept = [], [], []
-    for a in args:  # one pass over the inputs: this runs for every recorded operation
-        if isinstance(a, _Tensor):
-            edges += _edge_to(a)
-            meta.append((a._data.shape, a._data.dtype))
-            kept.append(None if a.requires_grad else _input_ref(a))
+    edges, meta, kept, positions = [], [], [], []
+    for i, a in enumerate(args):  # one pass over the inputs: this runs for every recorded op
+        if not isinstance(a, _Tensor):
+            continue
+        positions.append(i)
+        meta.append((a._data.shape, a._data.dtype))
+        # Where the gradient for `a` goes next:
+        if a.grad_fn is not None:  # the node that made it,
+            edges += (a.grad_fn, a._output_nr)
+            kept.append(None)
+        elif a._requires_grad:  # the AccumulateGrad of a leaf that requires grad,
+            edges += (a._grad_accumulator(), 0)
+            kept.append(None)
+        else:  # or nowhere: the node remembers the input itself, for diagrams
+            edges += _NO_EDGE
+            kept.append(_input_ref(a))
     ctx._sequence_nr = next(_sequence)
     ctx._num_args = len(args)
-    ctx._tensor_positions = _shared(tuple([i for i, a in enumerate(args)
-                                           if isinstance(a, _Tensor)]))
+    ctx._tensor_positions = _shared(tuple(positions))
     ctx._edges = tuple(edges)  # flat: see Node.next_functions
     ctx._input_meta = _shared(tuple(meta))
     ctx._inputs = _kept_inputs(kept)
-    ctx._outputs = _link_outputs(ctx, outs, ctx._non_differentiable, ctx._dirty)
+    if len(outs) == 1 and isinstance(outs[0], _Tensor) and not (ctx._dirty or
+                                                                ctx._non_differentiable):
+        ctx._outputs = _link_one_output(ctx, outs[0])
+    else:
+        ctx._outputs = _link_outputs(ctx, outs, ctx._non_differentiable, ctx._dirty)
     to_save, ctx._to_save = ctx._to_save, None
     ctx._saved = None if to_save is None else _save(to_save, ctx)
-
-
-def _edge_to(t: Any) -> tuple:
-    """Where the gradient for input `t` goes next: the node that made it, the AccumulateGrad of
-    a leaf that requires grad, or nowhere."""
-    if t.grad_fn is not None:
-        return (t.grad_fn, t._output_nr)
-    if t._requires_grad:
-        return (t._grad_accumulator(), 0)
-    return _NO_EDGE
 
 
 def _kept_inputs(kept: list) -> tuple:
@@ -202,6 +230,15 @@ def _link_outputs(ctx: BackwardFunction, outs: tuple, non_diff: tuple, dirty: tu
             raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
         out.grad_fn, out._output_nr = ctx, i
     return pack_outputs(refs)
+
+
+def _link_one_output(ctx: BackwardFunction, out: Any) -> weakref.ref:
+    """`_link_outputs` for what nearly every op returns, one tensor without `mark_dirty` or
+    `mark_non_differentiable`: no list, no loop, no `pack_outputs`. 5% of each op of a scalar
+    chain (benchmarks/tricks.md)."""
+    if out._data.dtype.kind == "f":  # only floating point results carry gradients
+        out.grad_fn, out._output_nr = ctx, 0
+    return weakref.ref(out)
 
 
 def _tensor_class() -> type:

@@ -1,0 +1,64 @@
+"""numpy's floating point warnings are off inside minigrad's operations (PyTorch has none) and
+on again outside them: `Function.apply` runs forward in a quiet `contextvars.Context`."""
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+import minigrad
+from minigrad.autograd import Function
+
+
+def test_overflow_and_zero_times_inf_do_not_warn_forward_or_backward():
+    x = minigrad.tensor([1e30, 2.0], requires_grad=True)  # float32: 1e30 * 1e30 overflows
+    c = minigrad.tensor([0.0, 1.0], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        y = x * x * c  # overflow, then 0 * inf
+        y.sum().backward()
+    assert np.isnan(y.tolist()[0]) and y.tolist()[1] == 4.0
+    assert c.grad.tolist() == [float("inf"), 4.0]
+
+
+def test_the_learners_own_numpy_still_warns_after_minigrad_ran():
+    minigrad.tensor([1e30]) * 1e30
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        np.array([1e300]) * np.array([1e300])
+    assert np.geterr()["over"] == "warn"
+
+
+def test_a_forward_that_calls_other_operations_stays_quiet():
+    class Squash(Function):
+        @staticmethod
+        def forward(ctx, t):
+            return (t * 1e300).exp()  # nested applies, inside the quiet context already
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = Squash.apply(minigrad.tensor([1e10, -1e10]))
+    assert out.tolist() == [float("inf"), 0.0]
+
+
+def test_operations_in_several_threads_at_once():
+    # (grad mode is one switch for all threads, so these ops record no graph)
+    errors = []
+
+    def work():
+        try:
+            x = minigrad.tensor([1e30])
+            for _ in range(2000):
+                assert (x * x).tolist() == [float("inf")]
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
