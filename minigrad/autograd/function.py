@@ -16,18 +16,6 @@ from .graph import _NO_EDGE, ERR_BACKWARD_TWICE, Node, SavedTensor, _sequence, p
 _Tensor: Any = None  # minigrad.tensor imports this module, so Tensor is fetched on first use
 
 
-def _quiet() -> Any:
-    """numpy's overflow and 0 * inf warnings silenced until `_loud(token)`: PyTorch has none.
-    (For code that cannot use `with np.errstate(all="ignore")` around its work.)"""
-    token = np.errstate(all="ignore")
-    token.__enter__()
-    return token
-
-
-def _loud(token: Any) -> None:
-    token.__exit__(None, None, None)
-
-
 # numpy warns of overflow and of 0 * inf, PyTorch does not: every forward runs with numpy's
 # warnings off. `with np.errstate(all="ignore")` rebuilds numpy's error state on every entry
 # (2-3 µs); numpy keeps that state in a context variable, so forward instead runs inside a
