@@ -9,11 +9,10 @@ from typing import Any
 import numpy as np
 
 from . import _dtype, _grad_mode
-from .autograd.graph import replace_output
+from .autograd.graph import ERR_LEAF_IN_PLACE, replace_output
 from .ops.indexing import AsStrided, CopySlices, IndexPut, _plain_key, as_positions, is_advanced
 from .tensor import Tensor
 
-LEAF_IN_PLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_IN_PLACE = ("a view of a leaf Variable that requires grad is being used in an "
                          "in-place operation.")
 
@@ -22,7 +21,7 @@ def check_inplace(t: Tensor) -> None:
     if not _grad_mode._enabled:
         return
     if t.grad_fn is None and t._requires_grad:
-        raise RuntimeError(LEAF_IN_PLACE)
+        raise RuntimeError(ERR_LEAF_IN_PLACE)
     if t._base is not None and t._base.grad_fn is None and t._base._requires_grad:
         raise RuntimeError(VIEW_OF_LEAF_IN_PLACE)
 

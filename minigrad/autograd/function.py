@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 
 from .. import _grad_mode
-from .graph import _NO_EDGE, ERR_BACKWARD_TWICE, Node, SavedTensor, _sequence, pack_outputs
+from .graph import (_NO_EDGE, ERR_BACKWARD_TWICE, ERR_LEAF_IN_PLACE, Node, SavedTensor, _sequence,
+                    pack_outputs)
 
 _Tensor: Any = None  # minigrad.tensor imports this module, so Tensor is fetched on first use
 
@@ -113,11 +114,14 @@ class Function:
 
     @staticmethod
     def forward(ctx: FunctionCtx, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+        raise NotImplementedError(
+            "You must implement the forward function for custom autograd.Function.")
 
     @staticmethod
     def backward(ctx: FunctionCtx, *grad_outputs: Any) -> Any:
-        raise NotImplementedError("You must implement either the backward or vjp method for your custom autograd.Function to use it with backward mode AD.")
+        raise NotImplementedError(
+            "You must implement either the backward or vjp method for your custom "
+            "autograd.Function to use it with backward mode AD.")
 
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
@@ -215,7 +219,7 @@ def _link_outputs(ctx: BackwardFunction, outs: tuple, non_diff: tuple, dirty: tu
         if out._data.dtype.kind != "f":  # only floating point results carry gradients
             continue
         if dirty and out.grad_fn is None and out._requires_grad and any(out is d for d in dirty):
-            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+            raise RuntimeError(ERR_LEAF_IN_PLACE)
         out.grad_fn, out._output_nr = ctx, i
     return pack_outputs(refs)
 

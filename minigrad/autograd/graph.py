@@ -17,6 +17,9 @@ ERR_BACKWARD_TWICE = (
     ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
     "graph a second time or if you need to access saved tensors after calling backward."
 )
+# An in-place change of a leaf that requires grad: refused by _inplace, and by Function.apply
+# for a custom Function that marks such a leaf dirty.
+ERR_LEAF_IN_PLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 
 
 class RemovableHandle:

@@ -100,7 +100,7 @@ class Module:
         object.__delattr__(self, name)
 
     def _forget(self, name: str) -> None:
-        """Drop `name` from every registry and from the instance: it is about to be re-registered."""
+        """Drop `name` from every registry and from the instance: it is re-registered next."""
         self.__dict__.pop(name, None)
         for registry in ("_parameters", "_buffers", "_modules"):
             self.__dict__[registry].pop(name, None)

@@ -109,7 +109,8 @@ class Optimizer:
         text = type(self).__name__ + " ("
         for i, group in enumerate(self.param_groups):
             text += f"\nParameter Group {i}\n"
-            text += "".join(f"    {key}: {group[key]}\n" for key in sorted(group) if key != "params")
+            settings = sorted(key for key in group if key != "params")
+            text += "".join(f"    {key}: {group[key]}\n" for key in settings)
         return text + ")"
 
 

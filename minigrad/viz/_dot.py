@@ -110,7 +110,8 @@ def _node_attrs(g: Graph, i: int, names: Names, marks: Marks, max_nodes: int,
                 "height": "0.3"}
     if box.kind in ("saved", "stale"):
         stale = box.kind == "stale"
-        return {"label": stack(saved_label(box, names)), "shape": "record", "fillcolor": S.fill(box.kind),
+        return {"label": stack(saved_label(box, names)), "shape": "record",
+                "fillcolor": S.fill(box.kind),
                 "fontsize": "10", "color": "#cb181d" if stale else S.INK,
                 "penwidth": "2" if stale else "1"}
     if box.kind == "freed":
