@@ -45,7 +45,9 @@ def test_a_forward_that_calls_other_operations_stays_quiet():
 
 
 def test_operations_in_several_threads_at_once():
-    # (grad mode is one switch for all threads, so these ops record no graph)
+    # Grad mode is one switch for all threads in minigrad (PyTorch's is per thread): each apply
+    # turns it off for its forward and back, so threads racing through apply can leave it off.
+    # The switch is put back after the threads, so later tests on this worker record graphs.
     errors = []
 
     def work():
@@ -57,8 +59,11 @@ def test_operations_in_several_threads_at_once():
             errors.append(error)
 
     threads = [threading.Thread(target=work) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        minigrad.set_grad_enabled(True)
     assert errors == []
