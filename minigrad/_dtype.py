@@ -76,7 +76,7 @@ def _category(d: dtype) -> int:
 def result_type(*operands: object) -> dtype:
     """PyTorch's type promotion: the highest category wins; within it, tensors with
     dimensions outrank zero-dim tensors, which outrank Python numbers."""
-    from .tensor import Tensor
+    from .tensor import Tensor  # (tensor.py imports this module: it cannot be imported above)
 
     best: tuple[int, int] | None = None
     chosen: list[dtype] = []

@@ -10,6 +10,7 @@ import builtins
 from typing import Any
 
 from . import _dtype
+from .creation import tensor, zeros
 from .tensor import Tensor
 
 
@@ -20,8 +21,6 @@ class _LegacyTensorType(type):
         return isinstance(obj, Tensor) and obj.dtype is cls.dtype
 
     def __call__(cls, *args: Any) -> Tensor:
-        from .creation import tensor, zeros
-
         if len(args) == 1 and not isinstance(args[0], builtins.int):
             return tensor(args[0], dtype=cls.dtype)
         return zeros(*args, dtype=cls.dtype)

@@ -22,6 +22,8 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
+from ._dtype import get_default_dtype
+
 _PREFIX = "tensor("
 
 
@@ -181,7 +183,6 @@ def tensor_repr(data: np.ndarray, dtype_name: str, suffixes: Sequence[str] = (),
     """
     data = np.asarray(data)
     if default_dtype is None:
-        from ._dtype import get_default_dtype
         default_dtype = get_default_dtype().name
     indent = len(_PREFIX)
     extra = []

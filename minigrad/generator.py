@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 
 from . import _avx_mathfun
+from ._device import device as _device
+from .tensor import Tensor
 
 DEFAULT_SEED = 67280421310721  # the seed PyTorch's default CPU generator starts from
 
@@ -33,8 +35,6 @@ class Generator:
     """A source of random numbers with its own seed, as `torch.Generator()`."""
 
     def __init__(self, device: Any = "cpu") -> None:
-        from ._device import device as _device
-
         if _device(device).type != "cpu":
             raise RuntimeError(f"minigrad is a subset of PyTorch: it has only the CPU generator, "
                                f"not one on '{device}'")
@@ -43,8 +43,6 @@ class Generator:
 
     @property
     def device(self) -> Any:
-        from ._device import device as _device
-
         return _device("cpu")
 
     def manual_seed(self, seed: int) -> Generator:
@@ -58,8 +56,6 @@ class Generator:
     def get_state(self) -> Any:
         """The whole state as a uint8 tensor, for set_state (its bytes are minigrad's own layout:
         the 624 words, the position, the kept normal number and the seed)."""
-        from .tensor import Tensor
-
         state = self._bits.state["state"]
         kept = np.nan if self._next_normal is None else self._next_normal
         parts = [state["key"].astype(np.uint32).tobytes(), np.int64(state["pos"]).tobytes(),

@@ -14,6 +14,9 @@ from typing import Any, Callable
 import numpy as np
 
 from . import _dtype
+from ._device import CPU
+from ._printing import tensor_repr
+from ._subset import missing
 from .autograd.graph import AccumulateGrad, Node, RemovableHandle
 
 NON_LEAF_GRAD_WARNING = (
@@ -155,7 +158,7 @@ class Tensor:
 
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
                  create_graph: bool = False, inputs: Any = None) -> None:
-        from .autograd import backward
+        from .autograd import backward  # (built on Tensor: it cannot be imported above)
 
         backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
@@ -240,7 +243,7 @@ class Tensor:
         """With no argument, the type's name (`torch.FloatTensor`); with a dtype, a cast."""
         if dtype is None:
             return f"torch.{self.dtype.tensor_type}"
-        from ._legacy import dtype_of
+        from ._legacy import dtype_of  # (built on Tensor: it cannot be imported above)
         return self.to(dtype_of(dtype))
 
     def is_contiguous(self) -> bool:
@@ -251,7 +254,6 @@ class Tensor:
 
     @property
     def device(self) -> Any:
-        from ._device import CPU
         return CPU
 
     @property
@@ -310,12 +312,9 @@ class Tensor:
     def __getattr__(self, name: str) -> Any:  # only reached when no method has the name
         if name.startswith("_"):
             raise AttributeError(f"'Tensor' object has no attribute '{name}'")
-        from ._subset import missing
         raise missing("Tensor", name, f"'Tensor' object has no attribute '{name}'")
 
     def __repr__(self) -> str:
-        from ._printing import tensor_repr
-
         suffixes = []
         if self.grad_fn is not None:
             suffixes.append(f"grad_fn=<{type(self.grad_fn).__name__}>")

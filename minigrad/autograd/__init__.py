@@ -5,13 +5,21 @@ from typing import Any, Sequence
 
 import numpy as np
 
+# The one place where import order matters. graph.py (nodes) sits below Tensor, which holds
+# its grad_fn; everything else here sits above Tensor and the ops. Importing graph.py first lets
+# tensor.py import it while this package is still loading; minigrad/__init__.py imports this
+# package before anything that imports tensor.py.
+from .graph import Node  # isort: skip
 from .. import _grad_mode
+from .._legacy import Variable  # PyTorch 0.3's wrapper, a plain tensor now (see _legacy.py)
+from .._subset import module_getattr
+from ..creation import zeros_like
+from ..tensor import Tensor, _wrap
 from .engine import run_backward
 from .function import Function, FunctionCtx
-from .gradcheck import gradcheck
-from .graph import Node
 
-__all__ = ["backward", "grad", "Function", "FunctionCtx", "Node", "gradcheck"]
+__all__ = ["backward", "grad", "Function", "FunctionCtx", "Node", "Variable", "functional",
+           "gradcheck"]
 
 
 def _as_tuple(x: Any) -> tuple:
@@ -22,8 +30,6 @@ def _as_tuple(x: Any) -> tuple:
 
 def _make_grads(outputs: Sequence[Any], grad_outputs: Sequence[Any]) -> list[Any]:
     """The gradient each output starts from: 1 for a scalar, else what the caller gave."""
-    from ..tensor import Tensor, _wrap  # (here: tensor.py imports this package)
-
     grads = []
     for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
         if not isinstance(out, Tensor):
@@ -101,8 +107,6 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
     for i, (t, g) in enumerate(zip(inputs, result)):
         if g is None:
             if materialize_grads:
-                from ..creation import zeros_like
-
                 g = zeros_like(t)
             elif not allow_unused:
                 raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have "
@@ -123,14 +127,10 @@ enable_grad = _grad_mode.enable_grad
 set_grad_enabled = _grad_mode.set_grad_enabled
 
 
-from . import functional  # noqa: E402 - it uses grad(), defined above
+from . import functional  # noqa: E402 - these two use grad(), defined above
+from .gradcheck import gradcheck  # noqa: E402
 
 
 def __getattr__(name: str) -> Any:
-    """Variable, from PyTorch 0.3's tutorials, is a tensor now (see _legacy.py); a name
-    minigrad leaves out gets one line that says so (see _subset.py)."""
-    if name == "Variable":
-        from .._legacy import Variable
-        return Variable
-    from .._subset import module_getattr
+    """A name minigrad leaves out gets one line that says so (see _subset.py)."""
     return module_getattr("torch.autograd", __name__)(name)

@@ -7,6 +7,9 @@ from typing import Any
 
 import numpy as np
 
+from ..ops.fill import Copy
+from ..tensor import _wrap
+
 _warned_grad_cycle = False
 
 
@@ -37,8 +40,6 @@ def accumulate_into(tensor: Any, grad: Any, keep_graph: bool) -> None:
             tensor._grad = tensor._grad + (grad if keep_graph else grad.detach())
     elif tensor._grad is None:
         if keep_graph:
-            from ..ops.fill import Copy
-
             tensor._grad = Copy.apply(_copy(grad), grad)
         else:
             tensor._grad = _copy(grad)
@@ -50,6 +51,4 @@ def accumulate_into(tensor: Any, grad: Any, keep_graph: bool) -> None:
 
 def _copy(grad: Any) -> Any:
     """`grad.detach().clone()`, without the two operations' bookkeeping."""
-    from ..tensor import _wrap  # (here: tensor.py imports this package)
-
     return _wrap(np.array(grad._data, order="C"))

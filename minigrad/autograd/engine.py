@@ -11,6 +11,8 @@ from typing import Any, Iterator, Sequence
 
 from .. import _grad_mode
 from .._dtype import from_numpy
+from ..creation import zeros
+from ..ops.shape import sum_to
 from .accumulate import accumulate_into, warn_grad_cycle
 from .graph import AccumulateGrad, Node, num_outputs, output_ref
 from .observe import _notify, _observers
@@ -249,8 +251,6 @@ def _materialize(node: Node, nr: int, grad: Any) -> Any:
     out = ref() if ref is not None else None
     if out is None:
         return None
-    from ..creation import zeros
-
     return zeros(out.shape, dtype=out.dtype)
 
 
@@ -263,8 +263,6 @@ def _validate(node: Node, i: int, grad: Any) -> Any:
         return None
     shape, dtype = node._input_meta[i]
     if grad._data.shape != shape:
-        from ..ops.shape import sum_to
-
         if not _expandable(shape, grad.shape):
             raise RuntimeError(
                 f"Function {node.name()} returned an invalid gradient at index {i} - got "

@@ -11,10 +11,9 @@ from typing import Any
 import numpy as np
 
 from .. import _grad_mode
+from ..tensor import Tensor
 from .graph import (_NO_EDGE, ERR_BACKWARD_TWICE, ERR_LEAF_IN_PLACE, Node, SavedTensor, _sequence,
                     pack_outputs)
-
-_Tensor: Any = None  # minigrad.tensor imports this module, so Tensor is fetched on first use
 
 
 # numpy warns of overflow and of 0 * inf, PyTorch does not: every forward runs with numpy's
@@ -125,7 +124,6 @@ class Function:
 
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
-        Tensor = _Tensor or _tensor_class()
         ctx = cls._backward_cls()
         ctx.needs_input_grad = _shared(tuple([isinstance(a, Tensor) and a.requires_grad
                                               for a in args]))
@@ -145,7 +143,7 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     get `grad_fn`, and what forward saved is stamped with its version."""
     edges, meta, kept, positions = [], [], [], []
     for i, a in enumerate(args):  # one pass over the inputs: this runs for every recorded op
-        if not isinstance(a, _Tensor):
+        if not isinstance(a, Tensor):
             continue
         positions.append(i)
         meta.append((a._data.shape, a._data.dtype))
@@ -165,7 +163,7 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     ctx._edges = tuple(edges)  # flat: see Node.next_functions
     ctx._input_meta = _shared(tuple(meta))
     ctx._inputs = _kept_inputs(kept)
-    if len(outs) == 1 and isinstance(outs[0], _Tensor) and not (ctx._dirty or
+    if len(outs) == 1 and isinstance(outs[0], Tensor) and not (ctx._dirty or
                                                                 ctx._non_differentiable):
         ctx._outputs = _link_one_output(ctx, outs[0])
     else:
@@ -210,7 +208,7 @@ def _link_outputs(ctx: BackwardFunction, outs: tuple, non_diff: tuple, dirty: tu
     all (None for an output that is not a tensor), packed by `graph.pack_outputs`."""
     refs = []
     for i, out in enumerate(outs):
-        if not isinstance(out, _Tensor):
+        if not isinstance(out, Tensor):
             refs.append(None)
             continue
         refs.append(weakref.ref(out))
@@ -231,15 +229,6 @@ def _link_one_output(ctx: BackwardFunction, out: Any) -> weakref.ref:
     if out._data.dtype.kind == "f":  # only floating point results carry gradients
         out.grad_fn, out._output_nr = ctx, 0
     return weakref.ref(out)
-
-
-def _tensor_class() -> type:
-    global _Tensor
-    if _Tensor is None:  # an import statement costs microseconds: more than many whole ops
-        from ..tensor import Tensor
-
-        _Tensor = Tensor
-    return _Tensor
 
 
 # A million-op graph holds a million small tuples that are mostly equal: `y * 0.5` over and over

@@ -5,14 +5,16 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .. import _grad_mode
+from ..creation import zeros_like
+from ..ops.shape import stack
+from ..tensor import Tensor
+from . import grad  # (this package's __init__ imports this module last, once grad exists)
 
 __all__ = ["jacobian"]
 
 
 def _as_tensors(value: Any, arg_name: str, fn_name: str) -> tuple[bool, tuple]:
     """(was it a tuple?, the tensors), with PyTorch's error for anything else."""
-    from ..tensor import Tensor
-
     is_tuple = isinstance(value, tuple)
     items = value if is_tuple else (value,)
     for i, item in enumerate(items):
@@ -31,10 +33,6 @@ def jacobian(func: Callable, inputs: Any, create_graph: bool = False, strict: bo
     """d func(inputs) / d inputs. For one input and one output, a tensor of shape
     output.shape + input.shape; a tuple of inputs gives a tuple per output, and a tuple of
     outputs a tuple of those. Outputs that do not depend on an input give zeros there."""
-    from . import grad
-    from ..creation import zeros_like
-    from ..ops.shape import stack
-
     if create_graph or strict or vectorize or strategy != "reverse-mode":
         raise NotImplementedError("minigrad is a subset of PyTorch: jacobian supports only its "
                                   "defaults (create_graph=False, strict=False, vectorize=False, "

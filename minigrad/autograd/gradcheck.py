@@ -1,9 +1,13 @@
 """Check an analytical gradient against finite differences, as torch.autograd.gradcheck."""
 from __future__ import annotations
 
+import warnings
 from typing import Any, Callable
 
 import numpy as np
+
+from ..tensor import Tensor
+from . import grad  # (this package's __init__ imports this module last, once grad exists)
 
 
 class GradcheckError(RuntimeError):
@@ -14,15 +18,10 @@ def gradcheck(func: Callable[..., Any], inputs: Any, *, eps: float = 1e-6, atol:
               rtol: float = 1e-3, raise_exception: bool = True) -> bool:
     """True when, for every input that requires grad, the Jacobian that backward computes
     matches the central-difference one, (f(x + eps) - f(x - eps)) / 2 eps, column by column."""
-    from ..tensor import Tensor
-    from . import grad
-
     inputs = inputs if isinstance(inputs, tuple) else (inputs,)
     wrt = [t for t in inputs if isinstance(t, Tensor) and t.requires_grad]
     for index, t in enumerate(inputs):
         if isinstance(t, Tensor) and t.requires_grad and t.dtype.name != "float64":
-            import warnings
-
             warnings.warn(f"Input #{index} requires gradient and is not a double precision "
                           "floating point or complex. This check will likely fail if all the "
                           "inputs are not of double precision floating point or complex. ",
@@ -66,6 +65,4 @@ def _output(func: Callable[..., Any], inputs: tuple, k: int) -> Any:
 
 def _show(matrix: np.ndarray, like: Any) -> str:
     """The Jacobian printed in the input's dtype, as PyTorch builds it."""
-    from ..tensor import Tensor
-
     return str(Tensor(matrix.astype(like._data.dtype)))

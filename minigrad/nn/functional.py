@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
+
 from .._dtype import dtype as _dtype_cls
+from .._dtype import int64
 from ..ops.shape import SqueezeDimInPlace, _dims
 from ..tensor import Tensor
+from ._bce import BinaryCrossEntropyWithLogits
 from ._ops import Addmm, LeakyRelu, LogSoftmax, MseLoss, NllLoss, Softmax
 
 __all__ = [
@@ -172,8 +176,6 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
                                      pos_weight: Tensor | None = None) -> Tensor:
     """Binary cross-entropy of sigmoid(input) against target (probabilities), in one stable op
     (grad_fn BinaryCrossEntropyWithLogitsBackward0)."""
-    from ._bce import BinaryCrossEntropyWithLogits
-
     _check_reduction(reduction)
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
@@ -183,10 +185,6 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     """Each index i becomes a row of num_classes zeros with a 1 at i (int64, as PyTorch)."""
-    import numpy as np
-
-    from .._dtype import int64
-
     if tensor.dtype is not int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     indices = tensor._data

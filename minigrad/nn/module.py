@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .. import _grad_mode
+from .._device import dtype_of_to
 from ..autograd.graph import RemovableHandle
 from ..tensor import Tensor
 from .hooks import add_hook, call_with_backward_hooks
@@ -200,8 +201,6 @@ class Module:
     def to(self, *args: Any, **kwargs: Any) -> Module:
         """`model.to(device)` (the CPU; CUDA gets PyTorch's error) or `model.to(dtype)`, which
         casts the floating-point parameters and buffers in place, as PyTorch does."""
-        from .._device import dtype_of_to
-
         dtype = dtype_of_to(args, kwargs)
         if dtype is not None:
             for tensor in (*self.parameters(), *self.buffers()):

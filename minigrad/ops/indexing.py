@@ -9,6 +9,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
+from .selection import where
 from .shape import Unsqueeze, _view_of
 
 
@@ -148,8 +149,6 @@ class CopySlices(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        from .pointwise import where
-
         kept = np.ones(grad.shape, dtype=bool)
         kept[ctx.key] = False
         grad_value = Index.apply(grad, ctx.key)

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .._dtype import result_type
+from .._dtype import from_numpy, result_type
 from ..tensor import Tensor, _wrap
 
 
@@ -44,7 +44,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
 
 def _constant(x: Any, dt: np.dtype) -> Tensor:
     if isinstance(x, Tensor):  # a promoted copy keeps its history
-        return x.to(_from_np(dt)) if x.requires_grad else Tensor(x._data.astype(dt))
+        return x.to(from_numpy(dt)) if x.requires_grad else Tensor(x._data.astype(dt))
     if isinstance(x, (np.ndarray, list, tuple)):
         raise TypeError(f"unsupported operand type: {type(x).__name__}")
     return wrapped_number(x, dt)
@@ -69,12 +69,6 @@ def wrapped_number(x: Any, dt: np.dtype) -> Tensor:
             _WRAPPED.clear()
         _WRAPPED[key] = t
     return t
-
-
-def _from_np(dt: np.dtype) -> Any:
-    from .._dtype import from_numpy
-
-    return from_numpy(dt)
 
 
 def result_like(x: Any, like: Tensor) -> Tensor:

@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 
+from .. import _torch_sum
+from .._dtype import result_type
 from ..autograd.function import Function
 from ..tensor import Tensor, _wrap
 
@@ -51,8 +53,6 @@ class SumTo(Function):
         lead = a.ndim - len(shape)
         axes = tuple(range(lead)) + tuple(
             lead + i for i, s in enumerate(shape) if s == 1 and a.shape[lead + i] != 1)
-        from .. import _torch_sum
-
         if len(axes) == a.ndim and _torch_sum.applies(a._data):  # to one number: PyTorch's order
             return _wrap(np.asarray(_torch_sum.total(a._data)).reshape(shape))
         return _wrap(a._data.sum(axis=axes, keepdims=True).reshape(shape))
@@ -263,8 +263,6 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
 
 
 def _common(tensors: Sequence[Tensor]) -> list[Tensor]:
-    from .._dtype import result_type
-
     dt = result_type(*[t for t in tensors if t.ndim] or list(tensors))
     return [t if t.dtype is dt else t.to(dt) for t in tensors]
 
