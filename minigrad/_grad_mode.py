@@ -1,19 +1,28 @@
-"""Whether operations record a graph: no_grad, enable_grad, set_grad_enabled."""
+"""Whether operations record a graph: no_grad, enable_grad, set_grad_enabled.
+
+As in PyTorch, the switch is per thread: `no_grad()` in one thread leaves the others recording,
+and every new thread starts with grad mode on (and inference mode off)."""
 from __future__ import annotations
 
 import functools
+import threading
 from typing import Any, Callable
 
-_enabled = True
+
+class _PerThread(threading.local):
+    enabled = True  # read by every recorded operation: `_grad_mode.state.enabled`
+    inference = False
+
+
+state = _PerThread()
 
 
 def is_grad_enabled() -> bool:
-    return _enabled
+    return state.enabled
 
 
 def _set_enabled(mode: bool) -> None:
-    global _enabled
-    _enabled = mode
+    state.enabled = mode
 
 
 class _GradModeContext:
@@ -92,11 +101,8 @@ class set_grad_enabled(_GradModeContext):  # noqa: N801
         return wrapper
 
 
-_inference = {"enabled": False}
-
-
 def is_inference_mode_enabled() -> bool:
-    return _inference["enabled"]
+    return state.inference
 
 
 class inference_mode(_GradModeContext):  # noqa: N801
@@ -116,14 +122,14 @@ class inference_mode(_GradModeContext):  # noqa: N801
         self._mode = not self._inference_mode and is_grad_enabled()
 
     def __enter__(self) -> None:
-        self._previous_inference = _inference["enabled"]
-        _inference["enabled"] = self._inference_mode
+        self._previous_inference = state.inference
+        state.inference = self._inference_mode
         self._previous = is_grad_enabled()
         if self._inference_mode:
             _set_enabled(False)
 
     def __exit__(self, *exc_info: Any) -> None:
-        _inference["enabled"] = self._previous_inference
+        state.inference = self._previous_inference
         _set_enabled(self._previous)
 
     def clone(self) -> "inference_mode":

@@ -18,7 +18,7 @@ VIEW_OF_LEAF_IN_PLACE = ("a view of a leaf Variable that requires grad is being 
 
 
 def check_inplace(t: Tensor) -> None:
-    if not _grad_mode._enabled:
+    if not _grad_mode.state.enabled:
         return
     if t.grad_fn is None and t._requires_grad:
         raise RuntimeError(ERR_LEAF_IN_PLACE)
@@ -44,7 +44,7 @@ def update(t: Tensor, op: Any, other: Any, alpha: Any = 1) -> Tensor:
     else:  # a number takes the tensor's dtype first, as it would become a wrapped number
         plain = type(other) in (float, int)
         value = t._data.dtype.type(other) if plain else None
-    if (_grad_mode._enabled or not plain or t._data.dtype.kind != "f"
+    if (_grad_mode.state.enabled or not plain or t._data.dtype.kind != "f"
             or not t._data.flags.writeable):
         if alpha == 1:
             return inplace(t, lambda x: op(x, other), other)
@@ -62,7 +62,7 @@ def inplace(t: Tensor, compute: Any, *args: Any) -> Tensor:
     held `t` now fails its version check, exactly as in PyTorch."""
     check_inplace(t)
     involved = t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args)
-    if not (_grad_mode._enabled and involved):
+    if not (_grad_mode.state.enabled and involved):
         with _grad_mode.no_grad():
             result = compute(t._alias())
         _write(t, result._data)
@@ -176,7 +176,7 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     key = tuple(_plain_key(k) for k in key) if isinstance(key, tuple) else _plain_key(key)
     advanced = is_advanced(key)
     positions = as_positions(t.shape, key) if advanced else key
-    if _grad_mode._enabled and t.grad_fn is None and t._requires_grad and not advanced:
+    if _grad_mode.state.enabled and t.grad_fn is None and t._requires_grad and not advanced:
         # PyTorch writes through a view here (select/slice, then copy_), hence its wording
         raise RuntimeError(VIEW_OF_LEAF_IN_PLACE)
     if not isinstance(value, Tensor):

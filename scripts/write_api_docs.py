@@ -106,7 +106,7 @@ def render() -> str:
     lines += _section("`torch.Tensor` methods and properties", "Tensor.", minigrad.Tensor,
                       _tensor_names())
     lines += _section("`torch.autograd`", "torch.autograd.", minigrad.autograd,
-                      _public([*minigrad.autograd.__all__, "Variable"]))
+                      _public(minigrad.autograd.__all__))
     lines += _section("`torch.nn`", "torch.nn.", minigrad.nn, _module_names(minigrad.nn))
     lines += _section("`torch.nn.functional`", "torch.nn.functional.", minigrad.nn.functional,
                       _module_names(minigrad.nn.functional))

@@ -18,8 +18,7 @@ from ..tensor import Tensor, _wrap
 from .engine import run_backward
 from .function import Function, FunctionCtx
 
-__all__ = ["backward", "grad", "Function", "FunctionCtx", "Node", "Variable", "functional",
-           "gradcheck"]
+__all__ = ["backward", "grad", "Function", "FunctionCtx", "Node", "Variable", "gradcheck"]
 
 
 def _as_tuple(x: Any) -> tuple:
@@ -127,7 +126,7 @@ enable_grad = _grad_mode.enable_grad
 set_grad_enabled = _grad_mode.set_grad_enabled
 
 
-from . import functional  # noqa: E402 - these two use grad(), defined above
+from . import functional  # noqa: E402, F401 - these two use grad(), defined above
 from .gradcheck import gradcheck  # noqa: E402
 
 

@@ -202,7 +202,7 @@ def _run_node(node: Node, grads: list, capture: dict, captured: list, accumulate
         if node._retained and nr in node._retained:
             tensor = node._retained[nr]()
             if tensor is not None:
-                accumulate_into(tensor, grads[nr], keep_graph=_grad_mode._enabled)
+                accumulate_into(tensor, grads[nr], keep_graph=_grad_mode.state.enabled)
         if capture and (node, nr) in capture:
             for i in capture[(node, nr)]:
                 captured[i] = grads[nr]
@@ -210,7 +210,7 @@ def _run_node(node: Node, grads: list, capture: dict, captured: list, accumulate
             if accumulate and not isinstance(node, AccumulateGrad) and not retained:
                 # backward(inputs=[non_leaf]) fills that non-leaf's .grad, as PyTorch does
                 accumulate_into(inputs[capture[(node, nr)][0]], grads[nr],
-                                 keep_graph=_grad_mode._enabled)
+                                 keep_graph=_grad_mode.state.enabled)
     for hook in list(node._pre_hooks.values()) if node._pre_hooks else ():
         result = hook(tuple(grads))
         if result is not None:
@@ -221,7 +221,7 @@ def _run_node(node: Node, grads: list, capture: dict, captured: list, accumulate
             before = node.variable._grad  # a copy when observed: accumulation is in place
             if _observers and before is not None:
                 before = before.detach().clone()
-            accumulate_into(node.variable, grads[0], keep_graph=_grad_mode._enabled)
+            accumulate_into(node.variable, grads[0], keep_graph=_grad_mode.state.enabled)
             if node.variable._grad.grad_fn is not None:
                 warn_grad_cycle()
             if _observers:

@@ -127,12 +127,12 @@ class Function:
         ctx = cls._backward_cls()
         ctx.needs_input_grad = _shared(tuple([isinstance(a, Tensor) and a.requires_grad
                                               for a in args]))
-        enabled = _grad_mode._enabled
-        _grad_mode._enabled = False  # what forward computes is not recorded op by op
+        enabled = _grad_mode.state.enabled
+        _grad_mode.state.enabled = False  # what forward computes is not recorded op by op
         try:
             outputs = _run_quietly(cls.forward, ctx, *args, **kwargs)
         finally:
-            _grad_mode._enabled = enabled
+            _grad_mode.state.enabled = enabled
         if enabled and any(ctx.needs_input_grad):
             _connect(ctx, args, outputs if isinstance(outputs, tuple) else (outputs,))
         return outputs
