@@ -23,6 +23,13 @@ def interleaved_medians(contenders: dict[str, Callable[[], object]], repeats: in
 
     A first call per contender warms it up and sizes its sample: fast work is looped until a
     sample lasts about `min_sample` seconds, so the timer's resolution does not matter."""
+    # Everything alive now (each library's modules, the contenders' inputs) is frozen out of
+    # the garbage collector: a collection during minigrad's chain would otherwise walk torch's
+    # 170,000 objects too (3 µs of its 8 µs forward op when torch is imported), a cost no
+    # program that uses only one of the libraries pays. Each contender's own objects are
+    # still collected as usual.
+    gc.collect()
+    gc.freeze()
     loops = {}
     for name, work in contenders.items():
         once = _seconds(work, 1)

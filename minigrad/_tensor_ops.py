@@ -40,7 +40,7 @@ class TensorOps:
             return rounding.div(self, other, rounding_mode)
         return pointwise.Div.apply(*as_tensor_pair(self._float_if_int(), other))
 
-    # the operators are the methods themselves: one call less on every `x * 2`
+    # the operators are the methods themselves (`2 * x` is `x.mul(2)`)
     __add__ = __radd__ = add
     __sub__ = sub
     __mul__ = __rmul__ = mul

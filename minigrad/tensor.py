@@ -51,23 +51,18 @@ class Tensor:
     __hash__ = object.__hash__  # == is elementwise, yet tensors can be dict keys, as in PyTorch
 
     def __init__(self, data: Any = (), *, requires_grad: bool = False) -> None:
-        array = data if isinstance(data, np.ndarray) else np.asarray(
+        self._data = data if isinstance(data, np.ndarray) else np.asarray(
             data, dtype=_dtype.get_default_dtype().numpy)
-        self._set_fields(array)
-        if requires_grad:
-            if not self.dtype.is_floating_point:  # PyTorch's factories word it with a capital
-                raise RuntimeError("Only Tensors of floating point and complex dtype can require "
-                                   "gradients")
-            self.requires_grad = True
-
-    def _set_fields(self, array: np.ndarray) -> None:
-        """Every field a new tensor starts with (a tensor without history)."""
-        self._data = array
         self._requires_grad = False
         self._grad: Tensor | None = None
         self.grad_fn: Node | None = None
         self._output_nr = 0  # which output of grad_fn this is
         self._counter = None  # made when first needed: most tensors are never saved or changed
+        if requires_grad:
+            if not self.dtype.is_floating_point:  # PyTorch's factories word it with a capital
+                raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                                   "gradients")
+            self.requires_grad = True
 
     # ---- autograd state -------------------------------------------------------------------
 
@@ -174,7 +169,7 @@ class Tensor:
 
     @property
     def data(self) -> Tensor:
-        out = _wrap(self._data)  # shares the values but not the version counter, as in PyTorch
+        out = Tensor(self._data)  # shares the values but not the version counter, as in PyTorch
         return out
 
     @data.setter
@@ -205,7 +200,7 @@ class Tensor:
         self.grad_fn, self._output_nr = node, output_nr
 
     def _alias(self) -> Tensor:
-        out = _wrap(self._data)
+        out = Tensor(self._data)
         out._counter = self._version_counter
         return out
 
@@ -326,17 +321,6 @@ class Tensor:
 
     def __reduce_ex__(self, protocol: int) -> Any:
         return (_rebuild, (self._data, self._requires_grad))
-
-
-_new = object.__new__
-
-
-def _wrap(array: np.ndarray) -> Tensor:
-    """A new tensor without history around `array`: what every operation returns. Faster than
-    `Tensor(array)`, which must first check what it was given."""
-    t = _new(Tensor)
-    t._set_fields(array)
-    return t
 
 
 def _refuse_non_leaf(value: bool) -> None:

@@ -14,7 +14,7 @@ from .. import _grad_mode
 from .._legacy import Variable  # PyTorch 0.3's wrapper, a plain tensor now (see _legacy.py)
 from .._subset import module_getattr
 from ..creation import zeros_like
-from ..tensor import Tensor, _wrap
+from ..tensor import Tensor
 from .engine import run_backward
 from .function import Function, FunctionCtx
 
@@ -42,7 +42,7 @@ def _make_grads(outputs: Sequence[Any], grad_outputs: Sequence[Any]) -> list[Any
             if not out.dtype.is_floating_point:
                 raise RuntimeError("grad can be implicitly created only for real scalar outputs "
                                    f"but got {out.dtype}")
-            g = _wrap(np.ones(out._data.shape, out._data.dtype))
+            g = Tensor(np.ones(out._data.shape, out._data.dtype))
         elif not isinstance(g, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
         elif g.shape != out.shape:

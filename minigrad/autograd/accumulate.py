@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..ops.fill import Copy
-from ..tensor import _wrap
+from ..tensor import Tensor
 
 _warned_grad_cycle = False
 
@@ -51,4 +51,4 @@ def accumulate_into(tensor: Any, grad: Any, keep_graph: bool) -> None:
 
 def _copy(grad: Any) -> Any:
     """`grad.detach().clone()`, without the two operations' bookkeeping."""
-    return _wrap(np.array(grad._data, order="C"))
+    return Tensor(np.array(grad._data, order="C"))

@@ -95,7 +95,7 @@ def run_backward(
                                         needed is None or needed[node])
             if not retain_graph:
                 _free_saved(node)
-            for (child, nr), grad in itertools.zip_longest(_children(node), grad_inputs):
+            for (child, nr), grad in itertools.zip_longest(node.next_functions, grad_inputs):
                 if child is None:
                     continue
                 if grad is not None:
@@ -104,15 +104,6 @@ def run_backward(
                 if dependencies[child] == 0:
                     heapq.heappush(ready, (-child._sequence_nr, next(tie), child))
     return captured if not accumulate else None
-
-
-def _children(node: Node) -> Any:
-    """`node.next_functions` read straight off the flat `_edges`, without making its tuple
-    of pairs: the engine's inner loops run once per edge. 6-8% of each op of a scalar chain,
-    forward and backward (benchmarks/tricks.md). (`topological_order`, the algorithm as
-    taught, keeps `next_functions`.)"""
-    edges = node._edges
-    return zip(edges[::2], edges[1::2])
 
 
 def _free_saved(node: Node) -> None:
@@ -132,7 +123,7 @@ def _run_plain(node: Node, grads: list) -> tuple:
     """`_run_node` for a plain node, without the checks that cannot apply to it.
 
     Most nodes of most backward passes are plain; skipping hooks, capture and a `_validate`
-    call per gradient saves 10% of a long chain's backward pass (benchmarks/tricks.md)."""
+    call per gradient saves 8% of a scalar chain, forward and backward (benchmarks/tricks.md)."""
     for g in grads:
         if g is None:  # an output without a gradient: only multi-output nodes have them
             grads = [_materialize(node, nr, g) for nr, g in enumerate(grads)]
@@ -161,7 +152,7 @@ def _count_dependencies(roots: list[Node]) -> dict[Node, int]:
     counts = dict.fromkeys(roots, 0)
     stack = list(counts)
     while stack:
-        for child, _ in _children(stack.pop()):
+        for child, _ in stack.pop().next_functions:
             if child is None:
                 continue
             if child in counts:

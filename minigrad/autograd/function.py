@@ -19,8 +19,8 @@ from .graph import (_NO_EDGE, ERR_BACKWARD_TWICE, ERR_LEAF_IN_PLACE, Node, Saved
 # numpy warns of overflow and of 0 * inf, PyTorch does not: every forward runs with numpy's
 # warnings off. `with np.errstate(all="ignore")` rebuilds numpy's error state on every entry
 # (2-3 µs); numpy keeps that state in a context variable, so forward instead runs inside a
-# `contextvars.Context` captured once with the warnings off (a fraction of a µs): 14-19% of
-# each op of a scalar chain, forward and backward (benchmarks/tricks.md).
+# `contextvars.Context` captured once with the warnings off (a fraction of a µs): 11% of a
+# scalar chain, forward and backward, and 5% of a small MLP's step (benchmarks/tricks.md).
 _numpy_quiet = contextvars.ContextVar("minigrad_numpy_quiet", default=False)
 _per_thread = threading.local()  # a Context can only be entered by one thread at a time
 
@@ -142,7 +142,9 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     """Link a freshly computed result into the graph: inputs become `next_functions`, outputs
     get `grad_fn`, and what forward saved is stamped with its version."""
     edges, meta, kept, positions = [], [], [], []
-    for i, a in enumerate(args):  # one pass over the inputs: this runs for every recorded op
+    # One pass over the inputs rather than one comprehension per field: this runs for every
+    # recorded op, and the single loop saves 8% of a scalar chain (benchmarks/tricks.md).
+    for i, a in enumerate(args):
         if not isinstance(a, Tensor):
             continue
         positions.append(i)
@@ -163,11 +165,7 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     ctx._edges = tuple(edges)  # flat: see Node.next_functions
     ctx._input_meta = _shared(tuple(meta))
     ctx._inputs = _kept_inputs(kept)
-    if len(outs) == 1 and isinstance(outs[0], Tensor) and not (ctx._dirty or
-                                                                ctx._non_differentiable):
-        ctx._outputs = _link_one_output(ctx, outs[0])
-    else:
-        ctx._outputs = _link_outputs(ctx, outs, ctx._non_differentiable, ctx._dirty)
+    ctx._outputs = _link_outputs(ctx, outs, ctx._non_differentiable, ctx._dirty)
     to_save, ctx._to_save = ctx._to_save, None
     ctx._saved = None if to_save is None else _save(to_save, ctx)
 
@@ -197,7 +195,8 @@ def _save(tensors: tuple, ctx: BackwardFunction) -> tuple:
 
 
 def _saved_number(number: Any, ctx: BackwardFunction) -> SavedTensor:
-    """The one SavedTensor of a wrapped Python number, made by the first node that saves it."""
+    """The one SavedTensor of a wrapped Python number, made by the first node that saves it:
+    a SavedTensor per node would be 27% of what each op of `y = y * 0.5` keeps alive."""
     if number._saved_once is None:
         number._saved_once = SavedTensor(number, ctx)
     return number._saved_once
@@ -222,18 +221,9 @@ def _link_outputs(ctx: BackwardFunction, outs: tuple, non_diff: tuple, dirty: tu
     return pack_outputs(refs)
 
 
-def _link_one_output(ctx: BackwardFunction, out: Any) -> weakref.ref:
-    """`_link_outputs` for what nearly every op returns, one tensor without `mark_dirty` or
-    `mark_non_differentiable`: no list, no loop, no `pack_outputs`. 5% of each op of a scalar
-    chain (benchmarks/tricks.md)."""
-    if out._data.dtype.kind == "f":  # only floating point results carry gradients
-        out.grad_fn, out._output_nr = ctx, 0
-    return weakref.ref(out)
-
-
 # A million-op graph holds a million small tuples that are mostly equal: `y * 0.5` over and over
 # has the same flags, input shapes and number. One copy of each, kept in a bounded table, halves
-# the memory each op keeps alive (340 bytes instead of 676: benchmarks/tricks.md).
+# the memory each op keeps alive (348 bytes instead of 740: benchmarks/tricks.md).
 _SHARED: dict[tuple, tuple] = {}
 
 

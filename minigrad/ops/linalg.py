@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import Tensor, _wrap
+from ..tensor import Tensor
 from .shape import SqueezeDimInPlace, UnsafeView
 
 
@@ -25,7 +25,7 @@ class Mm(Function):
                 f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
                 f"{b.shape[0]}x{b.shape[1]})")
         ctx.save_for_backward(a if b.requires_grad else None, b if a.requires_grad else None)
-        return _wrap(a._data @ b._data)
+        return Tensor(a._data @ b._data)
 
     @staticmethod
     def backward(ctx, grad):

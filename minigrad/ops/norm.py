@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import Tensor, _wrap
+from ..tensor import Tensor
 from .reduction import _restore
 from .selection import where
 from .shape import _dims
@@ -37,7 +37,7 @@ class VectorNorm(Function):
     @staticmethod
     def forward(ctx, x, p, dims, keepdim):
         axes = tuple(range(x.ndim)) if dims is None else dims
-        out = _wrap(np.asarray(_norm_values(x._data, p, axes, keepdim), dtype=x._data.dtype))
+        out = Tensor(np.asarray(_norm_values(x._data, p, axes, keepdim), dtype=x._data.dtype))
         ctx.p, ctx.axes, ctx.keepdim = p, axes, keepdim
         ctx.save_for_backward(x, out)
         return out

@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import _torch_sum
 from ..autograd.function import Function
-from ..tensor import Tensor, _wrap
+from ..tensor import Tensor
 from .pointwise import where
 from .shape import _dims
 
@@ -56,8 +56,8 @@ class Sum(Function):
         data = a._data.astype(np.int64) if a._data.dtype.kind in "biu" else a._data
         if _sums_everything(data, dims) and _torch_sum.applies(data):  # PyTorch's order
             total = np.asarray(_torch_sum.total(data))
-            return _wrap(total.reshape((1,) * data.ndim) if keepdim else total)
-        return _wrap(np.asarray(data.sum(axis=dims, keepdims=keepdim)))
+            return Tensor(total.reshape((1,) * data.ndim) if keepdim else total)
+        return Tensor(np.asarray(data.sum(axis=dims, keepdims=keepdim)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -87,7 +87,7 @@ class Mean(Function):
         else:
             out = np.asarray(a._data.mean(axis=dims, keepdims=keepdim), dtype=a._data.dtype)
         ctx.count = a.numel() // max(1, out.size)
-        return _wrap(out)
+        return Tensor(out)
 
     @staticmethod
     def backward(ctx, grad):

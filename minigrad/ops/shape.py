@@ -13,7 +13,7 @@ import numpy as np
 from .. import _torch_sum
 from .._dtype import result_type
 from ..autograd.function import Function
-from ..tensor import Tensor, _wrap
+from ..tensor import Tensor
 
 
 _view_numbers = itertools.count()  # keys that keep a root's views in the order they were made
@@ -23,7 +23,7 @@ def _view_of(data: np.ndarray, base: Tensor) -> Tensor:
     """A result that shares memory with `base` shares its version counter too. The root it
     looks into keeps track of it while it lives: an in-place change of the root, or of another
     view of it, rewrites its history (see _inplace._refresh_views)."""
-    out = _wrap(data)
+    out = Tensor(data)
     if np.shares_memory(data, base._data):
         out._version_counter = base._version_counter
         out._base = root = base._base if base._base is not None else base
@@ -54,8 +54,8 @@ class SumTo(Function):
         axes = tuple(range(lead)) + tuple(
             lead + i for i, s in enumerate(shape) if s == 1 and a.shape[lead + i] != 1)
         if len(axes) == a.ndim and _torch_sum.applies(a._data):  # to one number: PyTorch's order
-            return _wrap(np.asarray(_torch_sum.total(a._data)).reshape(shape))
-        return _wrap(a._data.sum(axis=axes, keepdims=True).reshape(shape))
+            return Tensor(np.asarray(_torch_sum.total(a._data)).reshape(shape))
+        return Tensor(a._data.sum(axis=axes, keepdims=True).reshape(shape))
 
     @staticmethod
     def backward(ctx, grad):
