@@ -21,13 +21,13 @@ import math
 import statistics
 import sys
 import time
-import tracemalloc
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import mlp
 import numpy as np
+import op_memory
 from libraries import optional  # noqa: F401 - puts this checkout first on sys.path
 
 import minigrad as mg
@@ -38,7 +38,6 @@ from minigrad.ops import operands, selection
 from minigrad.tensor import Tensor
 
 THRESHOLD = 5.0  # percent: issue 12's bar for keeping a trick
-MEMORY_CHAIN = 20_000  # ops, for the bytes and objects each op keeps alive
 SCALAR_CHAIN = 300  # ops per round of the timed chain: short rounds, many pairs
 
 
@@ -272,21 +271,11 @@ def paired_gain(trick: Trick, work: Callable[[], None], rounds: int,
     return statistics.median(times[False]), statistics.median(times[True]), statistics.median(gains)
 
 
-def kept_per_op(trick: Trick, plain: bool) -> tuple[float, float]:
+def kept_per_op_with(trick: Trick, plain: bool) -> tuple[float, float]:
     """Bytes and GC-tracked objects each op of a scalar chain keeps alive."""
     _set(trick, plain)
     try:
-        x = mg.tensor(1.0, requires_grad=True)
-        y = x * 1.0000001  # the first op makes what later ones share
-        gc.collect()
-        tracemalloc.start()
-        objects, start = len(gc.get_objects()), tracemalloc.get_traced_memory()[0]
-        for _ in range(MEMORY_CHAIN):
-            y = y * 1.0000001
-        gc.collect()
-        kept = tracemalloc.get_traced_memory()[0] - start
-        tracemalloc.stop()
-        return kept / MEMORY_CHAIN, (len(gc.get_objects()) - objects) / MEMORY_CHAIN
+        return op_memory.kept_per_op(mg)
     finally:
         _set(trick, False)
 
@@ -304,7 +293,7 @@ def main() -> None:
         rows = []
         for workload in trick.workloads:
             if workload == "memory":
-                (b0, o0), (b1, o1) = kept_per_op(trick, False), kept_per_op(trick, True)
+                (b0, o0), (b1, o1) = kept_per_op_with(trick, False), kept_per_op_with(trick, True)
                 gain = (b1 - b0) / b1 * 100
                 rows.append((workload, f"{b0:.0f} B, {o0:.2f} objects per op",
                              f"{b1:.0f} B, {o1:.2f} objects", gain))
