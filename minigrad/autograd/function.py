@@ -172,11 +172,9 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
 
 def _kept_inputs(kept: list) -> tuple:
     """What a node remembers of its inputs that need no gradient, for diagrams (None for the
-    others: diagrams find those through `next_functions`); () when every input needs one."""
-    if all([k is None for k in kept]):
-        return ()
-    only_numbers = all([_is_number(k) for k in kept])
-    return _shared(tuple(kept)) if only_numbers else tuple(kept)
+    others: diagrams find those through `next_functions`). Shared when it holds only None
+    and Python numbers, which never change."""
+    return _shared(tuple(kept)) if all([_is_number(k) for k in kept]) else tuple(kept)
 
 
 def _save(tensors: tuple, ctx: BackwardFunction) -> tuple:
@@ -223,7 +221,7 @@ def _link_outputs(ctx: BackwardFunction, outs: tuple, non_diff: tuple, dirty: tu
 
 # A million-op graph holds a million small tuples that are mostly equal: `y * 0.5` over and over
 # has the same flags, input shapes and number. One copy of each, kept in a bounded table, halves
-# the memory each op keeps alive (348 bytes instead of 740: benchmarks/tricks.md).
+# the memory each op keeps alive (340 bytes instead of 732: benchmarks/tricks.md).
 _SHARED: dict[tuple, tuple] = {}
 
 

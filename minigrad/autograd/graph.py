@@ -97,8 +97,16 @@ class Node:
     """A step of the backward pass. `next_functions` points at the nodes that produced this
     node's inputs; leaves that require grad end in an `AccumulateGrad`."""
 
-    # What few nodes have (hooks, retained outputs, metadata) is a class default until set.
+    # A field is a class default until set: most nodes never get hooks, retained outputs or
+    # metadata, and the node of an operation run under no_grad (every operation of a backward
+    # pass) is never linked into a graph at all.
     _name = "Node"
+    _edges: tuple = ()  # flat: (node, nr, node, nr, ...), see next_functions
+    _saved: tuple[SavedTensor | None, ...] | None = None
+    _freed = False
+    _input_meta: tuple = ()  # (shape, numpy dtype) per input, to check gradients
+    _outputs: Any = ()  # weak references to the outputs: see pack_outputs
+    _inputs: tuple = ()  # inputs that do not require grad, for diagrams: input_tensor
     _tensor_hooks: dict[int, dict] | None = None  # output_nr -> {id: hook}
     _retained: dict[int, weakref.ref] | None = None  # output_nr -> tensor to keep .grad on
     _pre_hooks: dict = _NO_HOOKS
@@ -106,13 +114,7 @@ class Node:
     _metadata: dict | None = None
 
     def __init__(self) -> None:
-        self._edges: tuple = ()  # flat: (node, nr, node, nr, ...), see next_functions
         self._sequence_nr = next(_sequence)
-        self._saved: tuple[SavedTensor | None, ...] | None = None
-        self._freed = False
-        self._input_meta: tuple = ()  # (shape, numpy dtype) per input, to check gradients
-        self._outputs: Any = ()  # weak references to the outputs: see pack_outputs
-        self._inputs: tuple = ()  # inputs that do not require grad, for diagrams: input_tensor
 
     @property
     def next_functions(self) -> tuple:
