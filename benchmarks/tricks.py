@@ -106,23 +106,13 @@ def plain_connect(ctx: Any, args: tuple, outs: tuple) -> None:
     ctx._num_args = len(args)
     ctx._tensor_positions = function._shared(
         tuple(i for i, a in enumerate(args) if isinstance(a, Tensor)))
-    ctx._edges = tuple(x for a in tensors for x in _edge_to(a))
+    ctx._next_functions = tuple(_edge_to(a) for a in tensors)
     ctx._input_meta = function._shared(tuple((a._data.shape, a._data.dtype) for a in tensors))
     ctx._inputs = function._kept_inputs(
         [None if a.requires_grad else function._input_ref(a) for a in tensors])
     ctx._outputs = function._link_outputs(ctx, outs, ctx._non_differentiable, ctx._dirty)
     to_save, ctx._to_save = ctx._to_save, None
     ctx._saved = None if to_save is None else function._save(to_save, ctx)
-
-
-TREE_CONNECT = function._connect
-
-
-def pairs_connect(ctx: Any, args: tuple, outs: tuple) -> None:
-    """_connect keeping `(node, nr)` pairs, which next_functions then returns as they are."""
-    TREE_CONNECT(ctx, args, outs)  # then the same edges as pairs:
-    flat = ctx._edges
-    ctx._edges = tuple(zip(flat[::2], flat[1::2]))
 
 
 # ---- the tricks ---------------------------------------------------------------------------
@@ -148,12 +138,6 @@ TRICKS = {
         "autograd/engine.py", "a node without hooks or retained grads runs without the checks "
         "of _run_node; plain: every node through _run_node",
         [("_is_plain", engine._is_plain, never_plain)]),
-    "flat _edges": Trick(
-        "autograd/graph.py", "a node keeps its edges as one flat tuple (node, nr, node, nr) "
-        "and next_functions pairs them when asked; plain: a tuple of pairs",
-        [("_connect", function._connect, pairs_connect),
-         ("next_functions", graph.Node.next_functions, property(lambda node: node._edges))],
-        ("memory",)),
     "_shared": Trick(
         "autograd/function.py", "equal small tuples (flags, shapes, saved numbers) shared by "
         "all nodes; plain: each node its own",
@@ -191,15 +175,12 @@ TRICKS = {
 
 
 def _swap(name: str, old: Any, new: Any) -> None:
-    """Put `new` wherever minigrad holds `old` under `name`: the module that defines it, every
-    module that imported it by name, and Node (for next_functions)."""
+    """Put `new` wherever minigrad holds `old` under `name`: the module that defines it and
+    every module that imported it by name."""
     for module in list(sys.modules.values()):
         if module is not None and module.__name__.startswith("minigrad"):
             if module.__dict__.get(name) is old:
                 setattr(module, name, new)
-    for cls in (graph.Node,):
-        if cls.__dict__.get(name) is old:
-            setattr(cls, name, new)
 
 
 def _set(trick: Trick, plain: bool) -> None:

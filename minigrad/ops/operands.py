@@ -58,8 +58,8 @@ _WRAPPED: dict[tuple, Tensor] = {}
 def wrapped_number(x: Any, dt: np.dtype) -> Tensor:
     """A Python number as a 0-d tensor (PyTorch calls it a wrapped number). `y * 0.5` in a loop
     makes the same one each time, so one read-only tensor per value is shared by all the nodes
-    that use it: a million-op chain then holds one constant, not a million (58% of what each
-    op keeps alive, and 14% of a scalar chain's time: benchmarks/tricks.md)."""
+    that use it: a million-op chain then holds one constant, not a million (55% of what each
+    op keeps alive, and 14-17% of a scalar chain's time: benchmarks/tricks.md)."""
     key = (type(x), x, dt)
     t = _WRAPPED.get(key)
     if t is None:
