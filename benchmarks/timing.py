@@ -24,22 +24,26 @@ def interleaved_medians(contenders: dict[str, Callable[[], object]], repeats: in
     A first call per contender warms it up and sizes its sample: fast work is looped until a
     sample lasts about `min_sample` seconds, so the timer's resolution does not matter."""
     # Everything alive now (each library's modules, the contenders' inputs) is frozen out of
-    # the garbage collector: a collection during minigrad's chain would otherwise walk torch's
-    # 170,000 objects too (3 µs of its 8 µs forward op when torch is imported), a cost no
-    # program that uses only one of the libraries pays. Each contender's own objects are
-    # still collected as usual.
+    # the garbage collector while timing: a collection during minigrad's chain would otherwise
+    # walk torch's 170,000 objects too (about 3 µs of each 11 µs forward op with torch
+    # imported), a cost no program that uses only one of the libraries pays. Each contender's
+    # own objects are still collected as usual.
     gc.collect()
     gc.freeze()
-    loops = {}
-    for name, work in contenders.items():
-        once = _seconds(work, 1)
-        loops[name] = max(1, math.ceil(min_sample / max(once, 1e-9)))
-    samples: dict[str, list[float]] = {name: [] for name in contenders}
-    names = list(contenders)
-    for round_nr in range(repeats):
-        shift = round_nr % len(names)  # rotate who goes first: no one always runs on a cold cache
-        for name in names[shift:] + names[:shift]:
-            samples[name].append(_seconds(contenders[name], loops[name]))
+    try:
+        loops = {}
+        for name, work in contenders.items():
+            once = _seconds(work, 1)
+            loops[name] = max(1, math.ceil(min_sample / max(once, 1e-9)))
+        samples: dict[str, list[float]] = {name: [] for name in contenders}
+        names = list(contenders)
+        for round_nr in range(repeats):
+            # rotate who goes first: no one always runs on a cold cache
+            shift = round_nr % len(names)
+            for name in names[shift:] + names[:shift]:
+                samples[name].append(_seconds(contenders[name], loops[name]))
+    finally:
+        gc.unfreeze()
     return {name: statistics.median(values) for name, values in samples.items()}
 
 

@@ -288,6 +288,9 @@ def main() -> None:
             print(f"| {name if i == 0 else ''} | {trick.where if i == 0 else ''} | {workload} | "
                   f"{with_it} | {plain} | {gain:+.1f}% | {verdict if i == 0 else ''} |",
                   flush=True)
+    print()
+    for name in args.only.split(","):
+        print(f"- {name}: {TRICKS[name].what}")
 
 
 if __name__ == "__main__":
