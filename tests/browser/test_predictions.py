@@ -51,7 +51,12 @@ def test_answers_are_not_shown_before_running(page, lab: Lab, path: Path) -> Non
         expect(cells.nth(index).locator(".jp-InputPlaceholder")).to_be_visible()
         expect(cells.nth(index).locator(".jp-Cell-inputWrapper")).not_to_contain_text(
             check, use_inner_text=True)
-    cells.nth(min(outputs_hidden)).scroll_into_view_if_needed()
+    # Back to the first prediction; JupyterLab draws cells as they scroll into view, so wait
+    # until its placeholder is drawn, or the screenshot shows an empty notebook.
+    first = cells.nth(min(outputs_hidden))
+    first.scroll_into_view_if_needed()
+    expect(first.locator(".jp-OutputPlaceholder")).to_be_visible()
+    expect(first.locator(".jp-InputArea-editor")).to_be_visible()
     screenshot(page, f"{path.stem}-prediction-hidden")
 
 
