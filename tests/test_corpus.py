@@ -85,11 +85,18 @@ def test_float32_rounding_comparison_rejects_a_different_result() -> None:
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.stem)
 def test_transcript_is_what_pytorch_prints_today(program: Path) -> None:
     """With PyTorch 2.13 installed, the stored transcript is what it prints now (as
-    scripts/record_corpus.py --check); without it, skipped."""
+    scripts/record_corpus.py --check; FLOAT_ORDER programs up to float32 rounding, which for
+    PyTorch too varies with the CPU); without it, skipped."""
     if importlib.util.find_spec("torch") is None:
         pytest.skip("PyTorch is not installed")
     if not importlib.metadata.version("torch").startswith(record_corpus.REFERENCE_VERSION):
         pytest.skip("the reference is PyTorch 2.13")
     golden = record_corpus.GOLDEN / f"{program.stem}.txt"
-    assert record_corpus.transcript(program, minigrad=False) == golden.read_text(), (
-        f"re-record with python scripts/record_corpus.py: {program.stem}")
+    got = record_corpus.transcript(program, minigrad=False)
+    if program.stem in FLOAT_ORDER:
+        # PyTorch's own last digits depend on the CPU: MKL's sgemm/sdot take another code path
+        # on an AVX-512 machine (seen on 2026-11-25) than on the one these were recorded on.
+        assert_same_but_float32_rounding(got, golden.read_text())
+    else:
+        assert got == golden.read_text(), (
+            f"re-record with python scripts/record_corpus.py: {program.stem}")
