@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .. import _grad_mode
-from .._device import dtype_of_to
+from ..compat.device import dtype_of_to
 from ..autograd.graph import RemovableHandle
 from ..tensor import Tensor
 from .hooks import add_hook, call_with_backward_hooks
