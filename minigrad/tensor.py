@@ -15,9 +15,9 @@ import numpy as np
 
 from . import _dtype
 from ._printing import tensor_repr
+from .autograd.graph import AccumulateGrad, Node, RemovableHandle
 from .compat.device import CPU
 from .compat.subset import missing
-from .autograd.graph import AccumulateGrad, Node, RemovableHandle
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
