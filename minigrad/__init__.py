@@ -12,16 +12,16 @@ from . import _tensor_ops  # noqa: F401 - gives Tensor its operator methods
 from ._dtype import (Size, bool, dtype, float16, float32, float64, get_default_dtype,  # noqa: A004
                      int8, int16, int32, int64, set_default_dtype, uint8)
 from ._dtype import double, float, half, int, long  # noqa: A004, F401 - PyTorch's aliases
-from ._device import (accelerator, backends, cuda, device, get_default_device,
-                      set_default_device)
 from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
                          no_grad, set_grad_enabled)
-from ._legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor,
-                      IntTensor, LongTensor, ShortTensor)
 from ._printing import get_printoptions, set_printoptions
+from .compat.device import (accelerator, backends, cuda, device, get_default_device,
+                            set_default_device)
+from .compat.legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,
+                            HalfTensor, IntTensor, LongTensor, ShortTensor)
 from .creation import (arange, as_tensor, empty, eye, from_numpy, full, full_like, linspace, ones,
                        ones_like, tensor, zeros, zeros_like)
-from .generator import Generator, default_generator
+from .fidelity.generator import Generator, default_generator
 from .ops.pointwise import where
 from .ops.shape import cat, stack
 from .random import (get_rng_state, initial_seed, manual_seed, normal, rand, rand_like, randint,
@@ -59,5 +59,5 @@ def __getattr__(name: str) -> Any:  # minigrad.nn and minigrad.optim load on fir
 
     if name in ("nn", "optim", "viz", "linalg"):
         return importlib.import_module(f".{name}", __name__)
-    from ._subset import module_getattr
+    from .compat.subset import module_getattr
     return module_getattr("torch", "minigrad")(name)

@@ -36,8 +36,8 @@ def update(t: Tensor, op: Any, other: Any, alpha: Any = 1) -> Tensor:
     (`Tensor.add`). In general that is `inplace(t, op)`. But `w -= lr * w.grad` under no_grad,
     the commonest in-place operation (every optimizer step), has no graph to record and
     nothing to cast or broadcast: numpy then does it in one pass into `t`'s memory, with no
-    result tensor made and copied back, which makes a small model's update 36% faster
-    (benchmarks/tricks.md)."""
+    result tensor made and copied back (for the time it saves, see benchmarks/tricks.md, row
+    `update`)."""
     if isinstance(other, Tensor):
         plain = other._data.dtype == t._data.dtype and other._data.shape == t._data.shape
         value = other._data

@@ -11,7 +11,8 @@ from types import FunctionType
 
 import numpy as np
 
-from . import _device, _dtype, _inplace, random
+from . import _dtype, _inplace, random
+from .compat import device as _device
 from .ops import fill, indexing, linalg, norm, pointwise, reduction, rounding, shape
 from .ops.operands import as_tensor_pair
 from .tensor import Tensor

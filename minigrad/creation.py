@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 
 from . import _dtype
-from ._device import check as _check_device
+from .compat.device import check as _check_device
 from .tensor import Tensor
 
 COPY_CONSTRUCT_WARNING = (

@@ -1,18 +1,17 @@
 """Random tensors, with PyTorch's numbers: `torch.manual_seed(0); torch.randn(3)` gives here
-what it gives in PyTorch (see generator.py for how). Each function takes `generator=`, a
-`torch.Generator` of its own; without one, the default generator is used, which starts from
-PyTorch's default seed, so even an unseeded program draws PyTorch's numbers."""
+what it gives in PyTorch (fidelity/generator.py draws them as PyTorch does). Each function takes
+`generator=`, a `torch.Generator` of its own; without one, the default generator is used, which
+starts from PyTorch's default seed, so even an unseeded program draws PyTorch's numbers."""
 from __future__ import annotations
 
-import builtins
 from typing import Any
 
 import numpy as np
 
 from . import _dtype
+from .compat.device import check as _check_device
 from .creation import _sizes
-from ._device import check as _check_device
-from .generator import Generator, default_generator
+from .fidelity.generator import Generator, default_generator
 from .tensor import Tensor
 
 
@@ -85,17 +84,6 @@ def randn_like(t: Tensor, dtype: _dtype.dtype | None = None, requires_grad: bool
     return randn(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
 
 
-def _integers(generator: Generator, count: int, low: int, high: int) -> np.ndarray:
-    """PyTorch's random_from_to: a 32-bit word modulo the range (a 64-bit one past 2**32)."""
-    span = high - low
-    if span >= 1 << 32:
-        words = generator._words(2 * count).reshape(count, 2)
-        values = (words[:, 0] << np.uint64(32)) | words[:, 1]
-    else:
-        values = generator._words(count)
-    return (values % np.uint64(span)).astype(np.int64) + low
-
-
 def randint(low: int, high: int | None = None, size: Any = None, *,
             generator: Generator | None = None, dtype: _dtype.dtype | None = None,
             device: Any = None, requires_grad: bool = False) -> Tensor:
@@ -109,23 +97,16 @@ def randint(low: int, high: int | None = None, size: Any = None, *,
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
                            f"to={high}")
     shape = _sizes((size,))
-    values = _integers(_pick(generator), int(np.prod(shape, dtype=np.int64)), low, high)
+    values = _pick(generator).integers(int(np.prod(shape, dtype=np.int64)), low, high)
     d = (dtype or _dtype.int64).numpy
     return _made(values.reshape(shape).astype(d), device, requires_grad)
 
 
 def randperm(n: int, *, generator: Generator | None = None, dtype: _dtype.dtype | None = None,
              device: Any = None, requires_grad: bool = False) -> Tensor:
-    """PyTorch's Fisher-Yates shuffle: position i swaps with i + (a word modulo n - i)."""
-    source = _pick(generator)
-    order = np.arange(n, dtype=np.int64)
-    if n > 1:
-        words = source._words(n - 1)
-        for i in range(n - 1):
-            z = i + builtins.int(words[i] % np.uint64(n - i))
-            order[i], order[z] = order[z], order[i]
+    """The numbers 0 to n - 1 in a random order (PyTorch's shuffle: Generator.permutation)."""
     d = (dtype or _dtype.int64).numpy
-    return _made(order.astype(d), device, requires_grad)
+    return _made(_pick(generator).permutation(n).astype(d), device, requires_grad)
 
 
 def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Generator | None = None,

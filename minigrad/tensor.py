@@ -14,10 +14,10 @@ from typing import Any, Callable
 import numpy as np
 
 from . import _dtype
-from ._device import CPU
 from ._printing import tensor_repr
-from ._subset import missing
 from .autograd.graph import AccumulateGrad, Node, RemovableHandle
+from .compat.device import CPU
+from .compat.subset import missing
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -238,7 +238,7 @@ class Tensor:
         """With no argument, the type's name (`torch.FloatTensor`); with a dtype, a cast."""
         if dtype is None:
             return f"torch.{self.dtype.tensor_type}"
-        from ._legacy import dtype_of  # (built on Tensor: it cannot be imported above)
+        from .compat.legacy import dtype_of  # (built on Tensor: it cannot be imported above)
         return self.to(dtype_of(dtype))
 
     def is_contiguous(self) -> bool:

@@ -29,7 +29,7 @@ HEADER = """# What minigrad implements
 minigrad is the part of PyTorch 2.13 that this course needs, with PyTorch's behaviour, errors
 and printed output. This page lists that part; anything else raises an AttributeError whose
 one-line message says that minigrad is a subset of PyTorch and, for the APIs tutorials use most,
-what to use in the course instead (`minigrad/_subset.py`).
+what to use in the course instead (`minigrad/compat/subset.py`).
 
 Generated from the code by `python scripts/write_api_docs.py`; do not edit by hand.
 """

@@ -21,8 +21,8 @@ PROGRAMS = record_corpus.programs()
 # Programs whose printed floats differ from PyTorch's in the last digits: they print float32
 # results in full (a loss via .item(), or %.6f of one) that go through matrix products (MKL's
 # sdot/sgemm), exp (Sleef) or sums along one dimension, which PyTorch computes in an order and
-# with roundings numpy does not follow (whole-tensor sums do follow it: _torch_sum.py). For
-# these, every character but the digits of the numbers must match, and every number must agree
+# with roundings numpy does not follow (whole-tensor sums do follow it: fidelity/summation.py).
+# For these, every character but the digits of the numbers must match, and every number must agree
 # with PyTorch's as numpy.isclose's defaults (rtol 1e-5, atol 1e-8) say: float32 rounding, not
 # a different result. The largest differences measured are 4e-5 relative on a coefficient of
 # 5e-5 (pytorch_polynomial_tensor), and 1e-9 absolute on a value near 1e-9. (tests/corpus/README.md)

@@ -1,6 +1,7 @@
-"""The engine's modules import each other at the top, lowest layer first (see the note on import
-order in minigrad/autograd/__init__.py): whichever module a learner imports first, in a fresh
-interpreter, it loads, and so does everything a notebook reaches through `minigrad`."""
+"""minigrad's modules (the engine's, fidelity/'s and compat/'s) import each other at the top, lowest
+layer first (see the note on import order in minigrad/autograd/__init__.py): whichever module a
+learner imports first, in a fresh interpreter, it loads, and so does everything a notebook
+reaches through `minigrad`."""
 from __future__ import annotations
 
 import pkgutil
@@ -14,10 +15,14 @@ import minigrad
 MODULES = sorted(info.name for info in pkgutil.walk_packages(minigrad.__path__, "minigrad."))
 
 
-def test_the_walk_finds_the_engine_modules():
-    assert {"minigrad.tensor", "minigrad.autograd.graph", "minigrad.autograd.function",
-            "minigrad.autograd.engine", "minigrad.ops.pointwise", "minigrad.nn.module"} <= set(
-        MODULES)
+def test_the_walk_finds_the_modules_of_all_three_layers():
+    engine = {"minigrad.tensor", "minigrad.autograd.graph", "minigrad.autograd.function",
+              "minigrad.autograd.engine", "minigrad.ops.pointwise", "minigrad.nn.module"}
+    fidelity = {"minigrad.fidelity", "minigrad.fidelity.summation", "minigrad.fidelity.layout",
+                "minigrad.fidelity.generator", "minigrad.fidelity.avx_mathfun"}
+    compat = {"minigrad.compat", "minigrad.compat.device", "minigrad.compat.legacy",
+              "minigrad.compat.subset"}
+    assert engine | fidelity | compat <= set(MODULES)
 
 
 @pytest.mark.parametrize("module", MODULES)

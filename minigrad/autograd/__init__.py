@@ -11,8 +11,8 @@ import numpy as np
 # package before anything that imports tensor.py.
 from .graph import Node  # isort: skip
 from .. import _grad_mode
-from .._legacy import Variable  # PyTorch 0.3's wrapper, a plain tensor now (see _legacy.py)
-from .._subset import module_getattr
+from ..compat.legacy import Variable  # PyTorch 0.3's wrapper, a plain tensor now
+from ..compat.subset import module_getattr
 from ..creation import zeros_like
 from ..tensor import Tensor
 from .engine import run_backward
@@ -131,5 +131,5 @@ from .gradcheck import gradcheck  # noqa: E402
 
 
 def __getattr__(name: str) -> Any:
-    """A name minigrad leaves out gets one line that says so (see _subset.py)."""
+    """A name minigrad leaves out gets one line that says so (see compat/subset.py)."""
     return module_getattr("torch.autograd", __name__)(name)

@@ -197,6 +197,6 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     return Tensor((indices[..., None] == np.arange(num_classes)).astype(np.int64))
 
 
-from .._subset import module_getattr as _module_getattr  # noqa: E402
+from ..compat.subset import module_getattr as _module_getattr  # noqa: E402
 
 __getattr__ = _module_getattr("torch.nn.functional", __name__)

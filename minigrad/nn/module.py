@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .. import _grad_mode
-from .._device import dtype_of_to
 from ..autograd.graph import RemovableHandle
+from ..compat.device import dtype_of_to
 from ..tensor import Tensor
 from .hooks import add_hook, call_with_backward_hooks
 from .parameter import Parameter, zero_grads

@@ -14,8 +14,8 @@ from ..tensor import Tensor
 
 def as_tensor_pair(a: Any, b: Any) -> tuple[Tensor, Tensor]:
     """Both operands as tensors of the promoted dtype; a Python number becomes a constant."""
-    # The common cases first, without type promotion: 27% of a scalar chain and 12% of a small
-    # MLP's step (benchmarks/tricks.md).
+    # The common cases first, without type promotion (for what that earns, see
+    # benchmarks/tricks.md, row "`as_tensor_pair`'s fast path").
     if isinstance(a, Tensor) and a._data.dtype.kind == "f":
         if isinstance(b, Tensor) and b._data.dtype == a._data.dtype:
             if a._data.shape != b._data.shape:
@@ -58,8 +58,8 @@ _WRAPPED: dict[tuple, Tensor] = {}
 def wrapped_number(x: Any, dt: np.dtype) -> Tensor:
     """A Python number as a 0-d tensor (PyTorch calls it a wrapped number). `y * 0.5` in a loop
     makes the same one each time, so one read-only tensor per value is shared by all the nodes
-    that use it: a million-op chain then holds one constant, not a million (55% of what each
-    op keeps alive, and 14-17% of a scalar chain's time: benchmarks/tricks.md)."""
+    that use it: a million-op chain then holds one constant, not a million (for its memory and
+    time, see benchmarks/tricks.md, row `wrapped_number`)."""
     key = (type(x), x, dt)
     t = _WRAPPED.get(key)
     if t is None:

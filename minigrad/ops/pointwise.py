@@ -17,14 +17,12 @@ class Add(Function):
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
-        if alpha != 1:  # (set only when needed: a node's first attribute costs a dict)
-            ctx.alpha = alpha
+        ctx.alpha = alpha
         return result_like(a._data + b._data if alpha == 1 else a._data + alpha * b._data, a)
 
     @staticmethod
     def backward(ctx, grad):
-        alpha = getattr(ctx, "alpha", 1)
-        return grad, (grad if alpha == 1 else grad * alpha), None
+        return grad, (grad if ctx.alpha == 1 else grad * ctx.alpha), None
 
 
 class Sub(Function):
@@ -33,14 +31,12 @@ class Sub(Function):
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
-        if alpha != 1:  # (set only when needed: a node's first attribute costs a dict)
-            ctx.alpha = alpha
+        ctx.alpha = alpha
         return result_like(a._data - b._data if alpha == 1 else a._data - alpha * b._data, a)
 
     @staticmethod
     def backward(ctx, grad):
-        alpha = getattr(ctx, "alpha", 1)
-        return grad, (-grad if alpha == 1 else grad * -alpha), None
+        return grad, (-grad if ctx.alpha == 1 else grad * -ctx.alpha), None
 
 
 class Rsub(Function):

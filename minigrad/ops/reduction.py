@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _torch_sum
+from .. import fidelity
 from ..autograd.function import Function
 from ..tensor import Tensor
 from .pointwise import where
@@ -34,10 +34,6 @@ class MinResult(_ValuesIndices):
     op = "min"
 
 
-def _sums_everything(data: np.ndarray, dims: Any) -> bool:
-    return dims is None or set(dims) == set(range(data.ndim))
-
-
 def _restore(grad: Tensor, shape: tuple, dims: tuple, keepdim: bool) -> Tensor:
     """Give a reduced gradient its reduced dimensions back (as size 1) so it broadcasts."""
     if not keepdim and grad.ndim:  # (a 0-d gradient broadcasts as it is)
@@ -54,10 +50,7 @@ class Sum(Function):
     def forward(ctx, a, dims=None, keepdim=False):
         ctx.shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
         data = a._data.astype(np.int64) if a._data.dtype.kind in "biu" else a._data
-        if _sums_everything(data, dims) and _torch_sum.applies(data):  # PyTorch's order
-            total = np.asarray(_torch_sum.total(data))
-            return Tensor(total.reshape((1,) * data.ndim) if keepdim else total)
-        return Tensor(np.asarray(data.sum(axis=dims, keepdims=keepdim)))
+        return Tensor(fidelity.sum_like_torch(data, dims, keepdim))
 
     @staticmethod
     def backward(ctx, grad):
@@ -80,12 +73,7 @@ class Mean(Function):
                 "mean(): could not infer output dtype. Input dtype must be either a floating "
                 f"point or complex dtype. Got: {a.dtype.tensor_type.replace('Tensor', '')}")
         ctx.shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
-        if _sums_everything(a._data, dims) and _torch_sum.applies(a._data) and a._data.size:
-            total = _torch_sum.total(a._data) / a._data.dtype.type(a._data.size)  # as PyTorch
-            out = np.asarray(total, dtype=a._data.dtype).reshape(
-                (1,) * a._data.ndim if keepdim else ())
-        else:
-            out = np.asarray(a._data.mean(axis=dims, keepdims=keepdim), dtype=a._data.dtype)
+        out = fidelity.mean_like_torch(a._data, dims, keepdim)
         ctx.count = a.numel() // max(1, out.size)
         return Tensor(out)
 

@@ -50,9 +50,9 @@ def _keep_where(keep: np.ndarray, values: np.ndarray) -> np.ndarray:
     """`np.where(keep, values, 0)`, bit for bit (+0 where not kept, -0 kept where it is).
 
     Why: relu's backward runs this on every layer, and np.where branches on each element,
-    which is slow on a mask without pattern, such as relu's: this way relu's backward (with
-    the sum before it) is 6% faster on 128x256 (benchmarks/tricks.md). How: the values' bits
-    are and-ed with a mask of all ones where kept and all zeros (the bits of +0.0) where not."""
+    which is slow on a mask without pattern, such as relu's: this way relu's backward is
+    faster (see benchmarks/tricks.md, row `_keep_where`). How: the values' bits are and-ed
+    with a mask of all ones where kept and all zeros (the bits of +0.0) where not."""
     uint = _SAME_SIZE_UINT.get(values.dtype.itemsize)
     if uint is None or values.dtype.kind != "f" or keep.shape != values.shape or not keep.ndim:
         return np.where(keep, values, 0)

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _torch_sum
+from .. import fidelity
 from .._dtype import result_type
 from ..autograd.function import Function
 from ..tensor import Tensor
@@ -53,9 +53,7 @@ class SumTo(Function):
         lead = a.ndim - len(shape)
         axes = tuple(range(lead)) + tuple(
             lead + i for i, s in enumerate(shape) if s == 1 and a.shape[lead + i] != 1)
-        if len(axes) == a.ndim and _torch_sum.applies(a._data):  # to one number: PyTorch's order
-            return Tensor(np.asarray(_torch_sum.total(a._data)).reshape(shape))
-        return Tensor(a._data.sum(axis=axes, keepdims=True).reshape(shape))
+        return Tensor(fidelity.sum_like_torch(a._data, axes, keepdims=True).reshape(shape))
 
     @staticmethod
     def backward(ctx, grad):
@@ -274,46 +272,11 @@ class Clone(Function):
 
     @staticmethod
     def forward(ctx, a, keep_layout=False):
-        data = a._data
-        if not keep_layout or data.ndim < 2 or data.flags.c_contiguous:
-            return Tensor(data.copy())
-        outer_first = _layout_order(data)[::-1]
-        out = np.empty([data.shape[d] for d in outer_first], data.dtype)
-        out = out.transpose(np.argsort(outer_first))  # the input's dimensions, dense strides
-        out[...] = data
-        return Tensor(out)
+        return Tensor(fidelity.copy_like_torch(a._data) if keep_layout else a._data.copy())
 
     @staticmethod
     def backward(ctx, grad):
         return grad, None
-
-
-def _layout_order(data: np.ndarray) -> list[int]:
-    """The dimensions from innermost to outermost, ordered as PyTorch's infer_dense_strides
-    orders them (TensorIterator's stable insertion sort): by stride, ties by size, and a
-    dimension with stride 0 (a broadcast) stays where it is."""
-    strides, sizes = data.strides, data.shape
-    if min(strides) < 0:  # PyTorch has no negative strides: such values come from a copy
-        return list(range(data.ndim))[::-1]
-
-    def should_swap(d0: int, d1: int) -> int:
-        if strides[d0] == 0 or strides[d1] == 0:
-            return 0
-        if strides[d0] != strides[d1]:
-            return 1 if strides[d0] > strides[d1] else -1
-        return 1 if sizes[d0] > sizes[d1] else 0
-
-    perm = list(range(data.ndim))[::-1]
-    for i in range(1, data.ndim):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            comparison = should_swap(perm[d0], perm[d1])
-            if comparison > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif comparison < 0:
-                break
-    return perm
 
 
 class ToCopy(Function):

@@ -6,6 +6,6 @@ from .sgd import SGD
 
 __all__ = ["SGD", "Adam", "Optimizer", "RMSprop"]
 
-from .._subset import module_getattr as _module_getattr  # noqa: E402
+from ..compat.subset import module_getattr as _module_getattr  # noqa: E402
 
 __getattr__ = _module_getattr("torch.optim", __name__)

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .._avx_mathfun import _fma
+from ..fidelity import fma
 from ..tensor import Tensor
 from .optimizer import Optimizer, _check_not_supported
 
@@ -55,12 +55,12 @@ class RMSprop(Optimizer):
         square_avg = state["square_avg"]._data
         square_avg *= dtype(group["alpha"])
         # addcmul_(g, g, value=1 - alpha): PyTorch's kernel computes (value * g) * g + v with
-        # the last multiply and the add fused into one rounding (see _avx_mathfun._fma)
-        square_avg[...] = _fma(dtype(1 - group["alpha"]) * grad, grad, square_avg)
+        # the last multiply and the add fused into one rounding (see fidelity.fma)
+        square_avg[...] = fma(dtype(1 - group["alpha"]) * grad, grad, square_avg)
         if group["centered"]:
             grad_avg = state["grad_avg"]._data
             grad_avg[...] = _lerp(grad_avg, grad, dtype(1 - group["alpha"]))
-            avg = np.sqrt(_fma(-grad_avg, grad_avg, square_avg))
+            avg = np.sqrt(fma(-grad_avg, grad_avg, square_avg))
         else:
             avg = np.sqrt(square_avg)
         avg = avg + dtype(group["eps"])
@@ -68,7 +68,7 @@ class RMSprop(Optimizer):
             buffer = state["momentum_buffer"]._data
             buffer *= dtype(group["momentum"])
             buffer += grad / avg
-            param._data[...] = _fma(buffer, dtype(-group["lr"]), param._data)  # add_(b, alpha=-lr)
+            param._data[...] = fma(buffer, dtype(-group["lr"]), param._data)  # add_(b, alpha=-lr)
         else:
             param._data += (dtype(-group["lr"]) * grad) / avg  # addcdiv_(g, avg, value=-lr)
 
@@ -76,5 +76,5 @@ class RMSprop(Optimizer):
 def _lerp(start: np.ndarray, end: np.ndarray, weight: np.floating) -> np.ndarray:
     """PyTorch's lerp: from the nearer end, so that weight 0 and 1 give the ends exactly."""
     if abs(weight) < 0.5:
-        return _fma(weight, end - start, start)
-    return _fma(-(end - start), 1 - weight, end)
+        return fma(weight, end - start, start)
+    return fma(-(end - start), 1 - weight, end)

@@ -9,9 +9,9 @@ from __future__ import annotations
 import builtins
 from typing import Any
 
-from . import _dtype
-from .creation import tensor, zeros
-from .tensor import Tensor
+from .. import _dtype
+from ..creation import tensor, zeros
+from ..tensor import Tensor
 
 
 class _LegacyTensorType(type):

@@ -4,7 +4,8 @@ PyTorch draws from a Mersenne Twister (mt19937) seeded the standard way, and tur
 words into numbers with a few fixed recipes. numpy has the same Mersenne Twister, so minigrad
 seeds numpy's with PyTorch's seeding and applies PyTorch's recipes: `torch.manual_seed(0)`
 followed by `torch.randn(3)` gives the same three numbers here as in PyTorch, and so does the
-default initialisation of `nn.Linear`."""
+default initialisation of `nn.Linear`. `minigrad.random` (torch.rand, randn, randint, randperm,
+normal) asks a Generator for its numbers and makes tensors of them."""
 from __future__ import annotations
 
 import math
@@ -12,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from . import _avx_mathfun
-from ._device import device as _device
-from .tensor import Tensor
+from ..compat.device import device as _device
+from ..tensor import Tensor
+from . import avx_mathfun
 
 DEFAULT_SEED = 67280421310721  # the seed PyTorch's default CPU generator starts from
 
@@ -115,6 +116,26 @@ class Generator:
         out = np.array([self._one_normal() * std + mean for _ in range(n)], dtype=np.float64)
         return out.astype(numpy_dtype).reshape(shape)
 
+    def integers(self, count: int, low: int, high: int) -> np.ndarray:
+        """PyTorch's random_from_to: a 32-bit word modulo the range (a 64-bit one past 2**32)."""
+        span = high - low
+        if span >= 1 << 32:
+            words = self._words(2 * count).reshape(count, 2)
+            values = (words[:, 0] << np.uint64(32)) | words[:, 1]
+        else:
+            values = self._words(count)
+        return (values % np.uint64(span)).astype(np.int64) + low
+
+    def permutation(self, n: int) -> np.ndarray:
+        """PyTorch's Fisher-Yates shuffle: position i swaps with i + (a word modulo n - i)."""
+        order = np.arange(n, dtype=np.int64)
+        if n > 1:
+            words = self._words(n - 1)
+            for i in range(n - 1):
+                z = i + int(words[i] % np.uint64(n - i))
+                order[i], order[z] = order[z], order[i]
+        return order
+
     def _one_normal(self) -> float:
         if self._next_normal is not None:
             value, self._next_normal = self._next_normal, None
@@ -138,11 +159,11 @@ class Generator:
 def _box_muller_16(u: np.ndarray, mean: float, std: float, dtype: np.dtype) -> np.ndarray:
     """The first 8 numbers give the radii, the last 8 the angles, as PyTorch's normal_fill_16.
     float32 goes through PyTorch's AVX2 code (x86), whose log and sincos are emulated in
-    _avx_mathfun; other dtypes through the C library's functions, in double precision."""
+    avx_mathfun; other dtypes through the C library's functions, in double precision."""
     f = dtype.type
     if dtype == np.float32:
-        radius = np.sqrt(f(-2) * _avx_mathfun.log(f(1) - u[:8]))
-        sin, cos = _avx_mathfun.sincos(f(2.0 * math.pi) * u[8:])
+        radius = np.sqrt(f(-2) * avx_mathfun.log(f(1) - u[:8]))
+        sin, cos = avx_mathfun.sincos(f(2.0 * math.pi) * u[8:])
         both = np.concatenate([radius * cos, radius * sin])  # each product rounded to float32
         return (both.astype(np.float64) * float(f(std)) + float(f(mean))).astype(dtype)
     u1, u2 = f(1) - u[:8], u[8:]

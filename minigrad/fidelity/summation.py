@@ -1,15 +1,16 @@
-"""Summing all elements of a float tensor in the order PyTorch's CPU kernel does.
+"""Sums and means added up in the order of PyTorch's CPU kernel, so they round as PyTorch's.
 
 Float additions round, so the order decides the last bits, and a training loop that prints a
 loss with `.item()` shows them. numpy sums pairwise in blocks of 8; PyTorch (cascade_sum in
 ATen's SumKernel.cpp, x86 with AVX2) reads the data as vectors of 8 floats (4 doubles), keeps 4
 vector accumulators that are themselves summed in a cascade of 4 levels, adds the leftover
 elements one by one, and last the 8 lanes of the vector sum. This module repeats those steps.
-It is used for contiguous float tensors of up to 32768 elements, which PyTorch sums in one
-thread; other sums keep numpy's order."""
+It is used for whole contiguous float tensors of up to 32768 elements, which PyTorch sums in
+one thread; other sums keep numpy's order."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -19,8 +20,29 @@ _ILP = 4  # accumulators side by side
 _LEVELS = 4  # levels of the cascade
 
 
-def applies(data: np.ndarray) -> bool:
-    return (data.dtype in _LANES and data.size <= GRAIN_SIZE and data.flags.c_contiguous)
+def sum_like_torch(data: np.ndarray, dims: Any = None, keepdims: bool = False) -> np.ndarray:
+    """`data.sum(axis=dims, keepdims=keepdims)`, in PyTorch's order where minigrad repeats it."""
+    if _in_torchs_order(data, dims):
+        result = np.asarray(_total(data))
+        return result.reshape((1,) * data.ndim) if keepdims else result
+    return np.asarray(data.sum(axis=dims, keepdims=keepdims))
+
+
+def mean_like_torch(data: np.ndarray, dims: Any = None, keepdims: bool = False) -> np.ndarray:
+    """`data.mean(axis=dims, keepdims=keepdims)` in data's dtype; PyTorch divides its sum by the
+    count, so the mean of a whole tensor is `sum_like_torch` divided."""
+    if _in_torchs_order(data, dims) and data.size:
+        mean = _total(data) / data.dtype.type(data.size)
+        return np.asarray(mean, dtype=data.dtype).reshape((1,) * data.ndim if keepdims else ())
+    return np.asarray(data.mean(axis=dims, keepdims=keepdims), dtype=data.dtype)
+
+
+def _in_torchs_order(data: np.ndarray, dims: Any) -> bool:
+    """Whether `data` summed over `dims` (None: all) is a sum whose order minigrad repeats: of
+    every element of a contiguous float tensor that PyTorch sums in one thread."""
+    sums_everything = dims is None or set(dims) == set(range(data.ndim))
+    return (sums_everything and data.dtype in _LANES and data.size <= GRAIN_SIZE
+            and data.flags.c_contiguous)
 
 
 def _multi_row_sum(rows: np.ndarray) -> np.ndarray:
@@ -62,8 +84,8 @@ def _row_sum(values: np.ndarray) -> np.ndarray:
     return partial[0]
 
 
-def total(data: np.ndarray) -> np.generic:
-    """The sum of all of `data` (see `applies`), rounded as PyTorch rounds it."""
+def _total(data: np.ndarray) -> np.generic:
+    """The sum of all of `data` (see `_in_torchs_order`), rounded as PyTorch rounds it."""
     flat = data.reshape(-1)
     lanes = _LANES[flat.dtype]
     if flat.size < lanes:  # too short for vectors: the scalar row_sum

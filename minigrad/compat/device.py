@@ -9,7 +9,7 @@ import builtins
 import re
 from typing import Any
 
-from ._dtype import dtype as dtype_cls
+from .._dtype import dtype as dtype_cls
 
 _KNOWN_TYPES = ("cpu", "cuda", "mps", "xpu", "meta", "mtia", "xla", "hip", "ipu", "hpu", "lazy",
                 "vulkan", "ort", "ve", "fpga", "maia", "privateuseone")
@@ -173,7 +173,7 @@ def dtype_of_to(args: tuple, kwargs: dict) -> Any:
     """What `tensor.to(...)` and `module.to(...)` were asked for, of the forms PyTorch takes:
     `.to(device)`, `.to(dtype)`, `.to(device, dtype)`, `.to(other_tensor)`, with keywords too.
     A device is checked (the CPU, or PyTorch's error for CUDA); the dtype (or None) returned."""
-    from .tensor import Tensor  # (tensor.py imports this module: it cannot be imported above)
+    from ..tensor import Tensor  # (tensor.py imports this module: it cannot be imported above)
 
     found = None
     for arg in (*args, kwargs.get("device"), kwargs.get("dtype")):

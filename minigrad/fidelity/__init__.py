@@ -1,0 +1,25 @@
+"""minigrad.fidelity: PyTorch's exact numbers, to the last bit. Not needed to understand autograd.
+
+A float operation rounds, so the order in which numbers are added, and how each step rounds,
+decides the last bits of a result; a training loop that prints a loss shows them. numpy and
+PyTorch's compiled kernels do not add in the same order, and do not draw random numbers the same
+way. This folder repeats PyTorch's order and its recipes, so that minigrad prints what PyTorch
+prints, digit for digit, and `torch.manual_seed(0)` gives the same random numbers:
+
+- summation.py: sums and means of a whole tensor added in the order of PyTorch's CPU kernel
+  (`sum_like_torch`, `mean_like_torch`, which the ops `sum`, `mean` and broadcasting's backward
+  call instead of numpy's `sum`);
+- layout.py: how `clone()` lays its copy out in memory (`copy_like_torch`);
+- generator.py: `torch.Generator`, PyTorch's Mersenne Twister and the recipes that turn its
+  words into uniform, normal and integer numbers and permutations;
+- avx_mathfun.py: the float32 log, sine and cosine of PyTorch's vectorised randn, and `fma`,
+  a multiply and an add rounded once, as the compiled code does them.
+
+Each function returns what its plain numpy counterpart returns, but for the last bits of a
+float: read `fidelity.sum_like_torch(x)` as `x.sum()` and skip this folder on a first reading.
+Nothing about gradients is decided here."""
+from .avx_mathfun import fma
+from .layout import copy_like_torch
+from .summation import mean_like_torch, sum_like_torch
+
+__all__ = ["copy_like_torch", "fma", "mean_like_torch", "sum_like_torch"]

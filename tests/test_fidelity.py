@@ -1,0 +1,80 @@
+"""minigrad.fidelity's promise to a learner who skips it: each of its functions returns what its
+plain numpy counterpart returns (same shape, same dtype, same values but for a float's last
+bits), so `fidelity.sum_like_torch(x)` can be read as `x.sum()`. That PyTorch's last bits are
+the ones it gives is checked against PyTorch elsewhere (test_golden.py, test_corpus.py)."""
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from minigrad import fidelity
+
+DTYPES = st.sampled_from([np.float32, np.float64, np.int64])
+
+
+@st.composite
+def arrays_and_dims(draw: st.DrawFn) -> tuple[np.ndarray, tuple[int, ...] | None]:
+    """An array, transposed half of the time (not contiguous: numpy's order), and the dims to
+    reduce: all of them (PyTorch's order where it applies), some, or None."""
+    dtype = draw(DTYPES)
+    shape = draw(hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=40))
+    elements = (st.integers(-1000, 1000) if dtype is np.int64
+                else st.floats(-1e3, 1e3, width=np.dtype(dtype).itemsize * 8))
+    data = draw(hnp.arrays(dtype, shape, elements=elements))
+    if data.ndim >= 2 and draw(st.booleans()):
+        data = data.T
+    dims = draw(st.one_of(st.none(), st.just(tuple(range(data.ndim))),
+                          st.sets(st.integers(0, max(data.ndim - 1, 0)), max_size=data.ndim)
+                          .map(lambda s: tuple(sorted(s)))))
+    return data, dims
+
+
+def _close(got: np.ndarray, expected: np.ndarray, magnitude: np.ndarray, terms: int) -> None:
+    """Same shape and dtype, and values no further apart than rounding can put two orders of
+    adding `terms` numbers: each is within (terms - 1) half-units of the last place of
+    `magnitude` (the sum of the |terms|) of the exact sum, whatever its order."""
+    assert got.shape == expected.shape and got.dtype == expected.dtype
+    if got.dtype.kind == "i":
+        assert np.array_equal(got, expected)
+        return
+    bound = max(terms, 2) * np.finfo(got.dtype).eps * magnitude
+    assert np.all(np.abs(got - expected) <= bound), (got, expected)
+
+
+def _terms(data: np.ndarray, dims: tuple[int, ...] | None) -> int:
+    return int(np.prod([data.shape[d] for d in (range(data.ndim) if dims is None else dims)]))
+
+
+@given(arrays_and_dims(), st.booleans())
+def test_sum_like_torch_is_numpys_sum_but_for_the_last_bits(case, keepdims: bool) -> None:
+    data, dims = case
+    _close(fidelity.sum_like_torch(data, dims, keepdims),
+           np.asarray(data.sum(axis=dims, keepdims=keepdims)),
+           np.abs(data).sum(axis=dims, keepdims=keepdims), _terms(data, dims))
+
+
+@given(arrays_and_dims(), st.booleans())
+def test_mean_like_torch_is_numpys_mean_but_for_the_last_bits(case, keepdims: bool) -> None:
+    data, dims = case
+    data = data.astype(np.float64) if data.dtype.kind == "i" else data  # mean is of floats
+    assume(data.size)  # numpy's mean of nothing is nan, with a warning
+    _close(fidelity.mean_like_torch(data, dims, keepdims),
+           np.asarray(data.mean(axis=dims, keepdims=keepdims), dtype=data.dtype),
+           np.abs(data).mean(axis=dims, keepdims=keepdims), _terms(data, dims))
+
+
+@given(arrays_and_dims())
+def test_copy_like_torch_is_a_copy(case) -> None:
+    data, _ = case
+    copy = fidelity.copy_like_torch(data)
+    assert copy.shape == data.shape and copy.dtype == data.dtype
+    assert np.array_equal(copy, data) and not np.shares_memory(copy, data)
+
+
+def test_a_sum_in_torchs_order_differs_from_numpys_only_in_the_last_bits() -> None:
+    # The one reason fidelity/ exists: here the two orders round differently.
+    data = np.random.default_rng(0).standard_normal(1000).astype(np.float32)
+    ours, numpys = fidelity.sum_like_torch(data), data.sum()
+    assert ours != numpys and abs(ours - numpys) < 1e-4
