@@ -17,7 +17,7 @@ with scripts/site_template/, JupyterLab's look with nothing fetched from the net
   no MathJax from a CDN;
 - a link to another notebook of the site leads to its page (`.ipynb` becomes `.html`); a link
   to a notebook the site leaves out (a solution, when they are not published) keeps its text
-  and loses its link;
+  and loses its link; a link to another file of the repository leads to it on GitHub;
 - each page links to its notebook (the .ipynb is copied beside the page), and with --repo to
   the notebook on GitHub and on Binder.
 
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import html
+import posixpath
 import re
 import shutil
 import subprocess
@@ -106,16 +107,20 @@ class Site:
         return next((p for p in self.pages if p.kind == kind and p.number == number), None)
 
     def link_target(self, url: str, page: Page) -> str | None:
-        """Where a notebook's relative link leads on the site: the page for a notebook, None for
-        a notebook the site leaves out; other links are kept as they are."""
+        """Where a notebook's link leads on the site: a notebook's to its page, another file of
+        the repository's to GitHub; None (no link) for what the site and GitHub cannot show."""
         parts = urlsplit(url)
-        if parts.scheme or parts.netloc or not parts.path.endswith(".ipynb"):
+        if parts.scheme or parts.netloc or not parts.path:  # remote, or an anchor on the page
             return url
-        target = PurePosixPath(*_normalized(page.path.parent / parts.path))
-        if target.with_suffix(".html") not in self.by_path:
-            return None
+        target = PurePosixPath(posixpath.normpath(page.path.parent / parts.path))
         fragment = f"#{parts.fragment}" if parts.fragment else ""
-        return parts.path[: -len(".ipynb")] + ".html" + fragment
+        if target.suffix == ".ipynb":
+            if target.with_suffix(".html") not in self.by_path:
+                return None  # a notebook left out: a solution, unless they are published
+            return parts.path[: -len(".ipynb")] + ".html" + fragment
+        if self.repo and (ROOT / target).exists() and target.parts[0] != "..":
+            return f"https://github.com/{self.repo}/blob/{quote(self.ref)}/{target}{fragment}"
+        return None
 
     def github_url(self, page: Page) -> str:
         return f"https://github.com/{self.repo}/blob/{quote(self.ref)}/{page.notebook}"
@@ -123,17 +128,6 @@ class Site:
     def binder_url(self, page: Page) -> str:
         return (f"https://mybinder.org/v2/gh/{self.repo}/{quote(self.ref)}"
                 f"?urlpath={quote(f'lab/tree/{page.notebook}', safe='')}")
-
-
-def _normalized(path: PurePosixPath) -> list[str]:
-    parts: list[str] = []
-    for part in path.parts:
-        if part == "..":
-            if parts:
-                parts.pop()
-        elif part != ".":
-            parts.append(part)
-    return parts
 
 
 class CourseRenderer(IPythonRenderer):
@@ -176,30 +170,34 @@ class CourseExporter(HTMLExporter):
         return MarkdownWithMath(renderer=renderer).render(source)
 
 
+def anchor(href: str, text: str, *attributes: str) -> str:
+    """<a href=...>text</a>, with `attributes` ('class="x"', "download") before the href."""
+    return f'<a{"".join(" " + a for a in attributes)} href="{html.escape(href)}">{text}</a>'
+
+
 def navigation(site: Site, page: Page, bottom: bool = False) -> str:
     """The bar above (and below) a page: home, previous and next of its kind, its companion
     (lesson <-> exercises <-> solutions), its notebook, GitHub and Binder."""
-    link = lambda target, text, cls="": (  # noqa: E731
-        f'<a{f" class={chr(34)}{cls}{chr(34)}" if cls else ""} '
-        f'href="{html.escape(relative_url(target.path, page.path))}">{text}</a>')
+    def to(other: Page, text: str) -> str:
+        return anchor(relative_url(other.path, page.path), text)
+
     same_kind = [p for p in site.pages if p.kind == page.kind]
     index = same_kind.index(page)
-    items = [f'<a class="course-home" href="{relative_url(PurePosixPath("index.html"), page.path)}">'
-             "minigrad course</a>"]
+    items = [anchor(relative_url(PurePosixPath("index.html"), page.path), "minigrad course",
+                    'class="course-home"')]
     if index > 0:
-        items.append(link(same_kind[index - 1], f"◀ {same_kind[index - 1].number}"))
+        items.append(to(same_kind[index - 1], f"◀ {same_kind[index - 1].number}"))
     if index + 1 < len(same_kind):
-        items.append(link(same_kind[index + 1], f"{same_kind[index + 1].number} ▶"))
+        items.append(to(same_kind[index + 1], f"{same_kind[index + 1].number} ▶"))
     for kind, text in (("lesson", "lesson"), ("exercises", "exercises"),
                        ("solutions", "solutions")):
         other = site.page(kind, page.number)
         if other is not None and other is not page:
-            items.append(link(other, text))
-    items.append(f'<a href="{html.escape(page.notebook.name)}" download>notebook (.ipynb)</a>')
+            items.append(to(other, text))
+    items.append(anchor(page.notebook.name, "notebook (.ipynb)", "download"))
     if site.repo:
-        items.append(f'<a href="{html.escape(site.github_url(page))}">on GitHub</a>')
-        items.append(f'<a class="course-run" href="{html.escape(site.binder_url(page))}">'
-                     "run it on Binder</a>")
+        items.append(anchor(site.github_url(page), "on GitHub"))
+        items.append(anchor(site.binder_url(page), "run it on Binder", 'class="course-run"'))
     where = "course-nav course-nav-bottom" if bottom else "course-nav"
     return (f'<nav class="{where}"><div class="course-nav-inner">' + "\n".join(items)
             + "</div></nav>")
@@ -210,7 +208,7 @@ def write_page(exporter: CourseExporter, site: Site, page: Page, out: Path) -> N
     label = {"lesson": "", "exercises": "Exercises ", "solutions": "Solutions "}[page.kind]
     title = f"{label}{page.number} · {re.sub('`', '', page.title)} · minigrad"
     resources = {"metadata": {"name": title},
-                 "site": {"page": page, "root": relative_url(PurePosixPath("x"), page.path)[:-1],
+                 "site": {"page": page, "root": "../" * len(page.path.parent.parts),
                           "header": navigation(site, page),
                           "footer": navigation(site, page, bottom=True)}}
     body, _ = exporter.from_notebook_node(notebook, resources=resources)
@@ -225,7 +223,8 @@ def write_home(site: Site, out: Path) -> None:
                                      autoescape=True, keep_trailing_newline=True)
     rows = []
     for lesson in (p for p in site.pages if p.kind == "lesson"):
-        companions = [(kind, site.page(kind, lesson.number)) for kind in ("exercises", "solutions")]
+        companions = [(kind, site.page(kind, lesson.number))
+                      for kind in ("exercises", "solutions")]
         rows.append({"number": int(lesson.number), "href": str(lesson.path),
                      "title": jinja2.filters.Markup(inline_markdown(lesson.title)),
                      "companions": [(kind, str(p.path)) for kind, p in companions if p]})
