@@ -101,7 +101,8 @@ def test_diagrams_are_drawn_and_the_steps_step(notebook_page) -> None:
     cell.scroll_into_view_if_needed()
     image = cell.locator(".jp-RenderedSVG img[src^='data:image/svg+xml']").first
     expect(image).to_be_visible(timeout=UI_MS)  # shown only in a trusted notebook
-    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=image.element_handle())
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0",
+                           arg=image.element_handle())
 
     strip = page.locator(".minigrad-steps").first
     strip.scroll_into_view_if_needed()

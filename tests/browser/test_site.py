@@ -237,3 +237,24 @@ def test_a_lesson_leads_to_its_exercises_and_back(reader, site) -> None:
     expect(binder).to_have_attribute("href", f"https://mybinder.org/v2/gh/{REPO}/main"
                                      "?urlpath=lab%2Ftree%2Fnotebooks%2F03_accumulation.ipynb")
     assert problems == []
+
+
+@pytest.mark.parametrize("page_path", ["index.html", "notebooks/03_accumulation.html",
+                                       "notebooks/11_inside_the_engine.html"])
+def test_a_phone_reads_the_text_whole(browser, site, page_path: str) -> None:
+    """At a phone's width the page does not scroll sideways and no line of text is cut; a wide
+    diagram scrolls inside its own output area instead of shrinking."""
+    _, base = site
+    context = browser.new_context(viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    page.goto(base + page_path)
+    widths = page.evaluate("""() => { const main = document.querySelector('main');
+      const right = main.getBoundingClientRect().right - parseFloat(getComputedStyle(main)
+        .paddingRight);
+      return {page: document.documentElement.scrollWidth, window: innerWidth,
+              cut: Array.from(document.querySelectorAll('main .jp-RenderedMarkdown, main p'))
+                .filter(e => e.getBoundingClientRect().right > right + 1).length}; }""")
+    screenshot(page, f"site-phone-{page_path.replace('/', '-').removesuffix('.html')}")
+    context.close()
+    assert widths["page"] <= widths["window"], widths
+    assert widths["cut"] == 0, widths
