@@ -47,6 +47,9 @@ ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE_DIR = Path(__file__).resolve().parent / "site_template"
 DEFAULT_OUT = ROOT / "_site"
 COURSE_TITLE = "minigrad: how PyTorch's .grad really behaves"
+# JupyterLab's styles, which nbconvert's lab template inlines in every page (a quarter of a
+# megabyte each): the site holds them once, in jupyterlab.css, which a browser loads once.
+LAB_STYLES = ("static/index.css", "static/theme-light.css")
 # A notebook's title is its first heading: "# 03 · Gradients accumulate".
 HEADING = re.compile(r"^#\s+(.+)$", re.MULTILINE)
 NUMBERED = re.compile(r"^(?:Exercises\s+)?(\d+)\s+·\s+(.+)$")
@@ -203,6 +206,23 @@ def navigation(site: Site, page: Page, bottom: bool = False) -> str:
             + "</div></nav>")
 
 
+def lab_styles(exporter: CourseExporter) -> list[str]:
+    environment = exporter.environment
+    return [environment.loader.get_source(environment, name)[0] for name in LAB_STYLES]
+
+
+def share_lab_styles(body: str, styles: list[str], root: str) -> str:
+    """The page with its inlined copy of JupyterLab's styles replaced by a link to the site's."""
+    for n, style in enumerate(styles):
+        inlined = f'<style type="text/css">\n{style}</style>'
+        if body.count(inlined) != 1:
+            raise RuntimeError(f"nbconvert no longer inlines {LAB_STYLES[n]} once per page: "
+                               "see share_lab_styles() in scripts/build_site.py")
+        link = f'<link href="{root}jupyterlab.css" rel="stylesheet"/>' if n == 0 else ""
+        body = body.replace(inlined, link)
+    return body
+
+
 def write_page(exporter: CourseExporter, site: Site, page: Page, out: Path) -> None:
     notebook = nbformat.read(page.source, as_version=4)
     label = {"lesson": "", "exercises": "Exercises ", "solutions": "Solutions "}[page.kind]
@@ -212,6 +232,7 @@ def write_page(exporter: CourseExporter, site: Site, page: Page, out: Path) -> N
                           "header": navigation(site, page),
                           "footer": navigation(site, page, bottom=True)}}
     body, _ = exporter.from_notebook_node(notebook, resources=resources)
+    body = share_lab_styles(body, lab_styles(exporter), resources["site"]["root"])
     target = out / page.path
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(body, encoding="utf-8")
@@ -262,6 +283,7 @@ def build(out: Path, with_solutions: bool = False, repo: str | None = None,
         write_page(exporter, site, page, out)
     write_home(site, out)
     shutil.copyfile(TEMPLATE_DIR / "site.css", out / "site.css")
+    (out / "jupyterlab.css").write_text("\n".join(lab_styles(exporter)), encoding="utf-8")
     (out / ".nojekyll").write_text("")  # GitHub Pages: serve the files as they are
     return pages
 

@@ -69,7 +69,7 @@ def test_every_notebook_has_its_page_and_its_download(site: Path) -> None:
         folder = notebook.parent.name
         assert (site / folder / f"{notebook.stem}.html").is_file()
         assert (site / folder / notebook.name).read_bytes() == notebook.read_bytes()
-    assert (site / "index.html").is_file() and (site / "site.css").is_file()
+    assert all((site / name).is_file() for name in ("index.html", "site.css", "jupyterlab.css"))
 
 
 def test_pages_show_the_stored_outputs(site: Path) -> None:
