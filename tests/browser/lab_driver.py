@@ -77,9 +77,10 @@ def copy_course(served: Path) -> None:
             shutil.copytree(ROOT / folder, served / folder)
 
 
-def start_lab(home: Path, served: Path, log_name: str,
-              extra_env: dict[str, str] | None = None) -> tuple[subprocess.Popen, Lab]:
-    """JupyterLab on a free port of 127.0.0.1 serving `served`, ready for requests."""
+def start_lab(home: Path, served: Path, log_name: str, extra_env: dict[str, str] | None = None,
+              app: str = "jupyterlab") -> tuple[subprocess.Popen, Lab]:
+    """JupyterLab (or, with app="notebook", Jupyter Notebook 7) on a free port of 127.0.0.1
+    serving `served`, ready for requests."""
     env = {**isolated_jupyter_env(home), **(extra_env or {})}
     # The set-up and trust steps of `make lab` (the same environment settings; signatures into
     # this test's own database: the copies are byte-identical, and a signature depends only on
@@ -89,10 +90,12 @@ def start_lab(home: Path, served: Path, log_name: str,
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     lab = Lab(url=f"http://127.0.0.1:{free_port()}", token=secrets.token_hex(24), root=served,
               home=home, env=env)
-    command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+    command = [sys.executable, "-m", app, "--no-browser", "--ServerApp.ip=127.0.0.1",
                f"--ServerApp.port={lab.url.rsplit(':', 1)[1]}", "--ServerApp.port_retries=0",
                f"--IdentityProvider.token={lab.token}", f"--ServerApp.root_dir={served}",
-               "--LabApp.expose_app_in_browser=True", "--allow-root"]
+               "--allow-root"]
+    if app == "jupyterlab":
+        command.append("--LabApp.expose_app_in_browser=True")
     log = (ARTIFACTS / log_name).open("w")
     # Started in the folder it serves, as open_lab.py does: a terminal opens there.
     server = subprocess.Popen(command, cwd=served, env=env, stdout=log,
@@ -101,7 +104,7 @@ def start_lab(home: Path, served: Path, log_name: str,
     deadline = time.monotonic() + SERVER_START_S
     while True:
         if server.poll() is not None:
-            raise RuntimeError(f"JupyterLab exited with {server.returncode}; see {log.name}")
+            raise RuntimeError(f"{app} exited with {server.returncode}; see {log.name}")
         try:
             lab.api("GET", "/api/status")
             return server, lab
