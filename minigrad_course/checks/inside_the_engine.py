@@ -262,7 +262,8 @@ def backward_pass(my_backward: Callable) -> None:
     each node once, on graphs with reuse and on a chain deeper than the recursion limit."""
     checks = Checks("my_backward(root)")
     hints = {"recursion": "walk the graph with a stack or a queue (a list), not recursion.",
-             "should run the nodes itself": "call each node yourself, node(grad), and add into the leaves' .grad."}
+             "should run the nodes itself": "call each node yourself, node(grad), and add into "
+                                            "the leaves' .grad."}
     graphs = _lesson_graphs()
     expected = []
     for _, make, grad_there in graphs:
