@@ -450,3 +450,19 @@ def test_will_get_grad_asks_for_a_bool_once() -> None:
 def test_a_number_for_a_printed_tensor_is_told_the_shape() -> None:
     _, message = run_check("accumulation.loop", "after_loop = 12")
     assert "shape (2,)" in message, message
+
+
+def test_the_backward_pass_check_puts_backward_back() -> None:
+    """check.backward_pass disables backward() and counts node calls while the learner's pass
+    runs; after a failing answer both are as before, in the learner's kernel."""
+    from minigrad.autograd.graph import Node
+    from minigrad.tensor import Tensor
+
+    originals = (Tensor.backward, Node.__call__, minigrad.autograd.backward)
+    passed, message = run_check("inside_the_engine.backward_pass",
+                                "def my_backward(root):\n    root.backward()")
+    assert not passed and "should run the nodes itself" in message, message
+    assert (Tensor.backward, Node.__call__, minigrad.autograd.backward) == originals
+    x = minigrad.tensor(2.0, requires_grad=True)
+    (x * x).backward()
+    assert x.grad.item() == 4.0
