@@ -2,8 +2,7 @@
 # # 11 · Inside the engine: how `backward()` fills `.grad`
 #
 # Ten notebooks have called `backward()`; this one opens it. A plausible recursive backward
-# gets a wrong answer, then you write one that gets it right and find your algorithm in
-# minigrad's own main loop, which is PyTorch's.
+# gets a wrong answer; you write one that gets it right, then find it in minigrad's engine.
 
 # %%
 import minigrad as torch
@@ -232,14 +231,16 @@ print(inspect.getsource(engine.GraphTask.run))
 #
 # One difference: your `ready` is a plain list, theirs a *priority queue*. PyTorch numbers each
 # node as it is created (its *sequence number*) and, of the ready nodes, runs the one created
-# last, the closest to the output: backward retraces the forward pass in reverse, and as each
-# node frees what it saved right after it runs, memory comes back in reverse order of use.
-# `AccumulateGrad` gets the largest number of
-# all, so a leaf's `.grad` is written as soon as its gradient is complete. The order changes no
-# result (your check showed it), only when memory comes back and when hooks fire.
+# last, the closest to the output: backward retraces the forward pass in reverse, and since
+# each node frees what it saved right after it runs, what was saved last is freed first.
+# `AccumulateGrad` gets the largest number of all, so a leaf's `.grad` is written as soon as
+# its gradient is complete. The order changes no result (your check showed it), only when
+# memory comes back and when hooks fire.
 #
-# <details><summary>Here the forward computes <code>exp</code>, then <code>sin</code>, then
-# <code>cos</code>. In which order will backward run the four nodes? Click to
+# Below, the forward computes `exp`, `sin`, `cos`, then the product, and a hook on each result
+# (notebook 07) notes the name of its `grad_fn` when that node's turn comes.
+#
+# <details><summary>In which order will backward run the four nodes? Click to
 # reveal</summary>
 #
 # `['MulBackward0', 'CosBackward0', 'SinBackward0', 'ExpBackward0']`: the forward order,
@@ -254,8 +255,8 @@ s = e.sin()
 co = x.cos()
 out = s * co
 order = []
-for node in (out.grad_fn, e.grad_fn, s.grad_fn, co.grad_fn):
-    node.register_prehook(lambda grads, name=node.name(): order.append(name))
+for t in (out, e, s, co):
+    t.register_hook(lambda grad, name=t.grad_fn.name(): order.append(name))
 out.backward()
 print(order)
 
@@ -285,15 +286,14 @@ print(inspect.getsource(graph.AccumulateGrad))
 # %% [markdown]
 # ## Summary
 #
-# - A `grad_fn` node is callable: gradient of its output in, gradients of its inputs out (one
-#   step of the chain rule).
+# - Calling a `grad_fn` node is one step of the chain rule: its output's gradient in, its
+#   inputs' out.
 # - Running a node as soon as some gradient arrives double-counts through reused intermediates
 #   (36 instead of 24 on the diamond), and recursion fails on deep graphs.
 # - `backward()` counts the gradients each node will receive, adds them up in a buffer, and
 #   runs the node once when its count reaches zero; `AccumulateGrad` adds into `.grad`. You
 #   wrote that loop; minigrad's `GraphTask.run` is the same.
-# - Of the ready nodes, PyTorch runs the one created last (the forward pass in reverse),
-#   `AccumulateGrad` first of all.
+# - Of the ready nodes, PyTorch runs the one created last, `AccumulateGrad` first of all.
 #
 # Exercises: [exercises/ex11_inside_the_engine.ipynb](../exercises/ex11_inside_the_engine.ipynb).
 # Next: [12 · Your own operation](12_custom_functions.ipynb), a `Function` you write and
