@@ -13,7 +13,7 @@ from minigrad import viz
 # %% tags=["minigrad-only"]
 import inspect
 
-from minigrad.autograd import engine, graph
+from minigrad.autograd import accumulate, engine
 from minigrad.ops import pointwise
 
 # %% [markdown]
@@ -218,16 +218,16 @@ check.backward_pass(my_backward)
 # %% [markdown]
 # ## Your algorithm in minigrad's engine
 #
-# In minigrad a `GraphTask` holds one backward pass: the buffers, the counts, and the ready
-# nodes. Its main loop, `GraphTask.run`:
+# In minigrad a `GraphTask` holds one backward pass: the buffers, the counts (`dependencies`)
+# and the ready nodes. Its main loop, `GraphTask.run`:
 
 # %% tags=["minigrad-only", "nbval-ignore-output"]
 print(inspect.getsource(engine.GraphTask.run))
 
 # %% [markdown]
 # You should recognise it: take a ready node, run it with its buffer, add what it returns into
-# its children's buffers, lower their counts, and queue those that reach zero. (It also runs
-# hooks and frees what each node saved, notebooks 07 and 09.)
+# its children's buffers, lower their counts, and queue those that reach zero. (`run_node` also
+# runs hooks, notebook 07; `free_saved` drops what the node saved, notebook 09.)
 #
 # One difference: your `ready` is a plain list, theirs a *priority queue*. PyTorch numbers each
 # node as it is created (its *sequence number*) and, of the ready nodes, runs the one created
@@ -278,10 +278,11 @@ print(inspect.getsource(pointwise.Mul))
 # Each gradient is `grad * other factor`, and the node it leaves in the graph is named after
 # it: `MulBackward0`. At the end of every path, `AccumulateGrad` does what your leaf step did,
 # except that later gradients are added in place (`+=`), which is why `zero_()` resets `.grad`
-# (notebook 04). minigrad's, collapsed:
+# (notebook 04). minigrad's `apply` and the function it calls, collapsed:
 
 # %% tags=["minigrad-only", "nbval-ignore-output", "hide-output"]
-print(inspect.getsource(graph.AccumulateGrad))
+print(inspect.getsource(accumulate.AccumulateGrad.apply))
+print(inspect.getsource(accumulate.accumulate_into))
 
 # %% [markdown]
 # ## Summary
