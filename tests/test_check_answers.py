@@ -270,6 +270,28 @@ def my_backward(root):
                 received[child] = received[child] + g if child in received else g""", PASS),
     ("inside_the_engine.backward_pass", """\
 def my_backward(root):
+    waiting, stack = {root.grad_fn: 0}, [root.grad_fn]
+    while stack:
+        for child, _ in stack.pop().next_functions:
+            if child is not None:
+                if child not in waiting:
+                    waiting[child] = 0
+                    stack.append(child)
+                waiting[child] += 1
+    buffers, ready = {root.grad_fn: torch.ones_like(root)}, [root.grad_fn]
+    while ready:
+        node = ready.pop()
+        with torch.no_grad():  # an AccumulateGrad called adds into .grad, as in PyTorch
+            grads = node(buffers.pop(node))
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        for (child, _), child_grad in zip(node.next_functions, grads):
+            if child is not None:
+                buffers[child] = buffers[child] + child_grad if child in buffers else child_grad
+                waiting[child] -= 1
+                if waiting[child] == 0:
+                    ready.append(child)""", PASS),
+    ("inside_the_engine.backward_pass", """\
+def my_backward(root):
     def visit(node, grad, received):  # lesson 11's naive recursion
         received[node] = received.get(node, 0) + grad
         if type(node).__name__ == "AccumulateGrad":
