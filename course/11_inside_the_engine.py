@@ -31,7 +31,7 @@ c = b * b
 print([(node.name(), index) for node, index in c.grad_fn.next_functions])
 
 # %% [markdown]
-# Both inputs of `c`'s `MulBackward0` are `b`'s `AddBackward0`. Calling it with $dc/dc = 1$
+# Both entries of `c`'s `next_functions` are `b`'s `AddBackward0`. Calling `c`'s node with $1$
 # (under `no_grad`: the result needs no graph of its own):
 #
 # <details><summary>What will <code>c.grad_fn(torch.tensor(1.0))</code> return? Click to
