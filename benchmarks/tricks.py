@@ -32,7 +32,8 @@ from libraries import optional  # noqa: F401 - puts this checkout first on sys.p
 
 import minigrad as mg
 from minigrad import _inplace
-from minigrad.autograd import engine, function, graph
+from minigrad.autograd import function, graph
+from minigrad.autograd.accumulate import grad_accumulator
 from minigrad.autograd.graph import _NO_EDGE, SavedTensor, _sequence
 from minigrad.ops import operands, selection
 from minigrad.tensor import Tensor
@@ -46,10 +47,6 @@ SCALAR_CHAIN = 300  # ops per round of the timed chain: short rounds, many pairs
 def plain_run_quietly(fn: Any, *args: Any, **kwargs: Any) -> Any:
     with np.errstate(all="ignore"):
         return fn(*args, **kwargs)
-
-
-def never_plain(node: Any) -> bool:  # every node takes the general path, _run_node
-    return False
 
 
 def not_shared(value: tuple) -> tuple:
@@ -95,7 +92,7 @@ def _edge_to(a: Tensor) -> tuple:
     if a.grad_fn is not None:
         return (a.grad_fn, a._output_nr)
     if a._requires_grad:
-        return (a._grad_accumulator(), 0)
+        return (grad_accumulator(a), 0)
     return _NO_EDGE
 
 
@@ -134,10 +131,6 @@ TRICKS = {
         "autograd/function.py", "_connect reads the inputs in one loop; plain: one "
         "comprehension per field",
         [("_connect", function._connect, plain_connect)]),
-    "_run_plain": Trick(
-        "autograd/engine.py", "a node without hooks or retained grads runs without the checks "
-        "of _run_node; plain: every node through _run_node",
-        [("_is_plain", engine._is_plain, never_plain)]),
     "_shared": Trick(
         "autograd/function.py", "equal small tuples (flags, shapes, saved numbers) shared by "
         "all nodes; plain: each node its own",

@@ -8,8 +8,8 @@
 # teaches them one at a time.
 #
 # You will run small cells, predict what they print, look at pictures of the computation graph,
-# and check every claim with an `assert`. Until notebook 11, which opens the engine, you will not
-# need to read any source code.
+# work out gradients by hand, and check every claim with an `assert`. Until notebook 11, where
+# you write a backward pass and open the engine, you will not need to read any source code.
 
 # %% [markdown]
 # ## minigrad speaks PyTorch
@@ -123,7 +123,7 @@ viz.draw(y)
 # | notebook | the idea |
 # | --- | --- |
 # | 01 | tensors, `requires_grad`, leaves and `grad_fn`: the graph is built as you compute |
-# | 02 | `.grad` is `None` until `backward()` fills it, and only for leaves that require grad |
+# | 02 | gradients by hand, then `.grad`: `None` until `backward()` fills it |
 # | 03 | gradients accumulate: a second `backward()` adds to `.grad` |
 # | 04 | resetting: `grad.zero_()`, `grad = None`, `optimizer.zero_grad()` |
 # | 05 | non-scalar outputs: the `gradient` argument as a vector-Jacobian product |
@@ -132,7 +132,7 @@ viz.draw(y)
 # | 08 | in-place operations and version counters |
 # | 09 | using a graph again: `retain_graph`, `torch.autograd.grad`, second derivatives |
 # | 10 | stopping gradients: `detach()`, `torch.no_grad()`, `requires_grad_()` |
-# | 11 | inside the engine: how `backward()` walks the graph and fills `.grad` |
+# | 11 | inside the engine: you write `backward()`, then find your loop in the engine's |
 # | 12 | your own operation: `torch.autograd.Function`, checked with `gradcheck` |
 # | 13 | capstone: train a small classifier and inspect its gradients |
 #

@@ -1,11 +1,9 @@
 # %% [markdown]
 # # 02 · `.grad` is None until backward
 #
-# `.grad` is where PyTorch puts the derivative of a result with respect to a tensor. It is not
-# computed when you create a tensor, nor when you compute with it. It appears when you call
-# `backward()`, and only on the tensors that asked for it. This notebook shows the three states a
-# `.grad` can be in: `None` because backward has not run yet, a tensor of derivatives after it
-# ran, and `None` for good because the tensor never asked.
+# `.grad` is where PyTorch puts the derivative of a result with respect to a tensor. Creating
+# and computing with tensors does not fill it; `backward()` does, and only on the tensors that
+# asked. Here you first compute those derivatives by hand, then let `backward()` check you.
 
 # %%
 import minigrad as torch
@@ -14,90 +12,106 @@ import minigrad as torch
 from minigrad import viz
 
 # %% [markdown]
-# ## Three leaves and a line
+# ## A small graph, and no gradient yet
 #
-# Take the line $y = w x + b$ at $x = 2$, $w = 3$, $b = 1$. All three inputs ask for gradients.
+# Take $a = 2$ and $b = 3$, both asking for gradients, and compute $c = a b = 6$,
+# $d = c + a = 8$ and $L = d^2 = 64$. Note that `a` is used twice: in `c` and again in `d`.
 
 # %%
-x = torch.tensor(2.0, requires_grad=True)
-w = torch.tensor(3.0, requires_grad=True)
-b = torch.tensor(1.0, requires_grad=True)
-y = w * x + b
-y
+a = torch.tensor(2.0, requires_grad=True)
+b = torch.tensor(3.0, requires_grad=True)
+c = a * b
+d = c + a
+L = d * d
+L
 
 # %% [markdown]
-# The graph exists now: `y` has a `grad_fn` (`AddBackward0`), linked to a `MulBackward0`, linked
-# to the leaves. But nothing has been differentiated yet.
+# The graph exists now: `L` has a `grad_fn` (`MulBackward0`), linked back through `d` and `c`
+# to the leaves. Nothing has been differentiated yet.
 #
-# <details><summary>What will <code>x.grad</code> print now? Click to reveal</summary>
+# <details><summary>What will <code>a.grad</code> print now? Click to reveal</summary>
 #
-# `None`. Building the graph only records *how* `y` was computed. No derivative has been taken,
+# `None`. Building the graph only records *how* `L` was computed. No derivative has been taken,
 # so there is no gradient to show, not even a zero.
 # </details>
 
 # %%
-print(x.grad, w.grad, b.grad)
+print(a.grad, b.grad)
 
 # %%
-assert x.grad is None and w.grad is None and b.grad is None
+assert a.grad is None and b.grad is None
 
 # %% [markdown]
-# The diagram shows the same: three leaves that require grad, and `grad None` in every box.
+# The diagram shows the same: two leaves that require grad, and `grad None` in every box.
 
 # %% tags=["minigrad-only"]
-viz.draw(y)
+viz.draw(L)
 
 # %% [markdown]
-# ## `backward()` fills `.grad` for every leaf that requires grad
+# ## Your turn: the gradients by hand
 #
-# `y.backward()` walks the graph from `y` back to the leaves and stores the derivative of `y`
-# with respect to each leaf in that leaf's `.grad`. It returns nothing: the results are only in
-# `.grad`.
+# Before asking for them, work out $\partial L/\partial a$ and $\partial L/\partial b$ the way
+# `backward()` will: start at $L$ with $\partial L/\partial L = 1$ and walk back one node at a
+# time. Each node multiplies the gradient that arrives at it by its *local derivative* and sends
+# the result to each input (the chain rule):
 #
-# <details><summary>What will the three gradients be? Click to reveal</summary>
+# | node | sends to | local derivative |
+# | --- | --- | --- |
+# | $L = d \cdot d$ | `d`, as each factor | $d$ each: $2d$ in all |
+# | $d = c + a$ | `c` and `a` | $1$ and $1$ |
+# | $c = a \cdot b$ | `a` and `b` | $b$ and $a$ |
 #
-# $\partial y/\partial x = w = 3$, $\partial y/\partial w = x = 2$ and $\partial y/\partial b = 1$:
-# each input's gradient is what it is multiplied by (and `b` is multiplied by nothing).
-# </details>
+# A tensor used twice receives two gradients, and they add up. Write the five numbers in a new
+# cell under the collapsed one below (click it, press **B**, type, **Shift+Enter**):
+#
+# ```python
+# grad_L = 1.0
+# grad_d = ...  # what L sends to d
+# grad_c = ...  # what d sends to c
+# grad_b = ...  # what c sends to b
+# grad_a = ...  # a gets two: one from c, one straight from d
+# ```
+#
+# The collapsed cell holds one answer; click its bar to compare once you have yours.
+
+# %% tags=["answer"]
+grad_L = 1.0
+grad_d = 2 * d.item() * grad_L  # d from each factor: 8 + 8 = 16
+grad_c = 1 * grad_d  # 16
+grad_b = a.item() * grad_c  # 2 * 16 = 32
+grad_a = b.item() * grad_c + 1 * grad_d  # 3 * 16 through c, plus 16 straight from d: 64
+
+# %% [markdown]
+# Now `backward()` walks the graph from `L` back to the leaves and stores
+# $\partial L/\partial \text{leaf}$ in each leaf's `.grad`. It returns nothing.
 
 # %%
-result = y.backward()
+result = L.backward()
 print(result)
-print(f"dy/dx = {x.grad}")
-print(f"dy/dw = {w.grad}")
-print(f"dy/db = {b.grad}")
-
-# %% [markdown]
-# Each gradient is a tensor with the same shape as its leaf, and it does not itself require grad.
+print("by hand: ", grad_a, grad_b)
+print("backward:", a.grad, b.grad)
 
 # %%
 assert result is None
-assert x.grad.item() == w.item() and w.grad.item() == x.item() and b.grad.item() == 1.0
-assert x.grad.shape == x.shape and not x.grad.requires_grad
+assert a.grad.item() == grad_a, f"your grad_a is {grad_a}; backward() says {a.grad.item()}"
+assert b.grad.item() == grad_b, f"your grad_b is {grad_b}; backward() says {b.grad.item()}"
+assert a.grad.shape == a.shape and not a.grad.requires_grad
 
 # %% [markdown]
-# Drawn again after backward, the leaves' boxes hold their gradients. (`y`'s box still says
-# `None`: backward keeps gradients only for leaves, the subject of notebook 06.)
-
-# %% tags=["minigrad-only"]
-viz.draw(y)
-
-# %% [markdown]
-# ### Watching backward work
+# Each gradient is a tensor with the shape of its leaf that does not itself require grad. (In
+# one line: $L = (ab + a)^2$, so $\partial L/\partial a = 2(ab + a)(b + 1) = 64$.)
 #
-# `viz.backward_steps(y)` runs `y.backward()` for you and records each step: which node runs,
-# what gradient it receives, what it sends to each input (the incoming gradient times the local
-# derivative: the chain rule), and when a leaf's `.grad` is written. Here it is on a fresh copy of
-# the same line: a backward frees the values its nodes saved for it, and `MulBackward0` saved `w`
-# and `x`, so the `y` above cannot be walked back a second time (notebook 09 shows the error).
-# Step through the frames with **Next ▶** and **◀ Previous**.
+# `viz.backward_steps(L)` replays backward step by step (**Next ▶**, **◀ Previous**): which node
+# runs, what arrives, what it sends on. Find your numbers: `d` gets 8 twice, `a` gets 16 and 48.
+# It runs on a fresh copy, since a backward frees what the nodes saved (notebook 09).
 
 # %% tags=["minigrad-only"]
-x = torch.tensor(2.0, requires_grad=True)
-w = torch.tensor(3.0, requires_grad=True)
-b = torch.tensor(1.0, requires_grad=True)
-y = w * x + b
-viz.backward_steps(y)
+a = torch.tensor(2.0, requires_grad=True)
+b = torch.tensor(3.0, requires_grad=True)
+c = a * b
+d = c + a
+L = d * d
+viz.backward_steps(L)
 
 # %% [markdown]
 # ## A tensor that never asked stays `None`
@@ -108,8 +122,7 @@ viz.backward_steps(y)
 # <details><summary>What will <code>z.grad</code> print after backward? Click to reveal</summary>
 #
 # `None`. The multiplication's backward does not even compute a gradient for an input that does
-# not require grad (in notebook 01 we saw its slot in `next_functions` is `None`). Backward only
-# fills `.grad` for leaves with `requires_grad=True`.
+# not require grad: backward only fills `.grad` for leaves with `requires_grad=True`.
 # </details>
 
 # %%
@@ -146,9 +159,9 @@ print(used.grad, unused.grad)
 assert unused.grad is None
 
 # %% [markdown]
-# ## Square a number
+# ## What the number in `.grad` means
 #
-# The smallest example there is: $y = x^2$ at $x = 2$. The derivative is $2x = 4$.
+# Take the smallest example there is: $y = x^2$ at $x = 2$, whose derivative is $2x = 4$.
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)
@@ -161,8 +174,6 @@ print("after: ", x.grad)
 assert x.grad.item() == 2 * x.item()
 
 # %% [markdown]
-# ## What the number in `.grad` means
-#
 # `x.grad` is a rate: how fast `y` changes as `x` changes, at this very `x`. You can measure it
 # without autograd. Nudge `x` by a small amount $\varepsilon$, see how far `y` moves, and divide:
 # $\Delta y / \varepsilon$ comes close to `x.grad`, and closer as $\varepsilon$ shrinks.
@@ -176,8 +187,8 @@ with torch.no_grad():
 print("x.grad =", x.grad)
 
 # %% [markdown]
-# The exact values would be 4.1, 4.01 and 4.001; the last digits of the smallest nudge are lost to
-# float32 rounding, which is why numerical checks of gradients (notebook 12) use `float64`.
+# (Exactly 4.1, 4.01 and 4.001: float32 rounding blurs the smallest nudge, which is why
+# numerical gradient checks, notebook 12, use `float64`.)
 # %% [markdown]
 # As a picture: `x.grad` is the slope of the tangent, the straight line that touches the curve
 # $y = x^2$ at $x = 2$ without crossing it.
@@ -248,22 +259,23 @@ assert x.grad.shape == x.shape
 assert torch.equal(x.grad, 2 * x.detach())
 
 # %% [markdown]
-# `x.detach()` is `x` without its history; comparing with it keeps the check itself out of the
-# graph. `sum()` matters here: `backward()` without arguments needs a single number to start
-# from. Notebook 05 explains why and what to do for a vector result.
+# `x.detach()` is `x` without its history, which keeps the check out of the graph. `sum()`
+# matters: `backward()` without arguments needs a single number to start from (notebook 05).
 #
 # ## Summary
 #
 # - `.grad` is `None` until a `backward()` reaches the tensor; building the graph computes no
 #   gradient.
+# - Each node multiplies the gradient arriving at it by its local derivative; a tensor used
+#   twice adds up what it receives. `backward()` does exactly what you did by hand.
 # - `backward()` returns `None` and stores $\partial\,\text{output}/\partial\,\text{leaf}$ in the
 #   `.grad` of every leaf that requires grad, with the leaf's shape.
 # - That number is a slope: nudging the leaf by $\varepsilon$ moves the output by about
 #   $\varepsilon$ times `.grad`. Stepping against it, `x -= lr * x.grad`, makes the output smaller.
 # - Tensors with `requires_grad=False`, and leaves the output does not depend on, keep
 #   `.grad = None`.
-# - What about tensors in the middle of the graph, like `w * x`? Their `.grad` stays `None` too,
-#   for a different reason: notebook 06.
+# - Tensors in the middle of the graph, like `c` and `d`, keep `.grad = None` too, for another
+#   reason: notebook 06.
 #
 # Exercises: [exercises/ex02_grad_is_none.ipynb](../exercises/ex02_grad_is_none.ipynb).
 # Next: [03 · Gradients accumulate](03_accumulation.ipynb).

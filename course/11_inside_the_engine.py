@@ -1,12 +1,8 @@
 # %% [markdown]
 # # 11 · Inside the engine: how `backward()` fills `.grad`
 #
-# Ten notebooks have called `backward()` and read what it left in `.grad`. This one opens it.
-# `backward()` does three things: it finds every node of the graph behind the output, puts them
-# in an order where each node comes before the nodes it sends gradients to, and walks that
-# order once, each node applying the chain rule to the *sum* of the gradients it received,
-# until `AccumulateGrad` nodes add the results into `.grad`. We will see why the order and the
-# sum matter (a plausible recursive version gets a wrong answer), and read how minigrad does it.
+# Ten notebooks have called `backward()`; this one opens it. A plausible recursive backward
+# gets a wrong answer; you write one that gets it right, then find it in minigrad's engine.
 
 # %%
 import minigrad as torch
@@ -24,9 +20,9 @@ from minigrad.ops import pointwise
 # ## One node, one step of the chain rule
 #
 # Every `grad_fn` is a node you can call: give it the gradient of its output, it returns the
-# gradient for each of its inputs, in the order of `next_functions`. That call is all a
-# backward step is. Take a small graph where an intermediate is used twice (a *diamond*):
-# $a = 3$, $b = a + a = 6$, $c = b \cdot b = 36$. By hand, $c = 4a^2$, so $dc/da = 8a = 24$.
+# gradient for each of its inputs, in the order of `next_functions`. Take a graph where an
+# intermediate is used twice (a *diamond*): $a = 3$, $b = a + a = 6$, $c = b \cdot b = 36$.
+# By hand, $c = 4a^2$, so $dc/da = 8a = 24$.
 
 # %%
 a = torch.tensor(3.0, requires_grad=True)
@@ -35,8 +31,8 @@ c = b * b
 print([(node.name(), index) for node, index in c.grad_fn.next_functions])
 
 # %% [markdown]
-# Both inputs of `c`'s `MulBackward0` are the same node, `b`'s `AddBackward0`. Calling it with
-# $dc/dc = 1$ (under `no_grad`, since the result needs no graph of its own):
+# Both entries of `c`'s `next_functions` are `b`'s `AddBackward0`. Calling `c`'s node with $1$
+# (under `no_grad`: the result needs no graph of its own):
 #
 # <details><summary>What will <code>c.grad_fn(torch.tensor(1.0))</code> return? Click to
 # reveal</summary>
@@ -63,10 +59,9 @@ viz.draw(c)
 # %% [markdown]
 # ## A recursion that looks right and is not
 #
-# A natural first attempt: a recursive function that, whenever a gradient arrives at a node,
-# adds it to what that node has received so far and runs the node with the total, then
-# recurses into its inputs. A node whose class is `AccumulateGrad` stands for a leaf
-# (`node.variable`): there it stores the total in `.grad`.
+# A natural first attempt: whenever a gradient reaches a node, add it to what that node has
+# received so far, run the node with the total, and recurse into its inputs. A node of class
+# `AccumulateGrad` stands for a leaf (`node.variable`): there the total goes into `.grad`.
 
 # %%
 def naive_backward(node, grad, received):
@@ -102,14 +97,12 @@ print("engine: ", a.grad)
 assert a.grad.item() == 8 * a.item()  # 24, what backward() gives
 
 # %% [markdown]
-# The fix is not in the arithmetic but in the *timing*: a node may run only after every
-# gradient it will ever receive has arrived. Then it runs exactly once. (Running it once per
-# arriving gradient, with only that gradient, would give the right sum here, but its work would
-# grow with the number of *paths* through the graph, which doubles with every diamond.)
+# The fix is in the *timing*: a node may run only once every gradient it will receive has
+# arrived, and then once, with their sum. (Running it once per arriving gradient also sums
+# right, but its work grows with the number of *paths*, which doubles with every diamond.)
 #
-# There is a second problem with recursion: Python stops it after about a thousand nested
-# calls, and a graph is easily deeper than that (a recurrent network over a long sequence).
-# micrograd and torchviz have both had exactly this bug. A chain of 5,000 multiplications:
+# Recursion has a second problem: Python stops it after about a thousand nested calls, and
+# graphs are easily deeper. micrograd and torchviz have both had this bug:
 
 # %%
 t = torch.tensor(1.0, requires_grad=True)
@@ -121,38 +114,18 @@ try:
     naive_backward(deep.grad_fn, torch.tensor(1.0), {})
 except RecursionError as error:
     naive_outcome = type(error).__name__
-deep.backward()
 print("naive:  ", naive_outcome)
-print("engine: ", t.grad)
 
 # %%
-assert naive_outcome == "RecursionError" and t.grad.item() == 1.0
+assert naive_outcome == "RecursionError"
 
 # %% [markdown]
-# ## The right order: topological
+# ## Your turn: a backward pass that waits
 #
-# An order of the nodes in which every node comes before all the nodes it sends gradients to is
-# a *topological order*. Walk the nodes in that order and, by the time you reach a node, every
-# node that could send it something has already run: its gradients are all in, and it runs once
-# with their sum.
-#
-# One way to find it, without recursion: a depth-first walk with an explicit stack, which
-# appends a node to a list once all of its inputs' nodes are done (a *post-order*), then
-# reverse the list. Exercise 1 asks you to write it; minigrad's version is
-# `minigrad.autograd.engine.topological_order`. On the diamond:
-
-# %% tags=["minigrad-only"]
-[node.name() for node in engine.topological_order([c.grad_fn])]
-
-# %% [markdown]
-# `MulBackward0` before `AddBackward0` before the leaf's `AccumulateGrad`: each node appears
-# once, however many edges lead to it. The walk then keeps, per node, a buffer where arriving
-# gradients are added up, and runs each node in order with its buffer. (PyTorch's engine gets
-# the same guarantee slightly differently: it counts, for each node, how many gradients are
-# still to come, and runs the node when the count reaches zero. minigrad does that too.)
-#
-# Step by step, on a fresh copy: `MulBackward0` sends 6 and 6 to `b`; they add up in `b`'s row
-# ("6. + 6. = 12."), and `AddBackward0` runs once, with 12.
+# How does a node know its gradients are all in? Count them first: the edges leading into a
+# node are the gradients it will receive. Arriving gradients add up in the node's *buffer*
+# and lower its count; at zero the node is *ready* and runs once, with its buffer. On a fresh
+# diamond, 6 and 6 add up in `b`'s row ("6. + 6. = 12.") before `AddBackward0` runs:
 
 # %% tags=["minigrad-only"]
 a = torch.tensor(3.0, requires_grad=True)
@@ -161,72 +134,167 @@ c = b * b
 viz.backward_steps(c)
 
 # %% [markdown]
-# ## Reading the source: a node's backward and `AccumulateGrad`
+# Write `my_backward(root)`, which does what `root.backward()` does for a scalar `root`:
 #
-# In minigrad, as in PyTorch, each operation is a `Function` with two static methods:
-# `forward(ctx, ...)` computes the result and saves on `ctx` what backward will need;
-# `backward(ctx, grad)` returns the gradient for each input. Here is multiplication, exactly
-# as it is in `minigrad/ops/pointwise.py` (`_data` is the numpy array inside a tensor):
+# ```python
+# def my_backward(root):
+#     # 1. Visit every node from root.grad_fn with a stack (a list, no recursion), counting
+#     #    for each node the edges that lead into it (skip None entries of next_functions).
+#     # 2. buffers = {root.grad_fn: torch.ones_like(root)}; ready = [root.grad_fn]
+#     # 3. While a node is ready, take it and its buffer:
+#     #    - an AccumulateGrad adds the buffer into node.variable.grad (stores it if None);
+#     #    - any other node runs, grads = node(buffer), under torch.no_grad(): one tensor, or
+#     #      a tuple with one per input; each goes into its child's buffer, and a child whose
+#     #      count falls to 0 is ready.
+# ```
+#
+# Write yours in a new cell under the collapsed one below (click it, press **B**), then run
+# the checks. The collapsed cell holds one answer, to compare with when you are done.
+
+# %% tags=["answer"]
+def my_backward(root):
+    waiting = {root.grad_fn: 0}  # node -> how many gradients it will receive
+    stack = [root.grad_fn]
+    while stack:
+        for child, _ in stack.pop().next_functions:
+            if child is None:
+                continue
+            if child not in waiting:
+                waiting[child] = 0
+                stack.append(child)
+            waiting[child] += 1
+
+    buffers = {root.grad_fn: torch.ones_like(root)}  # node -> sum of what it received
+    ready = [root.grad_fn]
+    while ready:
+        node = ready.pop()
+        grad = buffers.pop(node)
+        if type(node).__name__ == "AccumulateGrad":
+            leaf = node.variable
+            leaf.grad = grad if leaf.grad is None else leaf.grad + grad
+            continue
+        with torch.no_grad():
+            grads = node(grad)
+        if not isinstance(grads, tuple):
+            grads = (grads,)
+        for (child, _), child_grad in zip(node.next_functions, grads):
+            if child is None:
+                continue
+            buffers[child] = buffers[child] + child_grad if child in buffers else child_grad
+            waiting[child] -= 1
+            if waiting[child] == 0:
+                ready.append(child)
+
+
+# %% [markdown]
+# The diamond and the deep chain, which defeated the recursion:
+
+# %%
+a = torch.tensor(3.0, requires_grad=True)
+b = a + a
+c = b * b
+my_backward(c)
+print("diamond:", a.grad)
+
+t = torch.tensor(1.0, requires_grad=True)
+deep = t
+for _ in range(5000):
+    deep = deep * 1.0
+my_backward(deep)
+print("chain:  ", t.grad)
+
+# %%
+assert a.grad.item() == 24 and t.grad.item() == 1
+
+# %% [markdown]
+# The check also compares your `.grad` with `backward()`'s on random graphs with reuse (some
+# with a `.grad` already there) and counts how often each node is called.
+
+# %% tags=["minigrad-only"]
+from minigrad_course.checks import inside_the_engine as check
+
+check.backward_pass(my_backward)
+
+# %% [markdown]
+# ## Your algorithm in minigrad's engine
+#
+# In minigrad a `GraphTask` holds one backward pass: the buffers, the counts (`dependencies`)
+# and the ready nodes. Its main loop, `GraphTask.run`:
+
+# %% tags=["minigrad-only", "nbval-ignore-output"]
+print(inspect.getsource(engine.GraphTask.run))
+
+# %% [markdown]
+# You should recognise it: take a ready node, run it with its buffer, add what it returns into
+# its children's buffers, lower their counts, and queue those that reach zero. (`run_node` also
+# runs hooks, notebook 07; `free_saved` drops what the node saved, notebook 09.)
+#
+# One difference: your `ready` is a plain list, theirs a *priority queue*. PyTorch numbers each
+# node as it is created (its *sequence number*) and, of the ready nodes, runs the one created
+# last, the closest to the output: backward retraces the forward pass in reverse, and since
+# each node frees what it saved right after it runs, what was saved last is freed first.
+# `AccumulateGrad` gets the largest number of all, so a leaf's `.grad` is written as soon as
+# its gradient is complete. The order changes no result (your check showed it), only when
+# memory comes back and when hooks fire.
+#
+# Below, the forward computes `exp`, `sin`, `cos`, then the product, and a hook on each result
+# (notebook 07) notes the name of its `grad_fn` when that node's turn comes.
+#
+# <details><summary>In which order will backward run the four nodes? Click to
+# reveal</summary>
+#
+# `['MulBackward0', 'CosBackward0', 'SinBackward0', 'ExpBackward0']`: the forward order,
+# reversed. When `MulBackward0` has run, `SinBackward0` and `CosBackward0` are both ready, and
+# `cos` was computed last. A queue in arrival order would run `SinBackward0` first.
+# </details>
+
+# %%
+x = torch.tensor(1.0, requires_grad=True)
+e = x.exp()
+s = e.sin()
+co = x.cos()
+out = s * co
+order = []
+for t in (out, e, s, co):
+    t.register_hook(lambda grad, name=t.grad_fn.name(): order.append(name))
+out.backward()
+print(order)
+
+# %%
+assert order == ["MulBackward0", "CosBackward0", "SinBackward0", "ExpBackward0"]
+
+# %% [markdown]
+# ## Inside one node: `Mul`
+#
+# In minigrad each operation is a `Function`: `forward(ctx, ...)` computes the result and saves
+# on `ctx` what backward needs; `backward(ctx, grad)` returns one gradient per input.
+# (PyTorch's built-in nodes are generated C++ classes doing the same job.) From
+# `minigrad/ops/pointwise.py`:
 
 # %% tags=["minigrad-only", "nbval-ignore-output"]
 print(inspect.getsource(pointwise.Mul))
 
 # %% [markdown]
-# Three details: it saves each input only when the *other* one needs a gradient (notebook 08:
-# `h * 3` keeps only the 3); `ctx.needs_input_grad` says which inputs want one; and each
-# gradient is `grad * other factor`, the chain rule for a product. The class is named `Mul`,
-# and the node it leaves in the graph is named after it: `MulBackward0`.
-#
-# At the end of every path is `AccumulateGrad`. What it does with the gradient that reaches a
-# leaf is the whole story of notebooks 02 to 04, and fits in four lines:
-
-# %%
-def accumulate_grad(leaf, grad):
-    if leaf.grad is None:
-        leaf.grad = grad.clone()  # the first gradient: a copy of its own (notebook 02)
-    else:
-        leaf.grad += grad  # every later one: added in place (notebooks 03 and 04)
-
-
-# %% [markdown]
-# Fed the gradients that two backward passes would send, it leaves what they leave:
-
-# %%
-leaf = torch.tensor([1.0, 2.0], requires_grad=True)
-accumulate_grad(leaf, torch.tensor([0.5, 0.5]))
-accumulate_grad(leaf, torch.tensor([1.0, -1.0]))
-print(leaf.grad)
-
-leaf.grad = None
-(leaf * 0.5).sum().backward()
-(leaf * torch.tensor([1.0, -1.0])).sum().backward()
-print(leaf.grad)
-
-# %% [markdown]
-# The copy matters: storing `grad` itself would let a later `+=` change a tensor that something
-# else still holds. In-place `+=` is why `zero_()` resets `.grad` and why a tensor you took from
-# `.grad` earlier changes under you (notebook 03).
-#
-# minigrad's real version, `accumulate_into` in `minigrad/autograd/accumulate.py`, follows the
-# same rule and adds two cases: a non-leaf kept by `retain_grad()`, and `create_graph=True`
-# (notebook 09), where the sum is itself recorded. Its source is stored below, collapsed: click
-# the bar to read it.
+# Each gradient is `grad * other factor`, and the node it leaves in the graph is named after
+# it: `MulBackward0`. At the end of every path, `AccumulateGrad` does what your leaf step did,
+# except that later gradients are added in place (`+=`), which is why `zero_()` resets `.grad`
+# (notebook 04). minigrad's `apply` and the function it calls, collapsed:
 
 # %% tags=["minigrad-only", "nbval-ignore-output", "hide-output"]
+print(inspect.getsource(accumulate.AccumulateGrad.apply))
 print(inspect.getsource(accumulate.accumulate_into))
 
 # %% [markdown]
 # ## Summary
 #
-# - A `grad_fn` node is callable: gradient of its output in, gradients of its inputs out (one
-#   step of the chain rule).
-# - `backward()` puts the nodes in topological order (without recursion), runs each node once
-#   with the sum of the gradients it received, and ends in `AccumulateGrad`, which stores a copy
-#   of the first gradient in `.grad` and `+=` adds every later one.
+# - Calling a `grad_fn` node is one step of the chain rule: its output's gradient in, its
+#   inputs' out.
 # - Running a node as soon as some gradient arrives double-counts through reused intermediates
-#   (`b = a + a; c = b * b` gives 36 instead of 24), and recursion fails on deep graphs.
-# - Each operation is a `Function` whose `backward(ctx, grad)` returns one gradient per input;
-#   the node it leaves in the graph is named after it (`Mul` gives `MulBackward0`).
+#   (36 instead of 24 on the diamond), and recursion fails on deep graphs.
+# - `backward()` counts the gradients each node will receive, adds them up in a buffer, and
+#   runs the node once when its count reaches zero; `AccumulateGrad` adds into `.grad`. You
+#   wrote that loop; minigrad's `GraphTask.run` is the same.
+# - Of the ready nodes, PyTorch runs the one created last, `AccumulateGrad` first of all.
 #
 # Exercises: [exercises/ex11_inside_the_engine.ipynb](../exercises/ex11_inside_the_engine.ipynb).
 # Next: [12 · Your own operation](12_custom_functions.ipynb), a `Function` you write and

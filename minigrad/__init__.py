@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import autograd  # first: see the note on import order in autograd/__init__.py
 from . import _tensor_ops  # noqa: F401 - gives Tensor its operator methods
+from . import autograd
+from .autograd.anomaly import (is_anomaly_check_nan_enabled, is_anomaly_enabled,
+                               set_anomaly_enabled)
 from ._dtype import (Size, bool, dtype, float16, float32, float64, get_default_dtype,  # noqa: A004
                      int8, int16, int32, int64, set_default_dtype, uint8)
 from ._dtype import double, float, half, int, long  # noqa: A004, F401 - PyTorch's aliases

@@ -4,15 +4,18 @@ the `_` methods change a tensor in place (see `_inplace`).
 The ops are built on Tensor (they import it), so Tensor cannot inherit these methods without
 an import cycle. Instead tensor.py defines the class, the ops import it, and this module,
 which imports both, copies the methods of `TensorOps` onto `Tensor` once (`_attach`, at the
-bottom; minigrad/__init__.py imports this module). Each layer imports only the layers below."""
+bottom; minigrad/__init__.py imports this module). Each layer imports only the layers below.
+`backward` and `type` are here for the same reason: they hand over to `minigrad.autograd` and
+to the legacy types, both built on Tensor."""
 from __future__ import annotations
 
 from types import FunctionType
 
 import numpy as np
 
-from . import _dtype, _inplace, random
+from . import _dtype, _inplace, autograd, random
 from .compat import device as _device
+from .compat import legacy as _legacy
 from .ops import fill, indexing, linalg, norm, pointwise, reduction, rounding, shape
 from .ops.operands import as_tensor_pair
 from .tensor import Tensor
@@ -252,6 +255,16 @@ class TensorOps:
         self._data[...] = values
         self._bump_version()
         return self
+
+    # ---- methods that hand over to layers above the ops -------------------------------------
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def type(self, dtype=None):
+        """With no argument, the type's name (`torch.FloatTensor`); with a dtype, a cast."""
+        if dtype is None:
+            return f"torch.{self.dtype.tensor_type}"
+        return self.to(_legacy.dtype_of(dtype))
 
 
 def _arg(pick, keepdim: bool):

@@ -4,20 +4,24 @@ A tensor is a *leaf* when no recorded operation produced it (`grad_fn is None`).
 require grad receive `.grad` from backward; other tensors only send gradients through.
 
 This file holds what a tensor is and its autograd state; its operations (`+`, `exp`, `sum`,
-`view`, `add_`...) are in _tensor_ops.py, each a line that hands over to `minigrad.ops`."""
+`view`, `add_`...) are in _tensor_ops.py, each a line that hands over to `minigrad.ops`, and so
+is `backward()`, which hands over to `minigrad.autograd`: both are built on Tensor."""
 from __future__ import annotations
 
 import warnings
 import weakref
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
 from . import _dtype
 from ._printing import tensor_repr
-from .autograd.graph import AccumulateGrad, Node, RemovableHandle
 from .compat.device import CPU
 from .compat.subset import missing
+from .utils.hooks import RemovableHandle
+
+if TYPE_CHECKING:  # Tensor sits below the graph: it holds a node but never makes one
+    from .autograd.graph import Node
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -43,7 +47,7 @@ class Tensor:
     # A graph may hold a million tensors: what few of them have is a class default until set.
     _base: Tensor | None = None  # what a view looks into
     _views: weakref.WeakValueDictionary | None = None  # a root's live views that need history
-    _accumulator: weakref.ref | None = None  # a leaf's AccumulateGrad, while the graph lives
+    _accumulator: weakref.ref | None = None  # a leaf's AccumulateGrad: accumulate.grad_accumulator
     _hooks: dict | None = None  # a leaf's own hooks
     _retains_grad = False
     _is_wrapped_number = False  # a Python number made a tensor (see ops.operands.wrapped_number)
@@ -151,12 +155,6 @@ class Tensor:
         self._hooks[handle.id] = hook
         return handle
 
-    def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
-                 create_graph: bool = False, inputs: Any = None) -> None:
-        from .autograd import backward  # (built on Tensor: it cannot be imported above)
-
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
-
     def detach(self) -> Tensor:
         """The same data (and version counter) without history: gradients stop here."""
         return self._alias()
@@ -196,20 +194,10 @@ class Tensor:
 
     # ---- plumbing used by autograd ----------------------------------------------------------
 
-    def _set_history(self, node: Node, output_nr: int) -> None:
-        self.grad_fn, self._output_nr = node, output_nr
-
     def _alias(self) -> Tensor:
         out = Tensor(self._data)
         out._counter = self._version_counter
         return out
-
-    def _grad_accumulator(self) -> AccumulateGrad:
-        node = self._accumulator() if self._accumulator is not None else None
-        if node is None:
-            node = AccumulateGrad(self)
-            self._accumulator = weakref.ref(node)
-        return node
 
     # ---- what a tensor is -------------------------------------------------------------------
 
@@ -233,13 +221,6 @@ class Tensor:
 
     def numel(self) -> int:
         return int(self._data.size)
-
-    def type(self, dtype: Any = None) -> Any:
-        """With no argument, the type's name (`torch.FloatTensor`); with a dtype, a cast."""
-        if dtype is None:
-            return f"torch.{self.dtype.tensor_type}"
-        from .compat.legacy import dtype_of  # (built on Tensor: it cannot be imported above)
-        return self.to(dtype_of(dtype))
 
     def is_contiguous(self) -> bool:
         return bool(self._data.flags.c_contiguous)

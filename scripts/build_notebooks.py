@@ -28,6 +28,8 @@ NOTEBOOKS = ROOT / "notebooks"
 KEPT_CELL_METADATA = ("tags",)  # everything else is set by the build
 # A prediction: a markdown cell that hides its answer in "<details><summary>... Click to reveal".
 HIDE_OUTPUT_TAG = "hide-output"  # a cell whose output is stored collapsed, prediction or not
+# A worked answer to what the text asks the learner to write: its source is stored collapsed.
+ANSWER_TAG = "answer"
 PREDICTION = re.compile(r"<details>\s*<summary>.*?Click\s+to\s+reveal", re.DOTALL)
 # Outputs must not depend on the machine: no addresses, no paths of this checkout.
 UNSTABLE_OUTPUT = re.compile(r"0x[0-9a-f]{6,}|" + re.escape(str(ROOT)))
@@ -74,12 +76,17 @@ def hide_answers(notebook: nbformat.NotebookNode, name: str) -> None:
     states the answer in its source, so that source is stored collapsed (`jupyter.source_hidden`).
     JupyterLab's bar previews the first line of what it hides; the course's JupyterLab shows
     what to do instead (scripts/course_lab.css). A cell tagged `hide-output` is stored collapsed
-    too: a long listing that the text offers "one click away".
+    too: a long listing that the text offers "one click away". A cell tagged `answer` holds a
+    worked answer to what the text asks the learner to write: its source is stored collapsed,
+    so the learner writes their own first; Run All still runs it.
     """
     cells = notebook.cells
-    for cell in cells:  # a long listing the text says is "one click away"
-        if HIDE_OUTPUT_TAG in cell.metadata.get("tags", []):
+    for cell in cells:
+        tags = cell.metadata.get("tags", [])
+        if HIDE_OUTPUT_TAG in tags:  # a long listing the text says is "one click away"
             collapse_output(cell)
+        if ANSWER_TAG in tags:
+            cell.metadata.setdefault("jupyter", {})["source_hidden"] = True
     for index, cell in enumerate(cells):
         if cell.cell_type != "markdown" or not PREDICTION.search(cell.source):
             continue

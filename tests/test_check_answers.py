@@ -204,6 +204,150 @@ def topological_order(root):
         order.append(node)
         queue.extend(child for child, _ in node.next_functions if child is not None)
     return order""", FAIL),
+    # 11 the lesson's backward pass: dependency counts with a queue (Kahn) and a reversed
+    # depth-first post-order are both right; recursion, a node run once per arriving gradient,
+    # a .grad overwritten instead of added to, and calling backward() itself are not.
+    ("inside_the_engine.backward_pass", """\
+def my_backward(root):
+    from collections import deque
+    waiting = {root.grad_fn: 0}  # node -> gradients still to come
+    stack = [root.grad_fn]
+    while stack:
+        for child, _ in stack.pop().next_functions:
+            if child is not None:
+                if child not in waiting:
+                    waiting[child] = 0
+                    stack.append(child)
+                waiting[child] += 1
+    buffers = {root.grad_fn: torch.ones_like(root)}
+    ready = deque([root.grad_fn])
+    while ready:
+        node = ready.popleft()
+        grad = buffers.pop(node)
+        if type(node).__name__ == "AccumulateGrad":
+            leaf = node.variable
+            leaf.grad = grad if leaf.grad is None else leaf.grad + grad
+            continue
+        with torch.no_grad():
+            grads = node(grad)
+        if not isinstance(grads, tuple):
+            grads = (grads,)
+        for (child, _), child_grad in zip(node.next_functions, grads):
+            if child is None:
+                continue
+            buffers[child] = buffers[child] + child_grad if child in buffers else child_grad
+            waiting[child] -= 1
+            if waiting[child] == 0:
+                ready.append(child)""", PASS),
+    ("inside_the_engine.backward_pass", """\
+def my_backward(root):
+    order, visited = [], {root.grad_fn}
+    stack = [(root.grad_fn, iter(root.grad_fn.next_functions))]
+    while stack:  # depth-first with an explicit stack; a node goes after all its children
+        node, children = stack[-1]
+        for child, _ in children:
+            if child is not None and child not in visited:
+                visited.add(child)
+                stack.append((child, iter(child.next_functions)))
+                break
+        else:
+            stack.pop()
+            order.append(node)
+    received = {root.grad_fn: torch.ones_like(root)}
+    for node in reversed(order):
+        grad = received.pop(node)
+        if type(node).__name__ == "AccumulateGrad":
+            if node.variable.grad is None:
+                node.variable.grad = grad.clone()
+            else:
+                node.variable.grad += grad
+            continue
+        with torch.no_grad():
+            grads = node(grad)
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        for (child, _), g in zip(node.next_functions, grads):
+            if child is not None and g is not None:
+                received[child] = received[child] + g if child in received else g""", PASS),
+    ("inside_the_engine.backward_pass", """\
+def my_backward(root):
+    waiting, stack = {root.grad_fn: 0}, [root.grad_fn]
+    while stack:
+        for child, _ in stack.pop().next_functions:
+            if child is not None:
+                if child not in waiting:
+                    waiting[child] = 0
+                    stack.append(child)
+                waiting[child] += 1
+    buffers, ready = {root.grad_fn: torch.ones_like(root)}, [root.grad_fn]
+    while ready:
+        node = ready.pop()
+        with torch.no_grad():  # an AccumulateGrad called adds into .grad, as in PyTorch
+            grads = node(buffers.pop(node))
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        for (child, _), child_grad in zip(node.next_functions, grads):
+            if child is not None:
+                buffers[child] = buffers[child] + child_grad if child in buffers else child_grad
+                waiting[child] -= 1
+                if waiting[child] == 0:
+                    ready.append(child)""", PASS),
+    ("inside_the_engine.backward_pass", """\
+def my_backward(root):
+    def visit(node, grad, received):  # lesson 11's naive recursion
+        received[node] = received.get(node, 0) + grad
+        if type(node).__name__ == "AccumulateGrad":
+            node.variable.grad = received[node]
+            return
+        with torch.no_grad():
+            grads = node(received[node])
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        for (child, _), child_grad in zip(node.next_functions, grads):
+            if child is not None and child_grad is not None:
+                visit(child, child_grad, received)
+    visit(root.grad_fn, torch.ones_like(root), {})""", FAIL),
+    ("inside_the_engine.backward_pass", """\
+def my_backward(root):
+    pending = [(root.grad_fn, torch.ones_like(root))]  # each gradient travels on its own
+    while pending:
+        node, grad = pending.pop()
+        if type(node).__name__ == "AccumulateGrad":
+            leaf = node.variable
+            leaf.grad = grad if leaf.grad is None else leaf.grad + grad
+            continue
+        with torch.no_grad():
+            grads = node(grad)
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        for (child, _), child_grad in zip(node.next_functions, grads):
+            if child is not None and child_grad is not None:
+                pending.append((child, child_grad))""", FAIL),
+    ("inside_the_engine.backward_pass", """\
+def my_backward(root):
+    waiting, stack = {root.grad_fn: 0}, [root.grad_fn]
+    while stack:
+        for child, _ in stack.pop().next_functions:
+            if child is not None:
+                if child not in waiting:
+                    waiting[child] = 0
+                    stack.append(child)
+                waiting[child] += 1
+    buffers, ready = {root.grad_fn: torch.ones_like(root)}, [root.grad_fn]
+    while ready:
+        node = ready.pop()
+        grad = buffers.pop(node)
+        if type(node).__name__ == "AccumulateGrad":
+            node.variable.grad = grad  # overwrites what .grad held
+            continue
+        with torch.no_grad():
+            grads = node(grad)
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        for (child, _), child_grad in zip(node.next_functions, grads):
+            if child is not None:
+                buffers[child] = buffers[child] + child_grad if child in buffers else child_grad
+                waiting[child] -= 1
+                if waiting[child] == 0:
+                    ready.append(child)""", FAIL),
+    ("inside_the_engine.backward_pass", """\
+def my_backward(root):
+    root.backward()""", FAIL),
     # 11 one step: a 0-d tensor may be predicted as a number or a one-element list; a node
     # called with 3 gives 3 times the other factor; backward() starts from 1 and adds both paths.
     ("inside_the_engine.one_step", "step_prints = [1, 15, 6, 6]", PASS),
@@ -328,3 +472,19 @@ def test_will_get_grad_asks_for_a_bool_once() -> None:
 def test_a_number_for_a_printed_tensor_is_told_the_shape() -> None:
     _, message = run_check("accumulation.loop", "after_loop = 12")
     assert "shape (2,)" in message, message
+
+
+def test_the_backward_pass_check_puts_backward_back() -> None:
+    """check.backward_pass disables backward() and counts node calls while the learner's pass
+    runs; after a failing answer both are as before, in the learner's kernel."""
+    from minigrad.autograd.graph import Node
+    from minigrad.tensor import Tensor
+
+    originals = (Tensor.backward, Node.__call__, minigrad.autograd.backward)
+    passed, message = run_check("inside_the_engine.backward_pass",
+                                "def my_backward(root):\n    root.backward()")
+    assert not passed and "should run the nodes itself" in message, message
+    assert (Tensor.backward, Node.__call__, minigrad.autograd.backward) == originals
+    x = minigrad.tensor(2.0, requires_grad=True)
+    (x * x).backward()
+    assert x.grad.item() == 4.0

@@ -1,5 +1,5 @@
-"""minigrad's modules (the engine's, fidelity/'s and compat/'s) import each other at the top, lowest
-layer first (see the note on import order in minigrad/autograd/__init__.py): whichever module a
+"""minigrad's modules (the engine's, fidelity/'s and compat/'s) import each other at the top,
+each only from layers below it (Tensor imports nothing from autograd): whichever module a
 learner imports first, in a fresh interpreter, it loads, and so does everything a notebook
 reaches through `minigrad`."""
 from __future__ import annotations

@@ -86,9 +86,12 @@ def test_a_prediction_without_hidden_answer_is_noticed():
         nbformat.v4.new_code_cell("assert True\nprint(x)")])
     notebook.cells.append(nbformat.v4.new_code_cell("print(listing)"))
     notebook.cells[-1].metadata["tags"] = [builder.HIDE_OUTPUT_TAG]
+    notebook.cells.append(nbformat.v4.new_code_cell("def my_backward(root): ..."))
+    notebook.cells[-1].metadata["tags"] = [builder.ANSWER_TAG]
     builder.hide_answers(notebook, "test")
     assert [cell.metadata.get("jupyter") for cell in notebook.cells] == [
-        None, {"outputs_hidden": True}, {"source_hidden": True}, None, {"outputs_hidden": True}]
+        None, {"outputs_hidden": True}, {"source_hidden": True}, None, {"outputs_hidden": True},
+        {"source_hidden": True}]
     assert notebook.cells[1].metadata["collapsed"] is True
 
 

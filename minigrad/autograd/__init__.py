@@ -5,20 +5,18 @@ from typing import Any, Sequence
 
 import numpy as np
 
-# The one place where import order matters. graph.py (nodes) sits below Tensor, which holds
-# its grad_fn; everything else here sits above Tensor and the ops. Importing graph.py first lets
-# tensor.py import it while this package is still loading; minigrad/__init__.py imports this
-# package before anything that imports tensor.py.
-from .graph import Node  # isort: skip
 from .. import _grad_mode
 from ..compat.legacy import Variable  # PyTorch 0.3's wrapper, a plain tensor now
 from ..compat.subset import module_getattr
 from ..creation import zeros_like
 from ..tensor import Tensor
+from .anomaly import detect_anomaly, set_detect_anomaly
 from .engine import run_backward
 from .function import Function, FunctionCtx
+from .graph import Node
 
-__all__ = ["backward", "grad", "Function", "FunctionCtx", "Node", "Variable", "gradcheck"]
+__all__ = ["backward", "grad", "Function", "FunctionCtx", "Node", "Variable", "gradcheck",
+           "detect_anomaly", "set_detect_anomaly"]
 
 
 def _as_tuple(x: Any) -> tuple:
@@ -115,10 +113,6 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
             g = g.detach()
         out.append(g)
     return tuple(out)
-
-
-def set_detect_anomaly(mode: bool) -> None:
-    """Accepted for compatibility; minigrad's errors already name the operation."""
 
 
 no_grad = _grad_mode.no_grad

@@ -1,14 +1,78 @@
-"""What `AccumulateGrad` does with a gradient that reaches a leaf (and what `retain_grad()`
-does on a non-leaf): the first one is copied into `.grad`, the next ones are added to it."""
+"""The end of every path to a leaf: `AccumulateGrad`, the node that adds the gradient reaching a
+leaf into its `.grad`. The first gradient is copied into `.grad`, the next ones are added to it
+(`accumulate_into`, which `retain_grad()` uses on a non-leaf too)."""
 from __future__ import annotations
 
 import warnings
+import weakref
 from typing import Any
 
 import numpy as np
 
-from ..ops.fill import Copy
+from .. import _grad_mode
 from ..tensor import Tensor
+from .graph import Node
+
+
+class AccumulateGrad(Node):
+    """The node of a leaf that requires grad: running it adds the gradient into `.grad`."""
+
+    _name = "torch::autograd::AccumulateGrad"
+
+    def __init__(self, variable: Tensor) -> None:
+        super().__init__()
+        self._sequence_nr = float("inf")  # PyTorch runs these as soon as they are ready
+        self.variable = variable
+
+    @property
+    def _tensor_hooks(self) -> dict | None:  # a leaf's hooks live on the leaf itself (read-only)
+        hooks = self.variable._hooks
+        return {0: hooks} if hooks else None
+
+    def __repr__(self) -> str:
+        return "<AccumulateGrad object>"
+
+    def apply(self, grad: Tensor) -> tuple:
+        """Add `grad` into the leaf's `.grad`; a leaf sends nothing further."""
+        accumulate_into(self.variable, grad, keep_graph=_grad_mode.state.enabled)
+        if self.variable._grad.grad_fn is not None:
+            warn_grad_cycle()
+        return ()
+
+
+def grad_accumulator(leaf: Tensor) -> AccumulateGrad:
+    """The AccumulateGrad of `leaf`: one per leaf for as long as a graph holds it (the leaf
+    keeps only a weak reference, so a leaf does not keep its node alive)."""
+    node = leaf._accumulator() if leaf._accumulator is not None else None
+    if node is None:
+        node = AccumulateGrad(leaf)
+        leaf._accumulator = weakref.ref(node)
+    return node
+
+
+def accumulate_into(tensor: Tensor, grad: Tensor, keep_graph: bool) -> None:
+    """Add `grad` into `tensor.grad` the way PyTorch does. A leaf gets a fresh copy the first
+    time (made by `copy_`, so recorded as CopyBackwards when building a graph of the backward),
+    then in-place additions (out of place when building a graph). A retained non-leaf gets a
+    clone (CloneBackward0), then out-of-place sums. Never the incoming tensor itself: it may be
+    a read-only broadcast view, or be changed later."""
+    if tensor.grad_fn is not None:  # retain_grad(), or backward(inputs=[non_leaf])
+        if tensor._grad is None:
+            tensor._grad = grad.clone() if keep_graph else _copy(grad)
+        else:
+            tensor._grad = tensor._grad + (grad if keep_graph else grad.detach())
+    elif tensor._grad is None:
+        tensor._grad = _copy(grad).copy_(grad) if keep_graph else _copy(grad)
+    elif keep_graph:
+        tensor._grad = tensor._grad + grad
+    else:
+        tensor._grad.add_(grad.detach())
+
+
+def _copy(grad: Tensor) -> Tensor:
+    """`grad.detach().clone()`, without the two operations' bookkeeping."""
+    return Tensor(np.array(grad._data, order="C"))
+
 
 _warned_grad_cycle = False
 
@@ -24,31 +88,4 @@ def warn_grad_cycle() -> None:
             "parameter and its gradient which can cause a memory leak. We recommend using "
             "autograd.grad when creating the graph to avoid this. If you have to use this "
             "function, make sure to reset the .grad fields of your parameters to None after use "
-            "to break the cycle and avoid the leak.", UserWarning, stacklevel=5)
-
-
-def accumulate_into(tensor: Any, grad: Any, keep_graph: bool) -> None:
-    """Add `grad` into `tensor.grad` the way PyTorch does. A leaf (AccumulateGrad) gets a fresh
-    copy the first time (recorded as CopyBackwards when building a graph of the backward), then
-    in-place additions (out of place when building a graph). A retained non-leaf gets a clone
-    (CloneBackward0), then out-of-place sums. Never the incoming tensor itself: it may be a
-    read-only broadcast view, or be changed later."""
-    if tensor.grad_fn is not None:  # retain_grad(), or backward(inputs=[non_leaf])
-        if tensor._grad is None:
-            tensor._grad = grad.clone() if keep_graph else _copy(grad)
-        else:
-            tensor._grad = tensor._grad + (grad if keep_graph else grad.detach())
-    elif tensor._grad is None:
-        if keep_graph:
-            tensor._grad = Copy.apply(_copy(grad), grad)
-        else:
-            tensor._grad = _copy(grad)
-    elif keep_graph:
-        tensor._grad = tensor._grad + grad
-    else:
-        tensor._grad.add_(grad.detach())
-
-
-def _copy(grad: Any) -> Any:
-    """`grad.detach().clone()`, without the two operations' bookkeeping."""
-    return Tensor(np.array(grad._data, order="C"))
+            "to break the cycle and avoid the leak.", UserWarning, stacklevel=2)

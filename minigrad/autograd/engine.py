@@ -1,7 +1,9 @@
-"""The backward pass: find every node reachable from the outputs, then run each one once,
-after all the nodes that send it a gradient, adding up what arrives from different paths.
+"""The backward pass. `run_backward` makes a `GraphTask`, which holds one pass: a gradient buffer
+per node, how many gradients each node still waits for, and the nodes ready to run.
+`GraphTask.run` is the algorithm: run each node once, after every node that sends it a
+gradient, with the sum of what it received.
 
-No recursion: the graph is walked with an explicit stack, so a chain of a million
+No recursion: the graph is walked with explicit stacks and a queue, so a chain of a million
 operations is as fine as a chain of three."""
 from __future__ import annotations
 
@@ -10,12 +12,170 @@ import itertools
 from typing import Any, Iterator, Sequence
 
 from .. import _grad_mode
-from .._dtype import from_numpy
-from ..creation import zeros
-from ..ops.shape import sum_to
-from .accumulate import accumulate_into, warn_grad_cycle
-from .graph import AccumulateGrad, Node, num_outputs, output_ref
-from .observe import _notify, _observers
+from . import anomaly, observe
+from .accumulate import AccumulateGrad, grad_accumulator
+from .graph import Node, num_outputs
+from .node_call import (call_post_hooks, call_pre_hooks, call_tensor_hooks, materialize,
+                        validate)
+
+
+def run_backward(roots: Sequence[Any], grad_roots: Sequence[Any], retain_graph: bool,
+                 create_graph: bool, inputs: Sequence[Any] | None = None,
+                 accumulate: bool = True) -> list[Any] | None:
+    """Backpropagate `grad_roots` from the tensors `roots` into the leaves' `.grad`. With
+    `inputs`, only towards those tensors; without `accumulate` (that is `autograd.grad`), no
+    `.grad` changes and the gradients that reach `inputs` are returned instead."""
+    if inputs is None:
+        task = GraphTask(roots, grad_roots, retain_graph, create_graph)
+    else:
+        task = CapturingTask(roots, grad_roots, retain_graph, create_graph, inputs, accumulate)
+    task.run()
+    return None if accumulate else task.captured
+
+
+class GraphTask:
+    """One backward pass from `roots`, which start with the gradients `grad_roots`."""
+
+    def __init__(self, roots: Sequence[Any], grad_roots: Sequence[Any], retain_graph: bool,
+                 create_graph: bool) -> None:
+        self.retain_graph, self.create_graph = retain_graph, create_graph
+        root_edges = [edge_of(t) for t in roots]
+        self.root_nodes = list(dict.fromkeys(node for node, _ in root_edges))
+        self.dependencies = count_dependencies(self.root_nodes)  # gradients still to come
+        self.buffers: dict[Node, list] = {}  # per node, the sum of what reached each output
+        self.ready: list[tuple[float, int, Node]] = []  # a heap: see push_ready
+        self.arrival = itertools.count()
+        for (node, nr), grad in zip(root_edges, grad_roots):
+            self.add_gradient(node, nr, grad)
+        for node in self.root_nodes:
+            if self.dependencies[node] == 0:
+                self.push_ready(node)
+        # Debugging aids wrap how a node runs, for this pass only: the loop does not know.
+        if anomaly.state.enabled:
+            self.run_node = anomaly.checking(self.run_node)
+        if observe.watching():
+            self.call_function = observe.reporting(self.call_function)
+
+    def run(self) -> None:
+        """Run every node once, after all the nodes that send it a gradient."""
+        with _grad_mode.set_grad_enabled(self.create_graph):
+            while self.ready:
+                node = self.pop_ready()
+                grads = self.buffers.pop(node, None)  # what reached it, summed over paths
+                if grads is None:  # nothing did: it has nothing to send
+                    grad_inputs = (None,) * len(node.next_functions)
+                else:
+                    grad_inputs = self.run_node(node, grads)
+                if not self.retain_graph:
+                    free_saved(node)
+                for (child, nr), grad in zip(node.next_functions, grad_inputs):
+                    if child is None:  # an input that needs no gradient
+                        continue
+                    if grad is not None:
+                        self.add_gradient(child, nr, grad)
+                    self.dependencies[child] -= 1
+                    if self.dependencies[child] == 0:  # everything it waited for is in
+                        self.push_ready(child)
+
+    def push_ready(self, node: Node) -> None:
+        """Of the nodes whose gradients are all in, the one created last runs first: PyTorch's
+        ready queue is ordered by creation number, so hooks and prints see PyTorch's order.
+        An AccumulateGrad's number is infinity: it runs as soon as it is ready. The arrival
+        count breaks ties, in the order nodes became ready."""
+        heapq.heappush(self.ready, (-node._sequence_nr, next(self.arrival), node))
+
+    def pop_ready(self) -> Node:
+        return heapq.heappop(self.ready)[2]
+
+    def add_gradient(self, node: Node, nr: int, grad: Any) -> None:
+        """Gradients that reach the same output of `node` along different paths are added up.
+        (An AccumulateGrad has no outputs of its own: its one slot is the leaf's.)"""
+        slots = self.buffers.get(node)
+        if slots is None:
+            slots = self.buffers[node] = [None] * max(nr + 1, num_outputs(node))
+        slots[nr] = grad if slots[nr] is None else slots[nr] + grad
+
+    def run_node(self, node: Node, grads: list) -> tuple:
+        """The tensors' hooks, then the node itself; one gradient per `next_functions` entry."""
+        if node._tensor_hooks or node._retained:
+            grads = call_tensor_hooks(node, grads)
+        return self.call_function(node, grads)
+
+    def call_function(self, node: Node, grads: list) -> tuple:
+        """The node's hooks and its backward: the one way every node runs."""
+        if node._pre_hooks:
+            grads = call_pre_hooks(node, grads)
+        grad_outputs = materialize(node, grads)
+        grad_inputs = validate(node, node.apply(*grad_outputs))
+        if node._post_hooks:
+            grad_inputs = call_post_hooks(node, grad_inputs, grad_outputs)
+        return grad_inputs
+
+
+class CapturingTask(GraphTask):
+    """A pass with `inputs=`: gradients are wanted at those tensors only. The gradient that
+    reaches each is captured (what `autograd.grad` returns), and only the nodes that lead to one
+    run. With `accumulate` (`backward(inputs=...)`) their `.grad` is filled; without, none is."""
+
+    def __init__(self, roots: Sequence[Any], grad_roots: Sequence[Any], retain_graph: bool,
+                 create_graph: bool, inputs: Sequence[Any], accumulate: bool) -> None:
+        super().__init__(roots, grad_roots, retain_graph, create_graph)
+        self.captures: dict[tuple, list[int]] = {}  # edge -> its positions in `inputs`
+        for i, t in enumerate(inputs):
+            self.captures.setdefault(edge_of(t), []).append(i)
+        self.captured: list[Any] = [None] * len(inputs)
+        targets = {node for node, _ in self.captures}
+        # Which nodes must run: those that lead to a target, and the targets' AccumulateGrad
+        # when .grad is to be filled. Children first, so each node's answer is ready.
+        self.needed: dict[Node, bool] = {}
+        for node in reversed(topological_order(self.root_nodes)):
+            leads_to_target = any(child is not None and (child in targets or self.needed[child])
+                                  for child, _ in node.next_functions)
+            fills_grad = accumulate and isinstance(node, AccumulateGrad) and node in targets
+            self.needed[node] = leads_to_target or fills_grad
+
+    def run_node(self, node: Node, grads: list) -> tuple:
+        if node._tensor_hooks or node._retained:
+            grads = call_tensor_hooks(node, grads)
+        for nr, grad in enumerate(grads):
+            for i in self.captures.get((node, nr), ()):
+                self.captured[i] = grad
+        if not self.needed[node]:
+            return (None,) * len(node.next_functions)
+        return self.call_function(node, grads)
+
+
+def free_saved(node: Node) -> None:
+    """Without retain_graph, what a node saved is dropped as soon as it has run: memory comes
+    back during the backward pass, and a second backward raises ERR_BACKWARD_TWICE."""
+    if node._saved is not None:
+        node._saved, node._freed = None, True
+
+
+def edge_of(t: Any) -> tuple[Node, int]:
+    """Where the gradient of tensor `t` goes: the output of the node that made it, or the
+    AccumulateGrad of a leaf."""
+    if t.grad_fn is not None:
+        return (t.grad_fn, t._output_nr)
+    return (grad_accumulator(t), 0)
+
+
+def count_dependencies(roots: list[Node]) -> dict[Node, int]:
+    """How many edges lead into each node reachable from `roots`: a node runs once all of
+    them have delivered. One walk with an explicit stack, so any depth is fine."""
+    counts = dict.fromkeys(roots, 0)
+    stack = list(counts)
+    while stack:
+        for child, _ in stack.pop().next_functions:
+            if child is None:
+                continue
+            if child in counts:
+                counts[child] += 1
+            else:
+                counts[child] = 1
+                stack.append(child)
+    return counts
+
 
 def topological_order(roots: Sequence[Node]) -> list[Node]:
     """Every node reachable from `roots`, each before all the nodes it sends gradients to."""
@@ -38,234 +198,3 @@ def topological_order(roots: Sequence[Node]) -> list[Node]:
                 order.append(node)
     order.reverse()
     return order
-
-
-def run_backward(
-    roots: Sequence[Any],
-    grad_roots: Sequence[Any],
-    retain_graph: bool,
-    create_graph: bool,
-    inputs: Sequence[Any] | None = None,
-    accumulate: bool = True,
-) -> list[Any] | None:
-    """Backpropagate `grad_roots` from the tensors `roots`.
-
-    With `accumulate`, leaves' `.grad` are updated (restricted to `inputs` when given); without,
-    the gradients that reach `inputs` are returned instead (that is `autograd.grad`)."""
-    root_edges = [_edge_of(t) for t in roots]
-    dependencies = _count_dependencies([node for node, _ in root_edges])
-
-    # Where gradients are wanted, and which nodes lead there; others need not run.
-    capture: dict[tuple, list[int]] = {}  # edge -> positions in `inputs` (it may repeat)
-    if inputs is not None:
-        for i, t in enumerate(inputs):
-            capture.setdefault(_edge_of(t), []).append(i)
-    targets = {node for node, _ in capture}
-    needed: dict[Node, bool] | None = None  # does running this node bring a gradient to a target?
-    if inputs is not None:  # (without inputs, every node does)
-        needed = {}
-        for node in reversed(topological_order([node for node, _ in root_edges])):
-            needed[node] = any(child is not None and (child in targets or needed[child])
-                               for child, _ in node.next_functions)
-
-    buffers: dict[Node, list] = {}
-    for (node, nr), grad in zip(root_edges, grad_roots):
-        _add_to_buffer(buffers, node, nr, grad)
-    captured: list[Any] = [None] * (len(inputs) if inputs is not None else 0)
-
-    # The nodes whose gradients are all in, latest created first (as PyTorch's engine does);
-    # the counter breaks ties in the order they became ready.
-    ready: list[tuple[float, int, Node]] = []
-    tie = itertools.count()
-    for node in dict.fromkeys(node for node, _ in root_edges):
-        if dependencies[node] == 0:
-            heapq.heappush(ready, (-node._sequence_nr, next(tie), node))
-    plain_run = needed is None and not capture and not _observers
-    with _grad_mode.set_grad_enabled(create_graph):
-        while ready:
-            node = heapq.heappop(ready)[2]
-            grads = buffers.pop(node, None)
-            grad_inputs: tuple = ()  # a node that does not run sends nothing on
-            if grads is None:
-                pass
-            elif plain_run and _is_plain(node):
-                grad_inputs = _run_plain(node, grads)
-            elif needed is None or needed[node] or node in targets:
-                grad_inputs = _run_node(node, grads, capture, captured, accumulate, inputs,
-                                        needed is None or needed[node])
-            if not retain_graph:
-                _free_saved(node)
-            for (child, nr), grad in itertools.zip_longest(node.next_functions, grad_inputs):
-                if child is None:
-                    continue
-                if grad is not None:
-                    _add_to_buffer(buffers, child, nr, grad)
-                dependencies[child] -= 1
-                if dependencies[child] == 0:
-                    heapq.heappush(ready, (-child._sequence_nr, next(tie), child))
-    return captured if not accumulate else None
-
-
-def _free_saved(node: Node) -> None:
-    """Without retain_graph, what a node saved is dropped as soon as it has run: memory comes
-    back during the backward pass, and a second backward raises ERR_BACKWARD_TWICE."""
-    if node._saved is not None:
-        node._saved, node._freed = None, True
-
-
-def _is_plain(node: Node) -> bool:
-    """No hooks, no retained `.grad` and not an AccumulateGrad: the node only computes."""
-    return (type(node) is not AccumulateGrad and not node._tensor_hooks and not node._retained
-            and not node._pre_hooks and not node._post_hooks)
-
-
-def _run_plain(node: Node, grads: list) -> tuple:
-    """`_run_node` for a plain node, without the checks that cannot apply to it.
-
-    Most nodes of most backward passes are plain; skipping hooks, capture and a `_validate`
-    call per gradient saves 8% of a scalar chain, forward and backward (benchmarks/tricks.md)."""
-    for g in grads:
-        if g is None:  # an output without a gradient: only multi-output nodes have them
-            grads = [_materialize(node, nr, g) for nr, g in enumerate(grads)]
-            break
-    grad_inputs = node.apply(*grads)
-    _check_count(node, grad_inputs)
-    for g, (shape, dtype) in zip(grad_inputs, node._input_meta):
-        # Gradients mostly come out as their inputs are; only if one does not, _validate.
-        if g is not None and (g._data.shape != shape or g._data.dtype != dtype):
-            return tuple(_validate(node, i, g) for i, g in enumerate(grad_inputs))
-    return grad_inputs
-
-
-def _check_count(node: Node, grad_inputs: tuple) -> None:
-    """One gradient per input of the node: a custom Function can return too few or many."""
-    expected = len(node._input_meta)
-    if len(grad_inputs) != expected:
-        raise RuntimeError(
-            f"function {node.name()} returned an incorrect number of gradients (expected "
-            f"{expected}, got {len(grad_inputs)})")
-
-
-def _count_dependencies(roots: list[Node]) -> dict[Node, int]:
-    """How many edges lead into each node reachable from `roots`: a node runs once all of
-    them have delivered. One walk with an explicit stack, so any depth is fine."""
-    counts = dict.fromkeys(roots, 0)
-    stack = list(counts)
-    while stack:
-        for child, _ in stack.pop().next_functions:
-            if child is None:
-                continue
-            if child in counts:
-                counts[child] += 1
-            else:
-                counts[child] = 1
-                stack.append(child)
-    return counts
-
-
-def _edge_of(t: Any) -> tuple:
-    if t.grad_fn is not None:
-        return (t.grad_fn, t._output_nr)
-    return (t._grad_accumulator(), 0)
-
-
-def _add_to_buffer(buffers: dict, node: Node, nr: int, grad: Any) -> None:
-    """Gradients that reach the same output of `node` along different paths are added up."""
-    slots = buffers.get(node)
-    if slots is None:
-        slots = buffers[node] = [None] * max(nr + 1, num_outputs(node))
-    elif len(slots) <= nr:
-        slots.extend([None] * (nr + 1 - len(slots)))
-    slots[nr] = grad if slots[nr] is None else slots[nr] + grad
-
-
-def _run_node(node: Node, grads: list, capture: dict, captured: list, accumulate: bool,
-              inputs: Sequence[Any] | None, execute: bool) -> tuple:
-    """Hooks, then the node's backward; returns the gradients for its next_functions."""
-    for nr in range(len(grads)):
-        if grads[nr] is None:
-            continue
-        if node._tensor_hooks and nr in node._tensor_hooks:
-            for hook in list(node._tensor_hooks[nr].values()):
-                result = hook(grads[nr])
-                if result is not None:
-                    grads[nr] = result
-        if node._retained and nr in node._retained:
-            tensor = node._retained[nr]()
-            if tensor is not None:
-                accumulate_into(tensor, grads[nr], keep_graph=_grad_mode.state.enabled)
-        if capture and (node, nr) in capture:
-            for i in capture[(node, nr)]:
-                captured[i] = grads[nr]
-            retained = node._retained and nr in node._retained
-            if accumulate and not isinstance(node, AccumulateGrad) and not retained:
-                # backward(inputs=[non_leaf]) fills that non-leaf's .grad, as PyTorch does
-                accumulate_into(inputs[capture[(node, nr)][0]], grads[nr],
-                                 keep_graph=_grad_mode.state.enabled)
-    for hook in list(node._pre_hooks.values()) if node._pre_hooks else ():
-        result = hook(tuple(grads))
-        if result is not None:
-            grads = list(result)
-
-    if isinstance(node, AccumulateGrad):
-        if accumulate and grads[0] is not None and (inputs is None or (node, 0) in capture):
-            before = node.variable._grad  # a copy when observed: accumulation is in place
-            if _observers and before is not None:
-                before = before.detach().clone()
-            accumulate_into(node.variable, grads[0], keep_graph=_grad_mode.state.enabled)
-            if node.variable._grad.grad_fn is not None:
-                warn_grad_cycle()
-            if _observers:
-                _notify("accumulate", tensor=node.variable, grad=grads[0], before=before)
-        return ()
-    if not execute:
-        return ()
-
-    grad_outputs = [_materialize(node, nr, g) for nr, g in enumerate(grads)]
-    grad_inputs = node.apply(*grad_outputs)
-    _check_count(node, grad_inputs)
-    grad_inputs = tuple(_validate(node, i, g) for i, g in enumerate(grad_inputs))
-    for hook in list(node._post_hooks.values()) if node._post_hooks else ():
-        result = hook(grad_inputs, tuple(grad_outputs))
-        if result is not None:
-            grad_inputs = tuple(result)
-    if _observers:
-        _notify("node", node=node, grad_outputs=tuple(grad_outputs), grad_inputs=grad_inputs)
-    return grad_inputs
-
-
-def _materialize(node: Node, nr: int, grad: Any) -> Any:
-    """An output that received no gradient gets zeros, unless the Function opted out."""
-    if grad is not None or not getattr(node, "_materialize_grads", True):
-        return grad
-    ref = output_ref(node, nr)
-    out = ref() if ref is not None else None
-    if out is None:
-        return None
-    return zeros(out.shape, dtype=out.dtype)
-
-
-def _validate(node: Node, i: int, grad: Any) -> Any:
-    """The one place where broadcasting is undone: a gradient is summed back to its input's
-    shape (PyTorch's engine does the same), and cast to the input's dtype."""
-    if grad is None or i >= len(node._input_meta) or node._input_meta[i] is None:
-        return grad
-    if node.next_functions[i][0] is None:
-        return None
-    shape, dtype = node._input_meta[i]
-    if grad._data.shape != shape:
-        if not _expandable(shape, grad.shape):
-            raise RuntimeError(
-                f"Function {node.name()} returned an invalid gradient at index {i} - got "
-                f"[{', '.join(map(str, grad.shape))}] but expected shape compatible with "
-                f"[{', '.join(map(str, shape))}]")
-        grad = sum_to(grad, shape)
-    if grad._data.dtype != dtype:
-        grad = grad.to(from_numpy(dtype))
-    return grad
-
-
-def _expandable(shape: tuple, target: tuple) -> bool:
-    if len(shape) > len(target):
-        return False
-    return all(s == 1 or s == t for s, t in zip(reversed(shape), reversed(target)))

@@ -12,6 +12,8 @@ import numpy as np
 
 from .. import _grad_mode
 from ..tensor import Tensor
+from . import anomaly
+from .accumulate import grad_accumulator
 from .graph import (_NO_EDGE, ERR_BACKWARD_TWICE, ERR_LEAF_IN_PLACE, Node, SavedTensor, _sequence,
                     pack_outputs)
 
@@ -19,8 +21,8 @@ from .graph import (_NO_EDGE, ERR_BACKWARD_TWICE, ERR_LEAF_IN_PLACE, Node, Saved
 # numpy warns of overflow and of 0 * inf, PyTorch does not: every forward runs with numpy's
 # warnings off. `with np.errstate(all="ignore")` rebuilds numpy's error state on every entry
 # (2-3 µs); numpy keeps that state in a context variable, so forward instead runs inside a
-# `contextvars.Context` captured once with the warnings off (a fraction of a µs): 11% of a
-# scalar chain, forward and backward, and 5% of a small MLP's step (benchmarks/tricks.md).
+# `contextvars.Context` captured once with the warnings off (a fraction of a µs). What it earns:
+# benchmarks/tricks.md, row `_run_quietly`.
 _numpy_quiet = contextvars.ContextVar("minigrad_numpy_quiet", default=False)
 _per_thread = threading.local()  # a Context can only be entered by one thread at a time
 
@@ -48,10 +50,12 @@ class FunctionCtx:
     _non_differentiable: tuple = ()
 
     def save_for_backward(self, *tensors: Any) -> None:
+        """Keep these tensors for backward, which reads them back as `ctx.saved_tensors`."""
         self._to_save = tensors
 
     @property
     def saved_tensors(self) -> tuple:
+        """What forward saved; an error if it was changed in place or already freed."""
         saved = self._saved
         if saved is None:
             if self._freed:
@@ -60,12 +64,15 @@ class FunctionCtx:
         return tuple([None if s is None else s.unpack(self) for s in saved])
 
     def mark_dirty(self, *tensors: Any) -> None:
+        """Declare the inputs that forward changed in place (they become its outputs)."""
         self._dirty = tensors
 
     def mark_non_differentiable(self, *tensors: Any) -> None:
+        """Declare outputs that carry no gradient (indices, masks): they get no grad_fn."""
         self._non_differentiable = tensors
 
     def set_materialize_grads(self, value: bool) -> None:
+        """With False, backward receives None (not zeros) for outputs that got no gradient."""
         self._materialize_grads = value
 
 
@@ -143,7 +150,7 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     get `grad_fn`, and what forward saved is stamped with its version."""
     edges, meta, kept, positions = [], [], [], []
     # One pass over the inputs rather than one comprehension per field: this runs for every
-    # recorded op, and the single loop saves 8% of a scalar chain (benchmarks/tricks.md).
+    # recorded op (what it earns: benchmarks/tricks.md, row "`_connect` reads the inputs").
     for i, a in enumerate(args):
         if not isinstance(a, Tensor):
             continue
@@ -154,7 +161,7 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
             edges.append((a.grad_fn, a._output_nr))
             kept.append(None)
         elif a._requires_grad:  # the AccumulateGrad of a leaf that requires grad,
-            edges.append((a._grad_accumulator(), 0))
+            edges.append((grad_accumulator(a), 0))
             kept.append(None)
         else:  # or nowhere: the node remembers the input itself, for diagrams
             edges.append(_NO_EDGE)
@@ -168,6 +175,8 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     ctx._outputs = _link_outputs(ctx, outs, ctx._non_differentiable, ctx._dirty)
     to_save, ctx._to_save = ctx._to_save, None
     ctx._saved = None if to_save is None else _save(to_save, ctx)
+    if anomaly.state.enabled:  # for the warning if this node's backward fails (anomaly.py)
+        anomaly.record_forward_stack(ctx)
 
 
 def _kept_inputs(kept: list) -> tuple:
@@ -194,7 +203,8 @@ def _save(tensors: tuple, ctx: BackwardFunction) -> tuple:
 
 def _saved_number(number: Any, ctx: BackwardFunction) -> SavedTensor:
     """The one SavedTensor of a wrapped Python number, made by the first node that saves it:
-    a SavedTensor per node would be 25% of what each op of `y = y * 0.5` keeps alive."""
+    one per node would add to what each op of `y = y * 0.5` keeps alive (how much:
+    benchmarks/tricks.md, row `_saved_number`)."""
     if number._saved_once is None:
         number._saved_once = SavedTensor(number, ctx)
     return number._saved_once
@@ -220,8 +230,8 @@ def _link_outputs(ctx: BackwardFunction, outs: tuple, non_diff: tuple, dirty: tu
 
 
 # A million-op graph holds a million small tuples that are mostly equal: `y * 0.5` over and over
-# has the same flags, input shapes and number. One copy of each, kept in a bounded table, halves
-# the memory each op keeps alive (380 bytes instead of 772: benchmarks/tricks.md).
+# has the same flags, input shapes and number. One copy of each, kept in a bounded table (what it
+# saves of the memory each op keeps alive: benchmarks/tricks.md, row `_shared`).
 _SHARED: dict[tuple, tuple] = {}
 
 

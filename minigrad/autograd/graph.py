@@ -1,6 +1,7 @@
-"""The backward graph itself: its nodes (PyTorch's `grad_fn` objects), the `AccumulateGrad`
-node that ends every path to a leaf, the tensors a node saves for backward (with the version
-they had, for the in-place error), and the handles that remove hooks."""
+"""The backward graph itself: its nodes (PyTorch's `grad_fn` objects) and the tensors a node
+saves for backward, with the version they had, for the in-place error. This module sits below
+Tensor; the node that ends every path to a leaf, `AccumulateGrad`, works on tensors, so it is
+in accumulate.py."""
 from __future__ import annotations
 
 import itertools
@@ -8,6 +9,9 @@ import re
 import weakref
 from types import MappingProxyType
 from typing import Any
+
+from ..utils.hooks import RemovableHandle
+from . import anomaly
 
 _sequence = itertools.count()  # creation order; the engine runs later nodes first, as PyTorch does
 
@@ -20,25 +24,6 @@ ERR_BACKWARD_TWICE = (
 # An in-place change of a leaf that requires grad: refused by _inplace, and by Function.apply
 # for a custom Function that marks such a leaf dirty.
 ERR_LEAF_IN_PLACE = "a leaf Variable that requires grad is being used in an in-place operation."
-
-
-class RemovableHandle:
-    """What `register_hook` returns: `remove()` takes the hook out again."""
-
-    _next_id = itertools.count()
-
-    def __init__(self, hooks: dict) -> None:
-        self.hooks = hooks  # a plain dict cannot be weakly referenced; it holds only the hooks
-        self.id = next(RemovableHandle._next_id)
-
-    def remove(self) -> None:
-        self.hooks.pop(self.id, None)
-
-    def __enter__(self) -> RemovableHandle:
-        return self
-
-    def __exit__(self, *exc_info: Any) -> None:
-        self.remove()
 
 
 class SavedTensor:
@@ -72,15 +57,21 @@ class SavedTensor:
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
                 f"inplace operation: {what} is at version {self.counter.value}; expected version "
-                f"{self.version} instead. Hint: enable anomaly detection to find the operation "
-                "that failed to compute its gradient, with "
-                "torch.autograd.set_detect_anomaly(True, check_nan=False)."
-            )
+                f"{self.version} instead. Hint: {_hint()}")
         if self.is_own_output:  # reattach, so that a graph of the backward pass can be built
             out = self.tensor._alias()
             out.grad_fn, out._output_nr = owner, self.output_nr
             return out
         return self.tensor
+
+
+def _hint() -> str:
+    if anomaly.state.enabled:  # the anomaly warning, just before this error, shows the line
+        return ("the backtrace further above shows the operation that failed to compute its "
+                "gradient. The variable in question was changed in there or anywhere later. "
+                "Good luck!")
+    return ("enable anomaly detection to find the operation that failed to compute its gradient, "
+            "with torch.autograd.set_detect_anomaly(True, check_nan=False).")
 
 
 def _forward_name(node_name: str) -> str:
@@ -90,7 +81,6 @@ def _forward_name(node_name: str) -> str:
 
 _NO_HOOKS: Any = MappingProxyType({})  # shared, read-only, until a node gets a hook of its own
 _NO_EDGE = (None, 0)  # next_functions' entry for an input that does not require grad
-_RUN_FIRST = float("inf")
 
 
 class Node:
@@ -168,8 +158,8 @@ class Node:
 
 # A node keeps weak references to its outputs, for diagrams and in-place ops. Most nodes have
 # one output, and they hold that reference itself rather than a tuple of one: a tuple is 48
-# bytes and one more object for the garbage collector, 11% of what each op of a long chain
-# keeps alive (benchmarks/tricks.md). These four functions are the only ones that know.
+# bytes and one more object for the garbage collector per op of a long chain (what it saves:
+# benchmarks/tricks.md, row `pack_outputs`). These four functions are the only ones that know.
 
 def pack_outputs(refs: list) -> Any:
     """What a node stores in `_outputs`, given a weak reference (or None) per output."""
@@ -202,25 +192,3 @@ def input_tensor(node: Node, position: int) -> Any:
     if ref is None or not isinstance(ref, weakref.ref):
         return ref  # a 0-d constant is kept itself
     return ref()
-
-
-class AccumulateGrad(Node):
-    """The end of every path to a leaf that requires grad: adds the gradient into `.grad`."""
-
-    _name = "torch::autograd::AccumulateGrad"
-
-    def __init__(self, variable: Any) -> None:
-        super().__init__()
-        self._sequence_nr = _RUN_FIRST  # PyTorch runs these as soon as they are ready
-        self.variable = variable
-
-    @property
-    def _tensor_hooks(self) -> dict | None:  # a leaf's hooks live on the leaf itself (read-only)
-        hooks = self.variable._hooks
-        return {0: hooks} if hooks else None
-
-    def __repr__(self) -> str:
-        return "<AccumulateGrad object>"
-
-    def apply(self, *grad_outputs: Any) -> tuple:
-        return ()

@@ -4,13 +4,26 @@ outputs catches grad_output on its way in; the node on the inputs runs last, wit
 calls the user's hooks, and passes on whatever they return in its place."""
 from __future__ import annotations
 
+import sys
 import warnings
+from pathlib import Path
 from typing import Any
 
 from .. import _grad_mode
 from ..autograd.function import Function
 from ..autograd.graph import RemovableHandle
 from ..tensor import Tensor
+
+
+_MINIGRAD = str(Path(__file__).resolve().parent.parent)
+
+
+def _caller_outside_minigrad() -> int:
+    """The `stacklevel` of the first frame outside minigrad: the line that called backward()."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_MINIGRAD):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def add_hook(hooks: Any, hook: Any, prepend: bool) -> RemovableHandle:
@@ -94,7 +107,7 @@ class BackwardHook:
                               "respect to module outputs since no inputs require gradients. See "
                               "https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html"
                               "#torch.nn.Module.register_full_backward_hook for more details.",
-                              UserWarning, stacklevel=6)  # the line that called backward()
+                              UserWarning, stacklevel=_caller_outside_minigrad())
                 grad_inputs = (None,) * self.n_inputs
                 for hook in self.user_hooks:
                     res = hook(self.module, grad_inputs, self.grad_outputs)

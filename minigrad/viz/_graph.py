@@ -11,7 +11,8 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from .._dtype import from_numpy
-from ..autograd.graph import AccumulateGrad, Node, input_tensor, num_outputs, output_ref
+from ..autograd.accumulate import AccumulateGrad
+from ..autograd.graph import Node, input_tensor, num_outputs, output_ref
 
 
 class Box:

@@ -1,37 +1,66 @@
-"""Checks for exercises/ex11_inside_the_engine.ipynb: the topological order backward() walks,
-backward by hand, and one node's step of the chain rule."""
+"""Checks for lesson 11's engine and exercises/ex11_inside_the_engine.ipynb.
+
+Lesson 11: `my_backward(root)`, the learner's own backward pass, must give what `backward()`
+gives: each node run once, after all the gradients it will receive have arrived (dependency
+counts, or any order that puts a node before the nodes it sends to), leaves adding into `.grad`,
+without recursion and without calling `backward()` itself. Exercise 11: a topological order (one
+way to meet that rule), backward by hand along it, and one node's step of the chain rule."""
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
-from minigrad.autograd.engine import topological_order as reference_order
+import minigrad
+from minigrad.autograd.graph import Node
 from minigrad.tensor import Tensor
-from ._feedback import Checks, same_numbers, show_graphs
+from ._feedback import Checks, same_numbers, show_graphs, shown
 from ._snippets import check_predictions
 
+Graph = tuple[Tensor, list[Tensor]]  # a scalar output and its leaves
 
-def _graphs() -> list[tuple[str, Callable[[], tuple[Tensor, list[Tensor]]]]]:
+
+def reference_order(root: Node) -> list[Node]:
+    """A known-good topological order (a reversed depth-first post-order, explicit stack),
+    given to `backward_by_hand`; independent of how minigrad's engine schedules its nodes."""
+    order, visited = [], {root}
+    stack = [(root, iter(root.next_functions))]
+    while stack:
+        node, children = stack[-1]
+        for child, _ in children:
+            if child is not None and child not in visited:
+                visited.add(child)
+                stack.append((child, iter(child.next_functions)))
+                break
+        else:
+            stack.pop()
+            order.append(node)
+    order.reverse()
+    return order
+
+
+def _graphs() -> list[tuple[str, Callable[[], Graph]]]:
     """(description, make) where make() returns (scalar output, its leaves)."""
-    def reused() -> tuple[Tensor, list[Tensor]]:  # micrograd's bug report #64
+    def reused() -> Graph:  # micrograd's bug report #64
         a = Tensor(3.0, requires_grad=True)
         b = a + a
         return b + b, [a]
 
-    def diamond() -> tuple[Tensor, list[Tensor]]:
+    def diamond() -> Graph:
         a = Tensor(np.array([1.0, -2.0]), requires_grad=True)
         w = Tensor(np.array([0.5, 4.0]), requires_grad=True)
         h = a * w
         return (h.exp() + h * 3).sum(), [a, w]
 
-    def with_constants() -> tuple[Tensor, list[Tensor]]:
+    def with_constants() -> Graph:
         x = Tensor(2.0, requires_grad=True)
         return ((x * 2 + 1) ** 2 - x) / 4, [x]
 
-    def chain() -> tuple[Tensor, list[Tensor]]:  # deeper than Python's recursion limit
+    def chain() -> Graph:  # deeper than Python's recursion limit
         x = Tensor(1.0, requires_grad=True)
         y = x
         for _ in range(3000):
@@ -52,7 +81,7 @@ def topological(order_of: Callable) -> None:
     checks = Checks("topological_order(root)")
     for description, make in _graphs():
         out, _ = make()
-        mine, expected = checks.call(order_of, out.grad_fn), reference_order([out.grad_fn])
+        mine, expected = checks.call(order_of, out.grad_fn), reference_order(out.grad_fn)
         which = f"for {description}"
         if not checks.expect(isinstance(mine, list), f"{which}: it should return a list."):
             continue
@@ -88,7 +117,7 @@ def by_hand(backward_by_hand: Callable) -> None:
         expected_out.backward()
         leaves[0].grad = Tensor(np.ones_like(leaves[0]._data))  # backward adds to what is there
         expected_leaves[0].grad = expected_leaves[0].grad + 1
-        checks.call(backward_by_hand, out, lambda root: reference_order([root]), hints={
+        checks.call(backward_by_hand, out, reference_order, hints={
             "recursion": "loop over the nodes in topological order instead of recursing."})
         for index, (leaf, wanted) in enumerate(zip(leaves, expected_leaves)):
             checks.expect(same_numbers(leaf.grad, wanted.grad),
@@ -123,3 +152,149 @@ def one_step(answers: Any) -> None:
     check_predictions("your 4 predictions", answers, ONE_STEP_SNIPPET, labels, hints,
                       "All 4 right: each node is one step of the chain rule, and a leaf gets "
                       "the sum over its paths.")
+
+
+# Lesson 11: the learner's backward pass ----------------------------------------------------
+
+BACKWARD_CALLED = ("my_backward called backward() (or autograd.backward/grad): it should run "
+                   "the nodes itself")
+CHAIN_LENGTH = 5000  # deeper than Python's recursion limit
+
+
+def _leaves(count: int, rng: np.random.Generator) -> list[Tensor]:
+    return [Tensor(rng.uniform(-1, 1, 3).astype(np.float32), requires_grad=True)
+            for _ in range(count)]
+
+
+def _random_graph(seed: int) -> Graph:
+    """A small graph with reuse: each step combines one or two earlier values, which may be the
+    same one twice, a leaf or a constant; every value made is added into the output."""
+    rng = np.random.default_rng(seed)
+    leaves = _leaves(3, rng)
+    values = [*leaves, Tensor(rng.uniform(-1, 1, 3).astype(np.float32))]  # and a constant
+    steps: list[Callable[[Tensor, Tensor], Tensor]] = [
+        lambda x, y: x + y, lambda x, y: x * y, lambda x, y: x - y,
+        lambda x, _: x.tanh(), lambda x, y: x * 0.5 + y.exp()]
+    for _ in range(6):
+        first, second = rng.integers(len(values), size=2)
+        values.append(steps[rng.integers(len(steps))](values[first], values[second]))
+    out = leaves[0] * 2.0
+    for value in values[len(leaves) + 1:]:
+        out = out + value
+    return out.sum(), leaves
+
+
+def _lesson_graphs() -> list[tuple[str, Callable[[], Graph], bool]]:
+    """(description, make, whether the leaves' .grad already hold ones before the pass)."""
+    def diamond() -> Graph:
+        a = minigrad.tensor(3.0, requires_grad=True)
+        b = a + a
+        return b * b, [a]
+
+    def reused() -> Graph:  # micrograd's bug report #64
+        a = minigrad.tensor(3.0, requires_grad=True)
+        b = a + a
+        return b + b, [a]
+
+    def with_constants() -> Graph:  # x * 2 and ** 2: nodes whose call returns one tensor
+        x = minigrad.tensor(2.0, requires_grad=True)
+        return ((x * 2 + 1) ** 2 - x) / 4, [x]
+
+    def shared_product() -> Graph:
+        a, w = _leaves(2, np.random.default_rng(0))
+        h = a * w
+        return (h.exp() + h * 3).sum(), [a, w]
+
+    graphs = [("the diamond b = a + a; c = b * b", diamond, False),
+              ("b = a + a; c = b + b", reused, False),
+              ("((2x + 1)² - x) / 4", with_constants, False),
+              ("h = a * w; (exp(h) + 3h).sum(), with .grad already holding ones",
+               shared_product, True)]
+    graphs += [(f"random graph {seed}" + (", with .grad already holding ones" if seed % 2 else ""),
+                functools.partial(_random_graph, seed), bool(seed % 2)) for seed in range(1, 6)]
+    return graphs
+
+
+def _prepared(make: Callable[[], Graph], grad_there: bool) -> Graph:
+    out, leaves = make()
+    if grad_there:
+        for leaf in leaves:
+            leaf.grad = Tensor(np.ones_like(leaf._data))
+    return out, leaves
+
+
+def _wrong_grad(description: str, wrong: tuple, grad_there: bool) -> str:
+    index, mine, theirs = wrong
+    hint = ("a leaf's .grad may already hold a gradient: add yours to it." if grad_there else
+            "a node runs once, with the sum of every gradient sent to it, and only when all of "
+            "them have arrived.")
+    return (f"for {description}, leaf {index + 1}'s .grad is {shown(mine)}; backward() gives "
+            f"{shown(theirs)}. Hint: {hint}")
+
+
+@contextlib.contextmanager
+def _watching(calls: Counter) -> Iterator[None]:
+    """While the learner's pass runs, count how often each node is called, and make
+    `backward()` refuse to run: the pass is theirs to write. Everything is put back after."""
+    call_node = Node.__call__
+
+    def counted_call(node: Node, *grads: Any) -> Any:
+        calls[node] += 1
+        return call_node(node, *grads)
+
+    def refused(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError(BACKWARD_CALLED)
+
+    patched = [(Node, "__call__", counted_call), (Tensor, "backward", refused),
+               (minigrad.autograd, "backward", refused), (minigrad.autograd, "grad", refused)]
+    originals = [(owner, name, getattr(owner, name)) for owner, name, _ in patched]
+    try:
+        for owner, name, replacement in patched:
+            setattr(owner, name, replacement)
+        yield
+    finally:
+        for owner, name, original in originals:
+            setattr(owner, name, original)
+
+
+def backward_pass(my_backward: Callable) -> None:
+    """Lesson 11: `my_backward(root)` leaves in `.grad` what `root.backward()` leaves, running
+    each node once, on graphs with reuse and on a chain deeper than the recursion limit."""
+    checks = Checks("my_backward(root)")
+    hints = {"recursion": "walk the graph with a stack or a queue (a list), not recursion.",
+             "should run the nodes itself": "call each node yourself, node(grad), and add into "
+                                            "the leaves' .grad."}
+    graphs = _lesson_graphs()
+    expected = []
+    for _, make, grad_there in graphs:
+        out, leaves = _prepared(make, grad_there)
+        out.backward()
+        expected.append([leaf.grad for leaf in leaves])
+    calls: Counter = Counter()
+    for (description, make, grad_there), wanted in zip(graphs, expected):
+        out, leaves = _prepared(make, grad_there)
+        calls.clear()
+        with _watching(calls):
+            checks.call(my_backward, out, hints=hints, doing=f"my_backward on {description}")
+        wrong = [(index, leaf.grad, grad) for index, (leaf, grad) in enumerate(zip(leaves, wanted))
+                 if not (leaf.grad is grad is None or same_numbers(leaf.grad, grad))]
+        checks.expect(not wrong, _wrong_grad(description, wrong[0], grad_there) if wrong else "")
+        checks.expect(all(leaf.grad is None or not leaf.grad.requires_grad for leaf in leaves),
+                      f"for {description}, a leaf's .grad requires grad, so it recorded a graph. "
+                      "Hint: call the nodes under torch.no_grad().")
+        most = max(calls.values(), default=0)
+        checks.expect(most <= 1, f"for {description}, a node was called {most} times. Hint: "
+                      "call each node once, after all its gradients are in, with their sum.")
+
+    root = leaf = minigrad.tensor(1.0, requires_grad=True)
+    for _ in range(CHAIN_LENGTH):
+        root = root * 1.0
+    with _watching(calls):
+        checks.call(my_backward, root, hints=hints,
+                    doing=f"my_backward on a chain of {CHAIN_LENGTH:,} multiplications")
+    checks.expect(same_numbers(leaf.grad, 1.0),
+                  f"on a chain of {CHAIN_LENGTH:,} multiplications by 1, the leaf's .grad is "
+                  f"{shown(leaf.grad)}; backward() gives 1.")
+    checks.verdict(f"my_backward leaves what backward() leaves on {len(graphs)} graphs with "
+                   f"reuse (24 on the diamond), runs each node once, and handles a chain of "
+                   f"{CHAIN_LENGTH:,} operations.")

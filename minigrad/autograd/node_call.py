@@ -1,0 +1,96 @@
+"""Calling one node of the backward pass, in PyTorch's order: the hooks on the tensors it made,
+its own pre-hooks, its backward (`node.apply`), a check of what that returns, its post-hooks.
+`engine.GraphTask` strings these together; each step is skipped at the cost of one `if` when
+the node has nothing for it."""
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _grad_mode
+from .._dtype import from_numpy
+from ..creation import zeros
+from ..ops.shape import sum_to
+from .accumulate import accumulate_into
+from .graph import Node, output_ref
+
+
+def call_tensor_hooks(node: Node, grads: list) -> list:
+    """Per output of `node`: the hooks registered on the tensor it made (a leaf's, for an
+    AccumulateGrad), which may replace the gradient, then retain_grad()'s copy into `.grad`."""
+    for nr, grad in enumerate(grads):
+        if grad is None:
+            continue
+        for hook in list(node._tensor_hooks.get(nr, {}).values()) if node._tensor_hooks else ():
+            result = hook(grad)
+            if result is not None:
+                grad = result
+        retained = node._retained.get(nr) if node._retained else None
+        tensor = retained() if retained is not None else None
+        if tensor is not None:
+            accumulate_into(tensor, grad, keep_graph=_grad_mode.state.enabled)
+        grads[nr] = grad
+    return grads
+
+
+def call_pre_hooks(node: Node, grads: list) -> list:
+    for hook in list(node._pre_hooks.values()):
+        result = hook(tuple(grads))
+        if result is not None:
+            grads = list(result)
+    return grads
+
+
+def call_post_hooks(node: Node, grad_inputs: tuple, grad_outputs: list) -> tuple:
+    # A hook sees None for the inputs that take no gradient, as in PyTorch.
+    grad_inputs = tuple(None if child is None else g
+                        for g, (child, _) in zip(grad_inputs, node.next_functions))
+    for hook in list(node._post_hooks.values()):
+        result = hook(grad_inputs, tuple(grad_outputs))
+        if result is not None:
+            grad_inputs = tuple(result)
+    return grad_inputs
+
+
+def materialize(node: Node, grads: list) -> list:
+    """An output that received no gradient gets zeros, unless the Function opted out
+    (`ctx.set_materialize_grads(False)`). Only nodes with several outputs have such outputs."""
+    if all(g is not None for g in grads) or not getattr(node, "_materialize_grads", True):
+        return grads
+    return [_zeros_like_output(node, nr) if g is None else g for nr, g in enumerate(grads)]
+
+
+def _zeros_like_output(node: Node, nr: int) -> Any:
+    ref = output_ref(node, nr)
+    out = ref() if ref is not None else None
+    return None if out is None else zeros(out.shape, dtype=out.dtype)
+
+
+def validate(node: Node, grad_inputs: tuple) -> tuple:
+    """Each gradient as its input is: the one place where broadcasting is undone (summed back
+    to the input's shape, as PyTorch's engine does), and cast to the input's dtype."""
+    for g, (shape, dtype) in zip(grad_inputs, node._input_meta):
+        if g is not None and (g._data.shape != shape or g._data.dtype != dtype):
+            return tuple(_fit(node, i, g) for i, g in enumerate(grad_inputs))
+    return grad_inputs  # as they mostly are
+
+
+def _fit(node: Node, i: int, grad: Any) -> Any:
+    if grad is None or node.next_functions[i][0] is None:
+        return None
+    shape, dtype = node._input_meta[i]
+    if grad._data.shape != shape:
+        if not _expandable(shape, grad.shape):
+            raise RuntimeError(
+                f"Function {node.name()} returned an invalid gradient at index {i} - got "
+                f"[{', '.join(map(str, grad.shape))}] but expected shape compatible with "
+                f"[{', '.join(map(str, shape))}]")
+        grad = sum_to(grad, shape)
+    if grad._data.dtype != dtype:
+        grad = grad.to(from_numpy(dtype))
+    return grad
+
+
+def _expandable(shape: tuple, target: tuple) -> bool:
+    if len(shape) > len(target):
+        return False
+    return all(s == 1 or s == t for s, t in zip(reversed(shape), reversed(target)))

@@ -1,0 +1,1 @@
+"""minigrad.utils: what torch.utils offers that the course needs (hooks' handles)."""
