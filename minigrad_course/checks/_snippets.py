@@ -64,8 +64,10 @@ def shape_note(answer: Any, actual: Any) -> str:
 
 def check_predictions(subject: str, answers: Any, sources: str | list[str], labels: list[str],
                       hints: list[str], success: str) -> None:
-    """One property per print: the learner's list `answers` against what the snippet (or each
-    of several snippets, run separately) prints."""
+    """The learner's list `answers` against what the snippet (or each of several snippets,
+    run separately) prints, marked as a whole: a failure does not say which prediction was
+    wrong, or a second try would be a guess per line rather than a prediction. It lists what
+    each print depends on instead, and which predictions have a shape the print cannot have."""
     actual = [value for source in ([sources] if isinstance(sources, str) else sources)
               for value in printed_values(source)]
     assert len(actual) == len(labels) == len(hints), "snippet and labels disagree"  # our bug
@@ -76,8 +78,21 @@ def check_predictions(subject: str, answers: Any, sources: str | list[str], labe
         checks.fail_now(f"expected a list of {len(actual)} predictions, one per print "
                         f"(each a number, a list of numbers, None or {RAISES!r}); "
                         f"got {describe(answers)}.")
-    for answer, value, label, hint in zip(answers, actual, labels, hints):
-        checks.expect(matches(answer, value),
-                      f"{label}: that is not what it prints (you wrote {describe(answer)}"
-                      f"{shape_note(answer, value)}). Hint: {hint}")
-    checks.verdict(success)
+    if all(matches(answer, value) for answer, value in zip(answers, actual)):
+        checks.verdict(success)
+        return
+    shapes = [f"{label}{note}" for answer, value, label in zip(answers, actual, labels)
+              if (note := shape_note(answer, value))]
+    if len(actual) == 1:
+        text = (f"that is not what it prints (you wrote {describe(answers[0])}"
+                f"{shape_note(answers[0], actual[0])}). Hint: {hints[0]}")
+    else:
+        text = (f"not all {len(actual)} are what the code prints. The check does not say which, "
+                "so that a second try is a new prediction rather than a guess: read the code "
+                "again, one print at a time.")
+        if shapes:
+            text += " Shapes to fix: " + "; ".join(shape.replace("; it", ": it", 1)
+                                                   for shape in shapes) + "."
+        text += "\n    What each print depends on:\n" + "\n".join(
+            f"    - {label}: {hint}" for label, hint in zip(labels, hints))
+    checks.fail_now(text)

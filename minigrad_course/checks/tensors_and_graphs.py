@@ -9,6 +9,7 @@ import numpy as np
 
 from minigrad.tensor import Tensor
 from ._feedback import Checks, same_numbers, show_graphs
+from ._guards import Watch
 from ._snippets import check_predictions
 
 LEAVES_SNIPPET = """\
@@ -64,17 +65,15 @@ def grad_fn_chain(answers: Any) -> None:
                       "Right: walking next_functions replays the operations backwards.")
 
 
-def _target(a: Tensor, b: Tensor) -> Tensor:
-    return (a * b + b) ** 2
-
-
 def show_target() -> Any:
-    """The graph learners rebuild in exercise 01-build-the-graph (its formula stays hidden)."""
+    """The graph learners rebuild in exercise 01-build-the-graph. Its formula is written here
+    and in `build_the_graph`, never as a function of this module: the learner's namespace
+    holds this module as `check`, and the exercise asks for the formula."""
     from minigrad import viz
 
     a = Tensor(2.0, requires_grad=True)
     b = Tensor(-1.0, requires_grad=True)
-    out = _target(a, b)
+    out = (a * b + b) ** 2
     return viz.draw(out, names={a: "a", b: "b", out: "out"})
 
 
@@ -117,13 +116,17 @@ def _leaf_grads(build: Callable, a_value: float, b_value: float) -> list[Any]:
 
 
 def build_the_graph(build: Callable) -> None:
+    def _target(a: Tensor, b: Tensor) -> Tensor:  # show_target's formula (see there)
+        return (a * b + b) ** 2
+
     checks = Checks("build(a, b)")
     a, b = Tensor(2.0, requires_grad=True), Tensor(-1.0, requires_grad=True)
     out = checks.call(build, a, b)
     if not isinstance(out, Tensor) or not out.requires_grad:
         checks.fail_now("it should return a tensor computed from a and b (so it requires "
                         "grad). Hint: return the result of operations on a and b.")
-    cases = [(2.0, -1.0), (0.5, 3.0), (-2.0, 1.5)]
+    rng = np.random.default_rng(1)
+    cases = [(2.0, -1.0), (0.5, 3.0), *(tuple(rng.normal(size=2)) for _ in range(3))]
     checks.expect(lambda: all(same_numbers(build(Tensor(x), Tensor(y)),
                                            _target(Tensor(x), Tensor(y))) for x, y in cases),
                   "its value differs from the pictured graph's for some a and b. Hint: read "
@@ -143,7 +146,8 @@ def build_the_graph(build: Callable) -> None:
     if checks.failures:
         show_graphs([("your graph", out), ("the expected graph", _target(a, b))],
                     names={a: "a", b: "b"})
-    checks.verdict("Your graph is the pictured one: same operations, same arrows, same grads.")
+    checks.verdict("Your graph is the pictured one: same operations, same arrows, and the same "
+                   "values and grads for several a and b.")
 
 
 def _breadth_first(t: Tensor) -> list:
@@ -168,7 +172,10 @@ def _example_graphs() -> list[Tensor]:
 def walk(reachable_nodes: Callable) -> None:
     checks = Checks("reachable_nodes(t)")
     for index, t in enumerate(_example_graphs()):
-        mine, expected = checks.call(reachable_nodes, t), _breadth_first(t)
+        with Watch() as watch:
+            mine = checks.call(reachable_nodes, t)
+        expected = _breadth_first(t)
+        _no_recursion(checks, watch)
         which = f"on example {index + 1}"
         if not checks.expect(isinstance(mine, list), f"{which}: it should return a list."):
             continue
@@ -187,7 +194,8 @@ def walk(reachable_nodes: Callable) -> None:
         if len(checks.failures) > failed_before and t.grad_fn is not None:
             show_graphs([(f"example {index + 1}, the nodes your function should list", t)],
                         view="backward")
-    checks.verdict("reachable_nodes walks the graph breadth-first, each node once.")
+    checks.verdict("reachable_nodes lists every node breadth-first, each once, on 4 graphs, "
+                   "without recursion.")
 
 
 def walk_deep(reachable_nodes: Callable) -> None:
@@ -197,8 +205,19 @@ def walk_deep(reachable_nodes: Callable) -> None:
     for _ in range(5000):
         y = y * 1.0
     checks = Checks("reachable_nodes on a 5,000-step chain")
-    mine = checks.call(reachable_nodes, y, hints={
-        "recursion": "write the walk with a list used as a queue instead of recursion."})
+    with Watch() as watch:
+        mine = checks.call(reachable_nodes, y, hints={
+            "recursion": "write the walk with a list used as a queue instead of recursion."})
+    _no_recursion(checks, watch)
     checks.expect(isinstance(mine, list) and len(mine) == 5001,
                   "it should list all 5,001 nodes of the chain.")
-    checks.verdict("reachable_nodes copes with deep graphs: no recursion.")
+    checks.verdict("reachable_nodes lists all 5,001 nodes of a deep chain, and none of your "
+                   "functions called itself.")
+
+
+def _no_recursion(checks: Checks, watch: Watch) -> None:
+    checks.expect(not watch.switched_off, "your code switched off the check's watcher "
+                  "(sys.setprofile): the check cannot judge it.")
+    checks.expect(not watch.recursive, f"{', '.join(watch.recursive)} calls itself: a walk "
+                  "by recursion fails on graphs deeper than Python's recursion limit, whatever "
+                  "the limit is set to. Hint: keep the nodes still to visit in a list.")

@@ -1,0 +1,182 @@
+"""Every exercise against the wrong answers a learner trying a shortcut would write (issue 21):
+a result hard-coded for the one input tested, gradients written out by hand where a backward is
+asked for, a backward where it is forbidden, answers borrowed from the check or the engine,
+recursion with a raised limit, side effects left undone. Each must fail, and other right
+answers than the worked one must pass.
+
+The answers are code as a learner types it in the answer cell, run in the exercise's namespace
+(`torch` is minigrad, `check` the notebook's check module); the checks named in a row (the
+visible one, then the hidden ones) are called in this process, as the check cell calls them.
+A row passes when every check passes."""
+from __future__ import annotations
+
+import contextlib
+import importlib
+import io
+import re
+import sys
+
+import pytest
+
+import minigrad
+from minigrad_course.checks._feedback import CheckFailed
+
+PASS, FAIL = True, False
+
+RECURSIVE_WALK = """\
+import sys
+sys.setrecursionlimit(100_000)
+def reachable_nodes(t):
+    order, seen = [], set()
+    def visit(level):
+        if not level:
+            return
+        following = []
+        for node in level:
+            if node not in seen:
+                seen.add(node)
+                order.append(node)
+                following.extend(c for c, _ in node.next_functions if c is not None)
+        visit(following)
+    visit([t.grad_fn] if t.grad_fn is not None else [])
+    return order"""
+
+TABLE = [
+    # ---- 01 leaves, chain: predictions (wrong ones, and right ones written differently)
+    ("tensors_and_graphs.leaves",
+     "leaf_predictions = [True, True, True, False, False, True, False, True, True, True]", FAIL),
+    ("tensors_and_graphs.leaves",
+     "leaf_predictions = (True, True, True, False, False, True, False, True, True, False)", PASS),
+    ("tensors_and_graphs.grad_fn_chain",
+     "chain_names = ['PowBackward0', 'AddBackward0', 'MulBackward0']", FAIL),
+    ("tensors_and_graphs.grad_fn_chain",
+     "chain_names = ['PowBackward0', 'AddBackward0', 'MulBackward0', 'AccumulateGrad']", PASS),
+    # ---- 01 build: the check's own formula, other operations, right answers written otherwise
+    ("tensors_and_graphs.build_the_graph",
+     "def build(a, b):\n    return check._target(a, b)", FAIL),
+    ("tensors_and_graphs.build_the_graph",
+     "def build(a, b):\n    return (a * b + b) * (a * b + b)", FAIL),
+    ("tensors_and_graphs.build_the_graph",
+     "def build(a, b):\n    return ((a + 1) * b) ** 2", FAIL),
+    ("tensors_and_graphs.build_the_graph",
+     "def build(a, b):\n    return torch.pow(a * b + b, 2)", PASS),
+    ("tensors_and_graphs.build_the_graph",
+     "def build(a, b):\n    return (b + b * a).pow(2)", PASS),
+    # ---- 01 walk: recursion with a raised limit, depth-first, the engine's order
+    ("tensors_and_graphs.walk+walk_deep", RECURSIVE_WALK, FAIL),
+    ("tensors_and_graphs.walk+walk_deep", """\
+def reachable_nodes(t):
+    order, seen = [], set()
+    stack = [t.grad_fn] if t.grad_fn is not None else []
+    while stack:
+        node = stack.pop()
+        if node not in seen:
+            seen.add(node)
+            order.append(node)
+            stack.extend(c for c, _ in node.next_functions if c is not None)
+    return order""", FAIL),
+    ("tensors_and_graphs.walk+walk_deep", """\
+from minigrad.autograd.engine import topological_order
+def reachable_nodes(t):
+    return topological_order([t.grad_fn]) if t.grad_fn is not None else []""", FAIL),
+    ("tensors_and_graphs.walk+walk_deep", """\
+from collections import deque
+def reachable_nodes(t):
+    if t.grad_fn is None:
+        return []
+    order, seen, queue = [], {t.grad_fn}, deque([t.grad_fn])
+    while queue:
+        node = queue.popleft()
+        order.append(node)
+        for child, _ in node.next_functions:
+            if child is not None and child not in seen:
+                seen.add(child)
+                queue.append(child)
+    return order""", PASS),
+]
+
+
+CELL = "<the answer cell>"
+
+
+def _defined_by_the_cell(value: object) -> bool:
+    """A function or class the answer defines, or a plain value it sets (not an import)."""
+    if isinstance(value, type(sys)):
+        return False
+    if isinstance(value, type):
+        return value.__module__ == "__main__"
+    code = getattr(value, "__code__", None)
+    if code is not None:
+        return code.co_filename == CELL
+    return not callable(value)
+
+
+def run_checks(checks: str, source: str) -> tuple[bool, str]:
+    """(passed, what the checks printed or the first failure) for the answer `source`: the
+    checks get what the answer defines, in order, as a check cell passes it."""
+    module_name, names = checks.split(".")
+    module = importlib.import_module(f"minigrad_course.checks.{module_name}")
+    namespace: dict = {"torch": minigrad, "check": module, "__name__": "__main__"}
+    given = set(namespace) | {"__builtins__"}
+    limit, profile = sys.getrecursionlimit(), sys.getprofile()
+    out = io.StringIO()
+    try:
+        exec(compile(source, CELL, "exec"), namespace)  # noqa: S102 - our table
+        defined = [value for name, value in namespace.items()
+                   if name not in given and _defined_by_the_cell(value)]
+        assert defined, "the answer defines nothing"
+        with contextlib.redirect_stdout(out):
+            for name in names.split("+"):
+                getattr(module, name)(*defined)
+    except CheckFailed as failure:
+        return False, str(failure)
+    finally:  # what an answer may have changed for the whole process
+        sys.setrecursionlimit(limit)
+        sys.setprofile(profile)
+        minigrad.set_grad_enabled(True)
+    return True, out.getvalue()
+
+
+def row_id(checks: str, source: str) -> str:
+    return f"{checks.split('+')[0]} {source.strip().splitlines()[-1].strip()[:50]}"
+
+
+@pytest.mark.parametrize(("checks", "source", "passes"),
+                         [pytest.param(*row, id=row_id(*row[:2])) for row in TABLE])
+def test_the_check_judges_the_answer(checks: str, source: str, passes: bool) -> None:
+    passed, message = run_checks(checks, source)
+    assert passed == passes, message
+
+
+PREDICTIONS = [  # (check, the right answer, two answers each wrong in one other place)
+    ("tensors_and_graphs.leaves",
+     [True, True, True, False, False, True, False, True, True, False], 0, 9),
+]
+
+
+@pytest.mark.parametrize(("check", "right", "first", "second"), PREDICTIONS)
+def test_predictions_are_marked_as_a_whole(check: str, right: list, first: int,
+                                           second: int) -> None:
+    """Two answers wrong in different places get the same message: a retry that changes one
+    prediction at a time learns nothing about which one was wrong."""
+    module_name, name = check.split(".")
+    module = importlib.import_module(f"minigrad_course.checks.{module_name}")
+    messages = []
+    for wrong in (first, second):
+        answers = list(right)
+        answers[wrong] = not answers[wrong] if isinstance(answers[wrong], bool) else "error"
+        with pytest.raises(CheckFailed) as failure:
+            getattr(module, name)(answers)
+        messages.append(str(failure.value))
+    assert messages[0] == messages[1]
+
+
+def test_an_expected_value_is_shown_only_roughly() -> None:
+    _, message = run_checks("accumulation.micro_batches", """\
+def accumulate_gradient(w, inputs, targets, micro_batch_size):
+    for start in range(0, len(inputs), micro_batch_size):
+        rows = slice(start, start + micro_batch_size)
+        ((inputs[rows] @ w - targets[rows]) ** 2).mean().backward()""")
+    shown = re.findall(r"about [^,\]]*?(-?\d[\d.e+-]*)", message)
+    assert shown and all(len(number.replace("-", "").replace(".", "").lstrip("0")) <= 2
+                         for number in shown), message
