@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import inspect
 import io
 import re
 import sys
@@ -40,6 +41,11 @@ def reachable_nodes(t):
         visit(following)
     visit([t.grad_fn] if t.grad_fn is not None else [])
     return order"""
+
+def _seeded_weights(n: int) -> list[float]:
+    minigrad.manual_seed(0)
+    return (minigrad.randn(n) * 0.01).tolist()
+
 
 TABLE = [
     # ---- 01 leaves, chain: predictions (wrong ones, and right ones written differently)
@@ -79,6 +85,50 @@ def reachable_nodes(t):
 from minigrad.autograd.engine import topological_order
 def reachable_nodes(t):
     return topological_order([t.grad_fn]) if t.grad_fn is not None else []""", FAIL),
+    # ---- 02 predictions
+    ("grad_is_none.before_and_after", "before_after = [None, 5.0, None, 2.0]", FAIL),
+    ("grad_is_none.before_and_after", "before_after = [None, 5, None, 1]", PASS),
+    ("grad_is_none.outcomes", "outcomes = [6.0, 'error', None, 'error']", FAIL),
+    ("grad_is_none.outcomes", "outcomes = [6, 'Error', [0, 0], 'error']", PASS),
+    # ---- 02 init: the values for n = 3 written out, a result that is not a leaf
+    ("grad_is_none.init_weights",
+     f"def init_weights(n):\n    return torch.tensor({_seeded_weights(3)}, requires_grad=True)",
+     FAIL),
+    ("grad_is_none.init_weights", """\
+def init_weights(n):
+    torch.manual_seed(0)
+    w = torch.randn(n, requires_grad=True) * 0.01
+    w.retain_grad()
+    return w""", FAIL),
+    ("grad_is_none.init_weights", """\
+def init_weights(n):
+    torch.manual_seed(0)
+    w = torch.randn(n) * 0.01
+    w.requires_grad = True
+    return w""", PASS),
+    ("grad_is_none.init_weights", """\
+def init_weights(n):
+    torch.manual_seed(0)
+    with torch.no_grad():
+        w = torch.randn(n, requires_grad=True) * 0.01
+    return w.requires_grad_()""", PASS),
+    # ---- 02 who: answers in the order of the calls, a backward to find out, half the rule
+    ("grad_is_none.will_get_grad", """\
+answers = iter([True, False, False, False] * 10)
+def will_get_grad(t):
+    return next(answers)""", FAIL),
+    ("grad_is_none.will_get_grad", """\
+def will_get_grad(t):
+    try:
+        t.sum().backward()
+    except RuntimeError:
+        return False
+    got = t.grad is not None
+    t.grad = None
+    return got""", FAIL),
+    ("grad_is_none.will_get_grad", "def will_get_grad(t):\n    return t.requires_grad", FAIL),
+    ("grad_is_none.will_get_grad",
+     "def will_get_grad(t):\n    return bool(t.requires_grad and t.grad_fn is None)", PASS),
     ("tensors_and_graphs.walk+walk_deep", """\
 from collections import deque
 def reachable_nodes(t):
@@ -112,8 +162,8 @@ def _defined_by_the_cell(value: object) -> bool:
 
 
 def run_checks(checks: str, source: str) -> tuple[bool, str]:
-    """(passed, what the checks printed or the first failure) for the answer `source`: the
-    checks get what the answer defines, in order, as a check cell passes it."""
+    """(passed, what the checks printed or the first failure) for the answer `source`: each
+    check gets the last names the answer defines, as many as it takes, in order."""
     module_name, names = checks.split(".")
     module = importlib.import_module(f"minigrad_course.checks.{module_name}")
     namespace: dict = {"torch": minigrad, "check": module, "__name__": "__main__"}
@@ -127,7 +177,10 @@ def run_checks(checks: str, source: str) -> tuple[bool, str]:
         assert defined, "the answer defines nothing"
         with contextlib.redirect_stdout(out):
             for name in names.split("+"):
-                getattr(module, name)(*defined)
+                check = getattr(module, name)
+                wanted = [p for p in inspect.signature(check).parameters.values()
+                          if p.default is p.empty]  # the answer's last names, as many
+                getattr(module, name)(*defined[-len(wanted):])
     except CheckFailed as failure:
         return False, str(failure)
     finally:  # what an answer may have changed for the whole process
@@ -151,6 +204,7 @@ def test_the_check_judges_the_answer(checks: str, source: str, passes: bool) -> 
 PREDICTIONS = [  # (check, the right answer, two answers each wrong in one other place)
     ("tensors_and_graphs.leaves",
      [True, True, True, False, False, True, False, True, True, False], 0, 9),
+    ("grad_is_none.outcomes", [6.0, "error", [0.0, 0.0], "error"], 0, 2),
 ]
 
 
