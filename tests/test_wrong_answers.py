@@ -129,6 +129,56 @@ def will_get_grad(t):
     ("grad_is_none.will_get_grad", "def will_get_grad(t):\n    return t.requires_grad", FAIL),
     ("grad_is_none.will_get_grad",
      "def will_get_grad(t):\n    return bool(t.requires_grad and t.grad_fn is None)", PASS),
+    # ---- 03 predictions
+    ("accumulation.both_orders", "both_orders = [4.0, 12.0, 12.0, 16.0]", FAIL),
+    ("accumulation.both_orders", "both_orders = [4, 16, 12, 16.0]", PASS),
+    ("accumulation.loop", "after_loop = [3.0, 3.0]", FAIL),
+    # ---- 03 two losses: gradients written out by hand, the values for the shown w
+    ("accumulation.two_losses", """\
+def gradients_of_two_losses(w):
+    return torch.full_like(w, 2.0), 2 * w.detach()""", FAIL),
+    ("accumulation.two_losses", """\
+def gradients_of_two_losses(w):
+    return torch.tensor([2.0, 2.0, 2.0]), torch.tensor([2.0, -2.0, 6.0])""", FAIL),
+    ("accumulation.two_losses", """\
+def gradients_of_two_losses(w):
+    (w * 2).sum().backward()
+    grad_a = w.grad.clone()
+    (w ** 2).sum().backward()
+    return grad_a, w.grad - grad_a  # what the second pass added""", PASS),
+    ("accumulation.two_losses", """\
+def gradients_of_two_losses(w):
+    (w * 2).sum().backward()
+    grad_a = w.grad.clone()
+    w.grad.zero_()
+    (w ** 2).sum().backward()
+    return grad_a, w.grad""", PASS),
+    # ---- 03 micro-batches: one whole-batch pass padded with empty ones, a numpy gradient
+    # pushed through dummy backwards, the mean of each micro-batch
+    ("accumulation.micro_batches+micro_batches_uneven", """\
+def accumulate_gradient(w, inputs, targets, micro_batch_size):
+    ((inputs @ w - targets) ** 2).mean().backward()
+    for _ in range(1, -(-len(inputs) // micro_batch_size)):
+        (w * 0).sum().backward()""", FAIL),
+    ("accumulation.micro_batches+micro_batches_uneven", """\
+import numpy as np
+def accumulate_gradient(w, inputs, targets, micro_batch_size):
+    x, y, v = inputs.numpy(), targets.numpy(), w.detach().numpy()
+    w.grad = torch.tensor(2 * x.T @ (x @ v - y) / len(x))
+    for _ in range(-(-len(inputs) // micro_batch_size)):
+        (w * 0).sum().backward()""", FAIL),
+    ("accumulation.micro_batches+micro_batches_uneven", """\
+def accumulate_gradient(w, inputs, targets, micro_batch_size):
+    for start in range(0, len(inputs), micro_batch_size):
+        rows = slice(start, start + micro_batch_size)
+        ((inputs[rows] @ w - targets[rows]) ** 2).mean().backward()""", FAIL),
+    ("accumulation.micro_batches+micro_batches_uneven", """\
+def accumulate_gradient(w, inputs, targets, micro_batch_size):
+    n = len(inputs)
+    starts = list(range(0, n, micro_batch_size))
+    for start in reversed(starts):  # any order: addition does not care
+        errors = inputs[start:start + micro_batch_size] @ w - targets[start:start + micro_batch_size]
+        (errors.pow(2).sum() / n).backward()""", PASS),
     ("tensors_and_graphs.walk+walk_deep", """\
 from collections import deque
 def reachable_nodes(t):
@@ -205,6 +255,7 @@ PREDICTIONS = [  # (check, the right answer, two answers each wrong in one other
     ("tensors_and_graphs.leaves",
      [True, True, True, False, False, True, False, True, True, False], 0, 9),
     ("grad_is_none.outcomes", [6.0, "error", [0.0, 0.0], "error"], 0, 2),
+    ("accumulation.both_orders", [4.0, 16.0, 12.0, 16.0], 1, 3),
 ]
 
 
