@@ -179,6 +179,99 @@ def accumulate_gradient(w, inputs, targets, micro_batch_size):
     for start in reversed(starts):  # any order: addition does not care
         errors = inputs[start:start + micro_batch_size] @ w - targets[start:start + micro_batch_size]
         (errors.pow(2).sum() / n).backward()""", PASS),
+    # ---- 04 predictions
+    ("resetting_gradients.zero_grad", "zero_grad_prints = [[0.0, 0.0], [3.0, 3.0], [0.0, 0.0]]",
+     FAIL),
+    ("resetting_gradients.zero_grad", "zero_grad_prints = [[0, 0], [3, 3], None]", PASS),
+    ("resetting_gradients.kept_reference", "saved_prints = [5.0, 5.0]", FAIL),
+    ("resetting_gradients.kept_reference", "saved_prints = (2, 5)", PASS),
+    # ---- 04 fit: the line solved in closed form with made-up losses, steps written in
+    ("resetting_gradients.fit", """\
+def fit(steps=100, lr=0.1):
+    return torch.tensor(3.0), torch.tensor(1.0), [0.0] * steps""", FAIL),
+    ("resetting_gradients.fit", """\
+def fit(steps=100, lr=0.1):
+    xs = torch.linspace(-1, 1, 20)
+    ys = 3 * xs + 1
+    w = torch.tensor(0.0, requires_grad=True)
+    b = torch.tensor(0.0, requires_grad=True)
+    losses = []
+    for step in range(100):
+        loss = ((w * xs + b - ys) ** 2).mean()
+        loss.backward()
+        with torch.no_grad():
+            w -= 0.1 * w.grad
+            b -= 0.1 * b.grad
+        w.grad = b.grad = None
+        losses.append(loss.item())
+    return w, b, losses[:steps]""", FAIL),
+    ("resetting_gradients.fit", """\
+def fit(steps=100, lr=0.1):
+    xs = torch.linspace(-1, 1, 20)
+    ys = 3 * xs + 1
+    w = torch.tensor(0.0, requires_grad=True)
+    b = torch.tensor(0.0, requires_grad=True)
+    optimizer = torch.optim.SGD([w, b], lr=lr)
+    losses = []
+    for step in range(steps):
+        optimizer.zero_grad()
+        loss = ((w * xs + b - ys) ** 2).mean()
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return w, b, losses""", PASS),
+    ("resetting_gradients.fit", """\
+def fit(steps=100, lr=0.1):
+    xs = torch.linspace(-1, 1, 20)
+    ys = 3 * xs + 1
+    w = torch.tensor(0.0, requires_grad=True)
+    b = torch.tensor(0.0, requires_grad=True)
+    losses = []
+    for step in range(steps):
+        if w.grad is not None:
+            w.grad.zero_()
+            b.grad.zero_()
+        loss = ((w * xs + b - ys) ** 2).mean()
+        loss.backward()
+        with torch.no_grad():
+            w -= lr * w.grad
+            b -= lr * b.grad
+        losses.append(loss.item())
+    return w, b, losses""", PASS),
+    # ---- 04 sgd step: lr written in, the update left in the graph, .grad zeroed not dropped
+    ("resetting_gradients.sgd_step+sgd_step", """\
+def sgd_step(params, lr):
+    with torch.no_grad():
+        for p in params:
+            if p.grad is not None:
+                p -= 0.1 * p.grad
+            p.grad = None""", FAIL),
+    ("resetting_gradients.sgd_step", """\
+def sgd_step(params, lr):
+    for i, p in enumerate(params):
+        if p.grad is not None:
+            params[i] = (p - lr * p.grad).detach().requires_grad_()
+        p.grad = None""", FAIL),
+    ("resetting_gradients.sgd_step", """\
+def sgd_step(params, lr):
+    with torch.no_grad():
+        for p in params:
+            if p.grad is not None:
+                p -= lr * p.grad
+                p.grad.zero_()""", FAIL),
+    ("resetting_gradients.sgd_step", """\
+def sgd_step(params, lr):
+    optimizer = torch.optim.SGD(params, lr=lr)
+    optimizer.step()
+    optimizer.zero_grad()""", PASS),
+    ("resetting_gradients.sgd_step", """\
+def sgd_step(params, lr):
+    with torch.no_grad():
+        for p in params:
+            if p.grad is not None:
+                p.copy_(p - lr * p.grad)
+    for p in params:
+        p.grad = None""", PASS),
     ("tensors_and_graphs.walk+walk_deep", """\
 from collections import deque
 def reachable_nodes(t):
@@ -256,6 +349,7 @@ PREDICTIONS = [  # (check, the right answer, two answers each wrong in one other
      [True, True, True, False, False, True, False, True, True, False], 0, 9),
     ("grad_is_none.outcomes", [6.0, "error", [0.0, 0.0], "error"], 0, 2),
     ("accumulation.both_orders", [4.0, 16.0, 12.0, 16.0], 1, 3),
+    ("resetting_gradients.zero_grad", [[0.0, 0.0], [3.0, 3.0], None], 0, 2),
 ]
 
 
