@@ -272,6 +272,89 @@ def sgd_step(params, lr):
                 p.copy_(p - lr * p.grad)
     for p in params:
         p.grad = None""", PASS),
+    # ---- 05 predictions
+    ("non_scalar_outputs.weighted", "weighted_prints = [[3.0, 3.0, 12.0], [1.0, 1.0, 4.0]]",
+     FAIL),
+    ("non_scalar_outputs.weighted", "weighted_prints = [[3, 6, 6], [1, 1, 4]]", PASS),
+    ("non_scalar_outputs.item_assignment", "item_grad = [2.0, 4.0, 3.0]", FAIL),
+    # ---- 05 mse: a gradient of ones (the sum), n = 3 written in, the gradient by hand
+    ("non_scalar_outputs.mse_gradient", """\
+def mse_gradient(w, xs, ys):
+    errors = (xs @ w - ys) ** 2
+    errors.backward(torch.ones_like(errors))
+    return w.grad""", FAIL),
+    ("non_scalar_outputs.mse_gradient", """\
+def mse_gradient(w, xs, ys):
+    errors = (xs @ w - ys) ** 2
+    errors.backward(torch.ones_like(errors) / 3)
+    return w.grad""", FAIL),
+    ("non_scalar_outputs.mse_gradient", """\
+def mse_gradient(w, xs, ys):
+    return 2 * xs.T @ (xs @ w.detach() - ys) / len(ys)""", FAIL),
+    ("non_scalar_outputs.mse_gradient", """\
+def mse_gradient(w, xs, ys):
+    errors = (xs @ w - ys) ** 2
+    errors.backward(torch.ones_like(errors) / len(errors))
+    return w.grad""", PASS),
+    ("non_scalar_outputs.mse_gradient", """\
+def mse_gradient(w, xs, ys):
+    return torch.autograd.grad(((xs @ w - ys) ** 2).mean(), w)[0]""", PASS),
+    # ---- 05 jacobian: the engine's, finite differences, rows that accumulate
+    ("non_scalar_outputs.jacobian", """\
+def jacobian(f, x):
+    return torch.autograd.functional.jacobian(f, x)""", FAIL),
+    ("non_scalar_outputs.jacobian", """\
+def jacobian(f, x):
+    h, columns = 1e-6, []
+    with torch.no_grad():
+        for j in range(x.numel()):
+            step = torch.zeros(x.numel())
+            step[j] = h
+            columns.append((f(x + step) - f(x - step)) / (2 * h))
+    m = f(x).numel()
+    for i in range(m):  # as many backward passes as rows, through nothing that matters
+        (x * 0).sum().backward()
+    return torch.stack(columns).T""", FAIL),
+    ("non_scalar_outputs.jacobian", """\
+def jacobian(f, x):
+    y = f(x)
+    rows = []
+    for i in range(y.numel()):
+        one_hot = torch.zeros(y.numel())
+        one_hot[i] = 1.0
+        y.backward(one_hot, retain_graph=True)
+        rows.append(x.grad.clone())
+    return torch.stack(rows)""", FAIL),
+    ("non_scalar_outputs.jacobian", """\
+def jacobian(f, x):
+    y = f(x)
+    rows = []
+    for i in range(y.numel()):
+        (row,) = torch.autograd.grad(y[i], x, retain_graph=True)
+        rows.append(row)
+    return torch.stack(rows)""", PASS),
+    ("non_scalar_outputs.jacobian", """\
+def jacobian(f, x):
+    y = f(x)
+    J = torch.zeros(y.numel(), x.numel())
+    for i in range(y.numel()):
+        if x.grad is not None:
+            x.grad.zero_()
+        y[i].backward(retain_graph=True)
+        J[i] = x.grad
+    return J""", PASS),
+    # ---- 05 vjp: a backward pass where the chain rule by hand is asked
+    ("non_scalar_outputs.vjp_by_hand+vjp_other_shapes", """\
+def vjp_tanh(W, x, v):
+    x = x.clone().requires_grad_()
+    torch.tanh(W @ x).backward(v)
+    return x.grad""", FAIL),
+    ("non_scalar_outputs.vjp_by_hand+vjp_other_shapes", """\
+def vjp_tanh(W, x, v):
+    return v @ W  # tanh forgotten""", FAIL),
+    ("non_scalar_outputs.vjp_by_hand+vjp_other_shapes", """\
+def vjp_tanh(W, x, v):
+    return W.T @ (v * (1 - torch.tanh(W @ x) ** 2))""", PASS),
     ("tensors_and_graphs.walk+walk_deep", """\
 from collections import deque
 def reachable_nodes(t):
@@ -350,6 +433,7 @@ PREDICTIONS = [  # (check, the right answer, two answers each wrong in one other
     ("grad_is_none.outcomes", [6.0, "error", [0.0, 0.0], "error"], 0, 2),
     ("accumulation.both_orders", [4.0, 16.0, 12.0, 16.0], 1, 3),
     ("resetting_gradients.zero_grad", [[0.0, 0.0], [3.0, 3.0], None], 0, 2),
+    ("non_scalar_outputs.weighted", [[3.0, 6.0, 6.0], [1.0, 1.0, 4.0]], 0, 1),
 ]
 
 
