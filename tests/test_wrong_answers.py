@@ -355,6 +355,33 @@ def vjp_tanh(W, x, v):
     ("non_scalar_outputs.vjp_by_hand+vjp_other_shapes", """\
 def vjp_tanh(W, x, v):
     return W.T @ (v * (1 - torch.tanh(W @ x) ** 2))""", PASS),
+    # ---- 06 predictions
+    ("retain_grad.retained", "retained_prints = [15.0, 6.0, None, True]", FAIL),
+    ("retain_grad.retained", "retained_prints = [15, 6, None, False]", PASS),
+    ("retain_grad.too_late", "late_prints = [False, 12.0, True, 6.0]", FAIL),
+    # ---- 06 hidden: the network cut by detach(), the gradient by hand, the ReLU's mask
+    ("retain_grad.hidden_gradient", """\
+def hidden_gradient(x, w1, w2):
+    hidden = torch.relu(x @ w1).detach().requires_grad_()
+    out = (hidden @ w2).sum()
+    out.backward()
+    return hidden.grad""", FAIL),
+    ("retain_grad.hidden_gradient", """\
+def hidden_gradient(x, w1, w2):
+    return torch.ones(len(x), 1) @ w2.detach().T""", FAIL),
+    ("retain_grad.hidden_gradient", """\
+def hidden_gradient(x, w1, w2):
+    pre = x @ w1
+    pre.retain_grad()
+    (torch.relu(pre) @ w2).sum().backward()
+    return pre.grad  # the gradient before the ReLU, not of hidden""", FAIL),
+    ("retain_grad.hidden_gradient", """\
+def hidden_gradient(x, w1, w2):
+    hidden = torch.relu(x @ w1)
+    seen = {}
+    hidden.register_hook(lambda grad: seen.update(grad=grad))
+    (hidden @ w2).sum().backward()
+    return seen["grad"]""", PASS),
     ("tensors_and_graphs.walk+walk_deep", """\
 from collections import deque
 def reachable_nodes(t):
@@ -434,6 +461,7 @@ PREDICTIONS = [  # (check, the right answer, two answers each wrong in one other
     ("accumulation.both_orders", [4.0, 16.0, 12.0, 16.0], 1, 3),
     ("resetting_gradients.zero_grad", [[0.0, 0.0], [3.0, 3.0], None], 0, 2),
     ("non_scalar_outputs.weighted", [[3.0, 6.0, 6.0], [1.0, 1.0, 4.0]], 0, 1),
+    ("retain_grad.retained", [15.0, 6.0, None, False], 1, 3),
 ]
 
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from minigrad.tensor import Tensor
 from ._feedback import Checks, describe, same_numbers
+from ._guards import Watch
 from ._snippets import check_predictions
 
 RETAIN_SNIPPET = """\
@@ -33,17 +34,19 @@ def retained(answers: Any) -> None:
                       "All 4 right: retain_grad() keeps a non-leaf's gradient, and only that.")
 
 
-def _network(seed: int) -> tuple[Tensor, Tensor, Tensor]:
+def _network(seed: int, rows: int, inputs: int, hidden: int) -> tuple[Tensor, Tensor, Tensor]:
     rng = np.random.default_rng(seed)
-    return (Tensor(rng.normal(size=(4, 3))), Tensor(rng.normal(size=(3, 5)), requires_grad=True),
-            Tensor(rng.normal(size=(5, 1)), requires_grad=True))
+    return (Tensor(rng.normal(size=(rows, inputs))),
+            Tensor(rng.normal(size=(inputs, hidden)), requires_grad=True),
+            Tensor(rng.normal(size=(hidden, 1)), requires_grad=True))
 
 
-def _expected_hidden_gradient(x: Tensor, w1: Tensor, w2: Tensor) -> np.ndarray:
+def _expected_gradients(x: Tensor, w1: Tensor, w2: Tensor) -> tuple[np.ndarray, ...]:
+    """d(out)/d(hidden), then w1.grad and w2.grad after out.backward()."""
     hidden = (x @ w1).relu()
     hidden.retain_grad()
     (hidden @ w2).sum().backward()
-    return hidden.grad._data
+    return hidden.grad._data, w1.grad._data, w2.grad._data
 
 
 # The read-only cell's bug, as the notebook shows it (a test keeps the two equal): while
@@ -59,15 +62,30 @@ def hidden_gradient(x, w1, w2):
 def hidden_gradient(find_gradient: Callable) -> None:
     checks = Checks("hidden_gradient(x, w1, w2)")
     checks.require_changed(find_gradient, HIDDEN_BUGGY, "hidden_gradient")
-    x, w1, w2 = _network(0)
-    expected = _expected_hidden_gradient(*_network(0))
-    result = checks.call(find_gradient, x, w1, w2)
-    checks.expect(result is not None, "it returns None: reading .grad on an intermediate gives "
-                  "None. Hint: ask hidden to keep its gradient before calling backward().")
-    checks.expect(result is None or same_numbers(result, expected),
-                  f"the result is not d(out)/d(hidden) (got {describe(result)}). Hint: it "
-                  "should have hidden's shape, (4, 5), with zeros where the ReLU was off.")
-    checks.verdict("hidden_gradient returns the intermediate's gradient, d(out)/d(hidden).")
+    for seed, shape in ((0, (4, 3, 5)), (10, (2, 4, 3))):
+        x, w1, w2 = _network(seed, *shape)
+        expected, w1_grad, w2_grad = _expected_gradients(*_network(seed, *shape))
+        with Watch() as watch:
+            result = checks.call(find_gradient, x, w1, w2)
+        which = f"with hidden of shape {shape[0], shape[2]}"
+        if not checks.expect(result is not None, f"{which}: it returns None: reading .grad on "
+                             "an intermediate gives None. Hint: which tensors does backward() "
+                             "keep a .grad for, and how does a tensor ask to be one of them? "
+                             "(notebook 06)"):
+            continue
+        checks.expect(same_numbers(result, expected),
+                      f"{which}: the result is not d(out)/d(hidden) (got {describe(result)}). "
+                      f"Hint: it has hidden's shape; entry (i, j) says how much out moves when "
+                      "hidden[i, j] alone moves by 1.")
+        checks.expect(watch.backward_runs > 0, f"{which}: no backward pass ran: the exercise "
+                      "asks for the gradient backward() computes, not one worked out by hand.")
+        if any(run.accumulate for run in watch.runs):  # backward() ran: it must reach the weights
+            checks.expect(same_numbers(w1.grad, w1_grad) and same_numbers(w2.grad, w2_grad),
+                          f"{which}: after your backward(), w1.grad and w2.grad are not those "
+                          "of out: the fix cut the network (detach(), a new leaf), so the "
+                          "weights no longer learn. Hint: keep the graph from x to out whole.")
+    checks.verdict("hidden_gradient returns d(out)/d(hidden) for two networks, from a backward "
+                   "pass that leaves the weights' gradients whole.")
 
 
 TOO_LATE_SNIPPET = """\
