@@ -382,6 +382,54 @@ def hidden_gradient(x, w1, w2):
     hidden.register_hook(lambda grad: seen.update(grad=grad))
     (hidden @ w2).sum().backward()
     return seen["grad"]""", PASS),
+    # ---- 07 prediction
+    ("hooks.hook_changes_gradient", "hooked_grad = 21.0", FAIL),
+    ("hooks.hook_changes_gradient", "hooked_grad = 24", PASS),
+    # ---- 07 watch: retain_grad, a late-bound name, gradients read at registration
+    ("hooks.watch", """\
+def watch(tensors):
+    seen = {}
+    for name, tensor in tensors.items():
+        tensor.register_hook(lambda grad: seen.__setitem__(name, grad))
+    return seen""", FAIL),
+    ("hooks.watch", """\
+class Seen(dict):
+    def __init__(self, tensors):
+        super().__init__()
+        self.tensors = tensors
+        for t in tensors.values():
+            t.retain_grad()
+    def get(self, name, default=None):
+        return self.tensors[name].grad
+    def keys(self):
+        return self.tensors.keys()
+def watch(tensors):
+    return Seen(tensors)""", FAIL),
+    ("hooks.watch", """\
+import functools
+def _store(seen, name, grad):
+    seen[name] = grad
+def watch(tensors):
+    seen = {}
+    for name, tensor in tensors.items():
+        tensor.register_hook(functools.partial(_store, seen, name))
+    return seen""", PASS),
+    # ---- 07 clip: max_norm = 1 written in, a hook on the wrong tensor, scaling small ones up
+    ("hooks.clip", """\
+def clip_gradient(t, max_norm):
+    def clip(grad):
+        norm = (grad ** 2).sum().sqrt()
+        return grad / norm if norm > 1 else grad
+    t.register_hook(clip)""", FAIL),
+    ("hooks.clip", """\
+def clip_gradient(t, max_norm):
+    t.register_hook(lambda grad: grad * (max_norm / (grad ** 2).sum().sqrt()))""", FAIL),
+    ("hooks.clip", """\
+def clip_gradient(t, max_norm):
+    def clip(grad):
+        scale = torch.clamp(max_norm / torch.linalg.vector_norm(grad), max=1.0)
+        return grad * scale
+    t.register_hook(clip)""", PASS),
     ("tensors_and_graphs.walk+walk_deep", """\
 from collections import deque
 def reachable_nodes(t):
