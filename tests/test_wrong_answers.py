@@ -430,6 +430,50 @@ def clip_gradient(t, max_norm):
         scale = torch.clamp(max_norm / torch.linalg.vector_norm(grad), max=1.0)
         return grad * scale
     t.register_hook(clip)""", PASS),
+    # ---- 08 predictions
+    ("inplace.which_raise", "inplace_outcomes = ['error', 'error', [0.5, 0.5], 'error']", FAIL),
+    ("inplace.which_raise", "inplace_outcomes = ['Error', 'error', [0.5, 0.5], [0.5, 0.25]]",
+     PASS),
+    ("inplace.versions", "version_prints = [0, 1]", FAIL),
+    ("inplace.data_versus_detach", "data_detach_prints = ['error', 'error']", FAIL),
+    # ---- 08 normalized: the change hidden behind .data, a clone divided in place (right)
+    ("inplace.normalized_loss", """\
+def normalized_loss(x):
+    y = torch.sigmoid(x)
+    y.data /= y.sum().item()
+    return (y ** 2).sum()""", FAIL),
+    ("inplace.normalized_loss", """\
+def normalized_loss(x):
+    y = torch.sigmoid(x).clone()
+    y /= y.sum()
+    return (y ** 2).sum()""", PASS),
+    ("inplace.normalized_loss", """\
+def normalized_loss(x):
+    y = torch.sigmoid(x)
+    return (torch.div(y, y.sum()) ** 2).sum()""", PASS),
+    # ---- 08 count: answers in call order, values compared, fn run on a copy
+    ("inplace.count_inplace", """\
+answers = iter([1, 0, 1, 2, 0] * 4)
+def count_inplace(fn, t):
+    fn(t)
+    return next(answers)""", FAIL),
+    ("inplace.count_inplace", """\
+def count_inplace(fn, t):
+    before = t.clone()
+    fn(t)
+    return int((t != before).any().item())""", FAIL),
+    ("inplace.count_inplace", """\
+def count_inplace(fn, t):
+    copy = t.detach().clone()
+    before = copy._version
+    fn(copy)
+    return copy._version - before""", FAIL),
+    ("inplace.count_inplace", """\
+def count_inplace(fn, t):
+    versions = [t._version]
+    fn(t)
+    versions.append(t._version)
+    return versions[1] - versions[0]""", PASS),
     ("tensors_and_graphs.walk+walk_deep", """\
 from collections import deque
 def reachable_nodes(t):
@@ -510,6 +554,7 @@ PREDICTIONS = [  # (check, the right answer, two answers each wrong in one other
     ("resetting_gradients.zero_grad", [[0.0, 0.0], [3.0, 3.0], None], 0, 2),
     ("non_scalar_outputs.weighted", [[3.0, 6.0, 6.0], [1.0, 1.0, 4.0]], 0, 1),
     ("retain_grad.retained", [15.0, 6.0, None, False], 1, 3),
+    ("inplace.which_raise", ["error", "error", [0.5, 0.5], [0.5, 0.25]], 0, 3),
 ]
 
 
@@ -523,7 +568,9 @@ def test_predictions_are_marked_as_a_whole(check: str, right: list, first: int,
     messages = []
     for wrong in (first, second):
         answers = list(right)
-        answers[wrong] = not answers[wrong] if isinstance(answers[wrong], bool) else "error"
+        value = answers[wrong]
+        answers[wrong] = not value if isinstance(value, bool) else \
+            None if value == "error" else "error"
         with pytest.raises(CheckFailed) as failure:
             getattr(module, name)(answers)
         messages.append(str(failure.value))

@@ -111,7 +111,8 @@ def normalized_loss(x):
 def normalized_loss(loss_of: Callable) -> None:
     checks = Checks("normalized_loss(x)")
     checks.require_changed(loss_of, NORMALIZED_BUGGY, "normalized_loss")
-    for x0 in (np.array([1.0, -2.0, 0.5]), np.array([0.0, 3.0])):
+    rng = np.random.default_rng(12)
+    for x0 in (np.array([1.0, -2.0, 0.5]), np.array([0.0, 3.0]), rng.normal(size=5)):
         x = Tensor(x0.copy(), requires_grad=True)
         loss = checks.call(loss_of, x)
         value, grad = _expected_loss(x0)
@@ -120,26 +121,52 @@ def normalized_loss(loss_of: Callable) -> None:
         checks.expect(same_numbers(loss, value),
                       "the loss value changed: keep the same computation.")
         checks.call(loss.backward, doing="loss.backward()", hints={
-            "inplace": "sigmoid's backward needs its output unchanged: divide out of place."})
-        checks.expect(same_numbers(x.grad, grad), "x.grad is not the gradient of the loss.")
-    checks.verdict("normalized_loss computes the same value and can go backwards.")
+            "inplace": "which tensor did sigmoid save for its backward, and what changed it "
+                       "since? (notebook 08, version counters)"})
+        checks.expect(same_numbers(x.grad, grad), "x.grad is not the gradient of the loss. "
+                      "Hint: a change that autograd does not see (through .data) gives wrong "
+                      "gradients instead of an error (notebook 08).")
+    checks.verdict("normalized_loss keeps its value and goes backwards to the right gradient, "
+                   "for three x.")
 
 
-def _in_place_cases() -> list[tuple[str, Callable[[Tensor], Any], int]]:
+def _in_place_cases(rng: np.random.Generator) -> list[tuple[str, Callable[[Tensor], Any], int]]:
+    repeats = int(rng.integers(3, 7))
+
+    def repeated(t: Tensor) -> None:
+        for _ in range(repeats):
+            t.mul_(1.0)
+
     return [("t.add_(1)", lambda t: t.add_(1), 1),
             ("t + 1", lambda t: t + 1, 0),
             ("t[:1].mul_(2), through a view", lambda t: t[:1].mul_(2), 1),
             ("t.add_(1) then t.mul_(2)", lambda t: t.add_(1).mul_(2), 2),
+            ("t.mul_(1), which leaves the values as they were", lambda t: t.mul_(1.0), 1),
+            (f"t.mul_(1) {repeats} times", repeated, repeats),
+            ("t.clone().add_(1), a separate copy", lambda t: t.clone().add_(1), 0),
             ("t.data.add_(1)", lambda t: t.data.add_(1), 0)]
 
 
 def count_inplace(count: Callable) -> None:
     checks = Checks("count_inplace(fn, t)")
-    for description, fn, expected in _in_place_cases():
+    rng = np.random.default_rng(13)
+    cases = _in_place_cases(rng)
+    rng.shuffle(cases)  # an answer cannot follow the order of the calls
+    for description, fn, expected in cases:
         t = Tensor(np.zeros(3))
-        t.add_(5)  # the count must not depend on what happened before
-        result = checks.call(count, fn, t)
+        for _ in range(int(rng.integers(0, 4))):  # the count must not depend on the past
+            t.add_(5)
+        calls: list[Tensor] = []
+
+        def watched(arg: Tensor, fn: Callable = fn, calls: list = calls) -> Any:
+            calls.append(arg)
+            return fn(arg)
+
+        result = checks.call(count, watched, t)
+        checks.expect(len(calls) == 1 and calls[0] is t,
+                      f"for fn(t) = {description}, fn should be called once, on t itself.")
         checks.expect(result == expected,
-                      f"for fn(t) = {description}, the count is wrong. Hint: compare t._version "
-                      "before and after calling fn(t).")
-    checks.verdict("count_inplace reads the version counter, which views share.")
+                      f"for fn(t) = {description}, the count is wrong. Hint: what does autograd "
+                      "keep count of for every tensor, views included? (notebook 08)")
+    checks.verdict("count_inplace counts the in-place changes of 8 functions, views included, "
+                   "whatever t's history.")
