@@ -474,6 +474,34 @@ def count_inplace(fn, t):
     fn(t)
     versions.append(t._version)
     return versions[1] - versions[0]""", PASS),
+    # ---- 09 predictions
+    ("graphs_used_again.twice", "twice_prints = [24.0, 'error', 12.0, 12.0]", FAIL),
+    ("graphs_used_again.twice", "twice_prints = [24, 'ERROR', 12, None]", PASS),
+    ("graphs_used_again.second_order", "second_order_prints = [4.0, 12.0, 12.0]", FAIL),
+    # ---- 09 second derivative: finite differences, backward(), the first grad without a graph
+    ("graphs_used_again.second_derivative", """\
+def second_derivative(f, x):
+    h = 1e-4
+    with torch.no_grad():
+        return (f(x + h) - 2 * f(x) + f(x - h)) / h ** 2""", FAIL),
+    ("graphs_used_again.second_derivative", """\
+def second_derivative(f, x):
+    h = 1e-3
+    def first(v):
+        v = v.detach().requires_grad_()
+        return torch.autograd.grad(f(v), v)[0]
+    return (first(x + h) - first(x - h)) / (2 * h)""", FAIL),
+    ("graphs_used_again.second_derivative", """\
+def second_derivative(f, x):
+    (first,) = torch.autograd.grad(f(x), x, create_graph=True)
+    first.backward()
+    result = x.grad
+    x.grad = None
+    return result""", FAIL),
+    ("graphs_used_again.second_derivative", """\
+def second_derivative(f, x):
+    first = torch.autograd.grad(f(x), [x], create_graph=True)[0]
+    return torch.autograd.grad(first.sum(), [x])[0].item()""", PASS),
     ("tensors_and_graphs.walk+walk_deep", """\
 from collections import deque
 def reachable_nodes(t):
@@ -555,6 +583,7 @@ PREDICTIONS = [  # (check, the right answer, two answers each wrong in one other
     ("non_scalar_outputs.weighted", [[3.0, 6.0, 6.0], [1.0, 1.0, 4.0]], 0, 1),
     ("retain_grad.retained", [15.0, 6.0, None, False], 1, 3),
     ("inplace.which_raise", ["error", "error", [0.5, 0.5], [0.5, 0.25]], 0, 3),
+    ("graphs_used_again.twice", [24.0, "error", 12.0, None], 0, 3),
 ]
 
 

@@ -30,6 +30,7 @@ class Run:
     roots: tuple
     accumulate: bool  # backward() fills .grad; autograd.grad() returns the gradients instead
     create_graph: bool
+    result: Any = None  # what autograd.grad's pass returned: the gradients it captured
 
 
 class Watch:
@@ -77,6 +78,8 @@ class Watch:
                 if depth > 1 and code.co_name not in self.recursive:
                     self.recursive.append(code.co_name)
         elif event == "return":
+            if frame.f_code is _ENGINE_RUN and self.runs:
+                self.runs[-1].result = arg
             depth = self._depth.get(frame.f_code)
             if depth:
                 self._depth[frame.f_code] = depth - 1
