@@ -502,6 +502,36 @@ def second_derivative(f, x):
 def second_derivative(f, x):
     first = torch.autograd.grad(f(x), [x], create_graph=True)[0]
     return torch.autograd.grad(first.sum(), [x])[0].item()""", PASS),
+    # ---- 10 td: the wrong side detached, a no_grad target (right), .item() (right)
+    ("detach_and_no_grad.td_loss", """\
+def td_loss(w, x, reward):
+    prediction = (w * x).sum().detach()
+    target = reward + 0.9 * (w * x * 2).sum()
+    return (prediction - target) ** 2""", FAIL),
+    ("detach_and_no_grad.td_loss", """\
+def td_loss(w, x, reward):
+    prediction = (w * x).sum()
+    with torch.no_grad():
+        target = reward + 0.9 * (w * x * 2).sum()
+    return (prediction - target) ** 2""", PASS),
+    ("detach_and_no_grad.td_loss", """\
+def td_loss(w, x, reward):
+    prediction = (w * x).sum()
+    return (prediction - (reward + 0.9 * (w * x * 2).sum().item())) ** 2""", PASS),
+    # ---- 10 frozen copy: detach() alone, clone() alone, a copy in another dtype
+    ("detach_and_no_grad.frozen_copy", "def frozen_copy(t):\n    return t.detach()", FAIL),
+    ("detach_and_no_grad.frozen_copy", "def frozen_copy(t):\n    return t.clone()", FAIL),
+    ("detach_and_no_grad.frozen_copy",
+     "def frozen_copy(t):\n    return torch.tensor(t.tolist(), dtype=torch.float32)", FAIL),
+    ("detach_and_no_grad.frozen_copy",
+     "def frozen_copy(t):\n    return t.clone().detach()", PASS),
+    ("detach_and_no_grad.frozen_copy", """\
+def frozen_copy(t):
+    with torch.no_grad():
+        return t * 1""", PASS),
+    # ---- 10 prediction
+    ("detach_and_no_grad.recorded", "recorded_prints = [False, [4.0, 6.0], None]", FAIL),
+    ("detach_and_no_grad.recorded", "recorded_prints = [False, [2, 4], None]", PASS),
     ("tensors_and_graphs.walk+walk_deep", """\
 from collections import deque
 def reachable_nodes(t):
