@@ -54,7 +54,7 @@ TABLE = [
     ("tensors_and_graphs.leaves",
      "leaf_predictions = (True, True, True, False, False, True, False, True, True, False)", PASS),
     ("tensors_and_graphs.grad_fn_chain",
-     "chain_names = ['PowBackward0', 'AddBackward0', 'MulBackward0']", FAIL),
+     "chain_names = ['PowBackward0', 'MulBackward0', 'AddBackward0', 'AccumulateGrad']", FAIL),
     ("tensors_and_graphs.grad_fn_chain",
      "chain_names = ['PowBackward0', 'AddBackward0', 'MulBackward0', 'AccumulateGrad']", PASS),
     # ---- 01 build: the check's own formula, other operations, right answers written otherwise
@@ -368,7 +368,7 @@ def hidden_gradient(x, w1, w2):
     return hidden.grad""", FAIL),
     ("retain_grad.hidden_gradient", """\
 def hidden_gradient(x, w1, w2):
-    return torch.ones(len(x), 1) @ w2.detach().T""", FAIL),
+    return torch.ones(len(x), 1, dtype=w2.dtype) @ w2.detach().T""", FAIL),
     ("retain_grad.hidden_gradient", """\
 def hidden_gradient(x, w1, w2):
     pre = x @ w1
@@ -532,6 +532,120 @@ def frozen_copy(t):
     # ---- 10 prediction
     ("detach_and_no_grad.recorded", "recorded_prints = [False, [4.0, 6.0], None]", FAIL),
     ("detach_and_no_grad.recorded", "recorded_prints = [False, [2, 4], None]", PASS),
+    # ---- 11 topological order: the engine's, recursion with a raised limit, breadth-first
+    ("inside_the_engine.topological+topological_deep", """\
+def topological_order(root):
+    from minigrad.autograd.engine import topological_order as engines
+    return engines([root])""", FAIL),
+    ("inside_the_engine.topological+topological_deep", """\
+import sys
+sys.setrecursionlimit(100_000)
+def topological_order(root):
+    order, seen = [], set()
+    def visit(node):
+        seen.add(node)
+        for child, _ in node.next_functions:
+            if child is not None and child not in seen:
+                visit(child)
+        order.append(node)
+    visit(root)
+    return order[::-1]""", FAIL),
+    ("inside_the_engine.topological+topological_deep", """\
+import sys
+def topological_order(root):
+    sys.setprofile(None)  # the watcher off: then nothing can be judged
+    order, seen, stack = [], {root}, [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        if done:
+            order.append(node)
+            continue
+        stack.append((node, True))
+        for child, _ in node.next_functions:
+            if child is not None and child not in seen:
+                seen.add(child)
+                stack.append((child, False))
+    return order[::-1]""", FAIL),
+    ("inside_the_engine.topological+topological_deep", """\
+def topological_order(root):
+    order, seen, stack = [], {root}, [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        if done:
+            order.append(node)
+            continue
+        stack.append((node, True))
+        for child, _ in node.next_functions:
+            if child is not None and child not in seen:
+                seen.add(child)
+                stack.append((child, False))
+    return order[::-1]""", PASS),
+    # ---- 11 backward by hand: the engine's pass, recursion, replacing .grad
+    ("inside_the_engine.by_hand", """\
+def backward_by_hand(y, order):
+    y.backward()""", FAIL),
+    ("inside_the_engine.by_hand", """\
+def backward_by_hand(y, order):
+    leaves = [n.variable for n in order(y.grad_fn) if type(n).__name__ == "AccumulateGrad"]
+    grads = torch.autograd.grad(y, leaves)
+    for leaf, grad in zip(leaves, grads):
+        leaf.grad = grad if leaf.grad is None else leaf.grad + grad""", FAIL),
+    ("inside_the_engine.by_hand", """\
+import sys
+sys.setrecursionlimit(100_000)
+def backward_by_hand(y, order):
+    def send(node, grad):
+        if type(node).__name__ == "AccumulateGrad":
+            leaf = node.variable
+            leaf.grad = grad if leaf.grad is None else leaf.grad + grad
+            return
+        with torch.no_grad():
+            grads = node(grad)
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        for (child, _), g in zip(node.next_functions, grads):
+            if child is not None and g is not None:
+                send(child, g)
+    send(y.grad_fn, torch.ones_like(y))""", FAIL),
+    ("inside_the_engine.by_hand", """\
+def backward_by_hand(y, order):
+    pending = {y.grad_fn: torch.ones_like(y)}
+    for node in order(y.grad_fn):
+        grad = pending.pop(node, None)
+        if grad is None:
+            continue
+        if type(node).__name__ == "AccumulateGrad":
+            node.variable.grad = grad  # replaces what .grad held
+            continue
+        with torch.no_grad():
+            grads = node(grad)
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        for (child, _), g in zip(node.next_functions, grads):
+            if child is not None and g is not None:
+                pending[child] = pending[child] + g if child in pending else g""", FAIL),
+    ("inside_the_engine.by_hand", """\
+from collections import defaultdict
+def backward_by_hand(y, order):
+    pending = defaultdict(list)
+    pending[y.grad_fn].append(torch.ones_like(y))
+    with torch.no_grad():
+        for node in order(y.grad_fn):
+            arrived = pending.pop(node, [])
+            if not arrived:
+                continue
+            grad = sum(arrived[1:], arrived[0])
+            if type(node).__name__ == "AccumulateGrad":
+                leaf = node.variable
+                if leaf.grad is None:
+                    leaf.grad = grad
+                else:
+                    leaf.grad += grad
+                continue
+            grads = node(grad)
+            for (child, _), g in zip(node.next_functions,
+                                     grads if isinstance(grads, tuple) else (grads,)):
+                if child is not None and g is not None:
+                    pending[child].append(g)""", PASS),
+    ("inside_the_engine.one_step", "step_prints = [1.0, 15.0, 6.0, 5.0]", FAIL),
     ("tensors_and_graphs.walk+walk_deep", """\
 from collections import deque
 def reachable_nodes(t):
@@ -614,6 +728,7 @@ PREDICTIONS = [  # (check, the right answer, two answers each wrong in one other
     ("retain_grad.retained", [15.0, 6.0, None, False], 1, 3),
     ("inplace.which_raise", ["error", "error", [0.5, 0.5], [0.5, 0.25]], 0, 3),
     ("graphs_used_again.twice", [24.0, "error", 12.0, None], 0, 3),
+    ("inside_the_engine.one_step", [1.0, 15.0, 6.0, 6.0], 1, 2),
 ]
 
 

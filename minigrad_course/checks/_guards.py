@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from minigrad.autograd import engine
-from ._feedback import NOT_LEARNERS, as_array
+from ._feedback import NOT_LEARNERS, CheckFailed, as_array
 
 _ENGINE_RUN = engine.run_backward.__code__  # every backward() and autograd.grad() runs this
 
@@ -35,8 +35,9 @@ class Run:
 
 class Watch:
     """`with Watch(forbidden) as watch: <run the learner's function>`, then read `runs`,
-    `called` (names of forbidden functions that ran), `recursive` (the learner's functions
-    that called themselves) and `switched_off` (the learner's code replaced the watcher).
+    `called` (names of forbidden functions that ran) and `recursive` (the learner's functions
+    that called themselves). If the learner's code replaced the watcher, leaving the block
+    raises CheckFailed: nothing it counted can be trusted.
     `forbidden` maps functions to the name a message uses for them."""
 
     def __init__(self, forbidden: dict[Callable, str] | None = None) -> None:
@@ -55,9 +56,12 @@ class Watch:
         sys.setprofile(self._hook)
         return self
 
-    def __exit__(self, *exc_info: Any) -> None:
+    def __exit__(self, kind: type | None, *exc_info: Any) -> None:
         self.switched_off = sys.getprofile() is not self._hook
         sys.setprofile(self._previous)
+        if self.switched_off and kind is None:
+            raise CheckFailed("✗ Your code switched off the check's watcher (sys.setprofile), "
+                              "so the check cannot judge it: leave sys.setprofile alone.")
 
     @property
     def backward_runs(self) -> int:

@@ -171,11 +171,12 @@ def _example_graphs() -> list[Tensor]:
 
 def walk(reachable_nodes: Callable) -> None:
     checks = Checks("reachable_nodes(t)")
+    recursive: set[str] = set()
     for index, t in enumerate(_example_graphs()):
         with Watch() as watch:
             mine = checks.call(reachable_nodes, t)
         expected = _breadth_first(t)
-        _no_recursion(checks, watch)
+        recursive.update(watch.recursive)
         which = f"on example {index + 1}"
         if not checks.expect(isinstance(mine, list), f"{which}: it should return a list."):
             continue
@@ -194,6 +195,7 @@ def walk(reachable_nodes: Callable) -> None:
         if len(checks.failures) > failed_before and t.grad_fn is not None:
             show_graphs([(f"example {index + 1}, the nodes your function should list", t)],
                         view="backward")
+    _no_recursion(checks, recursive)
     checks.verdict("reachable_nodes lists every node breadth-first, each once, on 4 graphs, "
                    "without recursion.")
 
@@ -208,16 +210,14 @@ def walk_deep(reachable_nodes: Callable) -> None:
     with Watch() as watch:
         mine = checks.call(reachable_nodes, y, hints={
             "recursion": "write the walk with a list used as a queue instead of recursion."})
-    _no_recursion(checks, watch)
+    _no_recursion(checks, set(watch.recursive))
     checks.expect(isinstance(mine, list) and len(mine) == 5001,
                   "it should list all 5,001 nodes of the chain.")
     checks.verdict("reachable_nodes lists all 5,001 nodes of a deep chain, and none of your "
                    "functions called itself.")
 
 
-def _no_recursion(checks: Checks, watch: Watch) -> None:
-    checks.expect(not watch.switched_off, "your code switched off the check's watcher "
-                  "(sys.setprofile): the check cannot judge it.")
-    checks.expect(not watch.recursive, f"{', '.join(watch.recursive)} calls itself: a walk "
+def _no_recursion(checks: Checks, recursive: set[str]) -> None:
+    checks.expect(not recursive, f"{', '.join(sorted(recursive))} calls itself: a walk "
                   "by recursion fails on graphs deeper than Python's recursion limit, whatever "
                   "the limit is set to. Hint: keep the nodes still to visit in a list.")
