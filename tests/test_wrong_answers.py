@@ -646,6 +646,88 @@ def backward_by_hand(y, order):
                 if child is not None and g is not None:
                     pending[child].append(g)""", PASS),
     ("inside_the_engine.one_step", "step_prints = [1.0, 15.0, 6.0, 5.0]", FAIL),
+    # ---- 12 Cube: not a Function, ctx.x instead of save_for_backward, apply replaced
+    ("custom_functions.cube", """\
+class Cube:
+    @staticmethod
+    def apply(x):
+        return x ** 3""", FAIL),
+    ("custom_functions.cube", """\
+class Cube(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.x = x
+        return x ** 3
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output * 3 * ctx.x ** 2""", FAIL),
+    ("custom_functions.cube", """\
+class Cube(torch.autograd.Function):
+    apply = staticmethod(lambda x: x ** 3)""", FAIL),
+    ("custom_functions.cube", """\
+class Cube(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return torch.pow(x, 3)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, = ctx.saved_tensors
+        return 3 * x * x * grad_output""", PASS),
+    # ---- 12 Mul and Pow: a Mul that keeps a and b on ctx
+    ("custom_functions.mul_and_pow", """\
+class Mul(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.a, ctx.b = a, b
+        return a * b
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output * ctx.b, grad_output * ctx.a
+
+
+class Pow(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, n):
+        ctx.save_for_backward(x)
+        ctx.n = n
+        return x ** n
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return grad_output * ctx.n * x ** (ctx.n - 1), None""", FAIL),
+    # ---- 12 Softplus: not a Function, grad_output still ignored, the ops' own backward
+    ("custom_functions.softplus", """\
+class Softplus:
+    @staticmethod
+    def apply(x):
+        return (1 + x.exp()).log()""", FAIL),
+    ("custom_functions.softplus", """\
+class Softplus(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return (1 + x.exp()).log()
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return torch.sigmoid(x) * grad_output.sum() / grad_output.numel()""", FAIL),
+    ("custom_functions.softplus", """\
+class Softplus(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return torch.log(torch.exp(x) + 1)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return grad_output / (1 + torch.exp(-x))""", PASS),
     ("tensors_and_graphs.walk+walk_deep", """\
 from collections import deque
 def reachable_nodes(t):
