@@ -177,7 +177,8 @@ def accumulate_gradient(w, inputs, targets, micro_batch_size):
     n = len(inputs)
     starts = list(range(0, n, micro_batch_size))
     for start in reversed(starts):  # any order: addition does not care
-        errors = inputs[start:start + micro_batch_size] @ w - targets[start:start + micro_batch_size]
+        rows = slice(start, start + micro_batch_size)
+        errors = inputs[rows] @ w - targets[rows]
         (errors.pow(2).sum() / n).backward()""", PASS),
     # ---- 04 predictions
     ("resetting_gradients.zero_grad", "zero_grad_prints = [[0.0, 0.0], [3.0, 3.0], [0.0, 0.0]]",
@@ -728,6 +729,81 @@ class Softplus(torch.autograd.Function):
     def backward(ctx, grad_output):
         (x,) = ctx.saved_tensors
         return grad_output / (1 + torch.exp(-x))""", PASS),
+    # ---- 13 train: the check's reference losses, a model of its own, no reset at all
+    ("capstone.train", """\
+def train(model, optimizer, xs, ys, steps):
+    return list(check._reference_losses(steps))""", FAIL),
+    ("capstone.train", """\
+def train(model, optimizer, xs, ys, steps):
+    model = check.make_model()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
+    loss_fn = torch.nn.CrossEntropyLoss()
+    losses = []
+    for step in range(steps):
+        optimizer.zero_grad()
+        loss = loss_fn(model(xs), ys)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses""", FAIL),
+    ("capstone.train", """\
+def train(model, optimizer, xs, ys, steps):
+    loss_fn = torch.nn.CrossEntropyLoss()
+    losses = []
+    for step in range(steps):
+        model.zero_grad(set_to_none=False)
+        loss = loss_fn(model(xs), ys)
+        loss.backward()
+        optimizer.step()
+        losses.append(float(loss))
+    return losses""", PASS),
+    # ---- 13 prediction
+    ("capstone.frozen", "frozen_prints = [None, [1.0], False]", FAIL),
+    ("capstone.frozen", "frozen_prints = [None, [4], False]", PASS),
+    # ---- 13 gradient norms: numbers written in, gradients squared in place, zeros for None
+    ("capstone.gradient_norms", """\
+def gradient_norms(model):
+    norms = {}
+    for name, p in model.named_parameters():
+        norms[name] = None if p.grad is None else p.grad.pow_(2).sum().sqrt().item()
+    return norms""", FAIL),
+    ("capstone.gradient_norms", """\
+def gradient_norms(model):
+    return {name: 0.0 if p.grad is None else p.grad.norm().item()
+            for name, p in model.named_parameters()}""", FAIL),
+    ("capstone.gradient_norms", """\
+import math
+def gradient_norms(model):
+    norms = {}
+    for name, p in model.named_parameters():
+        entries = [] if p.grad is None else p.grad.flatten().tolist()
+        norms[name] = None if p.grad is None else math.sqrt(sum(g * g for g in entries))
+    return norms""", PASS),
+    # ---- 13 accuracy: recording left off, the graph built anyway, a number written in
+    ("capstone.accuracy", """\
+def accuracy(model, xs, ys):
+    torch.set_grad_enabled(False)
+    predicted = model(xs).argmax(dim=1)
+    return (predicted == ys).float().mean().item()""", FAIL),
+    ("capstone.accuracy", """\
+def accuracy(model, xs, ys):
+    predicted = model(xs).detach().argmax(dim=1)
+    return (predicted == ys).float().mean().item()""", FAIL),
+    ("capstone.accuracy", """\
+def accuracy(model, xs, ys):
+    with torch.no_grad():
+        model(xs)
+    return 0.5""", FAIL),
+    ("capstone.accuracy", """\
+@torch.no_grad()
+def accuracy(model, xs, ys):
+    right = (model(xs).argmax(dim=1) == ys).sum().item()
+    return right / len(ys)""", PASS),
+    ("capstone.accuracy", """\
+def accuracy(model, xs, ys):
+    with torch.set_grad_enabled(False):
+        predicted = model(xs).argmax(dim=1)
+    return float((predicted == ys).float().mean())""", PASS),
     ("tensors_and_graphs.walk+walk_deep", """\
 from collections import deque
 def reachable_nodes(t):
@@ -754,7 +830,7 @@ def _defined_by_the_cell(value: object) -> bool:
         return False
     if isinstance(value, type):
         return value.__module__ == "__main__"
-    code = getattr(value, "__code__", None)
+    code = getattr(inspect.unwrap(value), "__code__", None)
     if code is not None:
         return code.co_filename == CELL
     return not callable(value)
@@ -811,6 +887,7 @@ PREDICTIONS = [  # (check, the right answer, two answers each wrong in one other
     ("inplace.which_raise", ["error", "error", [0.5, 0.5], [0.5, 0.25]], 0, 3),
     ("graphs_used_again.twice", [24.0, "error", 12.0, None], 0, 3),
     ("inside_the_engine.one_step", [1.0, 15.0, 6.0, 6.0], 1, 2),
+    ("capstone.frozen", [None, [4.0], False], 0, 2),
 ]
 
 
