@@ -170,6 +170,5 @@ def sgd_step(step: Callable, lr: float = 0.1) -> None:
         checks.expect(all(p._grad is None for p in objects),
                       f"{which}: after the step every .grad should be None, as zero_grad() "
                       "leaves it.")
-    checks.verdict(f"sgd_step (lr={lr} and {lr * 2.5}) moves each parameter by -lr × its "
-                   "gradient in place, as a version bump shows, keeps them leaves, skips those "
-                   "without a gradient, then sets every .grad to None.")
+    checks.verdict(f"sgd_step (lr={lr} and {lr * 2.5}) moves parameters by -lr × grad in "
+                   "place, leaves the others, keeps them leaves and sets .grad to None.")
