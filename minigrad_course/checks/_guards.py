@@ -5,8 +5,8 @@ the learner to write rather than borrow, and functions of the learner's that cal
 A value alone cannot tell a gradient from one written out by hand, or a walk without recursion
 from one with a raised recursion limit; watching the calls can. `Watch` uses `sys.setprofile`,
 which sees every Python call in this thread and costs a little time only while it is on.
-Like all in-process checking it can be switched off by the code it watches: it notices that
-and says so (docs/teaching.md says what a class grading in earnest does about it)."""
+Like all in-process checking it can be switched off by the code it watches; it notices that,
+and the check fails saying so."""
 from __future__ import annotations
 
 import sys
