@@ -671,6 +671,19 @@ class Cube(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
+        return x ** 3
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        with torch.enable_grad():
+            x = x.detach().requires_grad_()
+            return torch.autograd.grad(x ** 3, x, grad_output)[0]""", FAIL),
+    ("custom_functions.cube", """\
+class Cube(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
         return torch.pow(x, 3)
 
     @staticmethod

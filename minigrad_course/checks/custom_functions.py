@@ -9,6 +9,7 @@ import numpy as np
 from minigrad.autograd import Function, gradcheck
 from minigrad.tensor import Tensor
 from ._feedback import Checks, same_numbers
+from ._guards import Watch
 
 
 def _require_function(checks: Checks, function: Any, name: str) -> None:
@@ -21,6 +22,15 @@ def _require_function(checks: Checks, function: Any, name: str) -> None:
     if getattr(function.apply, "__func__", None) is not Function.apply.__func__:
         checks.fail_now(f"{name} defines its own apply: write forward and backward, and let "
                         "torch.autograd.Function's apply connect them to the graph.")
+
+
+def _backward_by_hand(checks: Checks, name: str, y: Tensor, v: Tensor) -> None:
+    """y.backward(v) runs one pass of the engine: a backward that asks autograd for its own
+    derivative (a second pass inside the first) has not written it."""
+    with Watch() as watch:
+        checks.call(y.backward, v, doing="y.backward(v)")
+    checks.expect(watch.backward_runs == 1, f"{name}'s backward runs a backward pass of its "
+                  "own: write the derivative with tensor operations instead (notebook 12).")
 
 
 def _expect_own_node(checks: Checks, function: Any, name: str, y: Any, saves: int) -> None:
@@ -53,7 +63,7 @@ def cube(function: Any) -> None:
     checks.expect(same_numbers(y, x._data ** 3), "Cube.apply(x) should compute x ** 3.")
     _expect_own_node(checks, function, "Cube", y, saves=1)
     weights = Tensor(rng.normal(size=3))
-    checks.call(y.backward, weights, doing="y.backward(v)")
+    _backward_by_hand(checks, "Cube", y, weights)
     checks.expect(same_numbers(x.grad, 3 * x._data ** 2 * weights._data),
                   "x.grad is not v · 3x². Hint: backward receives the gradient of the output; "
                   "multiply it by the derivative.")
@@ -77,6 +87,8 @@ def mul_and_pow(mul: Any, pow_: Any) -> None:
     checks.expect(isinstance(product, Tensor) and same_numbers(product, a._data * b._data),
                   "Mul.apply(a, b) should compute a * b.")
     _expect_own_node(checks, mul, "Mul", product, saves=2)
+    if isinstance(product, Tensor):
+        _backward_by_hand(checks, "Mul", product, Tensor(rng.normal(size=3)))
     agrees = checks.call(gradcheck, mul.apply, (a, b), raise_exception=False,
                          doing="gradcheck on Mul")
     checks.expect(agrees, "gradcheck disagrees with Mul's backward. Hint: the gradient for a "
@@ -88,8 +100,9 @@ def mul_and_pow(mul: Any, pow_: Any) -> None:
         power = checks.call(pow_.apply, x, n, doing=f"Pow.apply(x, {n})")
         checks.expect(isinstance(power, Tensor) and same_numbers(power, x._data ** n),
                       f"Pow.apply(x, {n}) should compute x ** {n}.")
-        if n == 3:
+        if n == 3 and isinstance(power, Tensor):
             _expect_own_node(checks, pow_, "Pow", power, saves=1)
+            _backward_by_hand(checks, "Pow", power, Tensor(rng.normal(size=3)))
         agrees = checks.call(gradcheck, lambda t, n=n: pow_.apply(t, n), (x,),
                              raise_exception=False, hints=hints,
                              doing=f"gradcheck on Pow with n = {n}")
@@ -126,7 +139,7 @@ def softplus(function: Any) -> None:
     checks.expect(same_numbers(y, np.log1p(np.exp(x._data))), "the forward values changed.")
     _expect_own_node(checks, function, "Softplus", y, saves=1)
     weights = Tensor(rng.normal(size=4))
-    checks.call(y.backward, weights, doing="y.backward(v)")
+    _backward_by_hand(checks, "Softplus", y, weights)
     sigmoid = 1 / (1 + np.exp(-x._data))
     checks.expect(same_numbers(x.grad, weights._data * sigmoid),
                   "with an upstream gradient v that is not all ones, x.grad should be "
