@@ -932,3 +932,29 @@ def accumulate_gradient(w, inputs, targets, micro_batch_size):
     shown = re.findall(r"about [^,\]]*?(-?\d[\d.e+-]*)", message)
     assert shown and all(len(number.replace("-", "").replace(".", "").lstrip("0")) <= 2
                          for number in shown), message
+
+
+def _exercise_checks() -> list[str]:
+    """"module.function" for every check a check cell of solutions/ calls (hidden ones too)."""
+    import json
+    from pathlib import Path
+
+    found = []
+    for path in sorted((Path(__file__).parent.parent / "solutions").glob("ex*.ipynb")):
+        cells = ["".join(cell["source"]) for cell in json.loads(path.read_text())["cells"]
+                 if cell["cell_type"] == "code"]
+        module = re.search(r"from minigrad_course\.checks import (\w+) as check", cells[0])[1]
+        found += [f"{module}.{name}" for source in cells
+                  for name in re.findall(r"^check\.(\w+)\(", source, re.MULTILINE)
+                  if name not in ("show_target",)]
+    return found
+
+
+def test_every_exercise_has_a_wrong_answer_here() -> None:
+    """Breadth first: each of the 44 exercises (and each hidden check) is tried with at least
+    one wrong answer in TABLE."""
+    failing = {f"{row[0].split('.')[0]}.{name}" for row in TABLE if row[2] is FAIL
+               for name in row[0].split(".")[1].split("+")}
+    checks = _exercise_checks()
+    assert len(set(checks)) >= 44
+    assert [check for check in checks if check not in failing] == []
