@@ -70,6 +70,8 @@ TABLE = [
      "def build(a, b):\n    return (b + b * a).pow(2)", PASS),
     # ---- 01 walk: recursion with a raised limit, depth-first, the engine's order
     ("tensors_and_graphs.walk+walk_deep", RECURSIVE_WALK, FAIL),
+    ("tensors_and_graphs.walk+walk_deep",
+     "def reachable_nodes(t):\n    return check._breadth_first(t)", FAIL),
     ("tensors_and_graphs.walk+walk_deep", """\
 def reachable_nodes(t):
     order, seen = [], set()
@@ -367,6 +369,9 @@ def hidden_gradient(x, w1, w2):
     out = (hidden @ w2).sum()
     out.backward()
     return hidden.grad""", FAIL),
+    ("retain_grad.hidden_gradient", """\
+def hidden_gradient(x, w1, w2):
+    return check._expected_gradients(x, w1, w2)[0]""", FAIL),
     ("retain_grad.hidden_gradient", """\
 def hidden_gradient(x, w1, w2):
     return torch.ones(len(x), 1, dtype=w2.dtype) @ w2.detach().T""", FAIL),

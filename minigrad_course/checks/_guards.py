@@ -22,6 +22,9 @@ from minigrad.autograd import engine
 from ._feedback import NOT_LEARNERS, CheckFailed, as_array
 
 _ENGINE_RUN = engine.run_backward.__code__  # every backward() and autograd.grad() runs this
+# The topic modules (tensors_and_graphs.py, ...): the learner's namespace holds one as `check`,
+# and its helpers compute the answers the checks compare with.
+_TOPIC_MODULES = frozenset(str(path.resolve()) for path in Path(__file__).parent.glob("[a-z]*.py"))
 
 
 @dataclass
@@ -34,15 +37,20 @@ class Run:
 
 
 class Watch:
-    """`with Watch(forbidden) as watch: <run the learner's function>`, then read `runs`,
-    `called` (names of forbidden functions that ran) and `recursive` (the learner's functions
-    that called themselves). If the learner's code replaced the watcher, leaving the block
-    raises CheckFailed: nothing it counted can be trusted.
-    `forbidden` maps functions to the name a message uses for them."""
+    """`with Watch(forbidden, given) as watch: <run the learner's function>`, then read
+    `runs`, `called` (names of forbidden functions that ran) and `recursive` (the learner's
+    functions that called themselves). `forbidden` maps functions to the name a message uses
+    for them; `given` lists the check's own functions the learner's code may call (those the
+    check hands it, hooks the check registered). Leaving the block raises CheckFailed when the
+    learner's code replaced the watcher (nothing it counted can be trusted) or called any other
+    function of a check module (they compute the answers)."""
 
-    def __init__(self, forbidden: dict[Callable, str] | None = None) -> None:
+    def __init__(self, forbidden: dict[Callable, str] | None = None,
+                 given: tuple[Callable, ...] = ()) -> None:
         self.forbidden = {_code_of(function): name for function, name in
                           (forbidden or {}).items()}
+        self.given = {_code_of(function) for function in given}
+        self.borrowed: list[str] = []  # the check module's own functions the learner called
         self.runs: list[Run] = []
         self.called: list[str] = []
         self.recursive: list[str] = []
@@ -62,6 +70,10 @@ class Watch:
         if self.switched_off and kind is None:
             raise CheckFailed("✗ Your code switched off the check's watcher (sys.setprofile), "
                               "so the check cannot judge it: leave sys.setprofile alone.")
+        if self.borrowed and kind is None:
+            raise CheckFailed(f"✗ Your code calls the check's own {self.borrowed[0]}(), which "
+                              "computes what the check compares with: write the answer "
+                              "yourself.")
 
     @property
     def backward_runs(self) -> int:
@@ -76,6 +88,8 @@ class Watch:
                                      bool(found["create_graph"])))
             elif code in self.forbidden:
                 self.called.append(self.forbidden[code])
+            elif code.co_filename in _TOPIC_MODULES and code not in self.given:
+                self.borrowed.append(code.co_name)
             elif self._learners(code):
                 depth = self._depth.get(code, 0) + 1
                 self._depth[code] = depth

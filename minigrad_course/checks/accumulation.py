@@ -8,7 +8,7 @@ import numpy as np
 
 from minigrad.tensor import Tensor
 from ._feedback import Checks, same_numbers, shown
-from ._guards import roughly
+from ._guards import Watch, roughly
 from ._snippets import check_predictions
 
 BOTH_ORDERS_SNIPPETS = {
@@ -70,12 +70,16 @@ def gradients_of_two_losses(w):
     return grad_a, grad_b"""
 
 
-def _passes_of(w: Tensor) -> list[np.ndarray]:
+def _passes_of(w: Tensor) -> tuple[list[np.ndarray], Callable]:
     """A list that fills with the gradient reaching the leaf `w` in each backward pass (a
-    hook sees every pass, backward() or autograd.grad)."""
+    hook sees every pass, backward() or autograd.grad), and that hook."""
     passes: list[np.ndarray] = []
-    w.register_hook(lambda grad: passes.append(np.array(grad._data)))
-    return passes
+
+    def remember(grad: Tensor) -> None:
+        passes.append(np.array(grad._data))
+
+    w.register_hook(remember)
+    return passes, remember
 
 
 def two_losses(gradients_of_two_losses: Callable) -> None:
@@ -84,8 +88,9 @@ def two_losses(gradients_of_two_losses: Callable) -> None:
     rng = np.random.default_rng(3)
     for w0 in (np.array([1.0, -1.0, 3.0]), rng.normal(size=4)):
         w = Tensor(w0.copy(), requires_grad=True)
-        passes = _passes_of(w)
-        result = checks.call(gradients_of_two_losses, w)
+        passes, hook = _passes_of(w)
+        with Watch(given=(hook,)):
+            result = checks.call(gradients_of_two_losses, w)
         if not (isinstance(result, tuple) and len(result) == 2):
             checks.fail_now("it should return a pair (grad_a, grad_b).")
         grad_a, grad_b = result
@@ -133,8 +138,9 @@ def micro_batches(accumulate_gradient: Callable, cases: tuple = ((8, 2), (10, 4)
         inputs, targets = _batch(n)
         w0 = rng.normal(size=3)
         w = Tensor(w0.copy(), requires_grad=True)
-        passes = _passes_of(w)
-        checks.call(accumulate_gradient, w, inputs, targets, size)
+        passes, hook = _passes_of(w)
+        with Watch(given=(hook,)):
+            checks.call(accumulate_gradient, w, inputs, targets, size)
         which = f"with {n} samples in micro-batches of {size}"
         if not checks.expect(w.grad is not None, f"{which}: w.grad is still None. Hint: call "
                              "backward() on each micro-batch's loss."):

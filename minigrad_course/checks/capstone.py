@@ -177,7 +177,8 @@ def accuracy(accuracy_of: Callable) -> None:
     for seed, points in ((0, 100), (4, 80)):
         xs, ys = two_moons(points, seed)
         model = _Recording(make_model(seed))
-        result = checks.call(accuracy_of, model, xs, ys)
+        with Watch(given=(_Recording.forward,)):
+            result = checks.call(accuracy_of, model, xs, ys)
         which = f"on {points} points"
         left_off = not _grad_mode.is_grad_enabled()
         _grad_mode.set_grad_enabled(True)  # as it was, so that the rest of the check records

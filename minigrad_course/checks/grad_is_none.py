@@ -86,7 +86,8 @@ def init_weights(init: Callable) -> None:
     for n in (3, 5, 1):  # more than the n = 3 the notebook shows: no values written out
         random.manual_seed(0)
         expected = random.randn(n)._data * 0.01
-        w = checks.call(init, n, doing=f"init_weights({n})")
+        with Watch():
+            w = checks.call(init, n, doing=f"init_weights({n})")
         if not isinstance(w, Tensor):
             checks.fail_now(f"init_weights({n}) should return a tensor, not "
                             f"{type(w).__name__}.")

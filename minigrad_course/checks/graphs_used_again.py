@@ -84,7 +84,7 @@ def second_derivative(second: Callable) -> None:
     checks = Checks("second_derivative(f, x)")
     for description, f, exact, value in _functions():
         x = Tensor(value, requires_grad=True)
-        with Watch() as watch:
+        with Watch(given=(f,)) as watch:
             result = checks.call(second, f, x)
         which = f"for f(x) = {description} at x = {value:.3g}"
         checks.expect(same_numbers(result, exact(value)),

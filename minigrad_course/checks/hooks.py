@@ -9,7 +9,7 @@ import numpy as np
 
 from minigrad.tensor import Tensor
 from ._feedback import Checks, same_numbers, shown
-from ._guards import roughly
+from ._guards import Watch, roughly
 from ._snippets import check_predictions
 
 HOOK_SNIPPET = """\
@@ -51,7 +51,8 @@ def watch(watch_gradients: Callable) -> None:
     checks = Checks("watch(tensors)")
     for index, (out, tensors, expected) in enumerate(_watched_graphs()):
         which = f"on graph {index + 1}"
-        seen = checks.call(watch_gradients, tensors)
+        with Watch():
+            seen = checks.call(watch_gradients, tensors)
         if not isinstance(seen, dict):
             checks.fail_now(f"it should return a dict (to be filled later), not "
                             f"{type(seen).__name__}.")
@@ -93,7 +94,8 @@ def clip(clip_gradient: Callable) -> None:
     for seed, max_norm, norm in ((0, 1.0, 10.0), (1, 1.0, 0.5), (2, 2.5, 4.0), (3, 2.5, 2.0),
                                  (4, 0.3, 0.9)):
         x, h, out, upstream = _clipped_case(seed, norm)
-        checks.call(clip_gradient, h, max_norm)
+        with Watch():
+            checks.call(clip_gradient, h, max_norm)
         checks.call(out.backward, doing="backward(), which runs your hook,")
         wanted = upstream * (max_norm / norm) if norm > max_norm else upstream
         checks.expect(lambda x=x, wanted=wanted: same_numbers(x.grad, 2 * wanted),

@@ -8,6 +8,7 @@ import numpy as np
 
 from minigrad.tensor import Tensor
 from ._feedback import Checks, same_numbers
+from ._guards import Watch
 from ._snippets import check_predictions
 
 WHICH_RAISE_SNIPPETS = {
@@ -114,7 +115,8 @@ def normalized_loss(loss_of: Callable) -> None:
     rng = np.random.default_rng(12)
     for x0 in (np.array([1.0, -2.0, 0.5]), np.array([0.0, 3.0]), rng.normal(size=5)):
         x = Tensor(x0.copy(), requires_grad=True)
-        loss = checks.call(loss_of, x)
+        with Watch():
+            loss = checks.call(loss_of, x)
         value, grad = _expected_loss(x0)
         if not isinstance(loss, Tensor) or not loss.requires_grad:
             checks.fail_now("it should return the loss as a tensor that requires grad.")
@@ -162,7 +164,9 @@ def count_inplace(count: Callable) -> None:
             calls.append(arg)
             return fn(arg)
 
-        result = checks.call(count, watched, t)
+        given = (watched, fn)  # the check hands both to the answer
+        with Watch(given=given):
+            result = checks.call(count, watched, t)
         checks.expect(len(calls) == 1 and calls[0] is t,
                       f"for fn(t) = {description}, fn should be called once, on t itself.")
         checks.expect(result == expected,

@@ -116,8 +116,11 @@ def by_hand(backward_by_hand: Callable) -> None:
         expected_out.backward()
         leaves[0].grad = Tensor(np.ones_like(leaves[0]._data))  # backward adds to what is there
         expected_leaves[0].grad = expected_leaves[0].grad + 1
-        with Watch() as watch:
-            checks.call(backward_by_hand, out, lambda root: reference_order([root]), hints={
+        def order(root: Any) -> list:  # a known-good order, as the prompt promises
+            return reference_order([root])
+
+        with Watch(given=(order,)) as watch:
+            checks.call(backward_by_hand, out, order, hints={
                 "recursion": "loop over the nodes in topological order instead of recursing."})
         if watch.backward_runs:
             checks.fail_now(f"for {description}, it ran the engine's backward pass (backward() "

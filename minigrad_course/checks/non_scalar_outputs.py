@@ -81,8 +81,13 @@ def jacobian(jacobian_of: Callable) -> None:
             return out
 
         passes: list[np.ndarray] = []
-        x.register_hook(lambda grad: passes.append(np.array(grad._data)))
-        with Watch({functional.jacobian: "torch.autograd.functional.jacobian"}) as watch:
+
+        def remember(grad: Tensor, passes: list = passes) -> None:  # each pass's row
+            passes.append(np.array(grad._data))
+
+        x.register_hook(remember)
+        with Watch({functional.jacobian: "torch.autograd.functional.jacobian"},
+                   given=(watched, f, remember)) as watch:
             mine = as_array(checks.call(jacobian_of, watched, x))
         which = f"for {description}"
         if watch.called:
@@ -171,10 +176,15 @@ def mse_gradient(gradient_of_mse: Callable) -> None:
         xs, ys, w0 = _regression(seed, n)
         w = Tensor(w0.copy(), requires_grad=True)
         passes: list[np.ndarray] = []
-        w.register_hook(lambda grad, passes=passes: passes.append(np.array(grad._data)))
-        mine = checks.call(gradient_of_mse, w, xs, ys, hints={
-            "implicitly created": "backward() makes up a starting gradient only for a single "
-                                  "number (notebook 05)."})
+
+        def remember(grad: Tensor, passes: list = passes) -> None:
+            passes.append(np.array(grad._data))
+
+        w.register_hook(remember)
+        with Watch(given=(remember,)):
+            mine = checks.call(gradient_of_mse, w, xs, ys, hints={
+                "implicitly created": "backward() makes up a starting gradient only for a "
+                                      "single number (notebook 05)."})
         reference = Tensor(w0.copy(), requires_grad=True)
         ((xs @ reference - ys) ** 2).mean().backward()
         which = f"with {n} samples"

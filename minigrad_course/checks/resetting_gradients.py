@@ -143,9 +143,10 @@ def sgd_step(step: Callable, lr: float = 0.1) -> None:
         params, grads = _params(seed)
         objects, before = list(params), [p._data.copy() for p in params]
         versions = [p._version for p in params]
-        checks.call(step, params, rate, doing=f"sgd_step(params, {rate})", hints={
-            "leaf Variable": "a leaf that requires grad cannot be changed in place while "
-                             "autograd records: update it inside `with torch.no_grad():`."})
+        with Watch():
+            checks.call(step, params, rate, doing=f"sgd_step(params, {rate})", hints={
+                "leaf Variable": "a leaf that requires grad cannot be changed in place while "
+                                 "autograd records: update it inside `with torch.no_grad():`."})
         which = f"with lr={rate}"
         checks.expect(all(p is q for p, q in zip(params, objects)),
                       f"{which}: the list should hold the very same tensor objects after the "

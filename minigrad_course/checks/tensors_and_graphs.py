@@ -121,7 +121,8 @@ def build_the_graph(build: Callable) -> None:
 
     checks = Checks("build(a, b)")
     a, b = Tensor(2.0, requires_grad=True), Tensor(-1.0, requires_grad=True)
-    out = checks.call(build, a, b)
+    with Watch():
+        out = checks.call(build, a, b)
     if not isinstance(out, Tensor) or not out.requires_grad:
         checks.fail_now("it should return a tensor computed from a and b (so it requires "
                         "grad). Hint: return the result of operations on a and b.")
