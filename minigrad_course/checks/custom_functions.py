@@ -142,8 +142,9 @@ def softplus(function: Any) -> None:
     _backward_by_hand(checks, "Softplus", y, weights)
     sigmoid = 1 / (1 + np.exp(-x._data))
     checks.expect(same_numbers(x.grad, weights._data * sigmoid),
-                  "with an upstream gradient v that is not all ones, x.grad should be "
-                  "v · sigmoid(x). Hint: what does backward do with grad_output?")
+                  "with an upstream gradient v that is not all ones, x.grad is wrong (sum() "
+                  "sends all ones). Hint: what is grad_output, and what does the chain rule do "
+                  "with it? (notebook 12)")
     checks.expect(lambda: gradcheck(function.apply, (Tensor(np.array([0.3, -1.2]),
                                                             requires_grad=True),),
                                     raise_exception=False),
