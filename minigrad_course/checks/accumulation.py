@@ -34,12 +34,8 @@ print(x.grad)""",
 def both_orders(answers: Any) -> None:
     labels = ["the 1st print (y first)", "the 2nd print (y first)",
               "the 1st print (z first)", "the 2nd print (z first)"]
-    hints = ["dy/dx = 2x, at x = 2.",
-             "the second backward() adds its gradient to what .grad already holds.",
-             "dz/dx = 3x², at x = 2.",
-             "addition does not care about order."]
     check_predictions("your 4 predictions", answers, list(BOTH_ORDERS_SNIPPETS.values()),
-                      labels, hints, "All 4 right: .grad is the sum of every backward so far, "
+                      labels, "All 4 right: .grad is the sum of every backward so far, "
                       "in any order.")
 
 
@@ -53,8 +49,8 @@ print(x.grad)"""
 
 def loop(answers: Any) -> None:
     check_predictions("your prediction", answers, LOOP_SNIPPET, ["x.grad after the loop"],
-                      ["each pass adds d(loss)/dx, and nothing resets .grad in between."],
-                      "Right: four backward passes, four gradients added up.")
+                      "Right: four backward passes, four gradients added up.",
+                      hint="each pass adds d(loss)/dx, and nothing resets .grad in between.")
 
 
 # The read-only cell's bug, as the notebook shows it (a test keeps the two equal): while

@@ -111,9 +111,6 @@ def frozen(answers: Any) -> None:
     check_predictions("your 3 predictions", answers, FROZEN_SNIPPET,
                       ["model[0].weight.grad", "model[2].bias.grad",
                        "model[0].weight.requires_grad"],
-                      ["a parameter that does not require grad is left out of backward.",
-                       "the bias is added to each of the 4 outputs, and out sums them.",
-                       "requires_grad_(False) on a module applies to all its parameters."],
                       "All 3 right: a frozen layer gets no .grad, the rest train as usual.")
 
 

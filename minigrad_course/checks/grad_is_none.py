@@ -27,11 +27,7 @@ print(b.grad)"""
 
 def before_and_after(answers: Any) -> None:
     labels = ["w.grad before backward", "w.grad after", "x.grad after", "b.grad after"]
-    hints = ["nothing has computed a gradient yet.",
-             "dy/dw is the factor that multiplies w.",
-             "x was created without requires_grad.",
-             "b is added as it is: how much does y move when b moves by 1?"]
-    check_predictions("your 4 predictions", answers, BEFORE_AND_AFTER_SNIPPET, labels, hints,
+    check_predictions("your 4 predictions", answers, BEFORE_AND_AFTER_SNIPPET, labels,
                       "All 4 right: backward() fills .grad only for leaves that require grad.")
 
 
@@ -63,12 +59,8 @@ print(x.grad)""",
 def outcomes(answers: Any) -> None:
     """Four snippets, one print each: the predictions are checked as one list."""
     labels = [f"snippet {name}" for name in OUTCOME_SNIPPETS]
-    hints = ["dy/dx = 2x.",
-             "was anything recorded when y was computed?",
-             "a gradient that happens to be zero is still a gradient.",
-             "look at the number 3: what kind of tensor does it make?"]
     check_predictions("your 4 predictions", answers, list(OUTCOME_SNIPPETS.values()), labels,
-                      hints, "All 4 right: only floating-point leaves recorded with "
+                      "All 4 right: only floating-point leaves recorded with "
                       "requires_grad get a .grad, and a zero gradient is not None.")
 
 

@@ -38,12 +38,8 @@ print(x.grad)""",
 def twice(answers: Any) -> None:
     labels = ["program 1 (retain_graph)", "program 2 (backward twice)", "program 3, g",
               "program 3, x.grad"]
-    hints = ["the graph survives the first pass, and .grad accumulates.",
-             "backward frees what the graph saved (here x, for the derivative 8x).",
-             "autograd.grad returns dy/dx.",
-             "autograd.grad returns its result instead of storing it anywhere."]
     check_predictions("your 4 predictions", answers, list(TWICE_SNIPPETS.values()), labels,
-                      hints, "All 4 right: retain_graph keeps the graph; autograd.grad leaves "
+                      "All 4 right: retain_graph keeps the graph; autograd.grad leaves "
                       ".grad alone.")
 
 
@@ -60,7 +56,6 @@ print(x.grad)"""
 def second_order(answers: Any) -> None:
     check_predictions("your 3 predictions", answers, SECOND_ORDER_SNIPPET,
                       ["g", "g2", "x.grad"],
-                      ["g = dy/dx = 4x³.", "g2 = dg/dx = 12x².", "only backward() writes .grad."],
                       "All 3 right: create_graph makes the gradient differentiable in turn.")
 
 

@@ -23,8 +23,8 @@ print(x.grad)"""
 
 def hook_changes_gradient(answer: Any) -> None:
     check_predictions("your prediction", answer, HOOK_SNIPPET, ["x.grad"],
-                      ["the hook's return value replaces h's gradient before it flows on."],
-                      "Right: a hook that returns a tensor changes every gradient upstream.")
+                      "Right: a hook that returns a tensor changes every gradient upstream.",
+                      hint="the hook's return value replaces h's gradient before it flows on.")
 
 
 def _watched_graphs() -> list[tuple[Tensor, dict[str, Tensor], dict[str, np.ndarray]]]:

@@ -40,12 +40,8 @@ print(x.grad)""",
 
 def which_raise(answers: Any) -> None:
     labels = [f"program {name}" for name in WHICH_RAISE_SNIPPETS]
-    hints = ["w is a leaf that requires grad; where would its gradient go if it changed?",
-             "tanh' = 1 - tanh²: the backward of tanh is computed from its own output.",
-             "dividing by a constant needs only that constant to go backwards.",
-             "sqrt' = 1 / (2 sqrt(h)): which tensor does the backward of sqrt need, h or r?"]
     check_predictions("your 4 predictions", answers, list(WHICH_RAISE_SNIPPETS.values()),
-                      labels, hints, "All 4 right: an in-place change is an error exactly when "
+                      labels, "All 4 right: an in-place change is an error exactly when "
                       "backward would need the old value.")
 
 
@@ -61,8 +57,6 @@ print(y._version)"""
 def versions(answers: Any) -> None:
     check_predictions("your 2 predictions", answers, VERSIONS_SNIPPET,
                       ["the 1st print", "the 2nd print"],
-                      ["a fresh result has not been changed yet.",
-                       "every in-place operation bumps the counter, item assignment included."],
                       "Both right: _version counts in-place changes.")
 
 
@@ -84,11 +78,8 @@ print(x.grad)""",
 
 def data_versus_detach(answers: Any) -> None:
     labels = ["x.grad after changing y.data", "x.grad after changing y.detach()"]
-    hints = [(".data shares the values but not the version counter: nobody notices, and "
-              "sigmoid's backward computes y · (1 - y) from the y it saved."),
-             "detach() shares the values and the version counter."]
     check_predictions("your 2 predictions", answers, list(DATA_SNIPPETS.values()), labels,
-                      hints, "Both right: .data changes go unnoticed (and give wrong gradients); "
+                      "Both right: .data changes go unnoticed (and give wrong gradients); "
                       "detach() changes are caught.")
 
 

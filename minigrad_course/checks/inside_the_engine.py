@@ -155,11 +155,6 @@ print(a.grad)"""
 
 def one_step(answers: Any) -> None:
     labels = ["to_c", "via_c_to_a", "via_c_to_b", "a.grad"]
-    hints = ["AddBackward0 passes the gradient it is given to each input, unchanged.",
-             "MulBackward0 gives each input the gradient it is given times the other factor.",
-             "MulBackward0 gives each input the gradient it is given times the other factor.",
-             "backward() starts from 1, not from the 3 we passed by hand; a reaches d along two "
-             "paths, through c and directly, and the two gradients add up."]
-    check_predictions("your 4 predictions", answers, ONE_STEP_SNIPPET, labels, hints,
+    check_predictions("your 4 predictions", answers, ONE_STEP_SNIPPET, labels,
                       "All 4 right: each node is one step of the chain rule, and a leaf gets "
                       "the sum over its paths.")

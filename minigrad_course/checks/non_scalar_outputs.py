@@ -28,10 +28,8 @@ print(x.grad)""",
 
 def weighted(answers: Any) -> None:
     labels = ["x.grad with the gradient argument", "x.grad after mean().backward()"]
-    hints = ["each dy_i/dx_i = 3·x_i² is multiplied by the weight given for y_i.",
-             "mean() is the sum times 1/3: it sends a gradient of 1/3 to each y_i."]
     check_predictions("your 2 predictions", answers, list(WEIGHTED_SNIPPETS.values()), labels,
-                      hints, "Both right: `gradient` weights each output; mean() weights them "
+                      "Both right: `gradient` weights each output; mean() weights them "
                       "all by 1/n.")
 
 
@@ -47,9 +45,9 @@ print(x.grad)"""
 
 def item_assignment(answers: Any) -> None:
     check_predictions("your prediction", answers, ITEM_ASSIGNMENT_SNIPPET, ["x.grad"],
-                      ["x[1] appears in two outputs: its two contributions add up."],
                       "Right: with a gradient of ones, each x_i collects the sum of the "
-                      "derivatives of all outputs it feeds.")
+                      "derivatives of all outputs it feeds.",
+                      hint="x[1] appears in two outputs: its two contributions add up.")
 
 
 def _examples() -> list[tuple[str, Callable[[Tensor], Tensor], np.ndarray, np.ndarray]]:

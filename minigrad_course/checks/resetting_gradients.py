@@ -26,10 +26,7 @@ print(w.grad)"""
 
 def zero_grad(answers: Any) -> None:
     labels = ["the 1st print", "the 2nd print", "the 3rd print"]
-    hints = ["set_to_none=False keeps the tensor and fills it with zeros.",
-             "the new gradient is added to what .grad holds now.",
-             "what is the default of set_to_none?"]
-    check_predictions("your 3 predictions", answers, ZERO_GRAD_SNIPPET, labels, hints,
+    check_predictions("your 3 predictions", answers, ZERO_GRAD_SNIPPET, labels,
                       "All 3 right: zero_grad() sets .grad to None unless told otherwise.")
 
 
@@ -53,10 +50,8 @@ print(saved)""",
 
 def kept_reference(answers: Any) -> None:
     labels = ["saved, after zero_()", "saved, after x.grad = None"]
-    hints = ["saved is not a copy: it is the same tensor object as x.grad.",
-             "x.grad = None lets go of the old tensor; the next backward makes a new one."]
     check_predictions("your 2 predictions", answers, list(KEPT_REFERENCE_SNIPPETS.values()),
-                      labels, hints, "Both right: zero_() reuses the tensor in place, "
+                      labels, "Both right: zero_() reuses the tensor in place, "
                       "= None starts a fresh one.")
 
 

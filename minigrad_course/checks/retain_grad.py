@@ -26,11 +26,7 @@ print(h.is_leaf)"""
 
 def retained(answers: Any) -> None:
     labels = ["x.grad", "h.grad", "y.grad", "h.is_leaf"]
-    hints = ["x reaches y along two paths: through h, and directly; their gradients add up.",
-             "retain_grad() keeps the gradient that flowed through h: dy/dh, with x fixed.",
-             "y is not a leaf, and nobody asked y to retain its gradient.",
-             "retain_grad() keeps a gradient; it does not change what h is."]
-    check_predictions("your 4 predictions", answers, RETAIN_SNIPPET, labels, hints,
+    check_predictions("your 4 predictions", answers, RETAIN_SNIPPET, labels,
                       "All 4 right: retain_grad() keeps a non-leaf's gradient, and only that.")
 
 
@@ -103,10 +99,6 @@ print(h.grad)"""
 
 def too_late(answers: Any) -> None:
     labels = ["x.retains_grad", "x.grad", "h.retains_grad", "h.grad"]
-    hints = ["x is a leaf: it keeps its gradient anyway, and retain_grad() leaves it unmarked.",
-             "x is a leaf; y = 2x², and a leaf's .grad is filled whether or not it retains.",
-             "retain_grad() marks the tensor whenever it is called, even after backward().",
-             "the mark matters only while backward() runs: this backward() ran before it."]
-    check_predictions("your 4 predictions", answers, TOO_LATE_SNIPPET, labels, hints,
+    check_predictions("your 4 predictions", answers, TOO_LATE_SNIPPET, labels,
                       "All 4 right: retain_grad() is a request for the next backward(), "
                       "not for the one already run.")

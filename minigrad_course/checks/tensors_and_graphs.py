@@ -27,22 +27,7 @@ def leaves(answers: Any) -> None:
     names = "abcde"
     labels = [f"{name}.{attribute}" for name in names for attribute in ("is_leaf",
                                                                        "requires_grad")]
-    leaf_hint = {
-        "a": "a tensor you create yourself, not computed by an operation, is a leaf.",
-        "b": "being a leaf does not depend on requires_grad: a tensor you create is a leaf.",
-        "c": "a result computed from a tensor that requires grad gets a grad_fn.",
-        "d": "a result computed from a tensor that requires grad gets a grad_fn.",
-        "e": "an operation records a grad_fn only when one of its inputs requires grad.",
-    }
-    grad_hint = {
-        "a": "look at how a was created.",
-        "b": "requires_grad is False unless you ask for it.",
-        "c": "requires_grad spreads: a result requires grad when any input does.",
-        "d": "requires_grad spreads along every path from a to d.",
-        "e": "neither b nor the number 2 requires grad.",
-    }
-    hints = [h[name] for name in names for h in (leaf_hint, grad_hint)]
-    check_predictions("your 10 predictions", answers, LEAVES_SNIPPET, labels, hints,
+    check_predictions("your 10 predictions", answers, LEAVES_SNIPPET, labels,
                       "All 10 right: leaves are the tensors no recorded operation produced.")
 
 
@@ -57,11 +42,7 @@ while node is not None:
 
 def grad_fn_chain(answers: Any) -> None:
     labels = ["the 1st name", "the 2nd name", "the 3rd name", "the 4th name"]
-    hints = ["y.grad_fn is the operation that produced y, the last one to run.",
-             "next_functions point back to the operation that produced the input.",
-             "keep walking backwards: which operation ran first?",
-             "a leaf that requires grad ends the chain with the node that stores its .grad."]
-    check_predictions("the names along y's graph", answers, CHAIN_SNIPPET, labels, hints,
+    check_predictions("the names along y's graph", answers, CHAIN_SNIPPET, labels,
                       "Right: walking next_functions replays the operations backwards.")
 
 
