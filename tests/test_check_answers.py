@@ -451,9 +451,12 @@ def test_a_failure_gives_each_hint_once(check: str, source: str) -> None:
     (check, source) for check, source, passes in TABLE
     if passes is FAIL and check in ("accumulation.micro_batches", "capstone.gradient_norms",
                                     "accumulation.two_losses", "hooks.clip")])
-def test_a_wrong_value_is_shown_against_the_expected_one(check: str, source: str) -> None:
+def test_a_wrong_value_is_shown(check: str, source: str) -> None:
+    """What the answer gave is shown; an expected value, if at all, only roughly
+    (tests/test_wrong_answers.py)."""
     _, message = run_check(check, source)
-    assert re.search(r"expected .+, got ", message), message
+    assert re.search(r"got [^,]*\d", message), message
+    assert not re.search(r"expected \[?-?\d", message), message
 
 
 def test_the_hook_answer_is_not_told_it_used_retain_grad() -> None:

@@ -63,12 +63,17 @@ def shape_note(answer: Any, actual: Any) -> str:
 
 
 def check_predictions(subject: str, answers: Any, sources: str | list[str], labels: list[str],
-                      hints: list[str], success: str) -> None:
-    """One property per print: the learner's list `answers` against what the snippet (or each
-    of several snippets, run separately) prints."""
+                      success: str, hint: str | None = None) -> None:
+    """The learner's list `answers` against what the snippet (or each of several snippets,
+    run separately) prints, marked as a whole: a failure does not say which prediction was
+    wrong, or a second try would be a guess per line rather than a prediction, and it gives no
+    hint per line (a hint about one print gives that print away). It names the idea to apply,
+    the success line's, and predictions whose shape the print cannot have. `hint` is for a
+    single prediction, where saying it is wrong reveals nothing more."""
     actual = [value for source in ([sources] if isinstance(sources, str) else sources)
               for value in printed_values(source)]
-    assert len(actual) == len(labels) == len(hints), "snippet and labels disagree"  # our bug
+    assert len(actual) == len(labels), "snippet and labels disagree"  # our bug
+    assert (len(actual) == 1) == (hint is not None), "a hint is for a single prediction only"
     checks = Checks(subject)
     if len(actual) == 1:  # a single prediction is written as it is, not as a list of one
         answers = [answers]
@@ -76,8 +81,19 @@ def check_predictions(subject: str, answers: Any, sources: str | list[str], labe
         checks.fail_now(f"expected a list of {len(actual)} predictions, one per print "
                         f"(each a number, a list of numbers, None or {RAISES!r}); "
                         f"got {describe(answers)}.")
-    for answer, value, label, hint in zip(answers, actual, labels, hints):
-        checks.expect(matches(answer, value),
-                      f"{label}: that is not what it prints (you wrote {describe(answer)}"
-                      f"{shape_note(answer, value)}). Hint: {hint}")
-    checks.verdict(success)
+    if all(matches(answer, value) for answer, value in zip(answers, actual)):
+        checks.verdict(success)
+        return
+    if len(actual) == 1:
+        checks.fail_now(f"that is not what it prints (you wrote {describe(answers[0])}"
+                        f"{shape_note(answers[0], actual[0])}). Hint: {hint}")
+    shapes = [f"{label}{note}".replace("; it", ": it", 1)
+              for answer, value, label in zip(answers, actual, labels)
+              if (note := shape_note(answer, value))]
+    idea = success.split(": ", 1)[-1]
+    text = (f"not all {len(actual)} are what the code prints. The check does not say which, "
+            "so that a second try is a new prediction rather than a guess: read the code again, "
+            "one print at a time, against the lesson with this notebook's number.")
+    if shapes:
+        text += " Shapes to fix: " + "; ".join(shapes) + "."
+    checks.fail_now(f"{text} Hint: {idea[0].lower()}{idea[1:]}")

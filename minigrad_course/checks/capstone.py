@@ -1,7 +1,6 @@
 """Checks for exercises/ex13_capstone.ipynb: a small classifier trained with nn and optim."""
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -10,7 +9,8 @@ import numpy as np
 
 from minigrad import _grad_mode, nn, optim, random
 from minigrad.tensor import Tensor
-from ._feedback import Checks, same_numbers, versus
+from ._feedback import Checks, same_numbers, shown
+from ._guards import Watch, roughly
 from ._snippets import check_predictions
 
 STEPS = 100
@@ -32,21 +32,6 @@ def make_model(seed: int = 0) -> nn.Module:
     return nn.Sequential(nn.Linear(2, 16), nn.Tanh(), nn.Linear(16, 2))
 
 
-@functools.cache
-def _reference_losses(steps: int) -> tuple[float, ...]:
-    xs, ys = two_moons()
-    model = make_model()
-    optimizer = optim.SGD(model.parameters(), lr=0.5)
-    loss_fn, losses = nn.CrossEntropyLoss(), []
-    for _ in range(steps):
-        optimizer.zero_grad()
-        loss = loss_fn(model(xs), ys)
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.item())
-    return tuple(losses)
-
-
 # The read-only cell's bug, as the notebook shows it (a test keeps the two equal): while
 # train is still this, the exercise is not answered.
 TRAIN_BUGGY = """\
@@ -63,24 +48,52 @@ def train(model, optimizer, xs, ys, steps):
 
 
 def train(train_fn: Callable) -> None:
+    def usual_loop(model: nn.Module, optimizer: Any, xs: Tensor, ys: Tensor,
+                   steps: int) -> list[float]:
+        """Reset, forward, backward, step: written here, not as a function of this module
+        (the learner's namespace holds the module as `check`)."""
+        loss_fn, losses = nn.CrossEntropyLoss(), []
+        for _ in range(steps):
+            optimizer.zero_grad()
+            loss = loss_fn(model(xs), ys)
+            loss.backward()
+            optimizer.step()
+            losses.append(loss.item())
+        return losses
+
     checks = Checks("train(model, optimizer, xs, ys, steps)")
     checks.require_changed(train_fn, TRAIN_BUGGY, "train")
-    xs, ys = two_moons()
-    model = make_model()
-    optimizer = optim.SGD(model.parameters(), lr=0.5)
-    losses = checks.call(train_fn, model, optimizer, xs, ys, STEPS)
-    if not isinstance(losses, list) or len(losses) != STEPS:
-        checks.fail_now(f"it should return a list of {STEPS} losses, one per step.")
-    checks.expect(lambda: all(isinstance(loss, float) for loss in losses),
-                  "each loss should be a Python float (loss.item()), not a tensor that keeps "
-                  "its whole graph alive.")
-    checks.expect(lambda: losses[-1] < 0.5 * losses[0],
-                  "the loss did not go down. Hint: in which order do zero_grad(), backward() "
-                  "and step() have to come, so that step() sees this step's gradient?")
-    checks.expect(lambda: same_numbers(losses, _reference_losses(STEPS)),
-                  "the losses differ from those of the usual loop (reset, forward, backward, "
-                  "step). Hint: one reset per step, before backward().")
-    checks.verdict("The classifier learns: every step sees exactly its own gradient.")
+    for seed, points, steps, lr in ((0, 100, STEPS, 0.5), (2, 60, 30, 0.2)):
+        xs, ys = two_moons(points, seed)
+        model = make_model(seed)
+        optimizer = optim.SGD(model.parameters(), lr=lr)
+        call = f"train(...) with {steps} steps at lr={lr}"
+        with Watch() as watch:
+            losses = checks.call(train_fn, model, optimizer, xs, ys, steps, doing=call)
+        if not isinstance(losses, list) or len(losses) != steps:
+            checks.fail_now(f"{call} should return a list of {steps} losses, one per step.")
+        checks.expect(lambda: all(isinstance(loss, float) for loss in losses),
+                      "each loss should be a Python float (loss.item()), not a tensor that keeps "
+                      "its whole graph alive.")
+        if steps == STEPS:
+            checks.expect(lambda: losses[-1] < 0.5 * losses[0],
+                          f"{call}: the loss did not go down. Hint: in which order do "
+                          "zero_grad(), backward() and step() have to come, so that step() sees "
+                          "this step's gradient?")
+        reference = make_model(seed)
+        expected = usual_loop(reference, optim.SGD(reference.parameters(), lr=lr), xs, ys, steps)
+        checks.expect(lambda: same_numbers(losses, expected),
+                      f"{call}: the losses differ from those of the usual loop. Hint: what "
+                      "should .grad hold when step() runs? (notebook 13)")
+        checks.expect(lambda: all(same_numbers(mine, theirs) for mine, theirs in
+                                  zip(model.parameters(), reference.parameters())),
+                      f"{call}: the model given was not trained as the usual loop trains it: "
+                      "train that model, with that optimizer.")
+        checks.expect(watch.backward_runs == steps,
+                      f"{call}: backward() ran {watch.backward_runs} times; once per step is "
+                      "asked.")
+    checks.verdict("train trains the model it is given as the usual loop does, one backward "
+                   "per step, for two models, step counts and learning rates.")
 
 
 FROZEN_SNIPPET = """\
@@ -98,33 +111,49 @@ def frozen(answers: Any) -> None:
     check_predictions("your 3 predictions", answers, FROZEN_SNIPPET,
                       ["model[0].weight.grad", "model[2].bias.grad",
                        "model[0].weight.requires_grad"],
-                      ["a parameter that does not require grad is left out of backward.",
-                       "the bias is added to each of the 4 outputs, and out sums them.",
-                       "requires_grad_(False) on a module applies to all its parameters."],
                       "All 3 right: a frozen layer gets no .grad, the rest train as usual.")
 
 
 def gradient_norms(norms_of: Callable) -> None:
     checks = Checks("gradient_norms(model)")
-    xs, ys = two_moons(20)
-    model = make_model(1)
-    model[2].bias.requires_grad_(False)
-    nn.CrossEntropyLoss()(model(xs), ys).backward()
-    result = checks.call(norms_of, model)
-    if not isinstance(result, dict):
-        checks.fail_now(f"it should return a dict, not {type(result).__name__}.")
-    names = [name for name, _ in model.named_parameters()]
-    checks.expect(list(result) == names, "the keys should be the names from "
-                  "model.named_parameters(), in that order.")
-    for name, param in model.named_parameters():
-        wanted = None if param.grad is None else math.sqrt(float((param.grad._data ** 2).sum()))
-        got = result.get(name, "missing")
-        checks.expect(got is None if wanted is None else
-                      isinstance(got, float) and same_numbers(got, wanted),
-                      f"the entry for {name!r} is wrong ({versus(got, wanted)}). Hint: a "
-                      "Python float, the square root "
-                      "of the sum of the squared gradient entries; None when .grad is None.")
-    checks.verdict("gradient_norms reports every layer's gradient size.")
+    cases = [(1, 20, (16,), "model[2].bias"), (3, 30, (5, 4), "model[0].weight")]
+    for seed, points, hidden, frozen in cases:
+        xs, ys = two_moons(points, seed)
+        random.manual_seed(seed)
+        sizes = (2, *hidden, 2)
+        layers: list[nn.Module] = []
+        for inputs, outputs in zip(sizes, sizes[1:]):
+            layers += [nn.Linear(inputs, outputs), nn.Tanh()]
+        model = nn.Sequential(*layers[:-1])
+        index, name = frozen.removeprefix("model[").split("].")
+        getattr(model[int(index)], name).requires_grad_(False)
+        nn.CrossEntropyLoss()(model(xs), ys).backward()
+        grads = {name: None if p.grad is None else p.grad._data.copy()
+                 for name, p in model.named_parameters()}
+        with Watch() as watch:
+            result = checks.call(norms_of, model)
+        which = f"for a model with hidden sizes {hidden} and {frozen} frozen"
+        if not isinstance(result, dict):
+            checks.fail_now(f"it should return a dict, not {type(result).__name__}.")
+        checks.expect(list(result) == list(grads), f"{which}: the keys should be the names "
+                      "from model.named_parameters(), in that order.")
+        for name, grad in grads.items():
+            wanted = None if grad is None else math.sqrt(float((grad ** 2).sum()))
+            got = result.get(name, "missing")
+            checks.expect(got is None if wanted is None else
+                          isinstance(got, float) and same_numbers(got, wanted),
+                          f"{which}: the entry for {name!r} is wrong (expected "
+                          f"{roughly(wanted)}, got {got if isinstance(got, str) else shown(got)}). "
+                          "Hint: a Python float, the square root of the sum of the squared "
+                          "gradient entries; None when .grad is None.")
+        checks.expect(watch.backward_runs == 0 and all(
+            (p.grad is None) == (grads[name] is None) and
+            (p.grad is None or same_numbers(p.grad, grads[name]))
+            for name, p in model.named_parameters()),
+            f"{which}: the gradients changed: reading their size should leave them as they "
+            "are (no backward, no in-place change).")
+    checks.verdict("gradient_norms reports each parameter's gradient norm, None where frozen, "
+                   "for two models, and leaves the gradients alone.")
 
 
 class _Recording(nn.Module):
@@ -142,15 +171,25 @@ class _Recording(nn.Module):
 
 def accuracy(accuracy_of: Callable) -> None:
     checks = Checks("accuracy(model, xs, ys)")
-    xs, ys = two_moons()
-    model = _Recording(make_model())
-    result = checks.call(accuracy_of, model, xs, ys)
-    with _grad_mode.no_grad():
-        wanted = float((model.model(xs)._data.argmax(axis=1) == ys._data).mean())
-    checks.expect(isinstance(result, float), "it should return a Python float.")
-    checks.expect(same_numbers(result, wanted), "that is not the fraction of points whose "
-                  "highest score is their label. Hint: argmax over dim 1, compare with ys.")
-    checks.expect(model.recorded and not any(model.recorded),
-                  "the model ran while recording a graph. Hint: evaluation needs no "
-                  "gradients: wrap it in torch.no_grad().")
-    checks.verdict("accuracy evaluates without building a graph.")
+    for seed, points in ((0, 100), (4, 80)):
+        xs, ys = two_moons(points, seed)
+        model = _Recording(make_model(seed))
+        with Watch(given=(_Recording.forward,)):
+            result = checks.call(accuracy_of, model, xs, ys)
+        which = f"on {points} points"
+        left_off = not _grad_mode.is_grad_enabled()
+        _grad_mode.set_grad_enabled(True)  # as it was, so that the rest of the check records
+        with _grad_mode.no_grad():
+            wanted = float((model.model(xs)._data.argmax(axis=1) == ys._data).mean())
+        checks.expect(isinstance(result, float), f"{which}: it should return a Python float.")
+        checks.expect(same_numbers(result, wanted), f"{which}: that is not the fraction of "
+                      "points whose highest score is their label. Hint: argmax over dim 1, "
+                      "compare with ys.")
+        checks.expect(model.recorded and not any(model.recorded),
+                      f"{which}: the model ran while recording a graph. Hint: evaluation needs "
+                      "no gradients: which block turns recording off? (notebook 10)")
+        checks.expect(not left_off, f"{which}: gradients are still off after accuracy() "
+                      "returned, so the next training step would record nothing. Hint: a "
+                      "`with` block turns recording back on when it ends.")
+    checks.verdict("accuracy is right for two models, runs the model without recording, and "
+                   "leaves recording on.")

@@ -10,6 +10,7 @@ import numpy as np
 from minigrad import random
 from minigrad.tensor import Tensor
 from ._feedback import Checks, describe, is_number, same_numbers
+from ._guards import Watch
 from ._snippets import check_predictions
 
 BEFORE_AND_AFTER_SNIPPET = """\
@@ -26,11 +27,7 @@ print(b.grad)"""
 
 def before_and_after(answers: Any) -> None:
     labels = ["w.grad before backward", "w.grad after", "x.grad after", "b.grad after"]
-    hints = ["nothing has computed a gradient yet.",
-             "dy/dw is the factor that multiplies w.",
-             "x was created without requires_grad.",
-             "b is added as it is: how much does y move when b moves by 1?"]
-    check_predictions("your 4 predictions", answers, BEFORE_AND_AFTER_SNIPPET, labels, hints,
+    check_predictions("your 4 predictions", answers, BEFORE_AND_AFTER_SNIPPET, labels,
                       "All 4 right: backward() fills .grad only for leaves that require grad.")
 
 
@@ -62,12 +59,8 @@ print(x.grad)""",
 def outcomes(answers: Any) -> None:
     """Four snippets, one print each: the predictions are checked as one list."""
     labels = [f"snippet {name}" for name in OUTCOME_SNIPPETS]
-    hints = ["dy/dx = 2x.",
-             "was anything recorded when y was computed?",
-             "a gradient that happens to be zero is still a gradient.",
-             "look at the number 3: what kind of tensor does it make?"]
     check_predictions("your 4 predictions", answers, list(OUTCOME_SNIPPETS.values()), labels,
-                      hints, "All 4 right: only floating-point leaves recorded with "
+                      "All 4 right: only floating-point leaves recorded with "
                       "requires_grad get a .grad, and a zero gradient is not None.")
 
 
@@ -80,26 +73,32 @@ def init_weights(n):
 
 
 def init_weights(init: Callable) -> None:
-    checks = Checks("init_weights(3)")
+    checks = Checks("init_weights(n)")
     checks.require_changed(init, INIT_BUGGY, "init_weights")
-    random.manual_seed(0)
-    expected = random.randn(3)._data * 0.01
-    w = checks.call(init, 3)
-    if not isinstance(w, Tensor):
-        checks.fail_now(f"it should return a tensor, not {type(w).__name__}.")
-    checks.expect(w.is_leaf, "it returns a tensor with a grad_fn, so it is not a leaf and "
-                  "backward() will not fill its .grad. Hint: do the scaling before asking for "
-                  "gradients (requires_grad_() works on an existing tensor).")
-    checks.expect(w.requires_grad, "the returned tensor does not require grad. Hint: a weight "
-                  "must ask for gradients.")
-    checks.expect(tuple(w.shape) == (3,), "the shape should be (3,).")
-    checks.expect(lambda: bool(np.allclose(w._data, expected)),
-                  "the values changed: keep the same seed and the same 0.01 scaling.")
-    if w.is_leaf and w.requires_grad and tuple(w.shape) == (3,):
-        (w * Tensor(np.array([1.0, 2.0, 3.0]))).sum().backward()
-        checks.expect(same_numbers(w.grad, [1.0, 2.0, 3.0]),
-                      "after a backward, .grad should hold the gradient.")
-    checks.verdict("init_weights returns a leaf that requires grad: backward() fills its .grad.")
+    for n in (3, 5, 1):  # more than the n = 3 the notebook shows: no values written out
+        random.manual_seed(0)
+        expected = random.randn(n)._data * 0.01
+        with Watch():
+            w = checks.call(init, n, doing=f"init_weights({n})")
+        if not isinstance(w, Tensor):
+            checks.fail_now(f"init_weights({n}) should return a tensor, not "
+                            f"{type(w).__name__}.")
+        checks.expect(w.is_leaf, f"init_weights({n}) returns a tensor with a grad_fn, so it "
+                      "is not a leaf and backward() will not fill its .grad. Hint: which "
+                      "tensors does backward() fill .grad for? (notebook 02)")
+        checks.expect(w.requires_grad, f"init_weights({n}) returns a tensor that does not "
+                      "require grad. Hint: a weight must ask for gradients.")
+        checks.expect(tuple(w.shape) == (n,), f"init_weights({n}) should have shape ({n},).")
+        checks.expect(lambda w=w, expected=expected: bool(np.allclose(w._data, expected)),
+                      f"the values of init_weights({n}) changed: keep the same seed and the "
+                      "same 0.01 scaling.")
+        if w.is_leaf and w.requires_grad and tuple(w.shape) == (n,):
+            weights = np.arange(1.0, n + 1)
+            (w * Tensor(weights)).sum().backward()
+            checks.expect(same_numbers(w.grad, weights),
+                          f"after a backward, init_weights({n}).grad should hold the gradient.")
+    checks.verdict("init_weights(n) returns a leaf that requires grad, with the seeded values, "
+                   "for n = 3, 5 and 1: backward() fills its .grad.")
 
 
 def _got_grad(t: Tensor, output: Tensor) -> bool:
@@ -116,8 +115,17 @@ def _cases() -> list[tuple[str, Callable[[], tuple[Tensor, Tensor]]]]:
         t = Tensor(np.array([1.0, 2.0]), requires_grad=True)
         return t, (t * 3).sum()
 
+    def leaf_asked_later() -> tuple[Tensor, Tensor]:
+        t = Tensor(np.array([1.0, 2.0])).requires_grad_()
+        return t, t.exp().sum()
+
     def leaf_without() -> tuple[Tensor, Tensor]:
         t, w = Tensor(np.array([1.0, 2.0])), Tensor(2.0, requires_grad=True)
+        return t, (t * w).sum()
+
+    def detached() -> tuple[Tensor, Tensor]:
+        w = Tensor(np.array([1.0, 2.0]), requires_grad=True)
+        t = (w * 2).detach()
         return t, (t * w).sum()
 
     def intermediate() -> tuple[Tensor, Tensor]:
@@ -130,7 +138,9 @@ def _cases() -> list[tuple[str, Callable[[], tuple[Tensor, Tensor]]]]:
         return t, (t * w).sum()
 
     return [("a leaf created with requires_grad=True", leaf_requiring_grad),
+            ("a leaf given requires_grad_() after it was created", leaf_asked_later),
             ("a leaf created without requires_grad", leaf_without),
+            ("a tensor detached from a graph", detached),
             ("an intermediate result that requires grad", intermediate),
             ("a result computed only from tensors that do not require grad",
              computed_without)]
@@ -138,16 +148,27 @@ def _cases() -> list[tuple[str, Callable[[], tuple[Tensor, Tensor]]]]:
 
 def will_get_grad(predict: Callable) -> None:
     checks = Checks("will_get_grad(t)")
-    for description, make in _cases():
+    cases = _cases() * 2
+    np.random.default_rng(2).shuffle(cases)  # an answer cannot follow the order of the calls
+    wrong: list[str] = []
+    for description, make in cases:
         t, output = make()
-        prediction = checks.call(predict, t)
+        with Watch() as watch:
+            prediction = checks.call(predict, t)
+        if watch.backward_runs:
+            checks.fail_now("it ran a backward pass: decide from t's attributes alone. Hint: "
+                            "which two attributes of a tensor decide whether backward() "
+                            "fills its .grad? (notebook 02)")
         if not isinstance(prediction, (bool, np.bool_)):
             checks.fail_now(f"it should return a bool, True or False; for {description} it "
                             f"returned {describe(prediction)}"
                             f"{f' ({prediction!r})' if is_number(prediction) else ''}. "
                             "Hint: return True or False, not 1 or 0.")
-        checks.expect(bool(prediction) == _got_grad(t, output),
-                      f"for {description}, your prediction is not what backward() does. "
-                      "Hint: ask two questions about t: is it a leaf, and does it require grad?")
-    checks.verdict("will_get_grad knows the rule: backward() fills .grad of leaves that "
-                   "require grad.")
+        if bool(prediction) != _got_grad(t, output) and description not in wrong:
+            wrong.append(description)
+    for description in wrong:
+        checks.expect(False, f"for {description}, your prediction is not what backward() "
+                      "does. Hint: ask two questions about t: is it a leaf, and does it "
+                      "require grad?")
+    checks.verdict("will_get_grad agrees with backward() on 6 kinds of tensor, asked in "
+                   "shuffled order, without running backward itself.")

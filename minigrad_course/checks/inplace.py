@@ -8,6 +8,7 @@ import numpy as np
 
 from minigrad.tensor import Tensor
 from ._feedback import Checks, same_numbers
+from ._guards import Watch
 from ._snippets import check_predictions
 
 WHICH_RAISE_SNIPPETS = {
@@ -39,12 +40,8 @@ print(x.grad)""",
 
 def which_raise(answers: Any) -> None:
     labels = [f"program {name}" for name in WHICH_RAISE_SNIPPETS]
-    hints = ["w is a leaf that requires grad; where would its gradient go if it changed?",
-             "tanh' = 1 - tanh²: the backward of tanh is computed from its own output.",
-             "dividing by a constant needs only that constant to go backwards.",
-             "sqrt' = 1 / (2 sqrt(h)): which tensor does the backward of sqrt need, h or r?"]
     check_predictions("your 4 predictions", answers, list(WHICH_RAISE_SNIPPETS.values()),
-                      labels, hints, "All 4 right: an in-place change is an error exactly when "
+                      labels, "All 4 right: an in-place change is an error exactly when "
                       "backward would need the old value.")
 
 
@@ -60,8 +57,6 @@ print(y._version)"""
 def versions(answers: Any) -> None:
     check_predictions("your 2 predictions", answers, VERSIONS_SNIPPET,
                       ["the 1st print", "the 2nd print"],
-                      ["a fresh result has not been changed yet.",
-                       "every in-place operation bumps the counter, item assignment included."],
                       "Both right: _version counts in-place changes.")
 
 
@@ -83,11 +78,8 @@ print(x.grad)""",
 
 def data_versus_detach(answers: Any) -> None:
     labels = ["x.grad after changing y.data", "x.grad after changing y.detach()"]
-    hints = [(".data shares the values but not the version counter: nobody notices, and "
-              "sigmoid's backward computes y · (1 - y) from the y it saved."),
-             "detach() shares the values and the version counter."]
     check_predictions("your 2 predictions", answers, list(DATA_SNIPPETS.values()), labels,
-                      hints, "Both right: .data changes go unnoticed (and give wrong gradients); "
+                      "Both right: .data changes go unnoticed (and give wrong gradients); "
                       "detach() changes are caught.")
 
 
@@ -111,35 +103,65 @@ def normalized_loss(x):
 def normalized_loss(loss_of: Callable) -> None:
     checks = Checks("normalized_loss(x)")
     checks.require_changed(loss_of, NORMALIZED_BUGGY, "normalized_loss")
-    for x0 in (np.array([1.0, -2.0, 0.5]), np.array([0.0, 3.0])):
+    rng = np.random.default_rng(12)
+    for x0 in (np.array([1.0, -2.0, 0.5]), np.array([0.0, 3.0]), rng.normal(size=5)):
         x = Tensor(x0.copy(), requires_grad=True)
-        loss = checks.call(loss_of, x)
+        with Watch():
+            loss = checks.call(loss_of, x)
         value, grad = _expected_loss(x0)
         if not isinstance(loss, Tensor) or not loss.requires_grad:
             checks.fail_now("it should return the loss as a tensor that requires grad.")
         checks.expect(same_numbers(loss, value),
                       "the loss value changed: keep the same computation.")
         checks.call(loss.backward, doing="loss.backward()", hints={
-            "inplace": "sigmoid's backward needs its output unchanged: divide out of place."})
-        checks.expect(same_numbers(x.grad, grad), "x.grad is not the gradient of the loss.")
-    checks.verdict("normalized_loss computes the same value and can go backwards.")
+            "inplace": "which tensor did sigmoid save for its backward, and what changed it "
+                       "since? (notebook 08, version counters)"})
+        checks.expect(same_numbers(x.grad, grad), "x.grad is not the gradient of the loss. "
+                      "Hint: a change that autograd does not see (through .data) gives wrong "
+                      "gradients instead of an error (notebook 08).")
+    checks.verdict("normalized_loss keeps its value and goes backwards to the right gradient, "
+                   "for three x.")
 
 
-def _in_place_cases() -> list[tuple[str, Callable[[Tensor], Any], int]]:
+def _in_place_cases(rng: np.random.Generator) -> list[tuple[str, Callable[[Tensor], Any], int]]:
+    repeats = int(rng.integers(3, 7))
+
+    def repeated(t: Tensor) -> None:
+        for _ in range(repeats):
+            t.mul_(1.0)
+
     return [("t.add_(1)", lambda t: t.add_(1), 1),
             ("t + 1", lambda t: t + 1, 0),
             ("t[:1].mul_(2), through a view", lambda t: t[:1].mul_(2), 1),
             ("t.add_(1) then t.mul_(2)", lambda t: t.add_(1).mul_(2), 2),
+            ("t.mul_(1), which leaves the values as they were", lambda t: t.mul_(1.0), 1),
+            (f"t.mul_(1) {repeats} times", repeated, repeats),
+            ("t.clone().add_(1), a separate copy", lambda t: t.clone().add_(1), 0),
             ("t.data.add_(1)", lambda t: t.data.add_(1), 0)]
 
 
 def count_inplace(count: Callable) -> None:
     checks = Checks("count_inplace(fn, t)")
-    for description, fn, expected in _in_place_cases():
+    rng = np.random.default_rng(13)
+    cases = _in_place_cases(rng)
+    rng.shuffle(cases)  # an answer cannot follow the order of the calls
+    for description, fn, expected in cases:
         t = Tensor(np.zeros(3))
-        t.add_(5)  # the count must not depend on what happened before
-        result = checks.call(count, fn, t)
+        for _ in range(int(rng.integers(0, 4))):  # the count must not depend on the past
+            t.add_(5)
+        calls: list[Tensor] = []
+
+        def watched(arg: Tensor, fn: Callable = fn, calls: list = calls) -> Any:
+            calls.append(arg)
+            return fn(arg)
+
+        given = (watched, fn)  # the check hands both to the answer
+        with Watch(given=given):
+            result = checks.call(count, watched, t)
+        checks.expect(len(calls) == 1 and calls[0] is t,
+                      f"for fn(t) = {description}, fn should be called once, on t itself.")
         checks.expect(result == expected,
-                      f"for fn(t) = {description}, the count is wrong. Hint: compare t._version "
-                      "before and after calling fn(t).")
-    checks.verdict("count_inplace reads the version counter, which views share.")
+                      f"for fn(t) = {description}, the count is wrong. Hint: what does autograd "
+                      "keep count of for every tensor, views included? (notebook 08)")
+    checks.verdict("count_inplace counts the in-place changes of 8 functions, views included, "
+                   "whatever t's history.")

@@ -16,9 +16,12 @@ from typing import Any
 import numpy as np
 
 import minigrad
+from minigrad.autograd import engine
 from minigrad.autograd.graph import Node
 from minigrad.tensor import Tensor
+
 from ._feedback import Checks, same_numbers, show_graphs, shown
+from ._guards import Watch
 from ._snippets import check_predictions
 
 Graph = tuple[Tensor, list[Tensor]]  # a scalar output and its leaves
@@ -77,11 +80,31 @@ def _respects_edges(order: list) -> bool:
                for child, _ in node.next_functions if child in position)
 
 
+_ENGINES_ORDER = {engine.topological_order: "the engine's topological_order"}
+
+
+def _own_walk(checks: Checks, watches: list[Watch]) -> None:
+    """The walk is the learner's own, without recursion."""
+    called = [name for watch in watches for name in watch.called]
+    if called:
+        checks.fail_now(f"it calls {called[0]}, which is what the exercise asks you to write.")
+    recursive = sorted({name for watch in watches for name in watch.recursive})
+    checks.expect(not recursive, f"{', '.join(recursive)} calls itself: recursion "
+                  "fails on graphs deeper than Python's recursion limit, whatever the limit is "
+                  "set to. Hint: keep the walk's state in a list used as a stack.")
+
+
 def topological(order_of: Callable) -> None:
     checks = Checks("topological_order(root)")
+    watches = []
     for description, make in _graphs():
         out, _ = make()
-        mine, expected = checks.call(order_of, out.grad_fn), reference_order(out.grad_fn)
+        with Watch(_ENGINES_ORDER) as watch:
+            mine = checks.call(order_of, out.grad_fn)
+        watches.append(watch)
+        if watch.called:
+            _own_walk(checks, watches)
+        expected = reference_order(out.grad_fn)
         which = f"for {description}"
         if not checks.expect(isinstance(mine, list), f"{which}: it should return a list."):
             continue
@@ -93,7 +116,10 @@ def topological(order_of: Callable) -> None:
                              "Hint: a node can be placed once all its parents are; a "
                              "depth-first post-order, reversed, does that."):
             show_graphs([(f"the graph of {description}", out)], view="backward")
-    checks.verdict("topological_order puts every node before the nodes it feeds.")
+    _own_walk(checks, watches)
+    checks.verdict("topological_order lists every node once, each before the nodes it feeds, "
+                   "on 4 graphs, with your own walk and no recursion.")
+
 
 
 def topological_deep(order_of: Callable) -> None:
@@ -102,29 +128,47 @@ def topological_deep(order_of: Callable) -> None:
     for _ in range(5000):
         y = y * 1.0
     checks = Checks("topological_order on a chain of 5,000 operations")
-    mine = checks.call(order_of, y.grad_fn, hints={
-        "recursion": "walk the graph with an explicit stack (a list), not recursion."})
+    with Watch(_ENGINES_ORDER) as watch:
+        mine = checks.call(order_of, y.grad_fn, hints={
+            "recursion": "walk the graph with an explicit stack (a list), not recursion."})
+    _own_walk(checks, [watch])
     checks.expect(isinstance(mine, list) and len(mine) == 5001,
                   "it should list all 5,001 nodes.")
-    checks.verdict("topological_order handles deep graphs without recursion.")
+    checks.verdict("topological_order lists all 5,001 nodes of a deep chain, and none of your "
+                   "functions called itself.")
 
 
 def by_hand(backward_by_hand: Callable) -> None:
     checks = Checks("backward_by_hand(y, order)")
+    recursive: set[str] = set()
     for description, make in _graphs():
         out, leaves = make()
         expected_out, expected_leaves = make()
         expected_out.backward()
         leaves[0].grad = Tensor(np.ones_like(leaves[0]._data))  # backward adds to what is there
         expected_leaves[0].grad = expected_leaves[0].grad + 1
-        checks.call(backward_by_hand, out, reference_order, hints={
-            "recursion": "loop over the nodes in topological order instead of recursing."})
+        known = reference_order(out.grad_fn)  # worked out before the watch starts
+
+        def order(root: Any) -> list:  # a known-good order, as the prompt promises
+            return list(known) if root is out.grad_fn else []
+
+        with Watch(given=(order,)) as watch:
+            checks.call(backward_by_hand, out, order, hints={
+                "recursion": "loop over the nodes in topological order instead of recursing."})
+        if watch.backward_runs:
+            checks.fail_now(f"for {description}, it ran the engine's backward pass (backward() "
+                            "or autograd.grad), which is what the exercise asks you to write. "
+                            "Hint: call each node yourself, in the order given.")
+        recursive.update(watch.recursive)
         for index, (leaf, wanted) in enumerate(zip(leaves, expected_leaves)):
             checks.expect(same_numbers(leaf.grad, wanted.grad),
                           f"for {description}, leaf {index + 1}'s .grad differs from what "
                           "y.backward() gives. Hint: add up every gradient that reaches a node "
                           "before running it, and add into .grad (it may already hold values).")
-    checks.verdict("backward_by_hand fills .grad exactly as backward() does.")
+    checks.expect(not recursive, f"{', '.join(sorted(recursive))} calls itself. Hint: loop over "
+                  "the nodes in the order given instead of recursing.")
+    checks.verdict("backward_by_hand fills .grad as backward() does on 4 graphs, adding to "
+                   "what .grad held, without the engine's backward pass or recursion.")
 
 
 ONE_STEP_SNIPPET = """\
@@ -144,12 +188,7 @@ print(a.grad)"""
 
 def one_step(answers: Any) -> None:
     labels = ["to_c", "via_c_to_a", "via_c_to_b", "a.grad"]
-    hints = ["AddBackward0 passes the gradient it is given to each input, unchanged.",
-             "MulBackward0 gives each input the gradient it is given times the other factor.",
-             "MulBackward0 gives each input the gradient it is given times the other factor.",
-             "backward() starts from 1, not from the 3 we passed by hand; a reaches d along two "
-             "paths, through c and directly, and the two gradients add up."]
-    check_predictions("your 4 predictions", answers, ONE_STEP_SNIPPET, labels, hints,
+    check_predictions("your 4 predictions", answers, ONE_STEP_SNIPPET, labels,
                       "All 4 right: each node is one step of the chain rule, and a leaf gets "
                       "the sum over its paths.")
 

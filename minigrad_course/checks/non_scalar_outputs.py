@@ -9,6 +9,7 @@ import numpy as np
 
 from minigrad.tensor import Tensor
 from ._feedback import Checks, as_array, same_numbers
+from ._guards import Watch, reaches
 from ._snippets import check_predictions
 
 WEIGHTED_SNIPPETS = {
@@ -27,10 +28,8 @@ print(x.grad)""",
 
 def weighted(answers: Any) -> None:
     labels = ["x.grad with the gradient argument", "x.grad after mean().backward()"]
-    hints = ["each dy_i/dx_i = 3·x_i² is multiplied by the weight given for y_i.",
-             "mean() is the sum times 1/3: it sends a gradient of 1/3 to each y_i."]
     check_predictions("your 2 predictions", answers, list(WEIGHTED_SNIPPETS.values()), labels,
-                      hints, "Both right: `gradient` weights each output; mean() weights them "
+                      "Both right: `gradient` weights each output; mean() weights them "
                       "all by 1/n.")
 
 
@@ -46,29 +45,52 @@ print(x.grad)"""
 
 def item_assignment(answers: Any) -> None:
     check_predictions("your prediction", answers, ITEM_ASSIGNMENT_SNIPPET, ["x.grad"],
-                      ["x[1] appears in two outputs: its two contributions add up."],
                       "Right: with a gradient of ones, each x_i collects the sum of the "
-                      "derivatives of all outputs it feeds.")
+                      "derivatives of all outputs it feeds.",
+                      hint="x[1] appears in two outputs: its two contributions add up.")
 
 
 def _examples() -> list[tuple[str, Callable[[Tensor], Tensor], np.ndarray, np.ndarray]]:
-    """(description, f, x, its Jacobian worked out by hand)."""
-    m = np.array([[1.0, 2.0, 0.0], [0.0, -1.0, 3.0]])
-    x1, x2 = np.array([1.0, -2.0, 0.5]), np.array([0.5, 2.0])
+    """(description, f, x, its Jacobian worked out by hand), from random numbers with a fixed
+    seed: no Jacobian can be written into an answer."""
+    rng = np.random.default_rng(6)
+    m, m2 = rng.normal(size=(2, 3)), rng.normal(size=(4, 2))
+    x1, x2, x3 = rng.normal(size=3), rng.normal(size=2), rng.normal(size=2)
     return [
         ("f(x) = x ** 2", lambda x: x ** 2, x1, np.diag(2 * x1)),
         ("f(x) = M @ x (2 outputs, 3 inputs)", lambda x: Tensor(m) @ x, x1, m),
+        ("f(x) = M @ x (4 outputs, 2 inputs)", lambda x: Tensor(m2) @ x, x3, m2),
         ("f(x) = x * x.sum() (every output depends on every input)",
          lambda x: x * x.sum(), x2, np.diag([x2.sum()] * 2) + x2[:, None]),
     ]
 
 
 def jacobian(jacobian_of: Callable) -> None:
+    from minigrad.autograd import functional
+
     checks = Checks("jacobian(f, x)")
     for description, f, x0, expected in _examples():
         x = Tensor(x0.copy(), requires_grad=True)
-        mine = as_array(checks.call(jacobian_of, f, x))
+        outputs: list[Tensor] = []
+
+        def watched(t: Tensor, f: Callable = f) -> Tensor:  # notes f's outputs
+            out = f(t)
+            outputs.append(out)
+            return out
+
+        passes: list[np.ndarray] = []
+
+        def remember(grad: Tensor, passes: list = passes) -> None:  # each pass's row
+            passes.append(np.array(grad._data))
+
+        x.register_hook(remember)
+        with Watch({functional.jacobian: "torch.autograd.functional.jacobian"},
+                   given=(watched, f, remember)) as watch:
+            mine = as_array(checks.call(jacobian_of, watched, x))
         which = f"for {description}"
+        if watch.called:
+            checks.fail_now(f"{which}: it calls {watch.called[0]}, which is what the exercise "
+                            "asks you to write.")
         if not checks.expect(mine is not None and mine.shape == expected.shape,
                              f"{which}: expected a matrix with one row per output and one "
                              "column per input. Hint: row i is x.grad after a backward with a "
@@ -77,7 +99,19 @@ def jacobian(jacobian_of: Callable) -> None:
         checks.expect(same_numbers(mine, expected),
                       f"{which}: the rows are not the derivatives of each output. Hint: "
                       "x.grad accumulates; start each row from an empty .grad, and copy it.")
-    checks.verdict("jacobian builds J one row per backward, with one-hot gradients.")
+        nodes = {out.grad_fn for out in outputs if isinstance(out, Tensor) and out.grad_fn}
+        from_f = all(reaches(run.roots[0], nodes) for run in watch.runs if run.roots)
+        rows = [row for row in expected]
+        for grad in passes:
+            match = next((i for i, row in enumerate(rows) if same_numbers(grad, row)), None)
+            if match is not None:
+                rows.pop(match)
+        checks.expect(watch.backward_runs == len(expected) and from_f and not rows,
+                      f"{which}: J should come from {len(expected)} backward passes through "
+                      f"f's graph, one per row (it ran {watch.backward_runs}, "
+                      f"{'not all' if not from_f else 'all'} from f's output). Hint: each "
+                      "row is what one backward(v) with a one-hot v leaves in x.grad.")
+    checks.verdict("jacobian builds J for 4 functions, one backward pass through f per row.")
 
 
 def _tanh_case(seed: int, outputs: int, inputs: int) -> tuple[Tensor, Tensor, Tensor]:
@@ -86,17 +120,22 @@ def _tanh_case(seed: int, outputs: int, inputs: int) -> tuple[Tensor, Tensor, Te
             Tensor(rng.normal(size=outputs)))
 
 
-def vjp_by_hand(vjp: Callable, cases: tuple = ((0, 2, 3),),
+def vjp_by_hand(vjp: Callable, cases: tuple = ((0, 2, 3), (7, 2, 3)),
                 success: str = "Your vector-Jacobian product matches what backward(gradient=v) "
-                               "computes.") -> None:
+                               "computes, for two W, without a backward pass.") -> None:
     """`cases` lists (seed, outputs, inputs); the hidden tests add other shapes."""
     checks = Checks("vjp_tanh(W, x, v)")
     for seed, outputs, inputs in cases:
         W, x, v = _tanh_case(seed, outputs, inputs)
         leaf = Tensor(x._data.copy(), requires_grad=True)
         (W @ leaf).tanh().backward(v)
-        mine = as_array(checks.call(vjp, W, x, v))
+        with Watch() as watch:
+            mine = as_array(checks.call(vjp, W, x, v))
         which = f"with W of shape ({outputs}, {inputs})"
+        if watch.backward_runs:
+            checks.fail_now(f"{which}: it ran a backward pass (backward() or autograd.grad): "
+                            "the exercise asks for the chain rule applied by hand, with tensor "
+                            "operations.")
         if not checks.expect(mine is not None and mine.shape == (inputs,),
                              f"{which}: the result should have x's shape ({inputs},). Hint: a "
                              "vector-Jacobian product has one entry per input."):
@@ -110,13 +149,13 @@ def vjp_by_hand(vjp: Callable, cases: tuple = ((0, 2, 3),),
 
 def vjp_other_shapes(vjp: Callable) -> None:
     vjp_by_hand(vjp, cases=((1, 4, 2), (2, 1, 5)),
-                success="It matches for other shapes of W too.")
+                success="It matches for other shapes of W too, without a backward pass.")
 
 
-def _regression() -> tuple[Tensor, Tensor, np.ndarray]:
-    rng = np.random.default_rng(5)
-    xs = rng.normal(size=(6, 2))
-    return Tensor(xs), Tensor(xs @ np.array([2.0, -1.0])), np.array([0.5, 0.5])
+def _regression(seed: int, n: int) -> tuple[Tensor, Tensor, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    xs = rng.normal(size=(n, 2))
+    return Tensor(xs), Tensor(xs @ np.array([2.0, -1.0]) + rng.normal(size=n)), rng.normal(size=2)
 
 
 # The read-only cell's bug, as the notebook shows it (a test keeps the two equal): while
@@ -131,15 +170,31 @@ def mse_gradient(w, xs, ys):
 def mse_gradient(gradient_of_mse: Callable) -> None:
     checks = Checks("mse_gradient(w, xs, ys)")
     checks.require_changed(gradient_of_mse, MSE_BUGGY, "mse_gradient")
-    xs, ys, w0 = _regression()
-    w = Tensor(w0.copy(), requires_grad=True)
-    mine = checks.call(gradient_of_mse, w, xs, ys, hints={
-        "implicitly created": "the loss must be one number: reduce the squared errors."})
-    reference = Tensor(w0.copy(), requires_grad=True)
-    ((xs @ reference - ys) ** 2).mean().backward()
-    checks.expect(mine is not None, "it should return w.grad, not None.")
-    checks.expect(mine is None or same_numbers(mine, reference.grad),
-                  "the gradient is not that of the mean squared error. Hint: a gradient of "
-                  "ones gives the gradient of the sum; the mean divides by the number of "
-                  "samples.")
-    checks.verdict("mse_gradient reduces the errors to one number, then backpropagates.")
+    for seed, n in ((5, 6), (8, 3), (9, 1)):  # 3 samples, as the notebook shows, and others
+        xs, ys, w0 = _regression(seed, n)
+        w = Tensor(w0.copy(), requires_grad=True)
+        passes: list[np.ndarray] = []
+
+        def remember(grad: Tensor, passes: list = passes) -> None:
+            passes.append(np.array(grad._data))
+
+        w.register_hook(remember)
+        with Watch(given=(remember,)):
+            mine = checks.call(gradient_of_mse, w, xs, ys, hints={
+                "implicitly created": "backward() makes up a starting gradient only for a "
+                                      "single number (notebook 05)."})
+        reference = Tensor(w0.copy(), requires_grad=True)
+        ((xs @ reference - ys) ** 2).mean().backward()
+        which = f"with {n} samples"
+        if not checks.expect(mine is not None, f"{which}: it should return w's gradient, not "
+                             "None."):
+            continue
+        checks.expect(same_numbers(mine, reference.grad),
+                      f"{which}: the gradient is not that of the mean squared error. Hint: "
+                      "which single number is the loss, and what gradient do you get from a "
+                      "gradient of ones? (notebook 05)")
+        checks.expect(any(same_numbers(grad, mine) for grad in passes),
+                      f"{which}: no backward pass brought that gradient to w: the exercise "
+                      "asks for it from backward(), not worked out by hand.")
+    checks.verdict("mse_gradient returns the gradient of the mean squared error for 6, 3 and 1 "
+                   "samples, from a backward pass.")

@@ -9,6 +9,7 @@ import numpy as np
 
 from minigrad.tensor import Tensor
 from ._feedback import Checks, describe, same_numbers
+from ._guards import Watch
 from ._snippets import check_predictions
 
 RETAIN_SNIPPET = """\
@@ -25,25 +26,23 @@ print(h.is_leaf)"""
 
 def retained(answers: Any) -> None:
     labels = ["x.grad", "h.grad", "y.grad", "h.is_leaf"]
-    hints = ["x reaches y along two paths: through h, and directly; their gradients add up.",
-             "retain_grad() keeps the gradient that flowed through h: dy/dh, with x fixed.",
-             "y is not a leaf, and nobody asked y to retain its gradient.",
-             "retain_grad() keeps a gradient; it does not change what h is."]
-    check_predictions("your 4 predictions", answers, RETAIN_SNIPPET, labels, hints,
+    check_predictions("your 4 predictions", answers, RETAIN_SNIPPET, labels,
                       "All 4 right: retain_grad() keeps a non-leaf's gradient, and only that.")
 
 
-def _network(seed: int) -> tuple[Tensor, Tensor, Tensor]:
+def _network(seed: int, rows: int, inputs: int, hidden: int) -> tuple[Tensor, Tensor, Tensor]:
     rng = np.random.default_rng(seed)
-    return (Tensor(rng.normal(size=(4, 3))), Tensor(rng.normal(size=(3, 5)), requires_grad=True),
-            Tensor(rng.normal(size=(5, 1)), requires_grad=True))
+    return (Tensor(rng.normal(size=(rows, inputs))),
+            Tensor(rng.normal(size=(inputs, hidden)), requires_grad=True),
+            Tensor(rng.normal(size=(hidden, 1)), requires_grad=True))
 
 
-def _expected_hidden_gradient(x: Tensor, w1: Tensor, w2: Tensor) -> np.ndarray:
+def _expected_gradients(x: Tensor, w1: Tensor, w2: Tensor) -> tuple[np.ndarray, ...]:
+    """d(out)/d(hidden), then w1.grad and w2.grad after out.backward()."""
     hidden = (x @ w1).relu()
     hidden.retain_grad()
     (hidden @ w2).sum().backward()
-    return hidden.grad._data
+    return hidden.grad._data, w1.grad._data, w2.grad._data
 
 
 # The read-only cell's bug, as the notebook shows it (a test keeps the two equal): while
@@ -59,15 +58,30 @@ def hidden_gradient(x, w1, w2):
 def hidden_gradient(find_gradient: Callable) -> None:
     checks = Checks("hidden_gradient(x, w1, w2)")
     checks.require_changed(find_gradient, HIDDEN_BUGGY, "hidden_gradient")
-    x, w1, w2 = _network(0)
-    expected = _expected_hidden_gradient(*_network(0))
-    result = checks.call(find_gradient, x, w1, w2)
-    checks.expect(result is not None, "it returns None: reading .grad on an intermediate gives "
-                  "None. Hint: ask hidden to keep its gradient before calling backward().")
-    checks.expect(result is None or same_numbers(result, expected),
-                  f"the result is not d(out)/d(hidden) (got {describe(result)}). Hint: it "
-                  "should have hidden's shape, (4, 5), with zeros where the ReLU was off.")
-    checks.verdict("hidden_gradient returns the intermediate's gradient, d(out)/d(hidden).")
+    for seed, shape in ((0, (4, 3, 5)), (10, (2, 4, 3))):
+        x, w1, w2 = _network(seed, *shape)
+        expected, w1_grad, w2_grad = _expected_gradients(*_network(seed, *shape))
+        with Watch() as watch:
+            result = checks.call(find_gradient, x, w1, w2)
+        which = f"with hidden of shape {shape[0], shape[2]}"
+        if not checks.expect(result is not None, f"{which}: it returns None: reading .grad on "
+                             "an intermediate gives None. Hint: which tensors does backward() "
+                             "keep a .grad for, and how does a tensor ask to be one of them? "
+                             "(notebook 06)"):
+            continue
+        checks.expect(same_numbers(result, expected),
+                      f"{which}: the result is not d(out)/d(hidden) (got {describe(result)}). "
+                      f"Hint: it has hidden's shape; entry (i, j) says how much out moves when "
+                      "hidden[i, j] alone moves by 1.")
+        checks.expect(watch.backward_runs > 0, f"{which}: no backward pass ran: the exercise "
+                      "asks for the gradient backward() computes, not one worked out by hand.")
+        if any(run.accumulate for run in watch.runs):  # backward() ran: it must reach the weights
+            checks.expect(same_numbers(w1.grad, w1_grad) and same_numbers(w2.grad, w2_grad),
+                          f"{which}: after your backward(), w1.grad and w2.grad are not those "
+                          "of out: the fix cut the network (detach(), a new leaf), so the "
+                          "weights no longer learn. Hint: keep the graph from x to out whole.")
+    checks.verdict("hidden_gradient returns d(out)/d(hidden) for two networks, from a backward "
+                   "pass that leaves the weights' gradients whole.")
 
 
 TOO_LATE_SNIPPET = """\
@@ -85,10 +99,6 @@ print(h.grad)"""
 
 def too_late(answers: Any) -> None:
     labels = ["x.retains_grad", "x.grad", "h.retains_grad", "h.grad"]
-    hints = ["x is a leaf: it keeps its gradient anyway, and retain_grad() leaves it unmarked.",
-             "x is a leaf; y = 2x², and a leaf's .grad is filled whether or not it retains.",
-             "retain_grad() marks the tensor whenever it is called, even after backward().",
-             "the mark matters only while backward() runs: this backward() ran before it."]
-    check_predictions("your 4 predictions", answers, TOO_LATE_SNIPPET, labels, hints,
+    check_predictions("your 4 predictions", answers, TOO_LATE_SNIPPET, labels,
                       "All 4 right: retain_grad() is a request for the next backward(), "
                       "not for the one already run.")

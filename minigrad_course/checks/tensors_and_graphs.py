@@ -9,6 +9,7 @@ import numpy as np
 
 from minigrad.tensor import Tensor
 from ._feedback import Checks, same_numbers, show_graphs
+from ._guards import Watch
 from ._snippets import check_predictions
 
 LEAVES_SNIPPET = """\
@@ -26,22 +27,7 @@ def leaves(answers: Any) -> None:
     names = "abcde"
     labels = [f"{name}.{attribute}" for name in names for attribute in ("is_leaf",
                                                                        "requires_grad")]
-    leaf_hint = {
-        "a": "a tensor you create yourself, not computed by an operation, is a leaf.",
-        "b": "being a leaf does not depend on requires_grad: a tensor you create is a leaf.",
-        "c": "a result computed from a tensor that requires grad gets a grad_fn.",
-        "d": "a result computed from a tensor that requires grad gets a grad_fn.",
-        "e": "an operation records a grad_fn only when one of its inputs requires grad.",
-    }
-    grad_hint = {
-        "a": "look at how a was created.",
-        "b": "requires_grad is False unless you ask for it.",
-        "c": "requires_grad spreads: a result requires grad when any input does.",
-        "d": "requires_grad spreads along every path from a to d.",
-        "e": "neither b nor the number 2 requires grad.",
-    }
-    hints = [h[name] for name in names for h in (leaf_hint, grad_hint)]
-    check_predictions("your 10 predictions", answers, LEAVES_SNIPPET, labels, hints,
+    check_predictions("your 10 predictions", answers, LEAVES_SNIPPET, labels,
                       "All 10 right: leaves are the tensors no recorded operation produced.")
 
 
@@ -56,25 +42,19 @@ while node is not None:
 
 def grad_fn_chain(answers: Any) -> None:
     labels = ["the 1st name", "the 2nd name", "the 3rd name", "the 4th name"]
-    hints = ["y.grad_fn is the operation that produced y, the last one to run.",
-             "next_functions point back to the operation that produced the input.",
-             "keep walking backwards: which operation ran first?",
-             "a leaf that requires grad ends the chain with the node that stores its .grad."]
-    check_predictions("the names along y's graph", answers, CHAIN_SNIPPET, labels, hints,
+    check_predictions("the names along y's graph", answers, CHAIN_SNIPPET, labels,
                       "Right: walking next_functions replays the operations backwards.")
 
 
-def _target(a: Tensor, b: Tensor) -> Tensor:
-    return (a * b + b) ** 2
-
-
 def show_target() -> Any:
-    """The graph learners rebuild in exercise 01-build-the-graph (its formula stays hidden)."""
+    """The graph learners rebuild in exercise 01-build-the-graph. Its formula is written here
+    and in `build_the_graph`, never as a function of this module: the learner's namespace
+    holds this module as `check`, and the exercise asks for the formula."""
     from minigrad import viz
 
     a = Tensor(2.0, requires_grad=True)
     b = Tensor(-1.0, requires_grad=True)
-    out = _target(a, b)
+    out = (a * b + b) ** 2
     return viz.draw(out, names={a: "a", b: "b", out: "out"})
 
 
@@ -117,13 +97,18 @@ def _leaf_grads(build: Callable, a_value: float, b_value: float) -> list[Any]:
 
 
 def build_the_graph(build: Callable) -> None:
+    def _target(a: Tensor, b: Tensor) -> Tensor:  # show_target's formula (see there)
+        return (a * b + b) ** 2
+
     checks = Checks("build(a, b)")
     a, b = Tensor(2.0, requires_grad=True), Tensor(-1.0, requires_grad=True)
-    out = checks.call(build, a, b)
+    with Watch():
+        out = checks.call(build, a, b)
     if not isinstance(out, Tensor) or not out.requires_grad:
         checks.fail_now("it should return a tensor computed from a and b (so it requires "
                         "grad). Hint: return the result of operations on a and b.")
-    cases = [(2.0, -1.0), (0.5, 3.0), (-2.0, 1.5)]
+    rng = np.random.default_rng(1)
+    cases = [(2.0, -1.0), (0.5, 3.0), *(tuple(rng.normal(size=2)) for _ in range(3))]
     checks.expect(lambda: all(same_numbers(build(Tensor(x), Tensor(y)),
                                            _target(Tensor(x), Tensor(y))) for x, y in cases),
                   "its value differs from the pictured graph's for some a and b. Hint: read "
@@ -143,7 +128,8 @@ def build_the_graph(build: Callable) -> None:
     if checks.failures:
         show_graphs([("your graph", out), ("the expected graph", _target(a, b))],
                     names={a: "a", b: "b"})
-    checks.verdict("Your graph is the pictured one: same operations, same arrows, same grads.")
+    checks.verdict("Your graph is the pictured one: same operations, same arrows, and the same "
+                   "values and grads for several a and b.")
 
 
 def _breadth_first(t: Tensor) -> list:
@@ -167,8 +153,12 @@ def _example_graphs() -> list[Tensor]:
 
 def walk(reachable_nodes: Callable) -> None:
     checks = Checks("reachable_nodes(t)")
+    recursive: set[str] = set()
     for index, t in enumerate(_example_graphs()):
-        mine, expected = checks.call(reachable_nodes, t), _breadth_first(t)
+        with Watch() as watch:
+            mine = checks.call(reachable_nodes, t)
+        expected = _breadth_first(t)
+        recursive.update(watch.recursive)
         which = f"on example {index + 1}"
         if not checks.expect(isinstance(mine, list), f"{which}: it should return a list."):
             continue
@@ -187,7 +177,9 @@ def walk(reachable_nodes: Callable) -> None:
         if len(checks.failures) > failed_before and t.grad_fn is not None:
             show_graphs([(f"example {index + 1}, the nodes your function should list", t)],
                         view="backward")
-    checks.verdict("reachable_nodes walks the graph breadth-first, each node once.")
+    _no_recursion(checks, recursive)
+    checks.verdict("reachable_nodes lists every node breadth-first, each once, on 4 graphs, "
+                   "without recursion.")
 
 
 def walk_deep(reachable_nodes: Callable) -> None:
@@ -197,8 +189,17 @@ def walk_deep(reachable_nodes: Callable) -> None:
     for _ in range(5000):
         y = y * 1.0
     checks = Checks("reachable_nodes on a 5,000-step chain")
-    mine = checks.call(reachable_nodes, y, hints={
-        "recursion": "write the walk with a list used as a queue instead of recursion."})
+    with Watch() as watch:
+        mine = checks.call(reachable_nodes, y, hints={
+            "recursion": "write the walk with a list used as a queue instead of recursion."})
+    _no_recursion(checks, set(watch.recursive))
     checks.expect(isinstance(mine, list) and len(mine) == 5001,
                   "it should list all 5,001 nodes of the chain.")
-    checks.verdict("reachable_nodes copes with deep graphs: no recursion.")
+    checks.verdict("reachable_nodes lists all 5,001 nodes of a deep chain, and none of your "
+                   "functions called itself.")
+
+
+def _no_recursion(checks: Checks, recursive: set[str]) -> None:
+    checks.expect(not recursive, f"{', '.join(sorted(recursive))} calls itself: a walk "
+                  "by recursion fails on graphs deeper than Python's recursion limit, whatever "
+                  "the limit is set to. Hint: keep the nodes still to visit in a list.")

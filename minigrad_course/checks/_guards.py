@@ -1,0 +1,143 @@
+"""What a check watches while the learner's function runs, beyond the value it returns: the
+backward passes the engine ran (and from which tensors), calls to functions the exercise asks
+the learner to write rather than borrow, and functions of the learner's that call themselves.
+
+A value alone cannot tell a gradient from one written out by hand, or a walk without recursion
+from one with a raised recursion limit; watching the calls can. `Watch` uses `sys.setprofile`,
+which sees every Python call in this thread and costs a little time only while it is on.
+Like all in-process checking it can be switched off by the code it watches; it notices that,
+and the check fails saying so."""
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import CodeType, FrameType
+from typing import Any
+
+import numpy as np
+
+from minigrad.autograd import engine
+from ._feedback import NOT_LEARNERS, CheckFailed, as_array
+
+_ENGINE_RUN = engine.run_backward.__code__  # every backward() and autograd.grad() runs this
+# The topic modules (tensors_and_graphs.py, ...): the learner's namespace holds one as `check`,
+# and its helpers compute the answers the checks compare with.
+_TOPIC_MODULES = frozenset(str(path.resolve()) for path in Path(__file__).parent.glob("[a-z]*.py"))
+
+
+@dataclass
+class Run:
+    """One pass of the engine: the tensors it started from, and how it was asked to run."""
+    roots: tuple
+    accumulate: bool  # backward() fills .grad; autograd.grad() returns the gradients instead
+    create_graph: bool
+    result: Any = None  # what autograd.grad's pass returned: the gradients it captured
+
+
+class Watch:
+    """`with Watch(forbidden, given) as watch: <run the learner's function>`, then read
+    `runs`, `called` (names of forbidden functions that ran) and `recursive` (the learner's
+    functions that called themselves). `forbidden` maps functions to the name a message uses
+    for them; `given` lists the check's own functions the learner's code may call (those the
+    check hands it, hooks the check registered). Leaving the block raises CheckFailed when the
+    learner's code replaced the watcher (nothing it counted can be trusted) or called any other
+    function of a check module (they compute the answers)."""
+
+    def __init__(self, forbidden: dict[Callable, str] | None = None,
+                 given: tuple[Callable, ...] = ()) -> None:
+        self.forbidden = {_code_of(function): name for function, name in
+                          (forbidden or {}).items()}
+        self.given = {_code_of(function) for function in given}
+        self.borrowed: list[str] = []  # the check module's own functions the learner called
+        self.runs: list[Run] = []
+        self.called: list[str] = []
+        self.recursive: list[str] = []
+        self.switched_off = False
+        self._depth: dict[CodeType, int] = {}  # learner's code -> how many of its calls are open
+        self._is_learners: dict[CodeType, bool] = {}
+        self._hook = self._event  # one bound method, so that `is` can recognise it later
+
+    def __enter__(self) -> Watch:
+        self._previous = sys.getprofile()
+        sys.setprofile(self._hook)
+        return self
+
+    def __exit__(self, kind: type | None, *exc_info: Any) -> None:
+        self.switched_off = sys.getprofile() is not self._hook
+        sys.setprofile(self._previous)
+        if self.switched_off and kind is None:
+            raise CheckFailed("✗ Your code switched off the check's watcher (sys.setprofile), "
+                              "so the check cannot judge it: leave sys.setprofile alone.")
+        if self.borrowed and kind is None:
+            raise CheckFailed(f"✗ Your code calls the check's own {self.borrowed[0]}(), which "
+                              "computes what the check compares with: write the answer "
+                              "yourself.")
+
+    @property
+    def backward_runs(self) -> int:
+        return len(self.runs)
+
+    def _event(self, frame: FrameType, event: str, arg: Any) -> None:
+        if event == "call":
+            code = frame.f_code
+            if code is _ENGINE_RUN:
+                found = frame.f_locals
+                self.runs.append(Run(tuple(found["roots"]), bool(found["accumulate"]),
+                                     bool(found["create_graph"])))
+            elif code in self.forbidden:
+                self.called.append(self.forbidden[code])
+            elif code.co_filename in _TOPIC_MODULES and code not in self.given:
+                self.borrowed.append(code.co_name)
+            elif self._learners(code):
+                depth = self._depth.get(code, 0) + 1
+                self._depth[code] = depth
+                if depth > 1 and code.co_name not in self.recursive:
+                    self.recursive.append(code.co_name)
+        elif event == "return":
+            if frame.f_code is _ENGINE_RUN and self.runs:
+                self.runs[-1].result = arg
+            depth = self._depth.get(frame.f_code)
+            if depth:
+                self._depth[frame.f_code] = depth - 1
+
+    def _learners(self, code: CodeType) -> bool:
+        known = self._is_learners.get(code)
+        if known is None:
+            path = Path(code.co_filename).resolve()
+            known = not any(path.is_relative_to(folder) for folder in NOT_LEARNERS)
+            self._is_learners[code] = known
+        return known
+
+
+def _code_of(function: Callable) -> CodeType:
+    function = getattr(function, "__func__", function)
+    return function.__code__
+
+
+def reaches(root: Any, nodes: set, limit: int = 10_000) -> bool:
+    """Does the graph of the tensor `root` contain one of `nodes` (grad_fn objects)? A walk
+    with a list, at most `limit` nodes: enough for the small graphs checks build."""
+    start = getattr(root, "grad_fn", None)
+    stack, seen = ([start] if start is not None else []), set()
+    while stack and len(seen) < limit:
+        node = stack.pop()
+        if node in nodes:
+            return True
+        if node in seen:
+            continue
+        seen.add(node)
+        stack.extend(child for child, _ in node.next_functions if child is not None)
+    return False
+
+
+def roughly(value: Any) -> str:
+    """An expected value for a failure message, to 2 significant digits: enough to see how far
+    off an answer is, too rough to paste back in (checks compare to 1e-4)."""
+    array = as_array(value)
+    if array is None:
+        return "None" if value is None else type(value).__name__
+    text = np.array2string(array, separator=", ", max_line_width=10**6,
+                           formatter={"float_kind": lambda x: f"{x:.2g}"})
+    return "about " + " ".join(text.split())
