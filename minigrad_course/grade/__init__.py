@@ -137,12 +137,12 @@ def _verdict(exercise: str, plan: Plan, by_step: dict, limits: Limits) -> tuple[
         return FAILED, check.message
     if check.error:
         return FAILED, f"the check raised {check.error}: {check.message}"
-    if check.successes is None:
+    if not check.successes and (check.successes is None or step.calls):
         return FAILED, ("the check did not report a verdict: something in the notebook "
                         "changed how cells run, or replaced the check")
     if len(check.successes) < step.calls:
-        return FAILED, (f"{len(check.successes)} of the cell's {step.calls} checks reported "
-                        "a verdict: something in the notebook replaced or stopped the others")
+        return FAILED, (f"only {len(check.successes)} of the cell's {step.calls} checks "
+                        "reported a verdict: something in the notebook stopped the others")
     return PASSED, "\n".join(f"✓ {line}" for line in check.successes)
 
 

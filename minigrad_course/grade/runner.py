@@ -118,6 +118,9 @@ def _shell() -> Any:
         def showsyntaxerror(self, *args: Any, **kwargs: Any) -> None:
             pass
 
+        def ask_exit(self) -> None:  # exit() and quit(), as in Jupyter's kernel
+            self.exit_now = True
+
     config = Config()
     config.HistoryManager.enabled = False
     return GradingShell.instance(config=config, displayhook_class=QuietHook, colors="NoColor")
