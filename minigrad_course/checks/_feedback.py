@@ -121,6 +121,9 @@ on_success: Callable[[str], None] | None = None
 
 def refuse_if_tampered() -> None:
     """Raise Tampered when the notebook replaced something watched (see `_integrity`)."""
+    global _PRISTINE
+    if _PRISTINE is None:  # only in the grader's kernel, if it did not set one
+        _PRISTINE = _integrity.Snapshot()
     _PRISTINE.extend()  # the check modules imported since this module was
     changed = _PRISTINE.changes()
     if changed:
@@ -314,4 +317,6 @@ def show_graphs(pictures: list[tuple[str, Tensor]], names: dict | None = None,
 
 
 _notebook.install()  # every check module imports this one: one-line "not answered yet" in IPython
-_PRISTINE = _integrity.Snapshot()  # numpy, minigrad and this package as they are on import
+# numpy, minigrad and this package as they are on import; the grader's kernel sets its own, once
+# it has imported everything (one snapshot fewer for each notebook graded).
+_PRISTINE: _integrity.Snapshot | None = None if _notebook.grading() else _integrity.Snapshot()

@@ -15,6 +15,7 @@ always find and undo any guard (docs/teaching.md says what a class does where th
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 import sys
 import types
@@ -52,14 +53,18 @@ def written_in_the_notebook(value: Any, homes: tuple[Path, ...]) -> bool:
             return False
     if function.__module__ == "__main__":
         return True
-    filename = function.__code__.co_filename
+    return not _in_a_library(function.__code__.co_filename, homes)
+
+
+@functools.lru_cache(maxsize=None)
+def _in_a_library(filename: str, homes: tuple[Path, ...]) -> bool:
     if filename.startswith("<"):
-        return not filename.startswith("<frozen ")  # Python's own modules, frozen in
+        return filename.startswith("<frozen ")  # Python's own modules, frozen in
     try:
         path = Path(filename).resolve()
     except (OSError, ValueError):
-        return True
-    return not any(path.is_relative_to(home) for home in homes)
+        return False
+    return any(path.is_relative_to(home) for home in homes)
 
 
 class Snapshot:
