@@ -12,6 +12,7 @@ from __future__ import annotations
 import compileall
 import functools
 import hmac
+import json
 import os
 import py_compile
 import secrets
@@ -26,12 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..checks._notebook import GRADING_ENV
-from .runner import HEADER, MAX_MESSAGE, MAX_PRINTED, capped, signature
+from .runner import HEADER, MAX_PRINTED, MAX_SUCCESSES, capped, signature
 
 INTERRUPT_GRACE_S = 5.0  # how long an interrupted cell gets to stop
 START_TIMEOUT_S = 60.0  # how long a kernel may take to import everything and say it is ready
 MAX_RESTARTS = 3  # after that many broken kernels, the remaining cells are not run
-MAX_REPLY = MAX_PRINTED * 4 + 64 * MAX_MESSAGE  # bytes: anything longer is not from our runner
+MAX_REPLY = 1 << 24  # bytes: a longer reply is not from our runner (it caps what it sends)
 __all__ = ["GRADING_ENV", "Cell", "Outcome", "run_cells"]
 
 
@@ -80,8 +81,6 @@ class _Kernel:
             raise RuntimeError("the grading kernel did not start")
 
     def _send(self, message: dict) -> bool:
-        import json
-
         data = json.dumps(message).encode()
         try:
             self.process.stdin.write(HEADER.pack(len(data)) + data)
@@ -93,8 +92,6 @@ class _Kernel:
     def receive(self, deadline: float) -> dict | str | None:
         """The next reply; "timeout" when the deadline passed first; None when the kernel
         died (or sent something that is not a reply)."""
-        import json
-
         fd = self.process.stdout.fileno()
         while True:
             if len(self.buffer) >= HEADER.size:
@@ -151,7 +148,7 @@ class _Kernel:
                 isinstance(successes, list) and all(isinstance(s, str) for s in successes) and \
                 hmac.compare_digest(str(reply.get("signature", "")),
                                     signature(self.key, nonce, cell.source, successes)):
-            outcome.successes = [capped(s) for s in successes]
+            outcome.successes = [capped(s) for s in successes[:MAX_SUCCESSES]]
         return outcome, True
 
     def interrupt(self) -> None:

@@ -30,6 +30,7 @@ from typing import Any, BinaryIO
 
 MAX_MESSAGE = 2_000  # characters kept of an exception's message or of a success line
 MAX_PRINTED = 20_000  # characters kept of what a cell prints (a print loop can be endless)
+MAX_SUCCESSES = 50  # success lines kept of one check cell
 HEADER = struct.Struct(">I")  # the length of each JSON message
 # IPython compiles each cell under a name like "<ipython-input-3-1a2b3c>", ipykernel as
 # "/tmp/ipykernel_1/3470.py": a message says "(line 2)" instead.
@@ -155,7 +156,11 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
     from minigrad_course.checks import _feedback, _integrity
 
     successes: list[str] = []
-    _feedback.on_success = lambda text: successes.append(capped(str(text)))
+    def count(text: str) -> None:
+        if len(successes) < MAX_SUCCESSES:
+            successes.append(capped(str(text)))
+
+    _feedback.on_success = count
     _feedback._PRISTINE = snapshot = _integrity.Snapshot()  # on_success as set just now
     hello = receive(requests)
     if hello is None:
