@@ -28,6 +28,7 @@ CALLABLE_KINDS = (types.FunctionType, types.BuiltinFunctionType, type, types.Mod
                   staticmethod, classmethod, property, types.MethodDescriptorType,
                   types.WrapperDescriptorType)
 SHOWN = 3  # names listed in the message; the rest are counted
+SNAPSHOT_NAME = "_PRISTINE"  # where _feedback keeps its snapshot (the grader's kernel sets it)
 
 
 def _watched_module(name: str) -> bool:
@@ -89,7 +90,7 @@ class Snapshot:
             for name, value in list(vars(owner).items()):
                 if (name.startswith("__") and name.endswith("__")) or (label, name) in self.seen:
                     continue
-                if isinstance(value, Snapshot):
+                if name == SNAPSHOT_NAME:
                     continue  # a snapshot is replaced by a newer one, never patched to cheat
                 if owner is builtins and not isinstance(value, (types.BuiltinFunctionType, type)):
                     continue  # exit, quit, help: IPython swaps them in and out around each cell
