@@ -1,8 +1,9 @@
 """The grader (`python -m minigrad_course.grade`) on the shipped exercises, on the solutions and
 on notebooks broken the way learners break them; and every check against a wrong answer.
 
-Each notebook graded costs a kernel start (1-2 s). pytest runs this file on one xdist worker
-(--dist=loadfile), so the folders are graded with --jobs 2, two kernels at a time."""
+Each notebook graded costs a kernel start (a fresh process, about 0.2 s of CPU). pytest runs
+this file on one xdist worker (--dist=loadfile), so the folders are graded with --jobs 2, two
+kernels at a time. tests/test_grade_attacks.py tries notebooks written to cheat."""
 from __future__ import annotations
 
 import contextlib

@@ -16,8 +16,6 @@ forged reply, has none. Code in this process could still find the key; docs/teac
 what in-process grading cannot stop."""
 from __future__ import annotations
 
-import hashlib
-import hmac
 import importlib
 import json
 import os
@@ -26,6 +24,9 @@ import re
 import signal
 import struct
 import sys
+from hashlib import sha256
+from hmac import new as new_hmac
+from json import dumps
 from typing import Any, BinaryIO
 
 MAX_MESSAGE = 2_000  # characters kept of an exception's message or of a success line
@@ -64,8 +65,10 @@ def receive(stream: BinaryIO, limit: int = 1 << 24) -> dict | None:
 
 
 def signature(key: bytes, nonce: str, source: str, successes: list[str]) -> str:
-    digest = hashlib.sha256(source.encode()).hexdigest()
-    return hmac.new(key, json.dumps([nonce, digest, successes]).encode(), "sha256").hexdigest()
+    # The functions are bound on import, before any learner's code: a cell that replaces
+    # hmac.new with a spy does not get the key handed to it.
+    digest = sha256(source.encode()).hexdigest()
+    return new_hmac(key, dumps([nonce, digest, successes]).encode(), sha256).hexdigest()
 
 
 def capped(text: str, limit: int = MAX_MESSAGE) -> str:
