@@ -15,13 +15,14 @@ import hmac
 import json
 import os
 import py_compile
+import queue
 import secrets
-import select
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,7 +74,8 @@ class _Kernel:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             start_new_session=True)  # its own process group: killed with all it started
         self.key = secrets.token_bytes(32)
-        self.buffer = b""
+        self.replies: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
         self._send({"key": self.key.hex(), "check_modules": check_modules})
         ready = self.receive(time.monotonic() + START_TIMEOUT_S)
         if not isinstance(ready, dict) or not ready.get("ready"):
@@ -89,32 +91,29 @@ class _Kernel:
             return False
         return True
 
+    def _read(self) -> None:
+        """On a thread of its own: each reply into the queue, then None when the kernel's
+        pipe closes (it died) or carries something that is not a reply."""
+        with self.process.stdout as stream:
+            while True:
+                try:
+                    header = stream.read(HEADER.size)
+                    (size,) = HEADER.unpack(header) if len(header) == HEADER.size else (None,)
+                    data = stream.read(size) if size is not None and size <= MAX_REPLY else b""
+                    reply = json.loads(data) if size is not None and len(data) == size else None
+                except (OSError, ValueError):
+                    reply = None
+                self.replies.put(reply if isinstance(reply, dict) else None)
+                if not isinstance(reply, dict):
+                    return
+
     def receive(self, deadline: float) -> dict | str | None:
         """The next reply; "timeout" when the deadline passed first; None when the kernel
         died (or sent something that is not a reply)."""
-        fd = self.process.stdout.fileno()
-        while True:
-            if len(self.buffer) >= HEADER.size:
-                (size,) = HEADER.unpack(self.buffer[:HEADER.size])
-                if size > MAX_REPLY:
-                    return None
-                if len(self.buffer) >= HEADER.size + size:
-                    data = self.buffer[HEADER.size:HEADER.size + size]
-                    self.buffer = self.buffer[HEADER.size + size:]
-                    try:
-                        reply = json.loads(data)
-                    except ValueError:
-                        return None
-                    return reply if isinstance(reply, dict) else None
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return "timeout"
-            readable, _, _ = select.select([fd], [], [], remaining)
-            if readable:
-                chunk = os.read(fd, 1 << 16)
-                if not chunk:
-                    return None
-                self.buffer += chunk
+        try:
+            return self.replies.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            return "timeout"
 
     def run(self, cell: Cell, deadline: float, budget_deadline: float) -> tuple[Outcome, bool]:
         """Execute one cell; returns its outcome and whether the kernel can take the next one."""
@@ -152,6 +151,8 @@ class _Kernel:
         return outcome, True
 
     def interrupt(self) -> None:
+        if os.name != "posix":  # no SIGINT to send on Windows: the cell is killed after the grace
+            return
         try:
             os.kill(self.process.pid, signal.SIGINT)
         except ProcessLookupError:
@@ -159,15 +160,17 @@ class _Kernel:
 
     def kill(self) -> None:
         try:
-            os.killpg(self.process.pid, signal.SIGKILL)
+            if os.name == "posix":  # the whole group: what the notebook started dies too
+                os.killpg(self.process.pid, signal.SIGKILL)
+            else:
+                self.process.kill()
         except (ProcessLookupError, PermissionError):
             pass
-        for stream in (self.process.stdin, self.process.stdout):
-            try:
-                stream.close()
-            except OSError:
-                pass
-        self.process.wait()
+        try:
+            self.process.stdin.close()
+        except OSError:
+            pass
+        self.process.wait()  # its stdout closes: the reading thread ends
 
 
 @functools.cache
