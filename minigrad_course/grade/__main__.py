@@ -56,8 +56,11 @@ def report(grade: NotebookGrade) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m minigrad_course.grade",
-                                     description="Grade exercise notebooks in a fresh kernel.")
+    parser = argparse.ArgumentParser(
+        prog="python -m minigrad_course.grade",
+        description="Grade exercise notebooks, each in a fresh kernel.",
+        epilog="exit status: 0 every exercise passed; 1 some did not; 2 a notebook could not "
+               "be graded, bad usage or a grader error (every other report is still printed)")
     parser.add_argument("paths", nargs="+", type=Path, help="notebooks or folders of them")
     parser.add_argument("--timeout", type=float, default=30.0,
                         help="seconds a cell may run before it is stopped (default 30)")
