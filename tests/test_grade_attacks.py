@@ -157,6 +157,13 @@ def class_run(tmp_path_factory: pytest.TempPathFactory) -> dict:
     first["source"], second["source"] = "\n".join(lines[:3]), "\n".join(lines[3:])
     cells.insert(cells.index(first) + 1, second)
     paths.append(save(root / "split", split))
+    # memory and disk without end: 3 GiB in 03-loop, a 200 MB file in 03-two-losses
+    hog = worked()
+    answer_cells(hog)["03-loop"]["source"] = "hoard = bytearray(3 << 30)\nafter_loop = [12.0, 12.0]"
+    answer_cells(hog)["03-two-losses"]["source"] = (
+        "with open('big.bin', 'wb') as out:\n    out.write(bytes(200 << 20))\n" +
+        markers.source_of(answer_cells(hog)["03-two-losses"]))
+    paths.append(save(root / "hog", hog))
     # a renamed copy, graded with --solutions
     paths.append(save(root / "renamed", worked(), "ex03_accumulation-Copy1.ipynb"))
     # malformed notebooks among good ones
@@ -236,6 +243,14 @@ def test_huge_messages_are_capped(class_run: dict) -> None:
     assert "more characters" in "\n".join(lines)
 
 
+def test_memory_and_file_size_are_limited(class_run: dict) -> None:
+    lines = class_run["blocks"]["hog"]
+    assert statuses(lines) == {"03-both-orders": "passed", "03-loop": "failed",
+                               "03-two-losses": "failed", "03-micro-batches": "passed"}, lines
+    report = "\n".join(lines)
+    assert "MemoryError" in report and "File too large" in report, report
+
+
 def test_split_answer_cells_are_graded_together(class_run: dict) -> None:
     assert statuses(class_run["blocks"]["split"]) == dict.fromkeys(WRONG, "passed")
 
@@ -256,7 +271,7 @@ def test_a_malformed_notebook_is_one_line_among_the_others(class_run: dict,
     assert len(lines) == 1 and lines[0].startswith("error: "), lines
     assert class_run["code"] == 2, "a notebook that cannot be graded makes the exit code 2"
     graded = [name for name, block in class_run["blocks"].items() if len(block) > 1]
-    assert len(graded) == len(ATTACKS) + 9, "every other notebook has its report"
+    assert len(graded) == len(ATTACKS) + 10, "every other notebook has its report"
 
 
 def test_a_renamed_notebook_in_the_course_without_solutions_option(

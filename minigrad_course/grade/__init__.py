@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .kernel import Cell, Outcome, run_cells
+from .kernel import MEMORY_MB, Cell, Outcome, run_cells
 from .plan import Plan, Step, Unreadable, find_reference, load, make_plan, read
 
 __all__ = ["ExerciseResult", "NotebookGrade", "Unreadable", "grade_notebook", "grade_this_notebook"]
@@ -50,8 +50,8 @@ class NotebookGrade:
 
 
 def grade_notebook(path: Path, solutions: Path | None = None, timeout: float = 30.0,
-                   notebook_timeout: float = NOTEBOOK_TIMEOUT,
-                   data: bytes | None = None) -> NotebookGrade:
+                   notebook_timeout: float = NOTEBOOK_TIMEOUT, data: bytes | None = None,
+                   memory: float = MEMORY_MB) -> NotebookGrade:
     """Run the learner's notebook at `path` (or its bytes, `data`, read earlier) and judge each
     exercise. Raises Unreadable."""
     data = read(path) if data is None else data
@@ -67,7 +67,7 @@ def grade_notebook(path: Path, solutions: Path | None = None, timeout: float = 3
                          "nbgrader metadata): a notebook from another course?")
     cells = [Cell(step.source, plan.check_names if step.role == "check" else None)
              for step in plan.steps]
-    outcomes = run_cells(cells, (path.name, data), timeout, notebook_timeout)
+    outcomes = run_cells(cells, (path.name, data), timeout, notebook_timeout, memory)
     limits = Limits(timeout, notebook_timeout)
     return NotebookGrade(path, reference_path, _judge(plan, outcomes, limits))
 

@@ -1,5 +1,5 @@
 """python -m minigrad_course.grade NOTEBOOK_OR_FOLDER ... [--timeout S] [--notebook-timeout S]
-                                  [--solutions DIR] [--jobs N]
+                                  [--memory MIB] [--solutions DIR] [--jobs N]
 
 Every notebook named (or found in a folder named) is read into memory before the first one is
 graded, so a notebook that deletes or edits files changes no other notebook's grade. Each gets
@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import NOTEBOOK_TIMEOUT, NotebookGrade, Unreadable, grade_notebook
-from .kernel import capped
+from .kernel import MEMORY_MB, capped
 from .plan import read
 from .report import exercise_lines
 
@@ -67,6 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notebook-timeout", type=float, default=NOTEBOOK_TIMEOUT,
                         help="seconds a whole notebook may run; cells left then are not run "
                              f"(default {NOTEBOOK_TIMEOUT:g})")
+    parser.add_argument("--memory", type=float, default=MEMORY_MB,
+                        help=f"MiB of memory each kernel may use (default {MEMORY_MB:g})")
     parser.add_argument("--solutions", type=Path, default=None,
                         help="folder with the reference notebooks (default: ../solutions "
                              "next to each notebook's folder, else solutions/ of the course "
@@ -97,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
             return data
         try:
             return grade_notebook(path, args.solutions, args.timeout, args.notebook_timeout,
-                                  data)
+                                  data, args.memory)
         except Unreadable as error:
             return error
         except Exception as error:  # noqa: BLE001 - one line for it, and the others go on

@@ -28,11 +28,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..checks._notebook import GRADING_ENV
-from .runner import HEADER, MAX_PRINTED, MAX_SUCCESSES, capped, signature
+from .runner import HEADER, MAX_PRINTED, MAX_SUCCESSES, MEMORY_ENV, capped, signature
 
 INTERRUPT_GRACE_S = 5.0  # how long an interrupted cell gets to stop
 START_TIMEOUT_S = 60.0  # how long a kernel may take to import everything and say it is ready
 MAX_RESTARTS = 3  # after that many broken kernels, the remaining cells are not run
+MEMORY_MB = 2048.0  # what a kernel may map by default: every solution passes with 400
 MAX_REPLY = 1 << 24  # bytes: a longer reply is not from our runner (it caps what it sends)
 __all__ = ["GRADING_ENV", "Cell", "Outcome", "run_cells"]
 
@@ -62,8 +63,10 @@ class Outcome:
 class _Kernel:
     """One grading process and the pipes to it."""
 
-    def __init__(self, cwd: Path, library: Path, check_modules: list[str]) -> None:
+    def __init__(self, cwd: Path, library: Path, check_modules: list[str],
+                 memory: float) -> None:
         env = dict(os.environ, **{GRADING_ENV: "1", "PYTHONPATH": str(library),
+                                  MEMORY_ENV: f"{memory:g}",
                                   # one BLAS thread per kernel: --jobs runs several side by side
                                   "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
                                   "MKL_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1"})
@@ -200,11 +203,12 @@ def _write_library(folder: Path) -> None:
 
 
 def run_cells(cells: list[Cell], notebook: tuple[str, bytes], timeout: float,
-              budget: float = float("inf")) -> list[Outcome]:
+              budget: float = float("inf"), memory: float = MEMORY_MB) -> list[Outcome]:
     """One Outcome per cell, from a fresh kernel whose folder holds only `notebook` (its file
     name and content). A cell that kills the kernel, calls exit() or keeps it busy after the
     interrupt costs only itself: a new kernel replays the cells before it (their outcomes
-    were already recorded) and the run goes on. `budget` is the whole notebook's time."""
+    were already recorded) and the run goes on. `budget` is the whole notebook's time,
+    `memory` the MiB the kernel may map."""
     check_modules = sorted({module for cell in cells for module in (cell.restore or {}).values()})
     start = time.monotonic()
     budget_deadline = start + budget
@@ -216,7 +220,7 @@ def run_cells(cells: list[Cell], notebook: tuple[str, bytes], timeout: float,
         work.mkdir()
         (work / Path(notebook[0]).name).write_bytes(notebook[1])
         _write_library(root / "lib")
-        kernel = _Kernel(work, root / "lib", check_modules)
+        kernel = _Kernel(work, root / "lib", check_modules, memory)
         restarts = 0
         for index, cell in enumerate(cells):
             now = time.monotonic()
@@ -233,7 +237,7 @@ def run_cells(cells: list[Cell], notebook: tuple[str, bytes], timeout: float,
             if restarts == MAX_RESTARTS:
                 break
             restarts += 1
-            kernel = _Kernel(work, root / "lib", check_modules)
+            kernel = _Kernel(work, root / "lib", check_modules, memory)
             for earlier, done in zip(cells[:index], outcomes):
                 if not (done.timed_out or done.broke_kernel):
                     kernel.run(earlier, min(time.monotonic() + timeout, budget_deadline),

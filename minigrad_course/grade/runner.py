@@ -32,6 +32,8 @@ from typing import Any, BinaryIO
 MAX_MESSAGE = 2_000  # characters kept of an exception's message or of a success line
 MAX_PRINTED = 20_000  # characters kept of what a cell prints (a print loop can be endless)
 MAX_SUCCESSES = 50  # success lines kept of one check cell
+MAX_FILE = 100 << 20  # bytes a notebook may write to any one file
+MEMORY_ENV = "MINIGRAD_GRADING_MEMORY"  # MiB of memory the kernel may map (the grader sets it)
 HEADER = struct.Struct(">I")  # the length of each JSON message
 # IPython compiles each cell under a name like "<ipython-input-3-1a2b3c>", ipykernel as
 # "/tmp/ipykernel_1/3470.py": a message says "(line 2)" instead.
@@ -222,6 +224,22 @@ def _run(shell: Any, request: dict, snapshot: Any, successes: list[str], key: by
     return reply
 
 
+def _limit_resources() -> None:
+    """Memory (MEMORY_ENV, in MiB, set by the grader) and the size of any file written: a
+    notebook that allocates or writes without end gets MemoryError or OSError in its own cell,
+    and leaves the machine to the other notebooks."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return
+    megabytes = os.environ.pop(MEMORY_ENV, "")
+    if megabytes:
+        size = int(float(megabytes) * (1 << 20))
+        resource.setrlimit(resource.RLIMIT_AS, (size, size))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (MAX_FILE, MAX_FILE))
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past it raises instead of killing
+
+
 def main() -> None:
     # The pipes to the grader move to fds of their own; 0-2 go to /dev/null, so a cell's
     # os.write(1, ...) or a C library's output cannot garble a message.
@@ -231,6 +249,7 @@ def main() -> None:
     for fd in (0, 1, 2):
         os.dup2(null, fd)
     signal.signal(signal.SIGINT, signal.default_int_handler)  # the grader's interrupt
+    _limit_resources()
     serve(requests, replies)
     os._exit(0)  # no atexit handler of a learner's runs after grading
 
