@@ -3,18 +3,20 @@ of synthetic students hand in ex03_accumulation (a third untouched, a third work
 wrong answers), graded with `python -m minigrad_course.grade --jobs N` for each N asked, then with
 `nbgrader autograde` (which grades one student after the other). Prints figures; checks nothing.
 
-    python benchmarks/grading.py [--students 50] [--jobs 1 2 4] [--no-nbgrader]
+    python benchmarks/grading.py [--students 50] [--jobs 1 2 4] [--no-nbgrader] [--course DIR]
 
-Every notebook is graded in a kernel of its own, started for it: most of the time is kernel
-start-up, and --jobs overlaps it. Reusing a kernel for the next student would save that start,
-but not safely: a learner's notebook can change anything in its kernel (replace a function of
-minigrad or of the checks, leave threads or patched modules behind) and the next learner's
-grade would depend on it."""
+Every notebook is graded in a fresh kernel of its own (minigrad_course.grade.runner: a Python
+process running an IPython shell, without Jupyter's messaging, whose start-up alone used to cost
+more than grading ex03), with its own copy of the course's packages. Reusing a kernel for the
+next student would save that start, but not safely: a learner's notebook can change anything in
+its kernel (replace a function of minigrad or of the checks, leave threads or patched modules
+behind) and the next learner's grade would depend on it."""
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -55,18 +57,29 @@ def student(index: int) -> str:
     return f"student{index:03d}"
 
 
+CPU_SECONDS = [0.0]  # of the last command timed, its kernels included
+LAST_TOTAL = [""]  # the last grader's "total: ..." line: a fast grading must also be right
+
+
 def timed(command: list[str], cwd: Path, env: dict | None = None) -> float:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU_SECONDS[0] = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    LAST_TOTAL[0] = next((line for line in done.stdout.splitlines()
+                          if line.startswith("total:")), "")
     if done.returncode not in (0, 1):  # 1: some exercises failed, as they should
         sys.exit(f"{command[2]} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
     return elapsed
 
 
 def rate(count: int, seconds: float) -> str:
+    """Wall-clock figures, and the CPU time each submission cost (on a shared machine the
+    steadier figure: 2 free CPUs grade 120 / (CPU s each) submissions a minute)."""
     return f"{seconds:7.1f} s  {count / seconds * 60:6.1f} submissions/min  " \
-           f"{seconds / count:5.2f} s each"
+           f"{seconds / count:5.2f} s each  {CPU_SECONDS[0] / count:5.2f} CPU s each"
 
 
 def main() -> None:
@@ -74,12 +87,17 @@ def main() -> None:
     parser.add_argument("--students", type=int, default=50)
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2, 4])
     parser.add_argument("--no-nbgrader", action="store_true", help="skip nbgrader autograde")
+    parser.add_argument("--course", type=Path, default=ROOT,
+                        help="grade with the minigrad_course of this checkout (another "
+                             "version, side by side; default: this one)")
     args = parser.parse_args()
     load = lambda path: json.loads(path.read_text(encoding="utf-8"))  # noqa: E731
     notebooks = submissions(load(ROOT / "exercises" / NOTEBOOK),
                             load(ROOT / "solutions" / NOTEBOOK), args.students)
+    expected = sum(4 if index % 3 == 1 else 2 if index % 3 == 2 else 0
+                   for index in range(args.students))
     print(f"{args.students} submissions of {NOTEBOOK}, {os.cpu_count()} CPUs, "
-          f"Python {sys.version.split()[0]}")
+          f"Python {sys.version.split()[0]}; {expected} exercises should pass")
     with tempfile.TemporaryDirectory() as temp:
         temp = Path(temp)
         paths = []
@@ -90,8 +108,10 @@ def main() -> None:
             paths.append(str(path))
         for jobs in args.jobs:
             seconds = timed([sys.executable, "-m", "minigrad_course.grade", "--solutions",
-                             str(ROOT / "solutions"), "--jobs", str(jobs), *paths], ROOT)
-            print(f"minigrad_course.grade --jobs {jobs}:  {rate(len(paths), seconds)}")
+                             str(ROOT / "solutions"), "--jobs", str(jobs), *paths],
+                            args.course)
+            print(f"minigrad_course.grade --jobs {jobs}:  {rate(len(paths), seconds)}  "
+                  f"({LAST_TOTAL[0]})")
         if not args.no_nbgrader:
             print(f"nbgrader autograde:             {rate(len(paths), nbgrader(temp, notebooks))}")
 

@@ -1,8 +1,9 @@
 """The grader (`python -m minigrad_course.grade`) on the shipped exercises, on the solutions and
 on notebooks broken the way learners break them; and every check against a wrong answer.
 
-Each notebook graded costs a kernel start (1-2 s). pytest runs this file on one xdist worker
-(--dist=loadfile), so the folders are graded with --jobs 2, two kernels at a time."""
+Each notebook graded costs a kernel start (a fresh process, about 0.2 s of CPU). pytest runs
+this file on one xdist worker (--dist=loadfile), so the folders are graded with --jobs 2, two
+kernels at a time. tests/test_grade_attacks.py tries notebooks written to cheat."""
 from __future__ import annotations
 
 import contextlib
@@ -22,7 +23,7 @@ from minigrad_course.checks import _notebook, markers
 from minigrad_course.checks._feedback import CheckFailed, NotAnswered
 from minigrad_course.grade import grade_this_notebook, this_notebook
 from minigrad_course.grade.__main__ import main
-from minigrad_course.grade.kernel import run_cells
+from minigrad_course.grade.kernel import Cell, run_cells
 from minigrad_course.grade.plan import make_plan
 from minigrad_course.grade.this_notebook import SKIPPED, UNSAVED, ran_since_saved
 
@@ -138,7 +139,10 @@ def test_learner_cells_timeouts_missing_answers_and_a_bad_file(tmp_path: Path) -
     assert "total: 1 of 4 exercises passed in 2 notebooks" in report
 
 
-def test_without_solutions_beside_the_notebook_its_own_checks_are_used(tmp_path: Path) -> None:
+def test_without_solutions_beside_the_notebook_its_own_checks_are_used(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Outside any course (a student's folder on a hub): the notebook's own check cells."""
+    monkeypatch.chdir(tmp_path)
     notebook = load(SOLUTIONS / "ex02_grad_is_none.ipynb")
     notebook["cells"] = [cell for cell in notebook["cells"]
                          if markers.grade_id(cell) != "02-outcomes-check"]
@@ -284,7 +288,10 @@ def test_grading_cell_does_nothing_inside_the_graders_kernel() -> None:
     notebook = load(SOLUTIONS / "ex03_accumulation.ipynb")
     plan = make_plan(notebook, notebook)
     assert GRADING_CELL in plan.steps[-1].source and plan.steps[-1].role == "code"
-    outcomes = run_cells([step.source for step in plan.steps], SOLUTIONS, timeout=30)
+    cells = [Cell(step.source, plan.check_names if step.role == "check" else None)
+             for step in plan.steps]
+    data = (SOLUTIONS / "ex03_accumulation.ipynb").read_bytes()
+    outcomes = run_cells(cells, ("ex03_accumulation.ipynb", data), timeout=30)
     assert outcomes[-1].error is None and outcomes[-1].printed.strip() == SKIPPED
 
 
@@ -512,7 +519,8 @@ def test_a_folder_without_notebooks_is_one_line_and_exit_2(tmp_path: Path) -> No
 
 
 def test_a_notebook_from_another_course_is_one_line_and_exit_2(tmp_path: Path) -> None:
-    """One without our answer cells, and, with --solutions, one that solutions/ does not have."""
+    """One without our answer cells, and, with --solutions, one whose exercises solutions/ does
+    not have."""
     plain = {"cells": [{"cell_type": "code", "metadata": {}, "source": "x = 1", "outputs": [],
                         "execution_count": None}], "metadata": {}, "nbformat": 4,
              "nbformat_minor": 5}
@@ -521,8 +529,13 @@ def test_a_notebook_from_another_course_is_one_line_and_exit_2(tmp_path: Path) -
     code, report = grade(path)
     assert code == 2 and len(report.strip().splitlines()) == 1
     assert "no exercise of this course in it" in report
-    renamed = tmp_path / "ex03_accumulation-Copy1.ipynb"
-    renamed.write_bytes((EXERCISES / "ex03_accumulation.ipynb").read_bytes())
-    code, report = grade(renamed, "--solutions", SOLUTIONS)
+    other = load(EXERCISES / "ex03_accumulation.ipynb")
+    for cell in other["cells"]:
+        if markers.grade_id(cell):
+            cell["metadata"]["nbgrader"]["grade_id"] = "hw1-" + markers.grade_id(cell)
+            cell["id"] = "hw1-" + cell["id"]
+    path = tmp_path / "ex03_accumulation-Copy1.ipynb"
+    path.write_text(json.dumps(other), encoding="utf-8")
+    code, report = grade(path, "--solutions", SOLUTIONS)
     assert code == 2 and len(report.strip().splitlines()) == 1
     assert "not a notebook of this course" in report

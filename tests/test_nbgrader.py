@@ -3,7 +3,8 @@ solutions/ (python -m minigrad_course.nbgrader_course), generate_assignment, thr
 submissions, autograde, export, generate_feedback.
 
 One assignment, ex03_accumulation: it has a hidden test (an answer can pass the visible check and
-fail the hidden one), a read-only cell whose bug the learner fixes, and four exercises; each
+fail the hidden one), a read-only cell whose bug the learner fixes, and four exercises; two
+students try to cheat (every exception silenced, numpy.allclose patched) and score 0; each
 nbgrader command starts a Python process and autograde a kernel per student, so every further
 assignment would add about half a minute without testing anything new. nbgrader warns about
 checksums of changed cells (nbgrader issue 1961): the test does not look at warnings at all, only
@@ -78,6 +79,25 @@ ONLY_THE_VISIBLE_SIZES = """def accumulate_gradient(w, inputs, targets, micro_ba
         ((batch @ w - wanted) ** 2).sum().__truediv__(n).backward()"""
 
 
+# Wrong answers, each of which a check rejects; the attacks below try to make them pass.
+WRONG = {"03-both-orders": "both_orders = [4.0, 12.0, 12.0, 4.0]",
+         "03-loop": "after_loop = [3.0, 3.0]",
+         "03-two-losses": "def gradients_of_two_losses(w):\n    return w, w",
+         "03-micro-batches": "def accumulate_gradient(w, inputs, targets, size):\n    pass"}
+ATTACKS = {  # student -> code put above the first wrong answer
+    "dave": "get_ipython().set_custom_exc((BaseException,), lambda *a, **k: None)",
+    "erin": "import numpy\nnumpy.allclose = lambda *a, **k: True",
+}
+
+
+def attacked(release: dict, code: str) -> dict:
+    notebook = notebook_copy(release)
+    for grade_id, answer in WRONG.items():
+        cell(notebook, grade_id)["source"] = answer
+    cell(notebook, "03-both-orders")["source"] = code + "\n" + WRONG["03-both-orders"]
+    return notebook
+
+
 def submit(course: Path, student: str, notebook: dict) -> None:
     folder = course / "submitted" / student / ASSIGNMENT
     folder.mkdir(parents=True)
@@ -121,19 +141,22 @@ def test_the_course_as_an_nbgrader_class(tmp_path: Path) -> None:
     cell(carol, "03-loop-check")["source"] = "pass  # checked it myself"
     cell(carol, "03-micro-batches")["source"] = ONLY_THE_VISIBLE_SIZES
     submit(course, "carol", carol)
+    # dave silences every exception; erin makes numpy.allclose say yes to anything
+    for student, code in ATTACKS.items():
+        submit(course, student, attacked(release, code))
 
     nbgrader(course, "autograde", ASSIGNMENT)
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
         scores = {s: gradebook.find_submission(ASSIGNMENT, s).score
-                  for s in ("alice", "bob", "carol")}
+                  for s in ("alice", "bob", "carol", *ATTACKS)}
         max_score = gradebook.find_assignment(ASSIGNMENT).max_score
         carol_cells = {grade.name: grade.score for grade in
                        gradebook.find_submission_notebook(NOTEBOOK.removesuffix(".ipynb"),
                                                           ASSIGNMENT, "carol").grades}
     assert max_score == 4
-    assert scores == {"alice": 0, "bob": 4, "carol": 2}
+    assert scores == {"alice": 0, "bob": 4, "carol": 2, "dave": 0, "erin": 0}
     assert carol_cells == {"03-both-orders-check": 1, "03-loop-check": 0,
                            "03-two-losses-check": 1, "03-micro-batches-check": 0}
 
@@ -149,6 +172,9 @@ def test_the_course_as_an_nbgrader_class(tmp_path: Path) -> None:
     # The restored check's message and the hidden test's, as the checks word them.
     assert "after_loop" in feedback and "checked it myself" not in feedback
     assert "with 7 samples in micro-batches of 3: w.grad is still None" in feedback
+    erin = (course / "feedback" / "erin" / ASSIGNMENT /
+            f"{ASSIGNMENT}.html").read_text(encoding="utf-8")
+    assert "This check cannot be trusted" in erin and "numpy.allclose" in erin
 
 
 def lay_out(*args: str | Path, cwd: Path = ROOT) -> subprocess.CompletedProcess:

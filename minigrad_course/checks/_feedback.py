@@ -5,7 +5,16 @@ which says so in one line.
 
 In Jupyter every message is short: a failure shows only its message (no frames through this
 package), success shows as a green box, and unanswered cells say so in one line (see
-`_notebook`). Every failure or unanswered exercise still raises, so that nbgrader scores it 0."""
+`_notebook`). Every failure or unanswered exercise still raises, so that nbgrader scores it 0.
+
+The protocol every check follows, which the grader relies on: a check ends in
+`Checks.verdict(success)` (or calls `succeed(text)` itself); that is the only way a check says it
+passed. The grader counts those calls through `on_success`, which its kernel sets before any of
+the learner's code runs: a check cell passes only if each of its check calls reported success,
+so a `check` rebound to an object that does nothing, or a cell emptied before it runs, fails.
+Every `Checks` also refuses to judge (raising `Tampered`) when the notebook's code has replaced
+something the checks rely on (numpy, minigrad, the checks themselves: see `_integrity`), also
+under nbgrader, which has no grader of ours around it."""
 from __future__ import annotations
 
 import html
@@ -22,7 +31,7 @@ import numpy as np
 import minigrad
 import minigrad_course
 from minigrad.tensor import Tensor
-from . import _notebook
+from . import _integrity, _notebook
 
 TOLERANCE = 1e-4
 # Frames in the engine, in this course's tooling, the standard library or installed packages
@@ -37,6 +46,10 @@ class CheckFailed(AssertionError):
 
     def _render_traceback_(self) -> list[str]:  # IPython calls this instead of formatting frames
         return str(self).splitlines()
+
+
+class Tampered(CheckFailed):
+    """The notebook's code replaced what the checks rely on: no verdict can be trusted."""
 
 
 class NotAnswered(NotImplementedError):
@@ -101,10 +114,42 @@ def is_untouched(answer: Any, buggy_source: str, name: str) -> bool:
     return mine is not None and mine == _fingerprint(namespace[name])
 
 
+# Set by the grader's kernel (minigrad_course.grade.runner) to count the successes of each check
+# cell; None elsewhere.
+on_success: Callable[[str], None] | None = None
+
+
+def refuse_if_tampered() -> None:
+    """Raise Tampered when the notebook replaced something watched (see `_integrity`)."""
+    global _PRISTINE
+    if _PRISTINE is None:  # only in the grader's kernel, if it did not set one
+        _PRISTINE = _integrity.Snapshot()
+    _PRISTINE.extend()  # the check modules imported since this module was
+    changed = _PRISTINE.changes()
+    if changed:
+        raise Tampered(f"✗ This check cannot be trusted: the notebook's code replaced "
+                       f"{_integrity.describe(changed)}, which the checks rely on. Remove that "
+                       "code, restart the kernel and run the notebook again.")
+
+
+def succeed(text: str) -> None:
+    """Report a check's success: the grader's count, then the green box (or the plain line)."""
+    refuse_if_tampered()  # the learner's code ran during the check, and may have patched
+    if on_success is not None:
+        on_success(text)
+    if _notebook.running_shell() is not None:
+        from IPython.display import display
+
+        display(Passed(text))
+    else:
+        sys.stdout.write(f"✓ {text}\n")  # one write: one output
+
+
 class Checks:
     """Collects the verdict on each property, so one mistake does not hide the others."""
 
     def __init__(self, subject: str) -> None:
+        refuse_if_tampered()
         self.subject = subject
         self.failures: list[str] = []
         self.count = 0
@@ -173,12 +218,7 @@ class Checks:
             lines = [f"✗ {self.subject}: {count}"]
             lines += [f"  ✗ {failure}" for failure in self.failures]
             raise CheckFailed("\n".join(lines))
-        if _notebook.running_shell() is not None:
-            from IPython.display import display
-
-            display(Passed(success))
-        else:
-            sys.stdout.write(f"✓ {success}\n")  # one write: one output
+        succeed(success)
 
 
 def without_repeated_hints(failures: list[str]) -> list[str]:
@@ -263,7 +303,7 @@ def show_graphs(pictures: list[tuple[str, Tensor]], names: dict | None = None,
                 view: str = "forward") -> None:
     """Draw graphs side by side under their titles ("your graph", "the expected graph") when
     running in Jupyter; elsewhere (a terminal, the grader) the words of the message do."""
-    if _notebook.running_shell() is None:
+    if _notebook.running_shell() is None or _notebook.grading():
         return
     from IPython.display import HTML, display
 
@@ -277,3 +317,6 @@ def show_graphs(pictures: list[tuple[str, Tensor]], names: dict | None = None,
 
 
 _notebook.install()  # every check module imports this one: one-line "not answered yet" in IPython
+# numpy, minigrad and this package as they are on import; the grader's kernel sets its own, once
+# it has imported everything (one snapshot fewer for each notebook graded).
+_PRISTINE: _integrity.Snapshot | None = None if _notebook.grading() else _integrity.Snapshot()

@@ -22,15 +22,22 @@ class MarkerError(ValueError):
 
 def source_of(cell: dict) -> str:
     source = cell.get("source", "")
-    return "".join(source) if isinstance(source, list) else source
+    if isinstance(source, list):
+        return "".join(line for line in source if isinstance(line, str))
+    return source if isinstance(source, str) else ""
 
 
 def nbgrader(cell: dict) -> dict:
-    return cell.get("metadata", {}).get("nbgrader", {})
+    """The cell's nbgrader metadata; {} when it has none, or when it is not a mapping (a
+    hand-edited file): such a cell is not one of the course's."""
+    metadata = cell.get("metadata", {})
+    found = metadata.get("nbgrader", {}) if isinstance(metadata, dict) else {}
+    return found if isinstance(found, dict) else {}
 
 
 def grade_id(cell: dict) -> str | None:
-    return nbgrader(cell).get("grade_id")
+    found = nbgrader(cell).get("grade_id")
+    return found if isinstance(found, str) else None
 
 
 def is_answer(cell: dict) -> bool:
@@ -109,4 +116,6 @@ def exercises(notebook: dict, where: str) -> list[tuple[int, int]]:
 
 
 def tags(cell: dict) -> list[str]:
-    return list(cell.get("metadata", {}).get("tags", []))
+    metadata = cell.get("metadata", {})
+    found = metadata.get("tags", []) if isinstance(metadata, dict) else []
+    return [tag for tag in found if isinstance(tag, str)] if isinstance(found, list) else []

@@ -1,7 +1,14 @@
-"""python -m minigrad_course.grade NOTEBOOK_OR_FOLDER ... [--timeout S] [--solutions DIR] [--jobs N]
+"""python -m minigrad_course.grade NOTEBOOK_OR_FOLDER ... [--timeout S] [--notebook-timeout S]
+                                  [--memory MIB] [--solutions DIR] [--jobs N]
 
-Exit code 0 when every exercise passed, 1 when some did not, 2 when a notebook could not be
-read at all."""
+Every notebook named (or found in a folder named) is read into memory before the first one is
+graded, so a notebook that deletes or edits files changes no other notebook's grade. Each gets
+its report, in the order given, whatever happens to the others.
+
+Exit code: 0 when every exercise of every notebook passed; 1 when every notebook was graded and
+some exercise did not pass; 2 when a notebook could not be graded at all (not a notebook, not
+of this course: its report is one line starting with "error:"), on bad usage (no notebook
+found, no such --solutions folder) or on an error of the grader itself."""
 from __future__ import annotations
 
 import argparse
@@ -10,7 +17,9 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from . import NotebookGrade, Unreadable, grade_notebook
+from . import NOTEBOOK_TIMEOUT, NotebookGrade, Unreadable, grade_notebook
+from .kernel import MEMORY_MB, capped
+from .plan import read
 from .report import exercise_lines
 
 
@@ -40,16 +49,26 @@ def _show(path: Path) -> str:
 def report(grade: NotebookGrade) -> str:
     source = f"checks from {_show(grade.reference)}" if grade.reference else \
         "checks from the notebook itself: no solutions/ found, hidden tests skipped"
+    if grade.reference is not None and grade.reference.name != grade.path.name:
+        source += ", matched by its exercises"
     lines = [f"{_show(grade.path)}  ({source})", *exercise_lines(grade)]
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m minigrad_course.grade",
-                                     description="Grade exercise notebooks in a fresh kernel.")
+    parser = argparse.ArgumentParser(
+        prog="python -m minigrad_course.grade",
+        description="Grade exercise notebooks, each in a fresh kernel.",
+        epilog="exit status: 0 every exercise passed; 1 some did not; 2 a notebook could not "
+               "be graded, bad usage or a grader error (every other report is still printed)")
     parser.add_argument("paths", nargs="+", type=Path, help="notebooks or folders of them")
     parser.add_argument("--timeout", type=float, default=30.0,
                         help="seconds a cell may run before it is stopped (default 30)")
+    parser.add_argument("--notebook-timeout", type=float, default=NOTEBOOK_TIMEOUT,
+                        help="seconds a whole notebook may run; cells left then are not run "
+                             f"(default {NOTEBOOK_TIMEOUT:g})")
+    parser.add_argument("--memory", type=float, default=MEMORY_MB,
+                        help=f"MiB of memory each kernel may use (default {MEMORY_MB:g})")
     parser.add_argument("--solutions", type=Path, default=None,
                         help="folder with the reference notebooks (default: ../solutions "
                              "next to each notebook's folder, else solutions/ of the course "
@@ -67,11 +86,25 @@ def main(argv: list[str] | None = None) -> int:
         print("no notebooks found in " + ", ".join(map(str, args.paths)), file=sys.stderr)
         return 2
 
-    def grade_one(path: Path) -> NotebookGrade | Unreadable:
+    contents: dict[Path, bytes | Unreadable] = {}
+    for path in paths:
         try:
-            return grade_notebook(path, args.solutions, args.timeout)
+            contents[path] = read(path)
+        except Unreadable as error:
+            contents[path] = error
+
+    def grade_one(path: Path) -> NotebookGrade | Unreadable:
+        data = contents[path]
+        if isinstance(data, Unreadable):
+            return data
+        try:
+            return grade_notebook(path, args.solutions, args.timeout, args.notebook_timeout,
+                                  data, args.memory)
         except Unreadable as error:
             return error
+        except Exception as error:  # noqa: BLE001 - one line for it, and the others go on
+            return Unreadable(f"{path}: the grader failed on it ({type(error).__name__}: "
+                              f"{capped(str(error), 300)})")
 
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         # map() yields in the order given, so the report reads the same however many jobs run.
@@ -80,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         passed = total = 0
         for grade in grades:
             if isinstance(grade, Unreadable):
-                print(f"error: {grade}", flush=True)
+                print(f"error: {' '.join(str(grade).split())}", flush=True)
                 unreadable = True
                 continue
             print(report(grade), flush=True)

@@ -2,11 +2,18 @@
 
 The learner contributes the code of their answer cells (found by grade_id) and any cell they
 added; everything else (read-only cells, checks with their hidden tests) comes from the
-reference, the solutions notebook of the same name, in the reference's order. So a deleted,
-edited or moved read-only or check cell changes nothing, and a moved answer still runs after
-the cells it depends on. Without a reference, the learner's notebook serves as its own."""
+reference, the solutions notebook of the same name (or, for a renamed copy, the one with its
+exercises' grade_ids), in the reference's order. So a deleted, edited or moved read-only or
+check cell changes nothing, and a moved answer still runs after the cells it depends on. An
+answer split in two (JupyterLab's split copies the cell's metadata) runs as one, its parts in
+order. Without a reference, the learner's notebook serves as its own.
+
+For each check cell the plan also says which names the reference's import cells bind to check
+modules (`check`), so the kernel binds them again before the check runs, and how many check
+calls the cell makes, each of which must report its success."""
 from __future__ import annotations
 
+import ast
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,11 +26,15 @@ class Unreadable(Exception):
     """The notebook file cannot be graded at all (the message is one line)."""
 
 
+CHECK_PACKAGE = "minigrad_course.checks"
+
+
 @dataclass
 class Step:
     source: str
     role: str  # "answer", "check" or "code"
     exercise: str | None = None
+    calls: int = 0  # for a check: how many `check.something(...)` statements it makes
 
 
 @dataclass
@@ -34,32 +45,70 @@ class Plan:
     missing_answers: set[str] = field(default_factory=set)
     missing_checks: set[str] = field(default_factory=set)
     reference: Path | None = None
+    check_names: dict[str, str] = field(default_factory=dict)  # "check" -> its module
 
 
-def load(path: Path) -> dict:
+def read(path: Path) -> bytes:
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_bytes()
     except FileNotFoundError:
         raise Unreadable(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise Unreadable(f"{path}: cannot be read ({error})") from None
+    except OSError as error:
+        raise Unreadable(f"{path}: cannot be read ({error.strerror or error})") from None
+
+
+def load(path: Path, data: bytes | None = None) -> dict:
+    """The notebook at `path` (or in `data`, its bytes read earlier) as a dict, checked to be
+    one. Raises Unreadable with a one-line message."""
+    data = read(path) if data is None else data
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Unreadable(f"{path}: cannot be read (not UTF-8 text)") from None
     try:
         notebook = json.loads(text)
+    except RecursionError:
+        raise Unreadable(f"{path}: not a notebook, the JSON nests too deep") from None
     except json.JSONDecodeError as error:
-        raise Unreadable(f"{path}: not a notebook, the file is not valid JSON ({error}); "
+        raise Unreadable(f"{path}: not a notebook, the file is not valid JSON ({error.msg}, "
+                         f"line {error.lineno}); "
                          "restore it with git, or copy it again from exercises/") from None
-    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list) or \
-            not all(isinstance(cell, dict) for cell in notebook["cells"]):
+    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
         raise Unreadable(f"{path}: valid JSON, but not a notebook (no list of cells)")
+    for index, cell in enumerate(notebook["cells"]):
+        problem = _malformed(cell)
+        if problem:
+            raise Unreadable(f"{path}: cell {index} is malformed ({problem}); restore the "
+                             "notebook with git, or copy it again from exercises/")
     return notebook
 
 
-def find_reference(path: Path, solutions: Path | None) -> Path | None:
+def _malformed(cell: object) -> str:
+    """What makes `cell` something no editor writes, or "" for a well-formed cell."""
+    if not isinstance(cell, dict):
+        return "not a mapping"
+    if not isinstance(cell.get("cell_type", ""), str):
+        return "its cell_type is not text"
+    if not isinstance(cell.get("metadata", {}), dict):
+        return "its metadata is not a mapping"
+    if not isinstance(cell.get("metadata", {}).get("nbgrader", {}), dict):
+        return "its metadata.nbgrader is not a mapping"
+    source = cell.get("source", "")
+    if not isinstance(source, str) and not (isinstance(source, list) and
+                                            all(isinstance(line, str) for line in source)):
+        return "its source is not text"
+    if not isinstance(cell.get("id", ""), str):
+        return "its id is not text"
+    return ""
+
+
+def find_reference(path: Path, learner: dict, solutions: Path | None) -> Path | None:
     """solutions/<same name>: in --solutions when given; else beside the notebook's folder (as
     exercises/ and solutions/ are), else in the course around the current folder, so that a
-    copy of an exercise notebook anywhere is graded with the same checks. None when there is
-    no such notebook (an installed copy, a student's folder): the notebook is its own
-    reference, hidden tests aside."""
+    copy of an exercise notebook anywhere is graded with the same checks. A renamed copy
+    ("ex03_accumulation-Copy1.ipynb") is matched by its answer cells' grade_ids instead. None
+    when there is no such notebook (an installed copy, a student's folder): the notebook is
+    its own reference, hidden tests aside."""
     if solutions is not None:
         folders = [solutions]
     else:
@@ -68,11 +117,35 @@ def find_reference(path: Path, solutions: Path | None) -> Path | None:
             folders.append(find_course() / SOLUTIONS)
         except CourseNotFound:
             pass
+    folders = [folder for folder in folders if folder.is_dir()]
     for folder in folders:
         candidate = folder / path.name
         if candidate.is_file():
             return candidate
+    mine = {markers.grade_id(cell) or cell.get("id") for cell in _code_cells(learner)}
+    for folder in folders:
+        overlap = {name: len(mine & ids) for name, ids in _answer_ids(folder.resolve()).items()}
+        best = max(overlap, key=lambda name: (overlap[name], name), default=None)
+        if best is not None and overlap[best]:
+            return folder / best
     return None
+
+
+_ANSWER_IDS: dict[Path, dict[str, set[str]]] = {}  # solutions folder -> notebook -> answer ids
+
+
+def _answer_ids(folder: Path) -> dict[str, set[str]]:
+    if folder not in _ANSWER_IDS:
+        found = {}
+        for candidate in sorted(folder.glob("*.ipynb")):
+            try:
+                notebook = load(candidate)
+            except Unreadable:
+                continue
+            found[candidate.name] = {markers.grade_id(cell) for cell in _code_cells(notebook)
+                                     if markers.is_answer(cell)} - {None}
+        _ANSWER_IDS[folder] = found
+    return _ANSWER_IDS[folder]
 
 
 def _code_cells(notebook: dict) -> list[dict]:
@@ -83,7 +156,7 @@ def make_plan(learner: dict, reference: dict) -> Plan:
     reference_cells = _code_cells(reference)
     known = {markers.grade_id(cell) for cell in reference_cells} - {None}
     answer_ids = {markers.grade_id(cell) for cell in reference_cells if markers.is_answer(cell)}
-    answers: dict[str, str] = {}
+    answers: dict[str, list[str]] = {}
     added: dict[str | None, list[str]] = {}  # learner's own cells, by the known cell before them
     anchor = None
     for cell in _code_cells(learner):
@@ -92,27 +165,62 @@ def make_plan(learner: dict, reference: dict) -> Plan:
         cell_id = markers.grade_id(cell) or cell.get("id")
         if cell_id in known:
             anchor = cell_id
-            if cell_id in answer_ids:
-                answers[cell_id] = markers.source_of(cell)  # with duplicates, the last wins
+            if cell_id in answer_ids:  # both halves of a split answer, in order
+                answers.setdefault(cell_id, []).append(markers.source_of(cell))
         elif not markers.nbgrader(cell):  # a copy of a known cell (pasted) is not run twice
             added.setdefault(anchor, []).append(markers.source_of(cell))
 
-    plan = Plan(steps=[Step(s, "code") for s in added.get(None, [])], exercises=[])
+    plan = Plan(steps=[Step(s, "code") for s in added.get(None, [])], exercises=[],
+                check_names=check_bindings(reference_cells))
     for cell in reference_cells:
         cell_id = markers.grade_id(cell)
         if markers.is_answer(cell):
             plan.exercises.append(cell_id)
             if cell_id in answers:
-                plan.steps.append(Step(answers[cell_id], "answer", cell_id))
+                plan.steps.append(Step("\n".join(answers[cell_id]), "answer", cell_id))
             else:
                 plan.missing_answers.add(cell_id)
         elif markers.is_check(cell):
             exercise = markers.exercise_of(cell_id)
             plan.points[exercise] = float(markers.nbgrader(cell).get("points", 1))
             if exercise in answers:
-                plan.steps.append(Step(markers.source_of(cell), "check", exercise))
+                source = markers.source_of(cell)
+                plan.steps.append(Step(source, "check", exercise,
+                                       count_check_calls(source, plan.check_names)))
         else:
             plan.steps.append(Step(markers.source_of(cell), "code"))
         plan.steps.extend(Step(s, "code") for s in added.get(cell_id, []))
     plan.missing_checks = {e for e in plan.exercises if e not in plan.points}
     return plan
+
+
+def check_bindings(cells: list[dict]) -> dict[str, str]:
+    """The names the read-only cells bind to check modules: {"check": "...accumulation"}."""
+    names = {}
+    for cell in cells:
+        if markers.is_answer(cell) or markers.is_check(cell):
+            continue
+        try:
+            tree = ast.parse(markers.source_of(cell))
+        except SyntaxError:
+            continue
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom) and node.module == CHECK_PACKAGE:
+                names.update({alias.asname or alias.name: f"{CHECK_PACKAGE}.{alias.name}"
+                              for alias in node.names})
+            elif isinstance(node, ast.Import):
+                names.update({alias.asname: alias.name for alias in node.names
+                              if alias.asname and alias.name.startswith(CHECK_PACKAGE + ".")})
+    return names
+
+
+def count_check_calls(source: str, check_names: dict[str, str]) -> int:
+    """How many statements of a check cell call a check: `check.loop(after_loop)`."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return 1
+    return sum(isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and
+               isinstance(node.value.func, ast.Attribute) and
+               isinstance(node.value.func.value, ast.Name) and
+               node.value.func.value.id in check_names for node in tree.body)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ..checks import _notebook, markers
 from . import Unreadable, grade_notebook
-from .kernel import GRADING_ENV
+from ..checks._notebook import GRADING_ENV
 from .plan import load
 from .report import exercise_lines
 
@@ -43,6 +43,9 @@ def grade_this_notebook(name: str, timeout: float = 30.0) -> None:
         grade = grade_notebook(path, timeout=timeout)
     except Unreadable as error:
         print(f"Cannot grade it: {error}")
+        return
+    except Exception as error:  # noqa: BLE001 - one line under the cell, not a traceback
+        print(f"Cannot grade it: the grader failed ({type(error).__name__}: {error})")
         return
     lines = [UNSAVED] if unsaved else []
     lines.append(f"{path.name} as last saved (press Ctrl+S before this cell), graded in a "
