@@ -39,7 +39,7 @@ def is_anomaly_check_nan_enabled() -> bool:
 
 
 def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
-    """Turn anomaly detection on or off, without a warning (the two classes below use it)."""
+    """Turn anomaly detection on or off, without a warning (what set_detect_anomaly calls)."""
     state.enabled, state.check_nan = bool(enabled), bool(check_nan)
 
 

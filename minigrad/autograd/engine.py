@@ -134,6 +134,8 @@ class CapturingTask(GraphTask):
             self.needed[node] = leads_to_target or (accumulate and node in targets)
 
     def run_node(self, node: Node, grads: list) -> tuple:
+        """As GraphTask's, with the capture between the tensors' hooks and the node itself
+        (PyTorch's order), and nothing run for a node that leads to no input."""
         nothing = (None,) * len(node.next_functions)
         if not (self.needed[node] or node in self.targets):
             return nothing  # it leads to no input: as if it were not in the graph
