@@ -44,7 +44,7 @@ def _report(lib: Any, work: Callable) -> dict:
     shown = []
     for w in caught:
         text = re.sub(r" \(Triggered internally at [^)]*\.\)$", "", str(w.message))
-        header = text.split("\n", 1)[0]
+        header = text.split('  File "', 1)[0]  # the text before the stack
         shown.append((w.category.__name__, header, _frames(text)))
     return {"warnings": shown, "error": error}
 
@@ -137,7 +137,7 @@ def test_a_failing_node_is_named_with_its_forward_stack_then_the_error_goes_on()
     assert seen["error"] == ("ZeroDivisionError", "division by zero")
     (_, enabled, _), (category, header, frames) = seen["warnings"]
     assert header == ("Error detected in MulBackward0. Traceback of forward call that caused "
-                      "the error:")
+                      "the error:\n")
     assert category == "UserWarning"
     assert [f[1:] for f in frames[-2:]] == [("_hook_fails", "y = _square(lib, x)"),
                                              ("_square", "return x * x")]
@@ -229,3 +229,21 @@ def test_the_in_place_errors_hint_tells_what_to_do_in_each_mode(on):
     if on:
         assert seen["warnings"][0][1].startswith("Error detected in ExpBackward0.")
         assert seen["warnings"][0][2][-1][2] == "y = x.exp()"
+
+
+def _in_double_backward(lib):
+    with lib.autograd.detect_anomaly():
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = x.exp()
+        g, = lib.autograd.grad(y.sum(), x, create_graph=True)
+        g.register_hook(lambda grad: 1 / 0)
+        g.sum().backward()
+
+
+def test_a_node_made_by_a_backward_also_shows_whose_backward_made_it():
+    seen = both(_in_double_backward)
+    assert [w[1] for w in seen["warnings"][1:]] == [
+        "Error detected in MulBackward0. Traceback of forward call that caused the error:\n",
+        "\n\nPrevious calculation was induced by ExpBackward0. Traceback of forward call that "
+        "induced the previous calculation:\n"]
+    assert seen["warnings"][2][2][-1][2] == "y = x.exp()"

@@ -17,12 +17,14 @@ import numpy as np
 ENABLED_WARNING = ("Anomaly Detection has been enabled. This mode will increase the runtime and "
                    "should only be enabled for debugging.")
 TRACEBACK_KEY = "traceback_"  # where PyTorch keeps the stack in `node.metadata`
+PARENT_KEY = "parent_"  # and, for a node made by a backward, the node whose backward made it
 _MINIGRAD = str(Path(__file__).resolve().parent.parent)
 
 
 class _State:
     enabled = False
     check_nan = True
+    running: Any = None  # the node whose backward is running, in a pass under anomaly detection
 
 
 state = _State()
@@ -80,6 +82,8 @@ def record_forward_stack(node: Any) -> None:
     while frames and frames[-1].filename.startswith(_MINIGRAD):
         frames.pop()
     node.metadata[TRACEBACK_KEY] = traceback.format_list(frames)
+    if state.running is not None:  # made by a backward (create_graph): remember whose
+        node.metadata[PARENT_KEY] = state.running
 
 
 def checking(run_node: Callable) -> Callable:
@@ -88,13 +92,16 @@ def checking(run_node: Callable) -> Callable:
     check_nan = state.check_nan
 
     def run_node_checked(node: Any, grads: list) -> tuple:
+        outer, state.running = state.running, node
         try:
             grad_inputs = run_node(node, grads)
             if check_nan:
                 _refuse_nan(node, grad_inputs)
         except Exception:
-            _warn_forward_stack(node)
+            _warn_forward_stacks(node)
             raise
+        finally:
+            state.running = outer
         return grad_inputs
 
     return run_node_checked
@@ -107,12 +114,25 @@ def _refuse_nan(node: Any, grad_inputs: tuple) -> None:
             raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
 
 
-def _warn_forward_stack(node: Any) -> None:
-    stack = (node._metadata or {}).get(TRACEBACK_KEY)
+def _warn_forward_stacks(node: Any) -> None:
+    """The failing node's forward stack; then, for a node that a backward made, the stack of
+    the node whose backward made it, and so on up (one warning each, as PyTorch)."""
+    metadata = node._metadata or {}
+    stack = metadata.get(TRACEBACK_KEY)
     if stack is None:
         warnings.warn(f"Error detected in {node.name()}. No forward pass information available. "
                       "Enable detect anomaly during forward pass for more information.",
                       UserWarning, stacklevel=3)
-    else:
-        warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that caused "
-                      "the error:\n" + "".join(stack), UserWarning, stacklevel=3)
+        return
+    warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that caused the "
+                  "error:\n" + "".join(stack), UserWarning, stacklevel=3)
+    parent = metadata.get(PARENT_KEY)
+    while parent is not None:
+        metadata = parent._metadata or {}
+        stack = metadata.get(TRACEBACK_KEY)
+        if stack is None:
+            break
+        warnings.warn(f"\n\nPrevious calculation was induced by {parent.name()}. Traceback of "
+                      "forward call that induced the previous calculation:\n" + "".join(stack),
+                      UserWarning, stacklevel=3)
+        parent = metadata.get(PARENT_KEY)
