@@ -4,9 +4,10 @@ While it is on, every node of the graph keeps the Python stack of the forward ca
 When running a node fails during backward, a warning shows that stack before the error goes on:
 the error then points at a line of your forward code, not only at a line inside the engine. With
 `check_nan` (the default), a node whose backward returns NaN fails too. PyTorch's behaviour and
-wording throughout; the switch is global, as PyTorch's is."""
+wording throughout; the switch is global, as PyTorch's is (the node running is per thread)."""
 from __future__ import annotations
 
+import threading
 import traceback
 import warnings
 from pathlib import Path
@@ -24,10 +25,14 @@ _MINIGRAD = str(Path(__file__).resolve().parent.parent)
 class _State:
     enabled = False
     check_nan = True
+
+
+class _PerThread(threading.local):
     running: Any = None  # the node whose backward is running, in a pass under anomaly detection
 
 
 state = _State()
+_thread = _PerThread()
 
 
 def is_anomaly_enabled() -> bool:
@@ -82,8 +87,8 @@ def record_forward_stack(node: Any) -> None:
     while frames and frames[-1].filename.startswith(_MINIGRAD):
         frames.pop()
     node.metadata[TRACEBACK_KEY] = traceback.format_list(frames)
-    if state.running is not None:  # made by a backward (create_graph): remember whose
-        node.metadata[PARENT_KEY] = state.running
+    if _thread.running is not None:  # made by a backward (create_graph): remember whose
+        node.metadata[PARENT_KEY] = _thread.running
 
 
 def checking(run_node: Callable) -> Callable:
@@ -92,7 +97,7 @@ def checking(run_node: Callable) -> Callable:
     check_nan = state.check_nan
 
     def run_node_checked(node: Any, grads: list) -> tuple:
-        outer, state.running = state.running, node
+        outer, _thread.running = _thread.running, node
         try:
             grad_inputs = run_node(node, grads)
             if check_nan:
@@ -101,7 +106,7 @@ def checking(run_node: Callable) -> Callable:
             _warn_forward_stacks(node)
             raise
         finally:
-            state.running = outer
+            _thread.running = outer
         return grad_inputs
 
     return run_node_checked
