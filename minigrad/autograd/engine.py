@@ -58,9 +58,9 @@ class GraphTask:
 
     def run(self) -> None:
         """Run every node once, after all the nodes that send it a gradient."""
-        with _grad_mode.set_grad_enabled(self.create_graph):
+        with _grad_mode.set_grad_enabled(self.create_graph):  # record backward's own ops?
             while self.ready:
-                node = self.pop_ready()
+                node = self.pop_ready()  # of the nodes ready, the one created last
                 grads = self.buffers.pop(node, None)  # what reached it, summed over paths
                 if grads is None:  # nothing did: it has nothing to send
                     grad_inputs = (None,) * len(node.next_functions)
