@@ -236,6 +236,55 @@ except RuntimeError as error:
     print(error)
 
 # %% [markdown]
+# ## Which line made the failing node? Anomaly detection
+#
+# The error names the node that failed (`MulBackward0`) but not the line of your program that
+# made it, and a real model has many multiplications. Its hint says how to find out: turn on
+# *anomaly detection*. While it is on, every node keeps the stack of the forward call that
+# created it, and when a node fails in backward a warning prints that stack before the error.
+# It slows everything down, so it is for debugging only; `set_detect_anomaly` used with `with`
+# switches it off again at the end of the block.
+#
+# The warning's text holds file paths; the cell prints its first line and the source lines of
+# the last two frames: the call into `forward`, then the line inside it.
+
+# %%
+import warnings
+
+
+def forward(x):
+    h = x * 2
+    square = h * h  # saves h
+    h.add_(1)
+    return square.sum()
+
+
+with torch.autograd.set_detect_anomaly(True, check_nan=False):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    loss = forward(x)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            loss.backward()
+        except RuntimeError as error:
+            hint = str(error).split("Hint: ")[1]
+
+lines = str(caught[0].message).splitlines()
+print(lines[0])
+# each frame is two lines: '  File "<path>", line N, in <function>' and its source line
+sources = [line.strip() for above, line in zip(lines, lines[1:]) if above.startswith("  File")]
+for source in sources[-2:]:
+    print("   ", source)
+print("Hint:", hint)
+
+# %%
+assert sources[-1] == "square = h * h  # saves h" and not torch.is_anomaly_enabled()
+
+# %% [markdown]
+# With anomaly detection on, the hint changes: the stack above the error shows where the node
+# was made, and the tensor it saved was changed there or later (here by `h.add_(1)`).
+
+# %% [markdown]
 # ## `.data` hides changes from the check
 #
 # Old code sometimes changes `t.data` in place: the same memory without the history, and,
@@ -351,6 +400,8 @@ assert torch.allclose(x.grad, 2 * x.detach().exp())  # two paths, each e^x
 # - Every tensor counts its in-place changes in `_version`; backward raises *one of the
 #   variables needed for gradient computation has been modified by an inplace operation* when
 #   a saved tensor's version has changed.
+- `torch.autograd.set_detect_anomaly(True)` (or `with torch.autograd.detect_anomaly():`) makes
+  a failing backward show the forward line that created the failing node.
 # - What breaks backward depends on what was saved: `mul` its inputs, `exp`, `sigmoid`, `relu`
 #   their output, `add` and `sum` nothing.
 # - Safe: `torch.no_grad()` for updates, `clone()` before changing, or out-of-place `y = y + 1`.

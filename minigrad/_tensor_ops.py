@@ -258,6 +258,7 @@ class TensorOps:
 
     # ---- methods that hand over to layers above the ops -------------------------------------
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Add the gradient of this tensor into the leaves' `.grad` (`torch.autograd.backward`)."""
         autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def type(self, dtype=None):

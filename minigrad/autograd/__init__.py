@@ -1,4 +1,5 @@
-"""minigrad.autograd: what torch.autograd offers: backward, grad, Function, gradcheck."""
+"""minigrad.autograd: what torch.autograd offers: backward, grad, Function, gradcheck, anomaly
+detection. The backward pass itself is engine.py's GraphTask."""
 from __future__ import annotations
 
 from typing import Any, Sequence

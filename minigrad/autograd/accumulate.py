@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import warnings
 import weakref
-from typing import Any
 
 import numpy as np
 

@@ -4,9 +4,10 @@ While it is on, every node of the graph keeps the Python stack of the forward ca
 When running a node fails during backward, a warning shows that stack before the error goes on:
 the error then points at a line of your forward code, not only at a line inside the engine. With
 `check_nan` (the default), a node whose backward returns NaN fails too. PyTorch's behaviour and
-wording throughout; the switch is global, as PyTorch's is."""
+wording throughout; the switch is global, as PyTorch's is (the node running is per thread)."""
 from __future__ import annotations
 
+import threading
 import traceback
 import warnings
 from pathlib import Path
@@ -17,6 +18,7 @@ import numpy as np
 ENABLED_WARNING = ("Anomaly Detection has been enabled. This mode will increase the runtime and "
                    "should only be enabled for debugging.")
 TRACEBACK_KEY = "traceback_"  # where PyTorch keeps the stack in `node.metadata`
+PARENT_KEY = "parent_"  # and, for a node made by a backward, the node whose backward made it
 _MINIGRAD = str(Path(__file__).resolve().parent.parent)
 
 
@@ -25,7 +27,12 @@ class _State:
     check_nan = True
 
 
+class _PerThread(threading.local):
+    running: Any = None  # the node whose backward is running, in a pass under anomaly detection
+
+
 state = _State()
+_thread = _PerThread()
 
 
 def is_anomaly_enabled() -> bool:
@@ -39,7 +46,7 @@ def is_anomaly_check_nan_enabled() -> bool:
 
 
 def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
-    """Turn anomaly detection on or off, without a warning (the two classes below use it)."""
+    """Turn anomaly detection on or off, without a warning (what set_detect_anomaly calls)."""
     state.enabled, state.check_nan = bool(enabled), bool(check_nan)
 
 
@@ -80,6 +87,8 @@ def record_forward_stack(node: Any) -> None:
     while frames and frames[-1].filename.startswith(_MINIGRAD):
         frames.pop()
     node.metadata[TRACEBACK_KEY] = traceback.format_list(frames)
+    if _thread.running is not None:  # made by a backward (create_graph): remember whose
+        node.metadata[PARENT_KEY] = _thread.running
 
 
 def checking(run_node: Callable) -> Callable:
@@ -88,13 +97,16 @@ def checking(run_node: Callable) -> Callable:
     check_nan = state.check_nan
 
     def run_node_checked(node: Any, grads: list) -> tuple:
+        outer, _thread.running = _thread.running, node
         try:
             grad_inputs = run_node(node, grads)
             if check_nan:
                 _refuse_nan(node, grad_inputs)
         except Exception:
-            _warn_forward_stack(node)
+            _warn_forward_stacks(node)
             raise
+        finally:
+            _thread.running = outer
         return grad_inputs
 
     return run_node_checked
@@ -107,12 +119,25 @@ def _refuse_nan(node: Any, grad_inputs: tuple) -> None:
             raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
 
 
-def _warn_forward_stack(node: Any) -> None:
-    stack = (node._metadata or {}).get(TRACEBACK_KEY)
+def _warn_forward_stacks(node: Any) -> None:
+    """The failing node's forward stack; then, for a node that a backward made, the stack of
+    the node whose backward made it, and so on up (one warning each, as PyTorch)."""
+    metadata = node._metadata or {}
+    stack = metadata.get(TRACEBACK_KEY)
     if stack is None:
         warnings.warn(f"Error detected in {node.name()}. No forward pass information available. "
                       "Enable detect anomaly during forward pass for more information.",
                       UserWarning, stacklevel=3)
-    else:
-        warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that caused "
-                      "the error:\n" + "".join(stack), UserWarning, stacklevel=3)
+        return
+    warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that caused the "
+                  "error:\n" + "".join(stack), UserWarning, stacklevel=3)
+    parent = metadata.get(PARENT_KEY)
+    while parent is not None:
+        metadata = parent._metadata or {}
+        stack = metadata.get(TRACEBACK_KEY)
+        if stack is None:
+            break
+        warnings.warn(f"\n\nPrevious calculation was induced by {parent.name()}. Traceback of "
+                      "forward call that induced the previous calculation:\n" + "".join(stack),
+                      UserWarning, stacklevel=3)
+        parent = metadata.get(PARENT_KEY)

@@ -13,7 +13,7 @@ from typing import Any, Iterator, Sequence
 
 from .. import _grad_mode
 from . import anomaly, observe
-from .accumulate import AccumulateGrad, grad_accumulator
+from .accumulate import grad_accumulator
 from .graph import Node, num_outputs
 from .node_call import (call_post_hooks, call_pre_hooks, call_tensor_hooks, materialize,
                         validate)
@@ -58,9 +58,9 @@ class GraphTask:
 
     def run(self) -> None:
         """Run every node once, after all the nodes that send it a gradient."""
-        with _grad_mode.set_grad_enabled(self.create_graph):
+        with _grad_mode.set_grad_enabled(self.create_graph):  # record backward's own ops?
             while self.ready:
-                node = self.pop_ready()
+                node = self.pop_ready()  # of the nodes ready, the one created last
                 grads = self.buffers.pop(node, None)  # what reached it, summed over paths
                 if grads is None:  # nothing did: it has nothing to send
                     grad_inputs = (None,) * len(node.next_functions)
@@ -124,25 +124,27 @@ class CapturingTask(GraphTask):
         for i, t in enumerate(inputs):
             self.captures.setdefault(edge_of(t), []).append(i)
         self.captured: list[Any] = [None] * len(inputs)
-        targets = {node for node, _ in self.captures}
-        # Which nodes must run: those that lead to a target, and the targets' AccumulateGrad
-        # when .grad is to be filled. Children first, so each node's answer is ready.
+        self.targets = targets = {node for node, _ in self.captures}
+        # Which nodes must run: those that lead to a target, and, when .grad is to be filled,
+        # the targets themselves (as in PyTorch). Children first, so each answer is ready.
         self.needed: dict[Node, bool] = {}
         for node in reversed(topological_order(self.root_nodes)):
             leads_to_target = any(child is not None and (child in targets or self.needed[child])
                                   for child, _ in node.next_functions)
-            fills_grad = accumulate and isinstance(node, AccumulateGrad) and node in targets
-            self.needed[node] = leads_to_target or fills_grad
+            self.needed[node] = leads_to_target or (accumulate and node in targets)
 
     def run_node(self, node: Node, grads: list) -> tuple:
+        """As GraphTask's, with the capture between the tensors' hooks and the node itself
+        (PyTorch's order), and nothing run for a node that leads to no input."""
+        nothing = (None,) * len(node.next_functions)
+        if not (self.needed[node] or node in self.targets):
+            return nothing  # it leads to no input: as if it were not in the graph
         if node._tensor_hooks or node._retained:
             grads = call_tensor_hooks(node, grads)
         for nr, grad in enumerate(grads):
             for i in self.captures.get((node, nr), ()):
                 self.captured[i] = grad
-        if not self.needed[node]:
-            return (None,) * len(node.next_functions)
-        return self.call_function(node, grads)
+        return self.call_function(node, grads) if self.needed[node] else nothing
 
 
 def free_saved(node: Node) -> None:

@@ -39,7 +39,9 @@ def reporting(call_function: Callable) -> Callable:
         grad_outputs = tuple(grads)
         if not isinstance(node, AccumulateGrad):
             grad_inputs = call_function(node, grads)
-            _notify("node", node=node, grad_outputs=grad_outputs, grad_inputs=grad_inputs)
+            sent = tuple(None if child is None else g  # nothing goes to an input without grad
+                         for g, (child, _) in zip(grad_inputs, node.next_functions))
+            _notify("node", node=node, grad_outputs=grad_outputs, grad_inputs=sent)
             return grad_inputs
         before = node.variable._grad  # copied: the accumulation may be in place
         before = None if before is None else before.detach().clone()
