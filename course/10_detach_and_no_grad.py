@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 10 · Keeping things out of the graph: `detach()`, `no_grad()`, `eval()`
+# # 10 · Stopping gradients: `detach()`, `no_grad()`, `requires_grad_()`
 #
 # Notebook 09 got more out of a graph. This one keeps things *out* of it, where real training
 # code does: a target that must count as a constant, a running total of the loss, the update of
@@ -167,7 +167,7 @@ assert not doubled.requires_grad and doubled.grad_fn is None and torch.is_grad_e
 # <details><summary>What will the three lines print? Click to reveal</summary>
 #
 # `True True`, then `True True None`, then `MulBackward0 1`: none of them lost anything.
-# `y`'s graph still says "`y = w * 3`", although its value is now `w * 3 + 1`.
+# `y`'s graph still says "`y = w * 3`", although 1 was added to its value.
 # </details>
 
 # %%
