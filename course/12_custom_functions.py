@@ -150,6 +150,18 @@ for name, fn in [("relu", torch.relu), ("abs", torch.abs), ("sqrt", torch.sqrt)]
     print(name, t.grad)
 
 # %% [markdown]
+# A tie in `max` is such a point too. `t.max()` splits the gradient evenly among the tied
+# entries; `t.max(dim=0)` returns an index (the first maximum's) and sends all of it there:
+
+# %%
+t = torch.tensor([1.0, 3.0, 3.0], requires_grad=True)
+t.max().backward()
+print("max():     ", t.grad)
+t.grad = None
+t.max(dim=0).values.backward()
+print("max(dim=0):", t.grad)
+
+# %% [markdown]
 # ## Your turn: a backward that picks 0 at the origin
 #
 # Write `SafeHypot`, a `Hypot` whose backward returns 0 for both inputs where $h = 0$ and
