@@ -114,8 +114,10 @@ for node, index in y.grad_fn.next_functions:
 
 # %% [markdown]
 # The first input of `w * x` is `w` (an `AccumulateGrad` node) and the second is `x` (`None`).
-# PyTorch writes C++ namespaces into the names of its built-in nodes, hence
-# `torch::autograd::AccumulateGrad`. The node knows its leaf through `.variable`:
+# `torch::autograd::AccumulateGrad` carries its C++ namespace in its name because it is one of
+# the few nodes PyTorch writes by hand (`CopySlices`, left by an assignment into a slice, is
+# another); the nodes generated for each operation, such as `MulBackward0`, carry none. The
+# node knows its leaf through `.variable`:
 
 # %%
 accumulate_w = y.grad_fn.next_functions[0][0]
