@@ -114,8 +114,10 @@ for node, index in y.grad_fn.next_functions:
 
 # %% [markdown]
 # The first input of `w * x` is `w` (an `AccumulateGrad` node) and the second is `x` (`None`).
-# PyTorch writes C++ namespaces into the names of its built-in nodes, hence
-# `torch::autograd::AccumulateGrad`. The node knows its leaf through `.variable`:
+# `torch::autograd::AccumulateGrad` carries its C++ namespace in its name because it is one of
+# the few nodes PyTorch writes by hand (`CopySlices`, left by an assignment into a slice, is
+# another); the nodes generated for each operation, such as `MulBackward0`, carry none. The
+# node knows its leaf through `.variable`:
 
 # %%
 accumulate_w = y.grad_fn.next_functions[0][0]
@@ -181,6 +183,9 @@ viz.draw(doubled, added)
 # halves a tensor until all its elements are below 1:
 
 # %%
+import math
+
+
 def halve_until_small(t):
     while t.abs().max() >= 1:
         t = t / 2
@@ -196,11 +201,14 @@ while node is not None:
 print(" <- ".join(names))
 
 # %% [markdown]
-# <details><summary>How many <code>DivBackward0</code> nodes will
-# <code>halve_until_small(w * 100)</code> record? Click to reveal</summary>
+# `halve_until_small` has one division in its code. Call it on `w * 100`, which is 300.
 #
-# Nine: `w * 100` is 300; after eight halvings it is still about 1.17, after nine about 0.59. The
-# code has one division; the graph has one per pass of the loop that ran.
+# <details><summary>Will its graph hold one <code>DivBackward0</code> node, or more? Click to
+# reveal</summary>
+#
+# One per pass of the loop that ran: the graph records what happened, not what the code says.
+# Here that is nine, the number of halvings that bring 300 below 1 ($300 / 2^9 \approx 0.59$,
+# while $300 / 2^8 \approx 1.17$).
 # </details>
 
 # %%
@@ -209,6 +217,9 @@ while node.name() == "DivBackward0":
     halvings += 1
     node = node.next_functions[0][0]
 print(halvings)
+
+# %%
+assert halvings == math.floor(math.log2(300)) + 1  # the least k with 300 / 2**k < 1
 
 # %% [markdown]
 # Every run records a new graph: call the function again and you get new nodes, not the old ones

@@ -183,6 +183,34 @@ assert torch.allclose(w.grad, full_batch_grad)
 # Only then would an optimizer take its step, once for the whole batch. The memory needed is
 # that of one micro-batch; the gradient is that of the whole batch.
 #
+# ## Why `.clone()`: `.grad` is added to in place
+#
+# The full-batch gradient above was kept with `w.grad.clone()`, not `w.grad`. Adding into
+# `.grad` does not make a new tensor: PyTorch adds the new gradient into the tensor already
+# there, in place (in an ordinary `backward()`; with `create_graph=True`, notebook 09, it makes a
+# new one). A name you took for `w.grad` is that same tensor, not a snapshot.
+#
+# <details><summary>After a second <code>backward()</code>, what will <code>held</code>,
+# <code>copy</code> and <code>held is w.grad</code> print? Click to reveal</summary>
+#
+# `tensor(-255.)`, `tensor(-127.5000)` and `True`. `held` is `w.grad` itself, so it moved with
+# the sum: $-127.5 + (-127.5)$. Only the clone kept the value it had.
+# </details>
+
+# %%
+w.grad = None
+((w * xs - ys) ** 2).mean().backward()
+held = w.grad
+copy = w.grad.clone()
+((w * xs - ys) ** 2).mean().backward()
+print(held, copy, held is w.grad)
+
+# %%
+assert held is w.grad and held.item() == 2 * copy.item() == 2 * full_batch_grad.item()
+
+# %% [markdown]
+# To keep a gradient's value for later (to log it, compare it, plot it), clone it.
+#
 # ## When it bites
 #
 # The same adding goes on whether you meant it or not. Say you compute $x^2$ at $x = 1$ again and
@@ -222,6 +250,8 @@ plt.show()
 #   gives 2, then $2 + 3 = 5$, in either order.
 # - It is the chain rule's sum carried across calls: `.grad` holds the gradient of the sum of all
 #   outputs you called `backward()` on since the last reset.
+# - The adding happens in place: a name taken for `.grad` changes with it; `.clone()` keeps a
+#   value.
 # - That makes gradient accumulation over micro-batches a two-line loop.
 # - It also means a loop that never clears `.grad` reads ever-growing gradients.
 #

@@ -107,25 +107,38 @@ assert w.grad.item() == 1.0  # 8 * 5 = 40, clipped to 1 before it was stored
 
 # %% [markdown]
 # PyTorch has more hooks than these (on `grad_fn` nodes, on `nn.Module`s for whole layers:
-# `register_full_backward_hook`); they all work the same way: a function called with gradients
-# during backward, which may return replacements.
+# `register_full_backward_hook`). Most work the same way: a function called with gradients
+# during backward, which may return replacements. Not all: a hook registered with
+# `register_post_accumulate_grad_hook` runs on a leaf once its `.grad` has been written, is given
+# the leaf itself, and must return `None` (it is how an optimizer step can run inside
+# backward).
 #
 # ## Debugging with intermediate gradients: dead ReLU units
 #
 # A small network: 64 points in the plane, a hidden layer of 8 ReLU units, one output. Its
-# weights come from numpy's fixed random numbers, so the run is the same everywhere. Three of
-# its hidden biases are very negative, as a too-large update can leave them.
+# weights come from numpy's fixed random numbers, so the run is the same everywhere. It takes
+# one step of gradient descent with a learning rate far too large, 5.
 
 # %%
 rng = np.random.RandomState(0)
 points = torch.tensor(rng.uniform(-1, 1, (64, 2)), dtype=torch.float32)
 targets = (points[:, 0] * points[:, 1] > 0).float()  # 1 in two opposite quadrants
 w1 = torch.tensor(rng.normal(0, 1, (2, 8)), dtype=torch.float32, requires_grad=True)
-b1 = torch.tensor([0.5, -4.0, 0.2, 0.1, -3.0, 0.3, -5.0, 0.4], requires_grad=True)
+b1 = torch.tensor(rng.normal(0, 0.5, 8), dtype=torch.float32, requires_grad=True)
 w2 = torch.tensor(rng.normal(0, 1, (8, 1)), dtype=torch.float32, requires_grad=True)
 
+z = points @ w1 + b1
+loss = (((torch.relu(z) @ w2).squeeze(1) - targets) ** 2).mean()
+loss.backward()
+with torch.no_grad():
+    for parameter in (w1, b1, w2):
+        parameter -= 5.0 * parameter.grad  # far too large a step
+        parameter.grad = None
+print(f"loss before the step: {loss.item():.4f}")
+
 # %% [markdown]
-# Say its loss comes down more slowly than it should. Are all hidden units learning? A hook on
+# Say training goes on, and the loss comes down more slowly than it should. Are all hidden
+# units learning? A hook on
 # the pre-activations `z` records the gradient each example sends to each unit; nothing is
 # stored on the tensors, and the hook is removed afterwards.
 
@@ -145,13 +158,14 @@ reached = (grad_z != 0).sum(dim=0)  # per unit: examples that send it a gradient
 print("examples reaching each unit:", reached.tolist())
 
 # %% [markdown]
-# <details><summary>Units 1, 4 and 6 get nothing. What will <code>w1.grad</code> hold for
+# <details><summary>Units 1, 3 and 5 get nothing. What will <code>w1.grad</code> hold for
 # them? Click to reveal</summary>
 #
 # Exact zeros, in both rows of their columns. ReLU's derivative is 0 wherever its input is
 # negative, and those units' input is negative for every example: no gradient gets through, so
-# their incoming weights never change. They are *dead*, and plain gradient descent will never
-# bring them back.
+# their incoming weights never change. They are *dead*: the big step moved their weights and
+# biases (down to $-13.9$, $-2.8$ and $-2.7$) so far that no point of the data gives them a
+# positive input, and plain gradient descent will never bring them back.
 # </details>
 
 # %%
@@ -159,9 +173,10 @@ dead = [unit for unit, count in enumerate(reached.tolist()) if count == 0]
 print("dead units:", dead)
 print(w1.grad[:, dead])
 print(f"their largest pre-activation: {z[:, dead].max().item():.2f}")
+print("their biases:", [round(bias, 1) for bias in b1[dead].tolist()])
 
 # %%
-assert dead == [1, 4, 6]
+assert dead == [1, 3, 5]
 assert torch.equal(w1.grad[:, dead], torch.zeros(2, 3))
 assert (z[:, dead] < 0).all()
 

@@ -1,12 +1,11 @@
 # %% [markdown]
 # # 10 · Stopping gradients: `detach()`, `no_grad()`, `requires_grad_()`
 #
-# Notebook 09 got more out of a graph. This one keeps things *out* of it. Some values are
-# computed from parameters but must count as constants (a target, a statistic for logging);
-# some whole computations need no gradient at all (evaluating a model, updating its weights);
-# some parameters should stay fixed while others train. Three tools, from the smallest reach to
-# the largest: `detach()` cuts one tensor out of the graph, `torch.no_grad()` records nothing in
-# a block of code, and `requires_grad_(False)` freezes a leaf.
+# Notebook 09 got more out of a graph. This one keeps things *out* of it, where real training
+# code does: a target that must count as a constant, a running total of the loss, the update of
+# the weights, evaluation, a frozen layer. `detach()` cuts one tensor out, `torch.no_grad()`
+# records nothing in a block of code, `requires_grad_(False)` freezes a leaf; `model.eval()`,
+# a look-alike, stops nothing.
 
 # %%
 import minigrad as torch
@@ -15,66 +14,135 @@ import minigrad as torch
 from minigrad import viz
 
 # %% [markdown]
-# ## `detach()`: the same values, out of the graph
+# ## A target that must stay still: `detach()`
 #
 # `t.detach()` returns a tensor with `t`'s values (the same memory) and no history: it does not
-# require grad, it is a leaf, and gradients do not flow through it. Use it to treat a value as
-# a constant.
+# require grad, it is a leaf, and no gradient flows back through it.
 #
-# Take $x = 2$, $y = 3x$ and $z = x \cdot y = 3x^2$. Through both paths, $dz/dx = 6x = 12$.
-# Step by step: the multiplication for `z` sends $y = 6$ straight to `x` and $x = 2$ to `y`;
-# `y`'s own multiplication turns that 2 into $2 \times 3 = 6$ for `x`; the two 6's are added
-# up before `x.grad` is written:
+# Where it matters: a prediction trained towards a target computed from the same parameters,
+# such as a *temporal-difference* target in reinforcement learning (the reward plus the
+# discounted value of the next state) or a teacher network's output. Take one weight $w = 0.5$ and a value
+# $v(s) = w\,s$. The prediction for state $s = 2$ is $w \cdot 2 = 1$; the target is the reward
+# $r = 1$ plus $\gamma = 0.5$ times the value of the next state $s' = 4$, so
+# $1 + 0.5 \cdot (w \cdot 4) = 2$. The loss is $(\text{prediction} - \text{target})^2 = 1$.
+#
+# The prediction should move towards the target, not the target towards the prediction, so
+# the target is detached: $\partial L/\partial w = 2(1 - 2) \cdot 2 = -4$.
 
-# %% tags=["minigrad-only"]
-x = torch.tensor(2.0, requires_grad=True)
-y = x * 3
-z = x * y
-viz.backward_steps(z)
+# %%
+w = torch.tensor(0.5, requires_grad=True)
+prediction = w * 2
+target = 1 + 0.5 * (w * 4).detach()
+loss = (prediction - target) ** 2
+loss.backward()
+print(prediction, target, loss)
+print("w.grad:", w.grad, " target.requires_grad:", target.requires_grad)
+
+# %%
+assert w.grad.item() == -4.0 and not target.requires_grad and target.grad_fn is None
 
 # %% [markdown]
-# Now multiply by `y.detach()` instead.
+# In the graph the target is a grey constant: nothing links it to `w`.
+
+# %% tags=["minigrad-only"]
+viz.draw(loss)
+
+# %% [markdown]
+# <details><summary>Without <code>.detach()</code>, what will <code>w.grad</code> be? Click to
+# reveal</summary>
 #
-# <details><summary>What will <code>x.grad</code> be? Click to reveal</summary>
-#
-# `tensor(6.)`. The detached `y` is a constant 6 as far as autograd knows, so only the direct
-# path counts: $dz/dx = y = 6$.
+# `tensor(0.)`. The gradient now also flows through the target: $\partial L/\partial w =
+# 2(1 - 2)\,(2 - 0.5 \cdot 4) = 0$. Raising $w$ raises the prediction by 2 and the target by
+# $0.5 \cdot 4 = 2$ as well, so the loss cannot move: the target runs away exactly as fast as
+# the prediction chases it, and this $w$ never learns.
 # </details>
 
 # %%
-x = torch.tensor(2.0, requires_grad=True)
-y = x * 3
-y_const = y.detach()
-z = x * y_const
-z.backward()
-print(y_const, y_const.requires_grad, y_const.is_leaf)
-print("x.grad:", x.grad)
+w.grad = None
+target_live = 1 + 0.5 * (w * 4)
+((w * 2 - target_live) ** 2).backward()
+print("w.grad:", w.grad, " target_live.requires_grad:", target_live.requires_grad)
 
 # %%
-assert not y_const.requires_grad and y_const.is_leaf and y_const.grad_fn is None
-assert x.grad.item() == y.item()
-
-# %% [markdown]
-# In the picture, `y_const` is a grey constant: the path through `y` is gone.
-
-# %% tags=["minigrad-only"]
-viz.draw(z)
+assert w.grad.item() == 0.0 and target_live.requires_grad
 
 # %% [markdown]
 # `detach()` shares memory with the original: change one in place and the other changes too
 # (and, notebook 08, its version counter moves). For an independent copy, `t.detach().clone()`.
 #
-# ## `torch.no_grad()`: record nothing
+# ## A running loss: `total += loss` keeps every graph
 #
-# `detach()` cuts one tensor out. `with torch.no_grad():` acts on a whole block of code instead.
-# `torch.is_grad_enabled()` tells which mode you are in.
+# A training loop adds up its losses to print an average. The obvious `total += loss` adds
+# *tensors*, so `total` is a result of every loss so far: its graph holds the nodes of every
+# step for as long as `total` lives (and, in a loop that never calls backward, such as an
+# evaluation loop, every tensor those nodes saved for backward as well). The loop below
+# takes 100 steps of gradient descent; `count_nodes` walks `total.grad_fn` without recursion
+# (notebook 11) and counts the nodes it reaches.
+
+# %%
+def count_nodes(tensor):
+    """How many nodes the graph behind tensor holds (each counted once)."""
+    seen, to_visit = [], [tensor.grad_fn]
+    while to_visit:
+        node = to_visit.pop()
+        if node is None or any(node is other for other in seen):
+            continue
+        seen.append(node)
+        to_visit.extend(next_node for next_node, _ in node.next_functions)
+    return len(seen)
+
+
+def train(steps, keep_graphs):
+    w = torch.tensor(1.0, requires_grad=True)
+    total = 0
+    for step in range(steps):
+        x = step % 4 + 1.0
+        loss = (w * x - 2 * x) ** 2  # trains w towards 2
+        loss.backward()
+        with torch.no_grad():
+            w -= 0.01 * w.grad
+        w.grad = None
+        total += loss if keep_graphs else loss.item()
+    return total
+
+
+# %% [markdown]
+# Each step's graph has three nodes (`MulBackward0`, `SubBackward0`, `PowBackward0`), and each
+# `+=` adds one `AddBackward0`; `w`'s `AccumulateGrad` is shared.
 #
-# <details><summary>Inside the block, what will <code>doubled.requires_grad</code> print? Click
-# to reveal</summary>
+# <details><summary>How many nodes will the graph behind <code>total</code> hold after 100
+# steps? Click to reveal</summary>
 #
-# `False`, although `x` requires grad. Recording is off in the block: every result inside has
-# `requires_grad=False` and no `grad_fn`, whatever its inputs.
+# 401: four per step, plus `w`'s one `AccumulateGrad`. The graph grows with every step and is
+# freed only when `total` is.
 # </details>
+
+# %%
+total = train(100, keep_graphs=True)
+print(total.grad_fn.name(), "nodes:", count_nodes(total))
+
+# %%
+assert count_nodes(total) == 4 * 100 + 1
+
+# %% [markdown]
+# `loss.item()` returns a Python float: nothing is kept, and the total is the same number.
+
+# %%
+plain_total = train(100, keep_graphs=False)
+print(type(plain_total).__name__, round(plain_total, 4), round(total.item(), 4))
+
+# %%
+assert isinstance(plain_total, float) and abs(plain_total - total.item()) < 1e-3
+
+# %% [markdown]
+# (`total += loss.detach()` keeps a tensor without a graph.)
+#
+# ## `torch.no_grad()`: record nothing in a block
+#
+# `detach()` cuts one tensor out. `with torch.no_grad():` acts on a block of code: operations
+# inside record no node, so a result such as `x * 2` does not require grad and has no `grad_fn`,
+# even when `x` does. `torch.is_grad_enabled()` tells which mode you are in. The loop above used it
+# for the update `w -= 0.01 * w.grad`, which must not become part of any graph.
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)
@@ -84,12 +152,42 @@ with torch.no_grad():
 print(torch.is_grad_enabled(), (x * 2).requires_grad)
 
 # %%
-assert not doubled.requires_grad and torch.is_grad_enabled()
+assert not doubled.requires_grad and doubled.grad_fn is None and torch.is_grad_enabled()
 
 # %% [markdown]
-# Use it wherever you compute with tensors that require grad but want no gradient: evaluating a
-# model (no graph means less memory and time), and updating parameters in place (notebook 08).
-# It also works as a decorator, and `torch.enable_grad()` switches recording back on inside it:
+# "Records nothing" is not "everything inside stops requiring grad". `no_grad` only stops
+# operations from being recorded, so what is not a recorded operation keeps its flags:
+#
+# - a tensor *created* with `requires_grad=True` inside the block is a leaf that requires grad,
+#   as you asked;
+# - a tensor changed in place inside the block keeps what it had: a leaf stays a leaf that
+#   requires grad (that is why an update under `no_grad` leaves `w` trainable), and a result
+#   keeps its `grad_fn`. Only its version counter (notebook 08) records the change.
+#
+# <details><summary>What will the three lines print? Click to reveal</summary>
+#
+# `True True`, then `True True None`, then `MulBackward0 1`: none of them lost anything.
+# `y`'s graph still says "`y = w * 3`", although 1 was added to its value.
+# </details>
+
+# %%
+w = torch.tensor(1.0, requires_grad=True)
+y = w * 3
+with torch.no_grad():
+    created = torch.zeros(2, requires_grad=True)
+    w -= 0.1  # an update, as in the loop above
+    y += 1
+print(created.requires_grad, created.is_leaf)
+print(w.requires_grad, w.is_leaf, w.grad_fn)
+print(y.grad_fn.name(), y._version)
+
+# %%
+assert created.requires_grad and w.requires_grad and w.is_leaf
+assert y.grad_fn.name() == "MulBackward0" and y._version == 1
+
+# %% [markdown]
+# `no_grad` also works as a decorator, and `torch.enable_grad()` switches recording back on
+# inside it:
 
 # %%
 @torch.no_grad()
@@ -105,11 +203,65 @@ print(evaluate(x).requires_grad, recorded.requires_grad)
 assert not evaluate(x).requires_grad and recorded.requires_grad
 
 # %% [markdown]
-# ## `requires_grad_()`: switch a leaf on or off
+# `torch.inference_mode()` is a stricter `no_grad` for code that will never need gradients
+# (serving a model): nothing is recorded inside either. PyTorch also marks every tensor made
+# inside as an *inference tensor* (`t.is_inference()`), which raises an error if a recorded
+# operation later saves it for backward; minigrad does not track that mark.
+
+# %%
+with torch.inference_mode():
+    served = x * 2
+    print(torch.is_grad_enabled(), served.requires_grad, served.grad_fn)
+print(torch.is_grad_enabled())
+
+# %%
+assert not served.requires_grad and torch.is_grad_enabled()
+
+# %% [markdown]
+# ## `model.eval()` is not `no_grad()`
 #
-# The other direction: `t.requires_grad_()` switches tracking on for a leaf in place (notebook
-# 01), and `requires_grad_(False)` switches it off. Off is how you *freeze* a parameter: no
-# gradient is computed for it, and its `.grad` stays `None`.
+# `model.eval()` sets `model.training = False` in the module and all its submodules; layers
+# that behave differently in training read that flag. Dropout zeroes random entries while
+# training and does nothing in evaluation; batch normalisation uses the batch's statistics while
+# training and its running averages in evaluation. It says nothing to autograd. Below, a
+# dropout-like layer with a fixed mask (so the output is the same every run).
+#
+# <details><summary>After <code>drop.eval()</code>, will <code>drop(x * 3)</code> have a
+# <code>grad_fn</code>? Click to reveal</summary>
+#
+# Yes, `MulBackward0`: the values change (no entry is dropped), the recording does not. Only
+# `no_grad` stops it. Evaluation code needs both: `eval()` for the right values, `no_grad()`
+# (or `inference_mode()`) for no graph.
+# </details>
+
+# %%
+class FixedDropout(torch.nn.Module):
+    """Dropout with a fixed mask: keeps entries 0 and 2, scaled by 2, while training."""
+
+    def forward(self, t):
+        if self.training:
+            return t * torch.tensor([2.0, 0.0, 2.0, 0.0])
+        return t
+
+
+drop = FixedDropout()
+x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+print(drop.training, drop(x * 3))
+drop.eval()
+print(drop.training, drop(x * 3))
+with torch.no_grad():
+    evaluated = drop(x * 3)
+print(drop.training, evaluated)
+
+# %%
+assert not drop.training and drop(x * 3).grad_fn is not None and evaluated.grad_fn is None
+
+# %% [markdown]
+# ## `requires_grad_(False)`: freeze a leaf
+#
+# `t.requires_grad_(False)` switches tracking off for a leaf in place (`requires_grad_()`
+# switches it on, notebook 01): that is how you *freeze* part of a model while fine-tuning the
+# rest. No gradient is computed for it, and its `.grad` stays `None`.
 
 # %%
 w = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -134,12 +286,17 @@ except RuntimeError as error:
 # %% [markdown]
 # ## Summary
 #
-# - `detach()` gives the same values as a constant: no history, no gradient through it, and the
-#   same memory (add `clone()` for a separate copy).
-# - `torch.no_grad()` records nothing in a block (or a decorated function); `torch.enable_grad()`
-#   switches recording back on inside it.
-# - `requires_grad_(False)` freezes a leaf: its `.grad` stays `None`, and a result that needs no
-#   gradient at all cannot start a backward pass.
+# - `detach()` gives the same values as a constant (same memory; add `clone()` for a copy). Use
+#   it for a target computed from the parameters being trained: without it the gradient also
+#   moves the target, and can cancel out.
+# - `total += loss` keeps every step's graph alive through `total`; `loss.item()` (a float) or
+#   `loss.detach()` keeps the number only.
+# - `torch.no_grad()` records no operation in its block: results inside have no `grad_fn`. A
+#   tensor created with `requires_grad=True` still requires grad, and an in-place change keeps
+#   the tensor's flags and `grad_fn`, which is why updates are written inside it.
+#   `torch.inference_mode()` records nothing too, and in PyTorch marks its tensors.
+# - `model.eval()` changes what layers compute (dropout, batch norm), not what autograd records.
+# - `requires_grad_(False)` freezes a leaf: its `.grad` stays `None`.
 #
 # Exercises: [exercises/ex10_detach_and_no_grad.ipynb](../exercises/ex10_detach_and_no_grad.ipynb).
 # Next: [11 · Inside the engine](11_inside_the_engine.ipynb).
