@@ -1,5 +1,6 @@
 """numpy's floating point warnings are off inside minigrad's operations (PyTorch has none) and
 on again outside them: `Function.apply` runs forward in a quiet `contextvars.Context`."""
+import contextvars
 import threading
 import warnings
 
@@ -65,3 +66,25 @@ def test_operations_in_several_threads_at_once():
         t.join()
     assert errors == []
     assert minigrad.is_grad_enabled()
+
+
+def test_forward_sees_the_callers_context_variables_as_they_are_now():
+    """Jupyter sends print() to the cell that runs it through a context variable: a forward run
+    in a context captured earlier printed into an older cell, or nowhere (seen in lesson 12)."""
+    cell = contextvars.ContextVar("cell")
+    seen = []
+
+    class Record(Function):
+        @staticmethod
+        def forward(ctx, x):
+            seen.append(cell.get())
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+
+    for name in ("cell 3", "cell 4"):
+        cell.set(name)
+        Record.apply(minigrad.tensor(1.0, requires_grad=True))
+    assert seen == ["cell 3", "cell 4"]

@@ -4,7 +4,6 @@ needs. Calling `.apply` links the result into the backward graph (see graph.py).
 from __future__ import annotations
 
 import contextvars
-import threading
 import weakref
 from typing import Any
 
@@ -20,26 +19,38 @@ from .graph import (_NO_EDGE, ERR_BACKWARD_TWICE, ERR_LEAF_IN_PLACE, Node, Saved
 
 # numpy warns of overflow and of 0 * inf, PyTorch does not: every forward runs with numpy's
 # warnings off. `with np.errstate(all="ignore")` rebuilds numpy's error state on every entry
-# (2-3 µs); numpy keeps that state in a context variable, so forward instead runs inside a
-# `contextvars.Context` captured once with the warnings off (a fraction of a µs). What it earns:
-# benchmarks/tricks.md, row `_run_quietly`.
+# (2-3 µs); numpy keeps that state in context variables, so forward instead runs in a copy of
+# the caller's context where those variables are set to the values errstate gives them (a
+# fraction of a µs). What it earns: benchmarks/tricks.md, row `_run_quietly`. A copy of the
+# caller's context, not one captured once: Jupyter routes a cell's print() through a context
+# variable, and a stale context sent what a forward printed to another cell, or nowhere.
 _numpy_quiet = contextvars.ContextVar("minigrad_numpy_quiet", default=False)
-_per_thread = threading.local()  # a Context can only be entered by one thread at a time
+
+
+def _variables_set_by(manager: Any) -> tuple:
+    """(context variable, value) for each variable that entering `manager` changes."""
+    before = contextvars.copy_context()
+    with manager:
+        inside = contextvars.copy_context()
+    missing = object()
+    return tuple((var, value) for var, value in inside.items()
+                 if before.get(var, missing) is not value)
+
+
+_QUIET = (*_variables_set_by(np.errstate(all="ignore")), (_numpy_quiet, True))
 
 
 def _run_quietly(fn: Any, *args: Any, **kwargs: Any) -> Any:
-    """`fn(*args, **kwargs)` with numpy's floating point warnings off. It runs in a context
-    captured when this thread first needed one: context variables set since (numpy's other
-    settings, `decimal`'s) are not seen inside, which no `forward` relies on."""
+    """`fn(*args, **kwargs)` with numpy's floating point warnings off."""
     if _numpy_quiet.get():  # already quiet: a forward that calls other operations
         return fn(*args, **kwargs)
-    context = getattr(_per_thread, "quiet_context", None)
-    if context is None:
-        with np.errstate(all="ignore"):
-            token = _numpy_quiet.set(True)
-            context = _per_thread.quiet_context = contextvars.copy_context()
-            _numpy_quiet.reset(token)
-    return context.run(fn, *args, **kwargs)
+    return contextvars.copy_context().run(_quietly, fn, args, kwargs)
+
+
+def _quietly(fn: Any, args: tuple, kwargs: dict) -> Any:
+    for var, value in _QUIET:  # in the copied context only: the caller's is left as it was
+        var.set(value)
+    return fn(*args, **kwargs)
 
 
 class FunctionCtx:
