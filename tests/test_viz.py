@@ -360,3 +360,29 @@ def test_steps_of_a_vector_output_and_frame_cap() -> None:
     skipped = (1 + frames.total_steps + 1) - 4  # start, steps, done; minus the frames kept
     assert frames.captions[-1].endswith(f"x.grad = {' '.join(str(x.grad).split())[7:-1]} "
                                         f"({skipped} steps in between not shown: max_frames=4)")
+
+
+def test_draw_keeps_no_reference_cycle_that_holds_the_graph() -> None:
+    """An intermediate freed by the learner is freed at once, not at the next garbage
+    collection: lesson 13's after-backward diagram draws it as "temporary, freed". Run as a
+    notebook cell runs, at the top level of a namespace (a function's frame would keep its
+    own snapshot of its locals once draw() has read them)."""
+    import gc
+
+    cell = textwrap.dedent("""
+        import weakref
+        x = torch.ones(3, requires_grad=True)
+        hidden = (x * 2).tanh()
+        alive = weakref.ref(hidden)
+        out = hidden.sum()
+        viz.draw(out)
+        del hidden
+        out.backward()
+    """)
+    namespace = {"torch": torch, "viz": viz}
+    gc.disable()
+    try:
+        exec(cell, namespace)
+        assert namespace["alive"]() is None
+    finally:
+        gc.enable()

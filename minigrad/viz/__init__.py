@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping
+from types import FrameType
 
 from ..tensor import Tensor
 from ._dot import LAYOUTS, to_dot
@@ -42,13 +43,23 @@ def draw(*outputs: Tensor, names: Mapping | None = None, max_nodes: int = 150,
     outputs = _check(outputs, view, max_nodes, layout)
     graph = forward_graph(outputs) if view == "forward" else backward_graph(outputs, show_saved)
     graph = capped(graph, max_nodes)
-    frame = inspect.currentframe()
-    label_names = Names(frame.f_back if frame is not None else None, names)
+    # The caller's frame only: keeping draw()'s own frame in a local would make a reference
+    # cycle (frame -> local -> frame) that holds the graph, and its freed activations, alive.
+    label_names = Names(_caller_frame(), names)
     _, source, svg = fitting_layout(
         lambda how: to_dot(graph, label_names, max_nodes, layout=how, legend=legend),
         layout, renderer)
     return Diagram(source, nodes=len(graph.boxes), hidden=graph.hidden, renderer=renderer,
                    svg=svg)
+
+
+def _caller_frame() -> FrameType | None:
+    """The frame of whoever called draw() (two levels up from here)."""
+    frame = inspect.currentframe()
+    try:
+        return frame.f_back.f_back if frame is not None and frame.f_back is not None else None
+    finally:
+        del frame  # as inspect's documentation asks: a frame in its own locals is a cycle
 
 
 def _check(outputs: tuple, view: str, max_nodes: int, layout: str) -> tuple:
