@@ -3,9 +3,9 @@ in one run. Usage: `python benchmarks/run.py [--repeats N] [--only abcd] [--writ
 
 Prints a markdown table; `--write` also stores it in benchmarks/results.md. The targets are
 issue 12's: (a) <= 2.5x PyTorch, (b) <= 2x numpy by hand and no slower than PyTorch,
-(c) <= 2x PyTorch, (d) a peak under 1 GiB. (a) and (c) each have a second row, the same
-workload written as the lessons write code (Python numbers on the left, a hinge loss, the
-update under no_grad, `zero_()`, `.item()`), held to the same target. Timings are medians
+(c) <= 2x PyTorch, (d) a peak under 1 GiB. (a′) and (c′) are (a) and (c) written as the
+lessons write code (Python numbers on the left, a hinge loss, the update under no_grad,
+`zero_()`, `.item()`), held to the same targets. Timings are medians
 of N interleaved rounds, so compare the ratios, which are measured under the same conditions.
 The run uses the environment as it is, BLAS variables included (they are printed); to compare
 without them: `env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python benchmarks/run.py`."""
@@ -87,8 +87,9 @@ def main() -> None:
     if "a" in args.only:
         rows.append(_timed_row("(a) 2-16-16-1 MLP training step, 100 points", mlp.small_mlp(),
                                "micrograd", {"torch": 2.5}, args.repeats))
-        rows.append(_timed_row("(a) as the lessons write it: `(1 - y * out).relu().mean()`, "
-                               "`p -= lr * p.grad`, `zero_()`, `.item()`", mlp.lesson_mlp(),
+        rows.append(_timed_row("(a′) the same step as the lessons write it: hinge loss "
+                               "`(1 - y * out).relu().mean()`, `p -= lr * p.grad` under "
+                               "`no_grad`, `zero_()`, `.item()`", mlp.lesson_mlp(),
                                "micrograd", {"torch": 2.5}, args.repeats))
     if "b" in args.only:
         rows.append(_timed_row("(b) 784-256-10 MLP training step, 128 rows", mlp.mnist_mlp(),
@@ -96,7 +97,8 @@ def main() -> None:
     if "c" in args.only:
         rows.append(_timed_row(f"(c) {chain.LENGTH:,} chained scalar `*`, forward + backward",
                                chain.scalar_chain(), "micrograd", {"torch": 2.0}, args.repeats))
-        rows.append(_timed_row(f"(c) numbers first: `y = 1 - c * y`, {chain.LENGTH:,} ops",
+        rows.append(_timed_row(f"(c′) the chain with numbers first, `y = 1 - c * y`: "
+                               f"{chain.LENGTH:,} ops",
                                chain.scalar_chain(numbers_first=True), "micrograd",
                                {"torch": 2.0}, args.repeats))
     if "d" in args.only:
