@@ -1,7 +1,8 @@
 """The engine's shortcuts for speed and memory give the same results as the general way.
 
 Each shortcut (relu's bitwise mask, shared wrapped numbers, one-pass in-place updates under
-no_grad, zero_() written straight in, nodes that hold fewer objects) is checked against what it replaces, bit for bit.
+no_grad, zero_() written straight in, nodes that hold fewer objects) is checked against what it
+replaces, bit for bit.
 How few objects a node holds is a budget, not a behaviour: benchmarks/ab.py measures it."""
 from __future__ import annotations
 
