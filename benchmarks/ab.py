@@ -3,7 +3,7 @@ workloads, in alternating fresh processes (A, B, A, B, ...), so that a noisy nei
 both alike; medians per copy, and B's gain over A in percent. Times are the process's CPU time
 with one BLAS thread: on a shared machine, time spent waiting for a core is not counted.
 
-Usage: `python benchmarks/ab.py TREE_A TREE_B [--rounds N] [--only acfm]`, where a tree is a
+Usage: `python benchmarks/ab.py TREE_A TREE_B [--rounds N] [--only alcfnm]`, where a tree is a
 checkout (a directory holding `minigrad/`). Workloads: a = 2-16-16-1 MLP step, l = the same
 step as the lessons write it (mlp.lesson_step), b = 784-256-10 MLP step, c = 100,000-op chain
 forward + backward, f = its forward alone, n = the chain with numbers first (y = 1 - c * y),
