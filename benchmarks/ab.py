@@ -3,10 +3,11 @@ workloads, in alternating fresh processes (A, B, A, B, ...), so that a noisy nei
 both alike; medians per copy, and B's gain over A in percent. Times are the process's CPU time
 with one BLAS thread: on a shared machine, time spent waiting for a core is not counted.
 
-Usage: `python benchmarks/ab.py TREE_A TREE_B [--rounds N] [--only acfm]`, where a tree is a
-checkout (a directory holding `minigrad/`). Workloads: a = 2-16-16-1 MLP step, b = 784-256-10
-MLP step, c = 100,000-op chain forward + backward, f = its forward alone, m = peak memory and
-objects tracked by the garbage collector per op of a 1,000,000-op chain.
+Usage: `python benchmarks/ab.py TREE_A TREE_B [--rounds N] [--only alcfnm]`, where a tree is a
+checkout (a directory holding `minigrad/`). Workloads: a = 2-16-16-1 MLP step, l = the same
+step as the lessons write it (mlp.lesson_step), b = 784-256-10 MLP step, c = 100,000-op chain
+forward + backward, f = its forward alone, n = the chain with numbers first (y = 1 - c * y),
+m = peak memory and objects tracked by the garbage collector per op of a 1,000,000-op chain.
 
 To measure a trick: copy the checkout, take the trick out of the copy, and run
 `python benchmarks/ab.py COPY .` (B is the tree with the trick: a positive gain is its worth)."""
@@ -24,9 +25,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ONE_THREAD = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
-UNITS = {"a": "µs", "b": "µs", "c": "ms", "f": "ms", "m": "MiB", "g": "objects/op"}
-TITLES = {"a": "(a) 2-16-16-1 MLP step", "b": "(b) 784-256-10 MLP step",
-          "c": "(c) 100k chain fwd+bwd", "f": "100k chain forward", "m": "(d) 1M chain peak RSS",
+UNITS = {"a": "µs", "l": "µs", "b": "µs", "c": "ms", "f": "ms", "n": "ms", "m": "MiB",
+         "g": "objects/op"}
+TITLES = {"a": "(a) 2-16-16-1 MLP step", "l": "(a) as the lessons write it",
+          "b": "(b) 784-256-10 MLP step", "c": "(c) 100k chain fwd+bwd", "f": "100k chain forward",
+          "n": "(c) numbers first, 100k ops", "m": "(d) 1M chain peak RSS",
           "g": "GC-tracked objects per chain op"}
 
 
@@ -61,6 +64,8 @@ def _child(tree: str, only: str) -> None:
     out = {}
     if "a" in only:
         out["a"] = _best_of(mlp.small_mlp()["minigrad"]) * 1e6
+    if "l" in only:
+        out["l"] = _best_of(mlp.lesson_mlp()["minigrad"]) * 1e6
     if "b" in only:
         out["b"] = _best_of(mlp.mnist_mlp()["minigrad"]) * 1e6
     if "c" in only or "f" in only:
@@ -79,6 +84,14 @@ def _child(tree: str, only: str) -> None:
             forward.append((middle - start) * 1e3)
             total.append((end - start) * 1e3)
         out["c"], out["f"] = statistics.median(total), statistics.median(forward)
+    if "n" in only:
+        times = []
+        for _ in range(2):
+            gc.collect()
+            start = time.process_time()
+            chain.numbers_first_backward(minigrad, chain.LENGTH)
+            times.append((time.process_time() - start) * 1e3)
+        out["n"] = statistics.median(times)
     if "m" in only:
         gc.collect()
         before = len(gc.get_objects())
@@ -113,7 +126,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("trees", nargs=2)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--only", default="acf")
+    parser.add_argument("--only", default="alcfn")
     args = parser.parse_args()
     samples: dict[str, dict[str, list[float]]] = {tree: {} for tree in args.trees}
     for round_nr in range(args.rounds):

@@ -1,4 +1,6 @@
 """(c) A long chain of scalar multiplications, y = y * c, then backward: pure per-op overhead.
+Its variant written with the Python number on the left, as the lessons write `2 * x` and
+`1 - y`: y = 1 - c * y, half as many times (the same number of operations).
 
 micrograd sorts its graph recursively, so a deep chain needs a raised recursion limit and a
 big thread stack; if it still fails, the table says so."""
@@ -25,11 +27,25 @@ def chain_backward(lib: ModuleType, length: int) -> float:
     return x.grad.item()
 
 
-def _micrograd_chain(value_cls: type, length: int) -> float:
+def numbers_first_backward(lib: ModuleType, length: int) -> float:
+    """`length` operations, two at a time: y = 1 - c * y (`__rmul__`, then `__rsub__`)."""
+    x = lib.tensor(1.0, requires_grad=True)
+    y = x
+    for _ in range(length // 2):
+        y = 1 - FACTOR * y
+    y.backward()
+    return x.grad.item()
+
+
+def _micrograd_chain(value_cls: type, length: int, numbers_first: bool = False) -> float:
     x = value_cls(1.0)
     y = x
-    for _ in range(length):
-        y = y * FACTOR
+    if numbers_first:
+        for _ in range(length // 2):
+            y = 1 - FACTOR * y
+    else:
+        for _ in range(length):
+            y = y * FACTOR
     y.backward()
     return x.grad
 
@@ -62,17 +78,19 @@ def _in_deep_thread(work: Callable[[], object]) -> Callable[[], None]:
     return run
 
 
-def scalar_chain() -> dict[str, Callable[[], object] | str]:
+def scalar_chain(numbers_first: bool = False) -> dict[str, Callable[[], object] | str]:
+    """(c), or with `numbers_first` its variant y = 1 - c * y."""
+    chain = numbers_first_backward if numbers_first else chain_backward
     contenders: dict[str, Callable[[], object] | str] = {}
     for name in ("minigrad", "torch"):
         lib = optional(name)
         contenders[name] = NOT_INSTALLED if lib is None else (
-            lambda lib=lib: chain_backward(lib, LENGTH))
+            lambda lib=lib: chain(lib, LENGTH))
     engine = optional("micrograd.engine")
     if engine is None:
         contenders["micrograd"] = NOT_INSTALLED
     else:
-        run = _in_deep_thread(lambda: _micrograd_chain(engine.Value, LENGTH))
+        run = _in_deep_thread(lambda: _micrograd_chain(engine.Value, LENGTH, numbers_first))
         try:
             run()  # does it survive the depth at all?
             contenders["micrograd"] = run

@@ -1,8 +1,9 @@
-"""Training steps of small MLPs: forward, MSE loss, backward, SGD update.
+"""Training steps of small MLPs: forward, loss, backward, SGD update.
 
-minigrad and PyTorch run the very same code (`training_step(lib, ...)`), with raw weight
-tensors, so neither gets a shortcut the other lacks. The third contender does the same math
-its own way: micrograd with its scalar `Value` MLP, numpy with a hand-written backward."""
+minigrad and PyTorch run the very same code (`training_step(lib, ...)`, or `lesson_step` for
+the step written as the lessons write it), with raw weight tensors, so neither gets a shortcut
+the other lacks. The third contender does the same math its own way: micrograd with its scalar
+`Value` MLP, numpy with a hand-written backward."""
 from __future__ import annotations
 
 import itertools
@@ -39,17 +40,36 @@ def training_step(lib: ModuleType, params: list, x: object, y: object) -> None:
             p.grad = None
 
 
+def lesson_step(lib: ModuleType, params: list, x: object, labels: object) -> float:
+    """The same MLP's step written as the lessons write training code (notebooks 02, 04, 08,
+    exercise 04): a hinge loss for labels of -1 and 1 with the Python number on the left
+    (`1 - labels * scores`), `.mean()`, the update `p -= lr * p.grad` under `no_grad`, the
+    gradients reset with `zero_()` (notebook 04), and the loss kept with `.item()`."""
+    h = x
+    for i in range(0, len(params) - 2, 2):
+        h = (h @ params[i] + params[i + 1]).relu()
+    scores = h @ params[-2] + params[-1]
+    loss = (1 - labels * scores).relu().mean()
+    loss.backward()
+    with lib.no_grad():
+        for p in params:
+            p -= LEARNING_RATE * p.grad
+    for p in params:
+        p.grad.zero_()
+    return loss.item()
+
+
 def _tensor_contender(lib: ModuleType | None, sizes: list[int], x: np.ndarray,
-                      y: np.ndarray) -> Callable[[], None] | str:
+                      y: np.ndarray, step: Callable = training_step) -> Callable[[], object] | str:
     if lib is None:
         return NOT_INSTALLED
     params = [lib.tensor(w, requires_grad=True) for w in _weights(sizes, seed=0)]
     xs, ys = lib.tensor(x), lib.tensor(y)
-    return lambda: training_step(lib, params, xs, ys)
+    return lambda: step(lib, params, xs, ys)
 
 
-def _micrograd_contender(sizes: list[int], x: np.ndarray,
-                         y: np.ndarray) -> Callable[[], None] | str:
+def _micrograd_contender(sizes: list[int], x: np.ndarray, y: np.ndarray,
+                         hinge: bool = False) -> Callable[[], None] | str:
     nn = optional("micrograd.nn")
     if nn is None:
         return NOT_INSTALLED
@@ -64,7 +84,11 @@ def _micrograd_contender(sizes: list[int], x: np.ndarray,
 
     def step() -> None:
         outputs = [model(row) for row in rows]
-        loss = sum((out - t) ** 2 for out, t in zip(outputs, targets)) * (1.0 / len(rows))
+        if hinge:  # micrograd's own demo writes its hinge loss this way
+            losses = [(1 + -t * out).relu() for out, t in zip(outputs, targets)]
+        else:
+            losses = [(out - t) ** 2 for out, t in zip(outputs, targets)]
+        loss = sum(losses) * (1.0 / len(rows))
         model.zero_grad()
         loss.backward()
         for p in model.parameters():
@@ -82,6 +106,18 @@ def small_mlp() -> dict[str, Callable[[], None] | str]:
     return {"minigrad": _tensor_contender(optional("minigrad"), sizes, x, y),
             "torch": _tensor_contender(optional("torch"), sizes, x, y),
             "micrograd": _micrograd_contender(sizes, x, y)}
+
+
+def lesson_mlp() -> dict[str, Callable[[], object] | str]:
+    """(a) written as the lessons write it (`lesson_step`): the same points, labelled -1 or 1
+    by the sign of (a)'s target."""
+    sizes = [2, 16, 16, 1]
+    rng = np.random.default_rng(1)
+    x = rng.uniform(-1, 1, (100, 2)).astype(np.float32)
+    labels = np.where(np.sin(3 * x[:, :1]) * x[:, 1:] > 0, 1, -1).astype(np.float32)
+    return {"minigrad": _tensor_contender(optional("minigrad"), sizes, x, labels, lesson_step),
+            "torch": _tensor_contender(optional("torch"), sizes, x, labels, lesson_step),
+            "micrograd": _micrograd_contender(sizes, x, labels, hinge=True)}
 
 
 def _numpy_contender(sizes: list[int], x: np.ndarray, y: np.ndarray) -> Callable[[], None]:

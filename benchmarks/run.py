@@ -1,10 +1,15 @@
 """minigrad's speed and memory next to PyTorch, micrograd and plain numpy, measured side by side
-in one run. Usage: `python benchmarks/run.py [--repeats N] [--only abcd] [--write]`.
+in one run. Usage: `python benchmarks/run.py [--repeats N] [--only abcd] [--cpu-time] [--write]`.
 
 Prints a markdown table; `--write` also stores it in benchmarks/results.md. The targets are
 issue 12's: (a) <= 2.5x PyTorch, (b) <= 2x numpy by hand and no slower than PyTorch,
-(c) <= 2x PyTorch, (d) a peak under 1 GiB. Timings are medians
+(c) <= 2x PyTorch, (d) a peak under 1 GiB. (a′) and (c′) are (a) and (c) written as the
+lessons write code (Python numbers on the left, a hinge loss, the update under no_grad,
+`zero_()`, `.item()`), held to the same targets. Timings are medians
 of N interleaved rounds, so compare the ratios, which are measured under the same conditions.
+On a machine shared with other work, `--cpu-time` times every row in this process's CPU time,
+which leaves out the waits for a core; run it with one BLAS thread
+(`OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1`), or (b) counts the work of every thread.
 The run uses the environment as it is, BLAS variables included (they are printed); to compare
 without them: `env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python benchmarks/run.py`."""
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -27,11 +33,12 @@ MEMORY_LIMIT_MIB = 1024
 
 
 def _timed_row(title: str, contenders: dict[str, Callable | str], third: str,
-               limits: dict[str, float], repeats: int) -> str:
+               limits: dict[str, float], repeats: int,
+               clock: Callable[[], float] = time.perf_counter) -> str:
     """One table row: medians of the contenders that can run, the others' reason, and
     minigrad's ratio to each reference in `limits` (reference -> the most it may be)."""
     runnable = {name: work for name, work in contenders.items() if callable(work)}
-    medians = interleaved_medians(runnable, repeats)
+    medians = interleaved_medians(runnable, repeats, clock=clock)
     cells = {name: format_seconds(medians[name]) if name in medians else contenders[name]
              for name in contenders}
     ratios, verdicts = [], []
@@ -77,27 +84,41 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=7, help="interleaved rounds (median)")
     parser.add_argument("--only", default="abcd", help="which workloads, e.g. 'ac'")
+    parser.add_argument("--cpu-time", action="store_true",
+                        help="time in CPU time, not wall time (with one BLAS thread)")
     parser.add_argument("--write", action="store_true", help="also write benchmarks/results.md")
     args = parser.parse_args()
+    clock = time.process_time if args.cpu_time else time.perf_counter
 
     print(environment(), flush=True)
     rows = [HEADER]
     if "a" in args.only:
         rows.append(_timed_row("(a) 2-16-16-1 MLP training step, 100 points", mlp.small_mlp(),
-                               "micrograd", {"torch": 2.5}, args.repeats))
+                               "micrograd", {"torch": 2.5}, args.repeats, clock))
+        rows.append(_timed_row("(a′) the same step as the lessons write it: hinge loss "
+                               "`(1 - y * out).relu().mean()`, `p -= lr * p.grad` under "
+                               "`no_grad`, `zero_()`, `.item()`", mlp.lesson_mlp(),
+                               "micrograd", {"torch": 2.5}, args.repeats, clock))
     if "b" in args.only:
         rows.append(_timed_row("(b) 784-256-10 MLP training step, 128 rows", mlp.mnist_mlp(),
-                               "numpy", {"numpy": 2.0, "torch": 1.0}, args.repeats))
+                               "numpy", {"numpy": 2.0, "torch": 1.0}, args.repeats, clock))
     if "c" in args.only:
         rows.append(_timed_row(f"(c) {chain.LENGTH:,} chained scalar `*`, forward + backward",
-                               chain.scalar_chain(), "micrograd", {"torch": 2.0}, args.repeats))
+                               chain.scalar_chain(), "micrograd", {"torch": 2.0}, args.repeats,
+                               clock))
+        rows.append(_timed_row(f"(c′) the chain with numbers first, `y = 1 - c * y`: "
+                               f"{chain.LENGTH:,} ops",
+                               chain.scalar_chain(numbers_first=True), "micrograd",
+                               {"torch": 2.0}, args.repeats, clock))
     if "d" in args.only:
         rows.append(_memory_row())
     table = "\n".join(rows)
     print(table)
     if args.write:
-        text = (f"# Benchmark results\n\nMeasured with `python benchmarks/run.py --write` "
-                f"(median of {args.repeats} interleaved rounds).\n\n{environment()}\n\n{table}\n")
+        command = f"python benchmarks/run.py{' --cpu-time' if args.cpu_time else ''} --write"
+        clock_name = "CPU time" if args.cpu_time else "wall time"
+        text = (f"# Benchmark results\n\nMeasured with `{command}` (median of {args.repeats} "
+                f"interleaved rounds, in {clock_name}).\n\n{environment()}\n\n{table}\n")
         Path(__file__).with_name("results.md").write_text(text)
 
 

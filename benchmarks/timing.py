@@ -9,20 +9,26 @@ import time
 from collections.abc import Callable
 
 
-def _seconds(work: Callable[[], object], loops: int) -> float:
+def _seconds(work: Callable[[], object], loops: int,
+             clock: Callable[[], float] = time.perf_counter) -> float:
     gc.collect()  # garbage left by the previous contender is not this one's cost
-    start = time.perf_counter()
+    start = clock()
     for _ in range(loops):
         work()
-    return (time.perf_counter() - start) / loops
+    return (clock() - start) / loops
 
 
 def interleaved_medians(contenders: dict[str, Callable[[], object]], repeats: int,
-                        min_sample: float = 0.05) -> dict[str, float]:
-    """Median seconds per call of each contender over `repeats` interleaved rounds.
+                        min_sample: float = 0.05,
+                        clock: Callable[[], float] = time.perf_counter) -> dict[str, float]:
+    """Median seconds per call of each contender over `repeats` interleaved rounds, timed
+    with `clock`: wall time by default; `time.process_time` counts only the CPU time of this
+    process, so that on a shared machine the time spent waiting for a core is left out.
 
-    A first call per contender warms it up and sizes its sample: fast work is looped until a
-    sample lasts about `min_sample` seconds, so the timer's resolution does not matter."""
+    A first call per contender warms it up, a second sizes its sample: fast work is looped
+    until a sample lasts about `min_sample` seconds, so the timer's resolution does not
+    matter. (Sized from the first, cold call, PyTorch's 140 µs step got samples of 5 ms, short
+    enough that one wait for a core on a loaded machine doubled them.)"""
     # Everything alive now (each library's modules, the contenders' inputs) is frozen out of
     # the garbage collector while timing: a collection during minigrad's chain would otherwise
     # walk torch's 170,000 objects too (about 3 µs of each 11 µs forward op with torch
@@ -33,7 +39,8 @@ def interleaved_medians(contenders: dict[str, Callable[[], object]], repeats: in
     try:
         loops = {}
         for name, work in contenders.items():
-            once = _seconds(work, 1)
+            work()
+            once = _seconds(work, 1, clock)
             loops[name] = max(1, math.ceil(min_sample / max(once, 1e-9)))
         samples: dict[str, list[float]] = {name: [] for name in contenders}
         names = list(contenders)
@@ -41,7 +48,7 @@ def interleaved_medians(contenders: dict[str, Callable[[], object]], repeats: in
             # rotate who goes first: no one always runs on a cold cache
             shift = round_nr % len(names)
             for name in names[shift:] + names[:shift]:
-                samples[name].append(_seconds(contenders[name], loops[name]))
+                samples[name].append(_seconds(contenders[name], loops[name], clock))
     finally:
         gc.unfreeze()
     return {name: statistics.median(values) for name, values in samples.items()}

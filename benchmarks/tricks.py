@@ -36,6 +36,7 @@ from minigrad.autograd import function, graph
 from minigrad.autograd.accumulate import grad_accumulator
 from minigrad.autograd.graph import _NO_EDGE, SavedTensor, _sequence
 from minigrad.ops import operands, selection
+from minigrad.ops.fill import Zero
 from minigrad.tensor import Tensor
 
 THRESHOLD = 5.0  # percent: issue 12's bar for keeping a trick
@@ -86,6 +87,10 @@ def plain_update(t: Tensor, op: Any, other: Any, alpha: Any = 1) -> Tensor:
     if alpha == 1:
         return _inplace.inplace(t, lambda x: op(x, other), other)
     return _inplace.inplace(t, lambda x: op(x, other, alpha=alpha), other)
+
+
+def plain_zero(t: Tensor) -> Tensor:
+    return _inplace.inplace(t, lambda x: Zero.apply(x, 0))
 
 
 def _edge_to(a: Tensor) -> tuple:
@@ -165,6 +170,11 @@ TRICKS = {
         "call; plain: the general in-place path",
         [("update", _inplace.update, plain_update)],
         ("SGD update of 6 parameters", "(a) MLP step", "(b) MLP step")),
+    "_inplace.zero": Trick(
+        "_inplace.py", "zero_() with nothing to record writes zeros into the tensor; plain: "
+        "the general in-place path (a ZeroBackward0 node's forward, its result copied over)",
+        [("zero", _inplace.zero, plain_zero)],
+        ("zero_() of 6 gradients", "(a′) MLP step, lesson style")),
 }
 
 
@@ -217,12 +227,24 @@ def sgd_update() -> Callable[[], None]:
     return run
 
 
+def reset_gradients() -> Callable[[], None]:
+    """The reset of the 2-16-16-1 MLP's six gradients, as mlp.lesson_step does it."""
+    grads = [mg.ones(w.shape) for w in mlp._weights([2, 16, 16, 1], seed=0)]
+
+    def run() -> None:
+        for g in grads:
+            g.zero_()
+    return run
+
+
 WORKLOADS: dict[str, Callable[[], Callable[[], None]]] = {
     "300-op scalar chain": lambda: chain_op,
     "(a) MLP step": lambda: mlp.small_mlp()["minigrad"],
     "(b) MLP step": lambda: mlp.mnist_mlp()["minigrad"],
     "relu backward 128x256": relu_backward,
     "SGD update of 6 parameters": sgd_update,
+    "zero_() of 6 gradients": reset_gradients,
+    "(a′) MLP step, lesson style": lambda: mlp.lesson_mlp()["minigrad"],
 }
 
 

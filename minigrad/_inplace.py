@@ -10,6 +10,7 @@ import numpy as np
 
 from . import _dtype, _grad_mode
 from .autograd.graph import ERR_LEAF_IN_PLACE, replace_output
+from .ops.fill import Zero
 from .ops.indexing import AsStrided, CopySlices, IndexPut, _plain_key, as_positions, is_advanced
 from .tensor import Tensor
 
@@ -51,6 +52,19 @@ def update(t: Tensor, op: Any, other: Any, alpha: Any = 1) -> Tensor:
         return inplace(t, lambda x: op(x, other, alpha=alpha), other)
     with np.errstate(all="ignore"):  # no overflow warnings, as in PyTorch
         _UFUNCS[op.__name__](t._data, value if alpha == 1 else alpha * value, out=t._data)
+    t._bump_version()
+    return t
+
+
+def zero(t: Tensor) -> Tensor:
+    """`t.zero_()`. Recorded (grad mode on and `t` requires grad), it is an operation like any
+    other: ZeroBackward0. Unrecorded, as `p.grad.zero_()` is in a training loop that resets its
+    gradients that way (notebook 04), the zeros are written straight into `t`'s memory: no
+    node, no tensor of zeros made and copied over (benchmarks/tricks.md, `_inplace.zero`)."""
+    if _grad_mode.state.enabled and t.requires_grad:
+        return inplace(t, lambda x: Zero.apply(x, 0))
+    check_inplace(t)  # a view of a leaf that requires grad refuses, as in PyTorch
+    t._data[...] = 0
     t._bump_version()
     return t
 

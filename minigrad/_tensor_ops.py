@@ -233,7 +233,7 @@ class TensorOps:
     def neg_(self): return _inplace.inplace(self, Tensor.neg)
     def sigmoid_(self): return _inplace.inplace(self, Tensor.sigmoid)
     def tanh_(self): return _inplace.inplace(self, Tensor.tanh)
-    def zero_(self): return _inplace.inplace(self, lambda t: fill.Zero.apply(t, 0))
+    def zero_(self): return _inplace.zero(self)
     def fill_(self, value): return _inplace.inplace(self, lambda t: fill.fill(t, value), value)
 
     def clamp_(self, min=None, max=None):

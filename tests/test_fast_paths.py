@@ -1,7 +1,8 @@
 """The engine's shortcuts for speed and memory give the same results as the general way.
 
 Each shortcut (relu's bitwise mask, shared wrapped numbers, one-pass in-place updates under
-no_grad, nodes that hold fewer objects) is checked against what it replaces, bit for bit.
+no_grad, zero_() written straight in, nodes that hold fewer objects) is checked against what it
+replaces, bit for bit.
 How few objects a node holds is a budget, not a behaviour: benchmarks/ab.py measures it."""
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import minigrad as mg
+from minigrad import _inplace
 from minigrad.autograd.graph import input_tensor, num_outputs, output_ref, replace_output
+from minigrad.ops.fill import Zero
 from minigrad.ops.selection import _keep_where
 
 FLOATS = st.sampled_from([np.float16, np.float32, np.float64])
@@ -167,3 +170,55 @@ def test_no_grad_update_of_an_int_tensor_by_a_float_is_refused() -> None:
     t = mg.tensor([1, 2])
     with mg.no_grad(), pytest.raises(RuntimeError, match="can't be cast"):
         t.add_(0.5)
+
+
+# ---- zero_() with nothing to record: the zeros written straight in ---------------------------
+
+def _zero_the_general_way(t: mg.Tensor) -> mg.Tensor:
+    return _inplace.inplace(t, lambda x: Zero.apply(x, 0))
+
+
+@pytest.mark.parametrize("dtype", [mg.float32, mg.float64, mg.int64, mg.bool])
+@pytest.mark.parametrize("where", ["grad mode on", "no_grad, requires grad"])
+def test_unrecorded_zero_matches_the_general_way(dtype: mg.dtype, where: str) -> None:
+    start = np.array([[-1.5, 0.0, 2.0], [3.0, -0.0, 7.0]])
+    requires_grad = where != "grad mode on" and dtype.is_floating_point
+    fast = mg.tensor(start, dtype=dtype, requires_grad=requires_grad)
+    slow = mg.tensor(start, dtype=dtype, requires_grad=requires_grad)
+    with mg.set_grad_enabled(where == "grad mode on"):
+        returned = fast.zero_()
+        _zero_the_general_way(slow)
+    assert returned is fast and fast._version == slow._version == 1
+    assert fast._data.tobytes() == slow._data.tobytes() and fast.dtype is slow.dtype
+    assert fast.grad_fn is None and fast.requires_grad == requires_grad
+
+
+def test_unrecorded_zero_of_a_gradient_reaches_views_and_base() -> None:
+    w = mg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    (w * w).sum().backward()
+    row = w.grad[1]
+    row.zero_()
+    assert w.grad.tolist() == [[2.0, 4.0], [0.0, 0.0]]
+    w.grad.zero_()
+    assert w.grad.tolist() == [[0.0, 0.0], [0.0, 0.0]] and w.grad._version == row._version == 2
+
+
+def test_recorded_zero_is_still_an_operation() -> None:
+    y = mg.tensor([1.0, 2.0], requires_grad=True) * 3
+    y.zero_()
+    assert type(y.grad_fn).__name__ == "ZeroBackward0"
+    leaf = mg.tensor([1.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        leaf.zero_()
+
+
+def test_unrecorded_zero_refuses_what_the_general_way_refuses() -> None:
+    leaf = mg.tensor([1.0, 2.0], requires_grad=True)
+    with mg.no_grad():
+        view = leaf[0]
+    for zero in (mg.Tensor.zero_, _zero_the_general_way):
+        with pytest.raises(RuntimeError, match="a view of a leaf Variable that requires grad"):
+            zero(view)
+        with pytest.raises(ValueError, match="read-only"):
+            zero(mg.tensor([1.0]).expand(3))
+    assert leaf.tolist() == [1.0, 2.0] and leaf._version == 0
