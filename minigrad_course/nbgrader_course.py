@@ -10,7 +10,8 @@ nbgrader's own commands take over: `nbgrader generate_assignment ex03_accumulati
 students' copy (the same cells as exercises/), `release_assignment`, `collect`, `autograde`,
 `generate_feedback`. See docs/teaching.md.
 
-The solutions notebooks already follow nbgrader's conventions; only their links change. In the
+The solutions notebooks already follow nbgrader's conventions; only their links change, and
+each check cell gains a hidden test that undoes a student's tampering (`guarded`). In the
 repository, exercises/ex03 links to ../notebooks/03_accumulation.ipynb and to ex04 beside it; a
 student who fetched the assignment has ~/ex03_accumulation/ex03_accumulation.ipynb, no lessons,
 and the next exercise, once fetched, in ~/ex04_resetting_gradients/. `for_class` rewrites those
@@ -35,6 +36,8 @@ SOURCE = "source"
 LESSON_LINK = re.compile(r"\[notebook (\d+)\]\(\.\./notebooks/([\w-]+\.ipynb)\)")
 # "[exercises 04](ex04_resetting_gradients.ipynb)": the next exercise notebook, beside this one.
 EXERCISE_LINK = re.compile(r"\[exercises (\d+)\]\(((ex\d+_\w+)\.ipynb)\)")
+# "from minigrad_course.checks import accumulation as check": the notebook's check module.
+CHECK_IMPORT = re.compile(r"^from minigrad_course\.checks import (\w+) as check$", re.MULTILINE)
 
 
 class NotACourseNotebook(Exception):
@@ -69,6 +72,33 @@ def for_class(notebook: dict) -> dict:
     return notebook
 
 
+def guarded(notebook: dict, where: str) -> dict:
+    """The source notebook with each check cell opening on a hidden test that binds `check`
+    again to the real check module and refuses to judge (`Tampered`) if the notebook's code
+    replaced one of the checks' functions, numpy's or minigrad's. nbgrader's autograde puts
+    every check cell's source back from the gradebook, hidden tests included, so a student can
+    neither see nor remove it; without it, `check` rebound to an object that does nothing, or a
+    check function replaced by a no-op, in any answer cell would score every point. (The
+    course's own grader does the same before each check cell; docs/teaching.md says what
+    in-process grading still cannot stop.)"""
+    modules = {found.group(1) for cell in notebook["cells"] if cell["cell_type"] == "code"
+               for found in CHECK_IMPORT.finditer(markers.source_of(cell))}
+    if len(modules) != 1:
+        raise NotACourseNotebook(f"{where}: not an exercise notebook of this course (it should "
+                                 "import exactly one check module as `check`)")
+    module = modules.pop()
+    guard = "\n".join((markers.BEGIN_HIDDEN,
+                       "# The real checks, whatever the notebook's code rebound or replaced.",
+                       f"from minigrad_course.checks import _feedback, {module} as check",
+                       "_feedback.refuse_if_tampered()",
+                       markers.END_HIDDEN))
+    notebook = copy.deepcopy(notebook)
+    for cell in notebook["cells"]:
+        if markers.is_check(cell):
+            cell["source"] = guard + "\n" + markers.source_of(cell)
+    return notebook
+
+
 def load_solution(path: Path) -> dict:
     """A solutions notebook, checked to be one of this course's. Raises NotACourseNotebook."""
     try:
@@ -97,7 +127,8 @@ def lay_out(target: Path, solutions: Path, names: list[str], course_id: str) -> 
             raise NotACourseNotebook(f"no notebook {name} in {solutions}; there are: "
                                      + ", ".join(available))
     chosen = [n.removesuffix(".ipynb") for n in names] or list(available)
-    texts = {name: render(for_class(load_solution(available[name]))) for name in chosen}
+    texts = {name: render(guarded(for_class(load_solution(available[name])), name))
+             for name in chosen}
     written = []
     for name, text in texts.items():
         path = target / SOURCE / name / f"{name}.ipynb"
