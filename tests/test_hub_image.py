@@ -235,15 +235,20 @@ def test_the_students_lab_has_the_assignments_panel_and_not_the_instructors(
                                            "@jupyter/nbgrader:validate-assignment",
                                            "@jupyter/nbgrader"))
 
-    # The server extensions as a server started in that environment resolves them.
+    # The server extensions, and the kernels' culling, as a server started in that environment
+    # reads its configuration.
     server = subprocess.run([image["python"], "-c", """
 import json
 from jupyter_core.paths import jupyter_config_path
 from jupyter_server.extension.config import ExtensionConfigManager
+from jupyter_server.serverapp import ServerApp
 manager = ExtensionConfigManager(read_config_path=jupyter_config_path())
-print(json.dumps(manager.get_jpserver_extensions()))
+app = ServerApp()
+app.load_config_file()
+print(json.dumps([manager.get_jpserver_extensions(), app.config.MappingKernelManager]))
 """], env=env, capture_output=True, text=True, timeout=300)
-    extensions = json.loads(server.stdout)
+    extensions, kernels = json.loads(server.stdout)
+    assert kernels["cull_idle_timeout"] > 0, kernels
     prefix = "nbgrader.server_extensions."
     assert {k.removeprefix(prefix): v for k, v in extensions.items() if k.startswith(prefix)} \
         == {"assignment_list": True, "validate_assignment": True, "formgrader": False,
