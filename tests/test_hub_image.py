@@ -221,10 +221,10 @@ def test_a_start_that_cannot_bring_the_course_fails_loudly(image: dict, tmp_path
 def test_the_students_lab_has_the_assignments_panel_and_not_the_instructors(
         image: dict, tmp_path: Path) -> None:
     env = dict(image["env"], HOME=str(tmp_path))
-    lab = subprocess.run(
-        [image["python"], "-c", "import sys; sys.argv[0] = 'jupyter-labextension'; "
-         "from jupyterlab.labextensions import main; sys.exit(main())", "list"],
-        env=env, capture_output=True, text=True, timeout=300)
+    labextension = ("import sys; sys.argv[0] = 'jupyter-labextension'; "
+                    "from jupyterlab.labextensions import main; sys.exit(main())")
+    lab = subprocess.run([image["python"], "-c", labextension, "list"], env=env,
+                         capture_output=True, text=True, timeout=300)
     listed = re.sub(r"\x1b\[[0-9;]*m", "", lab.stdout + lab.stderr)
     line = next(line for line in listed.splitlines() if "@jupyter/nbgrader v" in line)
     assert " enabled " in line, line  # the Assignments panel and Validate

@@ -16,7 +16,7 @@ CHART_DIR = ROOT / "hub" / "z2jh-4.4.0"
 
 
 def yaml_blocks() -> list[dict]:
-    return [yaml.safe_load(block) for block in re.findall(r"```yaml\n(.*?)```", DOC, re.S)]
+    return [yaml.safe_load(block) for block in re.findall(r"```yaml\n(.*?)```", DOC, re.DOTALL)]
 
 
 def config_yaml() -> dict:
@@ -65,12 +65,12 @@ def test_config_yaml_is_valid_for_the_chart() -> None:
 def test_config_yaml_runs_the_images_start_and_mounts_the_exchange() -> None:
     singleuser = config_yaml()["singleuser"]
     dockerfile = (ROOT / "hub" / "Dockerfile").read_text(encoding="utf-8")
-    [cmd] = re.findall(r"^CMD (\[.*\])$", dockerfile, re.M)
+    [cmd] = re.findall(r"^CMD (\[.*\])$", dockerfile, re.MULTILINE)
     assert singleuser["cmd"] == yaml.safe_load(cmd)
     mounts = {m["name"]: m["mountPath"] for m in singleuser["storage"]["extraVolumeMounts"]}
     volumes = {v["name"]: v for v in singleuser["storage"]["extraVolumes"]}
     students = (ROOT / "hub" / "nbgrader_config.py").read_text(encoding="utf-8")
-    [root] = re.findall(r'^c\.Exchange\.root = "(.*)"$', students, re.M)
+    [root] = re.findall(r'^c\.Exchange\.root = "(.*)"$', students, re.MULTILINE)
     [exchange] = [name for name, path in mounts.items() if path == root]
     claim = volumes[exchange]["persistentVolumeClaim"]["claimName"]
     [pvc] = [block for block in yaml_blocks() if block.get("kind") == "PersistentVolumeClaim"]
