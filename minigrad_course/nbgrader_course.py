@@ -15,7 +15,11 @@ each check cell gains a hidden test that undoes a student's tampering (`guarded`
 repository, exercises/ex03 links to ../notebooks/03_accumulation.ipynb and to ex04 beside it; a
 student who fetched the assignment has ~/ex03_accumulation/ex03_accumulation.ipynb, no lessons,
 and the next exercise, once fetched, in ~/ex04_resetting_gradients/. `for_class` rewrites those
-links, and nothing else."""
+links, and nothing else.
+
+The configuration names the exchange (--exchange, default /srv/nbgrader/exchange, where
+docs/jupyterhub.md mounts the class's shared volume) and turns off collect's owner check, which
+cannot work where every pod runs as jovyan."""
 from __future__ import annotations
 
 import argparse
@@ -44,7 +48,13 @@ class NotACourseNotebook(Exception):
     """A notebook that cannot become an assignment (the message is one line)."""
 
 
-def config_text(course_id: str) -> str:
+# Where the class's hub mounts the exchange's shared volume in every pod (docs/jupyterhub.md);
+# hub/nbgrader_config.py gives students the same. nbgrader's own default,
+# /usr/local/share/nbgrader/exchange, is created only by root and is shared by no two pods.
+EXCHANGE = "/srv/nbgrader/exchange"
+
+
+def config_text(course_id: str, exchange: str = EXCHANGE) -> str:
     return f'''"""nbgrader's configuration for the minigrad course, written by
 python -m minigrad_course.nbgrader_course. Run nbgrader's commands in this folder."""
 c = get_config()  # noqa: F821 (nbgrader defines it)
@@ -54,6 +64,13 @@ c.CourseDirectory.course_id = {course_id!r}
 c.ClearSolutions.code_stub = {{"python": "# YOUR CODE HERE\\nraise NotImplementedError()"}}
 # A cell may run 30 s, as with python -m minigrad_course.grade.
 c.ExecutePreprocessor.timeout = 30
+# The folder shared with every student's server (the students' nbgrader_config.py names the
+# same one): release puts assignments there, submit hands them in, collect takes them.
+c.Exchange.root = {exchange!r}
+# On a hub every server runs as the same user (jovyan, uid 1000): a submission's owner cannot
+# tell students apart, and checking it would warn "cheating attempt?" for each of them. Who
+# submitted comes from the hub's login (JUPYTERHUB_USER) instead.
+c.CollectApp.check_owner = False
 '''
 
 
@@ -119,7 +136,8 @@ def load_solution(path: Path) -> dict:
     return notebook
 
 
-def lay_out(target: Path, solutions: Path, names: list[str], course_id: str) -> list[Path]:
+def lay_out(target: Path, solutions: Path, names: list[str], course_id: str,
+            exchange: str = EXCHANGE) -> list[Path]:
     """Write the course into `target`; returns the files written. Raises NotACourseNotebook."""
     available = {path.stem: path for path in sorted(solutions.glob("*.ipynb"))}
     for name in names:
@@ -137,7 +155,7 @@ def lay_out(target: Path, solutions: Path, names: list[str], course_id: str) -> 
         written.append(path)
     config = target / CONFIG
     if not config.exists():  # an instructor's own settings (the exchange, ...) stay
-        config.write_text(config_text(course_id), encoding="utf-8")
+        config.write_text(config_text(course_id, exchange), encoding="utf-8")
         written.insert(0, config)
     return written
 
@@ -153,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
                              "folder or the nearest one above it with one)")
     parser.add_argument("--course-id", default="minigrad",
                         help="nbgrader's course_id (default: minigrad)")
+    parser.add_argument("--exchange", default=EXCHANGE,
+                        help="the exchange's folder, shared with the students' servers "
+                             f"(default: {EXCHANGE})")
     args = parser.parse_args(argv)
     try:
         course = args.course or find_course()
@@ -167,7 +188,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {args.directory} is a file, not a folder", file=sys.stderr)
         return 2
     try:
-        written = lay_out(args.directory, solutions, args.assignments, args.course_id)
+        written = lay_out(args.directory, solutions, args.assignments, args.course_id,
+                          args.exchange)
     except NotACourseNotebook as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
