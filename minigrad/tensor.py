@@ -53,6 +53,7 @@ class Tensor:
     _retains_grad = False
     _is_wrapped_number = False  # a Python number made a tensor (see ops.operands.wrapped_number)
     _saved_once: Any = None  # a wrapped number's one SavedTensor
+    _number_type: type | None = None  # int, float, bool: the Python number it was made from
     __hash__ = object.__hash__  # == is elementwise, yet tensors can be dict keys, as in PyTorch
 
     def __init__(self, data: Any = (), *, requires_grad: bool = False) -> None:

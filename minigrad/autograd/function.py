@@ -15,6 +15,7 @@ from . import anomaly
 from .accumulate import grad_accumulator
 from .graph import (_NO_EDGE, ERR_BACKWARD_TWICE, ERR_LEAF_IN_PLACE, Node, SavedTensor, _sequence,
                     pack_outputs)
+from .saved import saved_properties
 
 
 # numpy warns of overflow and of 0 * inf, PyTorch does not: every forward runs with numpy's
@@ -122,12 +123,16 @@ class Function:
 
     node_name: str | None = None  # the grad_fn's class name; default "<ClassName>Backward"
     node_qualname: str | None = None  # what grad_fn.name() says, when it differs
+    # PyTorch's names for what a built-in op saves, read as grad_fn._saved_<name> (saved.py):
+    saved_names: tuple[str, ...] = ()  # the tensors given to save_for_backward, in order
+    saved_attributes: tuple[str, ...] = ()  # attributes forward set on ctx
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         name = cls.node_name or f"{cls.__name__}Backward"
         cls._backward_cls = type(name, (BackwardFunction,), {
-            "_forward_cls": cls, "_name": name, "_qualname": cls.node_qualname or name})
+            "_forward_cls": cls, "_name": name, "_qualname": cls.node_qualname or name,
+            **saved_properties(cls.saved_names, cls.saved_attributes)})
 
     @staticmethod
     def forward(ctx: FunctionCtx, *args: Any, **kwargs: Any) -> Any:
