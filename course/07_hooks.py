@@ -236,6 +236,19 @@ assert torch.equal(w1.grad[:, dead], torch.zeros(2, 3))
 assert (z[:, dead] < 0).all()
 
 # %% [markdown]
+# At exactly 0 ReLU has a corner, where no derivative exists. PyTorch takes 0 there, so an
+# input of exactly 0 sends no gradient back either (notebook 12 shows `abs`, `sqrt` and `max`
+# at their corners):
+
+# %%
+corner = torch.tensor([-1.0, 0.0, 1.0], requires_grad=True)
+torch.relu(corner).sum().backward()
+print(corner.grad)
+
+# %%
+assert corner.grad.tolist() == [0.0, 0.0, 1.0]
+
+# %% [markdown]
 # As a picture: how many of the 64 examples send a gradient to each unit. A healthy ReLU unit
 # is active on some examples and not others; a bar at zero is a unit that has stopped learning.
 
