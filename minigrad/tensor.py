@@ -51,6 +51,7 @@ class Tensor:
     _hooks: dict | None = None  # a leaf's own hooks
     _post_accumulate_grad_hooks: dict | None = None  # run by its AccumulateGrad, after .grad
     _retains_grad = False
+    _made_in_no_grad = False  # a view made under no_grad of one that requires grad (function.py)
     _is_wrapped_number = False  # a Python number made a tensor (see ops.operands.wrapped_number)
     _saved_once: Any = None  # a wrapped number's one SavedTensor
     _number_type: type | None = None  # int, float, bool: the Python number it was made from

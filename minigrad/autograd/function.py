@@ -158,6 +158,8 @@ class Function:
             _grad_mode.state.enabled = enabled
         if enabled and any(ctx.needs_input_grad):
             _connect(ctx, args, outputs if isinstance(outputs, tuple) else (outputs,))
+        elif getattr(outputs, "_base", None) is not None and any(ctx.needs_input_grad):
+            _mark_no_grad_view(outputs)
         return outputs
 
 
@@ -176,7 +178,7 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
         if a.grad_fn is not None:  # the node that made it,
             edges.append((a.grad_fn, a._output_nr))
             kept.append(None)
-        elif a._requires_grad:  # the AccumulateGrad of a leaf that requires grad,
+        elif a._requires_grad and not a._made_in_no_grad:  # the AccumulateGrad of a leaf,
             edges.append((grad_accumulator(a), 0))
             kept.append(None)
         else:  # or nowhere: the node remembers the input itself, for diagrams
@@ -193,6 +195,13 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     ctx._saved = None if to_save is None else _save(to_save, ctx)
     if anomaly.state.enabled:  # for the warning if this node's backward fails (anomaly.py)
         anomaly.record_forward_stack(ctx)
+
+
+def _mark_no_grad_view(view: Tensor) -> None:
+    """A view made under no_grad of a tensor that requires grad still requires grad, as in
+    PyTorch, yet no gradient reaches it or through it; changing it in place later with grad
+    mode on is refused (_inplace.check_inplace): was that change meant to be recorded?"""
+    view._requires_grad = view._made_in_no_grad = True
 
 
 def _kept_inputs(kept: list) -> tuple:
