@@ -153,8 +153,7 @@ except RuntimeError as error:
     print(str(error).split(":")[0])
 
 # %% [markdown]
-# The message names the tensor, the operation whose output it is, and both versions. The
-# diagram draws the saved tensor in red, saved at version 0, now at 1.
+# The diagram draws the saved tensor in red: saved at version 0, now at 1.
 
 # %% tags=["minigrad-only"]
 viz.draw(exponential, view="backward", show_saved=True)
@@ -263,8 +262,7 @@ assert y.requires_grad and not y.is_leaf and y._version == 3
 assert x.grad.tolist() == [[2.0], [3 * 2.0**2 + 2 * 2.0]]
 
 # %% [markdown]
-# Each assignment is its own `CopySlices`, taking the `y` before it and the new value (each
-# `x[i]` is a `SelectBackward0`):
+# Each assignment is a `CopySlices` of the previous `y` and the new value:
 
 # %% tags=["minigrad-only"]
 x = torch.tensor([[1.0], [2.0]], requires_grad=True)
@@ -277,11 +275,10 @@ viz.draw(y)
 # %% [markdown]
 # ## Which line made the failing node? Anomaly detection
 #
-# The error names the node that failed (`MulBackward0`), not the line of your program that made
-# it. Its hint says how to find that line: *anomaly detection*. While it is on (a slow, debugging
-# mode), every node keeps the stack of the forward call that made it, and a node that fails in
-# backward first warns with that stack. The cell prints the warning's first line and its last
-# two source lines (the rest holds file paths).
+# The error names the node that failed (`MulBackward0`), not your line that made it. Its hint
+# says how to find it: *anomaly detection*, a slow debugging mode in which every node keeps the
+# stack of its forward call, and a failing node warns with it. The cell prints the warning's
+# first line and last two source lines.
 
 # %%
 import warnings
@@ -421,14 +418,13 @@ assert torch.allclose(x.grad, 2 * x.detach().exp())  # two paths, each e^x
 # ## Summary
 #
 # - A leaf that requires grad cannot be changed in place, except under `torch.no_grad()`.
-# - Every tensor counts its in-place changes in `_version`; backward raises an error when a
-#   saved tensor's version has changed. `set_detect_anomaly(True)` shows the line to blame.
-# - What breaks backward depends on what was saved: `mul` its inputs, `exp`, `sigmoid`, `relu`
-#   their output, `add` and `sum` nothing; `grad_fn._saved_self`, `_saved_result`, ... show it.
-# - Assigning a tracked value into elements (`y[0] = x[0] ** 2`) puts `y` in the graph
-#   (`CopySlices`); an input used in several elements gets the sum of their gradients.
-# - Safe: `torch.no_grad()` for updates, `clone()` before changing, or out-of-place `y = y + 1`.
-#   `detach()` shares the version counter; `.data` does not, and hides the problem.
+# - `_version` counts in-place changes; backward fails when a saved tensor's version changed.
+#   `set_detect_anomaly(True)` shows the line to blame.
+# - What was saved decides (`grad_fn._saved_self`, `_saved_result`): `mul` its inputs, `exp`,
+#   `sigmoid`, `relu` their output, `add` and `sum` nothing.
+# - `y[0] = x[0] ** 2` puts `y` in the graph (`CopySlices`).
+# - Safe: `no_grad()` for updates, `clone()`, or `y = y + 1`. `.data` hides changes; `detach()`
+#   does not.
 #
 # Exercises: [exercises/ex08_inplace.ipynb](../exercises/ex08_inplace.ipynb).
 # Next: [09 · Using a graph again](09_graphs_used_again.ipynb).

@@ -305,16 +305,12 @@ except RuntimeError as error:
 # %% [markdown]
 # ## Summary
 #
-# - `detach()` gives the same values as a constant (same memory; add `clone()` for a copy). Use
-#   it for a target computed from the parameters being trained: without it the gradient also
-#   moves the target, and can cancel out.
-# - `total += loss` keeps every step's graph alive through `total`; `loss.item()` (a float) or
-#   `loss.detach()` keeps the number only.
-# - `torch.no_grad()` records no operation in its block: results inside have no `grad_fn`. A
-#   tensor created with `requires_grad=True` still requires grad, and an in-place change keeps
-#   the tensor's flags and `grad_fn`, which is why updates are written inside it. A view made
-#   inside it must not be changed in place outside it.
-#   `torch.inference_mode()` records nothing too, and in PyTorch marks its tensors.
+# - `detach()` gives the same values as a constant (same memory). Use it for a target computed
+#   from the parameters being trained, or the gradient moves the target too.
+# - `total += loss` keeps every step's graph alive; `loss.item()` keeps the number only.
+# - `torch.no_grad()` records no operation in its block. A tensor created with
+#   `requires_grad=True` still requires grad, an in-place change keeps flags and `grad_fn`, and
+#   a view made inside must not be changed in place outside. `inference_mode()` is stricter.
 # - `model.eval()` changes what layers compute (dropout, batch norm), not what autograd records.
 # - `requires_grad_(False)` freezes a leaf: its `.grad` stays `None`.
 #
