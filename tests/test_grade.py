@@ -83,12 +83,12 @@ def _cells_by_id(notebook: dict) -> dict[str, dict]:
 
 
 def test_a_broken_notebook_is_graded_exercise_by_exercise(tmp_path: Path) -> None:
-    """05's five exercises, each broken differently, plus deleted read-only cells and a cell
+    """05's four exercises, three broken differently, plus deleted read-only cells and a cell
     of the learner's that kills the kernel."""
     notebook = load(SOLUTIONS / "ex05_non_scalar_outputs.ipynb")
     cells = _cells_by_id(notebook)
     cells["05-weighted"]["source"] = "weighted_prints = [[2.0, 0.0, 60.0], 'error'"
-    cells["05-item-assignment"]["source"] = "item_grad = 1 / 0"
+    cells["05-mse"]["source"] = "mse_gradient = 1 / 0"
     cells["05-vjp"]["source"] = "while True:\n    pass"
     jacobian = cells["05-jacobian"]
     deleted = {"05-mse-check", "05-code-01"}  # a check cell and the import cell
@@ -96,19 +96,18 @@ def test_a_broken_notebook_is_graded_exercise_by_exercise(tmp_path: Path) -> Non
                                       and markers.grade_id(cell) not in deleted]
     killer = {"cell_type": "code", "metadata": {}, "source": "import os\nos._exit(1)",
               "outputs": [], "execution_count": None}
-    notebook["cells"].insert(notebook["cells"].index(cells["05-item-assignment"]) + 1, killer)
+    notebook["cells"].insert(notebook["cells"].index(cells["05-weighted"]) + 1, killer)
     path = tmp_path / "ex05_non_scalar_outputs.ipynb"
     path.write_text(json.dumps(notebook), encoding="utf-8")
 
     code, report = grade(path, "--solutions", SOLUTIONS, "--timeout", "5")
     assert code == 1
-    assert statuses(report) == {"05-weighted": "failed", "05-item-assignment": "failed",
-                                "05-mse": "passed", "05-jacobian": "passed",
-                                "05-vjp": "failed"}, report
+    assert statuses(report) == {"05-weighted": "failed", "05-mse": "failed",
+                                "05-jacobian": "passed", "05-vjp": "failed"}, report
     lines = {line.split()[1]: line for line in report.splitlines()
              if line.startswith("  ") and len(line.split()) > 1}
     assert "SyntaxError" in lines["05-weighted"]
-    assert "ZeroDivisionError" in lines["05-item-assignment"]
+    assert "ZeroDivisionError" in lines["05-mse"]
     assert "ran longer than 5 s" in lines["05-vjp"]
 
 
@@ -357,7 +356,6 @@ WRONG = {
         "        w.grad = None\n        losses.append(loss.item())\n    return w, b, losses"),
     "04-sgd-step": "def sgd_step(params, lr):\n    pass",
     "05-weighted": "weighted_prints = [[2.0, 4.0, 6.0], 'error']",
-    "05-item-assignment": "item_grad = [2.0, 4.0, 3.0]",
     "05-mse": ("def mse_gradient(w, xs, ys):\n    ((xs @ w - ys) ** 2).sum().backward()\n"
                "    return w.grad"),
     "05-jacobian": ("def jacobian(f, x):\n    rows = []\n    for i in range(f(x).numel()):\n"
@@ -376,6 +374,7 @@ WRONG = {
                  "    return seen"),
     "07-clip": ("def clip_gradient(t, max_norm):\n"
                 "    t.register_hook(lambda g: g / (g ** 2).sum().sqrt() * max_norm)"),
+    "08-item-assignment": "item_grad = [2.0, 4.0, 3.0]",
     "08-which-raise": "inplace_outcomes = ['error', [1.0, 1.0], [2.0, 2.0], 'error']",
     "08-versions": "version_prints = [0, 1]",
     "08-data-detach": "data_detach_prints = ['error', 'error']",

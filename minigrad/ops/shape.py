@@ -27,6 +27,8 @@ def _view_of(data: np.ndarray, base: Tensor) -> Tensor:
     if np.shares_memory(data, base._data):
         out._version_counter = base._version_counter
         out._base = root = base._base if base._base is not None else base
+        if base._made_in_no_grad:  # a view of such a view is refused in-place changes too
+            out._made_in_no_grad = True
         if root.requires_grad:
             if root._views is None:  # forgets each view when it is garbage
                 root._views = weakref.WeakValueDictionary()
