@@ -59,7 +59,7 @@ def is_floating_point(t: Tensor) -> bool:
 def __getattr__(name: str) -> Any:  # minigrad.nn and minigrad.optim load on first use
     import importlib
 
-    if name in ("nn", "optim", "viz", "linalg"):
+    if name in ("nn", "optim", "viz", "linalg", "utils"):
         return importlib.import_module(f".{name}", __name__)
     from .compat.subset import module_getattr
     return module_getattr("torch", "minigrad")(name)

@@ -21,6 +21,7 @@ import minigrad.autograd  # noqa: E402
 import minigrad.nn  # noqa: E402
 import minigrad.nn.functional  # noqa: E402
 import minigrad.optim  # noqa: E402
+import minigrad.utils.data  # noqa: E402
 
 OUTPUT = ROOT / "docs" / "api.md"
 
@@ -112,6 +113,8 @@ def render() -> str:
                       _module_names(minigrad.nn.functional))
     lines += _section("`torch.optim`", "torch.optim.", minigrad.optim,
                       _module_names(minigrad.optim))
+    lines += _section("`torch.utils.data`", "torch.utils.data.", minigrad.utils.data,
+                      _module_names(minigrad.utils.data))
     lines += _section("`torch.cuda` (a machine without a GPU)", "torch.cuda.", minigrad.cuda,
                       _public(n for n in dir(type(minigrad.cuda)) if n != "mro"))
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -1,7 +1,7 @@
 """One clear line for what minigrad leaves out of PyTorch.
 
 minigrad is the part of PyTorch this course needs. A program that reaches for another part
-(`torch.save`, `nn.Conv2d`, `torch.utils.data.DataLoader`, `x.masked_fill`) gets an
+(`nn.Conv2d`, `torch.fft`, `x.masked_fill`) gets an
 AttributeError, so `hasattr` still answers False, whose message names the API, says that
 minigrad is a subset of PyTorch, and what to use in the course instead. A name PyTorch does not
 have either (a typo) gets PyTorch's own message, with a pointer to the list of what minigrad has
@@ -12,7 +12,6 @@ from __future__ import annotations
 INSTEAD = {
     "torch.save": "keep the tensors in Python, or numpy.save(path, tensor.numpy())",
     "torch.load": "keep the tensors in Python, or torch.from_numpy(numpy.load(path))",
-    "torch.utils": "slice the tensors yourself: for i in range(0, len(X), batch): X[i:i + batch]",
     "torch.multinomial": "sample with numpy: numpy.random.default_rng(seed).choice(len(p), "
                          "p=p.numpy())",
     "torch.bernoulli": "compare with uniform numbers: (torch.rand(shape) < p).float()",
