@@ -47,7 +47,9 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
               "sum", "mean", "max", "min", "pow", "add", "sub", "mul", "div", "neg", "matmul", "mm",
               "mv", "dot", "reshape", "flatten", "squeeze", "unsqueeze", "transpose", "t",
               "permute", "clone", "detach", "allclose", "equal", "argmax", "argmin", "sign",
-              "numel", "select", "narrow", "reciprocal", "norm", "floor_divide", "remainder"):
+              "numel", "select", "narrow", "reciprocal", "norm", "floor_divide", "remainder",
+              "round", "maximum", "minimum", "amax", "amin", "prod", "var", "std", "split",
+              "chunk", "gather", "scatter", "scatter_add", "bmm"):
     globals()[_name] = _function_form(_name)
 del _name
 

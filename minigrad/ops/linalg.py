@@ -118,3 +118,24 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
         return UnsafeView.apply(out, tuple(b.shape[:-2]) + (b.shape[-1],))
     out = BatchedMatmul.apply(a, b)
     return UnsafeView.apply(out, tuple(out.shape))
+
+
+class Bmm(Function):
+    """a batch of matrix products: (b, n, m) @ (b, m, p)"""
+    node_name = "BmmBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        if a.ndim != 3 or b.ndim != 3:
+            raise RuntimeError(f"batch{1 if a.ndim != 3 else 2} must be a 3D tensor")
+        if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
+            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                               f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, "
+                               f"{b.shape[1]}].")
+        ctx.save_for_backward(a, b)
+        return Tensor(np.matmul(a._data, b._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return grad.bmm(b.transpose(1, 2)), a.transpose(1, 2).bmm(grad)
