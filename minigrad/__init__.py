@@ -19,6 +19,7 @@ from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_infere
 from ._printing import get_printoptions, set_printoptions
 from .compat.device import (accelerator, backends, cuda, device, get_default_device,
                             set_default_device)
+from .compat.serialization import load, save
 from .compat.legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,
                             HalfTensor, IntTensor, LongTensor, ShortTensor)
 from .creation import (arange, as_tensor, empty, eye, from_numpy, full, full_like, linspace, ones,

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 # What to use instead, by the name a program writes (torch.X, torch.nn.X, ...).
 INSTEAD = {
-    "torch.save": "keep the tensors in Python, or numpy.save(path, tensor.numpy())",
-    "torch.load": "keep the tensors in Python, or torch.from_numpy(numpy.load(path))",
     "torch.multinomial": "sample with numpy: numpy.random.default_rng(seed).choice(len(p), "
                          "p=p.numpy())",
     "torch.bernoulli": "compare with uniform numbers: (torch.rand(shape) < p).float()",

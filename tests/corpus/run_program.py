@@ -23,7 +23,8 @@ from contextlib import redirect_stdout
 ADDRESS = re.compile(r" object at 0x[0-9a-fA-F]+>")
 
 # The submodules a program may import by name; each is the matching minigrad module.
-SUBMODULES = ("nn", "nn.functional", "optim", "autograd", "linalg", "utils", "utils.data")
+SUBMODULES = ("nn", "nn.functional", "optim", "autograd", "autograd.functional",
+              "autograd.function", "autograd.profiler", "linalg", "utils", "utils.data")
 
 
 def use_minigrad_as_torch() -> None:
