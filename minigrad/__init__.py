@@ -50,7 +50,7 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
               "permute", "clone", "detach", "allclose", "equal", "argmax", "argmin", "sign",
               "numel", "select", "narrow", "reciprocal", "norm", "floor_divide", "remainder",
               "round", "maximum", "minimum", "amax", "amin", "prod", "var", "std", "split",
-              "chunk", "gather", "scatter", "scatter_add", "bmm"):
+              "chunk", "gather", "scatter", "scatter_add", "bmm", "isfinite", "isnan", "isinf"):
     globals()[_name] = _function_form(_name)
 del _name
 

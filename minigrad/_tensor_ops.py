@@ -115,6 +115,9 @@ class TensorOps:
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
         return bool(np.allclose(self._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
+    def isfinite(self): return self._compare(None, lambda a, _: np.isfinite(a))
+    def isnan(self): return self._compare(None, lambda a, _: np.isnan(a))
+    def isinf(self): return self._compare(None, lambda a, _: np.isinf(a))
     def all(self): return self._compare(None, lambda a, _: np.asarray(a.all()))
     def any(self): return self._compare(None, lambda a, _: np.asarray(a.any()))
     def sign(self): return pointwise.sign(self)

@@ -184,6 +184,9 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     ctx._input_meta = _shared(tuple(meta))
     ctx._inputs = _kept_inputs(kept)
     ctx._outputs = _link_outputs(ctx, outs, ctx._non_differentiable, ctx._dirty)
+    if len(outs) > 1:  # an output dropped by the caller still gets zeros of its shape
+        ctx._output_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor)
+                                 else None for o in outs)
     to_save, ctx._to_save = ctx._to_save, None
     ctx._saved = None if to_save is None else _save(to_save, ctx)
     if anomaly.state.enabled:  # for the warning if this node's backward fails (anomaly.py)
