@@ -36,8 +36,10 @@ __version__ = "0.1.0"
 
 def _function_form(name: str) -> Any:
     """`minigrad.exp(x)` is `x.exp()`, for every method that PyTorch also offers as a function."""
-    def function(input: Tensor, *args: Any, **kwargs: Any) -> Any:  # noqa: A002
-        return getattr(input, name)(*args, **kwargs)
+    def function(input: Tensor, *args: Any, out: Tensor | None = None,  # noqa: A002
+                 **kwargs: Any) -> Any:
+        result = getattr(input, name)(*args, **kwargs)
+        return result if out is None else _into(out, result, name)
 
     function.__name__ = function.__qualname__ = name
     function.__doc__ = f"`{name}(t, ...)` is `t.{name}(...)`."
@@ -50,9 +52,24 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
               "permute", "clone", "detach", "allclose", "equal", "argmax", "argmin", "sign",
               "numel", "select", "narrow", "reciprocal", "norm", "floor_divide", "remainder",
               "round", "maximum", "minimum", "amax", "amin", "prod", "var", "std", "split",
-              "chunk", "gather", "scatter", "scatter_add", "bmm", "isfinite", "isnan", "isinf"):
+              "chunk", "gather", "scatter", "scatter_add", "bmm", "isfinite", "isnan", "isinf",
+              "cumsum"):
     globals()[_name] = _function_form(_name)
 del _name
+
+
+def _into(out: Tensor, result: Tensor, name: str) -> Tensor:
+    """`torch.mul(a, b, out=t)`: the result written into t (resized if its shape differs)."""
+    if result.requires_grad:
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
+                           "differentiation, but one of the arguments requires grad.")
+    values = result._data.astype(out._data.dtype)
+    if out.shape == result.shape:
+        out._data[...] = values
+    else:
+        out._data = values.copy()
+    out._bump_version()
+    return out
 
 
 def is_floating_point(t: Tensor) -> bool:

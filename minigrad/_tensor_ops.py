@@ -176,6 +176,9 @@ class TensorOps:
     def prod(self, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
         return statistics.prod(self, *_numpy_names(dim, keepdim, axis, keepdims), dtype)
 
+    def cumsum(self, dim=None, *, dtype=None, axis=None):
+        return statistics.cumsum(self, dim if axis is None else axis, dtype)
+
     def var(self, dim=None, unbiased=True, keepdim=False, *, correction=None, axis=None,
             keepdims=None):
         dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)

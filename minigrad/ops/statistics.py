@@ -169,3 +169,41 @@ def amax_or_amin(a: Tensor, name: str, dim: Any = (), keepdim: bool = False) -> 
     if name == "amax":
         return Amax.apply(a, _all_or(dim, a.ndim), keepdim, np.max)
     return Amin.apply(a, _all_or(dim, a.ndim), keepdim, np.min)
+
+
+class Cumsum(Function):
+    """running sums along dim: d = the gradient's running sums taken from the other end"""
+    node_name = "CumsumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.dim = dim
+        data = a._data.astype(np.int64) if a._data.dtype.kind in "biu" else a._data
+        return Tensor(np.cumsum(data, axis=dim) if a.ndim else data.copy())
+
+    @staticmethod
+    def backward(ctx, grad):
+        if not grad.ndim:
+            return grad, None
+        return ReverseCumsum.apply(grad, ctx.dim), None
+
+
+class ReverseCumsum(Function):
+    """running sums from the end (PyTorch's grad.flip(dim).cumsum(dim).flip(dim)): cumsum's
+    backward, whose own backward is cumsum"""
+    node_name = "CumsumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.dim = dim
+        return Tensor(np.flip(np.cumsum(np.flip(a._data, dim), axis=dim), dim).copy())
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Cumsum.apply(grad, ctx.dim), None
+
+
+def cumsum(a: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    if dtype is not None:
+        a = a.to(dtype)
+    return Cumsum.apply(a, _dims(dim, a.ndim)[0] if a.ndim else 0)
