@@ -13,7 +13,7 @@ from types import FunctionType
 
 import numpy as np
 
-from . import _dtype, _inplace, autograd, random
+from . import _dtype, _inplace, autograd, creation, random
 from .compat import device as _device
 from .compat import legacy as _legacy
 from .ops import (fill, gather, indexing, linalg, norm, pointwise, reduction, rounding,
@@ -250,6 +250,26 @@ class TensorOps:
     def mv(self, other): return linalg.Mv.apply(self, other)
     def dot(self, other): return linalg.Dot.apply(self, other)
     def bmm(self, other): return linalg.Bmm.apply(self, other)
+
+    # ---- new tensors like this one (its dtype unless given) --------------------------------
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        return creation.ones(_shape_args(size), dtype=dtype or self.dtype, device=device,
+                             requires_grad=requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        return creation.zeros(_shape_args(size), dtype=dtype or self.dtype, device=device,
+                              requires_grad=requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        return self.new_zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+        return creation.full(size, fill_value, dtype=dtype or self.dtype, device=device,
+                             requires_grad=requires_grad)
+
+    def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+        return creation.tensor(data, dtype=dtype or self.dtype, device=device,
+                               requires_grad=requires_grad)
 
     # ---- copies and types -------------------------------------------------------------------
     def clone(self):  # keeps the layout (PyTorch's default, torch.preserve_format)
