@@ -23,6 +23,10 @@ INSTEAD = {
     "torch.nn.Conv1d": "nn.Linear on flattened inputs (nn.Flatten)",
     "torch.nn.Conv2d": "nn.Linear on flattened inputs (nn.Flatten)",
     "torch.nn.MaxPool2d": "nn.Linear on flattened inputs (nn.Flatten)",
+    "torch.nn.AvgPool2d": "nn.Linear on flattened inputs (nn.Flatten)",
+    "torch.nn.AdaptiveAvgPool2d": "x.mean(dim=(2, 3)) for a global average",
+    "torch.nn.functional.avg_pool2d": "F.linear on flattened inputs",
+    "torch.nn.functional.max_pool2d": "F.linear on flattened inputs",
     "torch.nn.Dropout": "no dropout: the course's models are small",
     "torch.nn.BatchNorm1d": "no normalisation layer: standardise the inputs once, "
                             "(X - X.mean(0)) / X.std(0)",
