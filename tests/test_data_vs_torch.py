@@ -92,12 +92,13 @@ def test_tensor_dataset_and_errors(torch):
         ds = data.TensorDataset(lib.arange(6).reshape(3, 2), lib.tensor([0.5, 1.5, 2.5]))
         out = [repr(ds[1]), len(ds), len(data.DataLoader(ds, batch_size=2)),
                len(data.DataLoader(ds, batch_size=2, drop_last=True)), repr(ds[1:])]
-        for bad in (lambda: data.TensorDataset(lib.ones(2), lib.ones(3)),
-                    lambda: data.DataLoader(ds, batch_size=0),
-                    lambda: data.DataLoader(ds, sampler=[0], shuffle=True),
-                    lambda: next(iter(data.DataLoader([object()], batch_size=1)))):
+        bad_calls = [(data.TensorDataset, (lib.ones(2), lib.ones(3)), {}),
+                     (data.DataLoader, (ds,), {"batch_size": 0}),
+                     (data.DataLoader, (ds,), {"sampler": [0], "shuffle": True}),
+                     (lambda d: next(iter(d)), (data.DataLoader([object()], batch_size=1),), {})]
+        for call, args, kwargs in bad_calls:
             with pytest.raises(Exception) as error:
-                bad()
+                call(*args, **kwargs)
             out.append((error.type.__name__, str(error.value).split(" <class")[0]))
         seen.append(out)
     assert seen[0] == seen[1]

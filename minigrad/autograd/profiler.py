@@ -9,7 +9,7 @@ _NO_TIMINGS = ("minigrad is a subset of PyTorch: torch.autograd.profiler.profile
                "but records no timings; in this course time it with time.perf_counter()")
 
 
-class profile:  # noqa: N801 - PyTorch's name
+class profile:  # PyTorch's name
     """`with torch.autograd.profiler.profile() as prof:` runs its block; no timings."""
 
     def __init__(self, enabled: bool = True, *, use_cuda: bool = False, **options: Any) -> None:
@@ -18,7 +18,7 @@ class profile:  # noqa: N801 - PyTorch's name
     def __enter__(self) -> profile:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         return None
 
     def key_averages(self, *args: Any, **kwargs: Any) -> Any:
@@ -34,7 +34,7 @@ class profile:  # noqa: N801 - PyTorch's name
         raise NotImplementedError(_NO_TIMINGS)
 
 
-class record_function:  # noqa: N801
+class record_function:
     """`with record_function("name"):` labels a block for the profiler: here it only runs it."""
 
     def __init__(self, name: str, args: str | None = None) -> None:
@@ -43,5 +43,5 @@ class record_function:  # noqa: N801
     def __enter__(self) -> record_function:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         return None

@@ -108,7 +108,7 @@ def random_split(dataset: Dataset, lengths: Sequence[int | float],
     `randperm(len(dataset))` as PyTorch does; a fraction's remainder goes one sample at a time
     to the first subsets."""
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
-        sizes = [int(math.floor(len(dataset) * frac)) for frac in lengths]  # type: ignore[arg-type]
+        sizes = [math.floor(len(dataset) * frac) for frac in lengths]  # type: ignore[arg-type]
         for i in range(len(dataset) - sum(sizes)):  # type: ignore[arg-type]
             sizes[i % len(sizes)] += 1
         lengths = sizes
@@ -277,7 +277,6 @@ def default_convert(data: Any) -> Any:
 
 def get_worker_info() -> None:
     """None: minigrad loads every batch in the main process."""
-    return None
 
 
 # ---- the loader --------------------------------------------------------------------------------
