@@ -25,6 +25,7 @@ from .compat.legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, Fl
 from .creation import (arange, as_tensor, empty, eye, from_numpy, full, full_like, linspace, ones,
                        ones_like, tensor, zeros, zeros_like)
 from .fidelity.generator import Generator, default_generator
+from .ops.linalg import einsum
 from .ops.pointwise import where
 from .ops.shape import cat, stack
 from .random import (get_rng_state, initial_seed, manual_seed, normal, rand, rand_like, randint,

@@ -36,8 +36,9 @@ Convolutions and pooling (`nn.Conv1d`/`Conv2d`, `MaxPool2d`, `AvgPool2d`,
 `AdaptiveAvgPool2d`, `F.conv2d`, `F.avg_pool2d`) are left out on purpose: the course is about
 the `.grad` machinery, which they add nothing to, and written with numpy they would be slow
 enough on images to hide it; their message points to `nn.Linear` on flattened inputs.
-`torch.einsum` is left out too (its grad_fn names depend on how PyTorch rewrites each equation
-into products); `torch.autograd.profiler.profile` runs its block but records no timings.
+`torch.einsum` has a grad_fn of minigrad's own, `EinsumBackward` (PyTorch's depends on how it
+rewrites each equation into products); `torch.autograd.profiler.profile` runs its block but
+records no timings.
 
 Generated from the code by `python scripts/write_api_docs.py`; do not edit by hand.
 """

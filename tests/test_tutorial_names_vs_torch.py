@@ -175,3 +175,38 @@ def test_adam_moments_round_as_torch(torch):
         seen.append(p.detach().numpy())
     assert (seen[0] != seen[1]).sum() <= 5
     np.testing.assert_allclose(seen[0], seen[1], rtol=1e-6)
+
+
+EINSUMS = {"ij,jk->ik": ((2, 3), (3, 4)), "ij->ji": ((2, 3),), "ij->": ((2, 3),),
+           "ij,jk,k->i": ((2, 3), (3, 4), (4,)), "ij,ij->i": ((2, 3), (2, 3)),
+           "ij,jk": ((2, 3), (3, 4)), "i,j->ij": ((4,), (3,)), "bij,bjk->bik": ((2, 2, 3),
+                                                                                (2, 3, 2))}
+
+
+@pytest.mark.parametrize("equation", EINSUMS)
+def test_einsum_values_and_gradients(torch, equation):
+    """Values and gradients as PyTorch's (float64, to rounding: numpy sums in its own order).
+    The grad_fn is minigrad's own EinsumBackward: PyTorch's depends on how it rewrites the
+    equation into products (ViewBackward0, PermuteBackward0, SumBackward1, ...)."""
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal(shape) for shape in EINSUMS[equation]]
+    seen = []
+    for lib in (mg, torch):
+        operands = [lib.tensor(a, requires_grad=True) for a in arrays]
+        out = lib.einsum(equation, *operands)
+        weights = lib.arange(1, out.numel() + 1, dtype=out.dtype).reshape(out.shape)
+        (out * weights).sum().backward()
+        seen.append((out.detach().numpy(), [t.grad.numpy() for t in operands]))
+    np.testing.assert_allclose(seen[0][0], seen[1][0], rtol=1e-12)
+    for ours, theirs in zip(seen[0][1], seen[1][1]):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+
+
+def test_einsum_gradient_of_a_gradient(torch):
+    seen = []
+    for lib in (mg, torch):
+        x = lib.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=lib.float64, requires_grad=True)
+        (g,) = lib.autograd.grad(lib.einsum("ij,jk->", x, x), x, create_graph=True)
+        (gg,) = lib.autograd.grad(g.sum(), x)
+        seen.append((g.detach().numpy().tolist(), gg.numpy().tolist()))
+    assert seen[0] == seen[1]

@@ -17,7 +17,6 @@ INSTEAD = {
     "torch.jit": "call the model as it is",
     "torch.fft": "numpy.fft on tensor.numpy()",
     "torch.distributions": "torch.randn / torch.rand, scaled and shifted",
-    "torch.einsum": "torch.matmul with reshape, transpose and sum",
     "torch.sort": "numpy.sort on tensor.numpy()",
     "torch.topk": "torch.max or torch.argmax",
     "torch.nn.Conv1d": "nn.Linear on flattened inputs (nn.Flatten)",
