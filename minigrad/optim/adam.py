@@ -64,7 +64,7 @@ class Adam(Optimizer):
             else v + (1 - beta2) * grad * grad
         step = float(state["step"]._data)
         bias_correction1 = 1 - beta1 ** step
-        bias_correction2_sqrt = math.sqrt(1 - beta2 ** step)
+        bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5  # as PyTorch: not math.sqrt
         if group["amsgrad"]:  # the largest v so far, so the step size never grows back
             v = np.maximum(state["max_exp_avg_sq"]._data, v, out=state["max_exp_avg_sq"]._data)
         denom = np.sqrt(v) / bias_correction2_sqrt + group["eps"]
