@@ -19,11 +19,13 @@ from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_infere
 from ._printing import get_printoptions, set_printoptions
 from .compat.device import (accelerator, backends, cuda, device, get_default_device,
                             set_default_device)
+from .compat.serialization import load, save
 from .compat.legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,
                             HalfTensor, IntTensor, LongTensor, ShortTensor)
 from .creation import (arange, as_tensor, empty, eye, from_numpy, full, full_like, linspace, ones,
                        ones_like, tensor, zeros, zeros_like)
 from .fidelity.generator import Generator, default_generator
+from .ops.linalg import einsum
 from .ops.pointwise import where
 from .ops.shape import cat, stack
 from .random import (get_rng_state, initial_seed, manual_seed, normal, rand, rand_like, randint,
@@ -35,8 +37,10 @@ __version__ = "0.1.0"
 
 def _function_form(name: str) -> Any:
     """`minigrad.exp(x)` is `x.exp()`, for every method that PyTorch also offers as a function."""
-    def function(input: Tensor, *args: Any, **kwargs: Any) -> Any:  # noqa: A002
-        return getattr(input, name)(*args, **kwargs)
+    def function(input: Tensor, *args: Any, out: Tensor | None = None,  # noqa: A002
+                 **kwargs: Any) -> Any:
+        result = getattr(input, name)(*args, **kwargs)
+        return result if out is None else _into(out, result, name)
 
     function.__name__ = function.__qualname__ = name
     function.__doc__ = f"`{name}(t, ...)` is `t.{name}(...)`."
@@ -47,9 +51,26 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
               "sum", "mean", "max", "min", "pow", "add", "sub", "mul", "div", "neg", "matmul", "mm",
               "mv", "dot", "reshape", "flatten", "squeeze", "unsqueeze", "transpose", "t",
               "permute", "clone", "detach", "allclose", "equal", "argmax", "argmin", "sign",
-              "numel", "select", "narrow", "reciprocal", "norm", "floor_divide", "remainder"):
+              "numel", "select", "narrow", "reciprocal", "norm", "floor_divide", "remainder",
+              "round", "maximum", "minimum", "amax", "amin", "prod", "var", "std", "split",
+              "chunk", "gather", "scatter", "scatter_add", "bmm", "isfinite", "isnan", "isinf",
+              "cumsum"):
     globals()[_name] = _function_form(_name)
 del _name
+
+
+def _into(out: Tensor, result: Tensor, name: str) -> Tensor:
+    """`torch.mul(a, b, out=t)`: the result written into t (resized if its shape differs)."""
+    if result.requires_grad:
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
+                           "differentiation, but one of the arguments requires grad.")
+    values = result._data.astype(out._data.dtype)
+    if out.shape == result.shape:
+        out._data[...] = values
+    else:
+        out._data = values.copy()
+    out._bump_version()
+    return out
 
 
 def is_floating_point(t: Tensor) -> bool:
@@ -59,7 +80,7 @@ def is_floating_point(t: Tensor) -> bool:
 def __getattr__(name: str) -> Any:  # minigrad.nn and minigrad.optim load on first use
     import importlib
 
-    if name in ("nn", "optim", "viz", "linalg"):
+    if name in ("nn", "optim", "viz", "linalg", "utils"):
         return importlib.import_module(f".{name}", __name__)
     from .compat.subset import module_getattr
     return module_getattr("torch", "minigrad")(name)

@@ -13,10 +13,11 @@ from types import FunctionType
 
 import numpy as np
 
-from . import _dtype, _inplace, autograd, random
+from . import _dtype, _inplace, autograd, creation, random
 from .compat import device as _device
 from .compat import legacy as _legacy
-from .ops import fill, indexing, linalg, norm, pointwise, reduction, rounding, shape
+from .ops import (fill, gather, indexing, linalg, norm, pointwise, reduction, rounding,
+                  selection, shape, statistics)
 from .ops.operands import as_tensor_pair
 from .tensor import Tensor
 
@@ -114,11 +115,19 @@ class TensorOps:
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
         return bool(np.allclose(self._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
+    def isfinite(self): return self._compare(None, lambda a, _: np.isfinite(a))
+    def isnan(self): return self._compare(None, lambda a, _: np.isnan(a))
+    def isinf(self): return self._compare(None, lambda a, _: np.isinf(a))
     def all(self): return self._compare(None, lambda a, _: np.asarray(a.all()))
     def any(self): return self._compare(None, lambda a, _: np.asarray(a.any()))
     def sign(self): return pointwise.sign(self)
-    def argmax(self, dim=None, keepdim=False): return self._compare(dim, _arg(np.argmax, keepdim))
-    def argmin(self, dim=None, keepdim=False): return self._compare(dim, _arg(np.argmin, keepdim))
+    def argmax(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
+        return self._compare(dim, _arg(np.argmax, keepdim))
+
+    def argmin(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
+        return self._compare(dim, _arg(np.argmin, keepdim))
 
     # ---- element-wise functions -------------------------------------------------------------
     def abs(self): return pointwise.Abs.apply(self)
@@ -132,17 +141,53 @@ class TensorOps:
     def relu(self): return pointwise.Relu.apply(self)
     def clamp(self, min=None, max=None): return pointwise.Clamp.apply(self, min, max)
     clip = clamp
+    def round(self, decimals=0): return rounding.round_(self, decimals)
+    def maximum(self, other): return selection.maximum(self, other)
+    def minimum(self, other): return selection.minimum(self, other)
 
     # ---- reductions -------------------------------------------------------------------------
-    # keepdims=: numpy's spelling, which PyTorch accepts too (makemore uses it)
-    def sum(self, dim=None, keepdim=False, *, keepdims=None):
-        return reduction.reduce_sum(self, dim, keepdim if keepdims is None else keepdims)
+    # axis= and keepdims=: numpy's spellings, which PyTorch accepts too (makemore uses them)
+    def sum(self, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
+        return reduction.reduce_sum(self if dtype is None else self.to(dtype), dim, keepdim)
 
-    def mean(self, dim=None, keepdim=False, *, keepdims=None):
-        return reduction.reduce_mean(self, dim, keepdim if keepdims is None else keepdims)
+    def mean(self, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
+        return reduction.reduce_mean(self if dtype is None else self.to(dtype), dim, keepdim)
 
-    def max(self, dim=None, keepdim=False): return reduction.extremum(self, "max", dim, keepdim)
-    def min(self, dim=None, keepdim=False): return reduction.extremum(self, "min", dim, keepdim)
+    def max(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
+        if isinstance(dim, Tensor):  # torch.max(a, b): the element-wise larger
+            return selection.maximum(self, dim)
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
+        return reduction.extremum(self, "max", dim, keepdim)
+
+    def min(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
+        if isinstance(dim, Tensor):
+            return selection.minimum(self, dim)
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
+        return reduction.extremum(self, "min", dim, keepdim)
+
+    def amax(self, dim=(), keepdim=False, *, axis=None, keepdims=None):
+        return statistics.amax_or_amin(self, "amax", *_numpy_names(dim, keepdim, axis, keepdims))
+
+    def amin(self, dim=(), keepdim=False, *, axis=None, keepdims=None):
+        return statistics.amax_or_amin(self, "amin", *_numpy_names(dim, keepdim, axis, keepdims))
+
+    def prod(self, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
+        return statistics.prod(self, *_numpy_names(dim, keepdim, axis, keepdims), dtype)
+
+    def cumsum(self, dim=None, *, dtype=None, axis=None):
+        return statistics.cumsum(self, dim if axis is None else axis, dtype)
+
+    def var(self, dim=None, unbiased=True, keepdim=False, *, correction=None, axis=None,
+            keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
+        return statistics.var_or_std(self, "var", dim, unbiased, keepdim, correction)
+
+    def std(self, dim=None, unbiased=True, keepdim=False, *, correction=None, axis=None,
+            keepdims=None):
+        dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
+        return statistics.var_or_std(self, "std", dim, unbiased, keepdim, correction)
 
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
         return norm.norm(self, p, dim, keepdim, dtype)
@@ -188,6 +233,14 @@ class TensorOps:
     def narrow(self, dim, start, length):
         return self[(slice(None),) * (dim % self.ndim) + (slice(start, start + length),)]
 
+    def split(self, split_size, dim=0): return indexing.split(self, split_size, dim)
+    def chunk(self, chunks, dim=0): return indexing.chunk(self, chunks, dim)
+    def gather(self, dim, index, *, sparse_grad=False): return gather.gather(self, dim, index)
+
+    def scatter(self, dim, index, src=None, *, value=None, reduce=None):
+        return gather.scatter(self, dim, index, src, value=value, reduce=reduce)
+
+    def scatter_add(self, dim, index, src): return gather.scatter_add(self, dim, index, src)
     def __getitem__(self, key): return indexing.index(self, key)
     def __setitem__(self, key, value): _inplace.setitem(self, key, value)
 
@@ -196,6 +249,27 @@ class TensorOps:
     def mm(self, other): return linalg.Mm.apply(self, other)
     def mv(self, other): return linalg.Mv.apply(self, other)
     def dot(self, other): return linalg.Dot.apply(self, other)
+    def bmm(self, other): return linalg.Bmm.apply(self, other)
+
+    # ---- new tensors like this one (its dtype unless given) --------------------------------
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        return creation.ones(_shape_args(size), dtype=dtype or self.dtype, device=device,
+                             requires_grad=requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        return creation.zeros(_shape_args(size), dtype=dtype or self.dtype, device=device,
+                              requires_grad=requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        return self.new_zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+        return creation.full(size, fill_value, dtype=dtype or self.dtype, device=device,
+                             requires_grad=requires_grad)
+
+    def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+        return creation.tensor(data, dtype=dtype or self.dtype, device=device,
+                               requires_grad=requires_grad)
 
     # ---- copies and types -------------------------------------------------------------------
     def clone(self):  # keeps the layout (PyTorch's default, torch.preserve_format)
@@ -236,6 +310,15 @@ class TensorOps:
     def zero_(self): return _inplace.zero(self)
     def fill_(self, value): return _inplace.inplace(self, lambda t: fill.fill(t, value), value)
 
+    def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
+        return _inplace.inplace(self, lambda t: t.scatter(dim, index, src, value=value,
+                                                          reduce=reduce), src)
+
+    def scatter_add_(self, dim, index, src):
+        return _inplace.inplace(self, lambda t: t.scatter_add(dim, index, src), src)
+
+    def round_(self, decimals=0): return _inplace.inplace(self, lambda t: t.round(decimals))
+
     def clamp_(self, min=None, max=None):
         return _inplace.inplace(self, lambda t: t.clamp(min, max))
 
@@ -266,6 +349,11 @@ class TensorOps:
         if dtype is None:
             return f"torch.{self.dtype.tensor_type}"
         return self.to(_legacy.dtype_of(dtype))
+
+
+def _numpy_names(dim, keepdim, axis, keepdims):
+    """PyTorch accepts numpy's `axis=` for `dim=` and `keepdims=` for `keepdim=`."""
+    return (dim if axis is None else axis), (keepdim if keepdims is None else keepdims)
 
 
 def _arg(pick, keepdim: bool):

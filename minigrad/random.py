@@ -84,7 +84,7 @@ def randn_like(t: Tensor, dtype: _dtype.dtype | None = None, requires_grad: bool
     return randn(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
 
 
-def randint(low: int, high: int | None = None, size: Any = None, *,
+def randint(low: int = 0, high: int | None = None, size: Any = None, *,
             generator: Generator | None = None, dtype: _dtype.dtype | None = None,
             device: Any = None, requires_grad: bool = False) -> Tensor:
     if size is None and isinstance(high, (tuple, list)):  # randint(high, size)

@@ -57,7 +57,9 @@ class Tensor:
     _number_type: type | None = None  # int, float, bool: the Python number it was made from
     __hash__ = object.__hash__  # == is elementwise, yet tensors can be dict keys, as in PyTorch
 
-    def __init__(self, data: Any = (), *, requires_grad: bool = False) -> None:
+    def __init__(self, data: Any = (), *sizes: int, requires_grad: bool = False) -> None:
+        if sizes or type(data) is int:  # the legacy `torch.Tensor(2, 3)`: sizes, not values
+            data = np.zeros((data, *sizes), dtype=_dtype.get_default_dtype().numpy)
         self._data = data if isinstance(data, np.ndarray) else np.asarray(
             data, dtype=_dtype.get_default_dtype().numpy)
         self._requires_grad = False

@@ -21,6 +21,7 @@ import minigrad.autograd  # noqa: E402
 import minigrad.nn  # noqa: E402
 import minigrad.nn.functional  # noqa: E402
 import minigrad.optim  # noqa: E402
+import minigrad.utils.data  # noqa: E402
 
 OUTPUT = ROOT / "docs" / "api.md"
 
@@ -30,6 +31,14 @@ minigrad is the part of PyTorch 2.13 that this course needs, with PyTorch's beha
 and printed output. This page lists that part; anything else raises an AttributeError whose
 one-line message says that minigrad is a subset of PyTorch and, for the APIs tutorials use most,
 what to use in the course instead (`minigrad/compat/subset.py`).
+
+Convolutions and pooling (`nn.Conv1d`/`Conv2d`, `MaxPool2d`, `AvgPool2d`,
+`AdaptiveAvgPool2d`, `F.conv2d`, `F.avg_pool2d`) are left out on purpose: the course is about
+the `.grad` machinery, which they add nothing to, and written with numpy they would be slow
+enough on images to hide it; their message points to `nn.Linear` on flattened inputs.
+`torch.einsum` has a grad_fn of minigrad's own, `EinsumBackward` (PyTorch's depends on how it
+rewrites each equation into products); `torch.autograd.profiler.profile` runs its block but
+records no timings.
 
 Generated from the code by `python scripts/write_api_docs.py`; do not edit by hand.
 """
@@ -112,6 +121,8 @@ def render() -> str:
                       _module_names(minigrad.nn.functional))
     lines += _section("`torch.optim`", "torch.optim.", minigrad.optim,
                       _module_names(minigrad.optim))
+    lines += _section("`torch.utils.data`", "torch.utils.data.", minigrad.utils.data,
+                      _module_names(minigrad.utils.data))
     lines += _section("`torch.cuda` (a machine without a GPU)", "torch.cuda.", minigrad.cuda,
                       _public(n for n in dir(type(minigrad.cuda)) if n != "mro"))
     return "\n".join(lines).rstrip("\n") + "\n"

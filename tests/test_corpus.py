@@ -26,7 +26,9 @@ PROGRAMS = record_corpus.programs()
 # with PyTorch's as numpy.isclose's defaults (rtol 1e-5, atol 1e-8) say: float32 rounding, not
 # a different result. The largest differences measured are 4e-5 relative on a coefficient of
 # 5e-5 (pytorch_polynomial_tensor), and 1e-9 absolute on a value near 1e-9. (tests/corpus/README.md)
-FLOAT_ORDER = ("karpathy_makemore_bigram_nn", "nyu_spiral_classification", "pytorch_dynamic_net",
+FLOAT_ORDER = ("d2l_ndarray", "karpathy_makemore_bigram_nn", "mrdbourke_workflow",
+               "mrdbourke_workflow_together",
+               "nyu_spiral_classification", "pytorch_dynamic_net",
                "pytorch_polynomial_custom_function", "pytorch_polynomial_nn",
                "pytorch_polynomial_optim", "pytorch_polynomial_tensor")
 NUMBER = re.compile(r"-?\d+\.\d+(?:e[-+]?\d+)?")

@@ -17,6 +17,7 @@ from .function import Function, FunctionCtx
 from .graph import Node
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "Node", "Variable", "gradcheck",
+           "gradgradcheck", "functional", "profiler",
            "detect_anomaly", "set_detect_anomaly"]
 
 
@@ -122,7 +123,8 @@ set_grad_enabled = _grad_mode.set_grad_enabled
 
 
 from . import functional  # noqa: E402, F401 - these two use grad(), defined above
-from .gradcheck import gradcheck  # noqa: E402
+from .gradcheck import gradcheck, gradgradcheck  # noqa: E402
+from . import profiler  # noqa: E402, F401
 
 
 def __getattr__(name: str) -> Any:

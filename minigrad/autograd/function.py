@@ -191,6 +191,9 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     ctx._input_meta = _shared(tuple(meta))
     ctx._inputs = _kept_inputs(kept)
     ctx._outputs = _link_outputs(ctx, outs, ctx._non_differentiable, ctx._dirty)
+    if len(outs) > 1:  # an output dropped by the caller still gets zeros of its shape
+        ctx._output_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor)
+                                 else None for o in outs)
     to_save, ctx._to_save = ctx._to_save, None
     ctx._saved = None if to_save is None else _save(to_save, ctx)
     if anomaly.state.enabled:  # for the warning if this node's backward fails (anomaly.py)
@@ -277,3 +280,38 @@ def _input_ref(t: Any) -> Any:
     reference, except for a 0-d constant (often a Python number made a tensor: `x * 2`), kept
     itself so that a diagram can show it. `graph.input_tensor` reads either."""
     return t if t._data.ndim == 0 else weakref.ref(t)
+
+
+class DelayedError(Function):
+    """What a @once_differentiable backward returns when its result is itself differentiated
+    (create_graph=True): the values as they are, with a backward that fails, as in PyTorch."""
+    node_name = "DelayedError"
+
+    @staticmethod
+    def forward(ctx: FunctionCtx, value: Any) -> Any:
+        return Tensor(value._data)
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, grad: Any) -> Any:
+        raise RuntimeError("trying to differentiate twice a function that was marked with "
+                           "@once_differentiable")
+
+
+def once_differentiable(fn: Any) -> Any:
+    """Decorates a custom Function's backward that is written in plain numbers (numpy), not
+    tensor ops: it runs without recording, and differentiating its result fails clearly."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(ctx: Any, *args: Any) -> Any:
+        with _grad_mode.no_grad():
+            outputs = fn(ctx, *args)
+        if not (_grad_mode.is_grad_enabled()
+                and any(isinstance(a, Tensor) and a.requires_grad for a in args)):
+            return outputs
+        single = not isinstance(outputs, tuple)
+        wrapped = tuple(DelayedError.apply(o.detach().requires_grad_(o.dtype.is_floating_point))
+                        if isinstance(o, Tensor) else o
+                        for o in ((outputs,) if single else outputs))
+        return wrapped[0] if single else wrapped
+    return wrapper

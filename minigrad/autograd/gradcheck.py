@@ -66,3 +66,32 @@ def _output(func: Callable[..., Any], inputs: tuple, k: int) -> Any:
 def _show(matrix: np.ndarray, like: Any) -> str:
     """The Jacobian printed in the input's dtype, as PyTorch builds it."""
     return str(Tensor(matrix.astype(like._data.dtype)))
+
+
+def gradgradcheck(func: Callable[..., Any], inputs: Any, grad_outputs: Any = None, *,
+                  eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3,
+                  gen_non_contig_grad_outputs: bool = False, raise_exception: bool = True,
+                  **ignored: Any) -> bool:
+    """gradcheck of the backward pass itself: the function checked maps (inputs, weights g on
+    the outputs) to the gradients of g . func(inputs), taken with create_graph=True. Without
+    grad_outputs, g is drawn uniform in [-1, 1) as PyTorch draws it."""
+    from ..creation import empty
+    inputs = inputs if isinstance(inputs, tuple) else (inputs,)
+    if grad_outputs is None:
+        outputs = func(*inputs)
+        outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+        grad_outputs = tuple(empty(o.shape, dtype=o.dtype).uniform_(-1, 1).requires_grad_(True)
+                             for o in outputs if o.requires_grad)
+    grad_outputs = grad_outputs if isinstance(grad_outputs, tuple) else (grad_outputs,)
+    count = len(inputs)
+
+    def backward_of_func(*args: Any) -> tuple:
+        wrt = [t for t in args[:count] if isinstance(t, Tensor) and t.requires_grad]
+        outputs = func(*args[:count])
+        outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+        outputs = [o for o in outputs if isinstance(o, Tensor) and o.requires_grad]
+        grads = grad(outputs, wrt, list(args[count:]), create_graph=True, allow_unused=True)
+        return tuple(g for g in grads if g is not None)
+
+    return gradcheck(backward_of_func, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception)

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from .. import _grad_mode
 from .._dtype import from_numpy
 from ..creation import zeros
 from ..ops.shape import sum_to
+from ..tensor import Tensor
 from .accumulate import accumulate_into
 from .graph import Node, output_ref
 
@@ -62,7 +65,13 @@ def materialize(node: Node, grads: list) -> list:
 def _zeros_like_output(node: Node, nr: int) -> Any:
     ref = output_ref(node, nr)
     out = ref() if ref is not None else None
-    return None if out is None else zeros(out.shape, dtype=out.dtype)
+    if out is not None:
+        return zeros(out.shape, dtype=out.dtype)
+    meta = getattr(node, "_output_meta", None)  # the output itself is gone: its shape is kept
+    if meta is None or meta[nr] is None:
+        return None
+    shape, dtype = meta[nr]
+    return Tensor(np.zeros(shape, dtype=dtype))
 
 
 def validate(node: Node, grad_inputs: tuple) -> tuple:

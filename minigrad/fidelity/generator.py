@@ -126,6 +126,12 @@ class Generator:
             values = self._words(count)
         return (values % np.uint64(span)).astype(np.int64) + low
 
+    def random_int64(self) -> int:
+        """`torch.empty((), dtype=torch.int64).random_()`: a 64-bit word (two 32-bit ones, the
+        first the high half) modulo 2**63. The DataLoader draws its seeds this way."""
+        high, low = self._words(2)
+        return int(((high << np.uint64(32)) | low) % np.uint64(1 << 63))
+
     def permutation(self, n: int) -> np.ndarray:
         """PyTorch's Fisher-Yates shuffle: position i swaps with i + (a word modulo n - i)."""
         order = np.arange(n, dtype=np.int64)

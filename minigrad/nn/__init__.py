@@ -3,12 +3,14 @@ from . import functional
 from .layers import CrossEntropyLoss, LeakyReLU, Linear, MSELoss, ReLU, Sequential, Sigmoid, Tanh
 from .module import Module
 from .parameter import Parameter
-from .tutorial_layers import BCEWithLogitsLoss, Flatten, Softmax
+from .tutorial_layers import BCELoss, BCEWithLogitsLoss, Flatten, L1Loss, Softmax
 
 __all__ = [
+           "BCELoss",
            "BCEWithLogitsLoss",
            "CrossEntropyLoss",
            "Flatten",
+           "L1Loss",
            "LeakyReLU",
            "Linear",
            "MSELoss",

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import Function
+from ..fidelity.summation import mean_like_torch, sum_like_torch
 from ..tensor import Tensor
 
 
@@ -44,3 +45,45 @@ class BinaryCrossEntropyWithLogits(Function):
         if ctx.reduction == "mean":
             d = d / ctx.numel
         return d, None, None, None, None
+
+
+_EPSILON = float(np.float32(1e-12))  # PyTorch's constant is a C float, in double too
+
+
+class BinaryCrossEntropy(Function):
+    """Per element -(y log(x) + (1 - y) log(1 - x)) on probabilities x, each log floored at
+    -100 as PyTorch does (so x = 0 or 1 gives 100, not inf). d/dx is (x - y) / (x (1 - x)),
+    its denominator kept from 0 by 1e-12 (PyTorch's EPSILON)."""
+    node_name = "BinaryCrossEntropyBackward0"
+
+    @staticmethod
+    def forward(ctx, x, y, weight, reduction):
+        xs, ys = x._data, y._data
+        if ((xs < 0) | (xs > 1)).any():
+            raise RuntimeError("all elements of input should be between 0 and 1")
+        if ((ys < 0) | (ys > 1)).any():
+            raise RuntimeError("all elements of target should be between 0 and 1")
+        f = xs.dtype.type
+        with np.errstate(divide="ignore"):  # each log rounded once from double, as the C library
+            log_x = np.maximum(np.log(xs.astype(np.float64)).astype(xs.dtype), f(-100))
+            log_1mx = np.maximum(np.log1p(-xs.astype(np.float64)).astype(xs.dtype), f(-100))
+        loss = (ys - f(1)) * log_1mx - ys * log_x
+        if weight is not None:
+            loss = loss * weight._data
+        ctx.reduction, ctx.numel = reduction, xs.size
+        ctx.save_for_backward(x, y, weight)
+        if reduction == "mean":  # reduced as PyTorch's loss.mean() / loss.sum() would
+            loss = mean_like_torch(loss)
+        elif reduction == "sum":
+            loss = sum_like_torch(loss)
+        return Tensor(np.asarray(loss, dtype=xs.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y, weight = ctx.saved_tensors
+        d = grad * (x - y) / ((1 - x) * x).clamp(min=_EPSILON)
+        if weight is not None:
+            d = d * weight
+        if ctx.reduction == "mean":
+            d = d / ctx.numel
+        return d, None, None, None

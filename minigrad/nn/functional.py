@@ -12,12 +12,14 @@ from .._dtype import dtype as _dtype_cls
 from .._dtype import int64
 from ..ops.shape import SqueezeDimInPlace, _dims
 from ..tensor import Tensor
-from ._bce import BinaryCrossEntropyWithLogits
+from ._bce import BinaryCrossEntropy, BinaryCrossEntropyWithLogits
 from ._ops import Addmm, LeakyRelu, LogSoftmax, MseLoss, NllLoss, Softmax
 
 __all__ = [
+    "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
     "cross_entropy",
+    "l1_loss",
     "leaky_relu",
     "linear",
     "log_softmax",
@@ -110,6 +112,34 @@ def mse_loss(input: Tensor, target: Tensor, size_average: None = None,
         input, target = input.expand(shape), target.expand(shape)
     _check_reduction(reduction)
     return MseLoss.apply(input, target, reduction)
+
+
+def l1_loss(input: Tensor, target: Tensor, size_average: None = None,
+            reduce: None = None, reduction: str = "mean") -> Tensor:
+    """The mean (or sum, or each) of the absolute differences, |input - target|."""
+    if target.shape != input.shape:
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
+                      f"size ({input.shape}). This will likely lead to incorrect results due to "
+                      "broadcasting. Please ensure they have the same size.", UserWarning,
+                      stacklevel=2)
+    _check_reduction(reduction)
+    loss = (input - target).abs()
+    return loss if reduction == "none" else loss.sum() if reduction == "sum" else loss.mean()
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                         size_average: None = None, reduce: None = None,
+                         reduction: str = "mean") -> Tensor:
+    """Binary cross-entropy on probabilities (a sigmoid's output); on logits,
+    binary_cross_entropy_with_logits is the stable one."""
+    if target.shape != input.shape:
+        raise ValueError(f"Using a target size ({target.shape}) that is different to the input "
+                         f"size ({input.shape}) is deprecated. Please ensure they have the same "
+                         "size.")
+    _check_reduction(reduction)
+    if weight is not None and weight.shape != input.shape:
+        weight = weight.expand(input.shape)
+    return BinaryCrossEntropy.apply(input, target, weight, reduction)
 
 
 def _broadcast_shape(a: tuple, b: tuple) -> tuple:

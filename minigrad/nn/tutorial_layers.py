@@ -1,5 +1,5 @@
-"""The layers the public tutorials use besides those in layers.py: Flatten, Softmax and
-BCEWithLogitsLoss, as in torch.nn."""
+"""The layers the public tutorials use besides those in layers.py: Flatten, Softmax,
+BCEWithLogitsLoss, BCELoss and L1Loss, as in torch.nn."""
 from __future__ import annotations
 
 from ..tensor import Tensor
@@ -50,3 +50,29 @@ class BCEWithLogitsLoss(Module):
         return F.binary_cross_entropy_with_logits(input, target, self.weight,
                                                   reduction=self.reduction,
                                                   pos_weight=self.pos_weight)
+
+
+class BCELoss(Module):
+    """Binary cross-entropy on probabilities (see `functional.binary_cross_entropy`)."""
+
+    def __init__(self, weight: Tensor | None = None, size_average: None = None,
+                 reduce: None = None, reduction: str = "mean") -> None:
+        super().__init__()
+        self.register_buffer("weight", weight)
+        self.reduction = reduction
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.binary_cross_entropy(input, target, weight=self.weight,
+                                      reduction=self.reduction)
+
+
+class L1Loss(Module):
+    """The mean absolute error between input and target (see `functional.l1_loss`)."""
+
+    def __init__(self, size_average: None = None, reduce: None = None,
+                 reduction: str = "mean") -> None:
+        super().__init__()
+        self.reduction = reduction
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.l1_loss(input, target, reduction=self.reduction)

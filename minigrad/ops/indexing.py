@@ -177,3 +177,44 @@ def as_positions(shape: tuple, key: Any) -> Any:
         return key
     positions = index(Tensor(np.arange(int(np.prod(shape))).reshape(shape)), key)._data
     return np.unravel_index(positions, shape)
+
+
+class Split(Slice):
+    """One piece of split(n) or chunk(n): a slice along one dimension"""
+    node_name = "SplitBackward0"
+
+
+class SplitWithSizes(Slice):
+    """One piece of split([sizes])"""
+    node_name = "SplitWithSizesBackward0"
+
+
+def split(a: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    """Pieces of `split_size` along `dim` (the last may be shorter), or of the listed sizes."""
+    dim = dim % max(a.ndim, 1)
+    length = a.shape[dim]
+    if isinstance(split_size_or_sections, int):
+        step = split_size_or_sections
+        starts = range(0, length, step) if step else [0]
+        sizes = [min(step, length - s) for s in starts]
+        piece = Split
+    else:
+        sizes = [int(s) for s in split_size_or_sections]
+        if sum(sizes) != length:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {length} "
+                               f"(input tensor's size at dimension {dim}), but got "
+                               f"split_sizes={sizes}")
+        piece = SplitWithSizes
+    out, start = [], 0
+    for size in sizes:
+        out.append(piece.apply(a, (slice(None),) * dim + (slice(start, start + size),)))
+        start += size
+    return tuple(out)
+
+
+def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    """At most `chunks` pieces of equal size (the last may be shorter), as PyTorch cuts them."""
+    if chunks <= 0:
+        raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
+    length = a.shape[dim % max(a.ndim, 1)]
+    return split(a, max(1, -(-length // chunks)), dim)

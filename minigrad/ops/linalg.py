@@ -122,3 +122,79 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
         return UnsafeView.apply(out, tuple(b.shape[:-2]) + (b.shape[-1],))
     out = BatchedMatmul.apply(a, b)
     return UnsafeView.apply(out, tuple(out.shape))
+
+
+class Bmm(Function):
+    """a batch of matrix products: (b, n, m) @ (b, m, p)"""
+    node_name = "BmmBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        if a.ndim != 3 or b.ndim != 3:
+            raise RuntimeError(f"batch{1 if a.ndim != 3 else 2} must be a 3D tensor")
+        if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
+            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                               f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, "
+                               f"{b.shape[1]}].")
+        ctx.save_for_backward(a, b)
+        return Tensor(np.matmul(a._data, b._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return grad.bmm(b.transpose(1, 2)), a.transpose(1, 2).bmm(grad)
+
+
+class Einsum(Function):
+    """einsum(equation, *operands): numpy's einsum forward; each operand's gradient is the
+    einsum of the output gradient with the other operands, back to the operand's subscripts
+    (broadcast along letters summed away in the operand alone)"""
+    node_name = "EinsumBackward"
+
+    @staticmethod
+    def forward(ctx, inputs, output, *operands):
+        ctx.inputs, ctx.output = inputs, output
+        ctx.save_for_backward(*operands)
+        equation = f"{','.join(inputs)}->{output}"
+        return Tensor(np.asarray(np.einsum(equation, *(t._data for t in operands))))
+
+    @staticmethod
+    def backward(ctx, grad):
+        operands = ctx.saved_tensors
+        grads = []
+        for k, (subs, t) in enumerate(zip(ctx.inputs, operands)):
+            if not ctx.needs_input_grad[k + 2]:
+                grads.append(None)
+                continue
+            others = [(s, o) for j, (s, o) in enumerate(zip(ctx.inputs, operands)) if j != k]
+            known = set(ctx.output).union(*(set(s) for s, _ in others))
+            kept = "".join(c for c in subs if c in known)
+            g = Einsum.apply((ctx.output, *(s for s, _ in others)), kept, grad,
+                             *(o for _, o in others))
+            if kept != subs:  # letters only this operand had: the gradient is the same along them
+                g = g.reshape([t.shape[i] if c in known else 1 for i, c in enumerate(subs)])
+                g = g.expand(t.shape)
+            grads.append(g)
+        return (None, None, *grads)
+
+
+def einsum(equation: str, *operands: Tensor) -> Tensor:
+    """`torch.einsum("ij,jk->ik", a, b)` (or with the operands as one list). Equations with
+    `...` or a letter repeated within one operand are left out."""
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    equation = equation.replace(" ", "")
+    inputs, _, output = equation.partition("->")
+    subscripts = tuple(inputs.split(","))
+    if "..." in equation or any(len(set(s)) != len(s) for s in subscripts):
+        raise NotImplementedError("minigrad is a subset of PyTorch: einsum takes neither '...' "
+                                  "nor a letter repeated within one operand")
+    if len(subscripts) != len(operands):
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation"
+                           if len(operands) > len(subscripts) else
+                           "einsum(): fewer operands were provided than specified in the "
+                           "equation")
+    if not _:  # no "->": the letters that appear once, in alphabetical order (numpy's rule)
+        letters = "".join(subscripts)
+        output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    return Einsum.apply(subscripts, output, *operands)

@@ -13,7 +13,7 @@ import numpy as np
 from ..autograd.function import Function
 from .pointwise import Div
 from .operands import as_tensor_pair
-from .operands import result_like
+from .operands import result_like, zero_gradient
 
 ROUNDING_MODES = (None, "trunc", "floor")
 
@@ -85,3 +85,30 @@ def div(a, b, rounding_mode=None):  # noqa: ANN001, ANN201
     if rounding_mode is None:
         return TrueDivMode.apply(*as_tensor_pair(a._float_if_int(), b))
     return RoundedDiv.apply(*as_tensor_pair(a, b), rounding_mode)
+
+
+class Round(Function):
+    """round to the nearest integer, halves to even: flat almost everywhere, so d = 0"""
+    node_name = "RoundBackward0"
+
+    @staticmethod
+    def forward(ctx, a, decimals=0):
+        x = a._data
+        if decimals and x.dtype.kind == "f":  # PyTorch scales by 10**|decimals| in x's dtype
+            scale = x.dtype.type(10.0 ** abs(decimals))
+            out = np.rint(x * scale) / scale if decimals > 0 else np.rint(x / scale) * scale
+        else:
+            out = np.rint(x) if x.dtype.kind == "f" else x.copy()
+        return result_like(out, a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return zero_gradient(grad), None
+
+
+class RoundDecimals(Round):
+    node_name = "RoundBackward1"
+
+
+def round_(a, decimals=0):  # noqa: ANN001, ANN201
+    return (RoundDecimals if decimals else Round).apply(a, decimals)

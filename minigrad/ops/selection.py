@@ -122,3 +122,34 @@ class Sign(Function):
 
 def sign(a: Tensor) -> Tensor:
     return Sign.apply(a)
+
+
+class Maximum(Function):
+    """maximum(a, b) (and torch.max(a, b)): the gradient goes to the larger of the two, half to
+    each where they are equal, as PyTorch splits it"""
+    node_name = "MaximumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, pick=np.maximum):
+        ctx.save_for_backward(a, b)
+        ctx.larger = pick is np.maximum
+        return result_like(pick(a._data, b._data), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        shared = where(a == b, grad / 2, grad)
+        a_won = a > b if ctx.larger else a < b
+        return where(a_won | (a == b), shared, 0.0), where(a_won, 0.0, shared), None
+
+
+class Minimum(Maximum):
+    node_name = "MinimumBackward0"
+
+
+def maximum(a: Tensor, b: Tensor) -> Tensor:
+    return Maximum.apply(*as_tensor_pair(a, b), np.maximum)
+
+
+def minimum(a: Tensor, b: Tensor) -> Tensor:
+    return Minimum.apply(*as_tensor_pair(a, b), np.minimum)

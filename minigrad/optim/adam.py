@@ -7,8 +7,9 @@ from typing import Any
 
 import numpy as np
 
+from ..fidelity import fma
 from ..tensor import Tensor
-from .optimizer import Optimizer, _check_not_supported
+from .optimizer import Optimizer, _check_not_supported, add_scaled
 
 
 class Adam(Optimizer):
@@ -54,15 +55,16 @@ class Adam(Optimizer):
                 param._data *= 1 - lr * weight_decay
                 param._bump_version()
             else:
-                grad = grad + weight_decay * param._data
+                grad = add_scaled(grad, param._data, weight_decay)  # grad.add(p, alpha=wd)
         state["step"]._data += 1
         m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
         _lerp_(m, grad, 1 - beta1)
-        v *= beta2
-        v += (1 - beta2) * grad * grad
+        v *= beta2  # then addcmul_(g, g, value=1 - beta2): (value * g) * g + v, rounded once
+        v[...] = fma(np.float32(1 - beta2) * grad, grad, v) if v.dtype == np.float32 \
+            else v + (1 - beta2) * grad * grad
         step = float(state["step"]._data)
         bias_correction1 = 1 - beta1 ** step
-        bias_correction2_sqrt = math.sqrt(1 - beta2 ** step)
+        bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5  # as PyTorch: not math.sqrt
         if group["amsgrad"]:  # the largest v so far, so the step size never grows back
             v = np.maximum(state["max_exp_avg_sq"]._data, v, out=state["max_exp_avg_sq"]._data)
         denom = np.sqrt(v) / bias_correction2_sqrt + group["eps"]
@@ -74,7 +76,11 @@ class Adam(Optimizer):
 def _lerp_(start: np.ndarray, end: np.ndarray, weight: float) -> None:
     """start += weight * (end - start), in place, computed from the nearer end like PyTorch's
     lerp kernel so float32 results agree to the last bit."""
-    if weight < 0.5:
+    if start.dtype == np.float32:  # each branch one fused multiply-add, as the kernel's
+        w = np.float32(weight)
+        start[...] = (fma(w, end - start, start) if weight < 0.5
+                      else fma(-(end - start), np.float32(1) - w, end))
+    elif weight < 0.5:
         start += weight * (end - start)
     else:
         start[...] = end - (end - start) * (1 - weight)

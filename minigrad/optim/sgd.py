@@ -7,13 +7,14 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor
-from .optimizer import Optimizer, _check_not_supported
+from .optimizer import Optimizer, _check_not_supported, add_scaled
 
 
 class SGD(Optimizer):
     """p -= lr * g, where g is the gradient plus weight_decay * p, and with momentum the
     running buffer b = momentum * b + (1 - dampening) * g (b = g on the first step) takes
-    g's place (nesterov: g + momentum * b). Same order of operations as PyTorch's."""
+    g's place (nesterov: g + momentum * b). Same order of operations and rounding as
+    PyTorch's (each `add(x, alpha=...)` rounds once: optimizer.add_scaled)."""
 
     def __init__(self, params: Iterable[Any], lr: float = 1e-3, momentum: float = 0,
                  dampening: float = 0, weight_decay: float = 0, nesterov: bool = False, *,
@@ -36,16 +37,17 @@ class SGD(Optimizer):
     def _update(self, param: Tensor, grad: np.ndarray, group: dict, state: dict) -> None:
         if group["maximize"]:
             grad = -grad
-        if group["weight_decay"] != 0:
-            grad = grad + group["weight_decay"] * param._data
+        if group["weight_decay"] != 0:  # grad.add(p, alpha=weight_decay)
+            grad = add_scaled(grad, param._data, group["weight_decay"])
         momentum = group["momentum"]
         if momentum != 0:
             buffer = state.get("momentum_buffer")
             if buffer is None:
                 buffer = state["momentum_buffer"] = Tensor(grad.copy())
-            else:
+            else:  # b.mul_(momentum).add_(grad, alpha=1 - dampening)
                 buffer._data *= momentum
-                buffer._data += (1 - group["dampening"]) * grad
+                buffer._data[...] = add_scaled(buffer._data, grad, 1 - group["dampening"])
                 buffer._bump_version()
-            grad = grad + momentum * buffer._data if group["nesterov"] else buffer._data
-        param._data -= group["lr"] * grad
+            grad = (add_scaled(grad, buffer._data, momentum) if group["nesterov"]
+                    else buffer._data)
+        param._data[...] = add_scaled(param._data, grad, -group["lr"])  # p.add_(g, alpha=-lr)

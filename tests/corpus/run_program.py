@@ -21,9 +21,13 @@ from contextlib import redirect_stdout
 # The one deliberate difference: PyTorch prints a grad_fn as `<AddBackward0 object at 0x7f..>`,
 # minigrad without the address (which changes from run to run). Both transcripts drop it.
 ADDRESS = re.compile(r" object at 0x[0-9a-fA-F]+>")
+# PyTorch's warnings from C++ end with where its build kept the source file; that path is the
+# build machine's, not PyTorch's behaviour, so both transcripts drop it too.
+CPP_LOCATION = re.compile(r" \(Triggered internally at [^)]*\.\)")
 
 # The submodules a program may import by name; each is the matching minigrad module.
-SUBMODULES = ("nn", "nn.functional", "optim", "autograd", "linalg")
+SUBMODULES = ("nn", "nn.functional", "optim", "autograd", "autograd.functional",
+              "autograd.function", "autograd.profiler", "linalg", "utils", "utils.data")
 
 
 def use_minigrad_as_torch() -> None:
@@ -53,7 +57,7 @@ def main(argv: list[str]) -> int:
         except Exception as error:  # noqa: BLE001 - the error is part of the transcript
             print(f"{type(error).__name__}: {error}")
             status = 1
-    sys.stdout.write(ADDRESS.sub(" object>", transcript.getvalue()))
+    sys.stdout.write(CPP_LOCATION.sub("", ADDRESS.sub(" object>", transcript.getvalue())))
     return status
 
 

@@ -1,0 +1,209 @@
+"""var, std, prod, amax and amin: the reductions tutorials reach for beyond sum and mean.
+var and std are computed in double precision and rounded once, as PyTorch's CPU kernels
+accumulate them; their backward is PyTorch's formula written with tensor ops (so it is itself
+differentiable)."""
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+from .operands import result_like
+from .pointwise import where
+from .reduction import _restore
+from .shape import _dims
+
+
+def _all_or(dims: Any, ndim: int) -> tuple:
+    """The dimensions to reduce: None or () mean all of them."""
+    if dims is None:
+        return tuple(range(ndim))
+    return _dims(dims, ndim) or tuple(range(ndim))
+
+
+class Var(Function):
+    """d var(a) = 2 (a - mean(a)) / (N - correction)"""
+    node_name = "VarBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dims, correction, keepdim, root=False):
+        ctx.save_for_backward(a)
+        ctx.dims, ctx.correction, ctx.keepdim = dims, correction, keepdim
+        ctx.dof = int(np.prod([a.shape[d] for d in dims], dtype=np.int64)) - correction
+        wide = a._data.astype(np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # numpy's own "Degrees of freedom"
+            var = np.var(wide, axis=dims, ddof=correction, keepdims=keepdim) \
+                if a.numel() else np.full(_kept_shape(a.shape, dims, keepdim), np.nan)
+        if root:  # the square root is taken before rounding, as PyTorch's kernel does
+            var = np.sqrt(var)
+        return result_like(np.asarray(var).astype(a._data.dtype), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        grad = _restore(grad, a.shape, ctx.dims, ctx.keepdim)
+        if ctx.dof <= 0 and len(ctx.dims) == a.ndim:  # PyTorch's answer: nan everywhere
+            return grad.expand(a.shape) * np.nan, None, None, None, None
+        scale = 2.0 / ctx.dof if ctx.dof else math.inf
+        return scale * grad * (a - a.mean(ctx.dims, keepdim=True)), None, None, None, None
+
+
+class Std(Var):
+    """d std(a) = (a - mean(a)) / ((N - correction) std(a)), 0 where std(a) is 0"""
+    node_name = "StdBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dims, correction, keepdim):
+        out = Var.forward(ctx, a, dims, correction, keepdim, root=True)
+        ctx.out = out._data
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        result = Tensor(ctx.out)
+        grad = where(result == 0, 0.0, grad / (result * 2))
+        return Var.backward(ctx, grad)
+
+
+def _kept_shape(shape: tuple, dims: tuple, keepdim: bool) -> tuple:
+    return tuple(1 if i in dims else s for i, s in enumerate(shape) if keepdim or i not in dims)
+
+
+def var_or_std(a: Tensor, name: str, dim: Any = None, unbiased: Any = True,
+               keepdim: bool = False, correction: Any = None) -> Tensor:
+    """`a.var(...)` or `a.std(...)`: `x.var(False)` is PyTorch's old unbiased-only form."""
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    if not a.dtype.is_floating_point:
+        raise RuntimeError(f"{name}(): input dtype should be either floating point or complex. "
+                           f"Got {a.dtype.scalar_name.capitalize()} instead.")
+    if correction is None:
+        correction = 1 if unbiased else 0
+    dims = _all_or(dim, a.ndim)
+    if int(np.prod([a.shape[d] for d in dims], dtype=np.int64)) - correction <= 0:
+        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less "
+                      "than the reduction factor (input numel divided by output numel).",
+                      UserWarning, stacklevel=3)
+    return (Std if name == "std" else Var).apply(a, dims, correction, keepdim)
+
+
+class Prod(Function):
+    """d prod(a) = prod(a) / a per element (the product of the others where a has zeros)"""
+    node_name = "ProdBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim, keepdim):
+        ctx.save_for_backward(a)
+        ctx.dim, ctx.keepdim = dim, keepdim
+        data = a._data.astype(np.int64) if a._data.dtype.kind in "biu" else a._data
+        out = np.prod(data, axis=dim, keepdims=keepdim)
+        ctx.out = out
+        return Tensor(np.asarray(out))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        dims = tuple(range(a.ndim)) if ctx.dim is None else (ctx.dim,)
+        grad = _restore(grad, a.shape, dims, ctx.keepdim)
+        if not (a._data == 0).any():
+            out = Tensor(np.asarray(ctx.out))
+            return grad * (_restore(out, a.shape, dims, ctx.keepdim) / a), None, None
+        # With a zero, prod / a is 0 / 0 there: the product of the others, from the products
+        # before and after each element.
+        flat = a._data.reshape(-1) if ctx.dim is None else a._data
+        axis = 0 if ctx.dim is None else ctx.dim
+        ones = np.ones_like(np.take(flat, [0], axis=axis))
+        before = np.cumprod(np.concatenate([ones, flat], axis=axis), axis=axis)
+        after = np.flip(np.cumprod(np.flip(np.concatenate([flat, ones], axis=axis), axis),
+                                   axis=axis), axis)
+        n = flat.shape[axis]
+        others = (np.take(before, range(n), axis=axis)
+                  * np.take(after, range(1, n + 1), axis=axis)).reshape(a.shape)
+        return grad * Tensor(others.astype(a._data.dtype)), None, None
+
+
+class ProdDim(Prod):
+    node_name = "ProdBackward1"
+
+
+def prod(a: Tensor, dim: int | None = None, keepdim: bool = False, dtype: Any = None) -> Tensor:
+    if dtype is not None:
+        a = a.to(dtype)
+    if dim is None:
+        return Prod.apply(a, None, False)
+    return ProdDim.apply(a, _all_or(dim, a.ndim)[0] if a.ndim else None, keepdim)
+
+
+class Amax(Function):
+    """amax/amin: the gradient is shared evenly among the elements that reached the extreme"""
+    node_name = "AmaxBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dims, keepdim, pick=np.max):
+        if a.numel() == 0 and not a.ndim or any(a.shape[d] == 0 for d in dims):
+            raise IndexError(f"{ctx.node_name[:4].lower()}(): Expected reduction dim "
+                             f"{dims[0] if dims else 0} to have non-zero size.")
+        ctx.dims, ctx.keepdim, ctx.shape = dims, keepdim, a.shape
+        kept = pick(a._data, axis=dims, keepdims=True)
+        hits = a._data == kept
+        ctx.hits = Tensor(hits)
+        ctx.count = Tensor(hits.sum(axis=dims, keepdims=True).astype(a._data.dtype))
+        return result_like(kept if keepdim else np.squeeze(kept, axis=dims), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad = _restore(grad, ctx.shape, ctx.dims, ctx.keepdim)
+        return where(ctx.hits, grad / ctx.count, 0.0), None, None, None
+
+
+class Amin(Amax):
+    node_name = "AminBackward0"
+
+
+def amax_or_amin(a: Tensor, name: str, dim: Any = (), keepdim: bool = False) -> Tensor:
+    if name == "amax":
+        return Amax.apply(a, _all_or(dim, a.ndim), keepdim, np.max)
+    return Amin.apply(a, _all_or(dim, a.ndim), keepdim, np.min)
+
+
+class Cumsum(Function):
+    """running sums along dim: d = the gradient's running sums taken from the other end"""
+    node_name = "CumsumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.dim = dim
+        data = a._data.astype(np.int64) if a._data.dtype.kind in "biu" else a._data
+        return Tensor(np.cumsum(data, axis=dim) if a.ndim else data.copy())
+
+    @staticmethod
+    def backward(ctx, grad):
+        if not grad.ndim:
+            return grad, None
+        return ReverseCumsum.apply(grad, ctx.dim), None
+
+
+class ReverseCumsum(Function):
+    """running sums from the end (PyTorch's grad.flip(dim).cumsum(dim).flip(dim)): cumsum's
+    backward, whose own backward is cumsum"""
+    node_name = "CumsumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.dim = dim
+        return Tensor(np.flip(np.cumsum(np.flip(a._data, dim), axis=dim), dim).copy())
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Cumsum.apply(grad, ctx.dim), None
+
+
+def cumsum(a: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    if dtype is not None:
+        a = a.to(dtype)
+    return Cumsum.apply(a, _dims(dim, a.ndim)[0] if a.ndim else 0)

@@ -1,0 +1,143 @@
+"""torch.autograd.functional (vjp, jvp, hessian, hvp, vhp, jacobian with create_graph),
+gradgradcheck, @once_differentiable, the profiler's context manager, and torch.save /
+torch.load, against real PyTorch. Skipped without PyTorch."""
+from __future__ import annotations
+
+import importlib
+import io
+
+import pytest
+
+import minigrad as mg
+
+
+@pytest.fixture
+def torch():
+    return pytest.importorskip("torch")
+
+
+def _cubic(x):
+    return (x ** 3).sum() + x[0] * x[1]
+
+
+def _mixed(x, y):
+    return (x * y.exp()).sum()
+
+
+def _square(x):
+    return x ** 2 * 3
+
+
+FUNCTIONAL = {
+    "vjp": lambda L, x: L.autograd.functional.vjp(_square, x, L.ones(3, dtype=x.dtype)),
+    "vjp of a scalar, v=None": lambda L, x: L.autograd.functional.vjp(_cubic, x),
+    "jvp": lambda L, x: L.autograd.functional.jvp(_square, x, L.tensor([1.0, 0, 2],
+                                                                       dtype=x.dtype)),
+    "hessian": lambda L, x: L.autograd.functional.hessian(_cubic, x),
+    "hessian of two inputs": lambda L, x: L.autograd.functional.hessian(_mixed, (x, x * 0.5)),
+    "hvp": lambda L, x: L.autograd.functional.hvp(_cubic, x, L.tensor([1.0, 0, 2],
+                                                                      dtype=x.dtype)),
+    "vhp": lambda L, x: L.autograd.functional.vhp(_cubic, x, L.tensor([1.0, 0, 2],
+                                                                      dtype=x.dtype)),
+    "jacobian(create_graph=True)": lambda L, x: L.autograd.functional.jacobian(
+        _square, x, create_graph=True),
+    "vjp without v": lambda L, x: L.autograd.functional.vjp(_square, x),
+    "hvp of a vector": lambda L, x: L.autograd.functional.hvp(_square, x, x),
+}
+
+
+@pytest.mark.parametrize("name", FUNCTIONAL)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_functional_matches_torch(torch, name, dtype):
+    seen = []
+    for lib in (mg, torch):
+        x = lib.tensor([1.0, 2.0, 3.0], dtype=getattr(lib, dtype))
+        try:
+            seen.append(repr(FUNCTIONAL[name](lib, x)).replace(" object at", ""))
+        except Exception as error:  # noqa: BLE001 - the error is part of what is compared
+            seen.append((type(error).__name__, str(error)))
+    assert seen[0] == seen[1]
+
+
+def test_gradgradcheck_answers_and_draws_as_torch(torch):
+    """Its random weights come from the default generator: the numbers drawn after agree."""
+    seen = []
+    for lib in (mg, torch):
+        lib.manual_seed(0)
+        x = lib.tensor([0.5, 1.5, -0.3], dtype=lib.float64, requires_grad=True)
+        y = lib.tensor([0.1, 0.2, 0.3], dtype=lib.float64, requires_grad=True)
+        seen.append((lib.autograd.gradgradcheck(lambda t: (t ** 3).sin(), x),
+                     lib.autograd.gradgradcheck(lambda a, b: a * b.exp(), (x, y)),
+                     lib.rand(3).tolist()))
+    assert seen[0] == seen[1]
+
+
+def _once(lib):
+    function = importlib.import_module(f"{lib.__name__}.autograd.function")
+
+    class Square(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        @function.once_differentiable
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return grad * 2 * x
+
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    Square.apply(x).sum().backward()
+    out = [repr(x.grad)]
+    (g,) = lib.autograd.grad(Square.apply(x).sum(), x, create_graph=True)
+    out.append((g.requires_grad, repr(g)))
+    with lib.autograd.profiler.profile() as prof:
+        (x * 2).sum().backward()
+    out.append((repr(x.grad), prof.enabled))
+    return out
+
+
+def test_once_differentiable_and_profiler_block(torch):
+    assert _once(mg) == _once(torch)
+
+
+def test_profiler_results_say_minigrad_times_nothing():
+    with mg.autograd.profiler.profile() as prof:
+        mg.ones(2).sum()
+    with pytest.raises(NotImplementedError, match="^minigrad is a subset of PyTorch: "):
+        prof.key_averages()
+
+
+def test_save_and_load_round_trip(tmp_path):
+    """Tensors, parameters and a state_dict load back equal, as leaves with requires_grad
+    kept (the file is minigrad's own pickle: PyTorch's format is not read or written)."""
+    mg.manual_seed(0)
+    model = mg.nn.Sequential(mg.nn.Linear(3, 4), mg.nn.ReLU(), mg.nn.Linear(4, 1))
+    path = tmp_path / "model.pt"
+    mg.save(model.state_dict(), path)
+    other = mg.nn.Sequential(mg.nn.Linear(3, 4), mg.nn.ReLU(), mg.nn.Linear(4, 1))
+    assert str(other.load_state_dict(mg.load(path, weights_only=True))) == \
+        "<All keys matched successfully>"
+    for a, b in zip(model.parameters(), other.parameters()):
+        assert mg.equal(a, b) and b.is_leaf and b.requires_grad
+    buffer = io.BytesIO()
+    w = mg.nn.Parameter(mg.randn(2, 2))
+    mg.save({"x": mg.arange(3), "w": w, "y": mg.ones(2, requires_grad=True) * 2,
+             "list": [mg.tensor(1.5, dtype=mg.float64)]}, buffer)
+    buffer.seek(0)
+    back = mg.load(buffer)
+    assert repr(back["x"]) == "tensor([0, 1, 2])"
+    assert type(back["w"]).__name__ == "Parameter" and mg.equal(back["w"], w)
+    assert repr(back["y"]) == "tensor([2., 2.])"  # a result with history loads as a plain leaf
+    assert repr(back["list"]) == "[tensor(1.5000, dtype=torch.float64)]"
+
+
+def test_save_load_prints_as_torch(torch, tmp_path):
+    seen = []
+    for lib in (mg, torch):
+        lib.manual_seed(0)
+        layer = lib.nn.Linear(2, 2)
+        lib.save(layer.state_dict(), tmp_path / f"{lib.__name__}.pt")
+        seen.append(repr(lib.load(tmp_path / f"{lib.__name__}.pt")))
+    assert seen[0] == seen[1]
