@@ -1,5 +1,5 @@
 """numpy's floating point warnings are off inside minigrad's operations (PyTorch has none) and
-on again outside them: `Function.apply` runs forward in a quiet `contextvars.Context`."""
+on again outside them: `Function.apply` sets numpy's error state quiet around forward."""
 import contextvars
 import threading
 import warnings

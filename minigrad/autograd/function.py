@@ -19,12 +19,11 @@ from .graph import (_NO_EDGE, ERR_BACKWARD_TWICE, ERR_LEAF_IN_PLACE, Node, Saved
 
 # numpy warns of overflow and of 0 * inf, PyTorch does not: every forward runs with numpy's
 # warnings off. `with np.errstate(all="ignore")` rebuilds numpy's error state on every entry
-# (2-3 µs); numpy keeps that state in context variables, so forward instead runs in a copy of
-# the caller's context where those variables are set to the values errstate gives them (a
-# fraction of a µs). What it earns: benchmarks/tricks.md, row `_run_quietly`. A copy of the
-# caller's context, not one captured once: Jupyter routes a cell's print() through a context
-# variable, and a stale context sent what a forward printed to another cell, or nowhere.
-_numpy_quiet = contextvars.ContextVar("minigrad_numpy_quiet", default=False)
+# (2-3 µs). numpy 2 keeps that state in one context variable, so forward instead sets that
+# variable to the value errstate gives it, and resets it afterwards (a fraction of a µs). What
+# it earns: benchmarks/tricks.md, row `_run_quietly`. It is set in the caller's own context,
+# never in one captured once: Jupyter routes a cell's print() through a context variable, and a
+# stale context sent what a forward printed to another cell, or nowhere.
 
 
 def _variables_set_by(manager: Any) -> tuple:
@@ -37,20 +36,18 @@ def _variables_set_by(manager: Any) -> tuple:
                  if before.get(var, missing) is not value)
 
 
-_QUIET = (*_variables_set_by(np.errstate(all="ignore")), (_numpy_quiet, True))
+(_numpy_errors, _QUIET), = _variables_set_by(np.errstate(all="ignore"))
 
 
 def _run_quietly(fn: Any, *args: Any, **kwargs: Any) -> Any:
     """`fn(*args, **kwargs)` with numpy's floating point warnings off."""
-    if _numpy_quiet.get():  # already quiet: a forward that calls other operations
+    if _numpy_errors.get() is _QUIET:  # already quiet: a forward that calls other operations
         return fn(*args, **kwargs)
-    return contextvars.copy_context().run(_quietly, fn, args, kwargs)
-
-
-def _quietly(fn: Any, args: tuple, kwargs: dict) -> Any:
-    for var, value in _QUIET:  # in the copied context only: the caller's is left as it was
-        var.set(value)
-    return fn(*args, **kwargs)
+    token = _numpy_errors.set(_QUIET)
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _numpy_errors.reset(token)  # the caller's error state, whatever fn did to it
 
 
 class FunctionCtx:
