@@ -13,8 +13,7 @@ from .. import _grad_mode
 from ..tensor import Tensor
 from . import anomaly
 from .accumulate import grad_accumulator
-from .graph import (_NO_EDGE, ERR_BACKWARD_TWICE, ERR_LEAF_IN_PLACE, Node, SavedTensor, _sequence,
-                    pack_outputs)
+from .graph import _NO_EDGE, ERR_BACKWARD_TWICE, ERR_LEAF_IN_PLACE, Node, SavedTensor, pack_outputs
 
 
 # numpy warns of overflow and of 0 * inf, PyTorch does not: every forward runs with numpy's
@@ -92,10 +91,6 @@ class BackwardFunction(FunctionCtx, Node):
     _forward_cls: type
     _materialize_grads = True
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._to_save = None
-
     def name(self) -> str:
         return self._qualname
 
@@ -140,8 +135,7 @@ class Function:
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         ctx = cls._backward_cls()
-        ctx.needs_input_grad = _shared(tuple([isinstance(a, Tensor) and a.requires_grad
-                                              for a in args]))
+        ctx.needs_input_grad = tuple([isinstance(a, Tensor) and a.requires_grad for a in args])
         enabled = _grad_mode.state.enabled
         _grad_mode.state.enabled = False  # what forward computes is not recorded op by op
         try:
@@ -157,6 +151,7 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     """Link a freshly computed result into the graph: inputs become `next_functions`, outputs
     get `grad_fn`, and what forward saved is stamped with its version."""
     edges, meta, kept, positions = [], [], [], []
+    only_numbers_kept = True  # see ctx._inputs below
     # One pass over the inputs rather than one comprehension per field: this runs for every
     # recorded op (what it earns: benchmarks/tricks.md, row "`_connect` reads the inputs").
     for i, a in enumerate(args):
@@ -174,24 +169,21 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
         else:  # or nowhere: the node remembers the input itself, for diagrams
             edges.append(_NO_EDGE)
             kept.append(_input_ref(a))
-    ctx._sequence_nr = next(_sequence)
+            only_numbers_kept = only_numbers_kept and a._is_wrapped_number
+    ctx.needs_input_grad = _shared(ctx.needs_input_grad)
     ctx._num_args = len(args)
     ctx._tensor_positions = _shared(tuple(positions))
     ctx._next_functions = tuple(edges)  # what Node.next_functions returns
     ctx._input_meta = _shared(tuple(meta))
-    ctx._inputs = _kept_inputs(kept)
+    # What the node remembers of its inputs that need no gradient, for diagrams (None for the
+    # others, which diagrams find through `next_functions`): shared when that is only Python
+    # numbers made tensors, which never change.
+    ctx._inputs = _shared(tuple(kept)) if only_numbers_kept else tuple(kept)
     ctx._outputs = _link_outputs(ctx, outs, ctx._non_differentiable, ctx._dirty)
     to_save, ctx._to_save = ctx._to_save, None
     ctx._saved = None if to_save is None else _save(to_save, ctx)
     if anomaly.state.enabled:  # for the warning if this node's backward fails (anomaly.py)
         anomaly.record_forward_stack(ctx)
-
-
-def _kept_inputs(kept: list) -> tuple:
-    """What a node remembers of its inputs that need no gradient, for diagrams (None for the
-    others: diagrams find those through `next_functions`). Shared when it holds only None
-    and Python numbers, which never change."""
-    return _shared(tuple(kept)) if all([_is_number(k) for k in kept]) else tuple(kept)
 
 
 def _save(tensors: tuple, ctx: BackwardFunction) -> tuple:
@@ -248,11 +240,6 @@ def _shared(value: tuple) -> tuple:
     if len(_SHARED) >= 10_000:  # stays small whatever shapes a program goes through
         _SHARED.clear()
     return _SHARED.setdefault(value, value)
-
-
-def _is_number(t: Any) -> bool:
-    """None or a Python number made a tensor: never changed, so safe to share."""
-    return t is None or getattr(t, "_is_wrapped_number", False)
 
 
 def _input_ref(t: Any) -> Any:
