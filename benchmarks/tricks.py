@@ -130,9 +130,8 @@ class Trick:
 
 TRICKS = {
     "_run_quietly": Trick(
-        "autograd/function.py", "forward runs in a copy of the caller's contextvars.Context "
-        "with numpy's error-state variables set quiet; plain: `with np.errstate(all='ignore')` "
-        "in every apply",
+        "autograd/function.py", "forward runs with numpy's error-state context variable set "
+        "quiet, and reset after; plain: `with np.errstate(all='ignore')` in every apply",
         [("_run_quietly", function._run_quietly, plain_run_quietly)]),
     "_connect one pass": Trick(
         "autograd/function.py", "_connect reads the inputs in one loop; plain: one "
