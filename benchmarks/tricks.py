@@ -34,7 +34,7 @@ import minigrad as mg
 from minigrad import _inplace
 from minigrad.autograd import function, graph
 from minigrad.autograd.accumulate import grad_accumulator
-from minigrad.autograd.graph import _NO_EDGE, SavedTensor, _sequence
+from minigrad.autograd.graph import _NO_EDGE, SavedTensor
 from minigrad.ops import operands, selection
 from minigrad.ops.fill import Zero
 from minigrad.tensor import Tensor
@@ -104,14 +104,15 @@ def _edge_to(a: Tensor) -> tuple:
 def plain_connect(ctx: Any, args: tuple, outs: tuple) -> None:
     """_connect written as one comprehension per field instead of one pass over the inputs."""
     tensors = [a for a in args if isinstance(a, Tensor)]
-    ctx._sequence_nr = next(_sequence)
+    ctx.needs_input_grad = function._shared(ctx.needs_input_grad)
     ctx._num_args = len(args)
     ctx._tensor_positions = function._shared(
         tuple(i for i, a in enumerate(args) if isinstance(a, Tensor)))
     ctx._next_functions = tuple(_edge_to(a) for a in tensors)
     ctx._input_meta = function._shared(tuple((a._data.shape, a._data.dtype) for a in tensors))
-    ctx._inputs = function._kept_inputs(
-        [None if a.requires_grad else function._input_ref(a) for a in tensors])
+    kept = tuple(None if a.requires_grad else function._input_ref(a) for a in tensors)
+    only_numbers = all(a.requires_grad or a._is_wrapped_number for a in tensors)
+    ctx._inputs = function._shared(kept) if only_numbers else kept
     ctx._outputs = function._link_outputs(ctx, outs, ctx._non_differentiable, ctx._dirty)
     to_save, ctx._to_save = ctx._to_save, None
     ctx._saved = None if to_save is None else function._save(to_save, ctx)
@@ -129,9 +130,8 @@ class Trick:
 
 TRICKS = {
     "_run_quietly": Trick(
-        "autograd/function.py", "forward runs in a copy of the caller's contextvars.Context "
-        "with numpy's error-state variables set quiet; plain: `with np.errstate(all='ignore')` "
-        "in every apply",
+        "autograd/function.py", "forward runs with numpy's error-state context variable set "
+        "quiet, and reset after; plain: `with np.errstate(all='ignore')` in every apply",
         [("_run_quietly", function._run_quietly, plain_run_quietly)]),
     "_connect one pass": Trick(
         "autograd/function.py", "_connect reads the inputs in one loop; plain: one "

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from . import _dtype, _grad_mode
+from .autograd.function import _run_quietly
 from .autograd.graph import ERR_LEAF_IN_PLACE, _forward_name, replace_output
 from .ops.fill import Zero
 from .ops.indexing import AsStrided, CopySlices, IndexPut, _plain_key, as_positions, is_advanced
@@ -67,8 +68,9 @@ def update(t: Tensor, op: Any, other: Any, alpha: Any = 1) -> Tensor:
         if alpha == 1:
             return inplace(t, lambda x: op(x, other), other)
         return inplace(t, lambda x: op(x, other, alpha=alpha), other)
-    with np.errstate(all="ignore"):  # no overflow warnings, as in PyTorch
-        _UFUNCS[op.__name__](t._data, value if alpha == 1 else alpha * value, out=t._data)
+    ufunc = _UFUNCS[op.__name__]
+    # No overflow warnings, as in PyTorch: numpy quiet, the way every forward runs.
+    _run_quietly(lambda: ufunc(t._data, value if alpha == 1 else alpha * value, out=t._data))
     t._bump_version()
     return t
 

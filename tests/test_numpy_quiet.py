@@ -1,5 +1,5 @@
 """numpy's floating point warnings are off inside minigrad's operations (PyTorch has none) and
-on again outside them: `Function.apply` runs forward in a quiet `contextvars.Context`."""
+on again outside them: `Function.apply` sets numpy's error state quiet around forward."""
 import contextvars
 import threading
 import warnings
@@ -88,3 +88,22 @@ def test_forward_sees_the_callers_context_variables_as_they_are_now():
         cell.set(name)
         Record.apply(minigrad.tensor(1.0, requires_grad=True))
     assert seen == ["cell 3", "cell 4"]
+
+
+def test_an_update_under_no_grad_that_overflows_does_not_warn():
+    # `p.add_(g, alpha=...)` under no_grad takes _inplace.update's one-pass numpy call, which
+    # runs quietly too: alpha times the gradient overflows float32 without a warning, as in
+    # PyTorch, and the learner's own numpy warns again afterwards.
+    torch = pytest.importorskip("torch")
+    results = []
+    for lib in (minigrad, torch):
+        p = lib.tensor([1.0, 2.0], requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with lib.no_grad():
+                p.add_(lib.tensor([1e30, 1.0]), alpha=1e30)
+                p.mul_(1e30)
+        results.append(p.tolist())
+    assert results[0] == results[1] == [float("inf"), float("inf")]
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        np.array([1e300]) * np.array([1e300])

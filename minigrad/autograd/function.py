@@ -13,19 +13,17 @@ from .. import _grad_mode
 from ..tensor import Tensor
 from . import anomaly
 from .accumulate import grad_accumulator
-from .graph import (_NO_EDGE, ERR_BACKWARD_TWICE, ERR_LEAF_IN_PLACE, Node, SavedTensor, _sequence,
-                    pack_outputs)
+from .graph import _NO_EDGE, ERR_BACKWARD_TWICE, ERR_LEAF_IN_PLACE, Node, SavedTensor, pack_outputs
 from .saved import saved_properties
 
 
 # numpy warns of overflow and of 0 * inf, PyTorch does not: every forward runs with numpy's
 # warnings off. `with np.errstate(all="ignore")` rebuilds numpy's error state on every entry
-# (2-3 µs); numpy keeps that state in context variables, so forward instead runs in a copy of
-# the caller's context where those variables are set to the values errstate gives them (a
-# fraction of a µs). What it earns: benchmarks/tricks.md, row `_run_quietly`. A copy of the
-# caller's context, not one captured once: Jupyter routes a cell's print() through a context
-# variable, and a stale context sent what a forward printed to another cell, or nowhere.
-_numpy_quiet = contextvars.ContextVar("minigrad_numpy_quiet", default=False)
+# (2-3 µs). numpy 2 keeps that state in one context variable, so forward instead sets that
+# variable to the value errstate gives it, and resets it afterwards (a fraction of a µs). What
+# it earns: benchmarks/tricks.md, row `_run_quietly`. It is set in the caller's own context,
+# never in one captured once: Jupyter routes a cell's print() through a context variable, and a
+# stale context sent what a forward printed to another cell, or nowhere.
 
 
 def _variables_set_by(manager: Any) -> tuple:
@@ -38,20 +36,18 @@ def _variables_set_by(manager: Any) -> tuple:
                  if before.get(var, missing) is not value)
 
 
-_QUIET = (*_variables_set_by(np.errstate(all="ignore")), (_numpy_quiet, True))
+(_numpy_errors, _QUIET), = _variables_set_by(np.errstate(all="ignore"))
 
 
 def _run_quietly(fn: Any, *args: Any, **kwargs: Any) -> Any:
     """`fn(*args, **kwargs)` with numpy's floating point warnings off."""
-    if _numpy_quiet.get():  # already quiet: a forward that calls other operations
+    if _numpy_errors.get() is _QUIET:  # already quiet: a forward that calls other operations
         return fn(*args, **kwargs)
-    return contextvars.copy_context().run(_quietly, fn, args, kwargs)
-
-
-def _quietly(fn: Any, args: tuple, kwargs: dict) -> Any:
-    for var, value in _QUIET:  # in the copied context only: the caller's is left as it was
-        var.set(value)
-    return fn(*args, **kwargs)
+    token = _numpy_errors.set(_QUIET)
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _numpy_errors.reset(token)  # the caller's error state, whatever fn did to it
 
 
 class FunctionCtx:
@@ -95,10 +91,6 @@ class BackwardFunction(FunctionCtx, Node):
     # _tensor_positions (which forward arguments were tensors).
     _forward_cls: type
     _materialize_grads = True
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._to_save = None
 
     def name(self) -> str:
         return self._qualname
@@ -148,8 +140,7 @@ class Function:
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         ctx = cls._backward_cls()
-        ctx.needs_input_grad = _shared(tuple([isinstance(a, Tensor) and a.requires_grad
-                                              for a in args]))
+        ctx.needs_input_grad = tuple([isinstance(a, Tensor) and a.requires_grad for a in args])
         enabled = _grad_mode.state.enabled
         _grad_mode.state.enabled = False  # what forward computes is not recorded op by op
         try:
@@ -167,6 +158,7 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     """Link a freshly computed result into the graph: inputs become `next_functions`, outputs
     get `grad_fn`, and what forward saved is stamped with its version."""
     edges, meta, kept, positions = [], [], [], []
+    only_numbers_kept = True  # see ctx._inputs below
     # One pass over the inputs rather than one comprehension per field: this runs for every
     # recorded op (what it earns: benchmarks/tricks.md, row "`_connect` reads the inputs").
     for i, a in enumerate(args):
@@ -184,12 +176,16 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
         else:  # or nowhere: the node remembers the input itself, for diagrams
             edges.append(_NO_EDGE)
             kept.append(_input_ref(a))
-    ctx._sequence_nr = next(_sequence)
+            only_numbers_kept = only_numbers_kept and a._is_wrapped_number
+    ctx.needs_input_grad = _shared(ctx.needs_input_grad)
     ctx._num_args = len(args)
     ctx._tensor_positions = _shared(tuple(positions))
     ctx._next_functions = tuple(edges)  # what Node.next_functions returns
     ctx._input_meta = _shared(tuple(meta))
-    ctx._inputs = _kept_inputs(kept)
+    # What the node remembers of its inputs that need no gradient, for diagrams (None for the
+    # others, which diagrams find through `next_functions`): shared when that is only Python
+    # numbers made tensors, which never change.
+    ctx._inputs = _shared(tuple(kept)) if only_numbers_kept else tuple(kept)
     ctx._outputs = _link_outputs(ctx, outs, ctx._non_differentiable, ctx._dirty)
     if len(outs) > 1:  # an output dropped by the caller still gets zeros of its shape
         ctx._output_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor)
@@ -205,13 +201,6 @@ def _mark_no_grad_view(view: Tensor) -> None:
     PyTorch, yet no gradient reaches it or through it; changing it in place later with grad
     mode on is refused (_inplace.check_inplace): was that change meant to be recorded?"""
     view._requires_grad = view._made_in_no_grad = True
-
-
-def _kept_inputs(kept: list) -> tuple:
-    """What a node remembers of its inputs that need no gradient, for diagrams (None for the
-    others: diagrams find those through `next_functions`). Shared when it holds only None
-    and Python numbers, which never change."""
-    return _shared(tuple(kept)) if all([_is_number(k) for k in kept]) else tuple(kept)
 
 
 def _save(tensors: tuple, ctx: BackwardFunction) -> tuple:
@@ -268,11 +257,6 @@ def _shared(value: tuple) -> tuple:
     if len(_SHARED) >= 10_000:  # stays small whatever shapes a program goes through
         _SHARED.clear()
     return _SHARED.setdefault(value, value)
-
-
-def _is_number(t: Any) -> bool:
-    """None or a Python number made a tensor: never changed, so safe to share."""
-    return t is None or getattr(t, "_is_wrapped_number", False)
 
 
 def _input_ref(t: Any) -> Any:

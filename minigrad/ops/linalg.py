@@ -25,7 +25,8 @@ class Mm(Function):
             raise RuntimeError(
                 f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
                 f"{b.shape[0]}x{b.shape[1]})")
-        ctx.save_for_backward(a if b.requires_grad else None, b if a.requires_grad else None)
+        a_needs_grad, b_needs_grad = ctx.needs_input_grad  # each keeps the other for backward
+        ctx.save_for_backward(a if b_needs_grad else None, b if a_needs_grad else None)
         return Tensor(a._data @ b._data)
 
     @staticmethod

@@ -61,7 +61,8 @@ class Mul(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a if b.requires_grad else None, b if a.requires_grad else None)
+        a_needs_grad, b_needs_grad = ctx.needs_input_grad  # each keeps the other for backward
+        ctx.save_for_backward(a if b_needs_grad else None, b if a_needs_grad else None)
         return result_like(a._data * b._data, a)
 
     @staticmethod
