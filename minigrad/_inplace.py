@@ -175,6 +175,8 @@ def _take_history(t: Tensor, result: Tensor) -> None:
     if node is None:
         return
     retained = t._retains_grad
+    if retained:  # the old values' gradient is no longer `t`'s: PyTorch moves the retain
+        t.grad_fn._retained.pop(t._output_nr, None)
     t.grad_fn, t._output_nr = node, result._output_nr
     replace_output(node, result, t)
     for saved in node._saved or ():

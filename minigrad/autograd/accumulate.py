@@ -32,7 +32,11 @@ class AccumulateGrad(Node):
         return "<AccumulateGrad object>"
 
     def apply(self, grad: Tensor) -> tuple:
-        """Add `grad` into the leaf's `.grad`; a leaf sends nothing further."""
+        """Add `grad` into the leaf's `.grad`; a leaf sends nothing further. A leaf whose
+        requires_grad was turned off after the graph was built (`x.requires_grad = False`,
+        `x.detach_()`) gets nothing, as in PyTorch."""
+        if not self.variable._requires_grad:
+            return ()
         accumulate_into(self.variable, grad, keep_graph=_grad_mode.state.enabled)
         if self.variable._grad.grad_fn is not None:
             warn_grad_cycle()

@@ -24,6 +24,9 @@ ERR_BACKWARD_TWICE = (
 # An in-place change of a leaf that requires grad: refused by _inplace, and by Function.apply
 # for a custom Function that marks such a leaf dirty.
 ERR_LEAF_IN_PLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+ERR_DETACHED_IN_PLACE = (
+    "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
+    "This is not supported, please use out-of-place `.detach()` instead")  # sic: no space
 
 
 class SavedTensor:
@@ -44,6 +47,8 @@ class SavedTensor:
 
     def unpack(self, owner: Node) -> Any:
         if self.counter.value == self.version and not self.is_own_output:
+            if self.output_nr is not None and self.tensor.grad_fn is None:
+                raise RuntimeError(ERR_DETACHED_IN_PLACE)  # it had a history when saved
             return self.tensor  # the common case first
         if self.counter.value != self.version:
             t = self.tensor
@@ -121,8 +126,8 @@ class Node:
     def name(self) -> str:
         return self._name
 
-    def __repr__(self) -> str:
-        return f"<{self.name()} object>"
+    def __repr__(self) -> str:  # PyTorch's, by class name, without the address
+        return f"<{type(self).__name__} object>"
 
     def register_hook(self, hook: Any) -> RemovableHandle:
         """`hook(grad_inputs, grad_outputs)` runs after this node; it may return new grad_inputs."""
