@@ -50,6 +50,7 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
               "numel", "select", "narrow", "reciprocal", "norm", "floor_divide", "remainder"):
     globals()[_name] = _function_form(_name)
 del _name
+unbind = _function_form("unbind")
 
 
 def is_floating_point(t: Tensor) -> bool:

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from . import _dtype, _grad_mode
-from .autograd.graph import ERR_LEAF_IN_PLACE, replace_output
+from .autograd.graph import ERR_LEAF_IN_PLACE, forward_name, replace_output
 from .ops.fill import Zero
 from .ops.indexing import AsStrided, CopySlices, IndexPut, _plain_key, as_positions, is_advanced
 from .tensor import Tensor
@@ -21,10 +21,22 @@ VIEW_OF_LEAF_IN_PLACE = ("a view of a leaf Variable that requires grad is being 
 def check_inplace(t: Tensor) -> None:
     if not _grad_mode.state.enabled:
         return
+    if t._multi_output_view and t.requires_grad:
+        raise RuntimeError(_multi_output_view_message(t))
     if t.grad_fn is None and t._requires_grad:
         raise RuntimeError(ERR_LEAF_IN_PLACE)
     if t._base is not None and t._base.grad_fn is None and t._base._requires_grad:
         raise RuntimeError(VIEW_OF_LEAF_IN_PLACE)
+
+
+def _multi_output_view_message(view: Tensor) -> str:
+    """PyTorch's refusal to change in place one of several views made by one node (unbind's
+    rows): each view's gradient is a slice of one stacked gradient, which an in-place change of
+    one of them cannot rewrite."""
+    return (f"Output {view._output_nr} of {forward_name(view.grad_fn.name())} is a view and is "
+            "being modified inplace. This view is the output of a function that returns multiple "
+            "views. Such functions do not allow the output views to be modified inplace. You "
+            "should replace the inplace operation by an out-of-place one.")
 
 
 # What add_, sub_, mul_ and div_ do to the values, as the numpy function that can write its

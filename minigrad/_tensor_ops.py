@@ -188,6 +188,7 @@ class TensorOps:
     def narrow(self, dim, start, length):
         return self[(slice(None),) * (dim % self.ndim) + (slice(start, start + length),)]
 
+    def unbind(self, dim=0): return indexing.unbind(self, dim)
     def __getitem__(self, key): return indexing.index(self, key)
     def __setitem__(self, key, value): _inplace.setitem(self, key, value)
 

@@ -50,6 +50,7 @@ class Tensor:
     _accumulator: weakref.ref | None = None  # a leaf's AccumulateGrad: accumulate.grad_accumulator
     _hooks: dict | None = None  # a leaf's own hooks
     _retains_grad = False
+    _multi_output_view = False  # a view made by unbind(): see _inplace.check_inplace
     _is_wrapped_number = False  # a Python number made a tensor (see ops.operands.wrapped_number)
     _saved_once: Any = None  # a wrapped number's one SavedTensor
     __hash__ = object.__hash__  # == is elementwise, yet tensors can be dict keys, as in PyTorch
@@ -262,7 +263,7 @@ class Tensor:
     def __iter__(self) -> Any:
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._data.shape[0]))
+        return iter(self.unbind(0))  # as PyTorch: the rows share one UnbindBackward0
 
     def __bool__(self) -> bool:
         if self._data.size != 1:

@@ -217,6 +217,48 @@ def rows_by_index_modified(lib: Any) -> Any:
     return y, x.grad
 
 
+UNBIND_CASES = {
+    "row_of_row_modified": lambda lib: list(lib.ones(2, 3, requires_grad=True) * 1)[0][0].mul_(2),
+    "view_of_row_modified": lambda lib: list(lib.ones(2, 3, requires_grad=True) * 1)[1]
+    .view(3).add_(1),
+    "row_of_leaf_modified": lambda lib: list(lib.ones(2, 3, requires_grad=True))[1].mul_(2),
+    "row_modified_under_no_grad": lambda lib: _rows_changed_under_no_grad(lib),
+    "rows_out_of_place": lambda lib: [r + 1 for r in lib.ones(2, 3, requires_grad=True) * 1],
+    "rows_of_constant": lambda lib: [r.grad_fn for r in lib.ones(2, 3)],
+    "rows_of_leaf": lambda lib: [type(r.grad_fn).__name__ for r in lib.ones(2, 3,
+                                                                           requires_grad=True)],
+    "unbind_dim_1": lambda lib: lib.unbind(lib.arange(6.0).view(2, 3), dim=1),
+    "unbind_negative_dim": lambda lib: lib.arange(6.0).view(2, 3).unbind(dim=-1),
+    "unbind_0d": lambda lib: lib.tensor(1.0).unbind(),
+    "unbind_dim_out_of_range": lambda lib: lib.ones(2, 3).unbind(2),
+    "unbind_some_rows_used": lambda lib: _grad_of_some_columns(lib),
+    "unpack_rows": lambda lib: _unpacked_rows_grad(lib),
+    "iterate_0d": lambda lib: list(lib.tensor(1.0)),
+}
+
+
+def _rows_changed_under_no_grad(lib: Any) -> Any:
+    y = lib.ones(2, 3, requires_grad=True) * 1
+    rows = list(y)
+    with lib.no_grad():
+        rows[0].mul_(2)
+    return y, rows[0]._version
+
+
+def _grad_of_some_columns(lib: Any) -> Any:
+    x = lib.arange(6.0).view(2, 3).requires_grad_()
+    a, b = x.unbind(1)[:2]
+    (a * 2 + b * 3).sum().backward()
+    return x.grad
+
+
+def _unpacked_rows_grad(lib: Any) -> Any:
+    x = _leaf(lib)
+    first, second, third = x * 2
+    (first * second * third).backward()
+    return x.grad, first.grad_fn.next_functions
+
+
 # ---- inference mode -------------------------------------------------------------------------
 
 def inference_tensor_saved(lib: Any) -> Any:
@@ -506,13 +548,12 @@ CASES: dict[str, Callable[[Any], Any]] = {
         save_a_float, save_none_is_fine, legacy_function_instance,
         static_function_instance_called, mark_dirty_not_returned, mark_dirty_leaf,
         mark_dirty_right, buffers_order)},
-    **HOOK_CASES, **INDEX_CASES, **MATMUL_CASES, **SCALAR_CASES,
+    **UNBIND_CASES, **HOOK_CASES, **INDEX_CASES, **MATMUL_CASES, **SCALAR_CASES,
 }
 
 
 # Not yet as in PyTorch: each fails today (strict), and leaves this set once it passes.
 NOT_YET: set[str] = {
-    "backward_two_tensors_one_gradient",
     "bool_neg_method",
     "bool_negation",
     "buffers_order",
@@ -522,7 +563,6 @@ NOT_YET: set[str] = {
     "float_of_empty",
     "float_of_requires_grad",
     "float_of_two",
-    "grad_two_outputs_one_gradient",
     "hook_broadcastable_shape",
     "hook_float",
     "hook_float_leaf",
@@ -554,7 +594,6 @@ NOT_YET: set[str] = {
     "mask_wrong_shape",
     "mask_wrong_shape_1d",
     "mask_wrong_shape_setitem",
-    "materialize_allow_unused_false",
     "max_dim_type",
     "mm_1d_first",
     "mm_1d_second",
@@ -565,9 +604,6 @@ NOT_YET: set[str] = {
     "negative_step",
     "negative_step_2d",
     "out_of_range_dim1",
-    "rows_grad_fn",
-    "rows_modified_in_place",
-    "rows_of_unbind_modified",
     "save_a_float",
     "static_function_instance_called",
     "tensor_mm_1d",

@@ -58,7 +58,7 @@ class SavedTensor:
                 # it that op's output), by its forward name: "Exp" for ExpBackward0.
                 fn, nr = (owner, self.output_nr) if self.is_own_output else (t.grad_fn,
                                                                                 t._output_nr)
-                what += f", which is output {nr} of {_forward_name(fn.name())},"
+                what += f", which is output {nr} of {forward_name(fn.name())},"
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
                 f"inplace operation: {what} is at version {self.counter.value}; expected version "
@@ -79,7 +79,7 @@ def _hint() -> str:
             "with torch.autograd.set_detect_anomaly(True, check_nan=False).")
 
 
-def _forward_name(node_name: str) -> str:
+def forward_name(node_name: str) -> str:
     """The operation a backward node belongs to: "ExpBackward0" -> "Exp"."""
     return re.sub(r"Backward\d*$", "", node_name)
 

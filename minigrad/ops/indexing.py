@@ -10,7 +10,7 @@ import numpy as np
 from ..autograd.function import Function
 from ..tensor import Tensor
 from .selection import where
-from .shape import Unsqueeze, _view_of
+from .shape import Unsqueeze, _dims, _view_of, stack
 
 
 class Index(Function):
@@ -50,6 +50,35 @@ class Slice(_BasicIndex):
 class AsStrided(_BasicIndex):
     """A view read back out of its base after an in-place change rewrote the base"""
     node_name = "AsStridedBackward0"
+
+
+class Unbind(Function):
+    """t.unbind(dim), and so `for row in t`: one node whose outputs are views, one per index
+    along `dim`; the gradients of the views are stacked back"""
+    node_name = "UnbindBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.dim, ctx.dtype = dim, a._data.dtype
+        ctx.view_shape = a.shape[:dim] + a.shape[dim + 1:]
+        views = tuple(_view_of(a._data[(slice(None),) * dim + (i, Ellipsis)], a)
+                      for i in range(a.shape[dim]))
+        for view in views:  # PyTorch refuses to change such a view in place (_inplace.py)
+            view._multi_output_view = True
+        return views
+
+    @staticmethod
+    def backward(ctx, *grads):
+        # a view that is gone by now (`a, b = t.unbind(1)[:2]`) cannot be materialized by the
+        # engine: its zeros are made here
+        zero = np.zeros(ctx.view_shape, ctx.dtype)
+        return stack([Tensor(zero) if g is None else g for g in grads], ctx.dim), None
+
+
+def unbind(a: Tensor, dim: int = 0) -> tuple:
+    if a.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    return Unbind.apply(a, _dims(dim, a.ndim)[0])
 
 
 class IndexAdd(Function):

@@ -25,6 +25,8 @@ def _view_of(data: np.ndarray, base: Tensor) -> Tensor:
     view of it, rewrites its history (see _inplace._refresh_views)."""
     out = Tensor(data)
     if np.shares_memory(data, base._data):
+        if base._multi_output_view:  # a view of one of unbind's views is refused in place too
+            out._multi_output_view = True
         out._version_counter = base._version_counter
         out._base = root = base._base if base._base is not None else base
         if root.requires_grad:
