@@ -18,7 +18,15 @@ VIEW_OF_LEAF_IN_PLACE = ("a view of a leaf Variable that requires grad is being 
                          "in-place operation.")
 
 
+ERR_INFERENCE_IN_PLACE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+    "clone to get a normal tensor before doing inplace update.See "
+    "https://github.com/pytorch/rfcs/pull/17 for more details.")  # sic: no spaces
+
+
 def check_inplace(t: Tensor) -> None:
+    if t._is_inference and not _grad_mode.state.inference:  # whatever the grad mode
+        raise RuntimeError(ERR_INFERENCE_IN_PLACE)
     if not _grad_mode.state.enabled:
         return
     if t._multi_output_view and t.requires_grad:
@@ -58,7 +66,7 @@ def update(t: Tensor, op: Any, other: Any, alpha: Any = 1) -> Tensor:
         plain = type(other) in (float, int)
         value = t._data.dtype.type(other) if plain else None
     if (_grad_mode.state.enabled or not plain or t._data.dtype.kind != "f"
-            or not t._data.flags.writeable):
+            or not t._data.flags.writeable or t._is_inference):
         if alpha == 1:
             return inplace(t, lambda x: op(x, other), other)
         return inplace(t, lambda x: op(x, other, alpha=alpha), other)

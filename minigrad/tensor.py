@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from . import _dtype
+from . import _dtype, _grad_mode
 from ._printing import tensor_repr
 from .compat.device import CPU
 from .compat.subset import missing
@@ -50,6 +50,7 @@ class Tensor:
     _accumulator: weakref.ref | None = None  # a leaf's AccumulateGrad: accumulate.grad_accumulator
     _hooks: dict | None = None  # a leaf's own hooks
     _retains_grad = False
+    _is_inference = False  # made in inference_mode: see is_inference
     _multi_output_view = False  # a view made by unbind(): see _inplace.check_inplace
     _is_wrapped_number = False  # a Python number made a tensor (see ops.operands.wrapped_number)
     _saved_once: Any = None  # a wrapped number's one SavedTensor
@@ -63,6 +64,8 @@ class Tensor:
         self.grad_fn: Node | None = None
         self._output_nr = 0  # which output of grad_fn this is
         self._counter = None  # made when first needed: most tensors are never saved or changed
+        if _grad_mode.state.inference:
+            self._is_inference = True
         if requires_grad:
             if not self.dtype.is_floating_point:  # PyTorch's factories word it with a capital
                 raise RuntimeError("Only Tensors of floating point and complex dtype can require "
@@ -82,6 +85,9 @@ class Tensor:
         if value and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point and complex dtype can require "
                                "gradients")
+        if value and self._is_inference and not _grad_mode.state.inference:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                               "InferenceMode is not allowed.")
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
@@ -93,6 +99,11 @@ class Tensor:
             return self
         self.requires_grad = requires_grad
         return self
+
+    def is_inference(self) -> bool:
+        """Made inside `torch.inference_mode()` (or a view of such a tensor): it can never be
+        saved for backward, nor changed in place outside inference mode."""
+        return self._is_inference
 
     @property
     def is_leaf(self) -> bool:
@@ -198,6 +209,8 @@ class Tensor:
     def _alias(self) -> Tensor:
         out = Tensor(self._data)
         out._counter = self._version_counter
+        if out._is_inference is not self._is_inference:  # the same memory: the same kind
+            out._is_inference = self._is_inference
         return out
 
     # ---- what a tensor is -------------------------------------------------------------------

@@ -314,6 +314,72 @@ def inference_tensor_requires_grad(lib: Any) -> Any:
     return t, _error(lambda: (t * t).sum())
 
 
+def _inference(lib: Any, make: Callable = lambda lib: lib.ones(3)) -> Any:
+    with lib.inference_mode():
+        return make(lib)
+
+
+INFERENCE_CASES = {
+    "inference_add_under_no_grad": lambda lib: _under_no_grad(lib, lambda t: t.add_(1)),
+    "inference_zero_under_no_grad": lambda lib: _under_no_grad(lib, lambda t: t.zero_()),
+    "inference_sub_number_no_grad": lambda lib: _under_no_grad(lib, lambda t: t.sub_(0.5)),
+    "inference_setitem": lambda lib: _inference(lib).__setitem__(0, 5.0),
+    "inference_copy_": lambda lib: _inference(lib).copy_(lib.zeros(3)),
+    "inference_mul_operator": lambda lib: _augmented_mul(_inference(lib)),
+    "inference_views": lambda lib: _inference_views(lib),
+    "inference_results_outside": lambda lib: (lib.ones(3).is_inference(),
+                                              (_inference(lib) * 2).is_inference(),
+                                              _inference(lib).clone().is_inference()),
+    "inference_mode_false_inside": lambda lib: _inference(
+        lib, lambda lib: _not_inference_inside(lib)),
+    "inference_requires_grad_inside": lambda lib: _inference(
+        lib, lambda lib: (lib.ones(2, requires_grad=True),
+                          lib.ones(2).requires_grad_().is_inference())),
+    "inference_requires_grad_false": lambda lib: _inference(lib).requires_grad_(False),
+    "inference_exp_saved": lambda lib: _leaf(lib).exp() * _inference(lib),
+    "inference_view_saved": lambda lib: _leaf(lib) * _inference(lib).view(3),
+    "inference_detach_saved": lambda lib: _leaf(lib) * _inference(lib).detach(),
+    "inference_linear": lambda lib: (lib.manual_seed(0), lib.nn.Linear(3, 1)(_inference(lib)))[1],
+    "inference_model_eval": lambda lib: _evaluated_in_inference_mode(lib),
+    "inference_constant_multiplies_no_grad": lambda lib: lib.ones(3) * _inference(lib),
+}
+
+
+def _under_no_grad(lib: Any, change: Callable) -> Any:
+    t = _inference(lib)
+    with lib.no_grad():
+        return change(t)
+
+
+def _augmented_mul(t: Any) -> Any:
+    t *= 2
+    return t
+
+
+def _inference_views(lib: Any) -> Any:
+    n = lib.ones(3)
+    with lib.inference_mode():
+        v, u = n[:2], n * 2
+    t = _inference(lib)
+    return (v.is_inference(), u.is_inference(), v.add_(1), t.detach().is_inference(),
+            t.view(3).is_inference(), t[:1].is_inference())
+
+
+def _not_inference_inside(lib: Any) -> Any:
+    with lib.inference_mode(False):
+        return lib.ones(2).is_inference(), lib.is_inference_mode_enabled()
+
+
+def _evaluated_in_inference_mode(lib: Any) -> Any:
+    lib.manual_seed(0)
+    model = lib.nn.Linear(3, 2)
+    with lib.inference_mode():
+        out = model(lib.ones(1, 3))
+    loss = model(lib.ones(1, 3)).sum()
+    loss.backward()
+    return out, out.requires_grad, model.weight.grad, loss
+
+
 # ---- custom Functions ------------------------------------------------------------------------
 
 def _double(lib: Any) -> Any:
@@ -548,7 +614,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
         save_a_float, save_none_is_fine, legacy_function_instance,
         static_function_instance_called, mark_dirty_not_returned, mark_dirty_leaf,
         mark_dirty_right, buffers_order)},
-    **UNBIND_CASES, **HOOK_CASES, **INDEX_CASES, **MATMUL_CASES, **SCALAR_CASES,
+    **UNBIND_CASES, **INFERENCE_CASES, **HOOK_CASES, **INDEX_CASES, **MATMUL_CASES, **SCALAR_CASES,
 }
 
 
@@ -578,12 +644,6 @@ NOT_YET: set[str] = {
     "index_0d_slice",
     "index_list_out_of_range",
     "index_tensor_float",
-    "inference_mode_output",
-    "inference_tensor_added",
-    "inference_tensor_in_place",
-    "inference_tensor_in_place_inside",
-    "inference_tensor_requires_grad",
-    "inference_tensor_saved",
     "int_negative_pow_method",
     "int_negative_power",
     "int_negative_power_tensor",
@@ -604,9 +664,18 @@ NOT_YET: set[str] = {
     "negative_step",
     "negative_step_2d",
     "out_of_range_dim1",
-    "save_a_float",
+    "retained_base_then_view_in_place",
+    "retained_view_then_in_place",
+    "row_modified_under_no_grad",
+    "row_of_row_modified",
+    "rows_by_index_modified",
+    "rows_grad_fn",
+    "rows_modified_in_place",
+    "rows_of_unbind_modified",
+    "rows_out_of_place",
     "static_function_instance_called",
     "tensor_mm_1d",
+    "view_of_row_modified",
 }
 
 

@@ -197,13 +197,25 @@ def _kept_inputs(kept: list) -> tuple:
     return _shared(tuple(kept)) if all([_is_number(k) for k in kept]) else tuple(kept)
 
 
+ERR_INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+    "`torch.inference_mode()`.")
+
+
 def _save(tensors: tuple, ctx: BackwardFunction) -> tuple:
     """A SavedTensor for each tensor saved. A Python number never changes, so it has one
     SavedTensor for all the nodes that save it (and a tuple of those is shared too)."""
     saved, only_numbers = [], True
-    for t in tensors:
+    for i, t in enumerate(tensors):
         if t is None:
             saved.append(None)
+        elif not isinstance(t, Tensor):
+            raise TypeError(f"save_for_backward can only save variables, but argument {i} is of "
+                            f"type {type(t).__name__}")
+        elif t._is_inference:
+            raise RuntimeError(ERR_INFERENCE_SAVED)
         elif t._is_wrapped_number:
             saved.append(_saved_number(t, ctx))
         else:

@@ -28,6 +28,8 @@ def _view_of(data: np.ndarray, base: Tensor) -> Tensor:
         if base._multi_output_view:  # a view of one of unbind's views is refused in place too
             out._multi_output_view = True
         out._version_counter = base._version_counter
+        if out._is_inference is not base._is_inference:  # the same memory: the same kind
+            out._is_inference = base._is_inference
         out._base = root = base._base if base._base is not None else base
         if root.requires_grad:
             if root._views is None:  # forgets each view when it is garbage
