@@ -510,6 +510,37 @@ def _halve_first_two(g: Any) -> Any:
     return g[:2] / 2
 
 
+def _node_hooked_backward(lib: Any, kind: str, hook: Callable) -> Any:
+    """A hook on z = (x * 2) * 3's node: its pre-hook sees one gradient, its post-hook two
+    (the second for the constant 3, None)."""
+    x = _leaf(lib)
+    z = (x * 2) * 3
+    (z.grad_fn.register_prehook if kind == "pre" else z.grad_fn.register_hook)(hook)
+    z.sum().backward()
+    return x.grad
+
+
+for _kind in ("pre", "post"):
+    HOOK_CASES.update({
+        f"{_kind}_hook_too_many": lambda lib, k=_kind: _node_hooked_backward(
+            lib, k, lambda *a: (a[0][0] * 2,) * 2),
+        f"{_kind}_hook_tensor_not_tuple": lambda lib, k=_kind: _node_hooked_backward(
+            lib, k, lambda *a: a[0][0] * 2),
+        f"{_kind}_hook_list": lambda lib, k=_kind: _node_hooked_backward(
+            lib, k, lambda *a: [a[0][0] * 2]),
+        f"{_kind}_hook_wrong_shape": lambda lib, k=_kind: _node_hooked_backward(
+            lib, k, lambda *a: (a[0][0][:2],) + (None,) * (len(a) - 1)),
+        f"{_kind}_hook_wrong_dtype": lambda lib, k=_kind: _node_hooked_backward(
+            lib, k, lambda *a: (a[0][0].double(),) + (None,) * (len(a) - 1)),
+        f"{_kind}_hook_float": lambda lib, k=_kind: _node_hooked_backward(
+            lib, k, lambda *a: (1.0,) + (None,) * (len(a) - 1)),
+        f"{_kind}_hook_none": lambda lib, k=_kind: _node_hooked_backward(
+            lib, k, lambda *a: (None,) * len(a[0])),
+        f"{_kind}_hook_doubles": lambda lib, k=_kind: _node_hooked_backward(
+            lib, k, lambda *a: tuple(None if g is None else g * 2 for g in a[0])),
+    })
+
+
 # ---- indexing ---------------------------------------------------------------------------------
 
 INDEX_CASES = {
@@ -629,16 +660,6 @@ NOT_YET: set[str] = {
     "float_of_empty",
     "float_of_requires_grad",
     "float_of_two",
-    "hook_broadcastable_shape",
-    "hook_float",
-    "hook_float_leaf",
-    "hook_int_dtype",
-    "hook_list",
-    "hook_named_function",
-    "hook_wrong_dtype",
-    "hook_wrong_dtype_leaf",
-    "hook_wrong_shape",
-    "hook_wrong_shape_leaf",
     "index_0d",
     "index_0d_ellipsis_none",
     "index_0d_slice",
@@ -664,18 +685,8 @@ NOT_YET: set[str] = {
     "negative_step",
     "negative_step_2d",
     "out_of_range_dim1",
-    "retained_base_then_view_in_place",
-    "retained_view_then_in_place",
-    "row_modified_under_no_grad",
-    "row_of_row_modified",
-    "rows_by_index_modified",
-    "rows_grad_fn",
-    "rows_modified_in_place",
-    "rows_of_unbind_modified",
-    "rows_out_of_place",
     "static_function_instance_called",
     "tensor_mm_1d",
-    "view_of_row_modified",
 }
 
 

@@ -105,6 +105,8 @@ class GraphTask:
         """The node's hooks and its backward: the one way every node runs."""
         if node._pre_hooks:
             grads = call_pre_hooks(node, grads)
+            if all(g is None for g in grads):  # the hooks took every gradient away
+                return (None,) * len(node.next_functions)
         grad_outputs = materialize(node, grads)
         grad_inputs = validate(node, node.apply(*grad_outputs))
         if node._post_hooks:
