@@ -11,7 +11,8 @@ import numpy as np
 from . import _dtype, _grad_mode
 from .autograd.graph import ERR_LEAF_IN_PLACE, forward_name, replace_output
 from .ops.fill import Zero
-from .ops.indexing import AsStrided, CopySlices, IndexPut, _plain_key, as_positions, is_advanced
+from .ops.indexing import (AsStrided, CopySlices, IndexPut, _plain_key, as_positions,
+                           check_advanced_key, is_advanced)
 from .tensor import Tensor
 
 VIEW_OF_LEAF_IN_PLACE = ("a view of a leaf Variable that requires grad is being used in an "
@@ -211,6 +212,8 @@ def _take_history(t: Tensor, result: Tensor) -> None:
 def setitem(t: Tensor, key: Any, value: Any) -> None:
     key = tuple(_plain_key(k) for k in key) if isinstance(key, tuple) else _plain_key(key)
     advanced = is_advanced(key)
+    if advanced:
+        check_advanced_key(t.shape, key if isinstance(key, tuple) else (key,))
     positions = as_positions(t.shape, key) if advanced else key
     if _grad_mode.state.enabled and t.grad_fn is None and t._requires_grad and not advanced:
         # PyTorch writes through a view here (select/slice, then copy_), hence its wording
