@@ -284,10 +284,18 @@ class Tensor:
         return bool(self._data.reshape(()))
 
     def __float__(self) -> float:
-        return float(self.item())
+        if self.requires_grad:
+            _warn_scalar_of_requires_grad()
+        return float(self._python_scalar())
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._python_scalar())
+
+    def _python_scalar(self) -> Any:
+        """float(t) and int(t): the one value, or Python's kind of error (item()'s is PyTorch's)."""
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self._data.reshape(()).item()
 
     def __index__(self) -> int:
         if self.dtype.is_floating_point or self._data.size != 1:
@@ -316,6 +324,20 @@ class Tensor:
 
     def __reduce_ex__(self, protocol: int) -> Any:
         return (_rebuild, (self._data, self._requires_grad))
+
+
+_warned_scalar_of_requires_grad = False
+
+
+def _warn_scalar_of_requires_grad() -> None:
+    """PyTorch warns once per process when float() drops a tensor's graph."""
+    global _warned_scalar_of_requires_grad
+    if not _warned_scalar_of_requires_grad:
+        _warned_scalar_of_requires_grad = True
+        warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to "
+                      "unexpected behavior.\nConsider using tensor.detach() first. (Triggered "
+                      "internally at /__w/pytorch/pytorch/torch/csrc/autograd/generated/"
+                      "python_variable_methods.cpp:822.)", UserWarning, stacklevel=3)
 
 
 def _refuse_non_leaf(value: bool) -> None:

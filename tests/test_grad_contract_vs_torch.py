@@ -609,7 +609,6 @@ SCALAR_CASES = {
     "bool_negation": lambda lib: -lib.tensor([True, False]),
     "bool_neg_method": lambda lib: lib.tensor([True, False]).neg(),
     "bool_invert": lambda lib: ~lib.tensor([True, False]),
-    "float_of_requires_grad": lambda lib: float(_leaf(lib, (2.5,))),
     "int_of_requires_grad": lambda lib: int(_leaf(lib, (2.5,))),
     "item_of_requires_grad": lambda lib: _leaf(lib, (2.5,)).item(),
     "float_of_two": lambda lib: float(lib.tensor([1.0, 2.0])),
@@ -669,14 +668,9 @@ CASES: dict[str, Callable[[Any], Any]] = {
 NOT_YET: set[str] = {
     "bool_neg_method",
     "bool_negation",
-    "buffers_order",
-    "float_of_empty",
-    "float_of_requires_grad",
-    "float_of_two",
     "int_negative_pow_method",
     "int_negative_power",
     "int_negative_power_tensor",
-    "int_of_two",
     "legacy_function_instance",
     "mark_dirty_leaf",
     "mark_dirty_not_returned",
@@ -690,3 +684,26 @@ NOT_YET: set[str] = {
 def test_same_as_torch(name: str) -> None:
     case = CASES[name]
     assert _outcome(case, minigrad) == _outcome(case, torch)
+
+
+def test_float_of_a_tensor_that_requires_grad_warns_once_as_in_pytorch() -> None:
+    """PyTorch warns at the first float() of a tensor that requires grad in a process, and
+    never again: each library runs in a fresh interpreter."""
+    import subprocess
+    import sys
+
+    program = """
+import warnings
+warnings.simplefilter("always")
+import {lib} as torch
+x = torch.tensor([2.5], requires_grad=True)
+print(int(x), x.item(), x.tolist(), float(x.detach()))
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    print(float(x), float(x * 2), "%.1f" % x)
+print([str(w.message) for w in caught])
+"""
+    seen = [subprocess.run([sys.executable, "-c", program.format(lib=lib)], capture_output=True,
+                           text=True, check=True).stdout for lib in ("minigrad", "torch")]
+    assert seen[0] == seen[1]
+    assert "Converting a tensor with requires_grad=True" in seen[0]
