@@ -21,8 +21,8 @@ ERR_BACKWARD_TWICE = (
     ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
     "graph a second time or if you need to access saved tensors after calling backward."
 )
-# An in-place change of a leaf that requires grad: refused by _inplace, and by Function.apply
-# for a custom Function that marks such a leaf dirty.
+# An in-place change of a leaf that requires grad, refused by _inplace (a custom Function that
+# marks such a leaf dirty gets function.ERR_LEAF_DIRTY).
 ERR_LEAF_IN_PLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 ERR_DETACHED_IN_PLACE = (
     "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
