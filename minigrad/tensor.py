@@ -335,9 +335,8 @@ def _warn_scalar_of_requires_grad() -> None:
     if not _warned_scalar_of_requires_grad:
         _warned_scalar_of_requires_grad = True
         warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to "
-                      "unexpected behavior.\nConsider using tensor.detach() first. (Triggered "
-                      "internally at /__w/pytorch/pytorch/torch/csrc/autograd/generated/"
-                      "python_variable_methods.cpp:822.)", UserWarning, stacklevel=3)
+                      "unexpected behavior.\nConsider using tensor.detach() first.", UserWarning,
+                      stacklevel=3)  # PyTorch adds where in its C++ code: minigrad has none
 
 
 def _refuse_non_leaf(value: bool) -> None:

@@ -66,6 +66,8 @@ def accumulate_into(tensor: Tensor, grad: Tensor, keep_graph: bool) -> None:
             tensor._grad = tensor._grad + (grad if keep_graph else grad.detach())
     elif tensor._grad is None:
         tensor._grad = _copy(grad).copy_(grad) if keep_graph else _copy(grad)
+        if not keep_graph:  # PyTorch fills a new .grad with copy_: its version starts at 1
+            tensor._grad._bump_version()
     elif keep_graph:
         tensor._grad = tensor._grad + grad
     else:
