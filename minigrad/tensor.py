@@ -173,7 +173,12 @@ class Tensor:
 
     def detach_(self) -> Tensor:
         if self._base is not None and self._base.requires_grad:
-            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+            raise RuntimeError(  # PyTorch's whole message, DDP's advice included
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
         self.grad_fn, self._output_nr, self._requires_grad = None, 0, False
         return self
 

@@ -905,6 +905,206 @@ def _custom_needs_input_grad(lib: Any) -> Any:
     return seen, x.grad
 
 
+def _hook_order(lib: Any) -> Any:
+    log = []
+    x = _leaf(lib)
+    y = x * 2
+    y.register_hook(lambda g: log.append("first") or g * 2)
+    y.register_hook(lambda g: log.append("second") or g + 1)
+    y.retain_grad()
+    y.register_hook(lambda g: log.append("after retain") or g * 0)
+    (y * y).sum().backward()
+    return log, y.grad, x.grad
+
+
+def _leaf_hook_and_accumulate(lib: Any) -> Any:
+    x = _leaf(lib)
+    x.register_hook(lambda g: g * 2)
+    (x * x).sum().backward()
+    (x * 1).sum().backward()
+    return x.grad
+
+
+def _retained_two_outputs(lib: Any) -> Any:
+    x = lib.arange(4.0).requires_grad_()
+    a, b = x.unbind()[:2]
+    a.retain_grad()
+    (a * b * 3).backward()
+    return a.grad, b.grad, x.grad
+
+
+def _view_version(lib: Any) -> Any:
+    x = _leaf(lib)
+    y = x * 1
+    v = y[1:]
+    v.mul_(2)
+    return y._version, v._version, y, v, type(v.grad_fn).__name__
+
+
+def _view_saved_then_base_changed(lib: Any) -> Any:
+    x = _leaf(lib)
+    y = x * 1
+    v = y[1:]
+    z = v.exp()
+    y.add_(1)
+    z.sum().backward()
+    return x.grad
+
+
+def _non_differentiable_output(lib: Any) -> Any:
+    class SortedIdx(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            idx = x.argmax().reshape(1)
+            out = x * 2
+            ctx.mark_non_differentiable(idx)
+            return out, idx
+
+        @staticmethod
+        def backward(ctx, g, g_idx):
+            return g * 2
+    x = _leaf(lib)
+    out, idx = SortedIdx.apply(x)
+    out.sum().backward()
+    return out, idx, idx.requires_grad, x.grad
+
+
+def _unmaterialized(lib: Any) -> Any:
+    seen = []
+
+    class Two(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_materialize_grads(False)
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, ga, gb):
+            seen.append((ga is None, gb is None))
+            return ga * 2 if ga is not None else None
+    x = _leaf(lib)
+    a, b = Two.apply(x)
+    a.sum().backward()
+    return seen, x.grad
+
+
+def _materialized(lib: Any) -> Any:
+    class Two(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, ga, gb):
+            return ga * 2 + gb * 3
+    x = _leaf(lib)
+    a, b = Two.apply(x)
+    a.sum().backward()
+    return x.grad
+
+
+def _double_backward(lib: Any) -> Any:
+    x = _leaf(lib)
+    y = (x ** 3).sum()
+    (g,) = lib.autograd.grad(y, x, create_graph=True)
+    g.sum().backward()
+    return g, x.grad
+
+
+def _grad_of_non_scalar_without_outputs(lib: Any) -> Any:
+    x = _leaf(lib)
+    return lib.autograd.grad(x * 2, x)
+
+
+def _unused_input(lib: Any) -> Any:
+    x, z = _leaf(lib), _leaf(lib)
+    return lib.autograd.grad((x * 2).sum(), [x, z])
+
+
+def _grad_of_constant_output(lib: Any) -> Any:
+    x = _leaf(lib)
+    return lib.autograd.grad(lib.ones(()), x)
+
+
+def _backward_inputs_non_leaf(lib: Any) -> Any:
+    x = _leaf(lib)
+    y = x * 2
+    (y * y).sum().backward(inputs=[y])
+    return y.grad, x.grad
+
+
+def _zero_grad_module(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    m(lib.ones(1, 2)).sum().backward()
+    before = m.weight.grad.clone()
+    m.zero_grad()
+    return before, m.weight.grad
+
+
+def _optimizer_zero_grad_keep(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    opt = lib.optim.SGD(m.parameters(), lr=0.1)
+    m(lib.ones(1, 2)).sum().backward()
+    opt.zero_grad(set_to_none=False)
+    return m.weight.grad, m.bias.grad._version
+
+
+MORE_TOPIC_CASES = {
+    "hook_order_with_retain_grad": _hook_order,
+    "leaf_hook_then_accumulate": _leaf_hook_and_accumulate,
+    "retained_one_of_two_outputs": _retained_two_outputs,
+    "view_in_place_versions": _view_version,
+    "view_saved_then_base_changed": _view_saved_then_base_changed,
+    "non_differentiable_output": _non_differentiable_output,
+    "unmaterialized_grads": _unmaterialized,
+    "materialized_grads": _materialized,
+    "double_backward": _double_backward,
+    "grad_non_scalar_no_grad_outputs": _grad_of_non_scalar_without_outputs,
+    "grad_unused_input": _unused_input,
+    "grad_of_constant_output": _grad_of_constant_output,
+    "backward_inputs_non_leaf": _backward_inputs_non_leaf,
+    "module_zero_grad": _zero_grad_module,
+    "new_grad_versions": lambda lib: _new_grad_versions(lib),
+    "optimizer_zero_grad_keep": _optimizer_zero_grad_keep,
+    "backward_on_leaf_itself": lambda lib: (_leaf(lib, (2.0,)).backward(), None)[1],
+    "sum_backward_of_leaf": lambda lib: _leaf_grad_of(lib, lambda x: x.sum()),
+    "requires_grad_on_non_leaf_off": lambda lib: setattr(_leaf(lib) * 2, "requires_grad", False),
+    "requires_grad__on_non_leaf": lambda lib: (_leaf(lib) * 2).requires_grad_(),
+    "detach_view_in_place": lambda lib: (_leaf(lib) * 1)[:2].detach_(),
+    "clone_keeps_graph": lambda lib: _leaf_grad_of(lib, lambda x: (x.clone() * 3).sum()),
+    "max_grad_ties": lambda lib: _leaf_grad_of(lib, lambda x: (x * 0 + 1).max()),
+    "abs_grad_at_zero": lambda lib: _leaf_grad_of(lib, lambda x: (x - 2).abs().sum()),
+    "relu_grad_at_zero": lambda lib: _leaf_grad_of(lib, lambda x: (x - 2).relu().sum()),
+    "sqrt_grad_at_zero": lambda lib: _leaf_grad_of(lib, lambda x: (x - 1).sqrt().sum()),
+}
+
+
+def _new_grad_versions(lib: Any) -> Any:
+    """`x.grad._version` after one backward: PyTorch keeps the incoming gradient (0) unless it
+    was summed over paths in place or is a broadcast that it copies in (1)."""
+    versions = []
+    for shape, f in [((3,), lambda x: (x * 3).sum()), ((3,), lambda x: (x * x).sum()),
+                     ((3,), lambda x: x.sum() * 2), ((3,), lambda x: x.exp().sum()),
+                     ((3,), lambda x: (x * 2 + x * 3).sum()), ((3,), lambda x: x @ x),
+                     ((3,), lambda x: x[0] * 2), ((3,), lambda x: x.view(3, 1).sum()),
+                     ((), lambda x: x * 2), ((2, 3), lambda x: (x.t() @ lib.ones(2, 2)).sum())]:
+        x = lib.ones(shape).requires_grad_()
+        f(x).backward()
+        versions.append(x.grad._version)
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 3)
+    m(lib.ones(4, 2)).pow(2).mean().backward()
+    return versions, m.weight.grad._version, m.bias.grad._version
+
+
+def _leaf_grad_of(lib: Any, f: Callable) -> Any:
+    x = _leaf(lib)
+    f(x).backward()
+    return x.grad
+
+
 CASES: dict[str, Callable[[Any], Any]] = {
     **{f.__name__: f for f in (
         retained_then_add_, retained_then_mul_, retained_then_two_in_place,
@@ -923,7 +1123,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
         save_a_float, save_none_is_fine, legacy_function_instance,
         static_function_instance_called, mark_dirty_not_returned, mark_dirty_leaf,
         mark_dirty_right, buffers_order)},
-    **TOPIC_CASES, **UNBIND_CASES, **INFERENCE_CASES, **HOOK_CASES, **INDEX_CASES, **MATMUL_CASES, **SCALAR_CASES,
+    **TOPIC_CASES, **MORE_TOPIC_CASES, **UNBIND_CASES, **INFERENCE_CASES, **HOOK_CASES, **INDEX_CASES, **MATMUL_CASES, **SCALAR_CASES,
 }
 
 

@@ -93,7 +93,7 @@ class GraphTask:
         slots = self.buffers.get(node)
         if slots is None:
             slots = self.buffers[node] = [None] * max(nr + 1, num_outputs(node))
-        slots[nr] = grad if slots[nr] is None else slots[nr] + grad
+        slots[nr] = grad if slots[nr] is None else added(slots[nr], grad)
 
     def run_node(self, node: Node, grads: list) -> tuple:
         """The tensors' hooks, then the node itself; one gradient per `next_functions` entry."""
@@ -147,6 +147,14 @@ class CapturingTask(GraphTask):
             for i in self.captures.get((node, nr), ()):
                 self.captured[i] = grad
         return self.call_function(node, grads) if self.needed[node] else nothing
+
+
+def added(total: Any, grad: Any) -> Any:
+    """PyTorch adds a further gradient into the buffer in place: the sum's version is 1, which
+    a leaf's new .grad shows (accumulate._version_of_new_grad)."""
+    total = total + grad
+    total._bump_version()
+    return total
 
 
 def free_saved(node: Node) -> None:
