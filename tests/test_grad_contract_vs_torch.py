@@ -203,7 +203,7 @@ def rows_grad_fn(lib: Any) -> Any:
 
 def rows_of_unbind_modified(lib: Any) -> Any:
     x = lib.ones(2, 3, requires_grad=True)
-    a, b = (x * 1).unbind()
+    _a, b = (x * 1).unbind()
     b.add_(1)
     return b
 
@@ -415,7 +415,7 @@ def save_none_is_fine(lib: Any) -> Any:
 
         @staticmethod
         def backward(ctx, g):
-            x, nothing = ctx.saved_tensors
+            x, _nothing = ctx.saved_tensors
             return g * 2 + 0 * x
     x = _leaf(lib)
     Double.apply(x).sum().backward()
@@ -898,7 +898,7 @@ def _custom_needs_input_grad(lib: Any) -> Any:
         @staticmethod
         def backward(ctx, g):
             seen.append(ctx.needs_input_grad)
-            a, b = ctx.saved_tensors
+            _a, b = ctx.saved_tensors
             return g * b, None, None
     x = _leaf(lib)
     Mul.apply(x, lib.ones(3), 2.0).sum().backward()
@@ -983,7 +983,7 @@ def _unmaterialized(lib: Any) -> Any:
             seen.append((ga is None, gb is None))
             return ga * 2 if ga is not None else None
     x = _leaf(lib)
-    a, b = Two.apply(x)
+    a, _b = Two.apply(x)
     a.sum().backward()
     return seen, x.grad
 
@@ -998,7 +998,7 @@ def _materialized(lib: Any) -> Any:
         def backward(ctx, ga, gb):
             return ga * 2 + gb * 3
     x = _leaf(lib)
-    a, b = Two.apply(x)
+    a, _b = Two.apply(x)
     a.sum().backward()
     return x.grad
 
@@ -1123,7 +1123,8 @@ CASES: dict[str, Callable[[Any], Any]] = {
         save_a_float, save_none_is_fine, legacy_function_instance,
         static_function_instance_called, mark_dirty_not_returned, mark_dirty_leaf,
         mark_dirty_right, buffers_order)},
-    **TOPIC_CASES, **MORE_TOPIC_CASES, **UNBIND_CASES, **INFERENCE_CASES, **HOOK_CASES, **INDEX_CASES, **MATMUL_CASES, **SCALAR_CASES,
+    **TOPIC_CASES, **MORE_TOPIC_CASES, **UNBIND_CASES, **INFERENCE_CASES, **HOOK_CASES,
+    **INDEX_CASES, **MATMUL_CASES, **SCALAR_CASES,
 }
 
 
