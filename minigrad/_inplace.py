@@ -12,7 +12,7 @@ from . import _dtype, _grad_mode
 from .autograd.graph import ERR_LEAF_IN_PLACE, forward_name, replace_output
 from .ops.fill import Zero
 from .ops.indexing import (AsStrided, CopySlices, IndexPut, _plain_key, as_positions,
-                           check_advanced_key, is_advanced)
+                           check_advanced_key, index, is_advanced)
 from .tensor import Tensor
 
 VIEW_OF_LEAF_IN_PLACE = ("a view of a leaf Variable that requires grad is being used in an "
@@ -218,6 +218,8 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     if _grad_mode.state.enabled and t.grad_fn is None and t._requires_grad and not advanced:
         # PyTorch writes through a view here (select/slice, then copy_), hence its wording
         raise RuntimeError(VIEW_OF_LEAF_IN_PLACE)
+    if t._multi_output_view and not advanced:  # a row of unbind: so it names that view
+        check_inplace(index(t, key))
     if not isinstance(value, Tensor):
         value = Tensor(np.asarray(value, dtype=t._data.dtype))
     elif value.dtype is not t.dtype:

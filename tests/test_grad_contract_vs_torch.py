@@ -228,6 +228,11 @@ UNBIND_CASES = {
     "row_of_row_modified": lambda lib: list(lib.ones(2, 3, requires_grad=True) * 1)[0][0].mul_(2),
     "view_of_row_modified": lambda lib: list(lib.ones(2, 3, requires_grad=True) * 1)[1]
     .view(3).add_(1),
+    "row_item_assigned": lambda lib: list(lib.ones(2, 3, requires_grad=True) * 1)[1]
+    .__setitem__(0, 5.0),
+    "row_slice_assigned": lambda lib: list(lib.ones(2, 3, requires_grad=True) * 1)[1]
+    .__setitem__(slice(1, None), 5.0),
+    "row_of_constant_assigned": lambda lib: _assigned_row_of_constant(lib),
     "row_of_leaf_modified": lambda lib: list(lib.ones(2, 3, requires_grad=True))[1].mul_(2),
     "row_modified_under_no_grad": lambda lib: _rows_changed_under_no_grad(lib),
     "rows_out_of_place": lambda lib: [r + 1 for r in lib.ones(2, 3, requires_grad=True) * 1],
@@ -242,6 +247,13 @@ UNBIND_CASES = {
     "unpack_rows": lambda lib: _unpacked_rows_grad(lib),
     "iterate_0d": lambda lib: list(lib.tensor(1.0)),
 }
+
+
+def _assigned_row_of_constant(lib: Any) -> Any:
+    y = lib.ones(2, 3)
+    for row in y:
+        row[0] = 5.0
+    return y
 
 
 def _rows_changed_under_no_grad(lib: Any) -> Any:
