@@ -765,6 +765,8 @@ TOPIC_CASES = {
     "vector_backward_wrong_shape": lambda lib: (_leaf(lib) * 2).backward(lib.ones(2)),
     "vector_backward_gradient": lambda lib: _vector_backward(lib),
     "vector_backward_int_gradient": lambda lib: (_leaf(lib) * 2).backward(lib.tensor([1, 1, 1])),
+    "vector_backward_float32_gradient": lambda lib: _backward_other_dtype(lib, lib.ones(2)),
+    "vector_backward_int_gradient_f64": lambda lib: _backward_other_dtype(lib, lib.tensor([1, 2])),
     "scalar_backward_list_gradient": lambda lib: (_leaf(lib) * 2).sum().backward([1.0]),
     # retain_grad
     "retain_grad_on_leaf": lambda lib: (_leaf(lib).retain_grad(), _leaf(lib).retains_grad),
@@ -830,6 +832,13 @@ def _vector_backward(lib: Any) -> Any:
     x = _leaf(lib)
     (x * x).backward(lib.tensor([1.0, 0.1, 0.01]))
     return x.grad
+
+
+def _backward_other_dtype(lib: Any, gradient: Any) -> Any:
+    x = lib.ones(3, dtype=lib.float64, requires_grad=True)
+    y = lib.ones(2, 3, dtype=lib.float64) @ x
+    y.backward(gradient, retain_graph=True)
+    return x.grad, lib.autograd.grad(y, x, gradient)
 
 
 def _retained_twice(lib: Any) -> Any:

@@ -47,6 +47,8 @@ def _make_grads(outputs: Sequence[Any], grad_outputs: Sequence[Any]) -> list[Any
         elif g.shape != out.shape:
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
                                f"output[{i}] has a shape of {out.shape}.")
+        elif g.dtype is not out.dtype:  # PyTorch's engine casts it to the output's dtype
+            g = g.to(out.dtype)
         grads.append(g)
     return grads
 
