@@ -150,10 +150,12 @@ class CapturingTask(GraphTask):
 
 
 def added(total: Any, grad: Any) -> Any:
-    """PyTorch adds a further gradient into the buffer in place: the sum's version is 1, which
-    a leaf's new .grad shows (accumulate._version_of_new_grad)."""
+    """PyTorch adds a further gradient into the buffer in place (out of place when building a
+    graph): the sum's version is then 1, which a leaf's new .grad shows
+    (accumulate._version_of_new_grad)."""
     total = total + grad
-    total._bump_version()
+    if not _grad_mode.state.enabled:
+        total._bump_version()
     return total
 
 
