@@ -1120,6 +1120,90 @@ def _new_grad_versions(lib: Any) -> Any:
     return versions, m.weight.grad._version, m.bias.grad._version
 
 
+def _hook_then_in_place(lib: Any) -> Any:
+    log = []
+    x = _leaf(lib)
+    y = x * 2
+    y.register_hook(lambda g: log.append(("before", g.tolist())))
+    y.mul_(3)
+    y.register_hook(lambda g: log.append(("after", g.tolist())))
+    (y * y).sum().backward()
+    return log, x.grad
+
+
+def _enable_grad_inside_no_grad(lib: Any) -> Any:
+    x = _leaf(lib)
+    with lib.no_grad():
+        with lib.enable_grad():
+            y = x * 2
+        z = x * 2
+    return y.requires_grad, z.requires_grad, lib.is_grad_enabled()
+
+
+def _detached_leaf(lib: Any) -> Any:
+    x = _leaf(lib)
+    d = (x * 2).detach().requires_grad_()
+    (d * d).sum().backward()
+    return d.is_leaf, d.grad, x.grad
+
+
+def _create_graph_grad(lib: Any) -> Any:
+    x = _leaf(lib)
+    (g,) = lib.autograd.grad((x ** 2).sum(), x, create_graph=True)
+    (h,) = lib.autograd.grad(g.sum(), x)
+    return g, h, g.requires_grad, h.requires_grad
+
+
+def _optimizer_set_to_none(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    opt = lib.optim.SGD(m.parameters(), lr=0.1)
+    m(lib.ones(1, 2)).sum().backward()
+    opt.step()
+    opt.zero_grad()
+    return m.weight.grad, m.weight
+
+
+def _grad_in_backward_of_function(lib: Any) -> Any:
+    seen = []
+
+    class Probe(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            seen.append(("forward", lib.is_grad_enabled()))
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            seen.append(("backward", lib.is_grad_enabled()))
+            return g * 2
+    x = _leaf(lib)
+    Probe.apply(x).sum().backward()
+    lib.autograd.grad(Probe.apply(x).sum(), x, create_graph=True)  # (backward() would warn
+    return seen  # once per process: which test comes first would decide)
+
+
+def _leaf_used_twice_hook(lib: Any) -> Any:
+    calls = []
+    x = _leaf(lib)
+    x.register_hook(lambda g: calls.append(g.tolist()))
+    (x * 2 + x * 3).sum().backward()
+    return calls, x.grad
+
+
+EVEN_MORE_CASES = {
+    "hook_then_in_place": lambda lib: _hook_then_in_place(lib),
+    "enable_grad_inside_no_grad": lambda lib: _enable_grad_inside_no_grad(lib),
+    "detached_then_requires_grad": lambda lib: _detached_leaf(lib),
+    "create_graph_grad": lambda lib: _create_graph_grad(lib),
+    "optimizer_set_to_none": lambda lib: _optimizer_set_to_none(lib),
+    "grad_mode_in_function": lambda lib: _grad_in_backward_of_function(lib),
+    "leaf_hook_sees_sum": lambda lib: _leaf_used_twice_hook(lib),
+    "requires_grad_after_grad_fn": lambda lib: (_leaf(lib) * 2).requires_grad,
+    "grad_of_grad_none": lambda lib: _leaf(lib).grad is None,
+}
+
+
 def _leaf_grad_of(lib: Any, f: Callable) -> Any:
     x = _leaf(lib)
     f(x).backward()
@@ -1144,7 +1228,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
         save_a_float, save_none_is_fine, legacy_function_instance,
         static_function_instance_called, mark_dirty_not_returned, mark_dirty_leaf,
         mark_dirty_right, buffers_order)},
-    **TOPIC_CASES, **MORE_TOPIC_CASES, **UNBIND_CASES, **INFERENCE_CASES, **HOOK_CASES,
+    **TOPIC_CASES, **MORE_TOPIC_CASES, **EVEN_MORE_CASES, **UNBIND_CASES, **INFERENCE_CASES, **HOOK_CASES,
     **INDEX_CASES, **MATMUL_CASES, **SCALAR_CASES,
 }
 

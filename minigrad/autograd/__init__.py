@@ -12,6 +12,7 @@ from ..compat.subset import module_getattr
 from ..creation import zeros_like
 from ..tensor import Tensor
 from .anomaly import detect_anomaly, set_detect_anomaly
+from .accumulate import warn_grad_cycle
 from .engine import run_backward
 from .function import Function, FunctionCtx
 from .graph import Node
@@ -83,6 +84,8 @@ def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None =
         for t in inputs:  # an intermediate named as input keeps its .grad, as retain_grad()
             if t.grad_fn is not None:
                 t.retain_grad()
+    if create_graph:
+        warn_grad_cycle()
     run_backward(outputs, start,
                  retain_graph=create_graph if retain_graph is None else retain_graph,
                  create_graph=create_graph, inputs=inputs, accumulate=True)

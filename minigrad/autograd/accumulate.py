@@ -38,8 +38,6 @@ class AccumulateGrad(Node):
         if not self.variable._requires_grad:
             return ()
         accumulate_into(self.variable, grad, keep_graph=_grad_mode.state.enabled)
-        if self.variable._grad.grad_fn is not None:
-            warn_grad_cycle()
         return ()
 
 
@@ -94,8 +92,8 @@ _warned_grad_cycle = False
 
 
 def warn_grad_cycle() -> None:
-    """PyTorch warns, once per process, when backward(create_graph=True) stores a .grad that
-    has a graph: the parameter and its gradient then keep each other alive."""
+    """PyTorch warns, once per process, at a backward(create_graph=True) (not autograd.grad):
+    a .grad with a graph and its parameter would keep each other alive."""
     global _warned_grad_cycle
     if not _warned_grad_cycle:
         _warned_grad_cycle = True
