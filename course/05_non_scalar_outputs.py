@@ -4,8 +4,7 @@
 # So far every `backward()` started from a single number. A loss is a single number, so that is
 # the common case. But call `backward()` on a vector and PyTorch refuses. This notebook explains
 # why, what the `gradient` argument of `backward()` means (how a loss further on depends on that
-# vector), how that becomes a *vector-Jacobian product*, and works through a vector built by
-# assigning into its elements one by one.
+# vector), and how that becomes a *vector-Jacobian product*, a row of the Jacobian at a time.
 
 # %%
 import minigrad as torch
@@ -214,88 +213,6 @@ show_jacobian(ax, J, "J of y = x**2")
 plt.show()
 
 # %% [markdown]
-# ## A vector built element by element
-#
-# Results are not always computed in one expression. Here `y` starts as a tensor of zeros that does
-# not require grad, and three of its elements are then assigned from a leaf `x` of shape `(2, 1)`:
-# $y_0 = x_0^2$, $y_1 = x_1^3$, $y_2 = x_1^4$.
-#
-# <details><summary>After the assignments, does <code>y</code> require grad? Click to
-# reveal</summary>
-#
-# Yes. Writing a tracked value into `y` makes `y` part of the graph. Its `grad_fn` becomes
-# `CopySlices`, PyTorch's node for "some elements of this tensor were overwritten in place".
-# </details>
-
-# %%
-x = torch.tensor([[0.3725], [0.4378]], requires_grad=True)
-y = torch.zeros(3, 1)
-print("before:", y.requires_grad, y.is_leaf)
-y[0] = x[0] ** 2
-y[1] = x[1] ** 3
-y[2] = x[1] ** 4
-print("after: ", y.requires_grad, y.is_leaf, y.grad_fn.name())
-y
-
-# %%
-assert y.requires_grad and not y.is_leaf
-
-# %% [markdown]
-# The diagram shows how: each `x[i]` is a `SelectBackward0`, each power a `PowBackward0`, and each
-# assignment a `CopySlices` that takes the previous `y` and the new value.
-
-# %% tags=["minigrad-only"]
-viz.draw(y)
-
-# %% [markdown]
-# Now backward with $v$ all ones.
-#
-# <details><summary>What will <code>x.grad</code> print? Click to reveal</summary>
-#
-# `tensor([[0.7450], [0.9107]])`: $2x_0 = 0.7450$ for the first element, and
-# $3x_1^2 + 4x_1^3 = 0.5750 + 0.3357 = 0.9107$ for the second. `x[1]` is used by two elements
-# of `y`, so their two gradients add up (notebook 03's rule, inside one pass).
-# </details>
-
-# %%
-J = jacobian(y, x)
-y.backward(gradient=torch.ones(y.size()))
-x.grad
-
-# %% [markdown]
-# Check it against the derivatives worked out by hand, using `x.detach()` so that the check
-# builds no graph:
-
-# %%
-x0, x1 = x.detach()
-by_hand = torch.stack([2 * x0, 3 * x1**2 + 4 * x1**3])
-print(by_hand)
-assert torch.allclose(x.grad, by_hand)
-assert torch.allclose(x.grad.flatten(), J.sum(dim=0))
-
-# %% [markdown]
-# Step by step, on a fresh copy: backward walks the three assignments from the last to the first.
-# Each `SelectBackward0` sends a gradient the shape of all of `x`, with zeros except where it
-# picked, and the engine adds the three up before `x`'s `AccumulateGrad` runs.
-
-# %% tags=["minigrad-only"]
-x = torch.tensor([[0.3725], [0.4378]], requires_grad=True)
-y = torch.zeros(3, 1)
-y[0] = x[0] ** 2
-y[1] = x[1] ** 3
-y[2] = x[1] ** 4
-viz.backward_steps(y, gradient=torch.ones(y.size()))
-
-# %% [markdown]
-# The Jacobian is $3 \times 2$: `y[0]` depends on `x[0]` only, `y[1]` and `y[2]` on `x[1]` only.
-# With $v$ all ones, `x.grad` adds up the rows of $J$: each entry is the sum of one column.
-
-# %%
-fig, ax = plt.subplots(figsize=(3.5, 4))
-show_jacobian(ax, J, "J of the assigned y")
-plt.show()
-
-# %% [markdown]
 # ## Summary
 #
 # - `backward()` with no argument works only for a single-element output; otherwise: *grad can
@@ -304,8 +221,6 @@ plt.show()
 #   `.grad`, without building $J$. `v` must have `y`'s shape.
 # - With `v` all ones it equals `y.sum().backward()`. One-hot `v`'s read $J$ row by row
 #   (`torch.autograd.functional.jacobian` does this for you).
-# - Assigning tracked values into a tensor (`y[0] = x[0] ** 2`) puts it in the graph
-#   (`CopySlices`); an input used in several elements gets the sum of their gradients.
 #
 # Exercises: [exercises/ex05_non_scalar_outputs.ipynb](../exercises/ex05_non_scalar_outputs.ipynb).
 # Next: [06 · An intermediate's `.grad` and `retain_grad()`](06_retain_grad.ipynb).

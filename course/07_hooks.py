@@ -5,8 +5,8 @@
 # other way in: a function of yours that backward calls with a tensor's gradient the moment it
 # is ready. It can look at the gradient and leave it alone (print it, record it), or return a
 # different tensor that flows on in its place. This notebook registers hooks, removes them,
-# puts them on leaves, and then uses one to find out why some units of a small network have
-# stopped learning.
+# puts them on leaves, runs an optimizer step from one, and then uses one to find out why some
+# units of a small network have stopped learning.
 
 # %%
 import minigrad as torch
@@ -106,13 +106,68 @@ assert h.grad.item() == 4 * 2  # the hook's doubled gradient was retained
 assert w.grad.item() == 1.0  # 8 * 5 = 40, clipped to 1 before it was stored
 
 # %% [markdown]
-# PyTorch has more hooks than these (on `grad_fn` nodes, on `nn.Module`s for whole layers:
-# `register_full_backward_hook`). Most work the same way: a function called with gradients
-# during backward, which may return replacements. Not all: a hook registered with
-# `register_post_accumulate_grad_hook` runs on a leaf once its `.grad` has been written, is given
-# the leaf itself, and must return `None` (it is how an optimizer step can run inside
-# backward).
+# PyTorch has more hooks than these: on `grad_fn` nodes, and on `nn.Module`s for whole layers
+# (`register_full_backward_hook`). They too are called with gradients and may return
+# replacements. One kind is not.
 #
+# ## After `.grad` is written: an optimizer step inside backward
+#
+# `p.register_post_accumulate_grad_hook(fn)` runs on a leaf once its `.grad` has been
+# accumulated. `fn` is handed the leaf itself, not a gradient, and must return `None`: there is
+# nothing left to replace. What it is for: updating each parameter the moment its gradient is
+# complete, inside `backward()`, and dropping that gradient at once. A large model then never
+# holds every parameter's `.grad` at the same time, as it does when `optimizer.step()` runs
+# after backward.
+#
+# Here $\ell = (x \cdot w + b - 1)^2$ with $x = (1, 2)$, $w = (1, -2)$ and $b = 0.5$: the
+# prediction is $-2.5$, so $d\ell/db = 2(-2.5 - 1) = -7$ and $d\ell/dw = -7x = (-7, -14)$. The
+# hook takes a step of 0.1 on each.
+#
+# <details><summary>What will <code>w</code>, <code>b</code> and their <code>.grad</code> be
+# after <code>backward()</code>? Click to reveal</summary>
+#
+# `w` is $(1, -2) - 0.1 \cdot (-7, -14) = (1.7, -0.6)$ and `b` is $0.5 + 0.7 = 1.2$, already
+# updated when `backward()` returns; both `.grad` are `None`, because the hook set them so
+# after using them. Each hook printed its gradient as it landed, `b`'s first: its
+# `AccumulateGrad` was ready first.
+# </details>
+
+# %%
+x = torch.tensor([1.0, 2.0])
+w = torch.tensor([1.0, -2.0], requires_grad=True)
+b = torch.tensor(0.5, requires_grad=True)
+
+
+def sgd_step(param):
+    print("landed:", param.grad)
+    with torch.no_grad():  # the update itself is not part of any graph
+        param -= 0.1 * param.grad
+    param.grad = None  # used: free it now
+
+
+for param in (w, b):
+    param.register_post_accumulate_grad_hook(sgd_step)
+loss = (x @ w + b - 1) ** 2
+loss.backward()
+print(w, b, w.grad, b.grad)
+
+# %%
+assert torch.allclose(w, torch.tensor([1.7, -0.6])) and torch.allclose(b, torch.tensor(1.2))
+assert w.grad is None and b.grad is None
+
+# %% [markdown]
+# A hook that tries to hand back a new gradient, as a `register_hook` hook may, is refused, and
+# by then `.grad` already holds the gradient it was meant to replace:
+
+# %%
+v = torch.tensor(1.0, requires_grad=True)
+v.register_post_accumulate_grad_hook(lambda param: param.grad * 2)
+try:
+    (v * 3).backward()
+except RuntimeError as error:
+    print(error)
+print("v.grad:", v.grad)
+
 # ## Debugging with intermediate gradients: dead ReLU units
 #
 # A small network: 64 points in the plane, a hidden layer of 8 ReLU units, one output. Its
@@ -181,6 +236,19 @@ assert torch.equal(w1.grad[:, dead], torch.zeros(2, 3))
 assert (z[:, dead] < 0).all()
 
 # %% [markdown]
+# At exactly 0 ReLU has a corner, where no derivative exists. PyTorch takes 0 there, so an
+# input of exactly 0 sends no gradient back either (notebook 12 shows `abs`, `sqrt` and `max`
+# at their corners):
+
+# %%
+corner = torch.tensor([-1.0, 0.0, 1.0], requires_grad=True)
+torch.relu(corner).sum().backward()
+print(corner.grad)
+
+# %%
+assert corner.grad.tolist() == [0.0, 0.0, 1.0]
+
+# %% [markdown]
 # As a picture: how many of the 64 examples send a gradient to each unit. A healthy ReLU unit
 # is active on some examples and not others; a bar at zero is a unit that has stopped learning.
 
@@ -212,6 +280,8 @@ viz.draw(loss)
 # - `register_hook` returns a handle; `handle.remove()` takes the hook out again.
 # - A hook on a leaf runs before the gradient is added into `.grad` (a way to clip one
 #   parameter's gradient); hooks also run before `retain_grad()` stores its copy.
+# - `register_post_accumulate_grad_hook(fn)` calls `fn(leaf)` after the leaf's `.grad` is
+#   written, and `fn` must return `None`: the place for an optimizer step inside backward.
 # - Gradients of intermediates are a debugging tool: a unit that receives exactly zero from
 #   every example is a dead ReLU, and one hook on the pre-activations finds it.
 #

@@ -1,11 +1,10 @@
 # %% [markdown]
 # # 08 · In-place operations and version counters
 #
-# `x += 1`, `x.add_(1)`, `x[0] = 5`: an *in-place* operation writes into an existing tensor
-# instead of making a new one. It saves memory, and autograd mostly copes; but backward needs
-# some values of the forward pass, and an overwritten one gives no gradient. Here are the two
-# errors you can meet, how PyTorch notices (a version counter on every tensor), and the
-# patterns that are always safe.
+# `x += 1`, `x.add_(1)`, `x[0] = 5`: an *in-place* operation writes into an existing tensor.
+# Backward needs some values of the forward pass, and an overwritten one cannot give a gradient.
+# Here are the errors you can meet, how PyTorch notices (a version counter on every tensor),
+# and the patterns that are safe.
 
 # %%
 import minigrad as torch
@@ -22,9 +21,7 @@ from minigrad import viz
 # <details><summary>What will <code>w += 1</code> do? Click to reveal</summary>
 #
 # Raise a `RuntimeError`: *a leaf Variable that requires grad is being used in an in-place
-# operation*. `w` is left as it was. (`Variable` is the wrapper autograd needed before PyTorch
-# 0.4; today it is a deprecated name whose call returns a plain tensor, and the word stayed in
-# the message.)
+# operation* (`Variable` is PyTorch's old name for a tensor). `w` is left as it was.
 # </details>
 
 # %%
@@ -39,9 +36,8 @@ print(w)
 assert w.tolist() == [1.0, 2.0]
 
 # %% [markdown]
-# Recorded, `w += 1` would turn `w` into the *result* of an addition, and the leaf you wanted a
-# gradient for would survive only as an old value inside the graph. Every operation that writes
-# into the values is refused:
+# Recorded, `w += 1` would make `w` the result of an addition, no longer the leaf you wanted a
+# gradient for. Every operation that writes into the values is refused:
 
 # %%
 for name, change in [("add_(1)", lambda t: t.add_(1)), ("mul_(2)", lambda t: t.mul_(2)),
@@ -52,9 +48,7 @@ for name, change in [("add_(1)", lambda t: t.add_(1)), ("mul_(2)", lambda t: t.m
         print(f"w.{name}: {error}")
 
 # %% [markdown]
-# A trailing `_` is not what is refused: `requires_grad_()` and `detach_()` change flags, not
-# values, so they are allowed (notebook 10 uses `w.requires_grad_(False)`). After either, the
-# tensor is a leaf that no longer requires grad:
+# `requires_grad_()` and `detach_()` end in `_` too, but change flags, not values: allowed.
 
 # %%
 for name, change in [("requires_grad_(False)", lambda t: t.requires_grad_(False)),
@@ -67,8 +61,7 @@ for name, change in [("requires_grad_(False)", lambda t: t.requires_grad_(False)
 # ## Every tensor counts its in-place changes
 #
 # Each tensor carries a counter, `_version`, that every in-place operation on it increases by
-# one (the underscore marks it internal, in PyTorch too, but you may read it). An out-of-place
-# operation makes a new tensor, at version 0.
+# one (internal, but readable). An out-of-place operation makes a new tensor, at version 0.
 #
 # <details><summary>What will the last line print? Click to reveal</summary>
 #
@@ -91,8 +84,7 @@ assert (t._version, u._version) == (3, 0)
 # %% [markdown]
 # ## What backward needs, it saves
 #
-# An operation's backward needs some values of the forward pass; its `grad_fn` keeps them
-# (PyTorch calls them *saved tensors*):
+# An operation's `grad_fn` keeps the values its backward needs, its *saved tensors*:
 #
 # | operation | derivative | saves |
 # | --- | --- | --- |
@@ -103,9 +95,6 @@ assert (t._version, u._version) == (3, 0)
 #
 # A tensor is saved with its version. If the version has changed when backward needs it,
 # backward raises an error rather than compute with values the forward pass never used.
-#
-# `view="backward", show_saved=True` draws each saved tensor beside the node that keeps it,
-# with its version then and now (`h * h` keeps `h` once per input):
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -113,6 +102,19 @@ h = x * 1  # an intermediate, so that we may change it in place
 product = h * h
 exponential = h.exp()
 shifted = h + 1
+
+# %% [markdown]
+# Each `grad_fn` shows what it saved as `_saved_<name>`: `self` and `other` for the inputs (the
+# very tensors), `result` for the output (a new tensor with its values). `AddBackward0` keeps
+# only `alpha`, the number in `a + alpha * b`.
+
+# %%
+print(product.grad_fn._saved_self is h, product.grad_fn._saved_other is h)
+print(exponential.grad_fn._saved_result)
+print([name for name in dir(shifted.grad_fn) if name.startswith("_saved_")])
+
+# %% [markdown]
+# `show_saved=True` draws each saved tensor beside its node, with its version then and now:
 
 # %% tags=["minigrad-only"]
 viz.draw(product, exponential, shifted, view="backward", show_saved=True)
@@ -130,6 +132,7 @@ viz.draw(product, exponential, shifted, view="backward", show_saved=True)
 # </details>
 
 # %%
+exp_node = exponential.grad_fn  # ExpBackward0: mul_ is about to give exponential a new grad_fn
 exponential.mul_(2)
 print("version now:", exponential._version)
 try:
@@ -141,30 +144,25 @@ except RuntimeError as error:
 assert exponential._version == 1 and x.grad is None
 
 # %% [markdown]
-# The message names the tensor (`[torch.FloatTensor [2]]`), the operation whose output it is,
-# and both versions. The diagram draws the saved tensor in red, saved at version 0, now at 1.
-# (The `mul_` is a node of its own, `MulBackward0`, which ran before the failure and freed what
-# it saved.)
+# Reading the saved tensor yourself runs the same check, and fails the same way:
+
+# %%
+try:
+    exp_node._saved_result
+except RuntimeError as error:
+    print(str(error).split(":")[0])
+
+# %% [markdown]
+# The diagram draws the saved tensor in red: saved at version 0, now at 1.
 
 # %% tags=["minigrad-only"]
 viz.draw(exponential, view="backward", show_saved=True)
 
 # %% [markdown]
-# Forward did not complain; backward fails only at the node that needs the overwritten value.
-# Step by step, on a fresh copy: `SumBackward0` and `MulBackward0` (the `mul_`) run,
-# `ExpBackward0` fails.
-
-# %% tags=["minigrad-only"]
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-exponential = x.exp()
-exponential.mul_(2)
-viz.backward_steps(exponential.sum())
-
-# %% [markdown]
 # ## Which changes break backward?
 #
-# It depends only on what was saved. An experiment: for each operation `out = op(h)`, change
-# its input `h` or its output `out` in place, then run backward.
+# It depends only on what was saved. For each `out = op(h)`, change `h` or `out` in place, then
+# run backward.
 
 # %%
 def outcome(op, change):
@@ -189,10 +187,10 @@ operations = {"h + 1": lambda h: h + 1, "h * 3": lambda h: h * 3, "h * h": lambd
 # <details><summary>Before running it: which rows will say "error", and in which column?
 # Click to reveal</summary>
 #
-# Input changed: `h * h`, `h ** 2` and `h.sin()`, which saved `h` (`h * 3` saves only the 3:
-# the gradient for `h` is 3). Output changed: `exp`, `sigmoid` and `relu`, whose derivatives
-# come from their result ($\sigma' = \sigma(1-\sigma)$; ReLU's is 1 where the result is
-# positive). `h + 1` and `h.sum()` save nothing: anything goes.
+# Input changed: `h * h`, `h ** 2` and `h.sin()`, which saved `h` (`h * 3` saves only the 3).
+# Output changed: `exp`, `sigmoid` and `relu`, whose derivatives come from their result
+# ($\sigma' = \sigma(1-\sigma)$; ReLU's is 1 where the result is positive). `h + 1` and `h.sum()`
+# save nothing.
 # </details>
 
 # %%
@@ -222,8 +220,8 @@ print(y.grad_fn.name(), x.grad)
 assert y.grad_fn.name() == "AddBackward0" and x.grad.tolist() == [2.0, 2.0]
 
 # %% [markdown]
-# When the changed tensor was saved as an *input*, the message names the operation that
-# changed it last (here `Add`, the `add_`): that is now where the tensor comes from.
+# When a saved *input* was changed, the message names the operation that changed it last
+# (`Add`, the `add_`): that is where the tensor now comes from.
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -236,17 +234,51 @@ except RuntimeError as error:
     print(error)
 
 # %% [markdown]
+# ## Writing into elements: `CopySlices`
+#
+# `y[0] = value` changes `y` in place too. Write three values computed from a leaf `x` into
+# zeros that do not require grad: $y_0 = x_0^2$, $y_1 = x_1^3$, $y_2 = x_1^2$, at $x = (1, 2)$.
+#
+# <details><summary>Does <code>y</code> require grad after the assignments, and what will
+# <code>x.grad</code> be? Click to reveal</summary>
+#
+# Yes: `y` joins the graph, with `grad_fn` `CopySlices` ("some elements were overwritten") and
+# version 3. `x.grad` is `[[2.], [16.]]`: $2x_0 = 2$, and `x[1]` feeds two elements, whose
+# gradients add up: $3x_1^2 + 2x_1 = 12 + 4$.
+# </details>
+
+# %%
+x = torch.tensor([[1.0], [2.0]], requires_grad=True)
+y = torch.zeros(3, 1)
+y[0] = x[0] ** 2
+y[1] = x[1] ** 3
+y[2] = x[1] ** 2
+print(y.requires_grad, y.grad_fn.name(), y._version)
+y.backward(gradient=torch.ones(3, 1))
+print(x.grad)
+
+# %%
+assert y.requires_grad and not y.is_leaf and y._version == 3
+assert x.grad.tolist() == [[2.0], [3 * 2.0**2 + 2 * 2.0]]
+
+# %% [markdown]
+# Each assignment is a `CopySlices` of the previous `y` and the new value:
+
+# %% tags=["minigrad-only"]
+x = torch.tensor([[1.0], [2.0]], requires_grad=True)
+y = torch.zeros(3, 1)
+y[0] = x[0] ** 2
+y[1] = x[1] ** 3
+y[2] = x[1] ** 2
+viz.draw(y)
+
+# %% [markdown]
 # ## Which line made the failing node? Anomaly detection
 #
-# The error names the node that failed (`MulBackward0`) but not the line of your program that
-# made it, and a real model has many multiplications. Its hint says how to find out: turn on
-# *anomaly detection*. While it is on, every node keeps the stack of the forward call that
-# created it, and when a node fails in backward a warning prints that stack before the error.
-# It slows everything down, so it is for debugging only; `set_detect_anomaly` used with `with`
-# switches it off again at the end of the block.
-#
-# The warning's text holds file paths; the cell prints its first line and the source lines of
-# the last two frames: the call into `forward`, then the line inside it.
+# The error names the node that failed (`MulBackward0`), not your line that made it. Its hint
+# says how to find it: *anomaly detection*, a slow debugging mode in which every node keeps the
+# stack of its forward call, and a failing node warns with it. The cell prints the warning's
+# first line and last two source lines.
 
 # %%
 import warnings
@@ -281,20 +313,15 @@ print("Hint:", hint)
 assert sources[-1] == "square = h * h  # saves h" and not torch.is_anomaly_enabled()
 
 # %% [markdown]
-# With anomaly detection on, the hint changes: the stack above the error shows where the node
-# was made, and the tensor it saved was changed there or later (here by `h.add_(1)`).
-
-# %% [markdown]
 # ## `.data` hides changes from the check
 #
-# Old code sometimes changes `t.data` in place: the same memory without the history, and,
-# unlike everything else, **not** sharing the version counter.
+# Old code changes `t.data` in place: the same memory without the history, and **not** sharing
+# the version counter.
 #
 # <details><summary>What will <code>x.grad</code> be? Click to reveal</summary>
 #
-# `tensor([0., 0.])`, and no error. The true gradient, $e^x$, is about 2.7 and 7.4; zeroing
-# `y.data` zeroed what `ExpBackward0` saved without moving the version counter, so backward
-# used the new values unawares.
+# `tensor([0., 0.])`, and no error, instead of $e^x$: zeroing `y.data` zeroed what
+# `ExpBackward0` saved without moving the version counter.
 # </details>
 
 # %%
@@ -325,13 +352,12 @@ except RuntimeError as error:
 assert y._version == 1 and x.grad is None
 
 # %% [markdown]
-# Use `detach()`, never `.data` (notebook 10 says more about `detach()`).
+# Use `detach()`, never `.data`.
 #
 # ## Safe patterns
 #
-# **Updating parameters: `torch.no_grad()`.** Inside it nothing is recorded, so a leaf may be
-# changed in place: this is how an optimizer's `step()` updates weights. The leaf stays a leaf;
-# its version goes up.
+# **Updating parameters: `torch.no_grad()`.** Nothing inside it is recorded, so a leaf may be
+# changed in place (how an optimizer's `step()` works). It stays a leaf; its version goes up.
 
 # %%
 w = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -350,9 +376,8 @@ assert torch.allclose(w.detach(), torch.tensor([0.8, 1.6])) and w.is_leaf and w.
 # <details><summary>Build <code>loss</code> from <code>w</code>, update <code>w</code>, then call
 # <code>loss.backward()</code>. What happens? Click to reveal</summary>
 #
-# An error: `PowBackward0` saved `w` at version 1, the update moved it to 2 (the message names
-# no operation: `w` is a leaf). Hence a training loop runs the forward pass again at every
-# step, from the new weights.
+# An error: `PowBackward0` saved `w` at version 1, the update moved it to 2. Hence training
+# runs the forward pass again at every step.
 # </details>
 
 # %%
@@ -369,9 +394,8 @@ except RuntimeError as error:
 assert w.grad is None
 
 # %% [markdown]
-# **Change a copy: `clone()`.** `t.clone()` has its own memory *and* stays in the graph
-# (`CloneBackward0`), so gradients flow through it. Change the copy; the saved original is
-# untouched.
+# **Change a copy: `clone()`.** It has its own memory and stays in the graph
+# (`CloneBackward0`). Change the copy; the saved original is untouched.
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -387,25 +411,20 @@ assert y._version == 0
 assert torch.allclose(x.grad, 2 * x.detach().exp())  # two paths, each e^x
 
 # %% [markdown]
-# **Or don't: `y = y + 1` instead of `y += 1`.** The out-of-place form makes a new tensor and
-# moves the name to it, leaving the old one, and anything saved from it, alone. In-place
-# operations rarely save enough memory to be worth it; PyTorch's documentation discourages
-# them in most cases.
+# **Or don't: `y = y + 1` instead of `y += 1`.** A new tensor takes the name; the old one, and
+# anything saved from it, is left alone. PyTorch's documentation discourages in-place
+# operations in most cases: they rarely save enough memory.
 #
 # ## Summary
 #
-# - An in-place change to the values of a leaf that requires grad raises *a leaf Variable that
-#   requires grad is being used in an in-place operation*, except under `torch.no_grad()` (how
-#   optimizers update weights).
-# - Every tensor counts its in-place changes in `_version`; backward raises *one of the
-#   variables needed for gradient computation has been modified by an inplace operation* when
-#   a saved tensor's version has changed.
-- `torch.autograd.set_detect_anomaly(True)` (or `with torch.autograd.detect_anomaly():`) makes
-  a failing backward show the forward line that created the failing node.
-# - What breaks backward depends on what was saved: `mul` its inputs, `exp`, `sigmoid`, `relu`
-#   their output, `add` and `sum` nothing.
-# - Safe: `torch.no_grad()` for updates, `clone()` before changing, or out-of-place `y = y + 1`.
-#   `detach()` shares the version counter; `.data` does not, and hides the problem.
+# - A leaf that requires grad cannot be changed in place, except under `torch.no_grad()`.
+# - `_version` counts in-place changes; backward fails when a saved tensor's version changed.
+#   `set_detect_anomaly(True)` shows the line to blame.
+# - What was saved decides (`grad_fn._saved_self`, `_saved_result`): `mul` its inputs, `exp`,
+#   `sigmoid`, `relu` their output, `add` and `sum` nothing.
+# - `y[0] = x[0] ** 2` puts `y` in the graph (`CopySlices`).
+# - Safe: `no_grad()` for updates, `clone()`, or `y = y + 1`. `.data` hides changes; `detach()`
+#   does not.
 #
 # Exercises: [exercises/ex08_inplace.ipynb](../exercises/ex08_inplace.ipynb).
 # Next: [09 · Using a graph again](09_graphs_used_again.ipynb).

@@ -50,8 +50,31 @@ assert x.grad.item() == 6.0
 # The message explains it: the values an operation saved for its backward (notebook 08) are
 # freed as soon as its backward has run, because in training they are most of the memory and
 # nobody needs them twice. A second pass that reaches a node whose saved values are gone fails.
-# The backward view with `show_saved=True`, on a fresh copy, before and after one backward
-# pass: `PowBackward0` keeps `x` (its derivative is $2x$), then lets it go.
+# `PowBackward0`, for instance, keeps `x` (its derivative is $2x$), then lets it go.
+# You can watch it happen through `y.grad_fn._saved_self`, the tensor `PowBackward0` saved
+# (notebook 08). The exponent, a plain number, is kept as `_saved_exponent`.
+#
+# <details><summary>What will reading <code>_saved_self</code> print before and after
+# <code>y.backward()</code>? Click to reveal</summary>
+#
+# Before: `True`, the saved tensor is `x` itself. After: the same error as the second backward.
+# Its words in parentheses, *or directly access saved tensors after they have already been
+# freed*, are about exactly this. The exponent, which is not a tensor, is still there.
+# </details>
+
+# %%
+x = torch.tensor(3.0, requires_grad=True)
+y = x**2
+print(y.grad_fn._saved_self is x, y.grad_fn._saved_exponent)
+y.backward()
+try:
+    y.grad_fn._saved_self
+except RuntimeError as error:
+    print(error)
+print(y.grad_fn._saved_exponent)
+
+# %% [markdown]
+# The same in pictures, on a fresh copy, before and after one backward pass:
 
 # %% tags=["minigrad-only"]
 x = torch.tensor(3.0, requires_grad=True)
@@ -63,7 +86,8 @@ y.backward()
 viz.draw(y, view="backward", show_saved=True)
 
 # %% [markdown]
-# `retain_graph=True` keeps the saved values, so the graph can be walked again.
+# `retain_graph=True` keeps the saved values, so `_saved_self` can still be read and the graph
+# walked again.
 #
 # <details><summary>What will <code>x.grad</code> print after two passes? Click to
 # reveal</summary>
@@ -75,6 +99,7 @@ viz.draw(y, view="backward", show_saved=True)
 x = torch.tensor(3.0, requires_grad=True)
 y = x**2
 y.backward(retain_graph=True)
+print("still saved:", y.grad_fn._saved_self is x)
 y.backward()
 x.grad
 
@@ -213,7 +238,8 @@ plt.show()
 # ## Summary
 #
 # - `backward()` frees the saved values of the graph as it goes; a second pass raises *Trying to
-#   backward through the graph a second time*. `retain_graph=True` keeps them.
+#   backward through the graph a second time*. `retain_graph=True` keeps them. Reading a freed
+#   value through `grad_fn._saved_self` raises the same error.
 # - `torch.autograd.grad(outputs, inputs)` returns a tuple of gradients and leaves `.grad`
 #   alone.
 # - `create_graph=True` records the backward pass, so gradients can be differentiated again:

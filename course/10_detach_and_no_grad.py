@@ -155,8 +155,8 @@ print(torch.is_grad_enabled(), (x * 2).requires_grad)
 assert not doubled.requires_grad and doubled.grad_fn is None and torch.is_grad_enabled()
 
 # %% [markdown]
-# "Records nothing" is not "everything inside stops requiring grad". `no_grad` only stops
-# operations from being recorded, so what is not a recorded operation keeps its flags:
+# "Records nothing" is not "everything inside stops requiring grad". What is not a recorded
+# operation keeps its flags:
 #
 # - a tensor *created* with `requires_grad=True` inside the block is a leaf that requires grad,
 #   as you asked;
@@ -184,6 +184,25 @@ print(y.grad_fn.name(), y._version)
 # %%
 assert created.requires_grad and w.requires_grad and w.is_leaf
 assert y.grad_fn.name() == "MulBackward0" and y._version == 1
+
+# %% [markdown]
+# A *view* made inside the block (`w[:2]`, `w.view(3)`) of a tensor that requires grad keeps
+# `requires_grad=True` too. Changing that view in place later, with grad mode back on, is
+# ambiguous (should the change be recorded?), so PyTorch refuses it; inside `no_grad` it is
+# allowed.
+
+# %%
+w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+with torch.no_grad():
+    first_two = w[:2]
+print(first_two.requires_grad, first_two.grad_fn)
+try:
+    first_two.mul_(2)
+except RuntimeError as error:
+    print(str(error).split(". ")[0])
+with torch.no_grad():
+    first_two.mul_(2)
+print(w)
 
 # %% [markdown]
 # `no_grad` also works as a decorator, and `torch.enable_grad()` switches recording back on
@@ -286,15 +305,12 @@ except RuntimeError as error:
 # %% [markdown]
 # ## Summary
 #
-# - `detach()` gives the same values as a constant (same memory; add `clone()` for a copy). Use
-#   it for a target computed from the parameters being trained: without it the gradient also
-#   moves the target, and can cancel out.
-# - `total += loss` keeps every step's graph alive through `total`; `loss.item()` (a float) or
-#   `loss.detach()` keeps the number only.
-# - `torch.no_grad()` records no operation in its block: results inside have no `grad_fn`. A
-#   tensor created with `requires_grad=True` still requires grad, and an in-place change keeps
-#   the tensor's flags and `grad_fn`, which is why updates are written inside it.
-#   `torch.inference_mode()` records nothing too, and in PyTorch marks its tensors.
+# - `detach()` gives the same values as a constant (same memory). Use it for a target computed
+#   from the parameters being trained, or the gradient moves the target too.
+# - `total += loss` keeps every step's graph alive; `loss.item()` keeps the number only.
+# - `torch.no_grad()` records no operation in its block. A tensor created with
+#   `requires_grad=True` still requires grad, an in-place change keeps flags and `grad_fn`, and
+#   a view made inside must not be changed in place outside. `inference_mode()` is stricter.
 # - `model.eval()` changes what layers compute (dropout, batch norm), not what autograd records.
 # - `requires_grad_(False)` freezes a leaf: its `.grad` stays `None`.
 #

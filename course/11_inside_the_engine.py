@@ -276,9 +276,11 @@ print(inspect.getsource(pointwise.Mul))
 
 # %% [markdown]
 # Each gradient is `grad * other factor`, and the node it leaves in the graph is named after
-# it: `MulBackward0`. At the end of every path, `AccumulateGrad` does what your leaf step did,
-# except that later gradients are added in place (`+=`), which is why `zero_()` resets `.grad`
-# (notebook 04). minigrad's `apply` and the function it calls, collapsed:
+# it: `MulBackward0` (`saved_names`: notebook 08's `_saved_self`, `_saved_other`). At the end
+# of every path, `AccumulateGrad` does what your leaf step did, except that later gradients are
+# added in place (`+=`), which is why `zero_()` resets `.grad` (notebook 04), and it then runs
+# notebook 07's post-accumulate-grad hooks. minigrad's `apply` and the function it calls,
+# collapsed:
 
 # %% tags=["minigrad-only", "nbval-ignore-output", "hide-output"]
 print(inspect.getsource(accumulate.AccumulateGrad.apply))

@@ -17,6 +17,21 @@ from .tensor import Tensor
 
 VIEW_OF_LEAF_IN_PLACE = ("a view of a leaf Variable that requires grad is being used in an "
                          "in-place operation.")
+NO_GRAD_VIEW_IN_PLACE = (
+    "created in no_grad mode and is being modified inplace with grad mode enabled. Given that "
+    "this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by "
+    "moving both the view and the inplace either both inside the no_grad block (if you don't "
+    "want the inplace to be tracked) or both outside (if you want the inplace to be tracked).")
+
+
+def no_grad_view_error(t: Tensor, op: str | None = None) -> RuntimeError:
+    """PyTorch's error for an in-place change, with grad mode on, of a view made under no_grad
+    (or of a view of one: `op` names the view operation that made it)."""
+    if op is None and t.grad_fn is not None:
+        op = forward_name(t.grad_fn.name())
+    if op is None:
+        return RuntimeError(f"A view was {NO_GRAD_VIEW_IN_PLACE}")
+    return RuntimeError(f"Output 0 of {op} is a view of a view which was {NO_GRAD_VIEW_IN_PLACE}")
 
 
 ERR_INFERENCE_IN_PLACE = (
@@ -32,6 +47,8 @@ def check_inplace(t: Tensor) -> None:
         return
     if t._multi_output_view and t.requires_grad:
         raise RuntimeError(_multi_output_view_message(t))
+    if t._made_in_no_grad:
+        raise no_grad_view_error(t)
     if t.grad_fn is None and t._requires_grad:
         raise RuntimeError(ERR_LEAF_IN_PLACE)
     if t._base is not None and t._base.grad_fn is None and t._base._requires_grad:
@@ -215,6 +232,9 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     if advanced:
         check_advanced_key(t.shape, key if isinstance(key, tuple) else (key,))
     positions = as_positions(t.shape, key) if advanced else key
+    if _grad_mode.state.enabled and t._made_in_no_grad and not advanced:
+        last = key[-1] if isinstance(key, tuple) and key else key  # the view written through
+        raise no_grad_view_error(t, "Select" if isinstance(last, int) else "Slice")
     if _grad_mode.state.enabled and t.grad_fn is None and t._requires_grad and not advanced:
         # PyTorch writes through a view here (select/slice, then copy_), hence its wording
         raise RuntimeError(VIEW_OF_LEAF_IN_PLACE)

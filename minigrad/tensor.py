@@ -49,11 +49,14 @@ class Tensor:
     _views: weakref.WeakValueDictionary | None = None  # a root's live views that need history
     _accumulator: weakref.ref | None = None  # a leaf's AccumulateGrad: accumulate.grad_accumulator
     _hooks: dict | None = None  # a leaf's own hooks
+    _post_accumulate_grad_hooks: dict | None = None  # run by its AccumulateGrad, after .grad
     _retains_grad = False
     _is_inference = False  # made in inference_mode: see is_inference
     _multi_output_view = False  # a view made by unbind(): see _inplace.check_inplace
+    _made_in_no_grad = False  # a view made under no_grad of one that requires grad (function.py)
     _is_wrapped_number = False  # a Python number made a tensor (see ops.operands.wrapped_number)
     _saved_once: Any = None  # a wrapped number's one SavedTensor
+    _number_type: type | None = None  # int, float, bool: the Python number it was made from
     __hash__ = object.__hash__  # == is elementwise, yet tensors can be dict keys, as in PyTorch
 
     def __init__(self, data: Any = (), *, requires_grad: bool = False) -> None:
@@ -165,6 +168,20 @@ class Tensor:
             self._hooks = {}
         handle = RemovableHandle(self._hooks)
         self._hooks[handle.id] = hook
+        return handle
+
+    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]
+                                           ) -> RemovableHandle:
+        """`hook(leaf)` runs once the leaf's `.grad` has been accumulated; it returns None."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
+                               "tensors")
+        if self._post_accumulate_grad_hooks is None:
+            self._post_accumulate_grad_hooks = {}
+        handle = RemovableHandle(self._post_accumulate_grad_hooks)
+        self._post_accumulate_grad_hooks[handle.id] = hook
         return handle
 
     def detach(self) -> Tensor:

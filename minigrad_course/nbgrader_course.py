@@ -10,11 +10,16 @@ nbgrader's own commands take over: `nbgrader generate_assignment ex03_accumulati
 students' copy (the same cells as exercises/), `release_assignment`, `collect`, `autograde`,
 `generate_feedback`. See docs/teaching.md.
 
-The solutions notebooks already follow nbgrader's conventions; only their links change. In the
+The solutions notebooks already follow nbgrader's conventions; only their links change, and
+each check cell gains a hidden test that undoes a student's tampering (`guarded`). In the
 repository, exercises/ex03 links to ../notebooks/03_accumulation.ipynb and to ex04 beside it; a
 student who fetched the assignment has ~/ex03_accumulation/ex03_accumulation.ipynb, no lessons,
 and the next exercise, once fetched, in ~/ex04_resetting_gradients/. `for_class` rewrites those
-links, and nothing else."""
+links, and nothing else.
+
+The configuration names the exchange (--exchange, default /srv/nbgrader/exchange, where
+docs/jupyterhub.md mounts the class's shared volume) and turns off collect's owner check, which
+cannot work where every pod runs as jovyan."""
 from __future__ import annotations
 
 import argparse
@@ -35,13 +40,21 @@ SOURCE = "source"
 LESSON_LINK = re.compile(r"\[notebook (\d+)\]\(\.\./notebooks/([\w-]+\.ipynb)\)")
 # "[exercises 04](ex04_resetting_gradients.ipynb)": the next exercise notebook, beside this one.
 EXERCISE_LINK = re.compile(r"\[exercises (\d+)\]\(((ex\d+_\w+)\.ipynb)\)")
+# "from minigrad_course.checks import accumulation as check": the notebook's check module.
+CHECK_IMPORT = re.compile(r"^from minigrad_course\.checks import (\w+) as check$", re.MULTILINE)
 
 
 class NotACourseNotebook(Exception):
     """A notebook that cannot become an assignment (the message is one line)."""
 
 
-def config_text(course_id: str) -> str:
+# Where the class's hub mounts the exchange's shared volume in every pod (docs/jupyterhub.md);
+# hub/nbgrader_config.py gives students the same. nbgrader's own default,
+# /usr/local/share/nbgrader/exchange, is created only by root and is shared by no two pods.
+EXCHANGE = "/srv/nbgrader/exchange"
+
+
+def config_text(course_id: str, exchange: str = EXCHANGE) -> str:
     return f'''"""nbgrader's configuration for the minigrad course, written by
 python -m minigrad_course.nbgrader_course. Run nbgrader's commands in this folder."""
 c = get_config()  # noqa: F821 (nbgrader defines it)
@@ -51,6 +64,13 @@ c.CourseDirectory.course_id = {course_id!r}
 c.ClearSolutions.code_stub = {{"python": "# YOUR CODE HERE\\nraise NotImplementedError()"}}
 # A cell may run 30 s, as with python -m minigrad_course.grade.
 c.ExecutePreprocessor.timeout = 30
+# The folder shared with every student's server (the students' nbgrader_config.py names the
+# same one): release puts assignments there, submit hands them in, collect takes them.
+c.Exchange.root = {exchange!r}
+# On a hub every server runs as the same user (jovyan, uid 1000): a submission's owner cannot
+# tell students apart, and checking it would warn "cheating attempt?" for each of them. Who
+# submitted comes from the hub's login (JUPYTERHUB_USER) instead.
+c.CollectApp.check_owner = False
 '''
 
 
@@ -66,6 +86,33 @@ def for_class(notebook: dict) -> dict:
         source = EXERCISE_LINK.sub(r"[exercises \1](../\3/\2) (once you have fetched the "
                                    r"assignment \3)", source)
         cell["source"] = source
+    return notebook
+
+
+def guarded(notebook: dict, where: str) -> dict:
+    """The source notebook with each check cell opening on a hidden test that binds `check`
+    again to the real check module and refuses to judge (`Tampered`) if the notebook's code
+    replaced one of the checks' functions, numpy's or minigrad's. nbgrader's autograde puts
+    every check cell's source back from the gradebook, hidden tests included, so a student can
+    neither see nor remove it; without it, `check` rebound to an object that does nothing, or a
+    check function replaced by a no-op, in any answer cell would score every point. (The
+    course's own grader does the same before each check cell; docs/teaching.md says what
+    in-process grading still cannot stop.)"""
+    modules = {found.group(1) for cell in notebook["cells"] if cell["cell_type"] == "code"
+               for found in CHECK_IMPORT.finditer(markers.source_of(cell))}
+    if len(modules) != 1:
+        raise NotACourseNotebook(f"{where}: not an exercise notebook of this course (it should "
+                                 "import exactly one check module as `check`)")
+    module = modules.pop()
+    guard = "\n".join((markers.BEGIN_HIDDEN,
+                       "# The real checks, whatever the notebook's code rebound or replaced.",
+                       f"from minigrad_course.checks import _feedback, {module} as check",
+                       "_feedback.refuse_if_tampered()",
+                       markers.END_HIDDEN))
+    notebook = copy.deepcopy(notebook)
+    for cell in notebook["cells"]:
+        if markers.is_check(cell):
+            cell["source"] = guard + "\n" + markers.source_of(cell)
     return notebook
 
 
@@ -89,7 +136,8 @@ def load_solution(path: Path) -> dict:
     return notebook
 
 
-def lay_out(target: Path, solutions: Path, names: list[str], course_id: str) -> list[Path]:
+def lay_out(target: Path, solutions: Path, names: list[str], course_id: str,
+            exchange: str = EXCHANGE) -> list[Path]:
     """Write the course into `target`; returns the files written. Raises NotACourseNotebook."""
     available = {path.stem: path for path in sorted(solutions.glob("*.ipynb"))}
     for name in names:
@@ -97,7 +145,8 @@ def lay_out(target: Path, solutions: Path, names: list[str], course_id: str) -> 
             raise NotACourseNotebook(f"no notebook {name} in {solutions}; there are: "
                                      + ", ".join(available))
     chosen = [n.removesuffix(".ipynb") for n in names] or list(available)
-    texts = {name: render(for_class(load_solution(available[name]))) for name in chosen}
+    texts = {name: render(guarded(for_class(load_solution(available[name])), name))
+             for name in chosen}
     written = []
     for name, text in texts.items():
         path = target / SOURCE / name / f"{name}.ipynb"
@@ -106,7 +155,7 @@ def lay_out(target: Path, solutions: Path, names: list[str], course_id: str) -> 
         written.append(path)
     config = target / CONFIG
     if not config.exists():  # an instructor's own settings (the exchange, ...) stay
-        config.write_text(config_text(course_id), encoding="utf-8")
+        config.write_text(config_text(course_id, exchange), encoding="utf-8")
         written.insert(0, config)
     return written
 
@@ -122,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
                              "folder or the nearest one above it with one)")
     parser.add_argument("--course-id", default="minigrad",
                         help="nbgrader's course_id (default: minigrad)")
+    parser.add_argument("--exchange", default=EXCHANGE,
+                        help="the exchange's folder, shared with the students' servers "
+                             f"(default: {EXCHANGE})")
     args = parser.parse_args(argv)
     try:
         course = args.course or find_course()
@@ -136,7 +188,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {args.directory} is a file, not a folder", file=sys.stderr)
         return 2
     try:
-        written = lay_out(args.directory, solutions, args.assignments, args.course_id)
+        written = lay_out(args.directory, solutions, args.assignments, args.course_id,
+                          args.exchange)
     except NotACourseNotebook as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -1,6 +1,8 @@
 """Set up the course's JupyterLab in the environment that runs this script (its sys.prefix).
 
     python scripts/set_up_lab.py            # `make venv`, `make lab` and Binder's postBuild run it
+    python scripts/set_up_lab.py --students # a class's image (hub/Dockerfile): nbgrader's
+                                            # student panels on, the instructor's off
 
 Writes, in the environment (so `make lab`, Binder and the browser tests get the same):
   etc/jupyter/jupyter_server_config.json              the server's settings, below
@@ -34,13 +36,16 @@ nbgrader: a learner's environment (`make lab`, the `course` extra) has no nbgrad
 JupyterLab panels and server extensions on wherever it is installed, so where it is installed
 they are turned off here (a developer's `make lab` shows the course as a learner's does).
 Where it is not, its entries are left out: a server extension named but not installed would
-print a warning at every start. An instructor's hub does not run this script, so its panels
-stay on there (docs/teaching.md).
+print a warning at every start. With --students (a class's image, hub/Dockerfile), nbgrader
+must be installed, and the students' half of it stays on: the Assignments panel (fetch, submit:
+server extension assignment_list) and the Validate button (validate_assignment); the
+instructor's half is turned off (formgrader, course_list, create-assignment).
 
 Running it again rewrites the same files: it is safe to run at every start.
 """
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import json
 import os
@@ -58,6 +63,11 @@ CUSTOM_CSS = PREFIX / "etc" / "minigrad" / "custom" / "custom.css"
 COURSE_CSS = Path(__file__).with_name("course_lab.css")
 PAGE_CONFIG = PREFIX / "etc" / "jupyter" / "labconfig" / "page_config.json"
 NBGRADER_LAB_EXTENSION = "@jupyter/nbgrader"
+# nbgrader's JupyterLab plugins and server extensions that only an instructor uses.
+INSTRUCTORS_LAB_PLUGINS = [f"{NBGRADER_LAB_EXTENSION}:{name}" for name in
+                           ("formgrader", "create-assignment", "course-list")]
+STUDENTS_SERVER_EXTENSIONS = {"nbgrader.server_extensions.validate_assignment",
+                              "nbgrader.server_extensions.assignment_list"}
 NBGRADER_SERVER_EXTENSIONS = [f"nbgrader.server_extensions.{name}" for name in
                               ("formgrader", "validate_assignment", "assignment_list",
                                "course_list")]
@@ -82,7 +92,7 @@ def terminal_rc() -> str:
     return "\n".join(lines) + "\n"
 
 
-def server_config() -> dict:
+def server_config(students: bool = False) -> dict:
     """Jupyter reads this file's settings (its jupyter_server_config.d/ holds only which
     extensions are on); other settings in it are kept."""
     config = json.loads(SERVER_CONFIG.read_text()) if SERVER_CONFIG.exists() else {}
@@ -93,7 +103,7 @@ def server_config() -> dict:
     extensions = server.setdefault("jpserver_extensions", {})
     for name in NBGRADER_SERVER_EXTENSIONS:
         if nbgrader_installed():
-            extensions[name] = False
+            extensions[name] = students and name in STUDENTS_SERVER_EXTENSIONS
         else:
             extensions.pop(name, None)
     if not extensions:
@@ -130,15 +140,16 @@ def nbgrader_installed() -> bool:
     return importlib.util.find_spec("nbgrader") is not None
 
 
-def page_config() -> dict:
+def page_config(students: bool = False) -> dict:
     """JupyterLab's page_config.json, other settings in it kept, nbgrader's panels off where
-    nbgrader is installed."""
+    nbgrader is installed (for students: only the instructor's)."""
     config = json.loads(PAGE_CONFIG.read_text()) if PAGE_CONFIG.exists() else {}
     disabled = config.setdefault("disabledExtensions", {})
+    for name in (NBGRADER_LAB_EXTENSION, *INSTRUCTORS_LAB_PLUGINS):
+        disabled.pop(name, None)
     if nbgrader_installed():
-        disabled[NBGRADER_LAB_EXTENSION] = True
-    else:
-        disabled.pop(NBGRADER_LAB_EXTENSION, None)
+        disabled.update(dict.fromkeys(INSTRUCTORS_LAB_PLUGINS if students else
+                                      [NBGRADER_LAB_EXTENSION], True))
     return config
 
 
@@ -151,11 +162,21 @@ def warm_diagram_cache() -> None:
     viz.draw(minigrad.tensor(1.0, requires_grad=True)).svg()
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Set up the course's JupyterLab in this "
+                                                 "environment.")
+    parser.add_argument("--students", action="store_true",
+                        help="a class's environment: nbgrader's student panels on, the "
+                             "instructor's off (nbgrader must be installed)")
+    students = parser.parse_args(argv).students
+    if students and not nbgrader_installed():
+        print("error: --students: nbgrader is not installed in this environment "
+              f"({sys.prefix}): pip install nbgrader==0.9.6", file=sys.stderr)
+        return 2
     write(TERMINAL_RC, terminal_rc())
-    write(SERVER_CONFIG, json.dumps(server_config(), indent=2) + "\n")
+    write(SERVER_CONFIG, json.dumps(server_config(students), indent=2) + "\n")
     write(LAB_OVERRIDES, json.dumps(lab_overrides(), indent=2) + "\n")
-    write(PAGE_CONFIG, json.dumps(page_config(), indent=2) + "\n")
+    write(PAGE_CONFIG, json.dumps(page_config(students), indent=2) + "\n")
     write(CUSTOM_CSS, COURSE_CSS.read_text(encoding="utf-8"))
     warm_diagram_cache()
     return 0

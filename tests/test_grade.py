@@ -83,12 +83,12 @@ def _cells_by_id(notebook: dict) -> dict[str, dict]:
 
 
 def test_a_broken_notebook_is_graded_exercise_by_exercise(tmp_path: Path) -> None:
-    """05's five exercises, each broken differently, plus deleted read-only cells and a cell
+    """05's four exercises, three broken differently, plus deleted read-only cells and a cell
     of the learner's that kills the kernel."""
     notebook = load(SOLUTIONS / "ex05_non_scalar_outputs.ipynb")
     cells = _cells_by_id(notebook)
     cells["05-weighted"]["source"] = "weighted_prints = [[2.0, 0.0, 60.0], 'error'"
-    cells["05-item-assignment"]["source"] = "item_grad = 1 / 0"
+    cells["05-mse"]["source"] = "mse_gradient = 1 / 0"
     cells["05-vjp"]["source"] = "while True:\n    pass"
     jacobian = cells["05-jacobian"]
     deleted = {"05-mse-check", "05-code-01"}  # a check cell and the import cell
@@ -96,19 +96,18 @@ def test_a_broken_notebook_is_graded_exercise_by_exercise(tmp_path: Path) -> Non
                                       and markers.grade_id(cell) not in deleted]
     killer = {"cell_type": "code", "metadata": {}, "source": "import os\nos._exit(1)",
               "outputs": [], "execution_count": None}
-    notebook["cells"].insert(notebook["cells"].index(cells["05-item-assignment"]) + 1, killer)
+    notebook["cells"].insert(notebook["cells"].index(cells["05-weighted"]) + 1, killer)
     path = tmp_path / "ex05_non_scalar_outputs.ipynb"
     path.write_text(json.dumps(notebook), encoding="utf-8")
 
     code, report = grade(path, "--solutions", SOLUTIONS, "--timeout", "5")
     assert code == 1
-    assert statuses(report) == {"05-weighted": "failed", "05-item-assignment": "failed",
-                                "05-mse": "passed", "05-jacobian": "passed",
-                                "05-vjp": "failed"}, report
+    assert statuses(report) == {"05-weighted": "failed", "05-mse": "failed",
+                                "05-jacobian": "passed", "05-vjp": "failed"}, report
     lines = {line.split()[1]: line for line in report.splitlines()
              if line.startswith("  ") and len(line.split()) > 1}
     assert "SyntaxError" in lines["05-weighted"]
-    assert "ZeroDivisionError" in lines["05-item-assignment"]
+    assert "ZeroDivisionError" in lines["05-mse"]
     assert "ran longer than 5 s" in lines["05-vjp"]
 
 
@@ -357,7 +356,6 @@ WRONG = {
         "        w.grad = None\n        losses.append(loss.item())\n    return w, b, losses"),
     "04-sgd-step": "def sgd_step(params, lr):\n    pass",
     "05-weighted": "weighted_prints = [[2.0, 4.0, 6.0], 'error']",
-    "05-item-assignment": "item_grad = [2.0, 4.0, 3.0]",
     "05-mse": ("def mse_gradient(w, xs, ys):\n    ((xs @ w - ys) ** 2).sum().backward()\n"
                "    return w.grad"),
     "05-jacobian": ("def jacobian(f, x):\n    rows = []\n    for i in range(f(x).numel()):\n"
@@ -376,6 +374,7 @@ WRONG = {
                  "    return seen"),
     "07-clip": ("def clip_gradient(t, max_norm):\n"
                 "    t.register_hook(lambda g: g / (g ** 2).sum().sqrt() * max_norm)"),
+    "08-item-assignment": "item_grad = [2.0, 4.0, 3.0]",
     "08-which-raise": "inplace_outcomes = ['error', [1.0, 1.0], [2.0, 2.0], 'error']",
     "08-versions": "version_prints = [0, 1]",
     "08-data-detach": "data_detach_prints = ['error', 'error']",
@@ -539,3 +538,66 @@ def test_a_notebook_from_another_course_is_one_line_and_exit_2(tmp_path: Path) -
     code, report = grade(path, "--solutions", SOLUTIONS)
     assert code == 2 and len(report.strip().splitlines()) == 1
     assert "not a notebook of this course" in report
+
+
+def test_a_class_in_nbgrader_layout_as_csv_json_and_one_line_per_student(
+        tmp_path: Path) -> None:
+    """submitted/<student>/<assignment>/: alice hands in the exercise untouched, bob the worked
+    answers, carol a file that is not JSON. Every row agrees with the printed report."""
+    name = "ex03_accumulation.ipynb"
+    assignment = name.removesuffix(".ipynb")
+    handed_in = {"alice": (EXERCISES / name).read_bytes(), "bob": (SOLUTIONS / name).read_bytes(),
+                 "carol": b'{"cells": ['}
+    paths = []
+    for student, data in handed_in.items():
+        path = tmp_path / "submitted" / student / assignment / name
+        path.parent.mkdir(parents=True)
+        path.write_bytes(data)
+        paths.append(path)
+    csv_path, json_path = tmp_path / "grades.csv", tmp_path / "grades.json"
+    code, report = grade(*paths, "--solutions", SOLUTIONS, "--jobs", "2", "--csv", csv_path,
+                         "--json", json_path)
+    assert code == 2, report  # carol's notebook could not be graded
+
+    import csv
+    with open(csv_path, newline="", encoding="utf-8") as handle:
+        from_csv = list(csv.DictReader(handle))
+    from_json = json.loads(json_path.read_text(encoding="utf-8"))
+    assert [list(row) for row in from_json] == [list(row) for row in from_csv]
+    assert list(from_csv[0]) == ["student", "assignment", "exercise", "score", "max_score",
+                                 "status", "message", "notebook"]
+    assert [{k: str(v) for k, v in row.items()} for row in from_json] == from_csv
+
+    exercises = answer_ids(name)
+    by_student = {student: [row for row in from_json if row["student"] == student]
+                  for student in handed_in}
+    assert all(row["assignment"] == assignment for row in from_json)
+    assert [row["exercise"] for row in by_student["alice"]] == exercises
+    assert {row["status"] for row in by_student["alice"]} == {"not attempted"}
+    assert {row["status"] for row in by_student["bob"]} == {"passed"}
+    assert sum(row["score"] for row in by_student["bob"]) == \
+        sum(row["max_score"] for row in by_student["bob"]) == len(exercises)
+    assert sum(row["score"] for row in by_student["alice"]) == 0
+    [carol] = by_student["carol"]
+    assert carol["status"] == "error" and carol["exercise"] == "" and carol["score"] == 0
+    assert "not a notebook" in carol["message"] or "JSON" in carol["message"], carol
+
+    # The rows say what the report printed, exercise by exercise.
+    blocks = report.split(str(paths[1]))
+    assert statuses(blocks[0]) == {r["exercise"]: r["status"] for r in by_student["alice"]}
+    assert statuses(blocks[1]) == {r["exercise"]: r["status"] for r in by_student["bob"]}
+    summary = [line for line in report.splitlines() if line.startswith("student ")]
+    n = len(exercises)
+    assert summary == [
+        f"student alice: 0 of {n} points; {assignment} 0/{n} ({n} not attempted)",
+        f"student bob: {n} of {n} points; {assignment} {n}/{n} ({n} passed)",
+        "student carol: 0 of 0 points; ex03_accumulation could not be graded"]
+
+
+def test_an_unwritable_csv_is_exit_2(tmp_path: Path, capsys) -> None:
+    name = "ex03_accumulation.ipynb"
+    code, report = grade(SOLUTIONS / name, "--csv", tmp_path / "no such folder" / "g.csv")
+    assert code == 2
+    assert "could not write" in capsys.readouterr().err
+    n = len(answer_ids(name))
+    assert f"{n} of {n} exercises passed" in report

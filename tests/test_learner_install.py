@@ -71,3 +71,23 @@ def test_set_up_leaves_nbgrader_out_where_it_is_not_installed(tmp_path: Path,
     assert "jpserver_extensions" not in server
     assert server["contents_manager_class"] == set_up_lab.CONTENTS_MANAGER
     assert set_up_lab.page_config() == {"disabledExtensions": {}}
+
+
+def test_set_up_for_students_then_for_a_learner(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """--students (a class's image) keeps nbgrader's students' half; run again without it
+    (a learner's lab), every nbgrader panel is off and no students' entry is left behind."""
+    server_config, page_config = tmp_path / "server.json", tmp_path / "page_config.json"
+    monkeypatch.setattr(set_up_lab, "SERVER_CONFIG", server_config)
+    monkeypatch.setattr(set_up_lab, "PAGE_CONFIG", page_config)
+    monkeypatch.setattr(set_up_lab, "nbgrader_installed", lambda: True)
+    server_config.write_text(json.dumps(set_up_lab.server_config(students=True)))
+    page_config.write_text(json.dumps(set_up_lab.page_config(students=True)))
+    on = {name.rsplit(".", 1)[1] for name, enabled in json.loads(server_config.read_text())
+          ["ServerApp"]["jpserver_extensions"].items() if enabled}
+    assert on == {"assignment_list", "validate_assignment"}
+    assert json.loads(page_config.read_text())["disabledExtensions"] == dict.fromkeys(
+        set_up_lab.INSTRUCTORS_LAB_PLUGINS, True)
+    assert json.loads(json.dumps(set_up_lab.page_config()))["disabledExtensions"] == {
+        set_up_lab.NBGRADER_LAB_EXTENSION: True}
+    assert not any(set_up_lab.server_config()["ServerApp"]["jpserver_extensions"].values())

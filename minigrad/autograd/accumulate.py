@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import warnings
 import weakref
+from typing import Any
 
 import numpy as np
 
@@ -32,13 +33,34 @@ class AccumulateGrad(Node):
         return "<AccumulateGrad object>"
 
     def apply(self, grad: Tensor) -> tuple:
-        """Add `grad` into the leaf's `.grad`; a leaf sends nothing further. A leaf whose
-        requires_grad was turned off after the graph was built (`x.requires_grad = False`,
-        `x.detach_()`) gets nothing, as in PyTorch."""
-        if not self.variable._requires_grad:
+        """Add `grad` into the leaf's `.grad`, then run the leaf's post-accumulate-grad hooks
+        (each is handed the leaf, its `.grad` now complete); a leaf sends nothing further. A
+        leaf whose requires_grad was turned off after the graph was built
+        (`x.requires_grad = False`, `x.detach_()`) gets nothing, as in PyTorch."""
+        leaf = self.variable
+        if not leaf._requires_grad:
             return ()
-        accumulate_into(self.variable, grad, keep_graph=_grad_mode.state.enabled)
+        accumulate_into(leaf, grad, keep_graph=_grad_mode.state.enabled)
+        for hook in list((leaf._post_accumulate_grad_hooks or {}).values()):
+            result = hook(leaf)
+            if result is not None:
+                check_post_accumulate_result(hook, leaf, result)
         return ()
+
+
+def check_post_accumulate_result(hook: Any, leaf: Tensor, result: Any) -> None:
+    """A post-accumulate-grad hook has nothing to replace: PyTorch checks what it returned as
+    it checks a gradient hook's replacement, then refuses any tensor but the leaf itself."""
+    if not isinstance(result, Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+    name = getattr(hook, "__name__", "<unknown>")
+    if result.shape != leaf.shape:
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+    if result.dtype != leaf.dtype:
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was {leaf.type()} "
+                           f"got {result.type()})")
+    if result is not leaf:
+        raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
 def grad_accumulator(leaf: Tensor) -> AccumulateGrad:

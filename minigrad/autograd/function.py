@@ -16,6 +16,7 @@ from . import anomaly
 from .accumulate import grad_accumulator
 from .graph import (_NO_EDGE, ERR_BACKWARD_TWICE, Node, SavedTensor, _sequence,
                     pack_outputs)
+from .saved import saved_properties
 
 
 # numpy warns of overflow and of 0 * inf, PyTorch does not: every forward runs with numpy's
@@ -123,12 +124,16 @@ class Function:
 
     node_name: str | None = None  # the grad_fn's class name; default "<ClassName>Backward"
     node_qualname: str | None = None  # what grad_fn.name() says, when it differs
+    # PyTorch's names for what a built-in op saves, read as grad_fn._saved_<name> (saved.py):
+    saved_names: tuple[str, ...] = ()  # the tensors given to save_for_backward, in order
+    saved_attributes: tuple[str, ...] = ()  # attributes forward set on ctx
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         name = cls.node_name or f"{cls.__name__}Backward"
         cls._backward_cls = type(name, (BackwardFunction,), {
-            "_forward_cls": cls, "_name": name, "_qualname": cls.node_qualname or name})
+            "_forward_cls": cls, "_name": name, "_qualname": cls.node_qualname or name,
+            **saved_properties(cls.saved_names, cls.saved_attributes)})
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         # PyTorch 0.3's Functions were objects, `Double()(x)`: today's are never instantiated
@@ -167,6 +172,8 @@ class Function:
             _grad_mode.state.enabled = enabled
         if enabled and any(ctx.needs_input_grad):
             _connect(ctx, args, outputs if isinstance(outputs, tuple) else (outputs,))
+        elif getattr(outputs, "_base", None) is not None and any(ctx.needs_input_grad):
+            _mark_no_grad_view(outputs)
         return outputs
 
 
@@ -185,7 +192,7 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
         if a.grad_fn is not None:  # the node that made it,
             edges.append((a.grad_fn, a._output_nr))
             kept.append(None)
-        elif a._requires_grad:  # the AccumulateGrad of a leaf that requires grad,
+        elif a._requires_grad and not a._made_in_no_grad:  # the AccumulateGrad of a leaf,
             edges.append((grad_accumulator(a), 0))
             kept.append(None)
         else:  # or nowhere: the node remembers the input itself, for diagrams
@@ -202,6 +209,13 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
     ctx._saved = None if to_save is None else _save(to_save, ctx)
     if anomaly.state.enabled:  # for the warning if this node's backward fails (anomaly.py)
         anomaly.record_forward_stack(ctx)
+
+
+def _mark_no_grad_view(view: Tensor) -> None:
+    """A view made under no_grad of a tensor that requires grad still requires grad, as in
+    PyTorch, yet no gradient reaches it or through it; changing it in place later with grad
+    mode on is refused (_inplace.check_inplace): was that change meant to be recorded?"""
+    view._requires_grad = view._made_in_no_grad = True
 
 
 def _kept_inputs(kept: list) -> tuple:

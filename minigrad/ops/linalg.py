@@ -17,6 +17,7 @@ def _check_same_dtype(a: Tensor, b: Tensor) -> None:
 class Mm(Function):
     """matrix @ matrix"""
     node_name = "MmBackward0"
+    saved_names = ("self", "mat2")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -42,6 +43,7 @@ class Mm(Function):
 class Mv(Function):
     """matrix @ vector"""
     node_name = "MvBackward0"
+    saved_names = ("self", "vec")
 
     @staticmethod
     def forward(ctx, a, v):
@@ -54,7 +56,7 @@ class Mv(Function):
             raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
                                f"{v.dtype.scalar_name}, {a.dtype.scalar_name}, and "
                                f"{v.dtype.scalar_name}")
-        ctx.save_for_backward(a, v)
+        ctx.save_for_backward(a if v.requires_grad else None, v if a.requires_grad else None)
         return Tensor(a._data @ v._data)
 
     @staticmethod
@@ -67,6 +69,7 @@ class Mv(Function):
 class Dot(Function):
     """vector . vector"""
     node_name = "DotBackward0"
+    saved_names = ("self", "tensor")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -80,13 +83,14 @@ class Dot(Function):
                 "inconsistent tensor size, expected tensor [%d] and src [%d] to have the same "
                 "number of elements, but got %d and %d elements respectively"
                 % (a.shape[0], b.shape[0], a.shape[0], b.shape[0]))
-        ctx.save_for_backward(a, b)
+        ctx.save_for_backward(a if b.requires_grad else None, b if a.requires_grad else None)
         return Tensor(np.asarray(a._data @ b._data))
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return grad * b, grad * a
+        return (grad * b if ctx.needs_input_grad[0] else None,
+                grad * a if ctx.needs_input_grad[1] else None)
 
 
 class BatchedMatmul(Function):

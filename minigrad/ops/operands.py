@@ -64,6 +64,7 @@ def wrapped_number(x: Any, dt: np.dtype) -> Tensor:
     t = _WRAPPED.get(key)
     if t is None:
         t = Tensor(np.asarray(x, dtype=dt))
+        t._number_type = type(x)  # grad_fn._saved_other shows it as PyTorch does
         if isinstance(x, (float, np.floating)) and (math.isnan(x) or x == 0):
             return t  # nan is no key (nan != nan), and -0.0 == 0.0: not shared
         t._data.flags.writeable = False

@@ -14,6 +14,7 @@ from .selection import Clamp, Relu, sign, where  # noqa: F401 - (re-exported)
 class Add(Function):
     """d(a+b) = da + db"""
     node_name = "AddBackward0"
+    saved_attributes = ("alpha",)
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
@@ -28,6 +29,7 @@ class Add(Function):
 class Sub(Function):
     """d(a-b) = da - db"""
     node_name = "SubBackward0"
+    saved_attributes = ("alpha",)
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
@@ -55,6 +57,7 @@ class Rsub(Function):
 class Mul(Function):
     """d(a*b) = b da + a db"""
     node_name = "MulBackward0"
+    saved_names = ("self", "other")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -71,6 +74,7 @@ class Mul(Function):
 class Div(Function):
     """d(a/b) = da / b - a db / b^2"""
     node_name = "DivBackward0"
+    saved_names = ("self", "other")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -87,6 +91,7 @@ class Div(Function):
 class Reciprocal(Function):
     """d(1/a) = -da / a^2"""
     node_name = "ReciprocalBackward0"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -103,6 +108,8 @@ class Reciprocal(Function):
 class Pow(Function):
     """d(a^k) = k a^(k-1) da, for a number k"""
     node_name = "PowBackward0"
+    saved_attributes = ("exponent",)
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, a, exponent):
@@ -126,6 +133,7 @@ class Pow(Function):
 class PowTensor(Function):
     """d(a^b) = b a^(b-1) da + a^b ln(a) db"""
     node_name = "PowBackward1"
+    saved_names = ("self", "exponent", "result")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -162,6 +170,7 @@ def _masked_log(a: Tensor, b: Tensor) -> Tensor:
 class RPow(Function):
     """d(k^a) = k^a ln(k) da, for a number k"""
     node_name = "PowBackward2"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a, base):
@@ -196,6 +205,7 @@ class Neg(Function):
 class Exp(Function):
     """d exp(a) = exp(a) da"""
     node_name = "ExpBackward0"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -212,6 +222,7 @@ class Exp(Function):
 class Log(Function):
     """d log(a) = da / a"""
     node_name = "LogBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, a):
@@ -227,6 +238,7 @@ class Log(Function):
 class Sqrt(Function):
     """d sqrt(a) = da / (2 sqrt(a))"""
     node_name = "SqrtBackward0"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -243,6 +255,7 @@ class Sqrt(Function):
 class Sin(Function):
     """d sin(a) = cos(a) da"""
     node_name = "SinBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, a):
@@ -258,6 +271,7 @@ class Sin(Function):
 class Cos(Function):
     """d cos(a) = -sin(a) da"""
     node_name = "CosBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, a):
@@ -273,6 +287,7 @@ class Cos(Function):
 class Tanh(Function):
     """d tanh(a) = (1 - tanh(a)^2) da"""
     node_name = "TanhBackward0"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -289,6 +304,7 @@ class Tanh(Function):
 class Sigmoid(Function):
     """d s(a) = s(a) (1 - s(a)) da"""
     node_name = "SigmoidBackward0"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -305,6 +321,7 @@ class Sigmoid(Function):
 class Abs(Function):
     """d |a| = sign(a) da"""
     node_name = "AbsBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, a):

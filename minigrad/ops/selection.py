@@ -14,6 +14,7 @@ from .operands import as_tensor_pair, result_like, zero_gradient
 class Relu(Function):
     """d relu(a) = [a > 0] da"""
     node_name = "ReluBackward0"
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -65,6 +66,7 @@ def _keep_where(keep: np.ndarray, values: np.ndarray) -> np.ndarray:
 class Clamp(Function):
     """d clamp(a) = da where min <= a <= max, else 0"""
     node_name = "ClampBackward1"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, a, min=None, max=None):  # PyTorch's names

@@ -60,6 +60,23 @@ def versions(answers: Any) -> None:
                       "Both right: _version counts in-place changes.")
 
 
+ITEM_ASSIGNMENT_SNIPPET = """\
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = torch.zeros(3, 1)
+y[0] = x[0] * x[1]
+y[1] = x[1] ** 2
+y[2] = x[2] * 3
+y.backward(gradient=torch.ones(y.size()))
+print(x.grad)"""
+
+
+def item_assignment(answers: Any) -> None:
+    check_predictions("your prediction", answers, ITEM_ASSIGNMENT_SNIPPET, ["x.grad"],
+                      "Right: each assignment is a CopySlices in the graph, and each x_i "
+                      "collects the derivatives of all the elements it feeds.",
+                      hint="x[1] appears in two outputs: its two contributions add up.")
+
+
 DATA_SNIPPETS = {
     ".data": """\
 x = torch.tensor([1.0, 2.0], requires_grad=True)

@@ -33,23 +33,6 @@ def weighted(answers: Any) -> None:
                       "all by 1/n.")
 
 
-ITEM_ASSIGNMENT_SNIPPET = """\
-x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-y = torch.zeros(3, 1)
-y[0] = x[0] * x[1]
-y[1] = x[1] ** 2
-y[2] = x[2] * 3
-y.backward(gradient=torch.ones(y.size()))
-print(x.grad)"""
-
-
-def item_assignment(answers: Any) -> None:
-    check_predictions("your prediction", answers, ITEM_ASSIGNMENT_SNIPPET, ["x.grad"],
-                      "Right: with a gradient of ones, each x_i collects the sum of the "
-                      "derivatives of all outputs it feeds.",
-                      hint="x[1] appears in two outputs: its two contributions add up.")
-
-
 def _examples() -> list[tuple[str, Callable[[Tensor], Tensor], np.ndarray, np.ndarray]]:
     """(description, f, x, its Jacobian worked out by hand), from random numbers with a fixed
     seed: no Jacobian can be written into an answer."""

@@ -1,5 +1,6 @@
 """python -m minigrad_course.grade NOTEBOOK_OR_FOLDER ... [--timeout S] [--notebook-timeout S]
                                   [--memory MIB] [--solutions DIR] [--jobs N]
+                                  [--csv PATH] [--json PATH]
 
 Every notebook named (or found in a folder named) is read into memory before the first one is
 graded, so a notebook that deletes or edits files changes no other notebook's grade. Each gets
@@ -8,7 +9,13 @@ its report, in the order given, whatever happens to the others.
 Exit code: 0 when every exercise of every notebook passed; 1 when every notebook was graded and
 some exercise did not pass; 2 when a notebook could not be graded at all (not a notebook, not
 of this course: its report is one line starting with "error:"), on bad usage (no notebook
-found, no such --solutions folder) or on an error of the grader itself."""
+found, no such --solutions folder), when --csv or --json could not be written, or on an error of
+the grader itself. For a class, 1 is the usual outcome (someone always fails something): read
+the scores from --csv or --json, and treat only 2 as the grading having gone wrong.
+
+--csv and --json write one row per exercise (student, assignment, exercise, score, max_score,
+status, message, notebook; see `table`); notebooks in nbgrader's layout
+(submitted/<student>/<assignment>/) also get one summary line per student after the reports."""
 from __future__ import annotations
 
 import argparse
@@ -21,6 +28,7 @@ from . import NOTEBOOK_TIMEOUT, NotebookGrade, Unreadable, grade_notebook
 from .kernel import MEMORY_MB, capped
 from .plan import read
 from .report import exercise_lines
+from .table import as_csv, as_json, rows, summary_lines
 
 
 def notebooks(paths: list[Path]) -> list[Path]:
@@ -59,8 +67,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m minigrad_course.grade",
         description="Grade exercise notebooks, each in a fresh kernel.",
-        epilog="exit status: 0 every exercise passed; 1 some did not; 2 a notebook could not "
-               "be graded, bad usage or a grader error (every other report is still printed)")
+        epilog="exit status: 0 every exercise passed; 1 some did not (the usual outcome for a "
+               "class: read the scores from --csv or --json); 2 a notebook could not be graded, "
+               "bad usage, --csv/--json not writable, or a grader error (every other report is "
+               "still printed)")
     parser.add_argument("paths", nargs="+", type=Path, help="notebooks or folders of them")
     parser.add_argument("--timeout", type=float, default=30.0,
                         help="seconds a cell may run before it is stopped (default 30)")
@@ -77,6 +87,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1,
                         help="notebooks graded at the same time, each in its own kernel "
                              "(default 1)")
+    parser.add_argument("--csv", type=Path, default=None, metavar="PATH",
+                        help="also write the grades as CSV, one row per exercise")
+    parser.add_argument("--json", type=Path, default=None, metavar="PATH",
+                        help="also write the grades as JSON, a list of the same rows")
     args = parser.parse_args(argv)
     if args.solutions is not None and not args.solutions.is_dir():
         print(f"error: --solutions {args.solutions}: no such folder", file=sys.stderr)
@@ -106,12 +120,14 @@ def main(argv: list[str] | None = None) -> int:
             return Unreadable(f"{path}: the grader failed on it ({type(error).__name__}: "
                               f"{capped(str(error), 300)})")
 
+    table = []
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         # map() yields in the order given, so the report reads the same however many jobs run.
         grades = pool.map(grade_one, paths)
         unreadable = False
         passed = total = 0
-        for grade in grades:
+        for path, grade in zip(paths, grades):
+            table += rows(path, grade)
             if isinstance(grade, Unreadable):
                 print(f"error: {' '.join(str(grade).split())}", flush=True)
                 unreadable = True
@@ -119,8 +135,19 @@ def main(argv: list[str] | None = None) -> int:
             print(report(grade), flush=True)
             passed += grade.passed
             total += len(grade.results)
+    for line in summary_lines(table):
+        print(line)
     if len(paths) > 1:
         print(f"total: {passed} of {total} exercises passed in {len(paths)} notebooks")
+    for destination, render in ((args.csv, as_csv), (args.json, as_json)):
+        if destination is None:
+            continue
+        try:
+            destination.write_text(render(table), encoding="utf-8")
+        except OSError as error:
+            print(f"error: could not write {destination}: {error.strerror or error}",
+                  file=sys.stderr)
+            return 2
     if unreadable:
         return 2
     return 0 if passed == total else 1

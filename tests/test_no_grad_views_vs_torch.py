@@ -1,0 +1,61 @@
+"""A view made under `no_grad` of a tensor that requires grad, against real PyTorch: it still
+requires grad (and is a leaf), no gradient reaches it, and changing it (or a view of it) in
+place with grad mode on raises PyTorch's "A view was created in no_grad mode ..." error, while
+the same change under no_grad is allowed. Skipped without PyTorch."""
+from __future__ import annotations
+
+import pytest
+
+import minigrad as mg
+
+
+@pytest.fixture
+def torch():
+    return pytest.importorskip("torch")
+
+
+def _attempt(change) -> str:
+    try:
+        change()
+        return "ok"
+    except RuntimeError as error:
+        return str(error)
+
+
+def _behaviour(lib) -> list:
+    seen = []
+    w = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with lib.no_grad():
+        v, reshaped, element, unsqueezed = w[:2], w.reshape(3), w[0], w.unsqueeze(0)
+        detached = w.detach()
+        h = w * 1
+        hv = h[1:]  # a view of a non-leaf
+        c = lib.ones(3)
+        cv = c[:2]  # a view of a tensor that needs no grad
+    seen.append([(t.requires_grad, t.is_leaf, t.grad_fn)
+                 for t in (v, reshaped, element, unsqueezed, detached, hv, cv)])
+    seen.append(_attempt(lambda: v.add_(1)))
+    seen.append(_attempt(lambda: v.zero_()))
+    seen.append(_attempt(lambda: v.copy_(lib.ones(2))))
+    seen.append(_attempt(lambda: v.__setitem__(0, 5.0)))
+    seen.append(_attempt(lambda: v.__setitem__(slice(0, 1), 5.0)))
+    seen.append(_attempt(lambda: reshaped.mul_(2)))
+    seen.append(_attempt(lambda: hv.mul_(2)))
+    v2 = v[0:1]  # a view of the view, made with grad mode on
+    seen.append((v2.requires_grad, v2.grad_fn.name() if v2.grad_fn else None))
+    seen.append(_attempt(lambda: v2.add_(1)))
+    seen.append(_attempt(lambda: cv.add_(1)))
+    m = v * 2
+    seen.append((m.requires_grad, [node for node, _ in m.grad_fn.next_functions]))
+    m.sum().backward()
+    seen.append((w.grad, v.grad))  # the gradient reaches neither
+    with lib.no_grad():
+        v.mul_(2)  # both inside no_grad: allowed, and not recorded
+    seen.append((repr(w), w._version))
+    return seen
+
+
+def test_no_grad_views_match(torch):
+    ours = _behaviour(mg)
+    assert ours == _behaviour(torch)
+    assert ours[1].startswith("A view was created in no_grad mode")
