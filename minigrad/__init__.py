@@ -57,6 +57,7 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
               "cumsum"):
     globals()[_name] = _function_form(_name)
 del _name
+unbind = _function_form("unbind")
 
 
 def _into(out: Tensor, result: Tensor, name: str) -> Tensor:

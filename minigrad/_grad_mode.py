@@ -107,8 +107,9 @@ def is_inference_mode_enabled() -> bool:
 
 class inference_mode(_GradModeContext):  # noqa: N801
     """`with torch.inference_mode():` (or as a decorator): for evaluating a model, grad mode off
-    as in no_grad. PyTorch also marks the tensors made inside as inference tensors, which can
-    never join a graph later; minigrad does not track that mark (they are ordinary tensors)."""
+    as in no_grad. The tensors made inside are inference tensors (`Tensor.is_inference`): later,
+    outside, they can be read by recorded operations but not saved for backward, nor changed in
+    place (tensor.py, function._save and _inplace.check_inplace raise PyTorch's errors)."""
 
     def __new__(cls, mode: Any = True):
         self = object.__new__(cls)

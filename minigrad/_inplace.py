@@ -10,9 +10,10 @@ import numpy as np
 
 from . import _dtype, _grad_mode
 from .autograd.function import _run_quietly
-from .autograd.graph import ERR_LEAF_IN_PLACE, _forward_name, replace_output
+from .autograd.graph import ERR_LEAF_IN_PLACE, forward_name, replace_output
 from .ops.fill import Zero
-from .ops.indexing import AsStrided, CopySlices, IndexPut, _plain_key, as_positions, is_advanced
+from .ops.indexing import (AsStrided, CopySlices, IndexPut, _plain_key, as_positions,
+                           check_advanced_key, index, is_advanced)
 from .tensor import Tensor
 
 VIEW_OF_LEAF_IN_PLACE = ("a view of a leaf Variable that requires grad is being used in an "
@@ -28,21 +29,41 @@ def no_grad_view_error(t: Tensor, op: str | None = None) -> RuntimeError:
     """PyTorch's error for an in-place change, with grad mode on, of a view made under no_grad
     (or of a view of one: `op` names the view operation that made it)."""
     if op is None and t.grad_fn is not None:
-        op = _forward_name(t.grad_fn.name())
+        op = forward_name(t.grad_fn.name())
     if op is None:
         return RuntimeError(f"A view was {NO_GRAD_VIEW_IN_PLACE}")
     return RuntimeError(f"Output 0 of {op} is a view of a view which was {NO_GRAD_VIEW_IN_PLACE}")
 
 
+ERR_INFERENCE_IN_PLACE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+    "clone to get a normal tensor before doing inplace update.See "
+    "https://github.com/pytorch/rfcs/pull/17 for more details.")  # sic: no spaces
+
+
 def check_inplace(t: Tensor) -> None:
+    if t._is_inference and not _grad_mode.state.inference:  # whatever the grad mode
+        raise RuntimeError(ERR_INFERENCE_IN_PLACE)
     if not _grad_mode.state.enabled:
         return
+    if t._multi_output_view and t.requires_grad:
+        raise RuntimeError(_multi_output_view_message(t))
     if t._made_in_no_grad:
         raise no_grad_view_error(t)
     if t.grad_fn is None and t._requires_grad:
         raise RuntimeError(ERR_LEAF_IN_PLACE)
     if t._base is not None and t._base.grad_fn is None and t._base._requires_grad:
         raise RuntimeError(VIEW_OF_LEAF_IN_PLACE)
+
+
+def _multi_output_view_message(view: Tensor) -> str:
+    """PyTorch's refusal to change in place one of several views made by one node (unbind's
+    rows): each view's gradient is a slice of one stacked gradient, which an in-place change of
+    one of them cannot rewrite."""
+    return (f"Output {view._output_nr} of {forward_name(view.grad_fn.name())} is a view and is "
+            "being modified inplace. This view is the output of a function that returns multiple "
+            "views. Such functions do not allow the output views to be modified inplace. You "
+            "should replace the inplace operation by an out-of-place one.")
 
 
 # What add_, sub_, mul_ and div_ do to the values, as the numpy function that can write its
@@ -64,7 +85,7 @@ def update(t: Tensor, op: Any, other: Any, alpha: Any = 1) -> Tensor:
         plain = type(other) in (float, int)
         value = t._data.dtype.type(other) if plain else None
     if (_grad_mode.state.enabled or not plain or t._data.dtype.kind != "f"
-            or not t._data.flags.writeable):
+            or not t._data.flags.writeable or t._is_inference):
         if alpha == 1:
             return inplace(t, lambda x: op(x, other), other)
         return inplace(t, lambda x: op(x, other, alpha=alpha), other)
@@ -194,6 +215,8 @@ def _take_history(t: Tensor, result: Tensor) -> None:
     if node is None:
         return
     retained = t._retains_grad
+    if retained:  # the old values' gradient is no longer `t`'s: PyTorch moves the retain
+        t.grad_fn._retained.pop(t._output_nr, None)
     t.grad_fn, t._output_nr = node, result._output_nr
     replace_output(node, result, t)
     for saved in node._saved or ():
@@ -208,6 +231,8 @@ def _take_history(t: Tensor, result: Tensor) -> None:
 def setitem(t: Tensor, key: Any, value: Any) -> None:
     key = tuple(_plain_key(k) for k in key) if isinstance(key, tuple) else _plain_key(key)
     advanced = is_advanced(key)
+    if advanced:
+        check_advanced_key(t.shape, key if isinstance(key, tuple) else (key,))
     positions = as_positions(t.shape, key) if advanced else key
     if _grad_mode.state.enabled and t._made_in_no_grad and not advanced:
         last = key[-1] if isinstance(key, tuple) and key else key  # the view written through
@@ -215,6 +240,8 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     if _grad_mode.state.enabled and t.grad_fn is None and t._requires_grad and not advanced:
         # PyTorch writes through a view here (select/slice, then copy_), hence its wording
         raise RuntimeError(VIEW_OF_LEAF_IN_PLACE)
+    if t._multi_output_view and not advanced:  # a row of unbind: so it names that view
+        check_inplace(index(t, key))
     if not isinstance(value, Tensor):
         value = Tensor(np.asarray(value, dtype=t._data.dtype))
     elif value.dtype is not t.dtype:

@@ -241,6 +241,7 @@ class TensorOps:
         return gather.scatter(self, dim, index, src, value=value, reduce=reduce)
 
     def scatter_add(self, dim, index, src): return gather.scatter_add(self, dim, index, src)
+    def unbind(self, dim=0): return indexing.unbind(self, dim)
     def __getitem__(self, key): return indexing.index(self, key)
     def __setitem__(self, key, value): _inplace.setitem(self, key, value)
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from . import _dtype
+from . import _dtype, _grad_mode
 from ._printing import tensor_repr
 from .compat.device import CPU
 from .compat.subset import missing
@@ -51,6 +51,8 @@ class Tensor:
     _hooks: dict | None = None  # a leaf's own hooks
     _post_accumulate_grad_hooks: dict | None = None  # run by its AccumulateGrad, after .grad
     _retains_grad = False
+    _is_inference = False  # made in inference_mode: see is_inference
+    _multi_output_view = False  # a view made by unbind(): see _inplace.check_inplace
     _made_in_no_grad = False  # a view made under no_grad of one that requires grad (function.py)
     _is_wrapped_number = False  # a Python number made a tensor (see ops.operands.wrapped_number)
     _saved_once: Any = None  # a wrapped number's one SavedTensor
@@ -67,6 +69,8 @@ class Tensor:
         self.grad_fn: Node | None = None
         self._output_nr = 0  # which output of grad_fn this is
         self._counter = None  # made when first needed: most tensors are never saved or changed
+        if _grad_mode.state.inference:
+            self._is_inference = True
         if requires_grad:
             if not self.dtype.is_floating_point:  # PyTorch's factories word it with a capital
                 raise RuntimeError("Only Tensors of floating point and complex dtype can require "
@@ -86,6 +90,9 @@ class Tensor:
         if value and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point and complex dtype can require "
                                "gradients")
+        if value and self._is_inference and not _grad_mode.state.inference:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                               "InferenceMode is not allowed.")
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
@@ -97,6 +104,11 @@ class Tensor:
             return self
         self.requires_grad = requires_grad
         return self
+
+    def is_inference(self) -> bool:
+        """Made inside `torch.inference_mode()` (or a view of such a tensor): it can never be
+        saved for backward, nor changed in place outside inference mode."""
+        return self._is_inference
 
     @property
     def is_leaf(self) -> bool:
@@ -180,7 +192,12 @@ class Tensor:
 
     def detach_(self) -> Tensor:
         if self._base is not None and self._base.requires_grad:
-            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+            raise RuntimeError(  # PyTorch's whole message, DDP's advice included
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
         self.grad_fn, self._output_nr, self._requires_grad = None, 0, False
         return self
 
@@ -216,6 +233,8 @@ class Tensor:
     def _alias(self) -> Tensor:
         out = Tensor(self._data)
         out._counter = self._version_counter
+        if out._is_inference is not self._is_inference:  # the same memory: the same kind
+            out._is_inference = self._is_inference
         return out
 
     # ---- what a tensor is -------------------------------------------------------------------
@@ -281,7 +300,7 @@ class Tensor:
     def __iter__(self) -> Any:
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._data.shape[0]))
+        return iter(self.unbind(0))  # as PyTorch: the rows share one UnbindBackward0
 
     def __bool__(self) -> bool:
         if self._data.size != 1:
@@ -289,10 +308,18 @@ class Tensor:
         return bool(self._data.reshape(()))
 
     def __float__(self) -> float:
-        return float(self.item())
+        if self.requires_grad:
+            _warn_scalar_of_requires_grad()
+        return float(self._python_scalar())
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._python_scalar())
+
+    def _python_scalar(self) -> Any:
+        """float(t) and int(t): the one value, or Python's kind of error (item()'s is PyTorch's)."""
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self._data.reshape(()).item()
 
     def __index__(self) -> int:
         if self.dtype.is_floating_point or self._data.size != 1:
@@ -321,6 +348,19 @@ class Tensor:
 
     def __reduce_ex__(self, protocol: int) -> Any:
         return (_rebuild, (self._data, self._requires_grad))
+
+
+_warned_scalar_of_requires_grad = False
+
+
+def _warn_scalar_of_requires_grad() -> None:
+    """PyTorch warns once per process when float() drops a tensor's graph."""
+    global _warned_scalar_of_requires_grad
+    if not _warned_scalar_of_requires_grad:
+        _warned_scalar_of_requires_grad = True
+        warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to "
+                      "unexpected behavior.\nConsider using tensor.detach() first.", UserWarning,
+                      stacklevel=3)  # PyTorch adds where in its C++ code: minigrad has none
 
 
 def _refuse_non_leaf(value: bool) -> None:

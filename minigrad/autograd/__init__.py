@@ -12,6 +12,7 @@ from ..compat.subset import module_getattr
 from ..creation import zeros_like
 from ..tensor import Tensor
 from .anomaly import detect_anomaly, set_detect_anomaly
+from .accumulate import warn_grad_cycle
 from .engine import run_backward
 from .function import Function, FunctionCtx
 from .graph import Node
@@ -48,11 +49,17 @@ def _make_grads(outputs: Sequence[Any], grad_outputs: Sequence[Any]) -> list[Any
         elif g.shape != out.shape:
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
                                f"output[{i}] has a shape of {out.shape}.")
+        elif g.dtype is not out.dtype:  # PyTorch's engine casts it to the output's dtype
+            g = g.to(out.dtype)
         grads.append(g)
     return grads
 
 
-def _check_outputs(outputs: Sequence[Any]) -> None:
+def _check_outputs(outputs: Sequence[Any], grads: list[Any]) -> None:
+    """One starting gradient per output (extra ones are ignored, as in PyTorch), and every
+    output part of a graph."""
+    if len(grads) < len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     for i, out in enumerate(outputs):
         if not out.requires_grad:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have "
@@ -68,10 +75,8 @@ def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None =
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     outputs = _as_tuple(tensors)
     grads = _as_tuple(grad_tensors) or (None,) * len(outputs)
-    if len(grads) != len(outputs):
-        raise RuntimeError(f"grad can be implicitly created only for scalar outputs")
     start = _make_grads(outputs, grads)
-    _check_outputs(outputs)
+    _check_outputs(outputs, start)
     inputs = _as_tuple(inputs) or None
     if inputs is not None:
         for t in inputs:
@@ -80,6 +85,8 @@ def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None =
         for t in inputs:  # an intermediate named as input keeps its .grad, as retain_grad()
             if t.grad_fn is not None:
                 t.retain_grad()
+    if create_graph:
+        warn_grad_cycle()
     run_backward(outputs, start,
                  retain_graph=create_graph if retain_graph is None else retain_graph,
                  create_graph=create_graph, inputs=inputs, accumulate=True)
@@ -90,12 +97,15 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
          materialize_grads: bool = False) -> tuple:
     """The gradients of `outputs` with respect to `inputs`, returned as a tuple; no `.grad`
     is touched."""
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads="
+                         "True, but got: allow_unused=False.")
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
-    if not inputs:  # checked first, then in backward()'s order
+    if not inputs:  # checked next, then in backward()'s order
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     grads = _as_tuple(grad_outputs) or (None,) * len(outputs)
     start = _make_grads(outputs, grads)
-    _check_outputs(outputs)
+    _check_outputs(outputs, start)
     for t in inputs:
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")

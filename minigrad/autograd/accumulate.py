@@ -34,11 +34,13 @@ class AccumulateGrad(Node):
 
     def apply(self, grad: Tensor) -> tuple:
         """Add `grad` into the leaf's `.grad`, then run the leaf's post-accumulate-grad hooks
-        (each is handed the leaf, its `.grad` now complete); a leaf sends nothing further."""
+        (each is handed the leaf, its `.grad` now complete); a leaf sends nothing further. A
+        leaf whose requires_grad was turned off after the graph was built
+        (`x.requires_grad = False`, `x.detach_()`) gets nothing, as in PyTorch."""
         leaf = self.variable
+        if not leaf._requires_grad:
+            return ()
         accumulate_into(leaf, grad, keep_graph=_grad_mode.state.enabled)
-        if leaf._grad.grad_fn is not None:
-            warn_grad_cycle()
         for hook in list((leaf._post_accumulate_grad_hooks or {}).values()):
             result = hook(leaf)
             if result is not None:
@@ -84,10 +86,23 @@ def accumulate_into(tensor: Tensor, grad: Tensor, keep_graph: bool) -> None:
             tensor._grad = tensor._grad + (grad if keep_graph else grad.detach())
     elif tensor._grad is None:
         tensor._grad = _copy(grad).copy_(grad) if keep_graph else _copy(grad)
+        if not keep_graph and _version_of_new_grad(grad):
+            tensor._grad._bump_version()
     elif keep_graph:
         tensor._grad = tensor._grad + grad
     else:
         tensor._grad.add_(grad.detach())
+
+
+def _version_of_new_grad(grad: Tensor) -> int:
+    """The version PyTorch's new .grad has, which `x.grad._version` shows. PyTorch keeps the
+    incoming gradient itself, or a copy of it (version 0), unless gradients from several paths
+    were added into it in place first (engine.added counts that); a broadcast gradient
+    (`x.sum()`'s) it copies in with copy_ (version 1). Measured on PyTorch 2.13: see
+    tests/test_grad_contract_vs_torch.py, `new_grad_versions`."""
+    data = grad._data
+    broadcast = data.size > 1 and 0 in data.strides
+    return 1 if broadcast else min(grad._version, 1)
 
 
 def _copy(grad: Tensor) -> Tensor:
@@ -99,8 +114,8 @@ _warned_grad_cycle = False
 
 
 def warn_grad_cycle() -> None:
-    """PyTorch warns, once per process, when backward(create_graph=True) stores a .grad that
-    has a graph: the parameter and its gradient then keep each other alive."""
+    """PyTorch warns, once per process, at a backward(create_graph=True) (not autograd.grad):
+    a .grad with a graph and its parameter would keep each other alive."""
     global _warned_grad_cycle
     if not _warned_grad_cycle:
         _warned_grad_cycle = True

@@ -93,7 +93,7 @@ class GraphTask:
         slots = self.buffers.get(node)
         if slots is None:
             slots = self.buffers[node] = [None] * max(nr + 1, num_outputs(node))
-        slots[nr] = grad if slots[nr] is None else slots[nr] + grad
+        slots[nr] = grad if slots[nr] is None else added(slots[nr], grad)
 
     def run_node(self, node: Node, grads: list) -> tuple:
         """The tensors' hooks, then the node itself; one gradient per `next_functions` entry."""
@@ -105,6 +105,8 @@ class GraphTask:
         """The node's hooks and its backward: the one way every node runs."""
         if node._pre_hooks:
             grads = call_pre_hooks(node, grads)
+            if all(g is None for g in grads):  # the hooks took every gradient away
+                return (None,) * len(node.next_functions)
         grad_outputs = materialize(node, grads)
         grad_inputs = validate(node, node.apply(*grad_outputs))
         if node._post_hooks:
@@ -145,6 +147,16 @@ class CapturingTask(GraphTask):
             for i in self.captures.get((node, nr), ()):
                 self.captured[i] = grad
         return self.call_function(node, grads) if self.needed[node] else nothing
+
+
+def added(total: Any, grad: Any) -> Any:
+    """PyTorch adds a further gradient into the buffer in place (out of place when building a
+    graph): the sum's version is then 1, which a leaf's new .grad shows
+    (accumulate._version_of_new_grad)."""
+    total = total + grad
+    if not _grad_mode.state.enabled:
+        total._bump_version()
+    return total
 
 
 def free_saved(node: Node) -> None:

@@ -4,6 +4,7 @@ needs. Calling `.apply` links the result into the backward graph (see graph.py).
 from __future__ import annotations
 
 import contextvars
+import warnings
 import weakref
 from typing import Any
 
@@ -13,7 +14,7 @@ from .. import _grad_mode
 from ..tensor import Tensor
 from . import anomaly
 from .accumulate import grad_accumulator
-from .graph import _NO_EDGE, ERR_BACKWARD_TWICE, ERR_LEAF_IN_PLACE, Node, SavedTensor, pack_outputs
+from .graph import _NO_EDGE, ERR_BACKWARD_TWICE, Node, SavedTensor, pack_outputs
 from .saved import saved_properties
 
 
@@ -126,6 +127,19 @@ class Function:
             "_forward_cls": cls, "_name": name, "_qualname": cls.node_qualname or name,
             **saved_properties(cls.saved_names, cls.saved_attributes)})
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # PyTorch 0.3's Functions were objects, `Double()(x)`: today's are never instantiated
+        warnings.warn(f"{self.__class__} should not be instantiated. Methods on autograd functions "
+                      "are all static, so you should invoke them on the class itself. "
+                      "Instantiating an autograd function will raise an error in a future version "
+                      "of PyTorch.", DeprecationWarning, stacklevel=2)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError(
+            "Legacy autograd function with non-static forward method is deprecated. Please use "
+            "new-style autograd function with static forward method. (Example: "
+            "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
+
     @staticmethod
     def forward(ctx: FunctionCtx, *args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError(
@@ -203,13 +217,25 @@ def _mark_no_grad_view(view: Tensor) -> None:
     view._requires_grad = view._made_in_no_grad = True
 
 
+ERR_INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+    "`torch.inference_mode()`.")
+
+
 def _save(tensors: tuple, ctx: BackwardFunction) -> tuple:
     """A SavedTensor for each tensor saved. A Python number never changes, so it has one
     SavedTensor for all the nodes that save it (and a tuple of those is shared too)."""
     saved, only_numbers = [], True
-    for t in tensors:
+    for i, t in enumerate(tensors):
         if t is None:
             saved.append(None)
+        elif not isinstance(t, Tensor):
+            raise TypeError(f"save_for_backward can only save variables, but argument {i} is of "
+                            f"type {type(t).__name__}")
+        elif t._is_inference:
+            raise RuntimeError(ERR_INFERENCE_SAVED)
         elif t._is_wrapped_number:
             saved.append(_saved_number(t, ctx))
         else:
@@ -230,6 +256,10 @@ def _saved_number(number: Any, ctx: BackwardFunction) -> SavedTensor:
 def _link_outputs(ctx: BackwardFunction, outs: tuple, non_diff: tuple, dirty: tuple) -> tuple:
     """Give each output that carries gradients its `grad_fn`; returns weak references to them
     all (None for an output that is not a tensor), packed by `graph.pack_outputs`."""
+    if dirty and any(all(d is not out for out in outs) for d in dirty):
+        raise RuntimeError("Some elements marked as dirty during the forward method were not "
+                           "returned as output. The inputs that are modified inplace must all be "
+                           "outputs of the Function.")
     refs = []
     for i, out in enumerate(outs):
         if not isinstance(out, Tensor):
@@ -241,9 +271,13 @@ def _link_outputs(ctx: BackwardFunction, outs: tuple, non_diff: tuple, dirty: tu
         if out._data.dtype.kind != "f":  # only floating point results carry gradients
             continue
         if dirty and out.grad_fn is None and out._requires_grad and any(out is d for d in dirty):
-            raise RuntimeError(ERR_LEAF_IN_PLACE)
+            raise RuntimeError(ERR_LEAF_DIRTY)
         out.grad_fn, out._output_nr = ctx, i
     return pack_outputs(refs)
+
+
+# PyTorch words it in the past tense here: forward has already changed the leaf
+ERR_LEAF_DIRTY = "a leaf Variable that requires grad has been used in an in-place operation."
 
 
 # A million-op graph holds a million small tuples that are mostly equal: `y * 0.5` over and over

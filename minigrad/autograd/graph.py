@@ -21,9 +21,12 @@ ERR_BACKWARD_TWICE = (
     ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
     "graph a second time or if you need to access saved tensors after calling backward."
 )
-# An in-place change of a leaf that requires grad: refused by _inplace, and by Function.apply
-# for a custom Function that marks such a leaf dirty.
+# An in-place change of a leaf that requires grad, refused by _inplace (a custom Function that
+# marks such a leaf dirty gets function.ERR_LEAF_DIRTY).
 ERR_LEAF_IN_PLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+ERR_DETACHED_IN_PLACE = (
+    "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
+    "This is not supported, please use out-of-place `.detach()` instead")  # sic: no space
 
 
 class SavedTensor:
@@ -44,6 +47,8 @@ class SavedTensor:
 
     def unpack(self, owner: Node) -> Any:
         if self.counter.value == self.version and not self.is_own_output:
+            if self.output_nr is not None and self.tensor.grad_fn is None:
+                raise RuntimeError(ERR_DETACHED_IN_PLACE)  # it had a history when saved
             return self.tensor  # the common case first
         if self.counter.value != self.version:
             t = self.tensor
@@ -53,7 +58,7 @@ class SavedTensor:
                 # it that op's output), by its forward name: "Exp" for ExpBackward0.
                 fn, nr = (owner, self.output_nr) if self.is_own_output else (t.grad_fn,
                                                                                 t._output_nr)
-                what += f", which is output {nr} of {_forward_name(fn.name())},"
+                what += f", which is output {nr} of {forward_name(fn.name())},"
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
                 f"inplace operation: {what} is at version {self.counter.value}; expected version "
@@ -74,7 +79,7 @@ def _hint() -> str:
             "with torch.autograd.set_detect_anomaly(True, check_nan=False).")
 
 
-def _forward_name(node_name: str) -> str:
+def forward_name(node_name: str) -> str:
     """The operation a backward node belongs to: "ExpBackward0" -> "Exp"."""
     return re.sub(r"Backward\d*$", "", node_name)
 
@@ -122,8 +127,8 @@ class Node:
     def name(self) -> str:
         return self._name
 
-    def __repr__(self) -> str:
-        return f"<{self.name()} object>"
+    def __repr__(self) -> str:  # PyTorch's, by class name, without the address
+        return f"<{type(self).__name__} object>"
 
     def register_hook(self, hook: Any) -> RemovableHandle:
         """`hook(grad_inputs, grad_outputs)` runs after this node; it may return new grad_inputs."""

@@ -26,7 +26,7 @@ def call_tensor_hooks(node: Node, grads: list) -> list:
         for hook in list(node._tensor_hooks.get(nr, {}).values()) if node._tensor_hooks else ():
             result = hook(grad)
             if result is not None:
-                grad = result
+                grad = checked_hook_result(hook, grad, result)
         retained = node._retained.get(nr) if node._retained else None
         tensor = retained() if retained is not None else None
         if tensor is not None:
@@ -35,11 +35,39 @@ def call_tensor_hooks(node: Node, grads: list) -> list:
     return grads
 
 
+def checked_hook_result(hook: Any, grad: Any, result: Any) -> Any:
+    """A tensor hook may replace the gradient, but only by a tensor like it: PyTorch's checks."""
+    if grad is None:
+        raise RuntimeError("can't replace a None gradient with a non-None value")
+    if not isinstance(result, Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+    name = getattr(hook, "__name__", "<unknown>")
+    if result.shape != grad.shape:
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+    if result.dtype is not grad.dtype:
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was {grad.type()} got "
+                           f"{result.type()})")
+    return result
+
+
+def checked_hook_results(hook: Any, grads: tuple, results: Any) -> tuple:
+    """A node's hook may replace its gradients by a tuple of as many, each like the one it
+    replaces (or None)."""
+    if not isinstance(results, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(results).__name__}'")
+    if len(results) != len(grads):
+        raise RuntimeError(f"hook '{getattr(hook, '__name__', '<unknown>')}' has returned an "
+                           f"incorrect number of values (got {len(results)}, but expected "
+                           f"{len(grads)})")
+    return tuple(None if result is None else checked_hook_result(hook, grad, result)
+                 for grad, result in zip(grads, results))
+
+
 def call_pre_hooks(node: Node, grads: list) -> list:
     for hook in list(node._pre_hooks.values()):
         result = hook(tuple(grads))
         if result is not None:
-            grads = list(result)
+            grads = list(checked_hook_results(hook, tuple(grads), result))
     return grads
 
 
@@ -50,7 +78,7 @@ def call_post_hooks(node: Node, grad_inputs: tuple, grad_outputs: list) -> tuple
     for hook in list(node._post_hooks.values()):
         result = hook(grad_inputs, tuple(grad_outputs))
         if result is not None:
-            grad_inputs = tuple(result)
+            grad_inputs = checked_hook_results(hook, grad_inputs, result)
     return grad_inputs
 
 

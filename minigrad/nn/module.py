@@ -110,9 +110,13 @@ class Module:
         self._forget(name)
         self._parameters[name] = param
 
-    def register_buffer(self, name: str, tensor: Tensor | None) -> None:
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        """A tensor the module keeps that is not a parameter (a running mean); a persistent
+        one is also saved in its state_dict."""
         self._forget(name)
         self._buffers[name] = tensor
+        not_saved = self.__dict__.setdefault("_non_persistent_buffers_set", set())
+        (not_saved.discard if persistent else not_saved.add)(name)
 
     def add_module(self, name: str, module: Module | None) -> None:
         self._forget(name)
@@ -226,9 +230,15 @@ class Module:
     def state_dict(self, prefix: str = "", keep_vars: bool = False) -> OrderedDict:
         """Parameters and buffers by dotted name, detached unless keep_vars."""
         result: OrderedDict = OrderedDict()
-        for registry in ("_parameters", "_buffers"):
-            for name, value in self._named_members(registry, prefix, True):
-                result[name] = value if keep_vars else value.detach()
+        # PyTorch's order: each module's own parameters, then its own buffers, then its children
+        for module_prefix, module in self.named_modules(prefix=prefix):
+            not_saved = module.__dict__.get("_non_persistent_buffers_set", ())
+            for registry in ("_parameters", "_buffers"):
+                for name, value in module.__dict__[registry].items():
+                    if value is None or (registry == "_buffers" and name in not_saved):
+                        continue
+                    key = f"{module_prefix}.{name}" if module_prefix else name
+                    result[key] = value if keep_vars else value.detach()
         return result
 
     def load_state_dict(self, state_dict: dict, strict: bool = True) -> _IncompatibleKeys:

@@ -10,7 +10,7 @@ import numpy as np
 from ..autograd.function import Function
 from ..tensor import Tensor
 from .selection import where
-from .shape import Unsqueeze, _view_of
+from .shape import Unsqueeze, _dims, _view_of, stack
 
 
 class Index(Function):
@@ -20,6 +20,7 @@ class Index(Function):
     @staticmethod
     def forward(ctx, a, key):
         key = key if isinstance(key, tuple) else (key,)
+        check_advanced_key(a.shape, key)
         ctx.key, ctx.shape = key, a.shape
         # A trailing `...` makes numpy return a 0-d view, not a scalar (which would lose dtype)
         whole = key if any(k is Ellipsis for k in key) else (*key, Ellipsis)
@@ -47,9 +48,43 @@ class Slice(_BasicIndex):
     node_name = "SliceBackward0"
 
 
+class Alias(_BasicIndex):
+    """a[...]: the whole tensor, as a new view"""
+    node_name = "AliasBackward0"
+
+
 class AsStrided(_BasicIndex):
     """A view read back out of its base after an in-place change rewrote the base"""
     node_name = "AsStridedBackward0"
+
+
+class Unbind(Function):
+    """t.unbind(dim), and so `for row in t`: one node whose outputs are views, one per index
+    along `dim`; the gradients of the views are stacked back"""
+    node_name = "UnbindBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.dim, ctx.dtype = dim, a._data.dtype
+        ctx.view_shape = a.shape[:dim] + a.shape[dim + 1:]
+        views = tuple(_view_of(a._data[(slice(None),) * dim + (i, Ellipsis)], a)
+                      for i in range(a.shape[dim]))
+        for view in views:  # PyTorch refuses to change such a view in place (_inplace.py)
+            view._multi_output_view = True
+        return views
+
+    @staticmethod
+    def backward(ctx, *grads):
+        # a view that is gone by now (`a, b = t.unbind(1)[:2]`) cannot be materialized by the
+        # engine: its zeros are made here
+        zero = np.zeros(ctx.view_shape, ctx.dtype)
+        return stack([Tensor(zero) if g is None else g for g in grads], ctx.dim), None
+
+
+def unbind(a: Tensor, dim: int = 0) -> tuple:
+    if a.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    return Unbind.apply(a, _dims(dim, a.ndim)[0])
 
 
 class IndexAdd(Function):
@@ -72,7 +107,16 @@ class IndexAdd(Function):
         return Index.apply(grad, ctx.key), None, None, None
 
 
+ERR_INDEX_TYPE = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
+                  "are valid indices (got {})")
+
+
 def _plain_key(item: Any) -> Any:
+    """The numpy index for one entry of a key, refused where PyTorch refuses it."""
+    if isinstance(item, float):
+        raise IndexError(ERR_INDEX_TYPE.format("float"))
+    if isinstance(item, slice) and item.step is not None and item.step < 0:
+        raise ValueError("step must be greater than zero")  # numpy would reverse
     if isinstance(item, Tensor):  # a 0-d integer tensor indexes like an int, as in PyTorch
         return int(item._data) if item.ndim == 0 and item._data.dtype.kind in "iu" else item._data
     if isinstance(item, (list, tuple)):
@@ -84,6 +128,8 @@ def index(a: Tensor, key: Any) -> Tensor:
     """Basic indexing is done one dimension at a time (a Select or Slice per dimension, as
     PyTorch records it); anything advanced is one Index."""
     key = key if isinstance(key, tuple) else (key,)
+    if a.ndim == 0:  # before a 0-d integer tensor becomes an int: it gets numpy's words
+        _check_key_of_0d(key)
     key = tuple(_plain_key(k) for k in key)
     if any(_is_advanced(k) for k in key):
         if any(_is_int(k) for k in key):  # PyTorch selects integers first (numpy would not)
@@ -93,30 +139,74 @@ def index(a: Tensor, key: Any) -> Tensor:
                          for k in key if not _is_int(k))
             return Index.apply(index(a, basic), rest)
         return Index.apply(a, key)
+    alias = all(k is Ellipsis for k in key)  # a[...]
     if sum(k is not None and k is not Ellipsis for k in key) > a.ndim:
         raise IndexError(f"too many indices for tensor of dimension {a.ndim}")
     if Ellipsis in key:
         at = key.index(Ellipsis)
         fill = a.ndim - sum(k is not None and k is not Ellipsis for k in key)
         key = key[:at] + (slice(None),) * fill + key[at + 1:]
-    out, dim = a, 0
+    out, dim, a_dim = a, 0, 0  # dim counts in `out`, a_dim in `a` (for messages)
     for k in key:
         if k is None:
             out = Unsqueeze.apply(out, dim)
             dim += 1
-        elif isinstance(k, slice):
+            continue
+        if isinstance(k, slice):
             if k != slice(None):
                 out = Slice.apply(out, (slice(None),) * dim + (k,))
             dim += 1
         else:
             size = out.shape[dim]
             if not -size <= int(k) < size:
-                raise IndexError(f"index {int(k)} is out of bounds for dimension {dim} with size "
-                                 f"{size}")
+                raise IndexError(f"index {int(k)} is out of bounds for dimension {a_dim} with "
+                                 f"size {size}")
             out = Select.apply(out, (slice(None),) * dim + (int(k),))
+        a_dim += 1
     if out is a:  # a[:] or a[...]: still a new tensor, as in PyTorch
-        out = Slice.apply(a, (slice(None),))
+        whole = alias or a.ndim == 0
+        out = Alias.apply(a, (Ellipsis,)) if whole else Slice.apply(a, (slice(None),))
     return out
+
+
+def _check_key_of_0d(key: tuple) -> None:
+    """PyTorch's words for an integer or a slice applied to a 0-d tensor."""
+    for k in key:
+        if isinstance(k, slice):
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        if _is_int(k):
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+
+
+def check_advanced_key(shape: tuple, key: tuple) -> None:
+    """PyTorch's messages for masks of the wrong shape, indices out of range and index tensors
+    of a wrong dtype (numpy's own would name axes and arrays)."""
+    if any(k is Ellipsis for k in key):
+        return  # left to numpy
+    dim = 0
+    for k in key:
+        if k is None or isinstance(k, (bool, np.bool_)):
+            continue
+        if not isinstance(k, np.ndarray):  # a slice
+            dim += 1
+        elif k.dtype == bool:
+            for j, (m, s) in enumerate(zip(k.shape, shape[dim:])):
+                if m != s:
+                    raise IndexError(
+                        f"The shape of the mask [{', '.join(map(str, k.shape))}] at index {j} "
+                        f"does not match the shape of the indexed tensor "
+                        f"[{', '.join(map(str, shape))}] at index {dim + j}")
+            dim += k.ndim
+        elif k.dtype.kind not in "iu":
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        else:
+            size = shape[dim] if dim < len(shape) else 0
+            wrong = k[(k < -size) | (k >= size)]
+            if wrong.size:  # PyTorch says dimension 0 whichever it is
+                raise IndexError(f"index {int(wrong.flat[0])} is out of bounds for dimension 0 "
+                                 f"with size {size}")
+            dim += 1
 
 
 def _dims_spanned(k: Any) -> int:

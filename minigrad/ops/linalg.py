@@ -21,10 +21,15 @@ class Mm(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        if a._data.ndim != 2 or b._data.ndim != 2 or a._data.shape[1] != b._data.shape[0]:
+        if a._data.ndim != 2:
+            raise RuntimeError("self must be a matrix")
+        if b._data.ndim != 2:
+            raise RuntimeError("mat2 must be a matrix")
+        if a._data.shape[1] != b._data.shape[0]:
             raise RuntimeError(
                 f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
                 f"{b.shape[0]}x{b.shape[1]})")
+        _check_same_dtype(a, b)
         a_needs_grad, b_needs_grad = ctx.needs_input_grad  # each keeps the other for backward
         ctx.save_for_backward(a if b_needs_grad else None, b if a_needs_grad else None)
         return Tensor(a._data @ b._data)
@@ -43,6 +48,15 @@ class Mv(Function):
 
     @staticmethod
     def forward(ctx, a, v):
+        if a._data.ndim != 2 or v._data.ndim != 1:  # PyTorch's mv is addmv(input, mat, vec)
+            raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {v.ndim}")
+        if a._data.shape[1] != v._data.shape[0]:
+            raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat "
+                               f"({a.shape[0]}x{a.shape[1]}), vec ({v.shape[0]})")
+        if a.dtype is not v.dtype:  # input is the result, made with vec's dtype
+            raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                               f"{v.dtype.scalar_name}, {a.dtype.scalar_name}, and "
+                               f"{v.dtype.scalar_name}")
         ctx.save_for_backward(a if v.requires_grad else None, v if a.requires_grad else None)
         return Tensor(a._data @ v._data)
 
@@ -102,9 +116,9 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
                            f"{a.ndim}D and {b.ndim}D")
     if a.ndim == 1 and b.ndim == 1:  # Dot checks the dtypes itself, with its own words
         return Dot.apply(a, b)
-    _check_same_dtype(a, b)
-    if a.ndim == 2 and b.ndim == 1:
+    if a.ndim == 2 and b.ndim == 1:  # Mv too, with its own words
         return Mv.apply(a, b)
+    _check_same_dtype(a, b)
     if a.ndim == 2 and b.ndim == 2:
         return Mm.apply(a, b)
     if a.ndim == 1 and b.ndim == 2:

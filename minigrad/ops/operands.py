@@ -69,6 +69,8 @@ def wrapped_number(x: Any, dt: np.dtype) -> Tensor:
             return t  # nan is no key (nan != nan), and -0.0 == 0.0: not shared
         t._data.flags.writeable = False
         t._is_wrapped_number = True
+        if t._is_inference:  # first wrapped inside inference_mode, shared outside it too
+            t._is_inference = False
         if len(_WRAPPED) >= 1024:  # stays small whatever numbers a program uses
             _WRAPPED.clear()
         _WRAPPED[key] = t

@@ -114,6 +114,8 @@ class Pow(Function):
 
     @staticmethod
     def forward(ctx, a, exponent):
+        if a._data.dtype.kind in "iu" and float(exponent) < 0 and float(exponent).is_integer():
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
         ctx.save_for_backward(a)
         ctx.exponent = exponent
         if exponent == 3 and a._data.dtype.kind == "f":  # PyTorch multiplies, as x * x * x
@@ -136,7 +138,7 @@ class PowTensor(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        out = result_like(a._data ** b._data, a)
+        out = result_like(_power(a._data, b._data), a)
         ctx.save_for_backward(a, b, out)
         return out
 
@@ -152,6 +154,16 @@ class PowTensor(Function):
         return grad_a, grad_b
 
 
+def _power(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a ** b; for integers with negative exponents (which numpy refuses) PyTorch's integer
+    result: 1 and -1 keep their size, any other base gives 0."""
+    negative = b < 0
+    if np.result_type(a, b).kind not in "iu" or not negative.any():
+        return a ** b
+    unit = np.where(a == 1, 1, np.where(a == -1, np.where(b % 2 == 0, 1, -1), 0))
+    return np.where(negative, unit, a ** np.where(negative, 0, b))
+
+
 def _masked_log(a: Tensor, b: Tensor) -> Tensor:
     return where(Tensor((a._data == 0) & (b._data >= 0)), 1.0, a).log()  # log 1 = 0 there
 
@@ -163,7 +175,7 @@ class RPow(Function):
 
     @staticmethod
     def forward(ctx, a, base):
-        out = result_like(np.asarray(base, dtype=a._data.dtype) ** a._data, a)
+        out = result_like(_power(np.asarray(base, dtype=a._data.dtype), a._data), a)
         ctx.save_for_backward(out)
         ctx.base = base
         return out
@@ -180,6 +192,10 @@ class Neg(Function):
 
     @staticmethod
     def forward(ctx, a):
+        if a._data.dtype == bool:
+            raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If "
+                               "you are trying to invert a mask, use the `~` or `logical_not()` "
+                               "operator instead.")
         return result_like(-a._data, a)
 
     @staticmethod

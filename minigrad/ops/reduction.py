@@ -34,6 +34,13 @@ class MinResult(_ValuesIndices):
     op = "min"
 
 
+# `type(t.max(dim=0))` prints as in PyTorch: <class 'torch.return_types.max'>, as its repr does
+for _result in (MaxResult, MinResult):
+    _result.__name__ = _result.__qualname__ = _result.op
+    _result.__module__ = "torch.return_types"
+del _result
+
+
 def _restore(grad: Tensor, shape: tuple, dims: tuple, keepdim: bool) -> Tensor:
     """Give a reduced gradient its reduced dimensions back (as size 1) so it broadcasts."""
     if not keepdim and grad.ndim:  # (a 0-d gradient broadcasts as it is)

@@ -110,8 +110,8 @@ def fit(fit_line: Callable) -> None:
         checks.expect(watch.backward_runs == steps,
                       f"{call}: backward() ran {watch.backward_runs} times, once per step is "
                       "asked: the loop should still learn by gradient descent.")
-        checks.expect(lambda: losses[-1] < 1e-3 and abs(float(w) - 3) < 0.05 and
-                      abs(float(b) - 1) < 0.05,
+        checks.expect(lambda: losses[-1] < 1e-3 and abs(w.item() - 3) < 0.05 and
+                      abs(b.item() - 1) < 0.05,
                       f"{call}: w and b did not reach the line y = 3x + 1. Hint: which .grad "
                       "does each update use, this step's alone or the sum of all steps so far? "
                       "(notebook 04)")
