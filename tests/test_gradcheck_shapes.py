@@ -61,11 +61,17 @@ def mask(shape: tuple) -> st.SearchStrategy[mg.Tensor]:
     return flat.map(lambda bits: mg.tensor(np.array(bits).reshape(shape)))
 
 
+def forward_slices(n: int) -> st.SearchStrategy[slice]:
+    """Slices of a dimension of size n that PyTorch accepts: no negative step (it refuses those
+    with "step must be greater than zero", where numpy would reverse)."""
+    return st.slices(n).filter(lambda s: s.step is None or s.step > 0)
+
+
 # name: (shapes it applies to, keys for a shape); repeated positions only where reading
 KEYS: dict[str, tuple[Any, Callable]] = {
     "int": (nonscalar, lambda s: st.integers(-s[0], s[0] - 1)),
-    "slice": (nonscalar, lambda s: st.slices(s[0])),
-    "int, slice": (matrices, lambda s: st.tuples(st.integers(0, s[0] - 1), st.slices(s[1]))),
+    "slice": (nonscalar, lambda s: forward_slices(s[0])),
+    "int, slice": (matrices, lambda s: st.tuples(st.integers(0, s[0] - 1), forward_slices(s[1]))),
     "None": (shapes, lambda s: st.just((None, Ellipsis, None))),
     "Ellipsis": (nonscalar, lambda s: st.integers(-s[-1], s[-1] - 1).map(lambda i: (..., i))),
     "bool mask": (nonscalar, mask),
