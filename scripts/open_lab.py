@@ -86,7 +86,7 @@ def main() -> int:
     parser.add_argument("--trust-only", action="store_true", help="sign the notebooks and stop")
     args = parser.parse_args()
 
-    set_up_lab.main()  # done by `make venv` already; here for `conda` environments
+    set_up_lab.main([])  # done by `make venv` already; here for `conda` environments
     notebooks = course_notebooks()
     signed = trust_notebooks(notebooks)
     if args.trust_only:
