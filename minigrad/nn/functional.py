@@ -100,14 +100,22 @@ def _check_reduction(reduction: str) -> None:
         raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
+def _warn_if_sizes_differ(input: Tensor, target: Tensor) -> bool:
+    """PyTorch's warning for a target that broadcasts against the input (shown at the line
+    that called the loss); True when the sizes differ."""
+    if target.shape == input.shape:
+        return False
+    warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
+                  f"size ({input.shape}). This will likely lead to incorrect results due to "
+                  "broadcasting. Please ensure they have the same size.", UserWarning,
+                  stacklevel=3)
+    return True
+
+
 def mse_loss(input: Tensor, target: Tensor, size_average: None = None,
              reduce: None = None, reduction: str = "mean") -> Tensor:
     """The mean (or sum, or each) of the squared differences."""
-    if target.shape != input.shape:
-        warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
-                      f"size ({input.shape}). This will likely lead to incorrect results due to "
-                      "broadcasting. Please ensure they have the same size.", UserWarning,
-                      stacklevel=2)
+    if _warn_if_sizes_differ(input, target):
         shape = _broadcast_shape(input.shape, target.shape)
         input, target = input.expand(shape), target.expand(shape)
     _check_reduction(reduction)
@@ -117,11 +125,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average: None = None,
 def l1_loss(input: Tensor, target: Tensor, size_average: None = None,
             reduce: None = None, reduction: str = "mean") -> Tensor:
     """The mean (or sum, or each) of the absolute differences, |input - target|."""
-    if target.shape != input.shape:
-        warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
-                      f"size ({input.shape}). This will likely lead to incorrect results due to "
-                      "broadcasting. Please ensure they have the same size.", UserWarning,
-                      stacklevel=2)
+    _warn_if_sizes_differ(input, target)
     _check_reduction(reduction)
     loss = (input - target).abs()
     return loss if reduction == "none" else loss.sum() if reduction == "sum" else loss.mean()
