@@ -12,6 +12,7 @@ import numpy as np
 from .. import _grad_mode
 from ..tensor import Tensor
 from .graph import Node
+from .hook_results import checked_hook_result
 
 
 class AccumulateGrad(Node):
@@ -51,14 +52,7 @@ class AccumulateGrad(Node):
 def check_post_accumulate_result(hook: Any, leaf: Tensor, result: Any) -> None:
     """A post-accumulate-grad hook has nothing to replace: PyTorch checks what it returned as
     it checks a gradient hook's replacement, then refuses any tensor but the leaf itself."""
-    if not isinstance(result, Tensor):
-        raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
-    name = getattr(hook, "__name__", "<unknown>")
-    if result.shape != leaf.shape:
-        raise RuntimeError(f"hook '{name}' has changed the size of value")
-    if result.dtype != leaf.dtype:
-        raise RuntimeError(f"hook '{name}' has changed the type of value (was {leaf.type()} "
-                           f"got {result.type()})")
+    checked_hook_result(hook, leaf, result)
     if result is not leaf:
         raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
