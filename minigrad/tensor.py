@@ -54,6 +54,7 @@ class Tensor:
     _is_inference = False  # made in inference_mode: see is_inference
     _multi_output_view = False  # a view made by unbind(): see _inplace.check_inplace
     _made_in_no_grad = False  # a view made under no_grad of one that requires grad (function.py)
+    _version_when_made: int | None = None  # such a view's version then
     _is_wrapped_number = False  # a Python number made a tensor (see ops.operands.wrapped_number)
     _saved_once: Any = None  # a wrapped number's one SavedTensor
     _number_type: type | None = None  # int, float, bool: the Python number it was made from

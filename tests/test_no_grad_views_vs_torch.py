@@ -59,3 +59,40 @@ def test_no_grad_views_match(torch):
     ours = _behaviour(mg)
     assert ours == _behaviour(torch)
     assert ours[1].startswith("A view was created in no_grad mode")
+
+
+def _used_after_a_change(lib) -> list:
+    """A view made under no_grad, used in a recorded operation after its values changed in
+    place: refused whether the change was made to the base, to the view itself or to another
+    view, under no_grad or not (a training step's `w -= lr * w.grad` included); allowed while
+    nothing changed, and for a view of it made with grad mode on."""
+    def view_then(change, view=lambda w: w[:2], leaf=False):
+        w = lib.ones(3, 2, requires_grad=True)
+        w = w if leaf else w.clone()
+        with lib.no_grad():
+            v = view(w)
+        change(w, v)
+        return _attempt(lambda: v * 2)
+
+    def under_no_grad(fn):
+        def change(w, v):
+            with lib.no_grad():
+                fn(w, v)
+        return change
+
+    return [
+        view_then(lambda w, v: None),
+        view_then(lambda w, v: w.mul_(2)),
+        view_then(lambda w, v: w[2:].mul_(2)),  # another view's change
+        view_then(under_no_grad(lambda w, v: w.mul_(2))),
+        view_then(under_no_grad(lambda w, v: v.mul_(2))),
+        view_then(under_no_grad(lambda w, v: w.sub_(0.1)), view=lambda w: w.t(), leaf=True),
+        view_then(lambda w, v: w.mul_(2), view=lambda w: w.t()),
+        view_then(lambda w, v: None, view=lambda w: w.t()[0]),
+    ]
+
+
+def test_a_no_grad_view_changed_in_place_is_refused_as_in_pytorch(torch):
+    ours = _used_after_a_change(mg)
+    assert ours == _used_after_a_change(torch)
+    assert ours[0] == "ok" and ours[1].startswith("A view was created in no_grad mode")

@@ -4,6 +4,7 @@ needs. Calling `.apply` links the result into the backward graph (see graph.py).
 from __future__ import annotations
 
 import contextvars
+import itertools
 import warnings
 import weakref
 from typing import Any
@@ -188,6 +189,8 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
             edges.append((grad_accumulator(a), 0))
             kept.append(None)
         else:  # or nowhere: the node remembers the input itself, for diagrams
+            if a._made_in_no_grad:
+                check_no_grad_view_unchanged(a)
             edges.append(_NO_EDGE)
             kept.append(_input_ref(a))
             only_numbers_kept = only_numbers_kept and a._is_wrapped_number
@@ -213,8 +216,40 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
 def _mark_no_grad_view(view: Tensor) -> None:
     """A view made under no_grad of a tensor that requires grad still requires grad, as in
     PyTorch, yet no gradient reaches it or through it; changing it in place later with grad
-    mode on is refused (_inplace.check_inplace): was that change meant to be recorded?"""
+    mode on is refused (_inplace.check_inplace): was that change meant to be recorded? So is
+    using it in a recorded operation once its values have changed in place (its base's, or
+    another view's, change): its version then tells."""
     view._requires_grad = view._made_in_no_grad = True
+    view._version_when_made = view._version
+
+
+ERR_NO_GRAD_VIEW_CHANGED = (
+    "A view was created in no_grad mode and its base or another view of its base has been "
+    "modified inplace with grad mode enabled. Given that this use case is ambiguous and "
+    "error-prone, it is forbidden. You can clarify your code by moving both the view and the "
+    "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) "
+    "or both outside (if you want the inplace to be tracked).")
+
+
+def check_no_grad_view_unchanged(view: Tensor) -> None:
+    made = view._version_when_made
+    if made is not None and view._version != made:
+        raise RuntimeError(ERR_NO_GRAD_VIEW_CHANGED)
+
+
+_view_numbers = itertools.count()  # keys that keep a root's views in the order they were made
+
+
+def track_view(view: Tensor) -> None:
+    """A view that joins the graph is remembered by the root it looks into, while it lives: an
+    in-place change of the root, or of another of its views, rewrites its history
+    (_inplace._refresh_views). A view made under no_grad has no history to rewrite, and is
+    not remembered (see _mark_no_grad_view)."""
+    root = view._base
+    if root.requires_grad:
+        if root._views is None:  # forgets each view when it is garbage
+            root._views = weakref.WeakValueDictionary()
+        root._views[next(_view_numbers)] = view
 
 
 ERR_INFERENCE_SAVED = (
@@ -266,6 +301,8 @@ def _link_outputs(ctx: BackwardFunction, outs: tuple, non_diff: tuple, dirty: tu
             refs.append(None)
             continue
         refs.append(weakref.ref(out))
+        if out._base is not None:
+            track_view(out)
         if non_diff and any(out is t for t in non_diff):
             continue
         if out._data.dtype.kind != "f":  # only floating point results carry gradients

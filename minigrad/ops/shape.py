@@ -3,8 +3,6 @@
 value came from."""
 from __future__ import annotations
 
-import itertools
-import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,13 +14,9 @@ from ..autograd.function import Function
 from ..tensor import Tensor
 
 
-_view_numbers = itertools.count()  # keys that keep a root's views in the order they were made
-
-
 def _view_of(data: np.ndarray, base: Tensor) -> Tensor:
-    """A result that shares memory with `base` shares its version counter too. The root it
-    looks into keeps track of it while it lives: an in-place change of the root, or of another
-    view of it, rewrites its history (see _inplace._refresh_views)."""
+    """A result that shares memory with `base` shares its version counter too, and looks into
+    the same root. (If it joins the graph, the root keeps track of it: function.track_view.)"""
     out = Tensor(data)
     if np.shares_memory(data, base._data):
         if base._multi_output_view:  # a view of one of unbind's views is refused in place too
@@ -33,10 +27,6 @@ def _view_of(data: np.ndarray, base: Tensor) -> Tensor:
         out._base = root = base._base if base._base is not None else base
         if base._made_in_no_grad:  # a view of such a view is refused in-place changes too
             out._made_in_no_grad = True
-        if root.requires_grad:
-            if root._views is None:  # forgets each view when it is garbage
-                root._views = weakref.WeakValueDictionary()
-            root._views[next(_view_numbers)] = out
     return out
 
 
