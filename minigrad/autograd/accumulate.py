@@ -77,15 +77,15 @@ def accumulate_into(tensor: Tensor, grad: Tensor, keep_graph: bool) -> None:
         if tensor._grad is None:
             tensor._grad = grad.clone() if keep_graph else _copy(grad)
         else:
-            tensor._grad = tensor._grad + (grad if keep_graph else grad.detach())
+            tensor._grad = tensor._grad + grad  # recorded only when building a graph
     elif tensor._grad is None:
         tensor._grad = _copy(grad).copy_(grad) if keep_graph else _copy(grad)
         if not keep_graph and _version_of_new_grad(grad):
             tensor._grad._bump_version()
     elif keep_graph:
         tensor._grad = tensor._grad + grad
-    else:
-        tensor._grad.add_(grad.detach())
+    else:  # grad mode is off: nothing is recorded
+        tensor._grad.add_(grad)
 
 
 def _version_of_new_grad(grad: Tensor) -> int:
