@@ -1,0 +1,117 @@
+"""Where the time of workload (a′) goes: the step as the lessons write it (mlp.lesson_step),
+split into its phases (forward, backward, the update under no_grad, `zero_()` and `.item()`),
+for minigrad beside PyTorch, then minigrad's backward split by node type.
+
+Usage: `OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python benchmarks/phases.py [--steps N]`.
+Each library runs N steps in turn, in rounds, and each phase's median over all the steps is
+reported, in wall time: compare the columns, measured under the same conditions."""
+from __future__ import annotations
+
+import argparse
+import collections
+import gc
+import statistics
+import time
+from types import ModuleType
+
+import mlp
+import numpy as np
+from libraries import optional
+
+PHASES = ("forward", "backward", "update", "zero_ and item")
+
+
+def _step_parts(lib: ModuleType, params: list, x: object, labels: object) -> list[float]:
+    """mlp.lesson_step, line for line, with the clock read between its phases."""
+    t0 = time.perf_counter()
+    h = x
+    for i in range(0, len(params) - 2, 2):
+        h = (h @ params[i] + params[i + 1]).relu()
+    scores = h @ params[-2] + params[-1]
+    loss = (1 - labels * scores).relu().mean()
+    t1 = time.perf_counter()
+    loss.backward()
+    t2 = time.perf_counter()
+    with lib.no_grad():
+        for p in params:
+            p -= mlp.LEARNING_RATE * p.grad
+    t3 = time.perf_counter()
+    for p in params:
+        p.grad.zero_()
+    loss.item()
+    t4 = time.perf_counter()
+    return [t1 - t0, t2 - t1, t3 - t2, t4 - t3]
+
+
+def _inputs(lib: ModuleType) -> tuple[list, object, object]:
+    sizes = [2, 16, 16, 1]  # as mlp.lesson_mlp
+    rng = np.random.default_rng(1)
+    x = rng.uniform(-1, 1, (100, 2)).astype(np.float32)
+    labels = np.where(np.sin(3 * x[:, :1]) * x[:, 1:] > 0, 1, -1).astype(np.float32)
+    params = [lib.tensor(w, requires_grad=True) for w in mlp._weights(sizes, seed=0)]
+    return params, lib.tensor(x), lib.tensor(labels)
+
+
+def _per_node(minigrad: ModuleType, steps: int) -> dict[str, list[float]]:
+    """Seconds per call of each kind of node in minigrad's backward (the engine's
+    call_function, timed around: the node's hooks, its backward and the check of its
+    result), over `steps` steps."""
+    from minigrad.autograd import engine
+    times: dict[str, list[float]] = collections.defaultdict(list)
+    plain = engine.GraphTask.call_function
+
+    def timed(task, node, grads):
+        start = time.perf_counter()
+        result = plain(task, node, grads)
+        times[node.name()].append(time.perf_counter() - start)
+        return result
+
+    params, x, labels = _inputs(minigrad)
+    engine.GraphTask.call_function = timed
+    try:
+        for _ in range(steps):
+            _step_parts(minigrad, params, x, labels)
+    finally:
+        engine.GraphTask.call_function = plain
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=2000, help="steps per library")
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    libraries = {name: lib for name in ("minigrad", "torch") if (lib := optional(name))}
+    inputs = {name: _inputs(lib) for name, lib in libraries.items()}
+    parts: dict[str, list[list[float]]] = {name: [] for name in libraries}
+    for name, lib in libraries.items():  # warm up
+        for _ in range(50):
+            _step_parts(lib, *inputs[name])
+    gc.collect()
+    gc.freeze()  # neither library's collections walk the other's objects (see timing.py)
+    for _ in range(args.rounds):
+        for name, lib in libraries.items():
+            parts[name] += [_step_parts(lib, *inputs[name])
+                            for _ in range(args.steps // args.rounds)]
+    medians = {name: [statistics.median(step[i] for step in steps) * 1e6
+                      for i in range(len(PHASES))] for name, steps in parts.items()}
+    names = list(libraries)
+    ratio = "torch" in medians and "minigrad" in medians
+    print(f"| phase of (a′), µs | {' | '.join(names)} |{' ratio |' if ratio else ''}")
+    print(f"| --- |{' --- |' * (len(names) + ratio)}")
+    for i, phase in enumerate((*PHASES, "sum of the medians")):
+        cells = [sum(m) if i == len(PHASES) else m[i] for m in medians.values()]
+        row = " | ".join(f"{c:.0f}" for c in cells)
+        print(f"| {phase} | {row} |{f' {cells[0] / cells[1]:.2f}x |' if ratio else ''}")
+    if "minigrad" in libraries:
+        times = _per_node(libraries["minigrad"], args.steps // args.rounds)
+        steps = args.steps // args.rounds
+        print("\n| minigrad's backward, by node | calls per step | µs per call | µs per step |")
+        print("| --- | --- | --- | --- |")
+        for name, values in sorted(times.items(), key=lambda kv: -sum(kv[1])):
+            print(f"| {name} | {len(values) / steps:.0f} | {statistics.median(values) * 1e6:.1f} | "
+                  f"{sum(values) / steps * 1e6:.0f} |")
+
+
+if __name__ == "__main__":
+    main()
