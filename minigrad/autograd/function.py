@@ -18,7 +18,6 @@ from .accumulate import grad_accumulator
 from .graph import _NO_EDGE, ERR_BACKWARD_TWICE, Node, SavedTensor, pack_outputs
 from .saved import saved_properties
 
-
 # numpy warns of overflow and of 0 * inf, PyTorch does not: every forward runs with numpy's
 # warnings off. `with np.errstate(all="ignore")` rebuilds numpy's error state on every entry
 # (2-3 µs). numpy 2 keeps that state in one context variable, so forward instead sets that

@@ -24,7 +24,7 @@ def _view_of(data: np.ndarray, base: Tensor) -> Tensor:
         out._version_counter = base._version_counter
         if out._is_inference is not base._is_inference:  # the same memory: the same kind
             out._is_inference = base._is_inference
-        out._base = root = base._base if base._base is not None else base
+        out._base = base._base if base._base is not None else base
         if base._made_in_no_grad:  # a view of such a view is refused in-place changes too
             out._made_in_no_grad = True
     return out
