@@ -6,7 +6,9 @@ issue 12's: (a) <= 2.5x PyTorch, (b) <= 2x numpy by hand and no slower than PyTo
 (c) <= 2x PyTorch, (d) a peak under 1 GiB. (a′) and (c′) are (a) and (c) written as the
 lessons write code (Python numbers on the left, a hinge loss, the update under no_grad,
 `zero_()`, `.item()`), held to the same targets. Timings are medians
-of N interleaved rounds, so compare the ratios, which are measured under the same conditions.
+of N interleaved rounds; a ratio is the median of the rounds' ratios (in a round every
+contender runs once, side by side), with their quartiles: compare the ratios, which are
+measured under the same conditions.
 On a machine shared with other work, `--cpu-time` times every row in this process's CPU time,
 which leaves out the waits for a core; run it with one BLAS thread
 (`OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1`), or (b) counts the work of every thread.
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -25,9 +28,9 @@ import chain
 import memory
 import mlp
 from libraries import version
-from timing import format_seconds, interleaved_medians
+from timing import format_seconds, interleaved_rounds
 
-HEADER = ("| workload | minigrad | torch | micrograd / numpy | ratio | target met? |\n"
+HEADER = ("| workload | minigrad | torch | micrograd / numpy | ratio (quartiles) | target met? |\n"
           "| --- | --- | --- | --- | --- | --- |")
 MEMORY_LIMIT_MIB = 1024
 
@@ -38,14 +41,20 @@ def _timed_row(title: str, contenders: dict[str, Callable | str], third: str,
     """One table row: medians of the contenders that can run, the others' reason, and
     minigrad's ratio to each reference in `limits` (reference -> the most it may be)."""
     runnable = {name: work for name, work in contenders.items() if callable(work)}
-    medians = interleaved_medians(runnable, repeats, clock=clock)
+    rounds = interleaved_rounds(runnable, repeats, clock=clock)
+    medians = {name: statistics.median(values) for name, values in rounds.items()}
     cells = {name: format_seconds(medians[name]) if name in medians else contenders[name]
              for name in contenders}
     ratios, verdicts = [], []
     for reference, limit in limits.items():
         if "minigrad" in medians and reference in medians:
-            ratio = medians["minigrad"] / medians[reference]
-            ratios.append(f"{ratio:.2f}x {reference}")
+            # the ratio within each round, whose contenders ran side by side: its median, and
+            # the spread between rounds (their quartiles)
+            per_round = [ours / theirs for ours, theirs in zip(rounds["minigrad"],
+                                                               rounds[reference])]
+            ratio = statistics.median(per_round)
+            low, _, high = statistics.quantiles(per_round, n=4)
+            ratios.append(f"{ratio:.2f}x {reference} ({low:.2f}-{high:.2f})")
             verdicts.append(f"{'yes' if ratio <= limit else 'no'} (≤ {limit:g}x {reference})")
         else:
             ratios.append("n/a")

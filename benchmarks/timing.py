@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import math
-import statistics
 import time
 from collections.abc import Callable
 
@@ -18,12 +17,13 @@ def _seconds(work: Callable[[], object], loops: int,
     return (clock() - start) / loops
 
 
-def interleaved_medians(contenders: dict[str, Callable[[], object]], repeats: int,
-                        min_sample: float = 0.05,
-                        clock: Callable[[], float] = time.perf_counter) -> dict[str, float]:
-    """Median seconds per call of each contender over `repeats` interleaved rounds, timed
+def interleaved_rounds(contenders: dict[str, Callable[[], object]], repeats: int,
+                       min_sample: float = 0.05,
+                       clock: Callable[[], float] = time.perf_counter) -> dict[str, list[float]]:
+    """Seconds per call of each contender in each of `repeats` interleaved rounds, timed
     with `clock`: wall time by default; `time.process_time` counts only the CPU time of this
     process, so that on a shared machine the time spent waiting for a core is left out.
+    Round i of every contender ran at about the same time: their ratio is a fair one.
 
     A first call per contender warms it up, a second sizes its sample: fast work is looped
     until a sample lasts about `min_sample` seconds, so the timer's resolution does not
@@ -51,7 +51,7 @@ def interleaved_medians(contenders: dict[str, Callable[[], object]], repeats: in
                 samples[name].append(_seconds(contenders[name], loops[name], clock))
     finally:
         gc.unfreeze()
-    return {name: statistics.median(values) for name, values in samples.items()}
+    return samples
 
 
 def format_seconds(seconds: float) -> str:
