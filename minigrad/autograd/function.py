@@ -231,6 +231,8 @@ ERR_NO_GRAD_VIEW_CHANGED = (
 
 
 def check_no_grad_view_unchanged(view: Tensor) -> None:
+    """Refuse, as PyTorch does, to record an operation on a view made under no_grad whose
+    values have changed in place since it was made."""
     made = view._version_when_made
     if made is not None and view._version != made:
         raise RuntimeError(ERR_NO_GRAD_VIEW_CHANGED)
