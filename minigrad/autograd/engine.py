@@ -162,11 +162,8 @@ def added(total: Any, grad: Any) -> Any:
 def free_saved(node: Node) -> None:
     """Without retain_graph, what a node saved is dropped as soon as it has run: memory comes
     back during the backward pass, and a second backward raises ERR_BACKWARD_TWICE."""
-    saved = node._saved
-    if saved is not None:
+    if node._saved is not None:
         node._saved, node._freed = None, True
-        if None in saved:  # grad_fn._saved_self still reads None there, as in PyTorch
-            node._never_saved = tuple(i for i, s in enumerate(saved) if s is None)
 
 
 def edge_of(t: Any) -> tuple[Node, int]:

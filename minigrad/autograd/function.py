@@ -262,11 +262,13 @@ ERR_INFERENCE_SAVED = (
 
 def _save(tensors: tuple, ctx: BackwardFunction) -> tuple:
     """A SavedTensor for each tensor saved. A Python number never changes, so it has one
-    SavedTensor for all the nodes that save it (and a tuple of those is shared too)."""
-    saved, only_numbers = [], True
+    SavedTensor for all the nodes that save it (and a tuple of those is shared too). The node
+    notes where it saved no tensor: once freed, `grad_fn._saved_self` still reads None there."""
+    saved, only_numbers, nothing_at = [], True, []
     for i, t in enumerate(tensors):
         if t is None:
             saved.append(None)
+            nothing_at.append(i)
         elif not isinstance(t, Tensor):
             raise TypeError(f"save_for_backward can only save variables, but argument {i} is of "
                             f"type {type(t).__name__}")
@@ -277,6 +279,8 @@ def _save(tensors: tuple, ctx: BackwardFunction) -> tuple:
         else:
             saved.append(SavedTensor(t, ctx))
             only_numbers = False
+    if nothing_at:
+        ctx._never_saved = _shared(tuple(nothing_at))
     return _shared(tuple(saved)) if only_numbers else tuple(saved)
 
 

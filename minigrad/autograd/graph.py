@@ -99,7 +99,7 @@ class Node:
     _next_functions: tuple = ()  # (node, output_nr) per input: see next_functions
     _saved: tuple[SavedTensor | None, ...] | None = None
     _freed = False
-    _never_saved: tuple = ()  # once freed: the positions that held no tensor (saved.py)
+    _never_saved: tuple = ()  # the positions of _saved that hold no tensor (saved.py)
     _input_meta: tuple = ()  # (shape, numpy dtype) per input, to check gradients
     _outputs: Any = ()  # weak references to the outputs: see pack_outputs
     _inputs: tuple = ()  # inputs that do not require grad, for diagrams: input_tensor
