@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from . import _dtype, _grad_mode
-from .autograd.function import _run_quietly
+from .autograd.function import NO_GRAD_VIEW_ADVICE, _run_quietly
 from .autograd.graph import ERR_LEAF_IN_PLACE, forward_name, replace_output
 from .ops.fill import Zero
 from .ops.indexing import (AsStrided, CopySlices, IndexPut, _plain_key, as_positions,
@@ -19,10 +19,8 @@ from .tensor import Tensor
 VIEW_OF_LEAF_IN_PLACE = ("a view of a leaf Variable that requires grad is being used in an "
                          "in-place operation.")
 NO_GRAD_VIEW_IN_PLACE = (
-    "created in no_grad mode and is being modified inplace with grad mode enabled. Given that "
-    "this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by "
-    "moving both the view and the inplace either both inside the no_grad block (if you don't "
-    "want the inplace to be tracked) or both outside (if you want the inplace to be tracked).")
+    "created in no_grad mode and is being modified inplace with grad mode enabled. "
+    f"{NO_GRAD_VIEW_ADVICE}")
 
 
 def no_grad_view_error(t: Tensor, op: str | None = None) -> RuntimeError:

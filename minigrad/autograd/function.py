@@ -222,12 +222,16 @@ def _mark_no_grad_view(view: Tensor) -> None:
     view._version_when_made = view._version
 
 
+# PyTorch's advice that ends both of its errors about views made under no_grad: this one, and
+# _inplace's for changing such a view in place.
+NO_GRAD_VIEW_ADVICE = (
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block (if "
+    "you don't want the inplace to be tracked) or both outside (if you want the inplace to be "
+    "tracked).")
 ERR_NO_GRAD_VIEW_CHANGED = (
     "A view was created in no_grad mode and its base or another view of its base has been "
-    "modified inplace with grad mode enabled. Given that this use case is ambiguous and "
-    "error-prone, it is forbidden. You can clarify your code by moving both the view and the "
-    "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) "
-    "or both outside (if you want the inplace to be tracked).")
+    f"modified inplace with grad mode enabled. {NO_GRAD_VIEW_ADVICE}")
 
 
 def check_no_grad_view_unchanged(view: Tensor) -> None:
