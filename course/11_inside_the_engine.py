@@ -20,7 +20,8 @@ from minigrad.ops import pointwise
 # ## One node, one step of the chain rule
 #
 # Every `grad_fn` is a node you can call: give it the gradient of its output, it returns the
-# gradient for each of its inputs, in the order of `next_functions`. Take a graph where an
+# gradient for each of its inputs, in the order of `next_functions` (a tuple, or the tensor
+# itself when the node has one input). Take a graph where an
 # intermediate is used twice (a *diamond*): $a = 3$, $b = a + a = 6$, $c = b \cdot b = 36$.
 # By hand, $c = 4a^2$, so $dc/da = 8a = 24$.
 
@@ -31,7 +32,8 @@ c = b * b
 print([(node.name(), index) for node, index in c.grad_fn.next_functions])
 
 # %% [markdown]
-# Both entries of `c`'s `next_functions` are `b`'s `AddBackward0`. Calling `c`'s node with $1$
+# Both entries of `c`'s `next_functions` are `b`'s `AddBackward0`; the index says which output
+# of that node the gradient belongs to (0: most nodes have one output). Calling `c`'s node with $1$
 # (under `no_grad`: the result needs no graph of its own):
 #
 # <details><summary>What will <code>c.grad_fn(torch.tensor(1.0))</code> return? Click to
@@ -134,7 +136,9 @@ c = b * b
 viz.backward_steps(c)
 
 # %% [markdown]
-# Write `my_backward(root)`, which does what `root.backward()` does for a scalar `root`:
+# Write `my_backward(root)`, which does what `root.backward()` does for a scalar `root`, on
+# graphs like these, where every node has one output and sends each input a gradient of that
+# input's shape (what the engine adds for other graphs comes after):
 #
 # ```python
 # def my_backward(root):
@@ -142,7 +146,8 @@ viz.backward_steps(c)
 #     #    for each node the edges that lead into it (skip None entries of next_functions).
 #     # 2. buffers = {root.grad_fn: torch.ones_like(root)}; ready = [root.grad_fn]
 #     # 3. While a node is ready, take it and its buffer:
-#     #    - an AccumulateGrad adds the buffer into node.variable.grad (stores it if None);
+#     #    - an AccumulateGrad adds the buffer into node.variable.grad, or stores a copy of
+#     #      it, buffer.clone(), if .grad is None (the same buffer may reach another leaf);
 #     #    - any other node runs, grads = node(buffer), under torch.no_grad(): one tensor, or
 #     #      a tuple with one per input; each goes into its child's buffer, and a child whose
 #     #      count falls to 0 is ready.
@@ -171,7 +176,7 @@ def my_backward(root):
         grad = buffers.pop(node)
         if type(node).__name__ == "AccumulateGrad":
             leaf = node.variable
-            leaf.grad = grad if leaf.grad is None else leaf.grad + grad
+            leaf.grad = grad.clone() if leaf.grad is None else leaf.grad + grad
             continue
         with torch.no_grad():
             grads = node(grad)
@@ -208,7 +213,8 @@ assert a.grad.item() == 24 and t.grad.item() == 1
 
 # %% [markdown]
 # The check also compares your `.grad` with `backward()`'s on random graphs with reuse (some
-# with a `.grad` already there) and counts how often each node is called.
+# with a `.grad` already there), counts how often each node runs, and watches for recursion,
+# even with Python's recursion limit raised.
 
 # %% tags=["minigrad-only"]
 from minigrad_course.checks import inside_the_engine as check
@@ -229,13 +235,19 @@ print(inspect.getsource(engine.GraphTask.run))
 # its children's buffers, lower their counts, and queue those that reach zero. (`run_node` also
 # runs hooks, notebook 07; `free_saved` drops what the node saved, notebook 09.)
 #
-# One difference: your `ready` is a plain list, theirs a *priority queue*. PyTorch numbers each
+# It also handles two kinds of graph that yours was not asked to. A node with several outputs
+# (`unbind`'s) gets one buffer slot per output: `add_gradient` puts a gradient in slot `nr`, the
+# index of `next_functions` that your loop skipped as `_`. And a gradient that comes out
+# broadcast, like a bias's in `w * x + b` with a scalar `b`, is summed back to its input's shape
+# (`validate`, called by `call_function`) before it travels on.
+#
+# And one difference: your `ready` is a plain list, theirs a *priority queue*. PyTorch numbers each
 # node as it is created (its *sequence number*) and, of the ready nodes, runs the one created
 # last, the closest to the output: backward retraces the forward pass in reverse, and since
 # each node frees what it saved right after it runs, what was saved last is freed first.
 # `AccumulateGrad` gets the largest number of all, so a leaf's `.grad` is written as soon as
-# its gradient is complete. The order changes no result (your check showed it), only when
-# memory comes back and when hooks fire.
+# its gradient is complete. The order changes no result, only when memory comes back and when
+# hooks fire.
 #
 # Below, the forward computes `exp`, `sin`, `cos`, then the product, and a hook on each result
 # (notebook 07) notes the name of its `grad_fn` when that node's turn comes.
@@ -244,8 +256,9 @@ print(inspect.getsource(engine.GraphTask.run))
 # reveal</summary>
 #
 # `['MulBackward0', 'CosBackward0', 'SinBackward0', 'ExpBackward0']`: the forward order,
-# reversed. When `MulBackward0` has run, `SinBackward0` and `CosBackward0` are both ready, and
-# `cos` was computed last. A queue in arrival order would run `SinBackward0` first.
+# reversed. When `MulBackward0` has run, `CosBackward0` and `SinBackward0` are both ready, and
+# `cos` was computed last. Your list would differ: `SinBackward0` joined it last, so it runs
+# first, then `ExpBackward0`, and `CosBackward0` last.
 # </details>
 
 # %%
@@ -253,7 +266,7 @@ x = torch.tensor(1.0, requires_grad=True)
 e = x.exp()
 s = e.sin()
 co = x.cos()
-out = s * co
+out = co * s
 order = []
 for t in (out, e, s, co):
     t.register_hook(lambda grad, name=t.grad_fn.name(): order.append(name))
@@ -295,7 +308,8 @@ print(inspect.getsource(accumulate.accumulate_into))
 #   (36 instead of 24 on the diamond), and recursion fails on deep graphs.
 # - `backward()` counts the gradients each node will receive, adds them up in a buffer, and
 #   runs the node once when its count reaches zero; `AccumulateGrad` adds into `.grad`. You
-#   wrote that loop; minigrad's `GraphTask.run` is the same.
+#   wrote that loop; minigrad's `GraphTask.run` is the same loop, with a buffer slot per
+#   output and gradients summed back to their inputs' shapes.
 # - Of the ready nodes, PyTorch runs the one created last, `AccumulateGrad` first of all.
 #
 # Exercises: [exercises/ex11_inside_the_engine.ipynb](../exercises/ex11_inside_the_engine.ipynb).

@@ -205,8 +205,9 @@ def topological_order(root):
         queue.extend(child for child, _ in node.next_functions if child is not None)
     return order""", FAIL),
     # 11 the lesson's backward pass: dependency counts with a queue (Kahn) and a reversed
-    # depth-first post-order are both right; recursion, a node run once per arriving gradient,
-    # a .grad overwritten instead of added to, and calling backward() itself are not.
+    # depth-first post-order are both right; recursion (even with the limit raised), a node run
+    # once per arriving gradient (called or applied), a .grad overwritten instead of added to, a
+    # .grad that is the gradient tensor itself, and calling backward() or the engine are not.
     ("inside_the_engine.backward_pass", """\
 def my_backward(root):
     from collections import deque
@@ -226,7 +227,7 @@ def my_backward(root):
         grad = buffers.pop(node)
         if type(node).__name__ == "AccumulateGrad":
             leaf = node.variable
-            leaf.grad = grad if leaf.grad is None else leaf.grad + grad
+            leaf.grad = grad.clone() if leaf.grad is None else leaf.grad + grad
             continue
         with torch.no_grad():
             grads = node(grad)
@@ -239,6 +240,34 @@ def my_backward(root):
             waiting[child] -= 1
             if waiting[child] == 0:
                 ready.append(child)""", PASS),
+    ("inside_the_engine.backward_pass", """\
+def my_backward(root):
+    waiting = {root.grad_fn: 0}
+    stack = [root.grad_fn]
+    while stack:
+        for child, _ in stack.pop().next_functions:
+            if child is not None:
+                if child not in waiting:
+                    waiting[child] = 0
+                    stack.append(child)
+                waiting[child] += 1
+    buffers, ready = {root.grad_fn: torch.ones_like(root)}, [root.grad_fn]
+    while ready:
+        node = ready.pop()
+        grad = buffers.pop(node)
+        if type(node).__name__ == "AccumulateGrad":
+            leaf = node.variable
+            leaf.grad = grad if leaf.grad is None else leaf.grad + grad  # the buffer itself
+            continue
+        with torch.no_grad():
+            grads = node(grad)
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        for (child, _), child_grad in zip(node.next_functions, grads):
+            if child is not None:
+                buffers[child] = buffers[child] + child_grad if child in buffers else child_grad
+                waiting[child] -= 1
+                if waiting[child] == 0:
+                    ready.append(child)""", FAIL),
     ("inside_the_engine.backward_pass", """\
 def my_backward(root):
     order, visited = [], {root.grad_fn}
@@ -304,6 +333,56 @@ def my_backward(root):
             if child is not None and child_grad is not None:
                 visit(child, child_grad, received)
     visit(root.grad_fn, torch.ones_like(root), {})""", FAIL),
+    ("inside_the_engine.backward_pass", """\
+def my_backward(root):
+    import sys
+    order, seen = [], set()
+
+    def visit(node):  # depth-first post-order, recursive
+        seen.add(node)
+        for child, _ in node.next_functions:
+            if child is not None and child not in seen:
+                visit(child)
+        order.append(node)
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(20_000)  # deep enough for the chain: the recursion must still be seen
+    try:
+        visit(root.grad_fn)
+    finally:
+        sys.setrecursionlimit(limit)
+    received = {root.grad_fn: torch.ones_like(root)}
+    for node in reversed(order):
+        grad = received.pop(node)
+        if type(node).__name__ == "AccumulateGrad":
+            leaf = node.variable
+            leaf.grad = grad.clone() if leaf.grad is None else leaf.grad + grad
+            continue
+        with torch.no_grad():
+            grads = node(grad)
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        for (child, _), g in zip(node.next_functions, grads):
+            if child is not None:
+                received[child] = received[child] + g if child in received else g""", FAIL),
+    ("inside_the_engine.backward_pass", """\
+def my_backward(root):
+    from minigrad.autograd.engine import run_backward
+    run_backward([root], [torch.ones_like(root)], False, False)""", FAIL),
+    ("inside_the_engine.backward_pass", """\
+def my_backward(root):
+    pending = [(root.grad_fn, torch.ones_like(root))]  # each gradient travels on its own
+    while pending:
+        node, grad = pending.pop()
+        if type(node).__name__ == "AccumulateGrad":
+            leaf = node.variable
+            leaf.grad = grad.clone() if leaf.grad is None else leaf.grad + grad
+            continue
+        with torch.no_grad():
+            grads = node.apply(grad)  # apply, not node(grad): the node still runs each time
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        for (child, _), child_grad in zip(node.next_functions, grads):
+            if child is not None and child_grad is not None:
+                pending.append((child, child_grad))""", FAIL),
     ("inside_the_engine.backward_pass", """\
 def my_backward(root):
     pending = [(root.grad_fn, torch.ones_like(root))]  # each gradient travels on its own
@@ -478,16 +557,21 @@ def test_a_number_for_a_printed_tensor_is_told_the_shape() -> None:
 
 
 def test_the_backward_pass_check_puts_backward_back() -> None:
-    """check.backward_pass disables backward() and counts node calls while the learner's pass
-    runs; after a failing answer both are as before, in the learner's kernel."""
-    from minigrad.autograd.graph import Node
+    """check.backward_pass disables backward() and counts how often nodes run while the
+    learner's pass runs; after a failing answer all is as before, in the learner's kernel."""
+    from minigrad.autograd.accumulate import AccumulateGrad
+    from minigrad.autograd.function import BackwardFunction
     from minigrad.tensor import Tensor
 
-    originals = (Tensor.backward, Node.__call__, minigrad.autograd.backward)
+    def patched() -> tuple:
+        return (Tensor.backward, BackwardFunction.apply, AccumulateGrad.apply,
+                minigrad.autograd.backward, minigrad.autograd.grad)
+
+    originals = patched()
     passed, message = run_check("inside_the_engine.backward_pass",
                                 "def my_backward(root):\n    root.backward()")
     assert not passed and "should run the nodes itself" in message, message
-    assert (Tensor.backward, Node.__call__, minigrad.autograd.backward) == originals
+    assert patched() == originals
     x = minigrad.tensor(2.0, requires_grad=True)
     (x * x).backward()
     assert x.grad.item() == 4.0

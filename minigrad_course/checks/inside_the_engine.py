@@ -2,8 +2,9 @@
 
 Lesson 11: `my_backward(root)`, the learner's own backward pass, must give what `backward()`
 gives: each node run once, after all the gradients it will receive have arrived (dependency
-counts, or any order that puts a node before the nodes it sends to), leaves adding into `.grad`,
-without recursion and without calling `backward()` itself. Exercise 11: a topological order (one
+counts, or any order that puts a node before the nodes it sends to), leaves adding into `.grad`
+(a copy of the gradient the first time, as AccumulateGrad does), without recursion and without
+calling `backward()` or the engine itself. Exercise 11: a topological order (one
 way to meet that rule), backward by hand along it, and one node's step of the chain rule."""
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ import numpy as np
 
 import minigrad
 from minigrad.autograd import engine
+from minigrad.autograd.accumulate import AccumulateGrad
+from minigrad.autograd.function import BackwardFunction
 from minigrad.autograd.graph import Node
 from minigrad.tensor import Tensor
 
@@ -244,11 +247,17 @@ def _lesson_graphs() -> list[tuple[str, Callable[[], Graph], bool]]:
         h = a * w
         return (h.exp() + h * 3).sum(), [a, w]
 
+    def one_gradient_for_two() -> Graph:  # AddBackward0 sends both leaves the same tensor
+        a, c = _leaves(2, np.random.default_rng(1))
+        return (a + c).sum(), [a, c]
+
     graphs = [("the diamond b = a + a; c = b * b", diamond, False),
               ("b = a + a; c = b + b", reused, False),
               ("((2x + 1)² - x) / 4", with_constants, False),
               ("h = a * w; (exp(h) + 3h).sum(), with .grad already holding ones",
-               shared_product, True)]
+               shared_product, True),
+              ("(a + c).sum(), where both leaves receive one and the same gradient",
+               one_gradient_for_two, False)]
     graphs += [(f"random graph {seed}" + (", with .grad already holding ones" if seed % 2 else ""),
                 functools.partial(_random_graph, seed), bool(seed % 2)) for seed in range(1, 6)]
     return graphs
@@ -271,29 +280,49 @@ def _wrong_grad(description: str, wrong: tuple, grad_there: bool) -> str:
             f"{shown(theirs)}. Hint: {hint}")
 
 
-@contextlib.contextmanager
-def _watching(calls: Counter) -> Iterator[None]:
-    """While the learner's pass runs, count how often each node is called, and make
-    `backward()` refuse to run: the pass is theirs to write. Everything is put back after."""
-    call_node = Node.__call__
-
-    def counted_call(node: Node, *grads: Any) -> Any:
+def _counted(apply: Callable, calls: Counter) -> Callable:
+    def counted_apply(node: Any, *grads: Any) -> Any:
         calls[node] += 1
-        return call_node(node, *grads)
+        return apply(node, *grads)
+    return counted_apply
 
+
+@contextlib.contextmanager
+def _watching(calls: Counter) -> Iterator[tuple]:
+    """While the learner's pass runs, count how often each node runs (its `apply`, which
+    `node(grad)` calls too), and make `backward()` refuse to run: the pass is theirs to write.
+    Yields these stand-ins, which the learner's code calls and a `Watch` must allow.
+    Everything is put back after."""
     def refused(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError(BACKWARD_CALLED)
 
-    patched = [(Node, "__call__", counted_call), (Tensor, "backward", refused),
+    patched = [(BackwardFunction, "apply", _counted(BackwardFunction.apply, calls)),
+               (AccumulateGrad, "apply", _counted(AccumulateGrad.apply, calls)),
+               (Tensor, "backward", refused),
                (minigrad.autograd, "backward", refused), (minigrad.autograd, "grad", refused)]
     originals = [(owner, name, getattr(owner, name)) for owner, name, _ in patched]
     try:
         for owner, name, replacement in patched:
             setattr(owner, name, replacement)
-        yield
+        yield tuple(replacement for _, _, replacement in patched)
     finally:
         for owner, name, original in originals:
             setattr(owner, name, original)
+
+
+def _own_pass(checks: Checks, watch: Watch, description: str) -> None:
+    """The learner's pass ran no pass of the engine's: that pass is what they write."""
+    if watch.backward_runs:
+        checks.fail_now(f"on {description}, it ran the engine's backward pass (run_backward), "
+                        "which is what you are asked to write. Hint: call each node yourself, "
+                        "node(grad), and add into the leaves' .grad.")
+
+
+def _own_grads(leaves: list[Tensor]) -> bool:
+    """Every leaf's .grad is its own writable tensor, as backward() leaves it."""
+    grads = [leaf.grad._data for leaf in leaves if leaf.grad is not None]
+    shared = any(np.shares_memory(g, h) for i, g in enumerate(grads) for h in grads[i + 1:])
+    return all(g.flags.writeable for g in grads) and not shared
 
 
 def backward_pass(my_backward: Callable) -> None:
@@ -310,11 +339,14 @@ def backward_pass(my_backward: Callable) -> None:
         out.backward()
         expected.append([leaf.grad for leaf in leaves])
     calls: Counter = Counter()
+    recursive: set[str] = set()  # a raised recursion limit hides it from a result, not a Watch
     for (description, make, grad_there), wanted in zip(graphs, expected):
         out, leaves = _prepared(make, grad_there)
         calls.clear()
-        with _watching(calls):
+        with _watching(calls) as stand_ins, Watch(given=stand_ins) as watch:
             checks.call(my_backward, out, hints=hints, doing=f"my_backward on {description}")
+        _own_pass(checks, watch, description)
+        recursive.update(watch.recursive)
         wrong = [(index, leaf.grad, grad) for index, (leaf, grad) in enumerate(zip(leaves, wanted))
                  if not (leaf.grad is grad is None or same_numbers(leaf.grad, grad))]
         checks.expect(not wrong, _wrong_grad(description, wrong[0], grad_there) if wrong else "")
@@ -322,15 +354,23 @@ def backward_pass(my_backward: Callable) -> None:
                       f"for {description}, a leaf's .grad requires grad, so it recorded a graph. "
                       "Hint: call the nodes under torch.no_grad().")
         most = max(calls.values(), default=0)
-        checks.expect(most <= 1, f"for {description}, a node was called {most} times. Hint: "
-                      "call each node once, after all its gradients are in, with their sum.")
+        checks.expect(most <= 1, f"for {description}, a node ran {most} times. Hint: call "
+                      "each node once, after all its gradients are in, with their sum.")
+        checks.expect(functools.partial(_own_grads, leaves),
+                      f"for {description}, a leaf's .grad is the gradient tensor the pass sent "
+                      "it (read-only, or the very one another leaf got). Hint: store a copy, "
+                      "buffer.clone(), when .grad is None, as AccumulateGrad does.")
 
     root = leaf = minigrad.tensor(1.0, requires_grad=True)
     for _ in range(CHAIN_LENGTH):
         root = root * 1.0
-    with _watching(calls):
+    with _watching(calls) as stand_ins, Watch(given=stand_ins) as watch:
         checks.call(my_backward, root, hints=hints,
                     doing=f"my_backward on a chain of {CHAIN_LENGTH:,} multiplications")
+    _own_pass(checks, watch, f"a chain of {CHAIN_LENGTH:,} multiplications")
+    recursive.update(watch.recursive)
+    checks.expect(not recursive, f"your function {min(recursive, default='')}() calls itself. "
+                  "Hint: walk the graph with a stack or a queue (a list), not recursion.")
     checks.expect(same_numbers(leaf.grad, 1.0),
                   f"on a chain of {CHAIN_LENGTH:,} multiplications by 1, the leaf's .grad is "
                   f"{shown(leaf.grad)}; backward() gives 1.")
