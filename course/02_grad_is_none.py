@@ -130,8 +130,8 @@ k = torch.tensor(0.5, requires_grad=True)
 z = torch.tensor(4.0, requires_grad=False)
 v = k * z
 v.backward()
-print(f"k.grad = {k.grad}")
-print(f"z.grad = {z.grad}")
+print("k.grad =", k.grad)
+print("z.grad =", z.grad)
 
 # %%
 assert z.grad is None and k.grad.item() == z.item()

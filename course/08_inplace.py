@@ -275,10 +275,14 @@ viz.draw(y)
 # %% [markdown]
 # ## Which line made the failing node? Anomaly detection
 #
-# The error names the node that failed (`MulBackward0`), not your line that made it. Its hint
-# says how to find it: *anomaly detection*, a slow debugging mode in which every node keeps the
-# stack of its forward call, and a failing node warns with it. The cell prints the warning's
-# first line and last two source lines.
+# The error names the tensor that changed (output 0 of `Add`) and its versions, but neither the
+# node whose backward needed it nor your line that made that node. Its hint says how to find
+# both: *anomaly detection*, a slow debugging mode in which every node keeps the stack of its
+# forward call, and a failing node warns with it, naming itself ("Error detected in
+# MulBackward0"). The cell turns it on for one `with` block (`torch.autograd.detect_anomaly()`
+# is the same switch), with `check_nan=False`: its other check, which fails a backward that
+# produces NaN, is not needed here. It prints the warning's first line and last two source
+# lines: your code is in the last frames of the forward stack.
 
 # %%
 import warnings
