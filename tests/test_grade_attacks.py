@@ -50,6 +50,19 @@ ATTACKS = {
     "patched_tolerance": ("from minigrad_course.checks import _feedback\n"
                           "_feedback.TOLERANCE = 1e9"),
     "emptied_cells": "get_ipython().input_transformers_cleanup.append(lambda lines: [])",
+    # each check cell rewritten into as many forged successes as it has checks
+    "forged_cells": (
+        "from minigrad_course.checks._feedback import succeed as _ok\n"
+        "def _swap(lines):\n"
+        "    calls = sum(line.startswith('check.') for line in lines)\n"
+        "    return [\"_ok('fine')\\n\"] * calls if calls else lines\n"
+        "get_ipython().input_transformers_cleanup.append(_swap)"),
+    "check_class_patched": (  # a method added to a class: its failures are never seen
+        "from minigrad_course.checks import _feedback\n"
+        "def _blind(self, name):\n"
+        "    if name == 'failures':\n        return []\n"
+        "    return object.__getattribute__(self, name)\n"
+        "_feedback.Checks.__getattribute__ = _blind"),
     "forged_success": ("get_ipython().events.register('post_run_cell', "
                        "lambda result: print('✓ both orders are right'))"),
     "reload_patched": ("import importlib, minigrad_course.checks.accumulation as m\n"
@@ -190,15 +203,33 @@ def test_an_attack_passes_nothing(class_run: dict, attack: str) -> None:
 
 
 @pytest.mark.parametrize("attack", ["patched_check_module", "patched_numpy", "patched_minigrad",
-                                    "patched_tolerance", "reload_patched"])
+                                    "patched_tolerance", "reload_patched", "check_class_patched"])
 def test_patching_is_reported_as_tampering(class_run: dict, attack: str) -> None:
     report = "\n".join(class_run["blocks"][attack])
     assert "tampered with: the notebook's code replaced" in report, report
 
 
-def test_a_check_that_never_ran_is_not_a_pass(class_run: dict) -> None:
-    report = "\n".join(class_run["blocks"]["emptied_cells"])
-    assert "did not report a verdict" in report, report
+def test_a_cell_hook_is_undone_before_each_check(class_run: dict) -> None:
+    """An input transformer that empties or rewrites later cells is taken away before each
+    check cell: the real check runs, and says what is wrong."""
+    for attack in ("emptied_cells", "forged_cells"):
+        report = "\n".join(class_run["blocks"][attack])
+        assert "✗" in report and "did not report a verdict" not in report, report
+
+
+def test_a_check_that_never_ran_is_not_a_pass(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without solutions/ the notebook's own check cells run: emptied, they report nothing,
+    and nothing passes."""
+    monkeypatch.chdir(tmp_path)  # no course folder above: no solutions/ to take checks from
+    notebook = wrong()
+    for cell in notebook["cells"]:
+        if markers.is_check(cell):
+            cell["source"] = "pass"
+    _, report = grade(save(tmp_path / "emptied", notebook), "--timeout", "20")
+    lines = blocks(report)["emptied"]
+    assert statuses(lines) == dict.fromkeys(WRONG, "failed"), "\n".join(lines)
+    assert "did not report a verdict" in "\n".join(lines)
 
 
 def test_a_rebound_check_is_the_real_one_again(class_run: dict) -> None:

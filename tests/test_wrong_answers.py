@@ -836,6 +836,58 @@ def reachable_nodes(t):
                 seen.add(child)
                 queue.append(child)
     return order""", PASS),
+    # What a watcher must see however it is hidden: the engine run in a thread, or as a
+    # GraphTask of one's own; the watcher switched off and back on; the check's own frames
+    # read for its answer; a count whose == says yes to anything.
+    ("inside_the_engine.by_hand", """\
+import threading
+def backward_by_hand(y, order):
+    thread = threading.Thread(target=y.backward)
+    thread.start()
+    thread.join()""", FAIL),
+    ("inside_the_engine.by_hand", """\
+from minigrad.autograd import engine
+def backward_by_hand(y, order):
+    engine.GraphTask([y], [torch.ones_like(y)], False, False).run()""", FAIL),
+    ("inside_the_engine.topological+topological_deep", """\
+import sys
+from minigrad.autograd import engine
+def topological_order(root):
+    hook = sys.getprofile()
+    sys.setprofile(None)  # off only while the engine walks, then on again
+    try:
+        return engine.topological_order([root])
+    finally:
+        sys.setprofile(hook)""", FAIL),
+    ("inside_the_engine.topological+topological_deep", """\
+import threading
+from minigrad.autograd import engine
+def topological_order(root):
+    found = []
+    thread = threading.Thread(target=lambda: found.extend(engine.topological_order([root])))
+    thread.start()
+    thread.join()
+    return found""", FAIL),
+    ("inplace.count_inplace", """\
+import sys
+def count_inplace(fn, t):
+    fn(t)
+    frame = sys._getframe(1)
+    while frame is not None and "expected" not in frame.f_locals:
+        frame = frame.f_back
+    return frame.f_locals["expected"] if frame else 0""", FAIL),
+    ("inplace.count_inplace", """\
+import inspect
+def count_inplace(fn, t):
+    fn(t)
+    return inspect.currentframe().f_back.f_back.f_locals.get("expected", 0)""", FAIL),
+    ("inplace.count_inplace", """\
+class Count(int):
+    def __eq__(self, other):
+        return True
+def count_inplace(fn, t):
+    fn(t)
+    return Count(0)""", FAIL),
 ]
 
 

@@ -4,12 +4,15 @@ the learner to write rather than borrow, and functions of the learner's that cal
 
 A value alone cannot tell a gradient from one written out by hand, or a walk without recursion
 from one with a raised recursion limit; watching the calls can. `Watch` uses `sys.setprofile`,
-which sees every Python call in this thread and costs a little time only while it is on.
-Like all in-process checking it can be switched off by the code it watches; it notices that,
-and the check fails saying so."""
+which sees every Python call in this thread (and, through `threading.setprofile`, in the
+threads the learner's code starts) and costs a little time only while it is on. Like all
+in-process checking it can be switched off by the code it watches; it notices that, even when
+the code switches it back on, and the check fails saying so."""
 from __future__ import annotations
 
+import inspect
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +25,14 @@ from minigrad.autograd import engine
 from ._feedback import NOT_LEARNERS, CheckFailed, as_array
 
 _ENGINE_RUN = engine.run_backward.__code__  # every backward() and autograd.grad() runs this
+_TASK_RUN = engine.GraphTask.run.__code__  # and this: called alone, it is a backward pass too
+# Calls that switch a watcher off, even for a moment: seen as they are made ("c_call").
+_SWITCHES = (sys.setprofile, sys.settrace, threading.setprofile, threading.settrace)
+# What reads the frames of the calls in progress, the check's own among them, whose variables
+# hold the answers it compares with: called from the learner's code, each marks the run.
+_FRAME_READERS = (sys._getframe,)  # seen as a "c_call"
+_FRAME_READER_CODES = frozenset(f.__code__ for f in (inspect.currentframe, inspect.stack,
+                                                     inspect.trace))
 # The topic modules (tensors_and_graphs.py, ...): the learner's namespace holds one as `check`,
 # and its helpers compute the answers the checks compare with.
 _TOPIC_MODULES = frozenset(str(path.resolve()) for path in Path(__file__).parent.glob("[a-z]*.py"))
@@ -55,21 +66,32 @@ class Watch:
         self.called: list[str] = []
         self.recursive: list[str] = []
         self.switched_off = False
+        self._leaving = False  # __exit__'s own sys.setprofile is no learner's
+        self.peeked = False  # the learner's code read the stack of frames
+        self._in_engine_run = 0  # how many run_backward calls are open
         self._depth: dict[CodeType, int] = {}  # learner's code -> how many of its calls are open
         self._is_learners: dict[CodeType, bool] = {}
         self._hook = self._event  # one bound method, so that `is` can recognise it later
 
     def __enter__(self) -> Watch:
         self._previous = sys.getprofile()
+        self._previous_in_threads = threading.getprofile()
+        threading.setprofile(self._hook)  # threads the learner's code starts are watched too
         sys.setprofile(self._hook)
         return self
 
     def __exit__(self, kind: type | None, *exc_info: Any) -> None:
-        self.switched_off = sys.getprofile() is not self._hook
+        self._leaving = True
+        self.switched_off = self.switched_off or sys.getprofile() is not self._hook
+        threading.setprofile(self._previous_in_threads)
         sys.setprofile(self._previous)
         if self.switched_off and kind is None:
             raise CheckFailed("✗ Your code switched off the check's watcher (sys.setprofile), "
                               "so the check cannot judge it: leave sys.setprofile alone.")
+        if self.peeked and kind is None:
+            raise CheckFailed("✗ Your code reads the stack of calls (sys._getframe or inspect), "
+                              "where the check keeps what it compares with: compute the answer "
+                              "yourself.")
         if self.borrowed and kind is None:
             raise CheckFailed(f"✗ Your code calls the check's own {self.borrowed[0]}(), which "
                               "computes what the check compares with: write the answer "
@@ -80,12 +102,23 @@ class Watch:
         return len(self.runs)
 
     def _event(self, frame: FrameType, event: str, arg: Any) -> None:
-        if event == "call":
+        if event == "c_call":
+            if any(arg is switch for switch in _SWITCHES) and not self._leaving:
+                self.switched_off = True
+            elif any(arg is reader for reader in _FRAME_READERS) and self._learners(frame.f_code):
+                self.peeked = True
+        elif event == "call":
             code = frame.f_code
             if code is _ENGINE_RUN:
+                self._in_engine_run += 1
                 found = frame.f_locals
                 self.runs.append(Run(tuple(found["roots"]), bool(found["accumulate"]),
                                      bool(found["create_graph"])))
+            elif code is _TASK_RUN and not self._in_engine_run:  # a GraphTask run by hand
+                self.runs.append(Run((), True, False))
+            elif code in _FRAME_READER_CODES:
+                caller = frame.f_back
+                self.peeked = self.peeked or (caller is not None and self._learners(caller.f_code))
             elif code in self.forbidden:
                 self.called.append(self.forbidden[code])
             elif code.co_filename in _TOPIC_MODULES and code not in self.given:
@@ -97,6 +130,7 @@ class Watch:
                     self.recursive.append(code.co_name)
         elif event == "return":
             if frame.f_code is _ENGINE_RUN and self.runs:
+                self._in_engine_run -= 1
                 self.runs[-1].result = arg
             depth = self._depth.get(frame.f_code)
             if depth:

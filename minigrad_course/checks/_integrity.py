@@ -77,6 +77,7 @@ class Snapshot:
         self.foreign: list[str] = []  # already written in the notebook when the snapshot was taken
         self.seen: set[tuple[str, str]] = set()
         self.sizes: dict[str, int] = {}  # label -> how many names its namespace had
+        self.class_names: dict[str, set[str]] = {}  # label of a class -> its names when seen
         self.extend()
 
     def extend(self) -> None:
@@ -87,9 +88,16 @@ class Snapshot:
             if self.sizes.get(label) == len(vars(owner)):
                 continue  # nothing added since (a replaced name is changes()'s business)
             self.sizes[label] = len(vars(owner))
+            is_class = isinstance(owner, type)
+            if is_class:  # a class, unlike a module, is complete when first seen: a name
+                # added later (a __getattribute__ that hides failures) is the notebook's
+                known = self.class_names.setdefault(label, set(vars(owner)))
+                self.foreign += [f"{label}.{name}" for name in vars(owner) if name not in known]
+                known.update(vars(owner))
             for name, value in list(vars(owner).items()):
-                if (name.startswith("__") and name.endswith("__")) or (label, name) in self.seen:
-                    continue
+                dunder = name.startswith("__") and name.endswith("__")
+                if (dunder and not is_class) or (label, name) in self.seen:
+                    continue  # a class's __init__ or __eq__ is watched as its methods are
                 if name == SNAPSHOT_NAME:
                     continue  # a snapshot is replaced by a newer one, never patched to cheat
                 if owner is builtins and not isinstance(value, (types.BuiltinFunctionType, type)):
@@ -97,8 +105,8 @@ class Snapshot:
                 if everything or isinstance(value, CALLABLE_KINDS) or callable(value):
                     self.seen.add((label, name))
                     self.entries.append((label, owner, name, value))
-                    if callable(value) and not isinstance(value, type) and \
-                            written_in_the_notebook(value, homes):
+                    if callable(value) and not isinstance(value, type) and not dunder and \
+                            written_in_the_notebook(value, homes):  # (dataclasses write dunders)
                         self.foreign.append(f"{label}.{name}")
 
     def changes(self) -> list[str]:

@@ -7,7 +7,8 @@ Messages are length-prefixed JSON on the pipes it was started with (then moved o
 that nothing a cell prints at the C level can garble them). Before any learner's code runs it
 imports everything the checks use and takes a `_integrity.Snapshot`; then for a check cell it
 1. refuses to run it ("Tampered") if the notebook replaced anything watched,
-2. binds the names the notebook's import cells gave the check modules (`check`) again,
+2. binds the names the notebook's import cells gave the check modules (`check`) again, and
+   puts back the shell's own hooks on a cell (`cell_hooks`), as they were at start,
 3. runs it, counting the successes the checks report through `_feedback.on_success`,
 4. looks for tampering again (the learner's functions ran during the check), and
 5. signs [nonce, the cell's hash, the successes] with the key the grader sent at start.
@@ -147,6 +148,27 @@ def _preload() -> None:
                 importlib.import_module(module.name)
 
 
+def cell_hooks(shell: Any) -> list[tuple[Any, str, Any]]:
+    """(owner, name, a copy of its value) for each hook through which a notebook's code can
+    change what a later cell runs, or report when it has run: IPython's input transformers,
+    AST transformers and events. An answer cell that adds one (rewriting each check cell into
+    forged successes, or emptying it) is undone before every check cell."""
+    manager = shell.input_transformer_manager
+    hooks = [(shell, "ast_transformers"), (shell, "input_transformers_post"),
+             (manager, "cleanup_transforms"), (manager, "line_transforms"),
+             (manager, "token_transformers")]
+    saved = [(owner, name, list(getattr(owner, name))) for owner, name in hooks]
+    callbacks = shell.events.callbacks
+    saved += [(callbacks, event, list(functions)) for event, functions in callbacks.items()]
+    return saved
+
+
+def _put_back(saved: list[tuple[Any, str, Any]]) -> None:
+    for owner, name, value in saved:
+        current = owner[name] if isinstance(owner, dict) else getattr(owner, name)
+        current[:] = value  # in place: IPython holds these lists under other names too
+
+
 def _error(exception: BaseException) -> tuple[str, str]:
     try:
         message = str(exception)
@@ -167,6 +189,7 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
 
     _feedback.on_success = count
     _feedback._PRISTINE = snapshot = _integrity.Snapshot()  # on_success as set just now
+    hooks = cell_hooks(shell)
     hello = receive(requests)
     if hello is None:
         return
@@ -178,14 +201,14 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
         request = receive(requests)
         if request is None:
             return
-        reply = _run(shell, request, snapshot, successes, key, check_modules)
+        reply = _run(shell, request, snapshot, successes, key, check_modules, hooks)
         send(replies, reply)
         if reply.get("exited"):
             return
 
 
 def _run(shell: Any, request: dict, snapshot: Any, successes: list[str], key: bytes,
-         check_modules: dict) -> dict:
+         check_modules: dict, hooks: list) -> dict:
     source, check = request["source"], request.get("check")
     if check is not None:
         changed = snapshot.changes()
@@ -197,6 +220,7 @@ def _run(shell: Any, request: dict, snapshot: Any, successes: list[str], key: by
         for name, module in check.get("restore", {}).items():
             if module in check_modules:
                 shell.user_ns[name] = check_modules[module]
+        _put_back(hooks)
     successes.clear()
     printed = Printed()
     sys.stdout, sys.stderr = printed, Printed(keep=False)
