@@ -63,6 +63,13 @@ ATTACKS = {
         "    if name == 'failures':\n        return []\n"
         "    return object.__getattribute__(self, name)\n"
         "_feedback.Checks.__getattribute__ = _blind"),
+    "check_init_replaced": (  # a dunder replaced: every failure recorded goes nowhere
+        "from minigrad_course.checks import _feedback\n"
+        "_real_init = _feedback.Checks.__init__\n"
+        "class _Sink(list):\n    def append(self, item):\n        pass\n"
+        "def _init(self, *args, **kwargs):\n"
+        "    _real_init(self, *args, **kwargs)\n    self.failures = _Sink()\n"
+        "_feedback.Checks.__init__ = _init"),
     "forged_success": ("get_ipython().events.register('post_run_cell', "
                        "lambda result: print('✓ both orders are right'))"),
     "reload_patched": ("import importlib, minigrad_course.checks.accumulation as m\n"
@@ -203,7 +210,8 @@ def test_an_attack_passes_nothing(class_run: dict, attack: str) -> None:
 
 
 @pytest.mark.parametrize("attack", ["patched_check_module", "patched_numpy", "patched_minigrad",
-                                    "patched_tolerance", "reload_patched", "check_class_patched"])
+                                    "patched_tolerance", "reload_patched", "check_class_patched",
+                                    "check_init_replaced"])
 def test_patching_is_reported_as_tampering(class_run: dict, attack: str) -> None:
     report = "\n".join(class_run["blocks"][attack])
     assert "tampered with: the notebook's code replaced" in report, report
