@@ -868,6 +868,22 @@ def topological_order(root):
     thread.start()
     thread.join()
     return found""", FAIL),
+    ("inside_the_engine.topological+topological_deep", """\
+import threading
+from minigrad.autograd import engine
+def topological_order(root):
+    threading.setprofile(None)  # threads started now are not watched
+    found = []
+    thread = threading.Thread(target=lambda: found.extend(engine.topological_order([root])))
+    thread.start()
+    thread.join()
+    return found""", FAIL),
+    ("inside_the_engine.topological+topological_deep", """\
+from minigrad.autograd import engine
+def topological_order(root):  # every node the engine's walk finds, latest made first
+    def latest_first(node):
+        return (type(node).__name__ == "AccumulateGrad", -node._sequence_nr)
+    return sorted(engine.count_dependencies([root]), key=latest_first)""", FAIL),
     ("inplace.count_inplace", """\
 import sys
 def count_inplace(fn, t):

@@ -26,8 +26,13 @@ from ._feedback import NOT_LEARNERS, CheckFailed, as_array
 
 _ENGINE_RUN = engine.run_backward.__code__  # every backward() and autograd.grad() runs this
 _TASK_RUN = engine.GraphTask.run.__code__  # and this: called alone, it is a backward pass too
-# Calls that switch a watcher off, even for a moment: seen as they are made ("c_call").
-_SWITCHES = (sys.setprofile, sys.settrace, threading.setprofile, threading.settrace)
+# Calls that switch a watcher off, even for a moment: seen as they are made ("c_call"; the two
+# of `threading` are Python functions, seen as a "call").
+_SWITCHES = (sys.setprofile, sys.settrace)
+_SWITCH_CODES = frozenset(f.__code__ for f in (threading.setprofile, threading.settrace))
+# Bound now: an answer that rebinds sys.setprofile and sys.getprofile to fakes fools no Watch.
+_setprofile, _getprofile = sys.setprofile, sys.getprofile
+_thread_setprofile, _thread_getprofile = threading.setprofile, threading.getprofile
 # What reads the frames of the calls in progress, the check's own among them, whose variables
 # hold the answers it compares with: called from the learner's code, each marks the run.
 _FRAME_READERS = (sys._getframe,)  # seen as a "c_call"
@@ -74,17 +79,17 @@ class Watch:
         self._hook = self._event  # one bound method, so that `is` can recognise it later
 
     def __enter__(self) -> Watch:
-        self._previous = sys.getprofile()
-        self._previous_in_threads = threading.getprofile()
-        threading.setprofile(self._hook)  # threads the learner's code starts are watched too
-        sys.setprofile(self._hook)
+        self._previous = _getprofile()
+        self._previous_in_threads = _thread_getprofile()
+        _thread_setprofile(self._hook)  # threads the learner's code starts are watched too
+        _setprofile(self._hook)
         return self
 
     def __exit__(self, kind: type | None, *exc_info: Any) -> None:
         self._leaving = True
-        self.switched_off = self.switched_off or sys.getprofile() is not self._hook
-        threading.setprofile(self._previous_in_threads)
-        sys.setprofile(self._previous)
+        self.switched_off = self.switched_off or _getprofile() is not self._hook
+        _thread_setprofile(self._previous_in_threads)
+        _setprofile(self._previous)
         if self.switched_off and kind is None:
             raise CheckFailed("✗ Your code switched off the check's watcher (sys.setprofile), "
                               "so the check cannot judge it: leave sys.setprofile alone.")
@@ -116,6 +121,8 @@ class Watch:
                                      bool(found["create_graph"])))
             elif code is _TASK_RUN and not self._in_engine_run:  # a GraphTask run by hand
                 self.runs.append(Run((), True, False))
+            elif code in _SWITCH_CODES and not self._leaving:
+                self.switched_off = True
             elif code in _FRAME_READER_CODES:
                 caller = frame.f_back
                 self.peeked = self.peeked or (caller is not None and self._learners(caller.f_code))

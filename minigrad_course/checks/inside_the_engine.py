@@ -83,12 +83,16 @@ def _respects_edges(order: list) -> bool:
                for child, _ in node.next_functions if child in position)
 
 
-_ENGINES_ORDER = {engine.topological_order: "the engine's topological_order"}
+# What walks the graph for the learner: the engine's order, its count of each node's inputs
+# (its keys are every node), a backward pass's (a GraphTask that notes the order it runs in).
+_ENGINES_ORDER = {engine.topological_order: "the engine's topological_order",
+                  engine.count_dependencies: "the engine's count_dependencies"}
 
 
 def _own_walk(checks: Checks, watches: list[Watch]) -> None:
     """The walk is the learner's own, without recursion."""
     called = [name for watch in watches for name in watch.called]
+    called += ["a backward pass of the engine"] * sum(watch.backward_runs for watch in watches)
     if called:
         checks.fail_now(f"it calls {called[0]}, which is what the exercise asks you to write.")
     recursive = sorted({name for watch in watches for name in watch.recursive})
