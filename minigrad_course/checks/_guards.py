@@ -34,8 +34,8 @@ _SWITCH_CODES = frozenset(f.__code__ for f in (threading.setprofile, threading.s
 _setprofile, _getprofile = sys.setprofile, sys.getprofile
 _thread_setprofile, _thread_getprofile = threading.setprofile, threading.getprofile
 # What reads the frames of the calls in progress, the check's own among them, whose variables
-# hold the answers it compares with: called from the learner's code, each marks the run.
-_FRAME_READERS = (sys._getframe,)  # seen as a "c_call"
+# hold the answers it compares with: called from the learner's code, each marks the run
+# (sys._getframe is seen as a "c_call", inspect's functions as a "call").
 _FRAME_READER_CODES = frozenset(f.__code__ for f in (inspect.currentframe, inspect.stack,
                                                      inspect.trace))
 # The topic modules (tensors_and_graphs.py, ...): the learner's namespace holds one as `check`,
@@ -107,10 +107,10 @@ class Watch:
         return len(self.runs)
 
     def _event(self, frame: FrameType, event: str, arg: Any) -> None:
-        if event == "c_call":
-            if any(arg is switch for switch in _SWITCHES) and not self._leaving:
+        if event == "c_call":  # every C function called: kept to two cheap tests
+            if arg in _SWITCHES and not self._leaving:
                 self.switched_off = True
-            elif any(arg is reader for reader in _FRAME_READERS) and self._learners(frame.f_code):
+            elif arg is sys._getframe and self._learners(frame.f_code):
                 self.peeked = True
         elif event == "call":
             code = frame.f_code

@@ -162,10 +162,8 @@ def by_hand(backward_by_hand: Callable) -> None:
         with Watch(given=(order,)) as watch:
             checks.call(backward_by_hand, out, order, hints={
                 "recursion": "loop over the nodes in topological order instead of recursing."})
-        if watch.backward_runs:
-            checks.fail_now(f"for {description}, it ran the engine's backward pass (backward() "
-                            "or autograd.grad), which is what the exercise asks you to write. "
-                            "Hint: call each node yourself, in the order given.")
+        _own_pass(checks, watch, f"for {description}",
+                  "call each node yourself, in the order given.")
         recursive.update(watch.recursive)
         for index, (leaf, wanted) in enumerate(zip(leaves, expected_leaves)):
             checks.expect(same_numbers(leaf.grad, wanted.grad),
@@ -314,12 +312,16 @@ def _watching(calls: Counter) -> Iterator[tuple]:
             setattr(owner, name, original)
 
 
-def _own_pass(checks: Checks, watch: Watch, description: str) -> None:
-    """The learner's pass ran no pass of the engine's: that pass is what they write."""
+def _own_pass(checks: Checks, watch: Watch, where: str, hint: str) -> None:
+    """The learner's code ran no backward pass of the engine's: that pass is theirs to write."""
     if watch.backward_runs:
-        checks.fail_now(f"on {description}, it ran the engine's backward pass (run_backward), "
-                        "which is what you are asked to write. Hint: call each node yourself, "
-                        "node(grad), and add into the leaves' .grad.")
+        checks.fail_now(f"{where}, it ran the engine's backward pass (backward(), autograd.grad "
+                        "or the engine itself), which is what you are asked to write. "
+                        f"Hint: {hint}")
+
+
+OWN_PASS_HINT = "call each node yourself, node(grad), and add into the leaves' .grad."
+RECURSION_HINT = "walk the graph with a stack or a queue (a list), not recursion."
 
 
 def _own_grads(leaves: list[Tensor]) -> bool:
@@ -333,9 +335,7 @@ def backward_pass(my_backward: Callable) -> None:
     """Lesson 11: `my_backward(root)` leaves in `.grad` what `root.backward()` leaves, running
     each node once, on graphs with reuse and on a chain deeper than the recursion limit."""
     checks = Checks("my_backward(root)")
-    hints = {"recursion": "walk the graph with a stack or a queue (a list), not recursion.",
-             "should run the nodes itself": "call each node yourself, node(grad), and add into "
-                                            "the leaves' .grad."}
+    hints = {"recursion": RECURSION_HINT, "should run the nodes itself": OWN_PASS_HINT}
     graphs = _lesson_graphs()
     expected = []
     for _, make, grad_there in graphs:
@@ -349,7 +349,7 @@ def backward_pass(my_backward: Callable) -> None:
         calls.clear()
         with _watching(calls) as stand_ins, Watch(given=stand_ins) as watch:
             checks.call(my_backward, out, hints=hints, doing=f"my_backward on {description}")
-        _own_pass(checks, watch, description)
+        _own_pass(checks, watch, f"on {description}", OWN_PASS_HINT)
         recursive.update(watch.recursive)
         wrong = [(index, leaf.grad, grad) for index, (leaf, grad) in enumerate(zip(leaves, wanted))
                  if not (leaf.grad is grad is None or same_numbers(leaf.grad, grad))]
@@ -371,10 +371,10 @@ def backward_pass(my_backward: Callable) -> None:
     with _watching(calls) as stand_ins, Watch(given=stand_ins) as watch:
         checks.call(my_backward, root, hints=hints,
                     doing=f"my_backward on a chain of {CHAIN_LENGTH:,} multiplications")
-    _own_pass(checks, watch, f"a chain of {CHAIN_LENGTH:,} multiplications")
+    _own_pass(checks, watch, f"on a chain of {CHAIN_LENGTH:,} multiplications", OWN_PASS_HINT)
     recursive.update(watch.recursive)
     checks.expect(not recursive, f"your function {min(recursive, default='')}() calls itself. "
-                  "Hint: walk the graph with a stack or a queue (a list), not recursion.")
+                  f"Hint: {RECURSION_HINT}")
     checks.expect(same_numbers(leaf.grad, 1.0),
                   f"on a chain of {CHAIN_LENGTH:,} multiplications by 1, the leaf's .grad is "
                   f"{shown(leaf.grad)}; backward() gives 1.")
