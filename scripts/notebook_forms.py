@@ -58,18 +58,16 @@ def lesson_forms(source: Path) -> tuple[nbformat.NotebookNode, nbformat.Notebook
     learner = copy.deepcopy(notebook)
     for index in reversed(builds):
         cell = learner.cells[index]
-        worked = without_markers(cell.source)
+        worked = markers.keep_solution(cell.source)
         cell.source = markers.clear_solution(cell.source, f"{source.name}, cell {index}")
         reveal = nbformat.v4.new_markdown_cell(WORKED_ANSWER.format(worked))
         reveal.metadata["tags"] = [WORKED_ANSWER_TAG]
         learner.cells.insert(index + 1, reveal)
-    answered = None
-    if builds:
-        answered = notebook
-        for index in builds:
-            answered.cells[index].source = without_markers(answered.cells[index].source)
-    return tuple(finish(form, source) if form is not None else None
-                 for form in (learner, answered))
+    if not builds:
+        return finish(learner, source), None
+    for index in builds:
+        notebook.cells[index].source = markers.keep_solution(notebook.cells[index].source)
+    return finish(learner, source), finish(notebook, source)
 
 
 def is_build(cell: nbformat.NotebookNode) -> bool:
@@ -92,11 +90,6 @@ def check_lesson(notebook: nbformat.NotebookNode, builds: list[int], name: str) 
             raise SourceError(f"{name}, cell {builds[0]}: a build needs `{BUILDS_EXTENSION}` "
                               "(written `# %load_ext ...` in the source) in a cell above it, "
                               "so that Run All goes past it while it is not answered")
-
-
-def without_markers(source: str) -> str:
-    marker_lines = (markers.BEGIN_SOLUTION, markers.END_SOLUTION)
-    return "\n".join(line for line in source.split("\n") if line.strip() not in marker_lines)
 
 
 def finish(notebook: nbformat.NotebookNode, source: Path) -> nbformat.NotebookNode:
