@@ -26,9 +26,15 @@ NOT_ANSWERED = "✗ Not answered yet: replace `raise NotImplementedError()` with
 
 
 def waiting_line(names: list[str]) -> str:
-    shown = ", ".join(f"`{name}`" for name in names)
-    them = "it" if len(names) == 1 else "them"
-    return f"⏸ Waiting for {shown}: write {them} above and run that cell, then this one."
+    """The line of a cell that waits; also what a typo in the learner's own cell gets, so it
+    says what Python's NameError would."""
+    shown = [f"`{name}`" for name in names]
+    if len(shown) == 1:
+        return f"⏸ Not run: {shown[0]} is not defined yet; write it above, run that cell, " \
+            "then this one."
+    listed = ", ".join(shown[:-1]) + f" and {shown[-1]}"
+    return f"⏸ Not run: {listed} are not defined yet; write them above, run that cell, then " \
+        "this one."
 
 
 def load_ipython_extension(shell: Any) -> None:
