@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from lab_driver import (KERNEL_IDLE, NOTEBOOK_RUN_MS, ROOT, UI_MS, Lab, copy_course,
+from lab_driver import (ALL_RAN, KERNEL_IDLE, NOTEBOOK_RUN_MS, ROOT, UI_MS, Lab, copy_course,
                         menu, open_notebook, screenshot, start_lab, stop_lab)
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="browser test skipped: playwright "
@@ -126,9 +126,8 @@ def test_opening_and_saving_a_notebook_changes_nothing(page, lab: Lab, path: str
     assert git(lab.root, "status", "--porcelain") == "", git(lab.root, "diff")
 
 
-# Some cell waits for the kernel ("[*]" in its prompt): queued by Run All, or running.
-RUNNING = """() => Array.from(document.querySelectorAll('.jp-Notebook .jp-InputPrompt'))
-  .some(prompt => prompt.textContent.includes('*'))"""
+# Some code cell is queued or running: JupyterLab clears its count until it has run.
+QUEUED = f"() => !({ALL_RAN})()"
 
 
 @pytest.mark.parametrize("path", ["notebooks/02_grad_is_none.ipynb",
@@ -139,8 +138,8 @@ def test_a_lesson_run_as_it_ships_saves_the_same_bytes(page, lab: Lab, path: str
     cells waiting for them theirs (issue 29)."""
     open_notebook(page, lab, path)
     menu(page, "Run", "Run All Cells")
-    page.wait_for_function(RUNNING, timeout=UI_MS, polling=50)
-    page.wait_for_function(f"() => !({RUNNING})()", timeout=NOTEBOOK_RUN_MS, polling=100)
+    page.wait_for_function(QUEUED, timeout=UI_MS, polling=50)
+    page.wait_for_function(ALL_RAN, timeout=NOTEBOOK_RUN_MS, polling=100)
     page.wait_for_function(KERNEL_IDLE, polling=100, timeout=UI_MS)
     assert page.evaluate(DIRTY), "Run All changed nothing JupyterLab would save: no test"
     save(page)
