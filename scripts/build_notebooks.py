@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shlex
 import subprocess
 import sys
 from collections.abc import Callable
@@ -138,7 +139,7 @@ def test(chosen: list[Path]) -> int:
     selection = " or ".join([*names, "test_every_"])  # and the tests over every notebook
     failed = 0
     for command in ([*pytest, *built], [*pytest, *suites, "-k", selection]):
-        print("$", " ".join(command[2:]), flush=True)
+        print("$", shlex.join(command[2:]), flush=True)
         failed |= subprocess.run(command, cwd=ROOT).returncode
     return 1 if failed else 0
 
