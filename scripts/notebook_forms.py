@@ -34,9 +34,9 @@ WORKED_ANSWER = ("<details><summary>A worked answer (open it once yours runs)</s
                  "```python\n{}\n```\n\n</details>")
 # The end of every exercise notebook: grading the saved file.
 GRADE_SECTION = (
-    "## Grade this notebook\n\nSave first (Ctrl+S): the cell below grades the saved file in a "
-    "fresh kernel, as `python -m minigrad_course.grade` does: with the hidden tests when the "
-    "course's `solutions/` is at hand, and the report says so when it is not.",
+    ("## Grade this notebook\n\nSave first (Ctrl+S): the cell below grades the saved file in a "
+     "fresh kernel, as `python -m minigrad_course.grade` does: with the hidden tests when the "
+     "course's `solutions/` is at hand, and the report says so when it is not."),
     'from minigrad_course.grade import grade_this_notebook\ngrade_this_notebook("{}.ipynb")')
 
 

@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS, EXERCISES = ROOT / "solutions", ROOT / "exercises"
 NAMES = sorted(path.name for path in SOLUTIONS.glob("*.ipynb"))
 sys.path.insert(0, str(ROOT / "scripts"))  # scripts/ is a folder of scripts, not a package
-import build_notebooks  # noqa: E402
-import notebook_forms  # noqa: E402
+import build_notebooks
+import notebook_forms
 
 SOURCES = build_notebooks.exercise_sources()
 
@@ -50,8 +50,8 @@ def test_solutions_are_their_sources(source: Path) -> None:
     ("# %%\n### BEGIN SOLUTION\nx = 1\n### END SOLUTION\n\n# %%\ncheck.x(x)",
      'an answer cell needs grade_id="98-name"'),
     ('# %% grade_id="98-x"\nx = 1', "only an answer cell (with worked lines) has a grade_id"),
-    ('# %% grade_id="98-x"\n### BEGIN SOLUTION\nx = 1\n### END SOLUTION\n\n'
-     "# %% [markdown]\n# text", "needs its check cell right after it"),
+    (('# %% grade_id="98-x"\n### BEGIN SOLUTION\nx = 1\n### END SOLUTION\n\n'
+      "# %% [markdown]\n# text"), "needs its check cell right after it"),
 ])
 def test_a_source_that_breaks_the_conventions_is_refused(tmp_path: Path, cells: str,
                                                          message: str) -> None:
