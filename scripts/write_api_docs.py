@@ -23,6 +23,9 @@ import minigrad.nn.functional  # noqa: E402
 import minigrad.optim  # noqa: E402
 import minigrad.utils.data  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "scripts"))
+import api_coverage  # noqa: E402
+
 OUTPUT = ROOT / "docs" / "api.md"
 
 HEADER = """# What minigrad implements
@@ -109,6 +112,24 @@ def _tensor_names() -> list[str]:
     return sorted(names)
 
 
+def _coverage(top: int = 40) -> list[str]:
+    """The share of tutorials' API uses minigrad covers, and the most used names it lacks."""
+    share, missing, total = api_coverage.coverage()
+    lines = ["## Coverage of the API that tutorials use", "",
+             f"minigrad has **{share:.1%}** of the {total} uses of PyTorch's API in the CPU code "
+             "of public teaching material (pytorch/tutorials, d2l, the UvA DL notebooks, "
+             "Raschka's books, fastbook, Zero to Mastery; `tests/data/tutorial_api_usage.csv`, "
+             "written by `scripts/scan_tutorial_api.py`, which says how names are counted). "
+             "`python scripts/api_coverage.py` prints the figure and the missing names.", "",
+             f"The {min(top, len(missing))} most used names it lacks:", "",
+             "| name | uses |", "|---|---|"]
+    lines += [f"| `{name}` | {uses} |" for name, uses in missing[:top]]
+    lines += ["", "Left out of the figure: what needs a GPU, a download or a compiled "
+              "extension.", "", "| name (and what is under it) | why |", "|---|---|"]
+    lines += [f"| `{name}` | {why} |" for name, why in api_coverage.OUT_OF_SCOPE.items()]
+    return [*lines, ""]
+
+
 def render() -> str:
     lines = [HEADER]
     lines += _section("`torch`", "torch.", minigrad, _torch_names())
@@ -125,6 +146,7 @@ def render() -> str:
                       _module_names(minigrad.utils.data))
     lines += _section("`torch.cuda` (a machine without a GPU)", "torch.cuda.", minigrad.cuda,
                       _public(n for n in dir(type(minigrad.cuda)) if n != "mro"))
+    lines += _coverage()
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
