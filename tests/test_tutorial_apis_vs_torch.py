@@ -241,11 +241,11 @@ def test_a_left_out_api_gets_one_line(module: str, name: str, qualified: str | N
 
 def test_a_left_out_tensor_method_gets_one_line() -> None:
     x = minigrad.ones(2)
-    assert not hasattr(x, "masked_fill")
+    assert not hasattr(x, "to_sparse")
     with pytest.raises(AttributeError, match=r"^minigrad is a subset of PyTorch: it has no "
-                                             r"Tensor.masked_fill; in this course use "
-                                             r"torch.where\(mask, value, x\)$"):
-        x.masked_fill(x > 0, 0.0)
+                                             r"Tensor.to_sparse; in this course use "
+                                             r"dense tensors$"):
+        x.to_sparse()
     with pytest.raises(AttributeError, match=r"^'Tensor' object has no attribute 'nonsense' "
                                              r"\(minigrad is a subset of PyTorch: docs/api.md"):
         x.nonsense  # noqa: B018

@@ -123,7 +123,11 @@ class Function:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         name = cls.node_name or f"{cls.__name__}Backward"
+        # `type(y.grad_fn)` prints as PyTorch's: <class 'SumBackward0'> for a built-in op,
+        # <class 'torch.autograd.function.MyFnBackward'> for a Function of the learner's
+        builtin = cls.__module__.split(".")[0] == "minigrad"
         cls._backward_cls = type(name, (BackwardFunction,), {
+            "__module__": "builtins" if builtin else "torch.autograd.function",
             "_forward_cls": cls, "_name": name, "_qualname": cls.node_qualname or name,
             **saved_properties(cls.saved_names, cls.saved_attributes)})
 

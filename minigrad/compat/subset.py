@@ -1,7 +1,7 @@
 """One clear line for what minigrad leaves out of PyTorch.
 
 minigrad is the part of PyTorch this course needs. A program that reaches for another part
-(`nn.Conv2d`, `torch.fft`, `x.masked_fill`) gets an
+(`nn.Conv2d`, `torch.fft`, `x.to_sparse`) gets an
 AttributeError, so `hasattr` still answers False, whose message names the API, says that
 minigrad is a subset of PyTorch, and what to use in the course instead. A name PyTorch does not
 have either (a typo) gets PyTorch's own message, with a pointer to the list of what minigrad has
@@ -17,8 +17,6 @@ INSTEAD = {
     "torch.jit": "call the model as it is",
     "torch.fft": "numpy.fft on tensor.numpy()",
     "torch.distributions": "torch.randn / torch.rand, scaled and shifted",
-    "torch.sort": "numpy.sort on tensor.numpy()",
-    "torch.topk": "torch.max or torch.argmax",
     "torch.nn.Conv1d": "nn.Linear on flattened inputs (nn.Flatten)",
     "torch.nn.Conv2d": "nn.Linear on flattened inputs (nn.Flatten)",
     "torch.nn.MaxPool2d": "nn.Linear on flattened inputs (nn.Flatten)",
@@ -49,12 +47,7 @@ INSTEAD = {
     "torch.optim.AdamW": "optim.Adam(params, weight_decay=...)",
     "torch.optim.Adagrad": "optim.RMSprop, optim.Adam or optim.SGD",
     "torch.optim.lr_scheduler": "set group['lr'] in optimizer.param_groups yourself between epochs",
-    "Tensor.masked_fill": "torch.where(mask, value, x)",
-    "Tensor.topk": "x.max(dim) or x.argmax(dim)",
-    "Tensor.sort": "numpy.sort on x.numpy()",
     "Tensor.to_sparse": "dense tensors",
-    "Tensor.softmax": "F.softmax(x, dim)",
-    "Tensor.log_softmax": "F.log_softmax(x, dim)",
 }
 
 DOCS = "docs/api.md lists what it has"
