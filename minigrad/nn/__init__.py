@@ -1,27 +1,53 @@
 """minigrad.nn: torch.nn's building blocks for models: Module, Parameter, layers, losses."""
-from . import functional
+from . import functional, init, utils
+from .activations import ELU, GELU, Softplus
+from .containers import Identity, ModuleDict, ModuleList
+from .dropout import Dropout, Dropout1d, Dropout2d
+from .embedding import Embedding
 from .layers import CrossEntropyLoss, LeakyReLU, Linear, MSELoss, ReLU, Sequential, Sigmoid, Tanh
+from .lazy import LazyBatchNorm1d, LazyBatchNorm2d, LazyLinear, UninitializedParameter
 from .module import Module
+from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from .parameter import Parameter
-from .tutorial_layers import BCELoss, BCEWithLogitsLoss, Flatten, L1Loss, Softmax
+from .tutorial_layers import BCELoss, BCEWithLogitsLoss, Flatten, L1Loss, NLLLoss, Softmax
 
 __all__ = [
            "BCELoss",
            "BCEWithLogitsLoss",
+           "BatchNorm1d",
+           "BatchNorm2d",
            "CrossEntropyLoss",
+           "Dropout",
+           "Dropout1d",
+           "Dropout2d",
+           "ELU",
+           "Embedding",
            "Flatten",
+           "GELU",
+           "Identity",
            "L1Loss",
+           "LayerNorm",
+           "LazyBatchNorm1d",
+           "LazyBatchNorm2d",
+           "LazyLinear",
            "LeakyReLU",
            "Linear",
            "MSELoss",
            "Module",
+           "ModuleDict",
+           "ModuleList",
+           "NLLLoss",
            "Parameter",
            "ReLU",
            "Sequential",
            "Sigmoid",
            "Softmax",
+           "Softplus",
            "Tanh",
+           "UninitializedParameter",
            "functional",
+           "init",
+           "utils",
 ]
 
 from ..compat.subset import module_getattr as _module_getattr  # noqa: E402

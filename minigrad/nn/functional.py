@@ -14,12 +14,25 @@ from ..ops.shape import SqueezeDimInPlace, _dims
 from ..tensor import Tensor
 from ._bce import BinaryCrossEntropy, BinaryCrossEntropyWithLogits
 from ._ops import Addmm, LeakyRelu, LogSoftmax, MseLoss, NllLoss, Softmax
+from .activations import elu, gelu, softplus
+from .dropout import dropout, dropout1d, dropout2d
+from .embedding import embedding
+from .normalization import batch_norm, layer_norm
 
 __all__ = [
+    "batch_norm",
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
+    "cosine_similarity",
     "cross_entropy",
+    "dropout",
+    "dropout1d",
+    "dropout2d",
+    "elu",
+    "embedding",
+    "gelu",
     "l1_loss",
+    "layer_norm",
     "leaky_relu",
     "linear",
     "log_softmax",
@@ -29,6 +42,7 @@ __all__ = [
     "relu",
     "sigmoid",
     "softmax",
+    "softplus",
     "tanh",
 ]
 
@@ -229,6 +243,18 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     elif indices.size and indices.max() >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
     return Tensor((indices[..., None] == np.arange(num_classes)).astype(np.int64))
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """x1·x2 / (|x1| |x2|) along dim, each norm at least eps; PyTorch divides each by its norm
+    first, and so does minigrad (grad_fn SumBackward1)."""
+    from .. import _grad_mode
+
+    norms = [x.norm(2, dim=dim, keepdim=True) for x in (x1, x2)]
+    with _grad_mode.no_grad():
+        for norm in norms:
+            norm.clamp_min_(eps)
+    return ((x1 / norms[0]) * (x2 / norms[1])).sum(dim)
 
 
 from ..compat.subset import module_getattr as _module_getattr  # noqa: E402
