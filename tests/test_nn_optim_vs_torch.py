@@ -474,3 +474,60 @@ def test_nn_errors_match_torch(torch, case):
             NN_ERRORS[case](lib)
         caught.append((type(info.value).__name__, str(info.value)))
     assert caught[0] == caught[1]
+
+
+RECURRENT = {
+    "RNN(3, 4)": (lambda lib: lib.nn.RNN(3, 4), (5, 2, 3), None),
+    "RNN relu, no bias, batch_first": (lambda lib: lib.nn.RNN(
+        3, 4, nonlinearity="relu", bias=False, batch_first=True), (2, 5, 3), None),
+    "RNN of one sequence, with h0": (lambda lib: lib.nn.RNN(3, 4), (5, 3), (1, 4)),
+    "LSTM(3, 4)": (lambda lib: lib.nn.LSTM(3, 4), (5, 2, 3), None),
+    "LSTM 2 layers, bidirectional": (lambda lib: lib.nn.LSTM(3, 4, num_layers=2,
+                                                             bidirectional=True), (4, 2, 3), None),
+    "LSTM with (h0, c0)": (lambda lib: lib.nn.LSTM(3, 2, batch_first=True), (2, 4, 3), (1, 2, 2)),
+    "GRU(3, 4)": (lambda lib: lib.nn.GRU(3, 4), (5, 2, 3), None),
+    "GRU 2 layers, dropout, batch_first": (lambda lib: lib.nn.GRU(
+        3, 4, num_layers=2, dropout=0.5, batch_first=True), (2, 5, 3), None),
+}
+
+
+@pytest.mark.parametrize("name", RECURRENT)
+def test_recurrent_layers_match_torch(torch, name):
+    make, shape, state_shape = RECURRENT[name]
+    seen = []
+    for lib in (mg, torch):
+        lib.manual_seed(0)
+        layer = make(lib)
+        x = lib.randn(shape, requires_grad=True)
+        args = [x]
+        if state_shape is not None:
+            h0 = lib.randn(state_shape, requires_grad=True)
+            args.append((h0, h0 * 2) if isinstance(layer, lib.nn.LSTM) else h0)
+        output, state = layer(*args)
+        h_n = state[0] if isinstance(state, tuple) else state
+        (output.sum() + (h_n * 3).sum()).backward()
+        seen.append({"text": (repr(layer), [n for n, _ in layer.named_parameters()],
+                              tuple(output.shape), tuple(h_n.shape), type(h_n.grad_fn).__name__),
+                     "numbers": [output.detach().numpy(), h_n.detach().numpy(), x.grad.numpy(),
+                                 *[p.grad.numpy() for p in layer.parameters()]]})
+    assert seen[0]["text"] == seen[1]["text"]
+    for mine, want in zip(seen[0]["numbers"], seen[1]["numbers"]):
+        np.testing.assert_allclose(mine, want, rtol=1e-5, atol=1e-6)  # float32 matmuls
+
+
+RECURRENT_ERRORS = {
+    "input size": lambda lib: lib.nn.GRU(3, 4)(lib.ones(5, 2, 2)),
+    "4-d input": lambda lib: lib.nn.RNN(3, 4)(lib.ones(1, 5, 2, 3)),
+    "h0 of the wrong rank": lambda lib: lib.nn.RNN(3, 4)(lib.ones(5, 3), lib.ones(1, 1, 4)),
+    "nonlinearity": lambda lib: lib.nn.RNN(3, 4, nonlinearity="sigmoid"),
+}
+
+
+@pytest.mark.parametrize("case", RECURRENT_ERRORS)
+def test_recurrent_errors_match_torch(torch, case):
+    caught = []
+    for lib in (mg, torch):
+        with pytest.raises(Exception) as info:
+            RECURRENT_ERRORS[case](lib)
+        caught.append((type(info.value).__name__, str(info.value)))
+    assert caught[0] == caught[1]

@@ -37,6 +37,20 @@ def _grads_after(lib: Any, make: Callable[[Any, Any], Any]) -> Any:
     return x.grad
 
 
+def _seed_everything(lib: Any) -> Any:
+    """The seeding cell of the UvA and d2l notebooks: CUDA's generators and cuDNN's switches
+    are set (and change nothing on a CPU)."""
+    lib.manual_seed(42)
+    lib.cuda.manual_seed(42)
+    lib.cuda.manual_seed_all(42)
+    defaults = (lib.backends.cudnn.deterministic, lib.backends.cudnn.benchmark,
+                lib.backends.cudnn.enabled, lib.backends.mps.is_available())
+    lib.backends.cudnn.deterministic, lib.backends.cudnn.benchmark = True, False
+    set_to = (lib.backends.cudnn.deterministic, lib.backends.cudnn.benchmark)
+    lib.backends.cudnn.deterministic = False
+    return defaults, set_to, lib.rand(2)
+
+
 CASES: dict[str, Callable[[Any], Any]] = {
     # the device boilerplate
     "device": lambda lib: (lib.device("cpu"), lib.device("cuda:0"), lib.device("cuda", 1),
@@ -44,6 +58,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
                            lib.device("cpu") == "cpu"),
     "device_bad": lambda lib: lib.device("gpu"),
     "cuda_is_available": lambda lib: (lib.cuda.is_available(), lib.cuda.device_count()),
+    "seeding every generator": lambda lib: _seed_everything(lib),
     "tensor_on_cuda": lambda lib: lib.zeros(2, device="cuda"),
     "tensor_to_cuda": lambda lib: lib.ones(2).to("cuda"),
     "tensor_cuda": lambda lib: lib.ones(2).cuda(),

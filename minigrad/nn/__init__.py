@@ -9,6 +9,7 @@ from .lazy import LazyBatchNorm1d, LazyBatchNorm2d, LazyLinear, UninitializedPar
 from .module import Module
 from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from .parameter import Parameter
+from .recurrent import GRU, LSTM, RNN, RNNBase
 from .tutorial_layers import BCELoss, BCEWithLogitsLoss, Flatten, L1Loss, NLLLoss, Softmax
 
 __all__ = [
@@ -24,11 +25,13 @@ __all__ = [
            "Embedding",
            "Flatten",
            "GELU",
+           "GRU",
            "Identity",
            "L1Loss",
            "LayerNorm",
            "LazyBatchNorm1d",
            "LazyBatchNorm2d",
+           "LSTM",
            "LazyLinear",
            "LeakyReLU",
            "Linear",
@@ -38,6 +41,8 @@ __all__ = [
            "ModuleList",
            "NLLLoss",
            "Parameter",
+           "RNN",
+           "RNNBase",
            "ReLU",
            "Sequential",
            "Sigmoid",
