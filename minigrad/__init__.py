@@ -30,6 +30,7 @@ from .fidelity.generator import Generator, default_generator
 from .ops.linalg import einsum
 from .ops.pointwise import where
 from .ops.shape import cat, stack
+from .ops.sorting import bucketize
 from .ops.tiling import meshgrid
 from .random import (get_rng_state, initial_seed, manual_seed, normal, rand, rand_like, randint,
                      randn, randn_like, randperm, seed, set_rng_state)
@@ -68,7 +69,8 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
               "logsumexp", "sort", "argsort", "topk", "unique", "nonzero", "argwhere",
               "masked_fill", "masked_select", "index_select", "triu", "tril",
               "repeat_interleave", "roll", "flip", "eq", "ne", "lt", "le", "gt", "ge", "abs_",
-              "sqrt_", "exp_", "sin_", "cos_", "relu_", "sigmoid_", "tanh_"):
+              "sqrt_", "exp_", "sin_", "cos_", "relu_", "sigmoid_", "tanh_", "dist", "bincount",
+              "bernoulli"):
     globals()[_name] = _function_form(_name)
 del _name
 # Binary operations PyTorch also takes with a number first: torch.add(1.5, 2.5) is tensor(4.)
@@ -124,7 +126,7 @@ def is_floating_point(t: Tensor) -> bool:
 def __getattr__(name: str) -> Any:  # minigrad.nn and minigrad.optim load on first use
     import importlib
 
-    if name in ("nn", "optim", "viz", "linalg", "utils"):
+    if name in ("nn", "optim", "viz", "linalg", "utils", "testing"):
         return importlib.import_module(f".{name}", __name__)
     from .compat.subset import module_getattr
     return module_getattr("torch", "minigrad")(name)

@@ -8,7 +8,8 @@ import numpy as np
 from . import _inplace
 from ._tensor_ops import _attach, _shape_args
 from .compat import storage
-from .ops import logical, masking, rounding, selection, sorting, statistics, tiling
+from .ops import (logical, masking, norm, rounding, sampling, selection, sorting, statistics,
+                  tiling)
 from .ops import transcendental as tr
 from .tensor import Tensor
 
@@ -39,6 +40,7 @@ class MoreTensorOps:
     def clamp_max(self, max): return selection.ClampMax.apply(self, max)  # noqa: A002
     subtract, multiply, divide = Tensor.sub, Tensor.mul, Tensor.div
     def where(self, condition, other): return selection.where(condition, self, other)
+    def dist(self, other, p=2): return norm.dist(self, other, p)
 
     # ---- truth values -------------------------------------------------------------------------
     def logical_and(self, other): return logical.logical(self, other, np.logical_and)
@@ -76,6 +78,7 @@ class MoreTensorOps:
         return sorting.unique(self, sorted, return_inverse, return_counts, dim)
 
     def nonzero(self, *, as_tuple=False): return sorting.nonzero(self, as_tuple=as_tuple)
+    def bincount(self, weights=None, minlength=0): return sorting.bincount(self, weights, minlength)
     def argwhere(self): return sorting.nonzero(self)
 
     # ---- picking by mask or position ----------------------------------------------------------
@@ -95,6 +98,17 @@ class MoreTensorOps:
     def flip(self, *dims): return tiling.flip(self, _shape_args(dims))
     def unflatten(self, dim, sizes): return tiling.unflatten(self, dim, sizes)
     def sum_to_size(self, *size): return tiling.sum_to_size(self, _shape_args(size))
+
+    # ---- random draws -------------------------------------------------------------------------
+    def bernoulli(self, p=None, *, generator=None):
+        return sampling.bernoulli(self, p, generator=generator)
+
+    def bernoulli_(self, p=0.5, *, generator=None):
+        if isinstance(p, Tensor):
+            drawn = sampling.draw(self.shape, p._data, p._data.dtype, generator)
+        else:
+            drawn = sampling.draw(self.shape, p, np.float64, generator)
+        return self._overwrite(drawn.astype(self._data.dtype))
 
     # ---- in place -----------------------------------------------------------------------------
     def masked_fill_(self, mask, value):

@@ -192,6 +192,10 @@ LAYERS = {  # name: (module maker, input maker, bit for bit)
     "BatchNorm2d(3) in eval": (lambda lib: _trained_batch_norm(lib).eval(),
                                lambda lib: lib.randn(2, 3, 2, 2), False),
     # (those with a Linear are compared to float32 rounding: matmuls in MKL's order)
+    "InstanceNorm2d(3)": (lambda lib: lib.nn.InstanceNorm2d(3), lambda lib: lib.randn(2, 3, 2, 2),
+                          False),
+    "InstanceNorm1d affine, unbatched": (lambda lib: lib.nn.InstanceNorm1d(3, affine=True),
+                                         lambda lib: lib.randn(3, 4) * 2, False),
     "LazyLinear(3)": (lambda lib: lib.nn.LazyLinear(3), lambda lib: lib.randn(2, 4), False),
     "LazyBatchNorm1d": (lambda lib: lib.nn.LazyBatchNorm1d(), lambda lib: lib.randn(4, 3), False),
     "LazyBatchNorm2d": (lambda lib: lib.nn.LazyBatchNorm2d(), lambda lib: lib.randn(2, 3, 2, 2),
@@ -456,7 +460,24 @@ NN_ERRORS = {
     "scheduler of a non-optimizer": lambda lib: lib.optim.lr_scheduler.StepLR(None, 2),
     "AdamW's negative lr": lambda lib: lib.optim.AdamW([lib.nn.Parameter(lib.ones(1))], lr=-1),
     "clip_grad_norm_ non-finite": lambda lib: _clip_inf(lib),
+    "InstanceNorm2d of 2-d": lambda lib: lib.nn.InstanceNorm2d(3)(lib.ones(3, 4)),
+    "InstanceNorm1d affine, wrong channels": lambda lib: lib.nn.InstanceNorm1d(3, affine=True)(
+        lib.ones(2, 4, 5)),
 }
+
+
+def test_pad_sequence_matches_torch(torch):
+    seen = []
+    for lib in (mg, torch):
+        a = lib.tensor([1.0, 2.0], requires_grad=True)
+        b = lib.tensor([3.0, 4.0, 5.0])
+        rnn = lib.nn.utils.rnn
+        padded = (rnn.pad_sequence([a, b]), rnn.pad_sequence([a, b], batch_first=True,
+                                                             padding_value=-1),
+                  rnn.pad_sequence([b, a], padding_side="left"))
+        (padded[0] * lib.arange(6.0).reshape(3, 2)).sum().backward()
+        seen.append(([repr(p) for p in padded], a.grad.tolist()))
+    assert seen[0] == seen[1]
 
 
 def _clip_inf(lib):

@@ -150,6 +150,20 @@ OPS = {
         str(type(x.sum().grad_fn)), str(type((x * 2).grad_fn.next_functions[0][0]))),
     "torch.empty_like(x).shape, dtype": lambda L, x: (L.empty_like(x).shape,
                                                       L.empty_like(x).dtype),
+    "x.dist(x.flip(0)), torch.dist(x, 0.5, 1)": lambda L, x: x.dist(x.flip(0)) + L.dist(x, L.tensor(
+        0.5, dtype=x.dtype), 1),
+    "torch.dist(x, x, 3) (zero)": lambda L, x: L.dist(x, x.detach(), 3),
+    "torch.bincount, weights, minlength": lambda L, x: (
+        L.bincount(L.tensor([1, 1, 3])), L.tensor([0, 4]).bincount(minlength=6),
+        L.bincount(L.tensor([1, 1, 3]), weights=x[0, :3].detach())),
+    "torch.bucketize(x, boundaries)": lambda L, x: (
+        L.bucketize(x, L.tensor([-1.0, 0.5, 2.0], dtype=x.dtype)),
+        L.bucketize(x, L.tensor([-1.0, 0.5, 2.0], dtype=x.dtype), right=True, out_int32=True)),
+    "torch.bernoulli(probabilities)": lambda L, x: (L.manual_seed(3), L.bernoulli(x.sigmoid()),
+                                                    L.rand(1))[1:],
+    "torch.bernoulli(x, 0.3), bernoulli_(0.7)": lambda L, x: (
+        L.manual_seed(3), L.bernoulli(x.detach(), 0.3), L.zeros(2, 5).bernoulli_(0.7),
+        L.zeros(3, 4).bernoulli_(x.sigmoid().detach()), L.rand(1))[1:],
 }
 # float64 std along a dimension: PyTorch accumulates with Welford's update, minigrad with
 # numpy's two passes; the last bit of a float64 gradient can differ. And the functions numpy
@@ -219,6 +233,19 @@ ERRORS = {
     "isclose of two dtypes": lambda L: L.isclose(L.ones(2), L.ones(2, dtype=L.int64)),
     "torch.exp of a number": lambda L: L.exp(2.0),
     "torch.tensor of a two-element tensor in a list": lambda L: L.tensor([L.ones(2)]),
+    "bincount of 2-d": lambda L: L.bincount(L.tensor([[1]])),
+    "bincount of negatives": lambda L: L.bincount(L.tensor([-1, 2])),
+    "assert_close, shapes": lambda L: L.testing.assert_close(L.ones(2), L.ones(3)),
+    "assert_close, dtypes": lambda L: L.testing.assert_close(L.ones(2), L.ones(2).double()),
+    "assert_close, integers": lambda L: L.testing.assert_close(L.tensor([1, 2]), L.tensor([1, 3])),
+    "assert_close, nan": lambda L: L.testing.assert_close(L.tensor([1.0, float("nan")]),
+                                                         L.tensor([1.0, float("nan")])),
+    "assert_close, matrices": lambda L: L.testing.assert_close(
+        L.zeros(2, 2), L.tensor([[0.0, 1e-3], [0.5, 0.0]])),
+    "assert_close, float32": lambda L: L.testing.assert_close(L.ones(2), L.tensor([1.0, 1.1])),
+    "assert_close, numbers": lambda L: L.testing.assert_close(1.0, 1.1),
+    "assert_close, rtol without atol": lambda L: L.testing.assert_close(L.ones(1), L.ones(1),
+                                                                       rtol=0.1),
 }
 
 

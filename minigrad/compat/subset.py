@@ -12,7 +12,6 @@ from __future__ import annotations
 INSTEAD = {
     "torch.multinomial": "sample with numpy: numpy.random.default_rng(seed).choice(len(p), "
                          "p=p.numpy())",
-    "torch.bernoulli": "compare with uniform numbers: (torch.rand(shape) < p).float()",
     "torch.compile": "call the model as it is",
     "torch.jit": "call the model as it is",
     "torch.fft": "numpy.fft on tensor.numpy()",

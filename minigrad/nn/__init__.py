@@ -7,7 +7,7 @@ from .embedding import Embedding
 from .layers import CrossEntropyLoss, LeakyReLU, Linear, MSELoss, ReLU, Sequential, Sigmoid, Tanh
 from .lazy import LazyBatchNorm1d, LazyBatchNorm2d, LazyLinear, UninitializedParameter
 from .module import Module
-from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
+from .normalization import BatchNorm1d, BatchNorm2d, InstanceNorm1d, InstanceNorm2d, LayerNorm
 from .parameter import Parameter
 from .recurrent import GRU, LSTM, RNN, RNNBase
 from .tutorial_layers import BCELoss, BCEWithLogitsLoss, Flatten, L1Loss, NLLLoss, Softmax
@@ -27,6 +27,8 @@ __all__ = [
            "GELU",
            "GRU",
            "Identity",
+           "InstanceNorm1d",
+           "InstanceNorm2d",
            "L1Loss",
            "LayerNorm",
            "LazyBatchNorm1d",

@@ -17,7 +17,7 @@ from ._ops import Addmm, LeakyRelu, LogSoftmax, MseLoss, NllLoss, Softmax
 from .activations import elu, gelu, softplus
 from .dropout import dropout, dropout1d, dropout2d
 from .embedding import embedding
-from .normalization import batch_norm, layer_norm
+from .normalization import batch_norm, instance_norm, layer_norm
 
 __all__ = [
     "batch_norm",
@@ -31,6 +31,7 @@ __all__ = [
     "elu",
     "embedding",
     "gelu",
+    "instance_norm",
     "l1_loss",
     "layer_norm",
     "leaky_relu",

@@ -1,5 +1,7 @@
-"""Normalisation layers: LayerNorm (over each sample's last dimensions) and BatchNorm1d/2d
-(over the batch, per channel, with running statistics for eval mode), as in torch.nn.
+"""Normalisation layers: LayerNorm (over each sample's last dimensions), BatchNorm1d/2d
+(over the batch, per channel, with running statistics for eval mode) and InstanceNorm1d/2d
+(per sample and channel, PyTorch's batch norm of the input viewed as one batch of N·C
+channels), as in torch.nn.
 
 Both are one Function, as PyTorch's native kernels are (grad_fn NativeLayerNormBackward0,
 NativeBatchNormBackward0): normalise x to x̂ = (x - mean) · rstd, then scale by weight and shift
@@ -142,6 +144,22 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     return BatchNormFunction.apply(input, weight, bias, mean, Tensor(rstd), dims, training)
 
 
+def instance_norm(input: Tensor, running_mean: Tensor | None = None,
+                  running_var: Tensor | None = None, weight: Tensor | None = None,
+                  bias: Tensor | None = None, use_input_stats: bool = True, momentum: float = 0.1,
+                  eps: float = 1e-05) -> Tensor:
+    """Each sample's channels normalised over their positions: batch_norm of the input viewed
+    as (1, N·C, ...), weight and bias repeated per sample, viewed back (grad_fn ViewBackward0)."""
+    if not use_input_stats or running_mean is not None:
+        raise NotImplementedError("minigrad is a subset of PyTorch: instance_norm with running "
+                                  "statistics is not implemented")
+    n, c = input.shape[:2]
+    as_batch = input.contiguous().view(1, n * c, *input.shape[2:])
+    out = batch_norm(as_batch, None, None, None if weight is None else weight.repeat(n),
+                     None if bias is None else bias.repeat(n), True, momentum, eps)
+    return out.view(input.shape)
+
+
 class LayerNorm(Module):
     """Normalises each sample over its last dimensions (`normalized_shape`), then scales and
     shifts by learned weight (ones) and bias (zeros)."""
@@ -219,3 +237,44 @@ class BatchNorm2d(_BatchNorm):
         if input.dim() != 4:
             raise ValueError(f"expected 4D input (got {input.dim()}D input)")
 
+
+
+class _InstanceNorm(_BatchNorm):
+    """Normalises each sample's channels over their positions (see `instance_norm`); by
+    default without weights or running statistics."""
+
+    spatial: int
+
+    def __init__(self, num_features: int, eps: float = 1e-05, momentum: float = 0.1,
+                 affine: bool = False, track_running_stats: bool = False, device: Any = None,
+                 dtype: Any = None, *, bias: bool = True) -> None:
+        if track_running_stats:
+            raise NotImplementedError("minigrad is a subset of PyTorch: InstanceNorm's "
+                                      "track_running_stats is not implemented")
+        super().__init__(num_features, eps, momentum, affine, False, dtype=dtype, bias=bias)
+
+    def forward(self, input: Tensor) -> Tensor:
+        if input.dim() not in (self.spatial + 1, self.spatial + 2):
+            raise ValueError(f"expected {self.spatial + 1}D or {self.spatial + 2}D input (got "
+                             f"{input.dim()}D input)")
+        unbatched = input.dim() == self.spatial + 1
+        batch = input.unsqueeze(0) if unbatched else input
+        if batch.shape[1] != self.num_features and self.affine:
+            raise ValueError(f"expected input's size at dim={input.dim() - self.spatial - 1} to "
+                             f"match num_features ({self.num_features}), but got: "
+                             f"{batch.shape[1]}.")
+        out = instance_norm(batch, None, None, self.weight, self.bias, True, self.momentum,
+                            self.eps)
+        return out.squeeze(0) if unbatched else out
+
+
+class InstanceNorm1d(_InstanceNorm):
+    """For (N, C, L) inputs (or (C, L))."""
+
+    spatial = 1
+
+
+class InstanceNorm2d(_InstanceNorm):
+    """For (N, C, H, W) inputs (or (C, H, W))."""
+
+    spatial = 2

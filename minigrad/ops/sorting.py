@@ -1,5 +1,6 @@
-"""Ordering values: sort, argsort, topk, unique and nonzero. The gradient of a sorted or
-picked value goes back to the position it came from (a scatter along the dimension)."""
+"""Ordering values: sort, argsort, topk, unique, nonzero, and counting and searching them
+(bincount, bucketize). The gradient of a sorted or picked value goes back to the position it
+came from (a scatter along the dimension)."""
 from __future__ import annotations
 
 from typing import Any
@@ -120,3 +121,25 @@ def nonzero(a: Tensor, *, as_tuple: bool = False) -> Any:
     if as_tuple:
         return tuple(Tensor(w.astype(np.int64)) for w in where)
     return Tensor(np.stack(where, axis=1).astype(np.int64).reshape(-1, a.ndim))
+
+
+def bincount(a: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+    """How often each value 0, 1, ... occurs in a 1-d tensor of non-negative integers (or the
+    sum of their weights)."""
+    if a.ndim != 1 or a.dtype.is_floating_point:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if a.numel() and a._data.min() < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is None:
+        return Tensor(np.bincount(a._data, minlength=minlength).astype(np.int64))
+    counts = np.bincount(a._data, weights._data, minlength=minlength)
+    return Tensor(counts.astype(weights._data.dtype if weights.dtype.is_floating_point
+                                else np.float64))
+
+
+def bucketize(a: Tensor, boundaries: Tensor, *, out_int32: bool = False, right: bool = False
+              ) -> Tensor:
+    """The index of the bucket each value falls in, between sorted boundaries."""
+    side = "right" if right else "left"
+    found = np.searchsorted(boundaries._data, a._data, side=side)
+    return Tensor(np.asarray(found, dtype=np.int32 if out_int32 else np.int64))

@@ -1,7 +1,8 @@
-"""minigrad.nn.utils: clipping gradients, as torch.nn.utils."""
+"""minigrad.nn.utils: clipping gradients and padding sequences, as torch.nn.utils."""
+from . import rnn
 from .clip_grad import clip_grad_norm_, clip_grad_value_, get_total_norm
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "get_total_norm"]
+__all__ = ["clip_grad_norm_", "clip_grad_value_", "get_total_norm", "rnn"]
 
 from ...compat.subset import module_getattr as _module_getattr  # noqa: E402
 
