@@ -16,6 +16,12 @@ INSTEAD = {
     "torch.jit": "call the model as it is",
     "torch.fft": "numpy.fft on tensor.numpy()",
     "torch.distributions": "torch.randn / torch.rand, scaled and shifted",
+    "torch.profiler": "time.perf_counter() around the block",
+    "torch.bfloat16": "torch.float32 (numpy has no bfloat16)",
+    "torch.autocast": "float32 throughout (no mixed precision)",
+    "torch.channels_last": "the default layout (contiguous)",
+    "torch.nn.utils.rnn.pack_padded_sequence": "pad_sequence, with the padded steps masked "
+                                               "out of the loss",
     "torch.nn.Conv1d": "nn.Linear on flattened inputs (nn.Flatten)",
     "torch.nn.Conv2d": "nn.Linear on flattened inputs (nn.Flatten)",
     "torch.nn.MaxPool2d": "nn.Linear on flattened inputs (nn.Flatten)",
