@@ -18,7 +18,6 @@ from .hook_results import checked_hook_result
 class AccumulateGrad(Node):
     """The node of a leaf that requires grad: running it adds the gradient into `.grad`."""
 
-    __module__ = "builtins"  # `type(node)` prints <class 'AccumulateGrad'>, as in PyTorch
     _name = "torch::autograd::AccumulateGrad"
 
     def __init__(self, variable: Tensor) -> None:
