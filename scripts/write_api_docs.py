@@ -33,9 +33,12 @@ one-line message says that minigrad is a subset of PyTorch and, for the APIs tut
 what to use in the course instead (`minigrad/compat/subset.py`).
 
 Convolutions and pooling (`nn.Conv1d`/`Conv2d`, `MaxPool2d`, `AvgPool2d`,
-`AdaptiveAvgPool2d`, `F.conv2d`, `F.avg_pool2d`) are left out on purpose: the course is about
-the `.grad` machinery, which they add nothing to, and written with numpy they would be slow
-enough on images to hide it; their message points to `nn.Linear` on flattened inputs.
+`AdaptiveAvgPool2d`, `F.conv1d`/`conv2d`, `F.max_pool2d`, `F.avg_pool2d`, `F.pad`) are numpy:
+windows are strided views, a convolution is one matrix product per group (im2col), so
+PyTorch's "Neural Networks" blitz runs in well under a second; their gradients, second
+derivatives and grad_fn names (`ConvolutionBackward0`, `MaxPool2DWithIndicesBackward0`,
+`AvgPool2DBackward0`) are PyTorch's, to float32 rounding. Images the size of ImageNet's
+train slowly: minigrad runs on one core, without PyTorch's vectorised kernels.
 `torch.einsum` has a grad_fn of minigrad's own, `EinsumBackward` (PyTorch's depends on how it
 rewrites each equation into products); `torch.autograd.profiler.profile` runs its block but
 records no timings.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtype import result_type
 from ..autograd.function import Function
 from ..ops.operands import zero_gradient
 from ..ops.selection import where
@@ -155,7 +156,9 @@ class MseLoss(Function):
 
     @staticmethod
     def forward(ctx, a, b, reduction):
-        squares = (a._data - b._data) ** 2
+        # in PyTorch's result dtype: a float32 input and an int64 target give float32
+        dt = a._data.dtype if a._data.dtype == b._data.dtype else result_type(a, b).numpy
+        squares = (a._data.astype(dt, copy=False) - b._data.astype(dt, copy=False)) ** 2
         ctx.reduction, ctx.count = reduction, squares.size
         ctx.save_for_backward(a, b)
         value = {"none": squares, "sum": squares.sum(), "mean": squares.mean()}[reduction]
