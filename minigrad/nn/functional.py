@@ -206,8 +206,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
         expected = input.shape[:1] + input.shape[2:]
         if target.shape != expected:
             raise RuntimeError(f"Expected target size {list(expected)}, got {list(target.shape)}")
-    class_weights = None if weight is None else weight._data.astype(input._data.dtype)
-    return NllLoss.apply(input, target._data, class_weights, reduction, ignore_index)
+    return NllLoss.apply(input, (target, weight), reduction, ignore_index)
 
 
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
