@@ -58,9 +58,10 @@ CONVOLUTIONS = {
                                                                       (4, 3, 3, 2)]),
     "conv2d stride 2 padding 1": (lambda L, x, w, b: L.nn.functional.conv2d(
         x, w, b, stride=2, padding=1), [(2, 3, 8, 7), (4, 3, 3, 3), (4,)]),
-    "conv2d stride (2, 3) padding (2, 0) dilation (1, 2)": (lambda L, x, w, b: L.nn.functional.conv2d(
-        x, w, b, stride=(2, 3), padding=(2, 0), dilation=(1, 2)), [(1, 2, 9, 11), (3, 2, 3, 2),
-                                                                   (3,)]),
+    "conv2d stride (2, 3) padding (2, 0) dilation (1, 2)": (
+        lambda L, x, w, b: L.nn.functional.conv2d(x, w, b, stride=(2, 3), padding=(2, 0),
+                                                  dilation=(1, 2)),
+        [(1, 2, 9, 11), (3, 2, 3, 2), (3,)]),
     "conv2d groups 2": (lambda L, x, w, b: L.nn.functional.conv2d(x, w, b, groups=2),
                         [(2, 4, 6, 6), (6, 2, 3, 3), (6,)]),
     "conv2d depthwise": (lambda L, x, w: L.nn.functional.conv2d(x, w, groups=3, padding=1),
@@ -198,28 +199,34 @@ CASES: dict[str, Callable[[Any], Any]] = {
     "padding modes": lambda L: [L.nn.functional.pad(L.arange(5.0).view(1, 5), (2, 3), mode=m)
                                 for m in ("reflect", "replicate", "circular", "constant")],
     # what the nodes keep, read by PyTorch's names
-    "ConvolutionBackward0 saved": lambda L: (lambda x, w, b: (lambda n: (
-        n._saved_stride, n._saved_padding, n._saved_dilation, n._saved_groups,
-        n._saved_transposed, n._saved_output_padding, n._saved_bias_sym_sizes_opt,
-        n._saved_input is x, n._saved_weight is w, len(n.next_functions)))(
-        L.nn.functional.conv2d(x, w, b, stride=2, padding=1).grad_fn))(
-        L.ones(1, 2, 5, 5, requires_grad=True), L.ones(3, 2, 3, 3, requires_grad=True),
-        L.ones(3, requires_grad=True)),
-    "MaxPool2DWithIndicesBackward0 saved": lambda L: (lambda x: (lambda n: (
-        n._saved_kernel_size, n._saved_stride, n._saved_padding, n._saved_dilation,
-        n._saved_ceil_mode, n._saved_result1, n._saved_self is x))(
-        L.nn.functional.max_pool2d(x, 2).grad_fn))(L.arange(16.0, requires_grad=True).view(
-            1, 1, 4, 4)),
-    "AvgPool2DBackward0 saved": lambda L: (lambda x: (lambda n: (
-        n._saved_kernel_size, n._saved_stride, n._saved_padding, n._saved_ceil_mode,
-        n._saved_count_include_pad, n._saved_divisor_override, n._saved_self is x))(
-        L.nn.functional.avg_pool2d(x, 2, 1).grad_fn))(L.ones(1, 1, 4, 4, requires_grad=True)),
+    "ConvolutionBackward0 saved": lambda L: _saved_by(
+        L, lambda x, w, b: L.nn.functional.conv2d(x, w, b, stride=2, padding=1),
+        [(1, 2, 5, 5), (3, 2, 3, 3), (3,)], ["stride", "padding", "dilation", "groups",
+                                             "transposed", "output_padding",
+                                             "bias_sym_sizes_opt", "input", "weight"]),
+    "MaxPool2DWithIndicesBackward0 saved": lambda L: _saved_by(
+        L, lambda x: L.nn.functional.max_pool2d(x, 2), [(1, 1, 4, 4)],
+        ["kernel_size", "stride", "padding", "dilation", "ceil_mode", "result1", "self"]),
+    "AvgPool2DBackward0 saved": lambda L: _saved_by(
+        L, lambda x: L.nn.functional.avg_pool2d(x, 2, 1), [(1, 1, 4, 4)],
+        ["kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
+         "divisor_override", "self"]),
     "adaptive_avg_pool2d of no channels": lambda L: L.nn.functional.adaptive_avg_pool2d(
         L.ones(1, 0, 7, 7), 2),
     "integer max_pool2d": lambda L: L.nn.functional.max_pool2d(L.arange(16).view(1, 1, 4, 4), 2),
     "integer conv2d": lambda L: L.nn.functional.conv2d(L.arange(16).view(1, 1, 4, 4),
                                                        L.ones(1, 1, 2, 2, dtype=L.int64)),
 }
+def _saved_by(lib: Any, op: Callable, shapes: list, names: list) -> list:
+    """What op's node keeps, by PyTorch's names (an input as the position it was given at),
+    and how many edges the node has."""
+    inputs = [lib.arange(float(np.prod(s))).reshape(s).requires_grad_() for s in shapes]
+    node = op(*inputs).grad_fn
+    values = [getattr(node, f"_saved_{name}") for name in names]
+    return [next((f"input {i}" for i, t in enumerate(inputs) if v is t), v) for v in values] + [
+        len(node.next_functions)]
+
+
 _x4 = (lambda L: L.ones(1, 3, 8, 8))
 _w4 = (lambda L: L.ones(6, 3, 3, 3))
 ERRORS: dict[str, Callable[[Any], Any]] = {
@@ -318,7 +325,8 @@ def test_same_padding_with_an_even_kernel_warns_once_per_process() -> None:
             "warnings.simplefilter('always')\n"
             "with warnings.catch_warnings(record=True) as caught:\n"
             "    for _ in range(2):\n"
-            "        L.nn.functional.conv2d(L.ones(1, 1, 4, 4), L.ones(1, 1, 2, 2), padding='same')\n"
+            "        L.nn.functional.conv2d(L.ones(1, 1, 4, 4), L.ones(1, 1, 2, 2),\n"
+            "                               padding='same')\n"
             "print([str(w.message).split(' (Triggered')[0] for w in caught])\n")
     printed = [subprocess.run([sys.executable, "-c", code.format(lib=lib)], capture_output=True,
                               text=True, check=True).stdout for lib in ("minigrad", "torch")]

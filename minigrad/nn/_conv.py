@@ -125,8 +125,7 @@ def weight_gradient(x: np.ndarray, grad: np.ndarray, w_shape: tuple, geo: Geomet
 
 
 class Convolution(Function):
-    """y = conv(x, w) + b: dx = input_gradient(g, w), dw = weight_gradient(x, g), db = g summed
-    over all but the channel axis"""
+    """conv(x, w) + b: dx = input_gradient(g, w), dw = weight_gradient(x, g), db = g per channel"""
     node_name = "ConvolutionBackward0"
     saved_names = ("input", "weight")
     saved_attributes = ("stride", "padding", "dilation", "groups", "transposed", "output_padding",
@@ -153,9 +152,9 @@ class Convolution(Function):
 
 
 class ConvolutionBackward(Function):
-    """(g, x, w) -> (input_gradient(g, w), weight_gradient(x, g), g summed per channel), each
-    bilinear: dg = conv(ggx, w) + conv(x, ggw) + ggb, dx = input_gradient(g, ggw),
-    dw = weight_gradient(ggx, g)"""
+    """dg = conv(ggx,w)+conv(x,ggw)+ggb, dx = input_gradient(g,ggw), dw = weight_gradient(ggx,g)"""
+    # Convolution's three gradients, (input_gradient(g, w), weight_gradient(x, g), g summed per
+    # channel), as one op: each is bilinear, so its derivative is made of the others.
     node_name = "ConvolutionBackwardBackward0"
 
     @staticmethod

@@ -155,7 +155,7 @@ class NllLoss(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        _ = ctx.saved_tensors  # read, as PyTorch does: a changed input, or saved-tensor hooks, see it
+        _ = ctx.saved_tensors  # read as PyTorch does: in-place changes, saved-tensor hooks see it
         grad = grad.unsqueeze(1) if ctx.unsqueeze else grad  # per-sample grads meet the classes
         return grad * ctx.local, None, None, None
 

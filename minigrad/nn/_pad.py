@@ -49,8 +49,7 @@ class ConstantPadNd(Function):
 
 
 class _CopiedBorder(Function):
-    """x with a border copied from x: dx = g added back into the positions each border
-    element copied"""
+    """x with a border copied from x: dx = g added back where each border element came from"""
     mode: str
     backward_cls: type
 
@@ -81,8 +80,8 @@ def _gathers(shape: tuple, pad: tuple, mode: str) -> list:
 
 
 class _CopiedBorderBackward(Function):
-    """the sum of g over the border elements that copy each input element: linear in g, its
-    derivative is the forward gather again (and zeros for x, whose values it does not read)"""
+    """g summed over the copies of each element, linear in g: dg = the forward pad of gg"""
+    # (and zeros for x, whose values it does not read, when PyTorch's op takes x)
     forward_cls: type
     takes_input: bool
 

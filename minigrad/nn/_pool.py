@@ -120,7 +120,7 @@ def _input_indices(pool: Pooling, picked: np.ndarray, size: tuple, out: tuple) -
     """Each window's picked element as a flat index into its input plane (row * width + col).
     A window of -inf alone may have picked padding: PyTorch, which never reads padding, then
     names the window's first element inside the input."""
-    (kh, kw), (dh, dw), (h, w) = pool.kernel_size, pool.dilation, size
+    kw, (dh, dw), (h, w) = pool.kernel_size[1], pool.dilation, size
     row0, col0 = pool.starts(out)
     rows = row0[:, None] + (picked // kw) * dh
     cols = col0[None, :] + (picked % kw) * dw
@@ -134,8 +134,7 @@ def _input_indices(pool: Pooling, picked: np.ndarray, size: tuple, out: tuple) -
 
 
 class MaxPool2DWithIndicesBackward(Function):
-    """g sent to the picked elements (summed where windows overlap): d g = gg at the picked
-    elements"""
+    """g sent to the picked elements (summed where windows overlap): dg = gg at those elements"""
     node_name = "MaxPool2DWithIndicesBackwardBackward0"
 
     @staticmethod
@@ -237,8 +236,7 @@ def _membership(size: int, out: int) -> np.ndarray:
 
 
 class AdaptiveAvgPool2D(Function):
-    """means over windows that tile the input into the output size: dx = g / count spread over
-    each window"""
+    """means over windows that tile the input: dx = g / count spread over each window"""
     node_name = "AdaptiveAvgPool2DBackward0"
     saved_names = ("self",)
 

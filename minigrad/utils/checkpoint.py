@@ -284,8 +284,7 @@ class _RecomputationHooks(saved_tensors_hooks):
 
 
 class CheckpointFunction(Function):
-    """The reentrant checkpoint: forward runs `run_function` without a graph; backward reruns
-    it with one, and backpropagates through that, inside the backward pass"""
+    """run_function(*args) without a graph: backward reruns it with one and backpropagates"""
 
     @staticmethod
     def forward(ctx, run_function, preserve_rng_state, *args):
