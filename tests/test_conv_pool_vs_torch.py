@@ -6,6 +6,7 @@ message). Printed results, warnings and errors go through test_tutorial_apis_vs_
 `_outcome`."""
 from __future__ import annotations
 
+import warnings
 from typing import Any, Callable
 
 import numpy as np
@@ -196,6 +197,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
             L.ones(1, 2, 4, 4)).shape, L.nn.MaxPool2d(2, return_indices=True)(
             L.arange(16.0).view(1, 1, 4, 4)), L.nn.AvgPool2d(3, 1, 1)(L.ones(1, 1, 3, 3)),
         L.nn.AdaptiveAvgPool2d((1, 2))(L.arange(8.0).view(1, 2, 4)))[1:],
+    "modules with every padding mode, forward and backward": lambda L: _modules_run(L),
     "padding modes": lambda L: [L.nn.functional.pad(L.arange(5.0).view(1, 5), (2, 3), mode=m)
                                 for m in ("reflect", "replicate", "circular", "constant")],
     # what the nodes keep, read by PyTorch's names
@@ -217,6 +219,24 @@ CASES: dict[str, Callable[[Any], Any]] = {
     "integer conv2d": lambda L: L.nn.functional.conv2d(L.arange(16).view(1, 1, 4, 4),
                                                        L.ones(1, 1, 2, 2, dtype=L.int64)),
 }
+def _modules_run(lib: Any) -> list:
+    """Seeded Conv1d/Conv2d modules of every padding mode (even kernels with 'same' too): their
+    outputs and the input's gradient."""
+    lib.manual_seed(0)
+    seen = []
+    warnings.filterwarnings("ignore", "Using padding='same'")  # once per process: its own test
+    for mode in ("zeros", "reflect", "replicate", "circular"):
+        for dims, kernel, padding in ((2, (2, 3), "same"), (2, 3, (1, 2)), (1, 4, "same"),
+                                      (1, 3, 2)):
+            conv = (lib.nn.Conv2d if dims == 2 else lib.nn.Conv1d)(
+                2, 4, kernel, padding=padding, padding_mode=mode, groups=2)
+            x = lib.randn(1, 2, *(5,) * dims, requires_grad=True)
+            out = conv(x)
+            out.sum().backward()
+            seen.append((out.shape, out.grad_fn.name(), x.grad))
+    return seen
+
+
 def _saved_by(lib: Any, op: Callable, shapes: list, names: list) -> list:
     """What op's node keeps, by PyTorch's names (an input as the position it was given at),
     and how many edges the node has."""
