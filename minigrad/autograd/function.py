@@ -375,7 +375,8 @@ def _save(tensors: tuple, ctx: BackwardFunction) -> tuple:
     SavedTensor for all the nodes that save it (and a tuple of those is shared too). The node
     notes where it saved no tensor: once freed, `grad_fn._saved_self` still reads None there."""
     saved, only_numbers, nothing_at = [], True, []
-    hooks = saved_hooks.state.hooks  # inside saved_tensors_hooks: what pack_hook returns is kept
+    # inside saved_tensors_hooks, what pack_hook returns is kept instead of the tensor
+    hooks = saved_hooks.state.hooks if saved_hooks.entered else None
     for i, t in enumerate(tensors):
         if t is None:
             saved.append(None)
