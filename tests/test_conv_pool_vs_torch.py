@@ -282,6 +282,10 @@ ERRORS: dict[str, Callable[[Any], Any]] = {
         _x4(L).double(), _w4(L)),
     "conv2d float32 input, float64 weight": lambda L: L.nn.functional.conv2d(
         _x4(L), _w4(L).double()),
+    "conv2d float64 bias": lambda L: L.nn.functional.conv2d(
+        _x4(L), _w4(L), L.ones(6, dtype=L.float64)),
+    "conv1d of a 4-d weight": lambda L: L.nn.functional.conv1d(L.ones(1, 3, 8), _w4(L)),
+    "conv2d of a 5-d weight": lambda L: L.nn.functional.conv2d(_x4(L), L.ones(6, 3, 3, 3, 3)),
     "max_pool2d on 2-d input": lambda L: L.nn.functional.max_pool2d(L.ones(7, 7), 2),
     "max_pool2d padding more than half the kernel": lambda L: L.nn.functional.max_pool2d(
         L.ones(1, 2, 7, 7), 3, padding=2),

@@ -22,6 +22,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from ..autograd.function import Function
 from ..tensor import Tensor
+from ._ops import _word
 from ._pad import pad
 
 
@@ -270,9 +271,11 @@ def convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any,
                            f"({' x '.join(map(str, sizes))}). Kernel size: "
                            f"({' x '.join(map(str, spans))}). Kernel size can't be greater than "
                            "actual input size")
-    for t in (weight, bias):
-        if t is not None and t.dtype is not input.dtype:
-            raise RuntimeError(f"expected scalar type {_word(input)} but found {_word(t)}")
+    if weight.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {_word(input)} but found {_word(weight)}")
+    if bias is not None and bias.dtype is not input.dtype:
+        raise RuntimeError(f"Input type ({input.dtype.cpp_name}) and bias type "
+                           f"({bias.dtype.cpp_name}) should be the same")
     return Convolution.apply(input, weight, bias, Geometry(stride, pairs, dilation, groups))
 
 
@@ -287,7 +290,3 @@ def _warn_once_of_padded_copy() -> None:
         warnings.warn("Using padding='same' with even kernel lengths and odd dilation may "
                       "require a zero-padded copy of the input be created", UserWarning,
                       stacklevel=4)
-
-
-def _word(t: Tensor) -> str:
-    return t.dtype.tensor_type.replace("Tensor", "")
