@@ -1,7 +1,7 @@
 """One clear line for what minigrad leaves out of PyTorch.
 
 minigrad is the part of PyTorch this course needs. A program that reaches for another part
-(`nn.Conv2d`, `torch.fft`, `x.to_sparse`) gets an
+(`nn.Transformer`, `torch.fft`, `x.to_sparse`) gets an
 AttributeError, so `hasattr` still answers False, whose message names the API, says that
 minigrad is a subset of PyTorch, and what to use in the course instead. A name PyTorch does not
 have either (a typo) gets PyTorch's own message, with a pointer to the list of what minigrad has
@@ -22,15 +22,7 @@ INSTEAD = {
     "torch.channels_last": "the default layout (contiguous)",
     "torch.nn.utils.rnn.pack_padded_sequence": "pad_sequence, with the padded steps masked "
                                                "out of the loss",
-    "torch.nn.Conv1d": "nn.Linear on flattened inputs (nn.Flatten)",
-    "torch.nn.Conv2d": "nn.Linear on flattened inputs (nn.Flatten)",
-    "torch.nn.MaxPool2d": "nn.Linear on flattened inputs (nn.Flatten)",
-    "torch.nn.AvgPool2d": "nn.Linear on flattened inputs (nn.Flatten)",
-    "torch.nn.AdaptiveAvgPool2d": "x.mean(dim=(2, 3)) for a global average",
-    "torch.nn.functional.avg_pool2d": "F.linear on flattened inputs",
-    "torch.nn.functional.max_pool2d": "F.linear on flattened inputs",
     "torch.nn.Transformer": "nn.Linear layers and softmax",
-    "torch.nn.functional.conv2d": "F.linear on flattened inputs",
     "torch.nn.functional.embedding_bag": "F.embedding, then .sum(1) or .mean(1)",
     "torch.optim.SparseAdam": "optim.Adam: minigrad's tensors are dense",
     "Tensor.to_sparse": "dense tensors",

@@ -2,6 +2,7 @@
 from . import functional, init, utils
 from .activations import ELU, GELU, Softplus
 from .containers import Identity, ModuleDict, ModuleList
+from .conv import Conv1d, Conv2d
 from .dropout import Dropout, Dropout1d, Dropout2d
 from .embedding import Embedding
 from .layers import CrossEntropyLoss, LeakyReLU, Linear, MSELoss, ReLU, Sequential, Sigmoid, Tanh
@@ -9,14 +10,19 @@ from .lazy import LazyBatchNorm1d, LazyBatchNorm2d, LazyLinear, UninitializedPar
 from .module import Module
 from .normalization import BatchNorm1d, BatchNorm2d, InstanceNorm1d, InstanceNorm2d, LayerNorm
 from .parameter import Parameter
+from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .recurrent import GRU, LSTM, RNN, RNNBase
 from .tutorial_layers import BCELoss, BCEWithLogitsLoss, Flatten, L1Loss, NLLLoss, Softmax
 
 __all__ = [
+           "AdaptiveAvgPool2d",
+           "AvgPool2d",
            "BCELoss",
            "BCEWithLogitsLoss",
            "BatchNorm1d",
            "BatchNorm2d",
+           "Conv1d",
+           "Conv2d",
            "CrossEntropyLoss",
            "Dropout",
            "Dropout1d",
@@ -30,14 +36,15 @@ __all__ = [
            "InstanceNorm1d",
            "InstanceNorm2d",
            "L1Loss",
+           "LSTM",
            "LayerNorm",
            "LazyBatchNorm1d",
            "LazyBatchNorm2d",
-           "LSTM",
            "LazyLinear",
            "LeakyReLU",
            "Linear",
            "MSELoss",
+           "MaxPool2d",
            "Module",
            "ModuleDict",
            "ModuleList",
