@@ -227,6 +227,17 @@ LAYERS = {  # name: (module maker, input maker, bit for bit)
                                          lambda lib: lib.randn(3, 4) * 2, False),
     "LazyLinear(3)": (lambda lib: lib.nn.LazyLinear(3), lambda lib: lib.randn(2, 4), False),
     "LazyBatchNorm1d": (lambda lib: lib.nn.LazyBatchNorm1d(), lambda lib: lib.randn(4, 3), False),
+    "LazyConv2d(4, 3, padding=1)": (lambda lib: lib.nn.LazyConv2d(4, 3, padding=1),
+                                    lambda lib: lib.randn(2, 3, 5, 5), False),
+    "d2l's lazy LeNet": (lambda lib: lib.nn.Sequential(
+        lib.nn.LazyConv2d(6, kernel_size=5, padding=2), lib.nn.Sigmoid(),
+        lib.nn.AvgPool2d(kernel_size=2, stride=2), lib.nn.LazyConv2d(16, kernel_size=5),
+        lib.nn.Sigmoid(), lib.nn.AvgPool2d(kernel_size=2, stride=2), lib.nn.Flatten(),
+        lib.nn.LazyLinear(12), lib.nn.Sigmoid(), lib.nn.LazyLinear(10)),
+        lambda lib: lib.randn(2, 1, 28, 28), False),
+    "LazyConv1d(2, 2, groups=2, no bias), unbatched": (
+        lambda lib: lib.nn.LazyConv1d(2, 2, groups=2, bias=False), lambda lib: lib.randn(4, 6),
+        False),
     "LazyBatchNorm2d": (lambda lib: lib.nn.LazyBatchNorm2d(), lambda lib: lib.randn(2, 3, 2, 2),
                         False),
     "GELU": (lambda lib: lib.nn.GELU(), lambda lib: lib.randn(3, 4) * 2, False),

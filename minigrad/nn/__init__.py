@@ -6,7 +6,8 @@ from .conv import Conv1d, Conv2d
 from .dropout import Dropout, Dropout1d, Dropout2d
 from .embedding import Embedding
 from .layers import CrossEntropyLoss, LeakyReLU, Linear, MSELoss, ReLU, Sequential, Sigmoid, Tanh
-from .lazy import LazyBatchNorm1d, LazyBatchNorm2d, LazyLinear, UninitializedParameter
+from .lazy import (LazyBatchNorm1d, LazyBatchNorm2d, LazyConv1d, LazyConv2d, LazyLinear,
+                   UninitializedParameter)
 from .module import Module
 from .normalization import BatchNorm1d, BatchNorm2d, InstanceNorm1d, InstanceNorm2d, LayerNorm
 from .parameter import Parameter
@@ -40,6 +41,8 @@ __all__ = [
            "LayerNorm",
            "LazyBatchNorm1d",
            "LazyBatchNorm2d",
+           "LazyConv1d",
+           "LazyConv2d",
            "LazyLinear",
            "LeakyReLU",
            "Linear",

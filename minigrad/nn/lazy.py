@@ -1,6 +1,6 @@
-"""Lazy layers: LazyLinear and LazyBatchNorm1d/2d leave their input size open until the first
-call, then make their parameters for it and become the plain layer (a LazyLinear turns into a
-Linear), as in PyTorch. Until then each parameter is an UninitializedParameter. Weights are
+"""Lazy layers: LazyLinear, LazyConv1d/2d and LazyBatchNorm1d/2d leave their input size open
+until the first call, then make their parameters for it and become the plain layer (a
+LazyLinear turns into a Linear), as in PyTorch. Until then each parameter is an UninitializedParameter. Weights are
 drawn at that first call, so a seeded program draws PyTorch's numbers in PyTorch's order."""
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import _dtype, _grad_mode
 from ..tensor import Tensor
+from .conv import Conv1d, Conv2d
 from .layers import Linear
 from .module import Module
 from .normalization import BatchNorm1d, BatchNorm2d
@@ -72,6 +73,42 @@ class LazyLinear(LazyModuleMixin, Linear):
     def reset_parameters(self) -> None:
         if not self.has_uninitialized_params() and self.in_features != 0:
             Linear.reset_parameters(self)
+
+
+class _LazyConv(LazyModuleMixin):
+    """A convolution whose in_channels is its first input's channels (dim 1, or 0 unbatched)."""
+
+    def __init__(self, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
+                 dilation: Any = 1, groups: int = 1, bias: bool = True,
+                 padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:
+        self.cls_to_become.__init__(self, 0, 0, kernel_size, stride, padding, dilation, groups,
+                                    False, padding_mode, dtype=dtype)
+        self.out_channels = out_channels
+        self.weight = UninitializedParameter(dtype=dtype)
+        self.register_parameter("bias", UninitializedParameter(dtype=dtype) if bias else None)
+
+    def initialize_parameters(self, input: Tensor) -> None:
+        batched = input.dim() == self.dims + 2
+        self.in_channels = input.shape[1 if batched else 0]
+        if self.in_channels % self.groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        self.weight.materialize((self.out_channels, self.in_channels // self.groups,
+                                 *self.kernel_size))
+        if self.bias is not None:
+            self.bias.materialize((self.out_channels,))
+        self.cls_to_become.reset_parameters(self)
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.in_channels != 0:
+            self.cls_to_become.reset_parameters(self)
+
+
+class LazyConv1d(_LazyConv, Conv1d):
+    cls_to_become = Conv1d
+
+
+class LazyConv2d(_LazyConv, Conv2d):
+    cls_to_become = Conv2d
 
 
 class _LazyBatchNorm(LazyModuleMixin):
