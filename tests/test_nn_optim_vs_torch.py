@@ -172,6 +172,10 @@ ERRORS = {
     "RNN of 4-d input": lambda lib: lib.nn.RNN(3, 4)(lib.ones(1, 5, 2, 3)),
     "RNN h0 of the wrong rank": lambda lib: lib.nn.RNN(3, 4)(lib.ones(5, 3), lib.ones(1, 1, 4)),
     "RNN nonlinearity": lambda lib: lib.nn.RNN(3, 4, nonlinearity="sigmoid"),
+    "conv_transpose2d channels": lambda lib: lib.nn.functional.conv_transpose2d(
+        lib.ones(1, 3, 2, 2), lib.ones(2, 2, 3, 3)),
+    "conv_transpose2d output_padding": lambda lib: lib.nn.functional.conv_transpose2d(
+        lib.ones(1, 2, 2, 2), lib.ones(2, 2, 3, 3), output_padding=1),
 }
 
 
@@ -229,6 +233,19 @@ LAYERS = {  # name: (module maker, input maker, bit for bit)
     "LazyBatchNorm1d": (lambda lib: lib.nn.LazyBatchNorm1d(), lambda lib: lib.randn(4, 3), False),
     "LazyConv2d(4, 3, padding=1)": (lambda lib: lib.nn.LazyConv2d(4, 3, padding=1),
                                     lambda lib: lib.randn(2, 3, 5, 5), False),
+    "ConvTranspose2d(3, 4, 3)": (lambda lib: lib.nn.ConvTranspose2d(3, 4, 3),
+                                 lambda lib: lib.randn(2, 3, 5, 5), False),
+    "ConvTranspose2d(4, 2, 4, stride=2, padding=1)": (
+        lambda lib: lib.nn.ConvTranspose2d(4, 2, 4, stride=2, padding=1),
+        lambda lib: lib.randn(1, 4, 3, 3), False),
+    "ConvTranspose2d output_padding, groups, no bias": (
+        lambda lib: lib.nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, output_padding=1,
+                                           groups=2, bias=False),
+        lambda lib: lib.randn(2, 4, 3, 4), False),
+    "ConvTranspose1d dilated": (lambda lib: lib.nn.ConvTranspose1d(2, 3, 3, stride=3, dilation=2),
+                                lambda lib: lib.randn(2, 2, 4), False),
+    "ConvTranspose2d unbatched": (lambda lib: lib.nn.ConvTranspose2d(2, 2, 2),
+                                  lambda lib: lib.randn(2, 3, 3), False),
     "d2l's lazy LeNet": (lambda lib: lib.nn.Sequential(
         lib.nn.LazyConv2d(6, kernel_size=5, padding=2), lib.nn.Sigmoid(),
         lib.nn.AvgPool2d(kernel_size=2, stride=2), lib.nn.LazyConv2d(16, kernel_size=5),
@@ -535,3 +552,17 @@ def test_recurrent_layers_match_torch(torch, name):
     assert seen[0]["text"] == seen[1]["text"]
     for mine, want in zip(seen[0]["numbers"], seen[1]["numbers"]):
         np.testing.assert_allclose(mine, want, rtol=1e-5, atol=1e-6)  # float32 matmuls
+
+
+def test_conv_transpose_second_derivatives():
+    """ConvTranspose's gradients are Functions too: gradgradcheck in float64."""
+    mg.manual_seed(0)
+    x = mg.randn(1, 2, 3, 3, dtype=mg.float64, requires_grad=True)
+    w = mg.randn(2, 2, 2, 2, dtype=mg.float64, requires_grad=True)
+    b = mg.randn(4, dtype=mg.float64, requires_grad=True)
+
+    def f(x, w, b):
+        return mg.nn.functional.conv_transpose2d(x, w, b, stride=2, groups=2, padding=1,
+                                                 output_padding=1)
+    assert mg.autograd.gradcheck(f, (x, w, b))
+    assert mg.autograd.gradgradcheck(f, (x, w, b))

@@ -3,6 +3,7 @@ from . import functional, init, utils
 from .activations import ELU, GELU, Softplus
 from .containers import Identity, ModuleDict, ModuleList
 from .conv import Conv1d, Conv2d
+from .conv_transpose import ConvTranspose1d, ConvTranspose2d
 from .dropout import Dropout, Dropout1d, Dropout2d
 from .embedding import Embedding
 from .layers import CrossEntropyLoss, LeakyReLU, Linear, MSELoss, ReLU, Sequential, Sigmoid, Tanh
@@ -24,6 +25,8 @@ __all__ = [
            "BatchNorm2d",
            "Conv1d",
            "Conv2d",
+           "ConvTranspose1d",
+           "ConvTranspose2d",
            "CrossEntropyLoss",
            "Dropout",
            "Dropout1d",

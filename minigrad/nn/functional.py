@@ -21,6 +21,7 @@ from ._ops import Addmm, LeakyRelu, LogSoftmax, MseLoss, NllLoss, Softmax
 from ._pad import pad
 from ._pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 from .activations import elu, gelu, softplus
+from .conv_transpose import conv_transpose
 from .dropout import dropout, dropout1d, dropout2d
 from .embedding import embedding
 from .normalization import batch_norm, instance_norm, layer_norm
@@ -33,6 +34,8 @@ __all__ = [
     "binary_cross_entropy_with_logits",
     "conv1d",
     "conv2d",
+    "conv_transpose1d",
+    "conv_transpose2d",
     "cosine_similarity",
     "cross_entropy",
     "dropout",
@@ -271,6 +274,20 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     elif indices.size and indices.max() >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
     return Tensor((indices[..., None] == np.arange(num_classes)).astype(np.int64))
+
+
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
+                     padding: Any = 0, output_padding: Any = 0, groups: int = 1,
+                     dilation: Any = 1) -> Tensor:
+    return conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                          dilation, 1)
+
+
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
+                     padding: Any = 0, output_padding: Any = 0, groups: int = 1,
+                     dilation: Any = 1) -> Tensor:
+    return conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                          dilation, 2)
 
 
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
