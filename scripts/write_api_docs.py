@@ -49,6 +49,12 @@ keep, and `prod`'s result, are not saved tensors in minigrad, so they are not pa
 `torch.einsum` has a grad_fn of minigrad's own, `EinsumBackward` (PyTorch's depends on how it
 rewrites each equation into products); `torch.autograd.profiler.profile` runs its block but
 records no timings.
+`nn.RNN`, `LSTM` and `GRU` are Python loops over the time steps with PyTorch's parameters and
+gate formulas (an LSTM's output has grad_fn `StackBackward0`, where PyTorch's oneDNN kernel
+gives `MkldnnRnnLayerBackward0`); `LayerNorm`, `BatchNorm` and `InstanceNorm` take their
+statistics in float64 and agree with PyTorch to float32 rounding; dropout and `bernoulli` draw
+PyTorch's masks from PyTorch's generator; `topk` orders equal values by position (PyTorch leaves
+their order unspecified); `optim.LBFGS` has no line search.
 
 Generated from the code by `python scripts/write_api_docs.py`; do not edit by hand.
 """
@@ -126,8 +132,9 @@ def _coverage(top: int = 40) -> list[str]:
              f"minigrad has **{share:.1%}** of the {total} uses of PyTorch's API in the CPU code "
              "of public teaching material (pytorch/tutorials, d2l, the UvA DL notebooks, "
              "Raschka's books, fastbook, Zero to Mastery; `tests/data/tutorial_api_usage.csv`, "
-             "written by `scripts/scan_tutorial_api.py`, which says how names are counted). "
-             "`python scripts/api_coverage.py` prints the figure and the missing names.", "",
+             "written by `scripts/scan_tutorial_api.py`, which names each source's commit and "
+             "says how names are counted). `python scripts/api_coverage.py` prints the figure "
+             "and the missing names.", "",
              f"The {min(top, len(missing))} most used names it lacks:", "",
              "| name | uses |", "|---|---|"]
     lines += [f"| `{name}` | {uses} |" for name, uses in missing[:top]]
