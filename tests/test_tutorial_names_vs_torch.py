@@ -144,6 +144,9 @@ OPS = {
     "stride, storage_offset, element_size": lambda L, x: (
         x.stride(), x.t().stride(), x.stride(1), x[1].storage_offset(), x.element_size(),
         x.detach().t().contiguous().stride(), x[:, 1:].storage_offset()),
+    "storage and stride of a view and an expand": lambda L, x: (
+        repr(x.detach()[1:].storage()), x[1:].storage_offset(), x.detach()[0].expand(2, 4).stride(),
+        repr(x.detach()[0].expand(2, 4).storage())),
     "abs_, clamp_min_, sqrt_ on a copy": lambda L, x: (x * 1).abs_().clamp_min_(1.2).sqrt_(),
     "torch.pi, e, inf, nan": lambda L, x: (L.pi, L.e, L.inf, str(L.nan)),
     "type(grad_fn)": lambda L, x: (str(type(x.sum().grad_fn)), str(type((x * 2).grad_fn))),

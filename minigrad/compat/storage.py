@@ -18,9 +18,13 @@ _warned = False
 
 
 def _root(data: np.ndarray) -> np.ndarray:
-    """The array that owns the memory `data` looks into."""
-    while isinstance(data.base, np.ndarray):
-        data = data.base
+    """The array that owns the memory `data` looks into (through numpy's `.base` links, which
+    pass through a non-array holder for an as_strided view, as an expand is)."""
+    link = data.base
+    while link is not None:
+        if isinstance(link, np.ndarray):
+            data = link
+        link = getattr(link, "base", None)
     return data
 
 
