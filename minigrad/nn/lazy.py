@@ -1,7 +1,8 @@
 """Lazy layers: LazyLinear, LazyConv1d/2d and LazyBatchNorm1d/2d leave their input size open
 until the first call, then make their parameters for it and become the plain layer (a
-LazyLinear turns into a Linear), as in PyTorch. Until then each parameter is an UninitializedParameter. Weights are
-drawn at that first call, so a seeded program draws PyTorch's numbers in PyTorch's order."""
+LazyLinear turns into a Linear), as in PyTorch. Until then each parameter is an
+UninitializedParameter. Weights are drawn at that first call, so a seeded program draws
+PyTorch's numbers in PyTorch's order."""
 from __future__ import annotations
 
 from typing import Any

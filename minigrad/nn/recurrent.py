@@ -65,7 +65,8 @@ class RNNBase(Module):
         for layer in range(num_layers):
             width = input_size if layer == 0 else hidden_size * directions
             for suffix in ("", "_reverse")[:directions]:
-                shapes = [("weight_ih", (gate_size, width)), ("weight_hh", (gate_size, hidden_size))]
+                shapes = [("weight_ih", (gate_size, width)),
+                          ("weight_hh", (gate_size, hidden_size))]
                 if bias:
                     shapes += [("bias_ih", (gate_size,)), ("bias_hh", (gate_size,))]
                 for name, shape in shapes:
