@@ -348,7 +348,7 @@ class Tensor:
         return bool(self._data.reshape(()))
 
     def __float__(self) -> float:
-        if self.requires_grad:
+        if self.requires_grad and _grad_mode.is_grad_enabled():  # silent under no_grad
             _warn_scalar_of_requires_grad()
         return float(self._python_scalar())
 

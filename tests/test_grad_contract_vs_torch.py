@@ -2670,7 +2670,8 @@ def test_same_as_torch(name: str) -> None:
 
 def test_float_of_a_tensor_that_requires_grad_warns_once_as_in_pytorch() -> None:
     """PyTorch warns at the first float() of a tensor that requires grad in a process, and
-    never again: each library runs in a fresh interpreter."""
+    never again, and not at all while grad mode is off (no_grad, inference_mode,
+    set_grad_enabled(False)): each library runs in a fresh interpreter."""
     import subprocess
     import sys
 
@@ -2682,7 +2683,15 @@ x = torch.tensor([2.5], requires_grad=True)
 print(int(x), x.item(), x.tolist(), float(x.detach()))
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
-    print(float(x), float(x * 2), "%.1f" % x)
+    with torch.no_grad():
+        print(float(x), "%.1f" % x)
+    with torch.inference_mode():
+        print(float(x))
+    with torch.set_grad_enabled(False):
+        print(float(x))
+    print("grad mode off:", len(caught))
+    with torch.no_grad(), torch.enable_grad():
+        print(float(x), float(x * 2), "%.1f" % x)
 print([str(w.message).split(" (Triggered internally")[0] for w in caught])
 """
     seen = [subprocess.run([sys.executable, "-c", program.format(lib=lib)], capture_output=True,
