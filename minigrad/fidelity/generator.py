@@ -166,7 +166,8 @@ def _box_muller_16(u: np.ndarray, mean: float, std: float, dtype: np.dtype) -> n
     """Each row of 16 uniforms gives 16 normals, as PyTorch's normal_fill_16: its first 8 give
     the radii, its last 8 the angles. float32 goes through PyTorch's AVX2 code (x86), whose log
     and sincos are emulated in avx_mathfun; other dtypes through the C library's functions, in
-    double precision (numpy's sin and cos agree with the C library's; its log does not, _libm_log)."""
+    double precision (numpy's sin and cos agree with the C library's; its log does not:
+    _libm_log)."""
     f = dtype.type
     if dtype == np.float32:
         radius = np.sqrt(f(-2) * avx_mathfun.log(f(1) - u[:, :8]))
