@@ -2636,6 +2636,132 @@ FRESH_CASES = {f.__name__.lstrip("_"): f for f in (
     _div_by_zero_grad, _log_zero_grad, _backward_results)}
 
 
+# ---- contract-2: what the earlier rounds left ---------------------------------------------
+
+def _identity_function(lib: Any) -> Any:
+    class Id(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.clone()
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+    return Id
+
+
+def _custom_node_printed(lib: Any) -> Any:
+    x = _leaf(lib)
+    y = _identity_function(lib).apply(x)
+    return y.grad_fn, [y.grad_fn], (y * 2).grad_fn.next_functions, str(y.grad_fn), y
+
+
+def _forward_sees(lib: Any, seen: list) -> Any:
+    class Double(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            seen.append((lib.is_grad_enabled(), lib.is_inference_mode_enabled(),
+                         (x * 2).requires_grad))
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            seen.append(("backward", lib.is_grad_enabled()))
+            return g * 2
+    return Double
+
+
+def _custom_forward_in_inference_mode_with_grad(lib: Any) -> Any:
+    seen: list = []
+    double = _forward_sees(lib, seen)
+    x = _leaf(lib)
+    with lib.inference_mode():
+        plain = double.apply(x)
+        with lib.enable_grad():
+            recorded = double.apply(x)
+            summed = recorded.sum()  # a built-in op records nothing in inference mode
+    recorded.backward(lib.ones(3))
+    return (seen, plain.requires_grad, recorded.requires_grad, recorded.is_inference(),
+            recorded.grad_fn.name(), summed.requires_grad, x.grad)
+
+
+def _first_two(lib: Any) -> Any:
+    class FirstTwo(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x[:2]  # a view of the input
+
+        @staticmethod
+        def backward(ctx, g):
+            out = lib.zeros(3)
+            out[:2] = g
+            return out
+    return FirstTwo
+
+
+def _custom_view_after_its_base_changed(lib: Any) -> Any:
+    x = _leaf(lib)
+    b = x * 1
+    v = _first_two(lib).apply(b)
+    w = v[:1]
+    before = (v.grad_fn.name(), w.grad_fn.name())
+    b.mul_(2)
+    return (before, repr(v), v.requires_grad, v._version, _error(lambda: v.grad_fn),
+            _error(lambda: w.grad_fn), _error(lambda: v.is_leaf), _error(lambda: v * 1),
+            _error(lambda: v.sum().backward()), type(v).__name__, v.tolist())
+
+
+def _custom_view_after_a_change_under_no_grad(lib: Any) -> Any:
+    x = _leaf(lib)
+    b = x * 1
+    v = _first_two(lib).apply(b)
+    with lib.no_grad():
+        v.mul_(2)
+        u = v + 1  # no graph: grad_fn is not read
+    return _error(lambda: v.grad_fn), u, _error(lambda: v.mul_(2)), x.grad
+
+
+def _write_through_expanded(lib: Any, base: Any, key: Any, value: Any) -> Any:
+    e = base.unsqueeze(0).expand(2, 3)
+    e[key] = value
+    return e
+
+
+def _expanded_writes_with_index_arrays(lib: Any) -> Any:
+    """e[indices] = v on an expanded tensor: PyTorch warns (when the view it writes into
+    shares memory), writes into the memory the rows share, and records it."""
+    seen = []
+    keys = {"rows": (lib.tensor([0, 1]),), "element": (lib.tensor([0]), lib.tensor([2])),
+            "row then columns": (0, lib.tensor([0, 1])), "mask": (lib.tensor([True, False]),),
+            "columns": (slice(None), lib.tensor([0, 2]))}
+    weights = lib.arange(6.0).view(2, 3)
+    for name, key in keys.items():
+        w = lib.tensor(2.0, requires_grad=True)
+        e = _write_through_expanded(lib, lib.zeros(3), key, w)
+        (e * weights).sum().backward()
+        x = _leaf(lib)
+        f = _write_through_expanded(lib, x * 1, key, 5.0)
+        seen.append((name, e, w.grad, f, _error(lambda: (f * weights).sum().backward()),
+                     x.grad))
+    return seen
+
+
+def _conv_without_bias_edges(lib: Any) -> Any:
+    x = lib.ones(1, 1, 4, 4, requires_grad=True)
+    w = lib.ones(1, 1, 3, 3, requires_grad=True)
+    return (lib.nn.functional.conv2d(x, w).grad_fn.next_functions,
+            lib.nn.functional.conv1d(x[0, :, 0], w[0, :, 0]).grad_fn.next_functions,
+            lib.nn.functional.conv_transpose2d(x, w).grad_fn.next_functions,
+            lib.nn.Conv2d(1, 1, 3, bias=False)(x).grad_fn.next_functions,
+            lib.nn.functional.layer_norm(x, (4,)).grad_fn.next_functions)
+
+
+LEFTOVER_CASES = {f.__name__.lstrip("_"): f for f in (
+    _custom_node_printed, _custom_forward_in_inference_mode_with_grad,
+    _custom_view_after_its_base_changed, _custom_view_after_a_change_under_no_grad,
+    _expanded_writes_with_index_arrays)}
+
+
 CASES: dict[str, Callable[[Any], Any]] = {
     **{f.__name__: f for f in (
         retained_then_add_, retained_then_mul_, retained_then_two_in_place,
@@ -2658,7 +2784,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
     **HOOK_CASES,
     **INDEX_CASES, **MATMUL_CASES, **SCALAR_CASES,
     **FUNCTION_CORNER_CASES, **GRAD_INPUTS_CASES, **INFERENCE_NESTING_CASES,
-    **VIEW_AND_WRITE_CASES, **MODULE_AND_ERROR_CASES, **FRESH_CASES,
+    **VIEW_AND_WRITE_CASES, **MODULE_AND_ERROR_CASES, **FRESH_CASES, **LEFTOVER_CASES,
 }
 
 

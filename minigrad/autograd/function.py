@@ -16,6 +16,7 @@ from .. import _grad_mode
 from ..tensor import Tensor
 from . import anomaly, saved_hooks
 from .accumulate import grad_accumulator
+from .custom_view import make_custom_view
 from .graph import _NO_EDGE, ERR_BACKWARD_TWICE, Node, SavedTensor, pack_outputs
 from .saved import saved_properties
 from .saved_hooks import HookedSavedTensor
@@ -191,8 +192,10 @@ class Function:
             args = _keywords_by_position(cls.forward, args, kwargs, setup_context is None)
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple([isinstance(a, Tensor) and a.requires_grad for a in args])
-        enabled = _grad_mode.state.enabled
-        _grad_mode.state.enabled = False  # what forward computes is not recorded op by op
+        mode = _grad_mode.state
+        enabled, enabled_in_inference = mode.enabled, mode.grad_in_inference
+        # what forward computes is not recorded op by op: grad mode is off inside it
+        mode.enabled = mode.grad_in_inference = False
         try:
             if setup_context is None:
                 outputs = _run_quietly(cls.forward, ctx, *args)
@@ -200,9 +203,11 @@ class Function:
                 outputs = _run_quietly(cls.forward, *args)
                 _run_quietly(setup_context, ctx, args, outputs)
         finally:
-            _grad_mode.state.enabled = enabled
+            mode.enabled, mode.grad_in_inference = enabled, enabled_in_inference
         for tensor in ctx._dirty:  # changed in place: PyTorch counts one more version
             tensor._bump_version()
+        if cls._is_custom and mode.inference:  # PyTorch's Python Function obeys grad mode
+            enabled = enabled_in_inference  # alone: enable_grad inside inference_mode records
         records = enabled and any(ctx.needs_input_grad)
         if _returns_an_input(outputs, args):
             outputs = _inputs_returned(ctx, args, outputs, records, setup_context is not None)
@@ -445,7 +450,7 @@ def _link_outputs(ctx: BackwardFunction, outs: tuple, non_diff: tuple, dirty: tu
             raise RuntimeError(ERR_LEAF_DIRTY)
         if out._base is not None and ctx._forward_cls._is_custom and not (
                 dirty and any(out is d for d in dirty)):
-            out._custom_function_view = True  # its backward is the user's: _inplace refuses it
+            make_custom_view(out, out._version)  # its backward is the user's (custom_view.py)
         out.grad_fn, out._output_nr = ctx, i
     return pack_outputs(refs)
 

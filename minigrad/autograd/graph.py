@@ -128,7 +128,9 @@ class Node:
         return self._name
 
     def __repr__(self) -> str:  # PyTorch's, by class name, without the address
-        return f"<{type(self).__name__} object>"
+        cls = type(self)  # a learner's Function: <torch.autograd.function.MyFnBackward object>
+        where = "" if cls.__module__ == "builtins" else f"{cls.__module__}."
+        return f"<{where}{cls.__qualname__} object>"
 
     def register_hook(self, hook: Any) -> RemovableHandle:
         """`hook(grad_inputs, grad_outputs)` runs after this node; it may return new grad_inputs."""
