@@ -19,7 +19,9 @@ import numpy as np
 
 from ..checks import _feedback
 from ..checks._data import BadData, encode
-from ..checks._exercise import FAILED, NOT_ATTEMPTED, PASSED, Exercise
+from ..checks._exercise import (FAILED, NOT_ATTEMPTED, PASSED, Exercise, canary,
+                                canary_numbers)
+from ..checks._feedback import same_numbers
 from . import literal
 from .plan import CheckCall, Plan, Step
 from .worker import Outcome, Session
@@ -136,8 +138,10 @@ def _function(check: Exercise, call: CheckCall, session: Session, limits: Limits
     with JUDGING:
         cases = check.draw(rng, call.options)
         encode(cases)  # our own cases must travel: a bug here is the grader's, not the learner's
+        numbers = canary_numbers(rng)
+        expected_canary = canary(numbers)
     request = {"probe": {"module": call.module, "check": call.check, "names": list(call.names),
-                         "cases": cases}}
+                         "cases": cases, "canary": numbers}}
     outcome = session.ask(request)
     if not outcome.ran:
         return FAILED, limits.not_run(outcome)
@@ -156,6 +160,12 @@ def _function(check: Exercise, call: CheckCall, session: Session, limits: Limits
     results = reply.get("results")
     if not isinstance(results, list) or len(results) != len(cases):
         return FAILED, "the worker's reply to the check could not be read"
+    found = reply.get("canary")
+    if not (isinstance(found, dict) and all(
+            same_numbers(found.get(key), value) for key, value in expected_canary.items())):
+        return FAILED, ("the notebook changed how minigrad computes gradients (a test "
+                        "computation run beside your code came out wrong), so no answer of it "
+                        "can be judged: remove the code that changes minigrad or its engine")
     with JUDGING:
         try:
             return check.evaluate(cases, results, call.options)
