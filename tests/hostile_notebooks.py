@@ -238,3 +238,78 @@ def save(folder: Path, notebook: dict, name: str = NAME) -> Path:
     path = folder / name
     path.write_text(json.dumps(notebook), encoding="utf-8")
     return path
+
+
+# Attacks on the class: on the grader's process, on the other workers, on what outlives a
+# notebook, on the files every later grade depends on. Each sits in an otherwise wrong notebook.
+_GRADER_ARGV = """\
+import os
+def _grader_argv():
+    pid = os.getppid()
+    while pid > 1:
+        with open(f'/proc/{pid}/cmdline', 'rb') as found:
+            argv = found.read().decode().split('\\0')
+        if 'minigrad_course.grade' in argv:
+            return pid, argv
+        with open(f'/proc/{pid}/stat') as found:
+            pid = int(found.read().split(')')[1].split()[1])
+    return None, []
+"""
+CLASS_ATTACKS = {
+    "parent_killer": "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)",
+    "stopper": _GRADER_ARGV + "import signal\nos.kill(_grader_argv()[0] or os.getppid(), "
+               "signal.SIGSTOP)",
+    # every other grading process it can see, killed over and over for 20 s
+    "sibling_killer": """\
+import os, time
+_end = time.time() + 20
+while time.time() < _end:
+    for pid in filter(str.isdigit, os.listdir('/proc')):
+        try:
+            with open(f'/proc/{pid}/cmdline', 'rb') as found:
+                if b'runner' in found.read() and int(pid) != os.getpid():
+                    os.kill(int(pid), 9)
+        except OSError:
+            pass
+    time.sleep(0.05)""",
+    # a daemon that outlives its notebook: it appends to every later worker's checks and, once
+    # the grader is done, rewrites the grades it wrote
+    "daemon": _GRADER_ARGV + """\
+import glob, time
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        _, argv = _grader_argv()
+        outputs = [argv[i + 1] for i, arg in enumerate(argv) if arg in ('--csv', '--json')]
+        end = time.time() + 60
+        while time.time() < end:
+            for path in glob.glob('/tmp/minigrad-grade-*/**/accumulation.py', recursive=True):
+                try:
+                    with open(path, 'a') as out:
+                        out.write('\\ndef loop(x):\\n    print("fine")\\n')
+                except OSError:
+                    pass
+            for path in outputs:
+                try:
+                    with open(path, 'w') as out:
+                        out.write('forged')
+                except OSError:
+                    pass
+            time.sleep(0.2)
+        os._exit(0)
+    os._exit(0)
+os.wait()""",
+    # the solutions the grader reads rewritten: every later check cell a forged success
+    "solutions_writer": _GRADER_ARGV + """\
+import json
+_, argv = _grader_argv()
+folder = argv[argv.index('--solutions') + 1]
+path = os.path.join(folder, 'ex03_accumulation.ipynb')
+notebook = json.load(open(path))
+for cell in notebook['cells']:
+    if cell.get('metadata', {}).get('nbgrader', {}).get('grade'):
+        cell['source'] = ('from minigrad_course.checks._feedback import succeed\\n' +
+                          ''.join(line for line in cell['source'] if line.startswith('check.'))
+                          .replace('check.', "succeed('fine') #"))
+json.dump(notebook, open(path, 'w'))""",
+}

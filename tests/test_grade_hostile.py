@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
+import os
+import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 import hostile_notebooks as hostile
 from minigrad_course.grade.__main__ import main
+from minigrad_course.grade.sandbox import DEFAULT_UIDS
 
 SOLUTIONS = hostile.ROOT / "solutions"
 
@@ -58,3 +63,56 @@ def test_an_attack_from_inside_the_students_process_gets_no_credit(in_process_at
     wrong = hostile.wrong_exercises(attack)
     assert {exercise: found[exercise] for exercise in wrong} == dict.fromkeys(wrong, "failed"), \
         in_process_attacks["report"]
+
+
+def _processes_of_uids(uids: range) -> list[int]:
+    """Running processes of any worker's user id (zombies have ended)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        if fields["State"].split()[0] != "Z" and int(fields["Uid"].split()[0]) in uids:
+            found.append(int(pid))
+    return found
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="contains workers only as root")
+def test_a_batch_with_attackers_loses_no_report_and_credits_none(tmp_path: Path) -> None:
+    """Attackers first, honest students after, at --jobs 2: every student's report is there
+    and right, the attackers get nothing, the CSV and JSON are the grader's and stay so, no
+    process of a worker outlives the run, and the solutions are as they were."""
+    solutions = tmp_path / "solutions"
+    shutil.copytree(SOLUTIONS, solutions)
+    before = {path.name: path.read_bytes() for path in solutions.iterdir()}
+    class_folder = tmp_path / "submitted"
+    paths = [hostile.save(class_folder / attack / hostile.NAME.removesuffix(".ipynb"),
+                          hostile.hostile(code)) for attack, code in hostile.CLASS_ATTACKS.items()]
+    honest = {}
+    for index in range(6):
+        student = f"student{index}"
+        notebook = hostile.worked() if index % 2 else hostile.hostile("pass")
+        honest[student] = "passed" if index % 2 else "failed"
+        paths.append(hostile.save(class_folder / student / hostile.NAME.removesuffix(".ipynb"),
+                                  notebook))
+    csv_path, json_path = tmp_path / "grades.csv", tmp_path / "grades.json"
+    done = subprocess.run([sys.executable, "-m", "minigrad_course.grade", *map(str, paths),
+                           "--solutions", str(solutions), "--jobs", "2", "--timeout", "30",
+                           "--csv", str(csv_path), "--json", str(json_path)],
+                          capture_output=True, text=True, timeout=900, cwd=hostile.ROOT)
+    assert done.returncode == 1, done.stdout + done.stderr
+    rows = json.loads(json_path.read_text())
+    by_student: dict[str, set[str]] = {}
+    for row in rows:
+        by_student.setdefault(row["student"], set()).add(row["status"])
+    for student, status in honest.items():
+        assert by_student[student] == {status}, done.stdout
+    for attack in hostile.CLASS_ATTACKS:
+        assert by_student[attack] == {"failed"}, done.stdout
+    written = csv_path.read_bytes(), json_path.read_bytes()
+    time.sleep(3)  # a daemon would have rewritten them by now
+    assert (csv_path.read_bytes(), json_path.read_bytes()) == written
+    assert _processes_of_uids(range(DEFAULT_UIDS[0], DEFAULT_UIDS[1] + 1)) == []
+    assert {path.name: path.read_bytes() for path in solutions.iterdir()} == before

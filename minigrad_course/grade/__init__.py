@@ -12,14 +12,32 @@ Only `python -m minigrad_course.grade` needs IPython, in the worker; importing m
 checks does not load it."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
+import os
+import sys
 
-from ..checks._exercise import FAILED, NOT_ATTEMPTED, PASSED
-from .judge import Limits, judge_notebook, modules_of
-from .plan import Unreadable, find_reference, load, make_plan, read
-from .sandbox import Sandbox
-from .worker import MEMORY_MB, Session, packages, write_library
+
+def _unshadow() -> None:
+    """`python -m` puts the current folder first on sys.path: run from the folder that holds a
+    clone named `minigrad`, `import minigrad` would find the clone's folder (a namespace
+    package), not the package. Such entries go, before anything here imports minigrad."""
+    for entry in list(sys.path):
+        base = os.path.abspath(entry or os.curdir)
+        if any(os.path.isdir(os.path.join(base, name)) and
+               not os.path.isfile(os.path.join(base, name, "__init__.py"))
+               for name in ("minigrad", "minigrad_course")):
+            sys.path.remove(entry)
+
+
+_unshadow()
+
+from dataclasses import dataclass  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from ..checks._exercise import FAILED, NOT_ATTEMPTED, PASSED  # noqa: E402
+from .judge import Limits, judge_notebook, modules_of  # noqa: E402
+from .plan import Unreadable, find_reference, load, make_plan, read  # noqa: E402
+from .sandbox import Sandbox  # noqa: E402
+from .worker import MEMORY_MB, Session, packages, write_library  # noqa: E402
 
 __all__ = ["ExerciseResult", "Grader", "NotebookGrade", "Unreadable", "grade_notebook",
            "grade_this_notebook"]

@@ -122,6 +122,7 @@ class Lease:
 
     def __exit__(self, *exc_info: object) -> None:
         kill_all(self.uid)
+        gone(self.uid)
         os.close(self.lock)
 
 
@@ -164,6 +165,28 @@ def kill_all(uid: int) -> None:
         finally:
             os._exit(0)
     os.waitpid(pid, 0)
+
+
+def gone(uid: int, wait: float = 10.0) -> bool:
+    """Wait (a little) until no running process has `uid` any more (zombies do not run)."""
+    import time
+
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        if not any(_running_as(pid, uid) for pid in os.listdir("/proc") if pid.isdigit()):
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def _running_as(pid: str, uid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+    return fields.get("State", "").split()[:1] != ["Z"] and \
+        int(fields.get("Uid", "-1").split()[0]) == uid
 
 
 # ---- the launcher: runs as root, ends as the worker ------------------------------------------

@@ -103,6 +103,8 @@ class Worker:
                "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                **{name: os.environ[name] for name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
                   if name in os.environ}}
+        if sandbox.mode == NAMESPACES:  # IPython's folder in the worker's own /tmp, not beside
+            env["IPYTHONDIR"] = "/tmp/.ipython"  # the notebook
         if sandbox.mode == NONE:
             command, cwd = argv, work
             env = dict(os.environ, **env)
