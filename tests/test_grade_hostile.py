@@ -116,3 +116,21 @@ def test_a_batch_with_attackers_loses_no_report_and_credits_none(tmp_path: Path)
     assert (csv_path.read_bytes(), json_path.read_bytes()) == written
     assert _processes_of_uids(range(DEFAULT_UIDS[0], DEFAULT_UIDS[1] + 1)) == []
     assert {path.name: path.read_bytes() for path in solutions.iterdir()} == before
+
+
+def test_predictions_got_by_running_the_code_are_refused(tmp_path: Path) -> None:
+    """The notebook asks for predictions made before running anything: an answer cell that
+    runs the printed code (or any code) is refused, right values or not; plain values pass."""
+    notebook = hostile.worked()
+    cells = hostile.answer_cells(notebook)
+    cells["03-both-orders"]["source"] = (
+        "def _run(first, second):\n    x = torch.tensor(2.0, requires_grad=True)\n"
+        "    y, z = x ** 2, x ** 3\n    prints = []\n"
+        "    for loss in ((y, z) if first == 'y' else (z, y)):\n"
+        "        loss.backward(retain_graph=True)\n        prints.append(x.grad.item())\n"
+        "    return prints\nboth_orders = _run('y', 'z') + _run('z', 'y')")
+    cells["03-loop"]["source"] = "after_loop = [3.0 * 4, 12.0]  # four passes of 3 each"
+    code, report = grade(hostile.save(tmp_path, notebook), "--solutions", SOLUTIONS)
+    found = statuses_by_folder(report)[tmp_path.name]
+    assert found["03-both-orders"] == "failed" and found["03-loop"] == "passed", report
+    assert "must hold values only" in report and "runs code" in report

@@ -70,6 +70,27 @@ TABLE = [
      "def build(a, b):\n    return (b + b * a).pow(2)", PASS),
     # ---- 01 walk: recursion with a raised limit, depth-first, the engine's order
     ("tensors_and_graphs.walk+walk_deep", RECURSIVE_WALK, FAIL),
+    # issue 30: a recursion compiled under minigrad's own file name is the learner's code too
+    ("tensors_and_graphs.walk+walk_deep",
+     f"exec(compile({RECURSIVE_WALK!r}, torch.__file__, 'exec'))\n_walk = reachable_nodes\n"
+     "def reachable_nodes(t):\n    return _walk(t)", FAIL),
+    # issue 30: the check's own walk, re-wrapped in a new code object
+    ("tensors_and_graphs.walk+walk_deep", """\
+import types
+_walk = types.FunctionType(
+    check._breadth_first.__code__.replace(co_filename='<mine>'), vars(check))
+def reachable_nodes(t):
+    return _walk(t)""", FAIL),
+    # issue 30: deduplicated within a level only: a node reached by paths of different lengths
+    # is listed twice (every graph the check had joined paths of equal length)
+    ("tensors_and_graphs.walk+walk_deep", """\
+def reachable_nodes(t):
+    order, level = [], [t.grad_fn] if t.grad_fn is not None else []
+    while level:
+        level = list(dict.fromkeys(level))
+        order += level
+        level = [c for node in level for c, _ in node.next_functions if c is not None]
+    return order""", FAIL),
     ("tensors_and_graphs.walk+walk_deep",
      "def reachable_nodes(t):\n    return check._breadth_first(t)", FAIL),
     ("tensors_and_graphs.walk+walk_deep", """\
@@ -420,6 +441,15 @@ def watch(tensors):
         tensor.register_hook(functools.partial(_store, seen, name))
     return seen""", PASS),
     # ---- 07 clip: max_norm = 1 written in, a hook on the wrong tensor, scaling small ones up
+    # issue 30: scaled in place and None returned: the tensor is shared with another input of
+    # an Add, whose gradient changes too
+    ("hooks.clip", """\
+def clip_gradient(t, max_norm):
+    def clip(grad):
+        norm = (grad ** 2).sum().sqrt()
+        if norm > max_norm:
+            grad.mul_(max_norm / norm)
+    t.register_hook(clip)""", FAIL),
     ("hooks.clip", """\
 def clip_gradient(t, max_norm):
     def clip(grad):
@@ -539,6 +569,14 @@ def frozen_copy(t):
     ("detach_and_no_grad.recorded", "recorded_prints = [False, [4.0, 6.0], None]", FAIL),
     ("detach_and_no_grad.recorded", "recorded_prints = [False, [2, 4], None]", PASS),
     # ---- 11 topological order: the engine's, recursion with a raised limit, breadth-first
+    # issue 30: the engine's order re-wrapped in a new code object, under another file name
+    ("inside_the_engine.topological+topological_deep", """\
+import types
+from minigrad.autograd import engine
+_order = types.FunctionType(engine.topological_order.__code__.replace(
+    co_filename='<mine>', co_name='mine'), vars(engine))
+def topological_order(root):
+    return _order([root])""", FAIL),
     ("inside_the_engine.topological+topological_deep", """\
 def topological_order(root):
     from minigrad.autograd.engine import topological_order as engines
@@ -587,6 +625,22 @@ def topological_order(root):
                 stack.append((child, False))
     return order[::-1]""", PASS),
     # ---- 11 backward by hand: the engine's pass, recursion, replacing .grad
+    # issue 30: each gradient pushed on as it arrives: right values, a node run once per path
+    ("inside_the_engine.by_hand", """\
+def backward_by_hand(y, order):
+    stack = [(y.grad_fn, torch.ones_like(y))]
+    while stack:
+        node, grad = stack.pop()
+        if type(node).__name__ == 'AccumulateGrad':
+            leaf = node.variable
+            leaf.grad = grad if leaf.grad is None else leaf.grad + grad
+            continue
+        with torch.no_grad():
+            grads = node(grad)
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        for (child, _), g in zip(node.next_functions, grads):
+            if child is not None and g is not None:
+                stack.append((child, g))""", FAIL),
     ("inside_the_engine.by_hand", """\
 def backward_by_hand(y, order):
     y.backward()""", FAIL),

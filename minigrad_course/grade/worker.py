@@ -188,6 +188,16 @@ class Worker:
         except ProcessLookupError:
             pass
 
+    def finish(self) -> None:
+        """End it the polite way first (its pipe closed, it exits, and its parents with it, so
+        that its CPU time is counted as this grader's children's), then kill what is left."""
+        try:
+            self.process.stdin.close()
+            self.process.wait(timeout=2)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        self.kill()
+
     def kill(self) -> None:
         try:  # the whole group (and, in namespaces, the launcher, with which all else dies)
             os.killpg(self.process.pid, signal.SIGKILL)
@@ -264,7 +274,7 @@ class Session:
 
     def close(self) -> None:
         if self.worker is not None:
-            self.worker.kill()
+            self.worker.finish()
         if self.lease is not None:
             self.lease.__exit__(None, None, None)
         shutil.rmtree(self.root, ignore_errors=True)
