@@ -1119,3 +1119,75 @@ def test_the_watcher_works_in_a_graded_kernel(tmp_path) -> None:
     assert lines["11-by-hand"].split()[0] == "failed", done.stdout
     assert "engine's backward pass" in lines["11-by-hand"], done.stdout
     assert lines["11-one-step"].split()[0] == "passed", done.stdout
+
+
+# Wrong answers whose feedback must name the misconception (the words it must contain) without
+# giving the answer (what it must not contain).
+FEEDBACK = [
+    ("retain_grad.hidden_gradient", """\
+def hidden_gradient(x, w1, w2):
+    hidden = torch.relu(x @ w1)
+    out = (hidden @ w2).sum()
+    out.backward()
+    hidden.retain_grad()
+    return hidden.grad""", ["retain_grad()", "after backward()"], ["before backward"]),
+    ("inplace.normalized_loss", """\
+def normalized_loss(x):
+    y = torch.sigmoid(x)
+    y = y / y.sum().item()
+    return (y ** 2).sum()""", [".item()", "constant"], ["y / y.sum()"]),
+    ("graphs_used_again.second_derivative", """\
+def second_derivative(f, x):
+    (first,) = torch.autograd.grad(f(x), x)
+    (second,) = torch.autograd.grad(first, x)
+    return second""", ["no graph of its own", "which argument of autograd.grad"],
+     ["create_graph=True"]),
+    ("accumulation.loop", "after_loop = [3.0, 3.0]", ["adds", "nothing resets"], ["12"]),
+    ("accumulation.two_losses", """\
+def gradients_of_two_losses(w):
+    (w * 2).sum().backward()
+    grad_a = w.grad.clone()
+    (w ** 2).sum().backward()
+    return grad_a, w.grad""", ["what does .grad still hold"], ["zero_", "= None"]),
+    ("hooks.clip", """\
+def clip_gradient(t, max_norm):
+    def clip(grad):
+        norm = (grad ** 2).sum().sqrt()
+        if norm > max_norm:
+            grad.mul_(max_norm / norm)
+    t.register_hook(clip)""", ["in place", "new tensor"], ["clone()"]),
+    ("inside_the_engine.by_hand", next(source for checks, source, _ in TABLE
+                                       if checks == "inside_the_engine.by_hand" and
+                                       "stack.append((child, g))" in source),
+     ["ran more than", "once", "paths"], ["pending"]),
+    ("tensors_and_graphs.walk+walk_deep", next(source for checks, source, _ in TABLE
+                                               if "dict.fromkeys(level)" in source),
+     ["each listed once", "already visited"], ["seen = set()"]),
+]
+
+
+@pytest.mark.parametrize(("checks", "source", "words", "not_said"), FEEDBACK,
+                         ids=[f"{row[0]} {index}" for index, row in enumerate(FEEDBACK)])
+def test_feedback_names_the_misconception(checks: str, source: str, words: list[str],
+                                          not_said: list[str]) -> None:
+    passed, message = run_checks(checks, source)
+    assert not passed
+    for word in words:
+        assert word.lower() in message.lower(), (word, message)
+    for value in not_said:
+        assert value not in message, (value, message)
+
+
+def test_each_caption_sits_with_its_own_graph() -> None:
+    from minigrad_course.checks._feedback import graphs_html
+
+    a, b = minigrad.tensor(2.0, requires_grad=True), minigrad.tensor(-1.0, requires_grad=True)
+    wide = a
+    for _ in range(6):
+        wide = wide * b + a
+    html = graphs_html([("your graph", wide), ("the expected graph", (a * b + b) ** 2)])
+    figures = html.split("<figure")[1:]
+    assert len(figures) == 2
+    for figure, caption in zip(figures, ("your graph", "the expected graph")):
+        assert figure.index(caption) < figure.index("<svg") and "</figure>" in figure
+        assert figure.count("<figcaption>") == 1

@@ -341,13 +341,22 @@ def show_graphs(pictures: list[tuple[str, Tensor]], names: dict | None = None,
         return
     from IPython.display import HTML, display
 
+    display(HTML(graphs_html(pictures, names, view)))
+
+
+def graphs_html(pictures: list[tuple[str, Tensor]], names: dict | None = None,
+                view: str = "forward") -> str:
+    """Each graph in a figure of its own, its caption above it: however wide the graphs, a
+    caption never sits over another graph (a row that wraps moves caption and graph together)."""
     from minigrad import viz
 
-    def svg(title: str, t: Tensor) -> str:
+    def figure(title: str, t: Tensor) -> str:
         picture = viz.draw(t, names=names, view=view)._repr_svg_()
-        return f"<div style='display:inline-block;margin-right:2em'><b>{title}</b>{picture}</div>"
+        return (f"<figure style='margin:0'><figcaption><b>{html.escape(title)}</b>"
+                f"</figcaption>{picture}</figure>")
 
-    display(HTML("".join(svg(title, t) for title, t in pictures)))
+    return ("<div style='display:flex;flex-wrap:wrap;gap:2em;align-items:flex-start'>" +
+            "".join(figure(title, t) for title, t in pictures) + "</div>")
 
 
 _notebook.install()  # every check module imports this one: one-line "not answered yet" in IPython

@@ -71,6 +71,7 @@ class Watch:
         self.borrowed: list[str] = []  # the check module's own functions the learner called
         self.runs: list[Run] = []
         self.called: list[str] = []
+        self.backward_runs_before: list[int] = []  # per call noted: the passes run before it
         self.recursive: list[str] = []
         self.switched_off = False
         self._leaving = False  # __exit__'s own sys.setprofile is no learner's
@@ -134,6 +135,7 @@ class Watch:
                 self.peeked = self.peeked or (caller is not None and self._learners(caller.f_code))
             elif isinstance(kind, tuple):
                 (self.called if kind[0] == "forbidden" else self.borrowed).append(kind[1])
+                self.backward_runs_before.append(len(self.runs))
             elif kind is LEARNER:
                 depth = self._depth.get(code, 0) + 1
                 self._depth[code] = depth

@@ -113,6 +113,9 @@ def _second_judge(checks: Checks, case: list, got: dict) -> None:
 second_derivative = Exercise(
     "second_derivative(f, x)", ("second",), cases=_second_cases, run=_second_run,
     judge=_second_judge, seed=14,
+    hints={"does not require grad": "the first derivative came back with no graph of its own, "
+                                    "so there is nothing to differentiate again: which "
+                                    "argument of autograd.grad records one? (notebook 09)"},
     success="second_derivative gives f'' for 4 functions at 2 points each, from two "
             "autograd.grad passes, the second through the first one's graph, and leaves "
             ".grad alone.")

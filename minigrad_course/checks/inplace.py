@@ -140,8 +140,9 @@ def _normalized_judge(checks: Checks, x0: np.ndarray, got: dict) -> None:
     checks.expect(same_numbers(got["loss"], value),
                   "the loss value changed: keep the same computation.")
     checks.expect(same_numbers(got["grad"], grad), "x.grad is not the gradient of the loss. "
-                  "Hint: a change that autograd does not see (through .data) gives wrong "
-                  "gradients instead of an error (notebook 08).")
+                  "Hint: a value autograd cannot follow gives wrong gradients instead of an "
+                  "error: a change made through .data, or a number taken out with .item() "
+                  "or detach(), is a constant to backward() (notebook 08).")
 
 
 normalized_loss = Exercise(

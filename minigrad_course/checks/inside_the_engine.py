@@ -313,7 +313,7 @@ def _wrong_grad(description: str, wrong: tuple, grad_there: bool) -> str:
 MOST_RUNS = 64  # runs of one node after which a by-hand pass is stopped
 
 
-class TooManyRuns(Exception):
+class TooManyRuns(BaseException):  # not an Exception: the learner's `except` lets it through
     """A node ran far more often than once: the pass would take forever (nested diamonds)."""
 
 

@@ -60,9 +60,12 @@ def hidden_gradient(x, w1, w2):
 
 def _hidden_run(find_gradient: Callable, case: list) -> dict:
     x, w1, w2 = _network(*case)
-    with Watch() as watch:
+    with Watch({Tensor.retain_grad: "retain_grad"}) as watch:
         result = call(find_gradient, x, w1, w2)
+    late = any(runs for name, runs in zip(watch.called, watch.backward_runs_before)
+               if name == "retain_grad")
     return {"result": value_data(result), "backward_runs": watch.backward_runs,
+            "retained_too_late": late and result is None,
             "accumulated": any(run.accumulate for run in watch.runs),
             "w1_grad": value_data(w1._grad), "w2_grad": value_data(w2._grad)}
 
@@ -71,6 +74,11 @@ def _hidden_judge(checks: Checks, case: list, got: dict) -> None:
     expected, w1_grad, w2_grad = _expected_gradients(*_network(*case))
     result = got["result"]
     which = f"with hidden of shape {case[1], case[3]}"
+    if got["retained_too_late"]:
+        checks.fail_now(f"{which}: it returns None: retain_grad() ran after backward() had "
+                        "already run, and it only asks a later backward pass to keep the "
+                        "gradient. Hint: in which order must the request and the pass come? "
+                        "(notebook 06)")
     if not checks.expect(result is not None, f"{which}: it returns None: reading .grad on "
                          "an intermediate gives None. Hint: which tensors does backward() "
                          "keep a .grad for, and how does a tensor ask to be one of them? "
