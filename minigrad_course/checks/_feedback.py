@@ -7,14 +7,12 @@ In Jupyter every message is short: a failure shows only its message (no frames t
 package), success shows as a green box, and unanswered cells say so in one line (see
 `_notebook`). Every failure or unanswered exercise still raises, so that nbgrader scores it 0.
 
-The protocol every check follows, which the grader relies on: a check ends in
-`Checks.verdict(success)` (or calls `succeed(text)` itself); that is the only way a check says it
-passed. The grader counts those calls through `on_success`, which its kernel sets before any of
-the learner's code runs: a check cell passes only if each of its check calls reported success,
-so a `check` rebound to an object that does nothing, or a cell emptied before it runs, fails.
-Every `Checks` also refuses to judge (raising `Tampered`) when the notebook's code has replaced
-something the checks rely on (numpy, minigrad, the checks themselves: see `_integrity`), also
-under nbgrader, which has no grader of ours around it."""
+A check's verdict is `Checks.verdict(success)` (or `succeed(text)`): the success line, or
+CheckFailed. In the notebook, every `Checks` also refuses to judge (raising `Tampered`) when the
+notebook's code has replaced something the checks rely on (numpy, minigrad, the checks
+themselves: see `_integrity`), which matters under nbgrader, where checks run in the student's
+kernel. The course's grader runs no check there: its judge calls them in its own process, on
+data (`_exercise`, `judged`), and collects their success lines instead of printing them."""
 from __future__ import annotations
 
 import html

@@ -213,3 +213,8 @@ def main() -> None:
     _limit_resources()
     serve(requests, replies)
     os._exit(0)  # no atexit handler of a learner's runs after grading
+
+
+if __name__ == "__main__":  # python -I .../runner.py FOLDER: the course's packages are there
+    sys.path.insert(0, sys.argv[1])
+    main()

@@ -96,8 +96,8 @@ class Worker:
     def __init__(self, sandbox: Sandbox, uid: int | None, work: Path, library: Path,
                  modules: list[str], memory: float) -> None:
         inside = COURSE if sandbox.mode == NAMESPACES else str(library)
-        argv = [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {inside!r}); "
-                "from minigrad_course.grade.runner import main; main()"]
+        # The runner's file, run as a script: the grader's own modules are not imported there.
+        argv = [sys.executable, "-I", f"{inside}/minigrad_course/grade/runner.py", inside]
         env = {GRADING_ENV: "1", MEMORY_ENV: f"{memory:g}", "PYTHONDONTWRITEBYTECODE": "1",
                # one BLAS thread per worker: --jobs runs several side by side
                "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
@@ -239,10 +239,11 @@ class Session:
         self.dead = False
 
     def _start(self) -> Worker:
-        if self.uid is not None:
-            from .sandbox import kill_all
+        if self.uid is not None and self.restarts:
+            from .sandbox import gone, kill_all
 
             kill_all(self.uid)  # what the last worker left is gone before the next starts
+            gone(self.uid)
         return Worker(self.sandbox, self.uid, self.work, self.library, self.modules,
                       self.memory)
 
