@@ -7,7 +7,9 @@ from one with a raised recursion limit; watching the calls can. `Watch` uses `sy
 which sees every Python call in this thread (and, through `threading.setprofile`, in the
 threads the learner's code starts) and costs a little time only while it is on. Like all
 in-process checking it can be switched off by the code it watches; it notices that, even when
-the code switches it back on, and the check fails saying so."""
+the code switches it back on, and the check fails saying so. In the course's grader a Watch
+runs in the sandboxed worker: what it saw is data the judge may use to fail an answer, never
+to pass one (docs/grading.md)."""
 from __future__ import annotations
 
 import inspect

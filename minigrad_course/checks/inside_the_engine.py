@@ -26,7 +26,7 @@ from minigrad.tensor import Tensor
 from . import _graphs
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
-from ._feedback import Checks, same_numbers, show_graphs, shown
+from ._feedback import Checks, same_numbers, shown
 from ._guards import Watch
 from ._snippets import check_predictions
 

@@ -75,12 +75,20 @@ class Sandbox:
             self.mode = UID if wanted == UID else NAMESPACES
             if self.mode == NAMESPACES and not self._works():
                 self.mode = UID
+            if self.mode == UID and not self._works():  # Python unreadable by other users
+                self.mode = NONE
+                self.described = DESCRIPTIONS[NONE] + (
+                    " (as root, but Python would not start as another user here: make the "
+                    "Python installation readable by all users)")
+                return
         self.described = DESCRIPTIONS[self.mode]
 
     def _works(self) -> bool:
-        """Can this machine give a worker its namespaces? One trial, `/bin/true` inside."""
+        """Can this machine give a worker this containment? One trial: Python starts inside."""
         with self.lease() as uid, tempfile.TemporaryDirectory() as temp:
-            config = self.config(uid, Path(temp), Path(temp), ["/bin/true"], {})
+            os.chmod(temp, 0o755)
+            config = self.config(uid, Path(temp), Path(temp),
+                                 [sys.executable, "-I", "-S", "-c", "pass"], {})
             done = subprocess.run(self.command(config), capture_output=True, timeout=60)
             return done.returncode == 0
 

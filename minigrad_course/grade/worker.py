@@ -21,12 +21,11 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..checks._data import BadData, decode, encode
 from ..checks._notebook import GRADING_ENV
 from .runner import HEADER, MAX_PRINTED, MEMORY_ENV, capped
-from .sandbox import COURSE, NAMESPACES, NONE, STUDENT, Sandbox
+from .sandbox import COURSE, NAMESPACES, NONE, Sandbox
 
 INTERRUPT_GRACE_S = 5.0  # how long an interrupted cell gets to stop
 START_TIMEOUT_S = 60.0  # how long a worker may take to import everything and say it is ready
