@@ -122,3 +122,14 @@ def test_the_grader_works_beside_a_clone_named_minigrad(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "4 of 4 exercises passed" in done.stdout
+
+
+def test_uncontained_grading_says_so(tmp_path: Path) -> None:
+    """Where the grader cannot drop privileges (forced here), the verdicts are still the
+    judge's, and the report's last line says the workers were not contained."""
+    env = dict(os.environ, MINIGRAD_GRADE_SANDBOX="none")
+    done = subprocess.run([sys.executable, "-m", "minigrad_course.grade",
+                           str(SOLUTIONS / "ex03_accumulation.ipynb")], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1].startswith("workers: NOT contained"), done.stdout
