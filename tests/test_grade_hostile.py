@@ -86,7 +86,7 @@ def test_a_batch_with_attackers_loses_no_report_and_credits_none(tmp_path: Path)
     process of a worker outlives the run, and the solutions are as they were."""
     solutions = tmp_path / "solutions"
     shutil.copytree(SOLUTIONS, solutions)
-    before = {path.name: path.read_bytes() for path in solutions.iterdir()}
+    before = {path: path.read_bytes() for path in solutions.rglob("*") if path.is_file()}
     class_folder = tmp_path / "submitted"
     paths = [hostile.save(class_folder / attack / hostile.NAME.removesuffix(".ipynb"),
                           hostile.hostile(code)) for attack, code in hostile.CLASS_ATTACKS.items()]
@@ -115,7 +115,7 @@ def test_a_batch_with_attackers_loses_no_report_and_credits_none(tmp_path: Path)
     time.sleep(3)  # a daemon would have rewritten them by now
     assert (csv_path.read_bytes(), json_path.read_bytes()) == written
     assert _processes_of_uids(range(DEFAULT_UIDS[0], DEFAULT_UIDS[1] + 1)) == []
-    assert {path.name: path.read_bytes() for path in solutions.iterdir()} == before
+    assert {path: path.read_bytes() for path in solutions.rglob("*") if path.is_file()} == before
 
 
 def test_predictions_got_by_running_the_code_are_refused(tmp_path: Path) -> None:
