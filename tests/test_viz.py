@@ -363,10 +363,8 @@ def _visible(source: str) -> str:
 
 
 def test_predict_mode_asks_each_step_before_it_shows_it() -> None:
-    a, b, c, d, L = _diamond()
-    plain = viz.backward_steps(L, predict=False)
-    a.grad = b.grad = None
-    a, b, c, d, L = _diamond()
+    plain = viz.backward_steps(_diamond()[-1])
+    a, b, *_, L = _diamond()
     frames = viz.backward_steps(L, predict=True)
     # every step but the end is asked first; the answers are the frames of the plain view
     assert len(frames) == 2 * len(plain) - 1
@@ -379,9 +377,6 @@ def test_predict_mode_asks_each_step_before_it_shows_it() -> None:
     for value in ("48.", "32.", "grad 64."):  # what the last steps reveal
         first = next(n for n, f in enumerate(frames) if value in _visible(f.source))
         assert first % 2 == 1 and "?" in _visible(frames[first - 1].source), (value, first)
-    for question, answer in zip(frames.frames[0:-1:2], frames.frames[1::2]):
-        assert [m for m in re.findall(r"n\d+ \[", question.source)] == \
-            [m for m in re.findall(r"n\d+ \[", answer.source)]
     assert "48." not in "".join(f.source for f in frames.frames[:7])  # not even invisibly
     assert a.grad.item() == 64.0 and b.grad.item() == 32.0
 
