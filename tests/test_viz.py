@@ -365,7 +365,8 @@ def _visible(source: str) -> str:
 
 
 def test_predict_mode_asks_each_step_before_it_shows_it() -> None:
-    plain = viz.backward_steps(_diamond()[-1])
+    kept = _diamond()  # c and d alive, as in the lesson (else drawn as freed temporaries)
+    plain = viz.backward_steps(kept[-1])
     a, b, *_, L = _diamond()
     frames = viz.backward_steps(L, predict=True)
     # every step but the end is asked first; the answers are the frames of the plain view
