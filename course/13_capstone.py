@@ -69,8 +69,7 @@ plt.show()
 #
 # Two inputs (the coordinates), a hidden layer of 16 `tanh` units, two outputs (one score per
 # class). `nn.Linear(2, 16)` holds a weight of shape `(16, 2)` and a bias of shape `(16,)`,
-# both `nn.Parameter`s: leaves with `requires_grad=True`, the tensors whose `.grad` backward
-# fills.
+# both `nn.Parameter`s: leaves with `requires_grad=True`.
 #
 # `nn.Linear` starts from random weights, and PyTorch seeds its random numbers differently on
 # every run. To make this notebook print the same on every run, we overwrite every parameter
@@ -143,25 +142,43 @@ assert xs.grad is None
 viz.draw(loss, names=parameter_names)
 
 # %% [markdown]
-# ## Training
+# ## Your turn: the training step
 #
-# The loop of every PyTorch program: reset the gradients, compute the loss, `backward()`, and
-# let the optimizer change the parameters (under `no_grad`, inside `step()`). Plain gradient
-# descent, `torch.optim.SGD`, with a learning rate of 0.5, for 300 steps on all 200 points.
-# After each `backward()` we record the size (Euclidean norm) of each parameter's gradient.
+# Every PyTorch program trains with the same four lines. Write `train_step(model, optimizer,
+# loss_fn, xs, ys)`: reset the gradients (`optimizer.zero_grad()`, first, so that each `.grad`
+# holds this step's gradient afterwards), compute the loss, `backward()`, and let the optimizer
+# change the parameters (`optimizer.step()`, under `no_grad` inside). Return the loss as a
+# Python float.
+
+# %% tags=["build"]
+def train_step(model, optimizer, loss_fn, xs, ys):
+    ### BEGIN SOLUTION
+    optimizer.zero_grad()
+    loss = loss_fn(model(xs), ys)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+    ### END SOLUTION
+
+
+# %% tags=["minigrad-only"]
+from minigrad_course.checks import capstone as check
+
+check.train_step(train_step)
+
+# %% [markdown]
+# Now train: plain gradient descent, `torch.optim.SGD`, with a learning rate of 0.5, for 300
+# steps on all 200 points. After each step we record the size (Euclidean norm) of each
+# parameter's gradient.
 
 # %%
 optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
 losses = []
 grad_norms = {name: [] for name, _ in model.named_parameters()}
 for step in range(300):
-    optimizer.zero_grad()
-    loss = loss_fn(model(xs), ys)
-    loss.backward()
+    losses.append(train_step(model, optimizer, loss_fn, xs, ys))
     for name, param in model.named_parameters():
         grad_norms[name].append(param.grad.norm().item())  # sqrt of the sum of squares
-    optimizer.step()
-    losses.append(loss.item())
 
 for step in (0, 100, 200, 299):
     print(f"step {step:3}: loss {losses[step]:.3f}")
@@ -260,19 +277,63 @@ assert all(values[-1] < values[0] for values in grad_norms.values())
 #
 # ## Freezing a layer
 #
-# `requires_grad_(False)` on a module switches off all its parameters (notebook 10): backward
-# computes nothing for them, their `.grad` stays `None`, and the optimizer skips them. This is
-# how a pretrained layer is kept fixed while the rest trains.
+# Fine-tuning keeps a pretrained layer fixed while the rest trains. `requires_grad_(False)` on a
+# module switches off all its parameters (notebook 10): backward computes nothing for them. The
+# optimizer, though, does not read `requires_grad`: `step()` updates every parameter it holds
+# whose `.grad` is not `None`.
+#
+# <details><summary>Freeze <code>model[0]</code> now, after the loop, and call
+# <code>optimizer.step()</code> once more. Will <code>model[0].weight</code> move? Click to
+# reveal</summary>
+#
+# Yes. Its `.grad` still holds the last step's gradient, and the optimizer still holds it. Only
+# a `.grad` of `None` makes `step()` skip a parameter; with momentum, even a `.grad` of zeros
+# (`zero_grad(set_to_none=False)`) lets the velocity keep moving it.
+# </details>
 
 # %%
 model[0].requires_grad_(False)
-optimizer.zero_grad()
-loss_fn(model(xs), ys).backward()
-for name, param in model.named_parameters():
-    print(f"{name:9} requires_grad={param.requires_grad!s:5}  grad is None: {param.grad is None}")
+before = model[0].weight.detach().clone()
+optimizer.step()
+print("model[0].weight moved:", not torch.equal(model[0].weight.detach(), before))
 
 # %%
-assert model[0].weight.grad is None and model[2].weight.grad is not None
+assert not torch.equal(model[0].weight.detach(), before)
+
+# %% [markdown]
+# So freeze in full: write `freeze(model, index, lr)`, which switches off `model[index]`'s
+# parameters, drops their gradients (`.grad = None`), and returns a new `torch.optim.SGD` with
+# learning rate `lr` and `momentum=0.9` that holds only the parameters still trained.
+
+# %% tags=["build"]
+def freeze(model, index, lr):
+    ### BEGIN SOLUTION
+    model[index].requires_grad_(False)
+    for param in model[index].parameters():
+        param.grad = None
+    trained = [param for param in model.parameters() if param.requires_grad]
+    return torch.optim.SGD(trained, lr=lr, momentum=0.9)
+    ### END SOLUTION
+
+
+# %% tags=["minigrad-only"]
+check.freeze(freeze)
+
+# %% [markdown]
+# Fifty more steps with the frozen layer: only `model[2]` learns.
+
+# %%
+optimizer = freeze(model, 0, lr=0.1)
+frozen = model[0].weight.detach().clone()
+for step in range(50):
+    last_loss = train_step(model, optimizer, loss_fn, xs, ys)
+for name, param in model.named_parameters():
+    print(f"{name:9} requires_grad={param.requires_grad!s:5}  grad is None: {param.grad is None}")
+print(f"loss {last_loss:.4f}; model[0].weight moved: "
+      f"{not torch.equal(model[0].weight.detach(), frozen)}")
+
+# %%
+assert torch.equal(model[0].weight.detach(), frozen) and model[2].weight.grad is not None
 
 # %% [markdown]
 # ## Summary
@@ -281,8 +342,10 @@ assert model[0].weight.grad is None and model[2].weight.grad is not None
 #   their `.grad`, and only theirs.
 # - The training step is `zero_grad()`, forward, `backward()`, `step()`; evaluation runs under
 #   `torch.no_grad()`.
-# - Per-parameter gradient norms show which layers learn and when training has settled;
-#   `requires_grad_(False)` freezes a layer.
+# - Per-parameter gradient norms show which layers learn and when training has settled.
+# - `requires_grad_(False)` stops a layer's gradients, not its updates: `step()` moves every
+#   parameter it holds that has a `.grad`. Freeze by also giving the optimizer only the
+#   parameters still trained.
 # - Every behaviour of `.grad` in this loop is one from notebooks 01 to 12: `None` before
 #   backward, accumulation and resetting, leaves versus intermediates, in-place updates under
 #   `no_grad`.

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from minigrad.tensor import Tensor
-from ._feedback import Checks, as_array, same_numbers
+from ._feedback import Checks, as_array, describe, same_numbers
 from ._guards import Watch, reaches
 from ._snippets import check_predictions
 
@@ -181,3 +181,37 @@ def mse_gradient(gradient_of_mse: Callable) -> None:
                       "asks for it from backward(), not worked out by hand.")
     checks.verdict("mse_gradient returns the gradient of the mean squared error for 6, 3 and 1 "
                    "samples, from a backward pass.")
+
+
+def jacobian_rows(jacobian_of: Callable) -> None:
+    """Lesson 05's build: `jacobian(y, x)` for a vector y already computed from the leaf x, one
+    backward pass through y's graph per row (backward() or autograd.grad), without
+    torch.autograd.functional.jacobian."""
+    from minigrad.autograd import functional
+
+    checks = Checks("jacobian(y, x)")
+    for description, f, x0, expected in _examples():
+        x = Tensor(x0.copy(), requires_grad=True)
+        y = f(x)
+        which = f"for {description}"
+        with Watch({functional.jacobian: "torch.autograd.functional.jacobian"}) as watch:
+            mine = as_array(checks.call(jacobian_of, y, x, doing=f"jacobian(y, x) {which}"))
+        if watch.called:
+            checks.fail_now(f"{which}: it calls {watch.called[0]}, which is what the lesson "
+                            "asks you to write.")
+        if not checks.expect(mine is not None and mine.shape == expected.shape,
+                             f"{which}: expected a matrix with one row per element of y and "
+                             f"one column per element of x, got {describe(mine)}. Hint: row i "
+                             "is x.grad after a backward with a one-hot gradient picking y[i]."):
+            continue
+        checks.expect(same_numbers(mine, expected),
+                      f"{which}: the rows are not the derivatives of each element of y. Hint: "
+                      "x.grad accumulates, and a name for x.grad is that very tensor "
+                      "(notebooks 03 and 04): start each row from an empty .grad.")
+        checks.expect(watch.backward_runs == len(expected) and
+                      all(run.roots and run.roots[0] is y for run in watch.runs),
+                      f"{which}: J should come from {len(expected)} backward passes through "
+                      f"y, one per row (it ran {watch.backward_runs}). Hint: each row is what "
+                      "one y.backward(gradient=one_hot, retain_graph=True) leaves in x.grad.")
+    checks.verdict("jacobian(y, x) builds J for 4 functions, one backward pass through y per "
+                   "row.")
