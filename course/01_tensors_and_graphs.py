@@ -36,13 +36,14 @@ assert w.requires_grad and not x.requires_grad
 # %% [markdown]
 # ## Each operation leaves a `grad_fn`
 #
-# Multiply the two. The result remembers how it was made: its `grad_fn` is the node of the graph
-# that will, during the backward pass, turn a gradient for `y` into gradients for its inputs.
+# Multiply the two: `y = w * x`, one input tracked, one not.
 #
 # <details><summary>What will <code>y.requires_grad</code> print? Click to reveal</summary>
 #
 # `True`: one input (`w`) requires grad, so the result does too. A result is tracked as soon as
-# *any* of its inputs is.
+# *any* of its inputs is. And it remembers how it was made: its `grad_fn` is the node of the
+# graph that will, during the backward pass, turn a gradient for `y` into gradients for its
+# inputs.
 # </details>
 
 # %%
@@ -276,4 +277,4 @@ except RuntimeError as error:
 #   ran, a loop one node per pass, and every run records a new graph.
 #
 # Exercises: [exercises/ex01_tensors_and_graphs.ipynb](../exercises/ex01_tensors_and_graphs.ipynb).
-# Next: [02 · `.grad` is None until backward](02_grad_is_none.ipynb).
+# Next: [02 · Where a gradient comes from](02_grad_is_none.ipynb).

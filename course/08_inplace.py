@@ -13,7 +13,7 @@ import minigrad as torch
 from minigrad import viz
 
 # %% [markdown]
-# ## A leaf that requires grad cannot be changed in place
+# ## Changing a leaf in place
 #
 # A leaf with `requires_grad=True` is a parameter, the tensor whose gradient you want. Add 1 to
 # it in place:
@@ -36,8 +36,9 @@ print(w)
 assert w.tolist() == [1.0, 2.0]
 
 # %% [markdown]
-# Recorded, `w += 1` would make `w` the result of an addition, no longer the leaf you wanted a
-# gradient for. Every operation that writes into the values is refused:
+# A leaf that requires grad cannot be changed in place: recorded, `w += 1` would make `w` the
+# result of an addition, no longer the leaf you wanted a gradient for. Every operation that
+# writes into the values is refused:
 
 # %%
 for name, change in [("add_(1)", lambda t: t.add_(1)), ("mul_(2)", lambda t: t.mul_(2)),
@@ -93,8 +94,7 @@ assert (t._version, u._version) == (3, 0)
 # | `a.sin()` | $\cos a$ | its input |
 # | `a + b` | 1 and 1 | **nothing** |
 #
-# A tensor is saved with its version. If the version has changed when backward needs it,
-# backward raises an error rather than compute with values the forward pass never used.
+# A tensor is saved together with its version at that moment.
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -128,7 +128,8 @@ viz.draw(product, exponential, shifted, view="backward", show_saved=True)
 # reveal</summary>
 #
 # No. `ExpBackward0` saved `exponential` at version 0, `mul_` moved it to 1, and the backward
-# of `exp` would multiply by the doubled values. PyTorch raises instead.
+# of `exp` would multiply by the doubled values. When a saved tensor's version has changed,
+# backward raises an error rather than compute with values the forward pass never used.
 # </details>
 
 # %%
@@ -279,10 +280,9 @@ viz.draw(y)
 # node whose backward needed it nor your line that made that node. Its hint says how to find
 # both: *anomaly detection*, a slow debugging mode in which every node keeps the stack of its
 # forward call, and a failing node warns with it, naming itself ("Error detected in
-# MulBackward0"). The cell turns it on for one `with` block (`torch.autograd.detect_anomaly()`
-# is the same switch), with `check_nan=False`: its other check, which fails a backward that
-# produces NaN, is not needed here. It prints the warning's first line and last two source
-# lines: your code is in the last frames of the forward stack.
+# MulBackward0"). The cell turns it on for one `with` block (`check_nan=False` leaves out its
+# other check, for NaN gradients) and prints the warning's first line and the last two lines of
+# the forward stack: your code.
 
 # %%
 import warnings
@@ -317,15 +317,14 @@ print("Hint:", hint)
 assert sources[-1] == "square = h * h  # saves h" and not torch.is_anomaly_enabled()
 
 # %% [markdown]
-# ## `.data` hides changes from the check
+# ## Changing `.data`
 #
-# Old code changes `t.data` in place: the same memory without the history, and **not** sharing
-# the version counter.
+# Old code changes `t.data` in place: the same memory as `t`, without the history.
 #
 # <details><summary>What will <code>x.grad</code> be? Click to reveal</summary>
 #
-# `tensor([0., 0.])`, and no error, instead of $e^x$: zeroing `y.data` zeroed what
-# `ExpBackward0` saved without moving the version counter.
+# `tensor([0., 0.])`, and no error, instead of $e^x$: `.data` does **not** share the version
+# counter, so zeroing `y.data` zeroed what `ExpBackward0` saved without the check noticing.
 # </details>
 
 # %%
@@ -380,8 +379,10 @@ assert torch.allclose(w.detach(), torch.tensor([0.8, 1.6])) and w.is_leaf and w.
 # <details><summary>Build <code>loss</code> from <code>w</code>, update <code>w</code>, then call
 # <code>loss.backward()</code>. What happens? Click to reveal</summary>
 #
-# An error: `PowBackward0` saved `w` at version 1, the update moved it to 2. Hence training
-# runs the forward pass again at every step.
+# An error: `PowBackward0` saved `w` at version 1, the update moved it to 2. The loss was
+# computed with the old `w`, so its gradient is stale anyway: training runs the forward pass
+# again after each update because the parameters changed, and this error is what reusing the
+# old graph looks like.
 # </details>
 
 # %%
