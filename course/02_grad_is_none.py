@@ -2,7 +2,7 @@
 # # 02 · Where a gradient comes from: nudging, the chain rule, `backward()`
 #
 # A gradient answers one question: if I nudge this input a little, how much does the output
-# move? Here you measure that by nudging, see why the slopes along a chain multiply, check one
+# move? Here you measure that by nudging, see how slopes combine along a chain, check one
 # gradient yourself, and only then let `backward()` compute it and compare.
 
 # %%
@@ -58,7 +58,7 @@ ax.legend()
 plt.show()
 
 # %% [markdown]
-# ## Along a chain, slopes multiply
+# ## Along a chain
 #
 # Now two steps: $c = 3a$, then $L = c^2$, at $a = 1$ (so $c = 3$, $L = 9$). Nudging $a$ moves
 # $c$ 3 times as much, and nudging $c$ moves $L$ $2c = 6$ times as much.
@@ -106,8 +106,9 @@ check.slope(slope)
 # <details><summary>What will <code>a.grad</code> print now, before any backward? Click to
 # reveal</summary>
 #
-# `None`. Building the graph only records *how* `L` was computed. No derivative has been taken,
-# so there is no gradient to show, not even a zero.
+# `None`: no gradient yet. Building the graph only records *how* `L` was computed. No
+# derivative has been taken, so there is no gradient to show, not even a zero: `.grad` is `None`
+# until a `backward()` reaches the tensor.
 # </details>
 
 # %%
@@ -208,8 +209,9 @@ viz.backward_steps(L, predict=True)
 #
 # <details><summary>What will <code>z.grad</code> print after backward? Click to reveal</summary>
 #
-# `None`. The multiplication's backward does not even compute a gradient for an input that does
-# not require grad: backward only fills `.grad` for leaves with `requires_grad=True`.
+# `None`: a tensor that never asked for gradients gets none. The multiplication's backward does
+# not even compute a gradient for an input that does not require grad: backward only fills
+# `.grad` for leaves with `requires_grad=True`.
 # </details>
 
 # %%

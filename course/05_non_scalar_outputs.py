@@ -28,8 +28,9 @@ plt.rcParams["svg.hashsalt"] = "course"  # fixed ids inside the SVG: the same by
 #
 # <details><summary>What happens on <code>y.backward()</code>? Click to reveal</summary>
 #
-# A `RuntimeError`: *grad can be implicitly created only for scalar outputs*. `y` is not a
-# single number, and PyTorch will not guess what you want its gradient to be.
+# PyTorch refuses, with a `RuntimeError`: *grad can be implicitly created only for scalar
+# outputs*. `y` is not a single number, and PyTorch will not guess what you want its gradient
+# to be.
 # </details>
 
 # %%

@@ -4,7 +4,7 @@
 # On its way to the leaves, backward passes through every tensor in the middle of the graph,
 # and the chain rule computes a gradient for each. This notebook reads one, asks PyTorch to keep
 # it with `retain_grad()` (with the two attributes that tell you what a tensor will keep,
-# `is_leaf` and `retains_grad`), and then you use it to watch a gradient fade along a chain.
+# `is_leaf` and `retains_grad`), and then you use it to follow a gradient along a chain.
 
 # %%
 import minigrad as torch
@@ -32,8 +32,8 @@ x.grad
 # %% [markdown]
 # <details><summary>What will <code>h.grad</code> print? Click to reveal</summary>
 #
-# `None`, and reading it raises a `UserWarning`. `h` is not a leaf, so backward passed its
-# gradient (12) on to `x` and then dropped it.
+# `None`, and PyTorch warns: reading it raises a `UserWarning`. `h` is not a leaf, so backward
+# passed its gradient (12) on to `x` and then dropped it.
 # </details>
 #
 # A warning normally goes to the notebook's error stream. To show it here we catch it with
@@ -188,8 +188,9 @@ check.chain_gradients(chain_gradients)
 # shrink? Click to reveal</summary>
 #
 # Shrink, by a factor of 2.5 to 3 per layer: each $h_k$ is close to 1, so $1 - h_k^2$ is small,
-# and $w_k = 1.5$ does not make up for it. This is the *vanishing gradient* of deep networks:
-# the first layers get the faintest signal (notebook 13 measures it per layer).
+# and $w_k = 1.5$ does not make up for it: the gradient fades towards the input. This is the
+# *vanishing gradient* of deep networks: the first layers get the faintest signal (notebook 13
+# measures it per layer).
 # </details>
 
 # %%

@@ -21,7 +21,8 @@ from minigrad import viz
 # <details><summary>What will <code>w += 1</code> do? Click to reveal</summary>
 #
 # Raise a `RuntimeError`: *a leaf Variable that requires grad is being used in an in-place
-# operation* (`Variable` is PyTorch's old name for a tensor). `w` is left as it was.
+# operation* (`Variable` is PyTorch's old name for a tensor). `w` is left as it was: a leaf that
+# requires grad cannot be changed in place.
 # </details>
 
 # %%
@@ -36,9 +37,8 @@ print(w)
 assert w.tolist() == [1.0, 2.0]
 
 # %% [markdown]
-# A leaf that requires grad cannot be changed in place: recorded, `w += 1` would make `w` the
-# result of an addition, no longer the leaf you wanted a gradient for. Every operation that
-# writes into the values is refused:
+# Recorded, `w += 1` would make `w` the result of an addition, no longer the leaf you wanted a
+# gradient for. Every operation that writes into the values is refused:
 
 # %%
 for name, change in [("add_(1)", lambda t: t.add_(1)), ("mul_(2)", lambda t: t.mul_(2)),
@@ -235,7 +235,7 @@ except RuntimeError as error:
     print(error)
 
 # %% [markdown]
-# ## Writing into elements: `CopySlices`
+# ## Writing into elements
 #
 # `y[0] = value` changes `y` in place too. Write three values computed from a leaf `x` into
 # zeros that do not require grad: $y_0 = x_0^2$, $y_1 = x_1^3$, $y_2 = x_1^2$, at $x = (1, 2)$.

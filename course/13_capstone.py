@@ -278,17 +278,15 @@ assert all(values[-1] < values[0] for values in grad_norms.values())
 # ## Freezing a layer
 #
 # Fine-tuning keeps a pretrained layer fixed while the rest trains. `requires_grad_(False)` on a
-# module switches off all its parameters (notebook 10): backward computes nothing for them. The
-# optimizer, though, does not read `requires_grad`: `step()` updates every parameter it holds
-# whose `.grad` is not `None`.
+# module switches off all its parameters (notebook 10): backward computes nothing for them.
 #
 # <details><summary>Freeze <code>model[0]</code> now, after the loop, and call
 # <code>optimizer.step()</code> once more. Will <code>model[0].weight</code> move? Click to
 # reveal</summary>
 #
-# Yes. Its `.grad` still holds the last step's gradient, and the optimizer still holds it. Only
-# a `.grad` of `None` makes `step()` skip a parameter; with momentum, even a `.grad` of zeros
-# (`zero_grad(set_to_none=False)`) lets the velocity keep moving it.
+# Yes. The optimizer does not read `requires_grad`: `step()` updates every parameter it holds
+# whose `.grad` is not `None`, and this one still holds the last step's gradient. With momentum,
+# even a `.grad` of zeros (`zero_grad(set_to_none=False)`) lets the velocity keep moving it.
 # </details>
 
 # %%
