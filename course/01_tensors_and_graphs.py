@@ -232,7 +232,7 @@ assert halvings == math.floor(math.log2(300)) + 1  # the least k with 300 / 2**k
 print(scaled(w, True).grad_fn is scaled(w, True).grad_fn)
 
 # %% [markdown]
-# ## Only floating-point tensors can require grad
+# ## Integer tensors cannot require grad
 #
 # Gradients are about small changes, and integers cannot change a little. Asking an integer
 # tensor to require grad is an error (PyTorch's exact message):
@@ -267,7 +267,7 @@ except RuntimeError as error:
 # ## Summary
 #
 # - `requires_grad=True` (or `requires_grad_()`) asks PyTorch to track a tensor; only
-#   floating-point tensors can.
+#   floating-point (or complex) tensors can.
 # - Every tracked operation records a `grad_fn` node (`MulBackward0`, `SinBackward0`...) that
 #   links to its inputs' nodes through `next_functions`; leaves that require grad appear as
 #   `AccumulateGrad`.

@@ -80,9 +80,9 @@ print(f"L per unit of a: {((3 * (a0 + eps)) ** 2 - (3 * a0) ** 2) / eps:.3f}")
 # %% [markdown]
 # ## Your turn: a gradient by nudging
 #
-# Write `slope(f, x)`: how far `f` moves per unit of `x`, measured with a small nudge (try
-# $\varepsilon = 10^{-6}$). Nudging both ways, $(f(x + \varepsilon) - f(x - \varepsilon)) /
-# 2\varepsilon$, is more accurate than one way. Plain Python numbers, no autograd.
+# Write `slope(f, x)`: how far `f` moves per unit of `x`, measured with a small nudge of `x`
+# (try $\varepsilon = 10^{-6}$), with plain Python numbers and no autograd. Nudging both ways,
+# to $x + \varepsilon$ and to $x - \varepsilon$, is more accurate than one way.
 
 # %% tags=["build"]
 def slope(f, x):

@@ -153,10 +153,9 @@ except RuntimeError as error:
 #
 # A one-hot $v$ (a 1 in position $i$, zeros elsewhere) picks row $i$ of $J$: the gradient of
 # $y_i$ alone. Doing that for every $i$ rebuilds the whole Jacobian. Write `jacobian(y, x)` for a
-# vector `y` computed from a vector leaf `x`: for each element of `y`, one
-# `y.backward(gradient=one_hot, retain_graph=True)`, and `x.grad` as that row. Two details:
-# `x.grad` accumulates, so start each row from an empty one (notebook 04); `retain_graph=True`
-# keeps the graph alive for the next pass (notebook 09 explains why it is needed).
+# vector `y` computed from a vector leaf `x`, one backward pass through `y` per row. Two things
+# to watch: what a second backward does to `x.grad` (notebook 03), and that a backward frees
+# the graph unless `retain_graph=True` keeps it for the next pass (notebook 09 says why).
 # `torch.stack(rows)` makes a matrix of a list of rows. PyTorch packages this loop as
 # `torch.autograd.functional.jacobian`: write it out instead, to see what that does.
 

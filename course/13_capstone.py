@@ -144,10 +144,10 @@ viz.draw(loss, names=parameter_names)
 # %% [markdown]
 # ## Your turn: the training step
 #
-# Every PyTorch program trains with the same four lines. Write `train_step(model, optimizer,
-# loss_fn, xs, ys)`: reset the gradients (`optimizer.zero_grad()`, first, so that each `.grad`
-# holds this step's gradient afterwards), compute the loss, `backward()`, and let the optimizer
-# change the parameters (`optimizer.step()`, under `no_grad` inside). Return the loss as a
+# Write `train_step(model, optimizer, loss_fn, xs, ys)`: one step of gradient descent on the
+# loss `loss_fn(model(xs), ys)`, with the optimizer's two methods from notebook 04,
+# `zero_grad()` and `step()`. Afterwards every parameter has moved once, by this step's
+# gradient, and its `.grad` holds that gradient (the loop below reads it). Return the loss as a
 # Python float.
 
 # %% tags=["build"]
