@@ -126,9 +126,9 @@ assert a.grad is None and b.grad is None
 viz.draw(L)
 
 # %% [markdown]
-# `backward()` will work out the same two numbers with the chain rule, from $L$ back to the
-# leaves: it starts with $\partial L/\partial L = 1$, and each node multiplies the gradient that
-# arrives by its *local* slope and sends the result to each input:
+# `backward()` will work out $\partial L/\partial a$ and $\partial L/\partial b$ with the chain
+# rule, from $L$ back to the leaves: it starts with $\partial L/\partial L = 1$, and each node
+# multiplies the gradient that arrives by its *local* slope and sends the result to each input:
 #
 # | node | sends to | local slope |
 # | --- | --- | --- |
