@@ -1,4 +1,5 @@
-"""Checks for exercises/ex02_grad_is_none.ipynb: who gets a .grad, and when."""
+"""Checks for exercises/ex02_grad_is_none.ipynb and lesson 02's build: who gets a .grad, and
+when; a slope measured by nudging."""
 from __future__ import annotations
 
 import math

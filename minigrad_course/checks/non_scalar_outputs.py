@@ -1,5 +1,5 @@
-"""Checks for exercises/ex05_non_scalar_outputs.ipynb: non-scalar outputs and the `gradient`
-argument, a vector-Jacobian product."""
+"""Checks for exercises/ex05_non_scalar_outputs.ipynb and lesson 05's build: non-scalar outputs
+and the `gradient` argument, a vector-Jacobian product, a Jacobian row by row."""
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -1,5 +1,5 @@
-"""Checks for exercises/ex06_retain_grad.ipynb: an intermediate's .grad, retain_grad(),
-is_leaf and retains_grad."""
+"""Checks for exercises/ex06_retain_grad.ipynb and lesson 06's build: an intermediate's .grad,
+retain_grad(), is_leaf and retains_grad, gradients along a chain."""
 from __future__ import annotations
 
 import math
