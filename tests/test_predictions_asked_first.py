@@ -118,7 +118,7 @@ TABLE = [
      ["tensor(nan)", "0/0", "infty \\cdot 0"], "output"),
     ("12", "what will w.grad be now?", ["tensor([1., 2., 3.])"], "output"),
     ("13", "after loss.backward(), which tensors have a .grad?",
-     ["grad shape (16, 2)", "the four parameters"], "output"),
+     ["grad shape (16, 2)", "the four parameters", "stays none"], "output"),
     ("13", "after the loop, what does model[0].weight.grad hold",
      ["the last step's", "without resetting it"], "reveal"),
     ("13", "will model[0].weight move?",
