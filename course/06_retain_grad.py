@@ -81,9 +81,8 @@ viz.draw(y)
 # %% [markdown]
 # ## `retain_grad()`: keep it this time
 #
-# Call `h.retain_grad()` *before* `backward()`. It marks `h` so that the engine, when the
-# gradient for `h` passes by, also stores it in `h.grad`. `h.retains_grad` tells whether a
-# tensor is marked. The diagram draws a retained intermediate in green.
+# Call `h.retain_grad()` *before* `backward()`: it marks `h`, and `h.retains_grad` tells
+# whether a tensor is marked. The diagram draws a marked intermediate in green.
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)
@@ -103,6 +102,7 @@ viz.draw(y)
 # <code>y.backward()</code>? Click to reveal</summary>
 #
 # `tensor(12.)` and `tensor(36.)`: $dy/dh = 2h$ at $h = 6$, and that 12 times $dh/dx = 3$.
+# The mark asks the engine to store the gradient for `h` in `h.grad` when it passes by.
 # Retaining changes nothing about the leaves; it only keeps one more gradient.
 # </details>
 
