@@ -62,12 +62,12 @@ for name, change in [("requires_grad_(False)", lambda t: t.requires_grad_(False)
 # ## Every tensor counts its in-place changes
 #
 # Each tensor carries a counter, `_version`, that every in-place operation on it increases by
-# one (internal, but readable). An out-of-place operation makes a new tensor, at version 0.
+# one (internal, but readable).
 #
 # <details><summary>What will the last line print? Click to reveal</summary>
 #
 # `3 0`: three in-place changes to `t` (`+=`, `mul_`, an item assignment), and `u = t + 1` is a
-# new tensor that was never changed.
+# new tensor that was never changed: an out-of-place operation makes a new tensor, at version 0.
 # </details>
 
 # %%

@@ -184,23 +184,26 @@ for step in (0, 100, 200, 299):
     print(f"step {step:3}: loss {losses[step]:.3f}")
 
 # %% [markdown]
-# <details><summary>After the loop, what does <code>model[0].weight.grad</code> hold: the gradient
-# of the first step, of the last step, or the sum of all 300? Click to reveal</summary>
+# <details><summary>After the loop, <code>model[0].weight.grad</code> holds the last step's
+# gradient. Is that the gradient of the loss at the weights the model has now? Click to
+# reveal</summary>
 #
-# The last step's. `zero_grad()` at the top of every pass threw the previous one away, and
-# `step()` reads `.grad` without resetting it. It is not the gradient at the final weights
-# either: `step()` moved them after that `backward()`.
+# No. It was taken at the weights before the last update: `step()` moved them after that
+# `backward()`, and reads `.grad` without changing it. The gradient at the final weights is a
+# new backward away (here through `torch.autograd.grad`, notebook 09, so that `.grad` is left
+# alone), and a little smaller, since the loss is still going down.
 # </details>
 
 # %%
 first_layer = grad_norms["0.weight"]
-print(f"norm of model[0].weight.grad now: {model[0].weight.grad.norm().item():.4f}")
-print(f"norm recorded at step 0:          {first_layer[0]:.4f}")
-print(f"norm recorded at step 299:        {first_layer[-1]:.4f}")
-print(f"sum of the 300 norms:             {sum(first_layer):.4f}")
+(at_final_weights,) = torch.autograd.grad(loss_fn(model(xs), ys), model[0].weight)
+print(f"norm of model[0].weight.grad now:         {model[0].weight.grad.norm().item():.4f}")
+print(f"norm recorded at step 299:                {first_layer[-1]:.4f}")
+print(f"norm of the gradient at the weights now:  {at_final_weights.norm().item():.4f}")
 
 # %%
 assert model[0].weight.grad.norm().item() == first_layer[-1]
+assert at_final_weights.norm().item() < first_layer[-1]
 
 # %% [markdown]
 # How well does the trained network classify the 200 points? Evaluation needs no gradient, so it

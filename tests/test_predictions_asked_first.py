@@ -119,8 +119,8 @@ TABLE = [
     ("12", "what will w.grad be now?", ["tensor([1., 2., 3.])"], "output"),
     ("13", "after loss.backward(), which tensors have a .grad?",
      ["grad shape (16, 2)", "the four parameters", "stays none"], "output"),
-    ("13", "after the loop, what does model[0].weight.grad hold",
-     ["the last step's", "without resetting it"], "reveal"),
+    ("13", "is that the gradient of the loss at the weights the model has now?",
+     ["before the last update", "a little smaller"], "reveal"),
     ("13", "will model[0].weight move?",
      ["moved: true", "does not read requires_grad"], "output"),
 ]
