@@ -121,8 +121,8 @@ TABLE = [
      ["grad shape (16, 2)", "the four parameters", "stays none"], "output"),
     ("13", "is that the gradient of the loss at the weights the model has now?",
      ["before the last update", "a little smaller"], "reveal"),
-    ("13", "will model[0].weight move?",
-     ["moved: true", "does not read requires_grad"], "output"),
+    ("13", "will model[0].weight move?",  # its cell waits for train_step: the reveal says it
+     ["does not read requires_grad", "still holds the last step's gradient"], "reveal"),
 ]
 
 
