@@ -12,6 +12,9 @@ import minigrad as torch
 # %% tags=["minigrad-only"]
 from minigrad import viz
 
+# The cells you write: until yours runs, the cells that use it wait, and say so.
+# %load_ext minigrad_course.builds
+
 # %%
 import textwrap
 import warnings

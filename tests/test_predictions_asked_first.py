@@ -23,6 +23,8 @@ import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# The learner's form: a cell that needs a build waits ("Not run"), so a prediction whose answer
+# cell needs one is checked against its reveal.
 NOTEBOOKS = ROOT / "notebooks"
 # As scripts/build_notebooks.py tells a prediction: a reveal whose summary says "Click to reveal"
 # (a build's worked answer is a <details> too, and no prediction).
@@ -119,7 +121,7 @@ TABLE = [
      ["tensor(0.6000) tensor(0.8000)"], "output"),
     ("12", "what will a.grad be for hypot.apply(a, b)",
      ["tensor(nan)", "0/0", "infty \\cdot 0"], "output"),
-    ("12", "what will w.grad be now?", ["tensor([1., 2., 3.])"], "output"),
+    ("12", "what will w.grad be now?", ["tensor([1., 2., 3.])"], "reveal"),  # waits for SignSTE
     ("13", "after loss.backward(), which tensors have a .grad?",
      ["grad shape (16, 2)", "the four parameters", "stays none"], "output"),
     ("13", "is that the gradient of the loss at the weights the model has now?",
