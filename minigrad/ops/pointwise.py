@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import Function
+from ..fidelity import vector_math
 from ..tensor import Tensor
 from .operands import result_like, zero_gradient
 from .selection import Clamp, Relu, sign, where  # noqa: F401 - (re-exported)
@@ -261,7 +262,7 @@ class Sin(Function):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        return result_like(np.sin(a._data), a)
+        return result_like(vector_math.sin_like_torch(a._data), a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -277,7 +278,7 @@ class Cos(Function):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        return result_like(np.cos(a._data), a)
+        return result_like(vector_math.cos_like_torch(a._data), a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -292,14 +293,30 @@ class Tanh(Function):
 
     @staticmethod
     def forward(ctx, a):
-        out = result_like(np.tanh(a._data), a)
+        out = result_like(vector_math.tanh_like_torch(a._data), a)
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return grad * (1 - out * out)
+        return TanhBackward.apply(grad, out)
+
+
+class TanhBackward(Function):
+    """grad * (1 - out^2), PyTorch's tanh_backward, rounded as PyTorch rounds it (one fused
+    multiply-add, fidelity.vector_math); recorded when differentiated again (create_graph)"""
+    node_name = "TanhBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, out):
+        ctx.save_for_backward(grad, out)
+        return result_like(vector_math.tanh_backward_like_torch(grad._data, out._data), out)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, out = ctx.saved_tensors
+        return TanhBackward.apply(gg, out), gg * (-2 * out * grad)
 
 
 class Sigmoid(Function):
