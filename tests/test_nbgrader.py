@@ -7,12 +7,13 @@ fail the hidden one), a read-only cell whose bug the learner fixes, and four exe
 students try to cheat (every exception silenced, numpy.allclose patched, `check` rebound to a
 no-op, every check function replaced) and score 0; each
 nbgrader command starts a Python process and autograde a kernel per student, so every further
-assignment would add about half a minute without testing anything new. nbgrader warns about
-checksums of changed cells (nbgrader issue 1961): the test does not look at warnings at all, only
-at exit codes and at the scores in the gradebook and in the exported CSV."""
+assignment would add about half a minute without testing anything new. Exit codes, the scores in
+the gradebook and in the exported CSV decide; nbgrader's warnings are read too: no deprecated
+setting, and a "has changed" warning only for the one check cell a student did change."""
 from __future__ import annotations
 
 import csv
+import html
 import json
 import os
 import re
@@ -23,7 +24,8 @@ from pathlib import Path
 import pytest
 
 from minigrad_course.checks import markers
-from minigrad_course.nbgrader_course import for_class
+from minigrad_course.nbgrader_course import (FEEDBACK_PREPROCESSORS, SANITIZE_PREPROCESSORS,
+                                             for_class)
 
 ROOT = Path(__file__).resolve().parent.parent
 ASSIGNMENT = "ex03_accumulation"
@@ -40,6 +42,7 @@ def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess:
     done = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=course, env=env,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, f"nbgrader {' '.join(args)}:\n{done.stdout}{done.stderr}"
+    assert "Outdated config" not in done.stdout + done.stderr, done.stderr  # a deprecated name
     return done
 
 
@@ -151,7 +154,11 @@ def test_the_course_as_an_nbgrader_class(tmp_path: Path) -> None:
     for student, code in ATTACKS.items():
         submit(course, student, attacked(release, code))
 
-    nbgrader(course, "autograde", ASSIGNMENT)
+    autograded = nbgrader(course, "autograde", ASSIGNMENT)
+    # Read-only cells are put back from the gradebook; only carol's emptied check is reported.
+    changed = re.findall(r"Attribute '(\w+)' for cell ([\w-]+) has changed",
+                         autograded.stdout + autograded.stderr)
+    assert changed == [("checksum", "03-loop-check")], autograded.stderr
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
@@ -179,12 +186,51 @@ def test_the_course_as_an_nbgrader_class(tmp_path: Path) -> None:
     # The restored check's message and the hidden test's, as the checks word them.
     assert "after_loop" in feedback and "checked it myself" not in feedback
     assert "with 7 samples in micro-batches of 3: w.grad is still None" in feedback
+    # Students never see the hidden tests: not the one that tries other sizes, not the guard.
+    hidden = [line for c in load(course / "source" / ASSIGNMENT / NOTEBOOK)["cells"]
+              for line in hidden_lines(markers.source_of(c))]
+    assert any("micro_batches_uneven" in line for line in hidden)
+    assert any("refuse_if_tampered" in line for line in hidden)
+    for student in ("alice", "bob", "carol", *ATTACKS):
+        shown = html.unescape((course / "feedback" / student / ASSIGNMENT /
+                               f"{ASSIGNMENT}.html").read_text(encoding="utf-8"))
+        assert "HIDDEN TESTS" not in shown, student
+        assert not [line for line in hidden if line in shown], student
     erin = (course / "feedback" / "erin" / ASSIGNMENT /
             f"{ASSIGNMENT}.html").read_text(encoding="utf-8")
     assert "This check cannot be trusted" in erin and "numpy.allclose" in erin
     gina = (course / "feedback" / "gina" / ASSIGNMENT /
             f"{ASSIGNMENT}.html").read_text(encoding="utf-8")
     assert "This check cannot be trusted" in gina and "both_orders" in gina
+
+
+def hidden_lines(source: str) -> list[str]:
+    """The lines of `source` between nbgrader's hidden-test markers, stripped."""
+    lines, inside = [], False
+    for line in source.split("\n"):
+        if markers.BEGIN_HIDDEN in line or markers.END_HIDDEN in line:
+            inside = markers.BEGIN_HIDDEN in line
+        elif inside and line.strip() and not line.strip().startswith("#"):
+            lines.append(line.strip())
+    return lines
+
+
+def test_the_class_config_changes_only_what_it_says_in_nbgraders_defaults() -> None:
+    """Feedback: nbgrader's preprocessors plus ClearHiddenTests; autograde's sanitizing:
+    nbgrader's with OverwriteCells replaced by RestoreCells. An nbgrader release that changes
+    its own lists fails here rather than losing a step silently."""
+    from nbgrader.converters import Autograde, GenerateFeedback
+
+    def names(owner: type, trait: str) -> list[str]:
+        return [f"{c.__module__.rsplit('.', 1)[0]}.{c.__name__}"
+                for c in owner.class_traits()[trait].default()]
+
+    assert FEEDBACK_PREPROCESSORS == [*names(GenerateFeedback, "preprocessors"),
+                                      "nbgrader.preprocessors.ClearHiddenTests"]
+    assert SANITIZE_PREPROCESSORS == [
+        "minigrad_course.nbgrader_preprocessors.RestoreCells"
+        if name == "nbgrader.preprocessors.OverwriteCells" else name
+        for name in names(Autograde, "sanitize_preprocessors")]
 
 
 def lay_out(*args: str | Path, cwd: Path = ROOT) -> subprocess.CompletedProcess:
@@ -239,6 +285,7 @@ def test_laying_out_again_keeps_the_instructors_config(tmp_path: Path) -> None:
     assert lay_out(tmp_path / "c", ASSIGNMENT).returncode == 0
     config = tmp_path / "c" / "nbgrader_config.py"
     assert "c.CourseDirectory.course_id = 'minigrad'" in config.read_text(encoding="utf-8")
+    assert "c.ExchangeCollect.check_owner = False" in config.read_text(encoding="utf-8")
     config.write_text("c = get_config()\nc.Exchange.root = '/srv/class'\n", encoding="utf-8")
     again = lay_out(tmp_path / "c", ASSIGNMENT, "ex04_resetting_gradients")
     assert again.returncode == 0 and "nbgrader_config.py" not in again.stdout
