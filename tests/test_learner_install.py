@@ -82,7 +82,7 @@ def test_set_up_leaves_nbgrader_out_where_it_is_not_installed(tmp_path: Path,
     server = set_up_lab.server_config()["ServerApp"]
     assert "jpserver_extensions" not in server
     assert server["contents_manager_class"] == set_up_lab.CONTENTS_MANAGER
-    assert set_up_lab.page_config() == {"disabledExtensions": {}}
+    assert set_up_lab.page_config() == {"disabledExtensions": {}, "lockedExtensions": {}}
 
 
 def test_set_up_for_students_then_for_a_learner(tmp_path: Path,
@@ -100,6 +100,9 @@ def test_set_up_for_students_then_for_a_learner(tmp_path: Path,
     assert on == {"assignment_list", "validate_assignment"}
     assert json.loads(page_config.read_text())["disabledExtensions"] == dict.fromkeys(
         set_up_lab.INSTRUCTORS_LAB_PLUGINS, True)
+    # Off but not locked: the instructor turns the formgrader on for themselves.
+    assert json.loads(page_config.read_text())["lockedExtensions"] == dict.fromkeys(
+        set_up_lab.INSTRUCTORS_LAB_PLUGINS, False)
     assert json.loads(json.dumps(set_up_lab.page_config()))["disabledExtensions"] == {
         set_up_lab.NBGRADER_LAB_EXTENSION: True}
     assert not any(set_up_lab.server_config()["ServerApp"]["jpserver_extensions"].values())
