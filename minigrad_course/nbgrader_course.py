@@ -64,10 +64,10 @@ EXCHANGE = "/srv/nbgrader/exchange"
 COURSE_ID = "minigrad"
 
 # nbgrader's feedback is the autograded notebook, into which autograde put every hidden test
-# back: its preprocessors, and ClearHiddenTests, which takes their lines out again.
+# back: its preprocessors, and nbgrader's ClearHiddenTests, which takes their lines out again.
 FEEDBACK_PREPROCESSORS = ["nbgrader.preprocessors.GetGrades",
                           "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
-                          "nbgrader.preprocessors.ClearHiddenTests"]
+                          "minigrad_course.nbgrader_preprocessors.ClearHiddenTestsFromFeedback"]
 # What autograde does to a submission before running it, nbgrader's OverwriteCells replaced.
 SANITIZE_PREPROCESSORS = ["nbgrader.preprocessors.ClearOutput",
                           "nbgrader.preprocessors.DeduplicateIds",
@@ -113,6 +113,14 @@ c.Exchange.root = {exchange!r}
 c.Autograde.sanitize_preprocessors = {python_list(SANITIZE_PREPROCESSORS)}
 # The feedback students fetch shows their notebook as graded, without the hidden tests' lines.
 c.GenerateFeedback.preprocessors = {python_list(FEEDBACK_PREPROCESSORS)}
+# ipykernel warns at every start that its sockets are TCP without encryption (they listen
+# on 127.0.0.1 only): autograde would print it once per submission.
+c.Execute.extra_arguments = ["--IPKernelApp.log_level=ERROR"]
+# nbgrader 0.9.6 with SQLAlchemy 2 warns "Object of type <SubmittedAssignment> not in session"
+# at every autograde; the submission is added and graded all the same (tests/test_nbgrader.py).
+import warnings  # noqa: E402
+
+warnings.filterwarnings("ignore", message=r"Object of type <Submitted\\w+> not in session")
 '''
 
 

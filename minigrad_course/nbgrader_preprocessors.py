@@ -1,6 +1,11 @@
 """nbgrader preprocessors that the class's configuration names (python -m
 minigrad_course.nbgrader_course writes it); imported by nbgrader only, where it is installed.
 
+ClearHiddenTestsFromFeedback is nbgrader's ClearHiddenTests as a step of generate_feedback:
+nbgrader's feedback is the autograded notebook, into which autograde put every hidden test back.
+(generate_feedback's HTML exporter sets every step's display_data_priority, which nbgrader's
+ClearHiddenTests does not take, and would say so at every run.)
+
 RestoreCells is nbgrader's OverwriteCells, which puts every read-only cell of a submission
 back as the instructor wrote it (the checks, with their hidden tests), minus a false alarm.
 nbgrader stores each cell's checksum taken with its hidden tests, and the student's copy carries
@@ -14,7 +19,13 @@ from __future__ import annotations
 from nbformat import NotebookNode
 from nbgrader import utils
 from nbgrader.api import MissingEntry
-from nbgrader.preprocessors import ClearHiddenTests, OverwriteCells
+from nbgrader.preprocessors import ClearHiddenTests, GetGrades, OverwriteCells
+from traitlets import List
+
+
+class ClearHiddenTestsFromFeedback(ClearHiddenTests):
+    display_data_priority = List(GetGrades.class_traits()["display_data_priority"].default(),
+                                 config=True)
 
 
 def without_hidden_tests(source: str) -> str:

@@ -159,6 +159,10 @@ def test_the_course_as_an_nbgrader_class(tmp_path: Path) -> None:
     changed = re.findall(r"Attribute '(\w+)' for cell ([\w-]+) has changed",
                          autograded.stdout + autograded.stderr)
     assert changed == [("checksum", "03-loop-check")], autograded.stderr
+    # And nothing else to read past: no warning of nbgrader's, SQLAlchemy's or the kernels'.
+    warned = [line for line in (autograded.stdout + autograded.stderr).splitlines()
+              if re.search(r"WARNING|Warning", line) and "has changed" not in line]
+    assert warned == [], warned
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
@@ -180,7 +184,8 @@ def test_the_course_as_an_nbgrader_class(tmp_path: Path) -> None:
     assert {s: float(rows[s]["raw_score"]) for s in rows} == scores
     assert all(float(row["max_score"]) == 4 for row in rows.values())
 
-    nbgrader(course, "generate_feedback", ASSIGNMENT)
+    fed_back = nbgrader(course, "generate_feedback", ASSIGNMENT)
+    assert "WARNING" not in fed_back.stdout + fed_back.stderr, fed_back.stderr
     feedback = (course / "feedback" / "carol" / ASSIGNMENT /
                 f"{ASSIGNMENT}.html").read_text(encoding="utf-8")
     # The restored check's message and the hidden test's, as the checks word them.
@@ -225,8 +230,9 @@ def test_the_class_config_changes_only_what_it_says_in_nbgraders_defaults() -> N
         return [f"{c.__module__.rsplit('.', 1)[0]}.{c.__name__}"
                 for c in owner.class_traits()[trait].default()]
 
-    assert FEEDBACK_PREPROCESSORS == [*names(GenerateFeedback, "preprocessors"),
-                                      "nbgrader.preprocessors.ClearHiddenTests"]
+    assert FEEDBACK_PREPROCESSORS == [
+        *names(GenerateFeedback, "preprocessors"),
+        "minigrad_course.nbgrader_preprocessors.ClearHiddenTestsFromFeedback"]
     assert SANITIZE_PREPROCESSORS == [
         "minigrad_course.nbgrader_preprocessors.RestoreCells"
         if name == "nbgrader.preprocessors.OverwriteCells" else name
