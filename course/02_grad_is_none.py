@@ -84,6 +84,8 @@ grad_a = b.item() * grad_c + 1 * grad_d  # 3 * 16 through c, plus 16 straight fr
 # %% [markdown]
 # Now `backward()` walks the graph from `L` back to the leaves and stores
 # $\partial L/\partial \text{leaf}$ in each leaf's `.grad`. It returns nothing.
+# This cell runs once per graph (a second `backward()` finds what it needs freed, notebook 09):
+# after fixing your numbers above, run again from the cell that builds `L`.
 
 # %%
 result = L.backward()
