@@ -5,9 +5,10 @@
 
 First the course's files shipped in the image (/srv/minigrad/shipped: the lessons, notebooks/;
 the exercises are nbgrader assignments the student fetches; never solutions/) come into the
-student's home, then the command given replaces this process. A home is a persistent volume that outlives the image, so each start compares three
-things for every shipped file: the file in the image, the file in the home, and the manifest
-(~/.minigrad/shipped.json) of what the last start put there, by SHA-256.
+student's home, then the command given replaces this process. A home is a persistent volume
+that outlives the image, so each start compares three things for every shipped file: the file
+in the image, the file in the home, and the manifest (~/.minigrad/shipped.json) of what the
+last start put there, by SHA-256.
 
 - missing from the home (new in the course, or deleted by the student): copied;
 - in the home exactly as shipped last time, and the image has a new version: updated;

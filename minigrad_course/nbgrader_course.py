@@ -87,11 +87,11 @@ def config_text(course_id: str = COURSE_ID, exchange: str = EXCHANGE,
                  "# belongs to the student it is filed under.\n"
                  "c.ExchangeCollect.check_owner = True\n")
     else:
-        owner = ("# On a hub every server runs as the same user (jovyan, uid 1000): a submission's\n"
-                 "# owner cannot tell students apart, and checking it would warn \"cheating\n"
-                 "# attempt?\" for each of them. Who submitted comes from the hub's login\n"
-                 "# (JUPYTERHUB_USER) instead. Where each student is an OS user of their own,\n"
-                 "# lay the class out with --check-owner.\n"
+        owner = ("# On a hub every server runs as the same user (jovyan, uid 1000): a\n"
+                 "# submission's owner cannot tell students apart, and checking it would\n"
+                 "# warn \"cheating attempt?\" for each of them. Who submitted comes from the\n"
+                 "# hub's login (JUPYTERHUB_USER) instead. Where each student is an OS user of\n"
+                 "# their own, lay the class out with --check-owner.\n"
                  "c.ExchangeCollect.check_owner = False\n")
     return f'''"""nbgrader's configuration for the minigrad course, written by
 python -m minigrad_course.nbgrader_course. Run nbgrader's commands in this folder."""

@@ -42,8 +42,9 @@ EXCHANGE_IN_IMAGE = "/srv/nbgrader/exchange"
 # by the environment's .pth file: nbgrader takes a student's name from JUPYTERHUB_USER only
 # when the OS user is jovyan, and this machine has no such user.
 AS_OS_USER = "MINIGRAD_TEST_OS_USER"
-OS_USER_SHIM = f'''"""Test only (tests/students_image.py): with ${AS_OS_USER} set, this process's own
-uid reads as that OS user's name, as in a hub's pod, where every server runs as jovyan."""
+OS_USER_SHIM = f'''"""Test only (tests/students_image.py): with ${AS_OS_USER} set, this
+process's own uid reads as that OS user's name, as in a hub's pod, where every server runs as
+jovyan."""
 import os
 import pwd
 

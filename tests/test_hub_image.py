@@ -111,8 +111,9 @@ def test_the_wheel_stage_builds_the_course_from_its_copies(context: Path, tmp_pa
     [run] = [rest for word, rest in wheel.instructions if word == "RUN"]
     assert run.startswith("pip wheel ") and run.endswith(" /src"), run
     # The same command, offline: this environment's setuptools instead of a fresh one.
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                           "--wheel-dir", str(tmp_path / "wheels"), str(tmp_path / "src")],
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",
+                           "--no-build-isolation", "--wheel-dir", str(tmp_path / "wheels"),
+                           str(tmp_path / "src")],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     [built] = (tmp_path / "wheels").glob("*.whl")

@@ -22,7 +22,6 @@ import re
 import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import nbformat
 import psutil
