@@ -1,7 +1,7 @@
 """One clear line for what minigrad leaves out of PyTorch.
 
 minigrad is the part of PyTorch this course needs. A program that reaches for another part
-(`nn.Conv2d`, `torch.fft`, `x.masked_fill`) gets an
+(`nn.LSTM`, `torch.fft`, `x.masked_fill`) gets an
 AttributeError, so `hasattr` still answers False, whose message names the API, says that
 minigrad is a subset of PyTorch, and what to use in the course instead. A name PyTorch does not
 have either (a typo) gets PyTorch's own message, with a pointer to the list of what minigrad has
@@ -19,13 +19,6 @@ INSTEAD = {
     "torch.distributions": "torch.randn / torch.rand, scaled and shifted",
     "torch.sort": "numpy.sort on tensor.numpy()",
     "torch.topk": "torch.max or torch.argmax",
-    "torch.nn.Conv1d": "nn.Linear on flattened inputs (nn.Flatten)",
-    "torch.nn.Conv2d": "nn.Linear on flattened inputs (nn.Flatten)",
-    "torch.nn.MaxPool2d": "nn.Linear on flattened inputs (nn.Flatten)",
-    "torch.nn.AvgPool2d": "nn.Linear on flattened inputs (nn.Flatten)",
-    "torch.nn.AdaptiveAvgPool2d": "x.mean(dim=(2, 3)) for a global average",
-    "torch.nn.functional.avg_pool2d": "F.linear on flattened inputs",
-    "torch.nn.functional.max_pool2d": "F.linear on flattened inputs",
     "torch.nn.Dropout": "no dropout: the course's models are small",
     "torch.nn.BatchNorm1d": "no normalisation layer: standardise the inputs once, "
                             "(X - X.mean(0)) / X.std(0)",
@@ -41,7 +34,6 @@ INSTEAD = {
     "torch.nn.ELU": "nn.ReLU or nn.LeakyReLU",
     "torch.nn.NLLLoss": "F.nll_loss",
     "torch.nn.init": "assign in torch.no_grad(): layer.weight.copy_(...) or .uniform_(a, b)",
-    "torch.nn.functional.conv2d": "F.linear on flattened inputs",
     "torch.nn.functional.dropout": "no dropout: the course's models are small",
     "torch.nn.functional.softplus": "torch.log(1 + torch.exp(x))",
     "torch.nn.functional.gelu": "F.relu, torch.tanh or torch.sigmoid",

@@ -27,7 +27,8 @@ CPP_LOCATION = re.compile(r" \(Triggered internally at [^)]*\.\)")
 
 # The submodules a program may import by name; each is the matching minigrad module.
 SUBMODULES = ("nn", "nn.functional", "optim", "autograd", "autograd.functional",
-              "autograd.function", "autograd.profiler", "linalg", "utils", "utils.data")
+              "autograd.function", "autograd.graph", "autograd.profiler", "linalg", "utils",
+              "utils.data", "utils.checkpoint")
 
 
 def use_minigrad_as_torch() -> None:
