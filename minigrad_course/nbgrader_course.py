@@ -142,8 +142,9 @@ def environment_settings() -> dict[str, str]:
 # "[exercises/ex03_accumulation.ipynb](../exercises/ex03_accumulation.ipynb)": a lesson's link to
 # its exercise notebook in the repository.
 LESSON_TO_EXERCISE = re.compile(r"\[[^\]]*\]\(\.\./exercises/((ex\d+_\w+)\.ipynb)\)")
-EXERCISES_HEADING = "## Exercises"
-# Added after a lesson's "## Exercises" section (notebook 00's) in the class's copy.
+EXERCISES_HEADING = re.compile(r"^## Exercises\s*$", re.MULTILINE)
+# Added after the cell that holds a lesson's "## Exercises" section (notebook 00's) in the
+# class's copy.
 CLASS_NOTE = """**In this class** your exercises are nbgrader assignments, and there is no
 `exercises/` or `solutions/` folder in your home. Open the menu **Nbgrader > Assignment List**
 and press **Fetch** beside an assignment: `ex03_accumulation` arrives as
@@ -167,7 +168,7 @@ def lesson_for_class(notebook: dict) -> dict:
             r"[\2/\1](../\2/\1) (fetch the assignment \2 first: Nbgrader > Assignment List)",
             markers.source_of(cell))
         cell["source"] = source
-        if source.startswith(EXERCISES_HEADING):
+        if EXERCISES_HEADING.search(source):
             cells.append({"cell_type": "markdown", "id": "minigrad-class-note",
                           "metadata": {}, "source": CLASS_NOTE})
     notebook["cells"] = cells

@@ -173,6 +173,24 @@ def write_launchers(bin_dir: Path, python: Path) -> None:
         launcher.chmod(0o755)
 
 
+def layered_environment(environment: Path) -> Path:
+    """A venv at `environment` holding the project's .venv's packages (through a .pth file) and
+    programs (launchers run by its own python); returns its python."""
+    venv.EnvBuilder(with_pip=False).create(environment)
+    python = environment / "bin" / "python"
+    site_packages = Path(subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, text=True, check=True).stdout.strip())
+    # addsitedir, not a bare path: the project's editable install is itself a .pth file there.
+    ours = sysconfig.get_paths()["purelib"]
+    (site_packages / "the_course.pth").write_text(
+        f"import site; site.addsitedir({ours!r})\nimport _minigrad_test_os_user\n",
+        encoding="utf-8")
+    (site_packages / "_minigrad_test_os_user.py").write_text(OS_USER_SHIM, encoding="utf-8")
+    write_launchers(environment / "bin", python)
+    return python
+
+
 @dataclass
 class Image:
     root: Path  # the image's files: root / "srv/minigrad/..."
@@ -196,18 +214,7 @@ def image_environment(folder: Path, exchange: str | None = None) -> Image:
     root = folder / "root"
     copy_as_docker_does(context, final, root)
     environment = folder / "env"
-    venv.EnvBuilder(with_pip=False).create(environment)
-    python = environment / "bin" / "python"
-    site_packages = Path(subprocess.run(
-        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        capture_output=True, text=True, check=True).stdout.strip())
-    # addsitedir, not a bare path: the project's editable install is itself a .pth file there.
-    ours = sysconfig.get_paths()["purelib"]
-    (site_packages / "the_course.pth").write_text(
-        f"import site; site.addsitedir({ours!r})\nimport _minigrad_test_os_user\n",
-        encoding="utf-8")
-    (site_packages / "_minigrad_test_os_user.py").write_text(OS_USER_SHIM, encoding="utf-8")
-    write_launchers(environment / "bin", python)
+    python = layered_environment(environment)
     env = {key: value for key, value in os.environ.items()
            if not key.startswith(("JUPYTER", "PYTHON", "VIRTUAL_ENV", "MINIGRAD"))}
     env["PATH"] = os.pathsep.join([str(environment / "bin"), env.get("PATH", "")])

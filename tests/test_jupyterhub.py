@@ -32,6 +32,7 @@ pytest.importorskip("nbgrader", reason="nbgrader is in the test extra")
 from hub_driver import ROOT, Hub, proxy_command, start_hub  # noqa: E402
 from minigrad_course.checks import markers  # noqa: E402
 from students_image import export_tracked, git, image_environment  # noqa: E402
+from worked_answers import worked  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
     proxy_command() is None,
@@ -42,7 +43,6 @@ TEACHER = "teacher"
 COURSE_ID = "minigrad"
 ASSIGNMENT = "ex03_accumulation"
 LESSON = "notebooks/03_accumulation.ipynb"
-SOLUTION = ROOT / "solutions" / f"{ASSIGNMENT}.ipynb"
 CLONE_URL = "https://github.com/you/minigrad.git"  # what the docs name; a local copy here
 MIB = 1024 * 1024
 
@@ -236,17 +236,6 @@ def exercise_link(hub: Hub, student: str) -> str:
     return posixpath.normpath(posixpath.join(posixpath.dirname(LESSON), target))
 
 
-def worked(notebook: dict) -> dict:
-    """The fetched notebook with the worked answers in its answer cells."""
-    solution = {markers.grade_id(c): c for c in json.loads(SOLUTION.read_text())["cells"]}
-    for cell in notebook["cells"]:
-        if markers.is_answer(cell):
-            source = markers.source_of(solution[markers.grade_id(cell)])
-            cell["source"] = "\n".join(line for line in source.split("\n") if line.strip()
-                                       not in (markers.BEGIN_SOLUTION, markers.END_SOLUTION))
-    return notebook
-
-
 def score(report: str) -> tuple[int, int]:
     """(passed, exercises) from the grader's "  N of M exercises passed" line."""
     (line,) = [line for line in report.splitlines() if line.endswith(" exercises passed")]
@@ -278,7 +267,7 @@ def test_a_class_from_release_to_feedback(servers: Hub) -> None:
     fetched = servers.server_request("GET", "ada", f"/api/contents/{notebook}").json()
     saved = servers.server_request("PUT", "ada", f"/api/contents/{notebook}",
                                    json={"type": "notebook", "format": "json",
-                                         "content": worked(fetched["content"])})
+                                         "content": worked(fetched["content"], ASSIGNMENT)})
     assert saved.status_code == 200, saved.text
 
     # Each grades their own copy in their server, as notebook 00's class note says.

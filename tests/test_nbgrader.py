@@ -26,6 +26,7 @@ import pytest
 from minigrad_course.checks import markers
 from minigrad_course.nbgrader_course import (FEEDBACK_PREPROCESSORS, SANITIZE_PREPROCESSORS,
                                              for_class)
+from worked_answers import worked
 
 ROOT = Path(__file__).resolve().parent.parent
 ASSIGNMENT = "ex03_accumulation"
@@ -48,19 +49,6 @@ def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess:
 
 def load(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
-
-
-def worked(release: dict) -> dict:
-    """The released notebook with every answer cell holding the worked answer."""
-    solution = {markers.grade_id(cell): cell for cell in load(ROOT / "solutions" / NOTEBOOK)
-                ["cells"]}
-    for cell in release["cells"]:
-        if markers.is_answer(cell):
-            source = markers.source_of(solution[markers.grade_id(cell)])
-            cell["source"] = "\n".join(line for line in source.split("\n")
-                                       if line.strip() not in (markers.BEGIN_SOLUTION,
-                                                               markers.END_SOLUTION))
-    return notebook_copy(release)
 
 
 def notebook_copy(notebook: dict) -> dict:
@@ -143,8 +131,8 @@ def test_the_course_as_an_nbgrader_class(tmp_path: Path) -> None:
     # except a wrong 03-loop whose check cell she emptied, and a micro-batch answer that passes
     # only the visible check.
     submit(course, "alice", release)
-    submit(course, "bob", worked(release))
-    carol = worked(release)
+    submit(course, "bob", worked(release, ASSIGNMENT))
+    carol = worked(release, ASSIGNMENT)
     cell(carol, "03-loop")["source"] = "after_loop = [4.0, 4.0]"
     cell(carol, "03-loop-check")["source"] = "pass  # checked it myself"
     cell(carol, "03-micro-batches")["source"] = ONLY_THE_VISIBLE_SIZES

@@ -19,10 +19,8 @@ import shutil
 import stat
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import uuid
-import venv
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,12 +28,11 @@ import pytest
 
 pytest.importorskip("nbgrader", reason="nbgrader is in the test extra")
 
-from minigrad_course.checks import markers  # noqa: E402
-from students_image import ROOT, export_tracked, git, write_launchers  # noqa: E402
+from students_image import ROOT, export_tracked, git, layered_environment  # noqa: E402
+from worked_answers import worked  # noqa: E402
 
 ASSIGNMENT = "ex03_accumulation"
 CLONE_URL = "https://github.com/you/minigrad.git"
-SOLUTION = ROOT / "solutions" / f"{ASSIGNMENT}.ipynb"
 if os.geteuid() != 0:
     pytest.skip("creating OS users needs root (CI runs as root)", allow_module_level=True)
 
@@ -118,14 +115,7 @@ def as_root(machine: dict, block: str) -> None:
                  'nbgrader==0.9.6'):
         assert line in block, line
         block = block.replace(line, "")
-    venv.EnvBuilder(with_pip=False).create(paths["ENV"])
-    python = paths["ENV"] / "bin" / "python"
-    purelib = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()"
-                              "['purelib'])"], capture_output=True, text=True,
-                             check=True).stdout.strip()
-    ours = sysconfig.get_paths()["purelib"]
-    Path(purelib, "the_course.pth").write_text(f"import site; site.addsitedir({ours!r})\n")
-    write_launchers(paths["ENV"] / "bin", python)
+    layered_environment(paths["ENV"])
     run(block, env={"PATH": os.environ["PATH"], "HOME": "/root",
                     "JUPYTER_PATH": str(Path(sys.prefix) / "share" / "jupyter")})
 
@@ -158,17 +148,6 @@ def cannot_list(machine: dict, user: str, folder: Path) -> None:
         as_user(machine, user, f"ls {folder}")
 
 
-def worked(path: Path) -> str:
-    notebook = json.loads(path.read_text(encoding="utf-8"))
-    solution = {markers.grade_id(c): c for c in json.loads(SOLUTION.read_text())["cells"]}
-    for cell in notebook["cells"]:
-        if markers.is_answer(cell):
-            source = markers.source_of(solution[markers.grade_id(cell)])
-            cell["source"] = "\n".join(line for line in source.split("\n") if line.strip()
-                                       not in (markers.BEGIN_SOLUTION, markers.END_SOLUTION))
-    return json.dumps(notebook)
-
-
 def test_two_students_who_are_two_os_users_from_fetch_to_feedback(machine: dict) -> None:
     setup, release, student_work, grading, feedback = recipe()
     users = machine["users"]
@@ -182,7 +161,8 @@ def test_two_students_who_are_two_os_users_from_fetch_to_feedback(machine: dict)
         as_user(machine, student, fetch)
     home = Path(pwd.getpwnam(students[0]).pw_dir)
     fetched = home / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
-    as_user(machine, students[0], f"cat > {fetched} <<'EOF'\n{worked(fetched)}\nEOF")
+    answered = json.dumps(worked(json.loads(fetched.read_text(encoding="utf-8")), ASSIGNMENT))
+    as_user(machine, students[0], f"cat > {fetched} <<'EOF'\n{answered}\nEOF")
     for student in students:
         as_user(machine, student, submit)
     # A student cannot list what others handed in, nor (below) the released feedback.
