@@ -33,12 +33,17 @@ def _numpy_dtype_of(data: Any, dtype: _dtype.dtype | None) -> Any:
     return _dtype.get_default_dtype().numpy
 
 
-def _plain(data: Any) -> Any:
-    """Nested lists of numbers and 0-d tensors, as numpy takes them."""
+def _plain(data: Any, inside: bool = False) -> Any:
+    """Nested lists of numbers, as numpy takes them. A tensor inside a list counts as the
+    number it holds, as in PyTorch: `torch.tensor([torch.tensor([1.5])])` has shape [1]."""
     if isinstance(data, Tensor):
-        return data._data
+        if not inside:
+            return data._data
+        if data._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return data._data.reshape(()).item()
     if isinstance(data, (list, tuple)):
-        return [_plain(x) for x in data]
+        return [_plain(x, inside=True) for x in data]
     return data
 
 

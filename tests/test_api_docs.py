@@ -28,5 +28,5 @@ def test_api_docs_list_the_tutorial_apis() -> None:
 
 
 def test_a_name_minigrad_lacks_is_not_listed() -> None:
-    text = write_api_docs.render()
-    assert "`torch.fft`" not in text and "`torch.nn.LSTM`" not in text
+    text = write_api_docs.render().partition("## Coverage")[0]  # after it: what is missing
+    assert "`torch.fft`" not in text and "`torch.nn.Transformer`" not in text

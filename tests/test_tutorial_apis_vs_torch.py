@@ -37,6 +37,20 @@ def _grads_after(lib: Any, make: Callable[[Any, Any], Any]) -> Any:
     return x.grad
 
 
+def _seed_everything(lib: Any) -> Any:
+    """The seeding cell of the UvA and d2l notebooks: CUDA's generators and cuDNN's switches
+    are set (and change nothing on a CPU)."""
+    lib.manual_seed(42)
+    lib.cuda.manual_seed(42)
+    lib.cuda.manual_seed_all(42)
+    defaults = (lib.backends.cudnn.deterministic, lib.backends.cudnn.benchmark,
+                lib.backends.cudnn.enabled, lib.backends.mps.is_available())
+    lib.backends.cudnn.deterministic, lib.backends.cudnn.benchmark = True, False
+    set_to = (lib.backends.cudnn.deterministic, lib.backends.cudnn.benchmark)
+    lib.backends.cudnn.deterministic = False
+    return defaults, set_to, lib.rand(2)
+
+
 CASES: dict[str, Callable[[Any], Any]] = {
     # the device boilerplate
     "device": lambda lib: (lib.device("cpu"), lib.device("cuda:0"), lib.device("cuda", 1),
@@ -44,6 +58,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
                            lib.device("cpu") == "cpu"),
     "device_bad": lambda lib: lib.device("gpu"),
     "cuda_is_available": lambda lib: (lib.cuda.is_available(), lib.cuda.device_count()),
+    "seeding every generator": lambda lib: _seed_everything(lib),
     "tensor_on_cuda": lambda lib: lib.zeros(2, device="cuda"),
     "tensor_to_cuda": lambda lib: lib.ones(2).to("cuda"),
     "tensor_cuda": lambda lib: lib.ones(2).cuda(),
@@ -250,15 +265,18 @@ def test_tanh_backward_is_pytorchs_bit_for_bit() -> None:
         assert np.array_equal(got, expected.numpy()), dtype
 
 
-@pytest.mark.parametrize(("name", "least"), [("tanh", 0.995), ("sin", 0.93), ("cos", 0.93)])
-def test_float32_tanh_sin_cos_agree_with_pytorchs_mkl_as_measured(name: str, least: float
-                                                                   ) -> None:
+@pytest.mark.parametrize(("name", "least"), [("tanh", 0.995), ("sin", 0.93), ("cos", 0.93),
+                                           ("exp", 0.98), ("log", 0.9)])
+def test_float32_vector_math_agrees_with_pytorchs_mkl_as_measured(name: str, least: float
+                                                                  ) -> None:
     """PyTorch's x86-64 builds compute these with Intel MKL's closed vector math, which is not
     correctly rounded; minigrad's correctly rounded values agree on at least `least` of the
-    inputs (measured: 99.9%, 95%, 95%; numpy's float32 functions: 66%, 88%, 84%)."""
+    inputs (measured: 99.9%, 95%, 95%, 99%, 92%; numpy's float32: 66%, 88%, 84%, 61%, 84%)."""
     rng = np.random.default_rng(0)
     x = np.concatenate([rng.uniform(-10, 10, 20000), rng.uniform(-1, 1, 20000),
                         rng.standard_normal(20000) * 3]).astype(np.float32)
+    if name == "log":
+        x = np.abs(x) + np.float32(1e-3)
     expected = getattr(torch, name)(torch.from_numpy(x)).numpy()
     agree = np.mean(getattr(minigrad, name)(minigrad.tensor(x)).numpy() == expected)
     assert agree >= least
@@ -267,9 +285,9 @@ def test_float32_tanh_sin_cos_agree_with_pytorchs_mkl_as_measured(name: str, lea
 # ---- what minigrad leaves out: one line, still an AttributeError ------------------------
 
 LEFT_OUT = [("minigrad", "fft", "torch.fft"), ("minigrad", "multinomial", "torch.multinomial"),
-            ("minigrad.nn", "LSTM", "torch.nn.LSTM"),
-            ("minigrad.nn.functional", "dropout", "torch.nn.functional.dropout"),
-            ("minigrad.optim", "AdamW", "torch.optim.AdamW"),
+            ("minigrad.nn", "Transformer", "torch.nn.Transformer"),
+            ("minigrad.nn.functional", "embedding_bag", "torch.nn.functional.embedding_bag"),
+            ("minigrad.optim", "SparseAdam", "torch.optim.SparseAdam"),
             ("minigrad.autograd", "forward_ad", None)]
 
 
@@ -289,11 +307,11 @@ def test_a_left_out_api_gets_one_line(module: str, name: str, qualified: str | N
 
 def test_a_left_out_tensor_method_gets_one_line() -> None:
     x = minigrad.ones(2)
-    assert not hasattr(x, "masked_fill")
+    assert not hasattr(x, "to_sparse")
     with pytest.raises(AttributeError, match=r"^minigrad is a subset of PyTorch: it has no "
-                                             r"Tensor.masked_fill; in this course use "
-                                             r"torch.where\(mask, value, x\)$"):
-        x.masked_fill(x > 0, 0.0)
+                                             r"Tensor.to_sparse; in this course use "
+                                             r"dense tensors$"):
+        x.to_sparse()
     with pytest.raises(AttributeError, match=r"^'Tensor' object has no attribute 'nonsense' "
                                              r"\(minigrad is a subset of PyTorch: docs/api.md"):
         x.nonsense  # noqa: B018

@@ -20,16 +20,33 @@ from ._conv import convolution
 from ._ops import Addmm, LeakyRelu, LogSoftmax, MseLoss, NllLoss, Softmax
 from ._pad import pad
 from ._pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
+from .activations import elu, gelu, softplus
+from .conv_transpose import conv_transpose
+from .dropout import dropout, dropout1d, dropout2d
+from .embedding import embedding
+from .normalization import batch_norm, instance_norm, layer_norm
 
 __all__ = [
     "adaptive_avg_pool2d",
     "avg_pool2d",
+    "batch_norm",
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
     "conv1d",
     "conv2d",
+    "conv_transpose1d",
+    "conv_transpose2d",
+    "cosine_similarity",
     "cross_entropy",
+    "dropout",
+    "dropout1d",
+    "dropout2d",
+    "elu",
+    "embedding",
+    "gelu",
+    "instance_norm",
     "l1_loss",
+    "layer_norm",
     "leaky_relu",
     "linear",
     "log_softmax",
@@ -41,6 +58,7 @@ __all__ = [
     "relu",
     "sigmoid",
     "softmax",
+    "softplus",
     "tanh",
 ]
 
@@ -256,6 +274,32 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     elif indices.size and indices.max() >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
     return Tensor((indices[..., None] == np.arange(num_classes)).astype(np.int64))
+
+
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
+                     padding: Any = 0, output_padding: Any = 0, groups: int = 1,
+                     dilation: Any = 1) -> Tensor:
+    return conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                          dilation, 1)
+
+
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
+                     padding: Any = 0, output_padding: Any = 0, groups: int = 1,
+                     dilation: Any = 1) -> Tensor:
+    return conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                          dilation, 2)
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """x1·x2 / (|x1| |x2|) along dim, each norm at least eps; PyTorch divides each by its norm
+    first, and so does minigrad (grad_fn SumBackward1)."""
+    from .. import _grad_mode
+
+    norms = [x.norm(2, dim=dim, keepdim=True) for x in (x1, x2)]
+    with _grad_mode.no_grad():
+        for norm in norms:
+            norm.clamp_min_(eps)
+    return ((x1 / norms[0]) * (x2 / norms[1])).sum(dim)
 
 
 from ..compat.subset import module_getattr as _module_getattr  # noqa: E402
