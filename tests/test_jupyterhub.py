@@ -277,6 +277,7 @@ def test_a_class_from_release_to_feedback(servers: Hub) -> None:
               for student in STUDENTS}
     servers.figures["grading one notebook in a student's server (s)"] = \
         (time.monotonic() - start) / len(STUDENTS)
+    assert "checks from the notebook itself" in graded["ada"]  # no solutions/ in a home
     passed, exercises = score(graded["ada"])
     assert exercises > 0 and passed == exercises, graded["ada"]
     assert score(graded["grace"]) == (0, exercises) and "not attempted" in graded["grace"]
