@@ -178,6 +178,8 @@ print(f"by nudging: {by_nudging[0]:.3f} {by_nudging[1]:.3f}")
 # %% [markdown]
 # Now `backward()` walks the graph from `L` back to the leaves and stores
 # $\partial L/\partial \text{leaf}$ in each leaf's `.grad`. It returns nothing.
+# This cell runs once per graph (a second `backward()` finds what it needs freed, notebook 09):
+# after fixing your numbers above, run again from the cell that builds `L`.
 
 # %%
 result = L.backward()
