@@ -10,19 +10,25 @@ from typing import Any, Callable
 
 
 class _PerThread(threading.local):
-    enabled = True  # read by every recorded operation: `_grad_mode.state.enabled`
+    # Whether operations record a graph, read by every recorded operation: grad mode, except
+    # in inference mode, where nothing records, whatever grad mode says.
+    enabled = True
     inference = False
+    grad_in_inference = False  # grad mode inside inference mode (enable_grad there records nothing)
 
 
 state = _PerThread()
 
 
 def is_grad_enabled() -> bool:
-    return state.enabled
+    return state.grad_in_inference if state.inference else state.enabled
 
 
 def _set_enabled(mode: bool) -> None:
-    state.enabled = mode
+    if state.inference:
+        state.grad_in_inference = mode
+    else:
+        state.enabled = mode
 
 
 class _GradModeContext:
@@ -109,7 +115,11 @@ class inference_mode(_GradModeContext):  # noqa: N801
     """`with torch.inference_mode():` (or as a decorator): for evaluating a model, grad mode off
     as in no_grad. The tensors made inside are inference tensors (`Tensor.is_inference`): later,
     outside, they can be read by recorded operations but not saved for backward, nor changed in
-    place (tensor.py, function._save and _inplace.check_inplace raise PyTorch's errors)."""
+    place (tensor.py, function._save and _inplace.check_inplace raise PyTorch's errors).
+
+    As in PyTorch, `enable_grad()` inside turns grad mode on but records nothing (inference mode
+    wins), and `inference_mode(False)` turns inference mode off and grad mode on, wherever it is
+    (even inside no_grad): PyTorch's InferenceMode(enabled) sets grad mode to `not enabled`."""
 
     def __new__(cls, mode: Any = True):
         self = object.__new__(cls)
@@ -120,18 +130,15 @@ class inference_mode(_GradModeContext):  # noqa: N801
 
     def __init__(self, mode: Any = True) -> None:
         self._inference_mode = bool(mode)
-        self._mode = not self._inference_mode and is_grad_enabled()
 
     def __enter__(self) -> None:
-        self._previous_inference = state.inference
+        self._previous_state = state.inference, state.enabled, state.grad_in_inference
         state.inference = self._inference_mode
-        self._previous = is_grad_enabled()
-        if self._inference_mode:
-            _set_enabled(False)
+        state.enabled = not self._inference_mode
+        state.grad_in_inference = False
 
     def __exit__(self, *exc_info: Any) -> None:
-        state.inference = self._previous_inference
-        _set_enabled(self._previous)
+        state.inference, state.enabled, state.grad_in_inference = self._previous_state
 
     def clone(self) -> "inference_mode":
         return inference_mode(self._inference_mode)

@@ -46,12 +46,22 @@ def check_inplace(t: Tensor) -> None:
         return
     if t._multi_output_view and t.requires_grad:
         raise RuntimeError(_multi_output_view_message(t))
+    if t._custom_function_view and t.requires_grad:
+        raise RuntimeError(f"Output {t._output_nr} of {forward_name(t.grad_fn.name())} is a view "
+                           f"and is being modified inplace. {CUSTOM_FUNCTION_VIEW}")
     if t._made_in_no_grad:
         raise no_grad_view_error(t)
     if t.grad_fn is None and t._requires_grad:
         raise RuntimeError(ERR_LEAF_IN_PLACE)
     if t._base is not None and t._base.grad_fn is None and t._base._requires_grad:
         raise RuntimeError(VIEW_OF_LEAF_IN_PLACE)
+
+
+CUSTOM_FUNCTION_VIEW = (
+    "This view was created inside a custom Function (or because an input was returned as-is) and "
+    "the autograd logic to handle view+inplace would override the custom backward associated "
+    "with the custom Function, leading to incorrect gradients. This behavior is forbidden. You "
+    "can fix this by cloning the output of the custom Function.")
 
 
 def _multi_output_view_message(view: Tensor) -> str:
@@ -238,8 +248,8 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     if _grad_mode.state.enabled and t.grad_fn is None and t._requires_grad and not advanced:
         # PyTorch writes through a view here (select/slice, then copy_), hence its wording
         raise RuntimeError(VIEW_OF_LEAF_IN_PLACE)
-    if t._multi_output_view and not advanced:  # a row of unbind: so it names that view
-        check_inplace(index(t, key))
+    if (t._multi_output_view or t._custom_function_view) and not advanced:
+        check_inplace(index(t, key))  # PyTorch's message names the view written through
     if not isinstance(value, Tensor):
         value = Tensor(np.asarray(value, dtype=t._data.dtype))
     elif value.dtype is not t.dtype:

@@ -53,6 +53,7 @@ class Tensor:
     _retains_grad = False
     _is_inference = False  # made in inference_mode: see is_inference
     _multi_output_view = False  # a view made by unbind(): see _inplace.check_inplace
+    _custom_function_view = False  # a view a custom Function returned: _inplace.check_inplace
     _made_in_no_grad = False  # a view made under no_grad of one that requires grad (function.py)
     _version_when_made: int | None = None  # such a view's version then
     _is_wrapped_number = False  # a Python number made a tensor (see ops.operands.wrapped_number)
@@ -230,6 +231,25 @@ class Tensor:
         self._version_counter.value += 1
 
     # ---- plumbing used by autograd ----------------------------------------------------------
+
+    def _view(self, data: np.ndarray) -> Tensor:
+        """A view of this tensor holding `data` (which shares its memory): the same version
+        counter and kind, and `_base` the tensor that owns the memory."""
+        out = Tensor(data)
+        if self._multi_output_view:  # a view of one of unbind's views is refused in place too
+            out._multi_output_view = True
+        if self._custom_function_view:  # and so is one of a custom Function's
+            out._custom_function_view = True
+        out._version_counter = self._version_counter
+        if out._is_inference is not self._is_inference:  # the same memory: the same kind
+            out._is_inference = self._is_inference
+        out._base = self._base if self._base is not None else self
+        if self._made_in_no_grad:  # a view of such a view is refused in-place changes too
+            out._made_in_no_grad = True
+        return out
+
+    def _is_view(self) -> bool:
+        return self._base is not None
 
     def _alias(self) -> Tensor:
         out = Tensor(self._data)

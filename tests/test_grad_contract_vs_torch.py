@@ -1210,6 +1210,421 @@ def _leaf_grad_of(lib: Any, f: Callable) -> Any:
     return x.grad
 
 
+# ---- issue 31: custom Functions' corners ---------------------------------------------------
+
+def _identity_function(lib: Any, dirty: bool = False, non_differentiable: bool = False) -> Any:
+    """A custom Function whose forward returns its input itself."""
+    class Id(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            if dirty:
+                ctx.mark_dirty(x)
+            if non_differentiable:
+                ctx.mark_non_differentiable(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+    return Id
+
+
+def _returned_input(x: Any, y: Any) -> tuple:
+    """What a learner can see of `y`, a custom Function's output, next to its input `x`."""
+    return (y is x, y._base is x, y._is_view(), y.requires_grad, y.is_leaf,
+            None if y.grad_fn is None else y.grad_fn.name(), y._version, x.is_leaf)
+
+
+def _identity_output(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = _identity_function(lib).apply(x)
+    seen = _returned_input(x, y)
+    (y * x).sum().backward()
+    return seen, x.grad
+
+
+def _identity_leaf_stays_a_leaf(lib: Any) -> Any:
+    x = lib.tensor([3.0, 5.0], requires_grad=True)
+    y = _identity_function(lib).apply(x)
+    (x * x).sum().backward()
+    (y * 2 * x).sum().backward()  # the issue's case: [74, 146] when x had become y's output
+    return x.grad, x.is_leaf
+
+
+def _identity_under_no_grad(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    with lib.no_grad():
+        y = _identity_function(lib).apply(x)
+    return _returned_input(x, y)
+
+
+def _identity_of_plain_tensor(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0])
+    return _returned_input(x, _identity_function(lib).apply(x))
+
+
+def _identity_of_integers_beside(lib: Any) -> Any:
+    class Two(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, i, w):
+            return i, w * 2
+
+        @staticmethod
+        def backward(ctx, gi, gw):
+            return None, gw * 2
+    i, w = lib.tensor([1, 2]), lib.tensor([1.0], requires_grad=True)
+    j, z = Two.apply(i, w)
+    return _returned_input(i, j), z
+
+
+def _identity_non_differentiable(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    return _returned_input(x, _identity_function(lib, non_differentiable=True).apply(x))
+
+
+def _identity_dirty(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    h = x * 1
+    y = _identity_function(lib, dirty=True).apply(h)
+    seen = _returned_input(h, y)
+    y.sum().backward()
+    return seen, x.grad
+
+
+def _identity_dirty_under_no_grad(lib: Any) -> Any:
+    h = lib.tensor([1.0, 2.0], requires_grad=True) * 1
+    with lib.no_grad():
+        y = _identity_function(lib, dirty=True).apply(h)
+    return _returned_input(h, y)
+
+
+def _input_returned_twice(lib: Any) -> Any:
+    class Dup(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x, x
+
+        @staticmethod
+        def backward(ctx, a, b):
+            return a + b * 10
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    a, b = Dup.apply(x)
+    (a * 1 + b * 2).sum().backward()
+    return a is b, a._base is x, b._base is x, x.grad
+
+
+def _identity_of_a_view(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    v = x[:2]
+    y = _identity_function(lib).apply(v)
+    return y._base is x, y._base is v, y.grad_fn.name()
+
+
+def _first_element(lib: Any) -> Any:
+    """A custom Function whose forward returns a view of its input."""
+    class First(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x[:1]
+
+        @staticmethod
+        def backward(ctx, g):
+            return lib.cat([g, lib.zeros(1)])
+    return First
+
+
+def _custom_view_in_place(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = _identity_function(lib).apply(x * 1)
+
+    def assign() -> None:
+        y[0] = 5.0
+    return (_error(lambda: _first_element(lib).apply(x * 1).mul_(2)), _error(assign),
+            _error(lambda: y[:1].mul_(2)), _error(lambda: _identity_function(lib).apply(x).mul_(2)))
+
+
+def _custom_view_in_place_allowed(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    plain = lib.tensor([1.0, 2.0])
+    _first_element(lib).apply(plain).mul_(2)  # nothing requires grad: allowed
+    with lib.no_grad():
+        y = _identity_function(lib).apply(x * 1)  # detached, not a view
+    y.mul_(2)
+    h = x * 1
+    z = _first_element(lib).apply(h)
+    with lib.no_grad():
+        z.mul_(2)
+    return plain, y, h
+
+
+def _with_keywords(lib: Any) -> Any:
+    seen = []
+
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y=None, scale=1.0):
+            seen.append(ctx.needs_input_grad)
+            return x * scale + (0 if y is None else y)
+
+        @staticmethod
+        def backward(ctx, g):
+            seen.append(ctx.needs_input_grad)
+            return g, g, None
+    x, w = lib.tensor([1.0], requires_grad=True), lib.tensor([2.0], requires_grad=True)
+    out = F.apply(x, scale=2.0, y=w)
+    out.backward()
+    F.apply(x, y=w)
+    return seen, x.grad, w.grad, out, _error(lambda: F.apply(x, scale=2.0))
+
+
+def _keyword_errors(lib: Any) -> Any:
+    class H(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, s):
+            return x * s
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    class K(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, *, s=1.0):
+            return x * s
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+    x = lib.tensor([1.0], requires_grad=True)
+    return (_error(lambda: H.apply(x, bogus=2.0)), _error(lambda: H.apply(x, 2.0, s=3.0)),
+            _error(lambda: H.apply(s=2.0, x=x).sum().backward()),
+            _error(lambda: K.apply(x, s=2.0)), K.apply(x))
+
+
+def _setup_context_style(lib: Any) -> Any:
+    seen = []
+
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(x, k=2.0):
+            seen.append(("forward", lib.is_grad_enabled()))
+            return x * k
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            seen.append(("setup_context", lib.is_grad_enabled(), len(inputs), output.requires_grad,
+                         ctx.needs_input_grad))
+            ctx.k = inputs[1]
+            ctx.save_for_backward(inputs[0], output)
+
+        @staticmethod
+        def backward(ctx, g):
+            x, out = ctx.saved_tensors
+            return g * ctx.k + 0 * x * out, None
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = F.apply(x)
+    y.sum().backward()
+    return seen, y, x.grad, F.apply(x, k=5.0)
+
+
+def _setup_context_errors(lib: Any) -> Any:
+    def function(forward: Callable, setup: Callable = lambda ctx, inputs, output: None) -> Any:
+        return type("F", (lib.autograd.Function,), {
+            "forward": staticmethod(forward), "setup_context": staticmethod(setup),
+            "backward": staticmethod(lambda ctx, g: g)})
+    x = lib.tensor([1.0], requires_grad=True)
+    scaled = function(lambda x, k=2.0: x * k)
+    keyword_only = function(lambda x, k=2.0, *, j=1: x * k)
+    with_ctx = function(lambda ctx, x: x * 2)
+    saves_input = function(lambda x: x, lambda ctx, inputs, output: ctx.save_for_backward(*inputs))
+    return (_error(lambda: scaled.apply(x, j=3)), _error(lambda: scaled.apply(x, 3.0, 4.0)),
+            _error(lambda: scaled.apply()), _error(lambda: keyword_only.apply(x)),
+            _error(lambda: with_ctx.apply(x)), _error(lambda: saves_input.apply(x)))
+
+
+def _setup_context_two_outputs(lib: Any) -> Any:
+    class M(lib.autograd.Function):
+        @staticmethod
+        def forward(x):
+            return x * 2, x * 3
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            a, b = output
+            ctx.save_for_backward(a, b)
+            ctx.mark_non_differentiable(b)
+
+        @staticmethod
+        def backward(ctx, ga, gb):
+            a, b = ctx.saved_tensors
+            return ga * 2 + b * 0
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    a, b = M.apply(x)
+    a.sum().backward()
+    return a, b, x.grad
+
+
+def _setup_context_mark_dirty(lib: Any) -> Any:
+    class AddOne(lib.autograd.Function):
+        @staticmethod
+        def forward(x):
+            return x.add_(1)
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.mark_dirty(inputs[0])
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    h = x * 2
+    y = AddOne.apply(h)
+    y.sum().backward()
+    return y is h, y, h._version, x.grad
+
+
+def _gradient_for_a_number(lib: Any) -> Any:
+    def function(forward: Callable, backward: Callable) -> Any:
+        return type("F", (lib.autograd.Function,), {
+            "forward": staticmethod(forward), "backward": staticmethod(backward)})
+    x, c = lib.tensor([1.0, 2.0], requires_grad=True), lib.tensor([1.0, 1.0])
+    number_last = function(lambda ctx, x, k: x * k, lambda ctx, g: (g * 2, g.sum()))
+    number_first = function(lambda ctx, k, x: x * k, lambda ctx, g: (lib.ones(1), g * 2))
+    none_input = function(lambda ctx, x, y: x * 2, lambda ctx, g: (g * 2, g))
+    plain_tensor = function(lambda ctx, x, y: x * y, lambda ctx, g: (g * 2, g * 3))
+    plain_tensor.apply(x, c).sum().backward()
+    return (_error(lambda: number_last.apply(x, 3.0).sum().backward()),
+            _error(lambda: number_first.apply(3.0, x).sum().backward()),
+            _error(lambda: none_input.apply(x, None).sum().backward()), x.grad, c.grad)
+
+
+FUNCTION_CORNER_CASES = {f.__name__.lstrip("_"): f for f in (
+    _identity_output, _identity_leaf_stays_a_leaf, _identity_under_no_grad,
+    _identity_of_plain_tensor, _identity_of_integers_beside, _identity_non_differentiable,
+    _identity_dirty, _identity_dirty_under_no_grad, _input_returned_twice, _identity_of_a_view,
+    _custom_view_in_place, _custom_view_in_place_allowed, _with_keywords, _keyword_errors,
+    _setup_context_style, _setup_context_errors, _setup_context_two_outputs,
+    _setup_context_mark_dirty, _gradient_for_a_number)}
+
+
+# ---- issue 31: autograd.grad's inputs, and the branches it does not need ---------------------
+
+def _same_input_twice(lib: Any) -> Any:
+    x, z = _leaf(lib), _leaf(lib)
+    g = lib.autograd.grad((x * x).sum(), [x, x])
+    h = lib.autograd.grad((x * x).sum(), [x, x], create_graph=True)
+    u = lib.autograd.grad((x * x).sum(), [z, x, z], allow_unused=True)
+    m = lib.autograd.grad((x * x).sum(), [z, z], materialize_grads=True)
+    return g, g[0] is g[1], h[0] is h[1], u, m, m[0] is m[1]
+
+
+def _materialized_with_create_graph(lib: Any) -> Any:
+    x, z = _leaf(lib), _leaf(lib)
+    m = lib.autograd.grad((x * x).sum(), [x, z], materialize_grads=True, create_graph=True)
+    return m, m[1].requires_grad, m[1].is_leaf
+
+
+def _branch_grad_did_not_need(lib: Any) -> Any:
+    calls = []
+    x, w = _leaf(lib), _leaf(lib, (3.0, 4.0, 5.0))
+    b = w.exp()
+    b.register_hook(lambda g: calls.append("b"))
+    loss = (x * b).sum()
+    gx = lib.autograd.grad(loss, [x])
+    b.sum().backward()  # through the branch grad() never ran: its saved tensors are still there
+    return gx, calls, w.grad, _error(lambda: loss.backward())
+
+
+def _below_an_intermediate_input(lib: Any) -> Any:
+    x = _leaf(lib)
+    y = x.exp()
+    gy = lib.autograd.grad((y * y).sum(), [y])
+    y.sum().backward()
+    return gy, x.grad
+
+
+def _hooks_of_unneeded_branch(lib: Any) -> Any:
+    calls = []
+    x, w = _leaf(lib), _leaf(lib)
+    b = w * 2
+    b.register_hook(lambda g: calls.append("b"))
+    w.register_hook(lambda g: calls.append("w"))
+    lib.autograd.grad((x * b).sum(), [x])
+    return calls, w.grad
+
+
+def _backward_inputs_keeps_other_branch(lib: Any) -> Any:
+    x, w = _leaf(lib), _leaf(lib)
+    b = w.exp()
+    (x * b).sum().backward(inputs=[x])
+    b.sum().backward()
+    return x.grad, w.grad
+
+
+GRAD_INPUTS_CASES = {f.__name__.lstrip("_"): f for f in (
+    _same_input_twice, _materialized_with_create_graph, _branch_grad_did_not_need,
+    _below_an_intermediate_input, _hooks_of_unneeded_branch, _backward_inputs_keeps_other_branch)}
+
+
+# ---- issue 31: grad mode inside inference mode ------------------------------------------------
+
+def _nested_in_inference_mode(lib: Any) -> Any:
+    x = _leaf(lib)
+    with lib.inference_mode():
+        with lib.inference_mode(False):
+            y = x * 2
+            inside_false = (lib.is_inference_mode_enabled(), lib.is_grad_enabled())
+        with lib.enable_grad():
+            z = x * 2
+            inside_enable = (lib.is_inference_mode_enabled(), lib.is_grad_enabled())
+        with lib.set_grad_enabled(True):
+            inside_set = lib.is_grad_enabled()
+        w = x * 2
+        after = (lib.is_inference_mode_enabled(), lib.is_grad_enabled())
+    return (y, y.is_inference(), inside_false, z.requires_grad, z.is_inference(), inside_enable,
+            inside_set, w.requires_grad, w.is_inference(), after, lib.is_grad_enabled())
+
+
+def _backward_of_what_was_made_inside(lib: Any) -> Any:
+    x = _leaf(lib)
+    with lib.inference_mode():
+        with lib.inference_mode(False):
+            y = (x * 2).sum()
+        with lib.enable_grad():
+            z = (x * 3).sum()
+    y.backward()
+    return x.grad, _error(lambda: z.backward())
+
+
+def _inference_mode_false_inside_no_grad(lib: Any) -> Any:
+    x = _leaf(lib)
+    with lib.no_grad():
+        with lib.inference_mode(False):
+            y = x * 2
+            inside = lib.is_grad_enabled()
+        after = lib.is_grad_enabled()
+    return y, inside, after
+
+
+def _no_grad_then_enable_grad_in_inference(lib: Any) -> Any:
+    x = _leaf(lib)
+    with lib.inference_mode():
+        with lib.no_grad():
+            with lib.enable_grad():
+                y = x * 2
+        with lib.inference_mode(False):
+            with lib.inference_mode():
+                deepest = lib.is_grad_enabled()
+            middle = lib.is_grad_enabled()
+    return y.requires_grad, y.is_inference(), deepest, middle
+
+
+INFERENCE_NESTING_CASES = {f.__name__.lstrip("_"): f for f in (
+    _nested_in_inference_mode, _backward_of_what_was_made_inside,
+    _inference_mode_false_inside_no_grad, _no_grad_then_enable_grad_in_inference)}
+
+
 CASES: dict[str, Callable[[Any], Any]] = {
     **{f.__name__: f for f in (
         retained_then_add_, retained_then_mul_, retained_then_two_in_place,
@@ -1230,6 +1645,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
         mark_dirty_right, buffers_order)},
     **TOPIC_CASES, **MORE_TOPIC_CASES, **EVEN_MORE_CASES, **UNBIND_CASES, **INFERENCE_CASES, **HOOK_CASES,
     **INDEX_CASES, **MATMUL_CASES, **SCALAR_CASES,
+    **FUNCTION_CORNER_CASES, **GRAD_INPUTS_CASES, **INFERENCE_NESTING_CASES,
 }
 
 

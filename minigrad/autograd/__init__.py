@@ -113,16 +113,19 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
                           retain_graph=create_graph if retain_graph is None else retain_graph,
                           create_graph=create_graph, inputs=inputs, accumulate=False)
     out = []
+    detached: dict[int, Tensor] = {}  # a tensor given twice in `inputs` gets one gradient twice
     for i, (t, g) in enumerate(zip(inputs, result)):
         if g is None:
             if materialize_grads:
-                g = zeros_like(t)
+                g = zeros_like(t, requires_grad=create_graph)
             elif not allow_unused:
                 raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have "
                                    "been used in the graph. Set allow_unused=True if this is the "
                                    "desired behavior.")
         elif not create_graph:
-            g = g.detach()
+            if id(g) not in detached:
+                detached[id(g)] = g.detach()
+            g = detached[id(g)]
         out.append(g)
     return tuple(out)
 

@@ -67,7 +67,7 @@ class GraphTask:
                 else:
                     grad_inputs = self.run_node(node, grads)
                 if not self.retain_graph:
-                    free_saved(node)
+                    self.release(node)
                 for (child, nr), grad in zip(node.next_functions, grad_inputs):
                     if child is None:  # an input that needs no gradient
                         continue
@@ -76,6 +76,10 @@ class GraphTask:
                     self.dependencies[child] -= 1
                     if self.dependencies[child] == 0:  # everything it waited for is in
                         self.push_ready(child)
+
+    def release(self, node: Node) -> None:
+        """Once a node has run, what it saved is dropped (without retain_graph)."""
+        free_saved(node)
 
     def push_ready(self, node: Node) -> None:
         """Of the nodes whose gradients are all in, the one created last runs first: PyTorch's
@@ -147,6 +151,12 @@ class CapturingTask(GraphTask):
             for i in self.captures.get((node, nr), ()):
                 self.captured[i] = grad
         return self.call_function(node, grads) if self.needed[node] else nothing
+
+    def release(self, node: Node) -> None:
+        """A node that leads to no input never ran: it keeps what it saved, as in PyTorch,
+        for a later backward through it."""
+        if self.needed[node]:
+            free_saved(node)
 
 
 def added(total: Any, grad: Any) -> Any:

@@ -4,6 +4,7 @@ needs. Calling `.apply` links the result into the backward graph (see graph.py).
 from __future__ import annotations
 
 import contextvars
+import inspect
 import itertools
 import warnings
 import weakref
@@ -107,7 +108,12 @@ class BackwardFunction(FunctionCtx, Node):
         if len(grads) != self._num_args:  # one gradient per forward argument, None for non-tensors
             raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
                                f"(expected {self._num_args}, got {len(grads)})")
-        return tuple(grads[i] if i < len(grads) else None for i in self._tensor_positions)
+        for i, g in enumerate(grads):
+            if g is not None and i not in positions:
+                raise RuntimeError(f"function {self.name()} returned a gradient different than "
+                                   f"None at position {i + 1}, but the corresponding forward "
+                                   "input was not a Variable")
+        return tuple(grads[i] for i in positions)
 
 
 class Function:
@@ -126,6 +132,10 @@ class Function:
         cls._backward_cls = type(name, (BackwardFunction,), {
             "_forward_cls": cls, "_name": name, "_qualname": cls.node_qualname or name,
             **saved_properties(cls.saved_names, cls.saved_attributes)})
+        cls._is_custom = not cls.__module__.startswith("minigrad.")  # not one of minigrad's ops
+        # The setup_context style (forward without ctx) when the subclass defines it.
+        cls._setup_context = (None if cls.setup_context is Function.setup_context
+                              else cls.setup_context)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         # PyTorch 0.3's Functions were objects, `Double()(x)`: today's are never instantiated
@@ -151,21 +161,116 @@ class Function:
             "You must implement either the backward or vjp method for your custom "
             "autograd.Function to use it with backward mode AD.")
 
+    @staticmethod
+    def setup_context(ctx: FunctionCtx, inputs: tuple, output: Any) -> Any:
+        """The other style, kept apart from the computation: `forward(*args)` takes no ctx, and
+        this fills ctx from the inputs and the output (what forward returned)."""
+        raise NotImplementedError("setup_context is not implemented.")
+
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        setup_context = cls._setup_context
+        if setup_context is not None:  # PyTorch binds the defaults into the inputs first
+            args, kwargs = _bind_with_defaults(cls.forward, args, kwargs)
+        if kwargs:  # forward gets them by position: they have a needs_input_grad entry too
+            args = _keywords_by_position(cls.forward, args, kwargs, setup_context is None)
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple([isinstance(a, Tensor) and a.requires_grad for a in args])
         enabled = _grad_mode.state.enabled
         _grad_mode.state.enabled = False  # what forward computes is not recorded op by op
         try:
-            outputs = _run_quietly(cls.forward, ctx, *args, **kwargs)
+            if setup_context is None:
+                outputs = _run_quietly(cls.forward, ctx, *args)
+            else:
+                outputs = _run_quietly(cls.forward, *args)
+                _run_quietly(setup_context, ctx, args, outputs)
         finally:
             _grad_mode.state.enabled = enabled
-        if enabled and any(ctx.needs_input_grad):
+        for tensor in ctx._dirty:  # changed in place: PyTorch counts one more version
+            tensor._bump_version()
+        records = enabled and any(ctx.needs_input_grad)
+        if _returns_an_input(outputs, args):
+            outputs = _inputs_returned(ctx, args, outputs, records, setup_context is not None)
+        if records:
             _connect(ctx, args, outputs if isinstance(outputs, tuple) else (outputs,))
         elif getattr(outputs, "_base", None) is not None and any(ctx.needs_input_grad):
             _mark_no_grad_view(outputs)
         return outputs
+
+
+def _bind_with_defaults(forward: Any, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    """With setup_context, PyTorch binds the call to forward's signature, defaults included
+    (Python's own errors for a call that does not fit)."""
+    bound = inspect.signature(forward).bind(*args, **kwargs)
+    bound.apply_defaults()
+    return bound.args, bound.kwargs
+
+
+def _keywords_by_position(forward: Any, args: tuple, kwargs: dict, skip_ctx: bool) -> tuple:
+    """`F.apply(x, scale=s)`: PyTorch puts each keyword argument at the position of forward's
+    parameter of that name (after ctx), so that it is an input like the others, and refuses one
+    that is not a positional parameter, given twice, or one that leaves a gap before it."""
+    params = [p.name for p in inspect.signature(forward).parameters.values()
+              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)][1 if skip_ctx else 0:]
+    slots: list[Any] = list(args)
+    missing = object()
+    for name, value in kwargs.items():
+        if name not in params:
+            raise TypeError(f"forward() got an unexpected keyword argument '{name}'")
+        position = params.index(name)
+        if position < len(args):
+            raise TypeError(f"forward() got multiple values for argument '{name}'")
+        slots += [missing] * (position + 1 - len(slots))
+        slots[position] = value
+    for position, value in enumerate(slots):
+        if value is missing:
+            raise TypeError(f"forward() missing required argument: '{params[position]}' "
+                            f"(position {position})")
+    return tuple(slots)
+
+
+def _returns_an_input(outputs: Any, args: tuple) -> bool:
+    """Whether forward returned one of its inputs itself (rare: checked by identity, with a
+    plain loop for the one output of most operations)."""
+    if type(outputs) is tuple:
+        return any(o is a for o in outputs for a in args)
+    for a in args:
+        if a is outputs:
+            return True
+    return False
+
+
+ERR_INPUT_SAVED_AS_IS = (
+    "An input that has been returned as-is as output is being saved for backward. This is not "
+    "supported if you override setup_context. You should return and save a view of the input "
+    "instead, e.g. with x.view_as(x) or setup ctx inside the forward function itself.")
+
+
+def _inputs_returned(ctx: BackwardFunction, args: tuple, outputs: Any, records: bool,
+                     setup_context: bool) -> Any:
+    """An input that forward returned unchanged comes out as a new tensor, as in PyTorch: a
+    view of it (`x.view_as(x)`), which the graph then gives this node as grad_fn; the input
+    keeps its own history (a leaf stays a leaf). Where no gradient flows through this node, an
+    input that requires grad comes out detached. One marked dirty (changed in place) is itself
+    the output, when it takes this node's gradient."""
+    single = not isinstance(outputs, tuple)
+    outs = list((outputs,) if single else outputs)
+    saved = ctx._to_save or ()
+    for i, out in enumerate(outs):
+        if not (isinstance(out, Tensor) and any(out is a for a in args)):
+            continue
+        dirty = any(out is d for d in ctx._dirty)
+        if setup_context and not dirty and any(out is t for t in saved):
+            raise RuntimeError(ERR_INPUT_SAVED_AS_IS)
+        differentiable = (records and out._data.dtype.kind == "f"
+                          and not any(out is t for t in ctx._non_differentiable))
+        if not differentiable and out.requires_grad:
+            outs[i] = out.detach()
+        elif not dirty:
+            outs[i] = out._view(out._data)
+        if records and not differentiable:
+            ctx._non_differentiable = (*ctx._non_differentiable, outs[i])
+    return outs[0] if single else tuple(outs)
 
 
 def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
@@ -318,6 +423,9 @@ def _link_outputs(ctx: BackwardFunction, outs: tuple, non_diff: tuple, dirty: tu
             continue
         if dirty and out.grad_fn is None and out._requires_grad and any(out is d for d in dirty):
             raise RuntimeError(ERR_LEAF_DIRTY)
+        if out._base is not None and ctx._forward_cls._is_custom and not (
+                dirty and any(out is d for d in dirty)):
+            out._custom_function_view = True  # its backward is the user's: _inplace refuses it
         out.grad_fn, out._output_nr = ctx, i
     return pack_outputs(refs)
 

@@ -15,19 +15,10 @@ from ..tensor import Tensor
 
 
 def _view_of(data: np.ndarray, base: Tensor) -> Tensor:
-    """A result that shares memory with `base` shares its version counter too, and looks into
-    the same root. (If it joins the graph, the root keeps track of it: function.track_view.)"""
-    out = Tensor(data)
-    if np.shares_memory(data, base._data):
-        if base._multi_output_view:  # a view of one of unbind's views is refused in place too
-            out._multi_output_view = True
-        out._version_counter = base._version_counter
-        if out._is_inference is not base._is_inference:  # the same memory: the same kind
-            out._is_inference = base._is_inference
-        out._base = base._base if base._base is not None else base
-        if base._made_in_no_grad:  # a view of such a view is refused in-place changes too
-            out._made_in_no_grad = True
-    return out
+    """A result that shares memory with `base` is a view of it (Tensor._view): it shares its
+    version counter, and looks into the same root. (If it joins the graph, the root keeps track
+    of it: function.track_view.)"""
+    return base._view(data) if np.shares_memory(data, base._data) else Tensor(data)
 
 
 def _dims(dim: Any, ndim: int) -> tuple[int, ...]:
