@@ -111,10 +111,11 @@ class GraphTask:
             grads = call_pre_hooks(node, grads)
             if all(g is None for g in grads):  # the hooks took every gradient away
                 return (None,) * len(node.next_functions)
-        grad_outputs = materialize(node, grads)
-        grad_inputs = validate(node, node.apply(*grad_outputs))
+        if len(grads) > 1:  # only a node with several outputs can have one without gradient
+            grads = materialize(node, grads)
+        grad_inputs = validate(node, node.apply(*grads))
         if node._post_hooks:
-            grad_inputs = call_post_hooks(node, grad_inputs, grad_outputs)
+            grad_inputs = call_post_hooks(node, grad_inputs, grads)
         return grad_inputs
 
 

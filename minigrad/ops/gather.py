@@ -86,7 +86,9 @@ class Scatter(Function):
     @staticmethod
     def backward(ctx, grad):
         kept = Scatter.apply(grad, ctx.dim, ctx.index, 0.0)
-        return kept, None, None, gather(grad, ctx.dim, ctx.index)
+        # a number written in (scatter's value form) has no gradient, as in PyTorch
+        return kept, None, None, (gather(grad, ctx.dim, ctx.index)
+                                  if ctx.needs_input_grad[3] else None)
 
 
 class ScatterValue(Scatter):
