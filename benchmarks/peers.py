@@ -251,8 +251,10 @@ def table(workload: str, samples: dict[str, list]) -> str:
 
 def environment() -> str:
     from importlib.metadata import PackageNotFoundError, version
-    versions = []
-    for name in CONTENDERS + ("numpy",):
+    revision = subprocess.run(["git", "-C", str(HERE), "describe", "--always", "--dirty"],
+                              capture_output=True, text=True).stdout.strip() or "unknown"
+    versions = [f"minigrad of this checkout ({revision})"]
+    for name in CONTENDERS[1:] + ("numpy",):
         try:
             versions.append(f"{name} {version(name)}")
         except PackageNotFoundError:
