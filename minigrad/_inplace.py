@@ -4,6 +4,7 @@ its version goes up, so anything saved of the old values fails its check in back
 changed in place rewrites its base (CopySlices), and the base's other views are read again."""
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -12,8 +13,8 @@ from . import _dtype, _grad_mode
 from .autograd.function import NO_GRAD_VIEW_ADVICE, _run_quietly
 from .autograd.graph import ERR_LEAF_IN_PLACE, forward_name, replace_output
 from .ops.fill import Zero
-from .ops.indexing import (AsStrided, CopySlices, IndexPut, _plain_key, as_positions,
-                           check_advanced_key, index, is_advanced)
+from .ops.indexing import (ERR_INTERNAL_OVERLAP, AsStrided, CopySlices, IndexPut, _plain_key,
+                           as_positions, check_advanced_key, index, is_advanced)
 from .tensor import Tensor
 
 VIEW_OF_LEAF_IN_PLACE = ("a view of a leaf Variable that requires grad is being used in an "
@@ -64,6 +65,21 @@ CUSTOM_FUNCTION_VIEW = (
     "can fix this by cloning the output of the custom Function.")
 
 
+def shares_memory_within(t: Tensor) -> bool:
+    """Whether elements of `t` share memory: an expanded tensor (stride 0 along a dimension of
+    more than one element), the one kind of overlap PyTorch detects."""
+    data = t._data
+    return 0 in data.strides and any(stride == 0 and size > 1
+                                     for stride, size in zip(data.strides, data.shape))
+
+
+def check_no_overlap(t: Tensor) -> None:
+    """PyTorch refuses to write into an expanded tensor (which value would win?), except with
+    fill_ and zero_, where every element gets the same value."""
+    if shares_memory_within(t):
+        raise RuntimeError(ERR_INTERNAL_OVERLAP)
+
+
 def _multi_output_view_message(view: Tensor) -> str:
     """PyTorch's refusal to change in place one of several views made by one node (unbind's
     rows): each view's gradient is a slice of one stacked gradient, which an in-place change of
@@ -97,6 +113,7 @@ def update(t: Tensor, op: Any, other: Any, alpha: Any = 1) -> Tensor:
         if alpha == 1:
             return inplace(t, lambda x: op(x, other), other)
         return inplace(t, lambda x: op(x, other, alpha=alpha), other)
+    check_no_overlap(t)
     # No overflow warnings, as in PyTorch: numpy quiet, the way every forward runs.
     if alpha != 1:
         value = _run_quietly(np.multiply, alpha, value)
@@ -111,19 +128,22 @@ def zero(t: Tensor) -> Tensor:
     gradients that way (notebook 04), the zeros are written straight into `t`'s memory: no
     node, no tensor of zeros made and copied over (benchmarks/tricks.md, `_inplace.zero`)."""
     if _grad_mode.state.enabled and t.requires_grad:
-        return inplace(t, lambda x: Zero.apply(x, 0))
+        return inplace(t, lambda x: Zero.apply(x, 0), same_value=True)
     check_inplace(t)  # a view of a leaf that requires grad refuses, as in PyTorch
     t._data[...] = 0
     t._bump_version()
     return t
 
 
-def inplace(t: Tensor, compute: Any, *args: Any) -> Tensor:
+def inplace(t: Tensor, compute: Any, *args: Any, same_value: bool = False) -> Tensor:
     """Change `t` in place. The result is computed out of place from a copy of the old
     values that carries the old history; then the values are written back into `t`, its
     version goes up, and its grad_fn becomes the new node. Anything saved earlier that
-    held `t` now fails its version check, exactly as in PyTorch."""
+    held `t` now fails its version check, exactly as in PyTorch. `same_value`: the change
+    writes one value everywhere (fill_, zero_), which an expanded tensor takes too."""
     check_inplace(t)
+    if not same_value:
+        check_no_overlap(t)
     involved = t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args)
     if not (_grad_mode.state.enabled and involved):
         with _grad_mode.no_grad():
@@ -150,15 +170,11 @@ def _inplace_on_view(view, compute):
     """PyTorch's way: changing a view in place rewrites its base. The view's new values are
     written into the base by a CopySlices node, and the view is read back out of the new base."""
     base = view._base
-    positions = _positions_in(base._data, view._data)
-    if np.unique(positions).size != positions.size:
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers to a "
-            "single memory location. Please clone() the tensor before performing the operation.")
-    key = np.unravel_index(positions, base.shape)
+    key = np.unravel_index(_positions_in(base._data, view._data), base.shape)
     result = compute(_with_history(view))
     _check_cast(result._data, view._data)
-    new_base = CopySlices.apply(_with_history(base), key, result.to(base.dtype))
+    new_base = CopySlices.apply(_with_history(base), key, result.to(base.dtype),
+                                shares_memory_within(view))
     _write(base, new_base._data)  # the version counter is shared: view's goes up too
     _take_history(base, new_base)
     _take_history(view, AsStrided.apply(base, key))
@@ -251,10 +267,39 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         raise RuntimeError(VIEW_OF_LEAF_IN_PLACE)
     if (t._multi_output_view or t._custom_function_view) and not advanced:
         check_inplace(index(t, key))  # PyTorch's message names the view written through
-    if not isinstance(value, Tensor):
+    scalar = not isinstance(value, Tensor)
+    if scalar:
         value = Tensor(np.asarray(value, dtype=t._data.dtype))
     elif value.dtype is not t.dtype:
         value = value.to(t.dtype)
+    if shares_memory_within(t):
+        _setitem_expanded(t, key, positions, value, advanced, scalar)
+        return
     # integers with arrays: PyTorch selects first and index_puts into that view (CopySlices)
     node = IndexPut if advanced and positions is key else CopySlices
     inplace(t, lambda x: node.apply(x, positions, value), value)
+
+
+def _setitem_expanded(t: Tensor, key: Any, positions: Any, value: Tensor, advanced: bool,
+                      scalar: bool) -> None:
+    """`e[key] = value` where `e` is expanded. PyTorch writes through the view `e[key]` (copy_,
+    refused if its elements share memory too), or, for arrays and masks, writes the positions
+    picked, with a warning that it will stop."""
+    if not advanced:
+        index(t, key).copy_(value)
+        return
+    warnings.warn(INDEX_PUT_EXPANDED.format("index_put_", "[indices] = tensor"), UserWarning,
+                  stacklevel=4)
+    if scalar and isinstance(key, np.ndarray) and key.dtype == np.bool_:
+        warnings.warn(INDEX_PUT_EXPANDED.format("masked_fill_", "[mask] = scalar"), UserWarning,
+                      stacklevel=4)
+    if _grad_mode.state.enabled and (t.requires_grad or value.requires_grad):
+        raise RuntimeError(ERR_INTERNAL_OVERLAP)  # minigrad records no such write
+    check_inplace(t)
+    t._data[positions] = value._data
+    t._bump_version()
+
+
+INDEX_PUT_EXPANDED = (
+    "Use of {} on expanded tensors is deprecated. Please clone() the tensor before performing "
+    "this operation. This also applies to advanced indexing e.g. tensor{}")

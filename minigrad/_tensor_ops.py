@@ -203,7 +203,16 @@ class TensorOps:
     def expand_as(self, other): return self.expand(other.shape)
 
     def permute(self, *dims):
-        return shape.Permute.apply(self, shape._dims(_shape_args(dims), self.ndim))
+        dims = _shape_args(dims)
+        if len(dims) != self.ndim:
+            raise RuntimeError(
+                "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+                "length of the desired ordering of dimensions i.e. input.dim() = "
+                f"{self.ndim} is not equal to len(dims) = {len(dims)}")
+        dims = shape._dims(dims, self.ndim)
+        if len(set(dims)) != len(dims):
+            raise RuntimeError("permute(): duplicate dims are not allowed.")
+        return shape.Permute.apply(self, dims)
 
     def transpose(self, dim0, dim1):  # a 0-d tensor accepts dims 0 and -1 (both mean itself)
         dims = shape._dims((dim0, dim1), self.ndim) or (0, 0)
@@ -220,7 +229,7 @@ class TensorOps:
     def squeeze(self, dim=None):
         if dim is None:
             return shape.Squeeze.apply(self, tuple(range(self.ndim)))
-        return shape.SqueezeDim.apply(self, shape._dims(dim, self.ndim))
+        return shape.SqueezeDim.apply(self, shape.distinct_dims(dim, self.ndim))
 
     def unsqueeze(self, dim): return shape.Unsqueeze.apply(self, dim % (self.ndim + 1))
     def select(self, dim, index): return self[(slice(None),) * (dim % self.ndim) + (index,)]
@@ -277,6 +286,10 @@ class TensorOps:
 
     def to(self, *args, **kwargs):
         dtype = _device.dtype_of_to(args, kwargs)  # a device named is checked (CUDA fails): CPU
+        flags = [a for a in args if isinstance(a, bool)]  # non_blocking, then copy
+        copy = kwargs.get("copy", len(flags) > 1 and flags[1])
+        if copy:  # a new tensor even when nothing changes
+            return shape.ToCopy.apply(self, dtype or self.dtype)
         return self if dtype is None or dtype is self.dtype else shape.ToCopy.apply(self, dtype)
 
     def cpu(self): return self
@@ -307,7 +320,8 @@ class TensorOps:
     def sigmoid_(self): return _inplace.inplace(self, Tensor.sigmoid)
     def tanh_(self): return _inplace.inplace(self, Tensor.tanh)
     def zero_(self): return _inplace.zero(self)
-    def fill_(self, value): return _inplace.inplace(self, lambda t: fill.fill(t, value), value)
+    def fill_(self, value):
+        return _inplace.inplace(self, lambda t: fill.fill(t, value), value, same_value=True)
 
     def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
         return _inplace.inplace(self, lambda t: t.scatter(dim, index, src, value=value,
@@ -334,6 +348,7 @@ class TensorOps:
     def _overwrite(self, values):
         """Replace the values with no history: for initialisers, which PyTorch runs in no_grad."""
         _inplace.check_inplace(self)
+        _inplace.check_no_overlap(self)
         self._data[...] = values
         self._bump_version()
         return self

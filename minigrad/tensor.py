@@ -113,6 +113,11 @@ class Tensor:
         return self._is_inference
 
     @property
+    def output_nr(self) -> int:
+        """Which output of its grad_fn this tensor is (0 for most)."""
+        return self._output_nr
+
+    @property
     def is_leaf(self) -> bool:
         return self.grad_fn is None
 
@@ -210,6 +215,11 @@ class Tensor:
 
     @data.setter
     def data(self, value: Tensor) -> None:
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        if self.requires_grad and value._data.dtype.kind != "f":
+            raise RuntimeError("data set to a tensor that requires gradients must be floating "
+                               "point or complex dtype")
         self._data = value._data
 
     @property

@@ -1625,6 +1625,223 @@ INFERENCE_NESTING_CASES = {f.__name__.lstrip("_"): f for f in (
     _inference_mode_false_inside_no_grad, _no_grad_then_enable_grad_in_inference)}
 
 
+# ---- issue 31: views, copies and writes through them -----------------------------------------
+
+def _reshape_of_transposed(lib: Any) -> Any:
+    x = lib.arange(6.0).reshape(2, 3).requires_grad_()
+    r, f, v = x.t().reshape(6), x.t().flatten(), x.reshape(3, 2)
+    plain = lib.arange(6.0).reshape(2, 3)
+    copy = plain.t().reshape(6)
+    copy[0] = 100.0  # a copy: the tensor it came from keeps its values
+    m = lib.ones(2, 2, 3) @ lib.ones(3, 2)  # a folded matmul: a copy too
+    (r * lib.arange(6.0)).sum().backward()
+    return ([(t.grad_fn.name(), t._base is None, t.is_contiguous()) for t in (r, f, v)],
+            r, f, plain, m._base is None, x.grad)
+
+
+def _pieces_changed_in_place(lib: Any) -> Any:
+    y = lib.arange(6.0, requires_grad=True) * 1
+    a, b = y.split(3)
+    c, d = y.chunk(2)
+    (e,) = y.split(6)
+
+    def assign() -> None:
+        a[0] = 1.0
+    return (_error(lambda: a.mul_(2)), _error(lambda: d.add_(1)), _error(e.zero_),
+            _error(lambda: lib.split(y, [2, 4])[1].zero_()), _error(assign),
+            _error(lambda: a[:1].mul_(2)))
+
+
+def _pieces_share_one_node(lib: Any) -> Any:
+    x = lib.arange(6.0, requires_grad=True)
+    y = x * 1
+    a, b, c = y.split(2)
+    p, q = y.split([2, 4])
+    (a * 2).sum().backward(retain_graph=True)  # b and c get no gradient: zeros
+    (q * 3).sum().backward()
+    return (a.grad_fn is b.grad_fn, b.output_nr, a.grad_fn.name(), q.grad_fn.name(),
+            q.output_nr, a._base is y, x.grad, lib.ones(2, 3, requires_grad=True).split(2, dim=1))
+
+
+def _pieces_without_grad(lib: Any) -> Any:
+    y = lib.arange(6.0)
+    a, b = y.split(3)
+    a.mul_(2)
+    x = lib.arange(6.0, requires_grad=True) * 1
+    with lib.no_grad():
+        c, d = x.split(3)
+        c.mul_(2)
+    return y, x
+
+
+_EXPANDED_WRITES = {
+    "fill_": lambda lib, e: e.fill_(5), "zero_": lambda lib, e: e.zero_(),
+    "add_": lambda lib, e: e.add_(1), "+=": lambda lib, e: e.__iadd__(1),
+    "relu_": lambda lib, e: e.relu_(), "clamp_": lambda lib, e: e.clamp_(0, 1),
+    "mul_": lambda lib, e: e.mul_(2), "exp_": lambda lib, e: e.exp_(),
+    "copy_": lambda lib, e: e.copy_(lib.ones(3, 2)), "copy_ broadcast": lambda lib, e: e.copy_(
+        lib.ones(2)), "uniform_": lambda lib, e: e.uniform_(), "normal_": lambda lib, e: e.normal_(),
+    "e[:] = 3.0": lambda lib, e: e.__setitem__(slice(None), 3.0),
+    "e[:] = t": lambda lib, e: e.__setitem__(slice(None), lib.ones(3, 2)),
+    "e[:, 0] = t": lambda lib, e: e.__setitem__((slice(None), 0), lib.ones(3)),
+    "e[:, 0] = 7.0": lambda lib, e: e.__setitem__((slice(None), 0), 7.0),
+    "e[0] = t": lambda lib, e: e.__setitem__(0, lib.tensor([7.0, 8.0])),
+    "e[1, 1] = 9.0": lambda lib, e: e.__setitem__((1, 1), 9.0),
+    "e[mask] = 9.0": lambda lib, e: e.__setitem__(e > 1, 9.0),
+    "e[index] = t": lambda lib, e: e.__setitem__(lib.tensor([0]), lib.tensor([6.0, 6.0])),
+}
+
+
+def _writes_into_expanded(lib: Any) -> Any:
+    seen = []
+    for name, write in _EXPANDED_WRITES.items():
+        x = lib.tensor([1.0, 2.0])
+        seen.append((name, _error(lambda: write(lib, x.expand(3, 2))), x, x._version))
+    column = lib.tensor([[1.0], [2.0]])
+    wide = column.expand(2, 3)
+    wide[:, 1] = lib.tensor([5.0, 6.0])
+    wide[0, 2] = 7.0
+    return seen, column
+
+
+def _writes_into_expanded_with_grad(lib: Any) -> Any:
+    seen = []
+    for name in ("fill_", "zero_", "e[0] = t", "e[1, 1] = 9.0", "add_", "+="):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 1
+        e = y.expand(3, 2)
+        seen.append((name, _error(lambda: _EXPANDED_WRITES[name](lib, e)), e, y))
+        seen.append(_error(lambda: (e * lib.arange(6.0).reshape(3, 2)).sum().backward()))
+        seen.append(x.grad)
+    return seen
+
+
+def _expanded_after_its_base_changed(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 1
+    e = y.expand(3, 2)
+    y.mul_(2)  # e is read again out of the new y: its three rows send y three gradients
+    (e * lib.arange(6.0).reshape(3, 2)).sum().backward()
+    return e, x.grad
+
+
+def _copies_by_to(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0])
+    w = lib.tensor([1.0, 2.0], requires_grad=True)
+    same = [x.to(lib.float32), x.to(lib.float32, copy=True), x.to(dtype=lib.float32, copy=True),
+            x.to("cpu", copy=True), x.to(x, copy=True), x.to("cpu", lib.float32, copy=True),
+            x.to(lib.float32, False, True), x.to(lib.float64, copy=False)]
+    copied = w.to(lib.float32, copy=True)
+    return [t is x for t in same], copied, copied.is_leaf, copied._base is None
+
+
+VIEW_AND_WRITE_CASES = {f.__name__.lstrip("_"): f for f in (
+    _reshape_of_transposed, _pieces_changed_in_place, _pieces_share_one_node,
+    _pieces_without_grad, _writes_into_expanded, _writes_into_expanded_with_grad,
+    _expanded_after_its_base_changed, _copies_by_to)}
+
+
+# ---- issue 31: modules, optimizers, and PyTorch's own errors ----------------------------------
+
+def _module_apply_order(lib: Any) -> Any:
+    seen = []
+    shared = lib.nn.Tanh()
+    inner = lib.nn.Sequential(lib.nn.ReLU(), lib.nn.Linear(1, 1), shared)
+    m = lib.nn.Sequential(lib.nn.Linear(1, 1), inner, shared)
+    m.apply(lambda module: seen.append(type(module).__name__))
+    return seen
+
+
+def _parameter_order_after_reassigning(lib: Any) -> Any:
+    lib.manual_seed(0)
+    lin = lib.nn.Linear(2, 2)
+    lin.weight = lib.nn.Parameter(lib.ones(2, 2))
+    orders = [[n for n, _ in lin.named_parameters()]]
+    lin.bias = None
+    orders.append([n for n, _ in lin.named_parameters()])
+    lin.bias = lib.nn.Parameter(lib.zeros(2))
+    orders.append(list(lin.state_dict()))
+    del lin.weight
+    lin.weight = lib.nn.Parameter(lib.ones(2, 2))
+    orders.append([n for n, _ in lin.named_parameters()])
+    m = lib.nn.Module()
+    m.a, m.b = lib.nn.ReLU(), lib.nn.Tanh()
+    m.a = lib.nn.Sigmoid()
+    orders.append(list(dict(m.named_children())))
+    m.b = lib.nn.Parameter(lib.ones(1))
+    orders.append((list(dict(m.named_children())), [n for n, _ in m.named_parameters()]))
+    return orders
+
+
+def _registering_a_taken_name(lib: Any) -> Any:
+    lin = lib.nn.Linear(2, 2)
+    lin.extra = 3
+    return (_error(lambda: lin.register_parameter("extra", None)),
+            _error(lambda: lin.register_buffer("weight", lib.ones(1))),
+            _error(lambda: lin.add_module("weight", lib.nn.ReLU())),
+            _error(lambda: lin.register_parameter("a.b", None)),
+            _error(lambda: lin.register_buffer("", None)),
+            _error(lambda: lin.add_module("x.y", None)),
+            _error(lambda: lin.register_parameter("p", lib.ones(1))),
+            _error(lambda: lin.add_module("m", 3)),
+            _error(lambda: lin.register_parameter("bias", lib.nn.Parameter(lib.ones(2)))))
+
+
+def _optimizer_state_after_loading(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    seen = []
+    for make in (lambda: lib.optim.Adam(m.parameters(), lr=0.1),
+                 lambda: lib.optim.SGD(m.parameters(), lr=0.1, momentum=0.9)):
+        first = make()
+        m(lib.ones(1, 2)).sum().backward()
+        first.step()
+        saved = first.state_dict()
+        second = make()
+        group = second.param_groups[0]
+        second.load_state_dict(saved)
+        key = "exp_avg" if "exp_avg" in saved["state"][0] else "momentum_buffer"
+        shared = second.state[m.weight][key] is saved["state"][0][key]
+        second.step()  # the state_dict, and the first optimizer, see the step
+        seen.append((shared, saved["state"][0][key], first.state[m.weight][key],
+                      second.param_groups[0] is group, second.param_groups[0]["params"][0] is
+                      m.weight))
+    return seen
+
+
+def _repeated_dims(lib: Any) -> Any:
+    x = lib.ones(2, 3)
+    calls = [lambda: x.sum((0, 0)), lambda: x.sum((0, -2)), lambda: x.mean([1, -1]),
+             lambda: x.amax((0, 0)), lambda: x.amin((1, 1)), lambda: x.std((1, 1)),
+             lambda: x.var((0, 0)), lambda: x.norm(dim=(0, 0)), lambda: x.squeeze((0, 0)),
+             lambda: x.sum((1, 1), keepdim=True), lambda: lib.sum(x, (0, 0)),
+             lambda: lib.mean(x, dim=(1, 1)), lambda: x.permute(0, 0), lambda: x.permute(0),
+             lambda: x.permute(0, 1, 2), lambda: x.transpose(1, 1).shape]
+    return [_error(call) for call in calls]
+
+
+def _assigning_data(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    plain = lib.tensor([1.0, 2.0])
+    h = x * 2
+
+    def assign(t: Any, value: Any) -> Callable:
+        def run() -> Any:
+            t.data = value
+            return t, t.dtype
+        return run
+    return (_error(assign(x, [1.0, 2.0])), _error(assign(x, 3.0)), _error(assign(x, None)),
+            _error(assign(x, lib.tensor([1, 2]))), _error(assign(h, lib.tensor([1, 2]))),
+            _error(assign(plain, lib.tensor([True]))),
+            _error(assign(x, lib.tensor([1.0, 2.0], dtype=lib.float64))),
+            _error(assign(x, lib.tensor([1.0, 2.0, 3.0]))))
+
+
+MODULE_AND_ERROR_CASES = {f.__name__.lstrip("_"): f for f in (
+    _module_apply_order, _parameter_order_after_reassigning, _registering_a_taken_name,
+    _optimizer_state_after_loading, _repeated_dims, _assigning_data)}
+
+
 CASES: dict[str, Callable[[Any], Any]] = {
     **{f.__name__: f for f in (
         retained_then_add_, retained_then_mul_, retained_then_two_in_place,
@@ -1646,6 +1863,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
     **TOPIC_CASES, **MORE_TOPIC_CASES, **EVEN_MORE_CASES, **UNBIND_CASES, **INFERENCE_CASES, **HOOK_CASES,
     **INDEX_CASES, **MATMUL_CASES, **SCALAR_CASES,
     **FUNCTION_CORNER_CASES, **GRAD_INPUTS_CASES, **INFERENCE_NESTING_CASES,
+    **VIEW_AND_WRITE_CASES, **MODULE_AND_ERROR_CASES,
 }
 
 

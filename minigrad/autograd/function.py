@@ -112,8 +112,8 @@ class BackwardFunction(FunctionCtx, Node):
         if len(grads) != num_args:  # one gradient per forward argument, None for non-tensors
             raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
                                f"(expected {num_args}, got {len(grads)})")
-        for i, g in enumerate(grads):
-            if g is not None and i not in positions:
+        for i, g in enumerate(grads if self._forward_cls._is_custom else ()):
+            if g is not None and i not in positions:  # (minigrad's own ops may: it is dropped)
                 raise RuntimeError(f"function {self.name()} returned a gradient different than "
                                    f"None at position {i + 1}, but the corresponding forward "
                                    "input was not a Variable")

@@ -62,8 +62,8 @@ class Module:
         if isinstance(value, (Parameter, Module)) and params is None:
             kind = "parameters" if isinstance(value, Parameter) else "module"
             raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
-        if isinstance(value, Parameter):
-            self._forget(name)
+        if isinstance(value, Parameter):  # a name already a parameter keeps its place
+            self._forget(name, keep="_parameters")
             params[name] = value
         elif params is not None and name in params:
             if value is not None:
@@ -71,7 +71,7 @@ class Module:
                                 "(torch.nn.Parameter or None expected)")
             params[name] = None
         elif isinstance(value, Module):
-            self._forget(name)
+            self._forget(name, keep="_modules")
             modules[name] = value
         elif modules is not None and name in modules:
             if value is not None:
@@ -100,26 +100,50 @@ class Module:
                 return
         object.__delattr__(self, name)
 
-    def _forget(self, name: str) -> None:
-        """Drop `name` from every registry and from the instance: it is re-registered next."""
+    def _forget(self, name: str, keep: str) -> None:
+        """Drop `name` from the instance and from the registries but `keep`, where it stays in
+        its place if it is there: it is assigned again next (PyTorch's order of parameters)."""
         self.__dict__.pop(name, None)
         for registry in ("_parameters", "_buffers", "_modules"):
-            self.__dict__[registry].pop(name, None)
+            if registry != keep:
+                self.__dict__[registry].pop(name, None)
+
+    def _check_new_name(self, kind: str, name: Any, registry: str) -> None:
+        """PyTorch's refusals of a name to register a parameter, buffer or module under."""
+        if registry not in self.__dict__:
+            raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"{kind} name should be a string. Got {type(name).__name__}")
+        if "." in name:
+            raise KeyError(f"{kind} name can't contain \".\""
+                           + (f", got: {name}" if kind == "module" else ""))
+        if name == "":
+            raise KeyError(f"{kind} name can't be empty string \"\"")
+        if hasattr(self, name) and name not in self.__dict__[registry]:
+            raise KeyError(f"attribute '{name}' already exists")
 
     def register_parameter(self, name: str, param: Parameter | None) -> None:
-        self._forget(name)
+        self._check_new_name("parameter", name, "_parameters")
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{_type_name(param)}' object to parameter '{name}' "
+                            "(torch.nn.Parameter or None required)")
         self._parameters[name] = param
 
     def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
         """A tensor the module keeps that is not a parameter (a running mean); a persistent
         one is also saved in its state_dict."""
-        self._forget(name)
+        self._check_new_name("buffer", name, "_buffers")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{_type_name(tensor)}' object to buffer '{name}' "
+                            "(torch Tensor or None required)")
         self._buffers[name] = tensor
         not_saved = self.__dict__.setdefault("_non_persistent_buffers_set", set())
         (not_saved.discard if persistent else not_saved.add)(name)
 
     def add_module(self, name: str, module: Module | None) -> None:
-        self._forget(name)
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{_type_name(module)} is not a Module subclass")
+        self._check_new_name("module", name, "_modules")
         self._modules[name] = module
 
     register_module = add_module
@@ -185,9 +209,17 @@ class Module:
             yield buffer
 
     def apply(self, fn: Callable[[Module], None]) -> Module:
-        """Call `fn` on every submodule, children before parents, then on this module."""
-        for module in reversed(list(self.modules())):
-            fn(module)
+        """Call `fn` on every submodule, then on this module: each module's children first, in
+        order, each after its own children (PyTorch's recursion, walked with a stack)."""
+        stack = [(self, self.children())]
+        while stack:
+            module, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                stack.pop()
+                fn(module)
+            else:
+                stack.append((child, child.children()))
         return self
 
     # ---- state ------------------------------------------------------------------------------

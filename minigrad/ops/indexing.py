@@ -10,7 +10,7 @@ import numpy as np
 from ..autograd.function import Function
 from ..tensor import Tensor
 from .selection import where
-from .shape import Unsqueeze, _dims, _view_of, stack
+from .shape import Unsqueeze, _dims, _view_of, cat, stack
 
 
 class Index(Function):
@@ -54,8 +54,19 @@ class Alias(_BasicIndex):
 
 
 class AsStrided(_BasicIndex):
-    """A view read back out of its base after an in-place change rewrote the base"""
+    """A view read back out of its base after an in-place change rewrote the base; where the
+    view repeats positions (an expanded one), their gradients add up"""
     node_name = "AsStridedBackward0"
+
+    @staticmethod
+    def forward(ctx, a, key):
+        flat = np.ravel_multi_index(key, a.shape)
+        ctx.repeats = np.unique(flat).size < flat.size
+        return Index.forward(ctx, a, key)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return IndexAdd.apply(grad, ctx.key, ctx.shape, ctx.repeats), None
 
 
 class Unbind(Function):
@@ -106,6 +117,10 @@ class IndexAdd(Function):
     def backward(ctx, grad):
         return Index.apply(grad, ctx.key), None, None, None
 
+
+ERR_INTERNAL_OVERLAP = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation.")
 
 ERR_INDEX_TYPE = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
                   "are valid indices (got {})")
@@ -231,21 +246,23 @@ class CopySlices(Function):
     node_qualname = "torch::autograd::CopySlices"
 
     @staticmethod
-    def forward(ctx, a, key, value):
-        ctx.key, ctx.value_shape = key, value.shape
+    def forward(ctx, a, key, value, overlapping=False):
+        ctx.key, ctx.value_shape, ctx.overlapping = key, value.shape, overlapping
         out = a._data.copy()
         out[key] = value._data
         return Tensor(out)
 
     @staticmethod
     def backward(ctx, grad):
+        if ctx.overlapping:  # PyTorch writes the gradient into the view's positions: refused
+            raise RuntimeError(ERR_INTERNAL_OVERLAP)
         kept = np.ones(grad.shape, dtype=bool)
         kept[ctx.key] = False
         grad_value = Index.apply(grad, ctx.key)
         if grad_value.numel() == int(np.prod(ctx.value_shape)) and grad_value.ndim < len(
                 ctx.value_shape):
             grad_value = grad_value.reshape(ctx.value_shape)
-        return where(Tensor(kept), grad, 0.0), None, grad_value
+        return where(Tensor(kept), grad, 0.0), None, grad_value, None
 
 
 class IndexPut(CopySlices):
@@ -269,13 +286,34 @@ def as_positions(shape: tuple, key: Any) -> Any:
     return np.unravel_index(positions, shape)
 
 
-class Split(Slice):
-    """One piece of split(n) or chunk(n): a slice along one dimension"""
+class Split(Function):
+    """split(n) and chunk(n): one node whose outputs are views, the pieces along `dim`, as for
+    unbind (an in-place change of a piece is refused); their gradients are concatenated back"""
     node_name = "SplitBackward0"
 
+    @staticmethod
+    def forward(ctx, a, sizes, dim):
+        ctx.dim, ctx.dtype, ctx.shape, ctx.sizes = dim, a._data.dtype, a.shape, sizes
+        bounds = np.cumsum([0, *sizes]).tolist()
+        pieces = tuple(_view_of(a._data[(slice(None),) * dim + (slice(lo, hi),)], a)
+                       for lo, hi in zip(bounds, bounds[1:]))
+        for piece in pieces:
+            piece._multi_output_view = True
+        return pieces
 
-class SplitWithSizes(Slice):
-    """One piece of split([sizes])"""
+    @staticmethod
+    def backward(ctx, *grads):
+        shape, pieces = list(ctx.shape), []
+        for g, size in zip(grads, ctx.sizes):
+            if g is None:  # a piece that is gone by now got no gradient: zeros
+                shape[ctx.dim] = size
+                g = Tensor(np.zeros(shape, ctx.dtype))
+            pieces.append(g)
+        return cat(pieces, ctx.dim), None, None
+
+
+class SplitWithSizes(Split):
+    """split([sizes])"""
     node_name = "SplitWithSizesBackward0"
 
 
@@ -295,11 +333,7 @@ def split(a: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor,
                                f"(input tensor's size at dimension {dim}), but got "
                                f"split_sizes={sizes}")
         piece = SplitWithSizes
-    out, start = [], 0
-    for size in sizes:
-        out.append(piece.apply(a, (slice(None),) * dim + (slice(start, start + size),)))
-        start += size
-    return tuple(out)
+    return piece.apply(a, tuple(sizes), dim)
 
 
 def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:

@@ -13,7 +13,7 @@ from ..autograd.function import Function
 from ..tensor import Tensor
 from .reduction import _restore
 from .selection import where
-from .shape import _dims
+from .shape import distinct_dims
 
 
 def _norm_values(data: np.ndarray, p: float, axes: tuple, keepdim: bool) -> np.ndarray:
@@ -77,7 +77,7 @@ def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False,
     if not x.dtype.is_floating_point:
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
                            f"input. Got {x.dtype.tensor_type.replace('Tensor', '')}")
-    dims = None if dim is None else (_dims(dim, x.ndim) or None)
+    dims = None if dim is None else (distinct_dims(dim, x.ndim) or None)
     if x.numel() == 0 and ord < 0:
         raise RuntimeError("linalg.vector_norm cannot compute the "
                            f"{ord} norm on an empty tensor because the operation does not "

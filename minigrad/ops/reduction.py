@@ -10,7 +10,7 @@ from .. import fidelity
 from ..autograd.function import Function
 from ..tensor import Tensor
 from .pointwise import where
-from .shape import _dims
+from .shape import _dims, distinct_dims
 
 
 class _ValuesIndices(namedtuple("_ValuesIndices", ["values", "indices"])):
@@ -162,13 +162,13 @@ class MinDim(ExtremumDim):
 def reduce_sum(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     if dim is None:
         return Sum.apply(a)
-    return SumDim.apply(a, _dims(dim, a.ndim) or tuple(range(a.ndim)), keepdim)  # [] means all
+    return SumDim.apply(a, distinct_dims(dim, a.ndim) or tuple(range(a.ndim)), keepdim)  # []: all
 
 
 def reduce_mean(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     if dim is None:
         return Mean.apply(a)
-    return MeanDim.apply(a, _dims(dim, a.ndim) or tuple(range(a.ndim)), keepdim)
+    return MeanDim.apply(a, distinct_dims(dim, a.ndim) or tuple(range(a.ndim)), keepdim)
 
 
 def extremum(a: Tensor, name: str, dim: int | None = None, keepdim: bool = False) -> Any:

@@ -30,6 +30,16 @@ def _dims(dim: Any, ndim: int) -> tuple[int, ...]:
     return tuple(d % max(ndim, 1) for d in dims) if ndim else ()
 
 
+def distinct_dims(dim: Any, ndim: int) -> tuple[int, ...]:
+    """_dims, for a list of dimensions to reduce or squeeze, each named once (as PyTorch
+    checks: `x.sum((0, -2))` of a matrix names 0 twice)."""
+    dims = _dims(dim, ndim)
+    for i, d in enumerate(dims):
+        if d in dims[:i]:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return dims
+
+
 class SumTo(Function):
     """Sums a broadcast gradient back to `shape`: the one place broadcasting is undone."""
     node_name = "SumBackward1"
@@ -75,8 +85,14 @@ class View(Function):
 
 
 class UnsafeView(View):
-    """the reshape of a fresh copy (reshape of a non-contiguous tensor, folded matmul)"""
+    """the reshape of a fresh copy (reshape of a non-contiguous tensor, folded matmul): nothing
+    else holds that copy, so the result is not a view (`_base` None), as in PyTorch"""
     node_name = "UnsafeViewBackward0"
+
+    @staticmethod
+    def forward(ctx, a, shape):
+        ctx.shape = a.shape
+        return Tensor(a._data.reshape(shape))
 
 
 def reshape(a: Tensor, shape: tuple) -> Tensor:
@@ -99,12 +115,16 @@ class Expand(Function):
         shape = tuple(a.shape[i - len(shape) + a.ndim] if s == -1 else s
                       for i, s in enumerate(shape))
         try:
-            return _view_of(np.broadcast_to(a._data, shape), a)
+            values = np.broadcast_to(a._data, shape)
         except ValueError:
             raise RuntimeError(
                 f"The expanded size of the tensor must match the existing size at non-singleton "
                 f"dimension. Target sizes: [{', '.join(map(str, shape))}].  Tensor sizes: "
                 f"[{', '.join(map(str, a.shape))}]") from None
+        # numpy's broadcast is read-only; PyTorch's expand writes through to `a` (fill_, or a
+        # row: _inplace refuses a write where elements share memory, as PyTorch does)
+        values = np.lib.stride_tricks.as_strided(a._data, values.shape, values.strides)
+        return _view_of(values, a)
 
     @staticmethod
     def backward(ctx, grad):

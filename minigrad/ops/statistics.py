@@ -15,14 +15,14 @@ from ..tensor import Tensor
 from .operands import result_like
 from .pointwise import where
 from .reduction import _restore
-from .shape import _dims
+from .shape import _dims, distinct_dims
 
 
 def _all_or(dims: Any, ndim: int) -> tuple:
     """The dimensions to reduce: None or () mean all of them."""
     if dims is None:
         return tuple(range(ndim))
-    return _dims(dims, ndim) or tuple(range(ndim))
+    return distinct_dims(dims, ndim) or tuple(range(ndim))
 
 
 class Var(Function):

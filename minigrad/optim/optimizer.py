@@ -98,15 +98,28 @@ class Optimizer:
         return {"state": state, "param_groups": groups}
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        saved = copy.deepcopy(state_dict)
-        if len(saved["param_groups"]) != len(self.param_groups):
+        """Take the state and hyperparameters of `state_dict` (parameters matched by position).
+        As in PyTorch, the state's tensors are taken as they are, not copied, when their dtype
+        already is the parameter's: the state_dict and this optimizer then share them, and an
+        optimizer that `state_dict` came from shares them too."""
+        saved_groups = copy.deepcopy(state_dict["param_groups"])
+        if len(saved_groups) != len(self.param_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
-        params = [p for group in self.param_groups for p in group["params"]]
+        if any(len(g["params"]) != len(s["params"])
+               for g, s in zip(self.param_groups, saved_groups)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match "
+                             "the size of optimizer's group")
+        params = {position: p for g, s in zip(self.param_groups, saved_groups)
+                  for position, p in zip(s["params"], g["params"])}
         self.state = defaultdict(dict)
-        for position, values in saved["state"].items():
-            self.state[params[position]] = values
-        for group, saved_group in zip(self.param_groups, saved["param_groups"]):
-            group.update({k: v for k, v in saved_group.items() if k != "params"})
+        for position, values in state_dict["state"].items():
+            if position in params:
+                self.state[params[position]] = _cast(params[position], values)
+            else:
+                self.state[position] = values
+        for group, saved in zip(self.param_groups, saved_groups):
+            saved["params"] = group["params"]
+        self.param_groups = saved_groups
 
     def __repr__(self) -> str:
         text = type(self).__name__ + " ("
@@ -115,6 +128,20 @@ class Optimizer:
             settings = sorted(key for key in group if key != "params")
             text += "".join(f"    {key}: {group[key]}\n" for key in settings)
         return text + ")"
+
+
+def _cast(param: Tensor, value: Any, key: Any = None) -> Any:
+    """A loaded state value for `param`: tensors in the parameter's dtype (the same tensor when
+    it already is; a step count as it is), dicts and sequences entry by entry."""
+    if isinstance(value, Tensor):
+        if key == "step" or not param.is_floating_point():
+            return value
+        return value.to(param.dtype)
+    if isinstance(value, dict):
+        return {k: _cast(param, v, k) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_cast(param, v, key) for v in value)
+    return value
 
 
 def add_scaled(a: Any, b: Any, alpha: float) -> Any:
