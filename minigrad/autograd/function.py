@@ -101,7 +101,11 @@ class BackwardFunction(FunctionCtx, Node):
 
     def apply(self, *grad_outputs: Any) -> tuple:
         """The Function's backward, then one gradient per `next_functions` entry."""
-        grads = self._forward_cls.backward(self, *grad_outputs)
+        on_arrays = self._forward_cls._backward_on_arrays
+        if on_arrays is not None and not _grad_mode.state.enabled:  # no graph of the backward
+            grads = _backward_on_arrays(on_arrays, self, grad_outputs)
+        else:
+            grads = self._forward_cls.backward(self, *grad_outputs)
         grads = grads if isinstance(grads, tuple) else (grads,)
         if self._tensor_positions is None and len(grads) == len(self._next_functions):
             return grads  # one per argument, and every argument was a tensor: as they mostly are
@@ -120,6 +124,21 @@ class BackwardFunction(FunctionCtx, Node):
         return tuple(grads[i] for i in positions)
 
 
+def _backward_on_arrays(formula: Any, node: BackwardFunction, grad_outputs: tuple) -> tuple:
+    """A built-in node's formula run on the gradients' arrays, when no graph of the backward
+    pass is being built (`create_graph=False`, every training step): the same numpy calls as
+    its `backward` makes through tensor operations, without an operation's bookkeeping for
+    each (what it earns: benchmarks/tricks.md, row `_backward_on_arrays`). numpy is quiet, as
+    in every operation; the gradients go on as tensors."""
+    quiet = _numpy_errors.set(_QUIET)
+    try:
+        results = formula(node, *[g._data for g in grad_outputs])
+    finally:
+        _numpy_errors.reset(quiet)
+    results = results if isinstance(results, tuple) else (results,)
+    return tuple([None if r is None else Tensor(np.asarray(r)) for r in results])
+
+
 class Function:
     """Subclass it with static `forward(ctx, *args)` and `backward(ctx, *grads)`, then call
     `.apply(*args)`. Every minigrad operation is one of these, as in PyTorch."""
@@ -129,6 +148,9 @@ class Function:
     # PyTorch's names for what a built-in op saves, read as grad_fn._saved_<name> (saved.py):
     saved_names: tuple[str, ...] = ()  # the tensors given to save_for_backward, in order
     saved_attributes: tuple[str, ...] = ()  # attributes forward set on ctx
+    # A built-in op may give its backward again on numpy arrays, for backward passes that build
+    # no graph: see _backward_on_arrays. None: `backward` runs, on tensors.
+    _backward_on_arrays: Any = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -287,6 +309,8 @@ def _connect(node: BackwardFunction, args: tuple, outs: tuple) -> None:
     get `grad_fn`, and what forward saved is stamped with its version."""
     edges, meta, kept = [], [], []
     only_numbers_kept = True  # see node._inputs below
+    # One pass over the inputs rather than one comprehension per field: this runs for every
+    # recorded op (what it earns: benchmarks/tricks.md, row "`_connect` reads the inputs").
     for a in args:
         if not isinstance(a, Tensor):
             continue

@@ -40,6 +40,12 @@ class Mm(Function):
         return (grad.mm(b.t()) if ctx.needs_input_grad[0] else None,
                 a.t().mm(grad) if ctx.needs_input_grad[1] else None)
 
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: function._backward_on_arrays
+        a, b = ctx.saved_tensors
+        return (grad @ b._data.T if ctx.needs_input_grad[0] else None,
+                a._data.T @ grad if ctx.needs_input_grad[1] else None)
+
 
 class Mv(Function):
     """matrix @ vector"""
