@@ -11,6 +11,9 @@ import minigrad as torch
 # %% tags=["minigrad-only"]
 from minigrad import viz
 
+# The cells you write: until yours runs, the cells that use it wait, and say so.
+# %load_ext minigrad_course.builds
+
 # %% [markdown]
 # ## A small graph, and no gradient yet
 #
@@ -61,8 +64,8 @@ viz.draw(L)
 # | $d = c + a$ | `c` and `a` | $1$ and $1$ |
 # | $c = a \cdot b$ | `a` and `b` | $b$ and $a$ |
 #
-# A tensor used twice receives two gradients, and they add up. Write the five numbers in a new
-# cell under the collapsed one below (click it, press **B**, type, **Shift+Enter**):
+# A tensor used twice receives two gradients, and they add up. Write the numbers in the cell
+# below, in place of its `raise NotImplementedError()`, and run it (**Shift+Enter**):
 #
 # ```python
 # grad_L = 1.0
@@ -72,14 +75,16 @@ viz.draw(L)
 # grad_a = ...  # a gets two: one from c, one straight from d
 # ```
 #
-# The collapsed cell holds one answer; click its bar to compare once you have yours.
+# Until you do, the cells that use your numbers wait, and say so.
 
-# %% tags=["answer"]
+# %% tags=["build"]
 grad_L = 1.0
+### BEGIN SOLUTION
 grad_d = 2 * d.item() * grad_L  # d from each factor: 8 + 8 = 16
 grad_c = 1 * grad_d  # 16
 grad_b = a.item() * grad_c  # 2 * 16 = 32
 grad_a = b.item() * grad_c + 1 * grad_d  # 3 * 16 through c, plus 16 straight from d: 64
+### END SOLUTION
 
 # %% [markdown]
 # Now `backward()` walks the graph from `L` back to the leaves and stores

@@ -10,6 +10,9 @@ import minigrad as torch
 # %% tags=["minigrad-only"]
 from minigrad import viz
 
+# The cells you write: until yours runs, the cells that use it wait, and say so.
+# %load_ext minigrad_course.builds
+
 # %% tags=["minigrad-only"]
 import inspect
 
@@ -153,11 +156,12 @@ viz.backward_steps(c)
 #     #      count falls to 0 is ready.
 # ```
 #
-# Write yours in a new cell under the collapsed one below (click it, press **B**), then run
-# the checks. The collapsed cell holds one answer, to compare with when you are done.
+# Write it in the cell below, in place of its `raise NotImplementedError()`, run it, then
+# run the checks. Until you do, the cells that use `my_backward` wait, and say so.
 
-# %% tags=["answer"]
+# %% tags=["build"]
 def my_backward(root):
+    ### BEGIN SOLUTION
     waiting = {root.grad_fn: 0}  # node -> how many gradients it will receive
     stack = [root.grad_fn]
     while stack:
@@ -189,6 +193,7 @@ def my_backward(root):
             waiting[child] -= 1
             if waiting[child] == 0:
                 ready.append(child)
+    ### END SOLUTION
 
 
 # %% [markdown]

@@ -15,6 +15,9 @@ import minigrad as torch
 # %% tags=["minigrad-only"]
 from minigrad import viz
 
+# The cells you write: until yours runs, the cells that use it wait, and say so.
+# %load_ext minigrad_course.builds
+
 # %% [markdown]
 # First, what a `Function` is *not*. minigrad writes each of its operations as a `Function`;
 # PyTorch does not. Its built-in operations are C++ code, and the node they record, such as
@@ -167,7 +170,8 @@ print("max(dim=0):", t.grad)
 # Write `SafeHypot`, a `Hypot` whose backward returns 0 for both inputs where $h = 0$ and
 # $a/h$, $b/h$ elsewhere. One way: divide by a copy of `h` whose zeros are replaced by ones
 # (`torch.where(condition, if_true, if_false)` picks element by element, and $a = 0$ wherever
-# $h = 0$). Only `backward` changes, so subclass `Hypot`. In a new cell under the collapsed one:
+# $h = 0$). Only `backward` changes, so subclass `Hypot`. In the cell below, in place of its
+# `raise NotImplementedError()`:
 #
 # ```python
 # class SafeHypot(Hypot):
@@ -177,15 +181,17 @@ print("max(dim=0):", t.grad)
 #         ...
 # ```
 
-# %% tags=["answer"]
+# %% tags=["build"]
 class SafeHypot(Hypot):
     """Hypot with the gradient 0 at the origin, where the length has no derivative."""
 
     @staticmethod
     def backward(ctx, grad_output):
         a, b, h = ctx.saved_tensors
+        ### BEGIN SOLUTION
         safe_h = torch.where(h == 0, torch.ones_like(h), h)  # a = b = 0 there: 0 / 1 = 0
         return grad_output * a / safe_h, grad_output * b / safe_h
+        ### END SOLUTION
 
 
 # %% [markdown]
@@ -224,19 +230,23 @@ print(w.sign(), w.grad)
 # values and gradient, with notebook 10's `detach()`.)
 #
 # Write `SignSTE`: `SignSTE.apply(t)` returns `t.sign()`, and its backward returns the
-# gradient it receives. In a new cell under the collapsed one.
+# gradient it receives. In the cell below, in place of its two `raise NotImplementedError()`.
 
-# %% tags=["answer"]
+# %% tags=["build"]
 class SignSTE(torch.autograd.Function):
     """sign(t) forward; backward passes the gradient through as if it were the identity."""
 
     @staticmethod
     def forward(ctx, t):
+        ### BEGIN SOLUTION
         return t.sign()
+        ### END SOLUTION
 
     @staticmethod
     def backward(ctx, grad_output):
+        ### BEGIN SOLUTION
         return grad_output
+        ### END SOLUTION
 
 
 # %% [markdown]

@@ -1,5 +1,6 @@
-"""Write the learners' notebooks, exercises/*.ipynb, from the one hand-written source,
-solutions/*.ipynb (nbgrader's "release" step):
+"""Write the learners' notebooks, exercises/*.ipynb, from the instructor's, solutions/*.ipynb
+(nbgrader's "release" step). scripts/build_notebooks.py does it after building solutions/ from
+the sources, course/exercises/*.py; on its own:
 
     python -m minigrad_course.generate            # rewrite exercises/ from solutions/
     python -m minigrad_course.generate --check    # exit 1 if exercises/ is out of date
@@ -44,7 +45,7 @@ def to_exercise(solution: dict, where: str) -> dict:
         cell["source"] = source
         cell["outputs"] = []
         cell["execution_count"] = None
-    # The solution's kernel and language, as scripts/run_solutions.py stores them: what the
+    # The solution's kernel and language, as scripts/build_notebooks.py stores them: what the
     # kernel reports when JupyterLab opens the notebook, less the Python version (see
     # minigrad_course/lab_contents.py), so opening an exercise does not mark it unsaved.
     notebook["metadata"] = {key: solution["metadata"][key]

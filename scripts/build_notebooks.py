@@ -1,117 +1,111 @@
-"""Build the course notebooks from their sources.
+"""Build every notebook of the course from its source.
 
-    python scripts/build_notebooks.py                 # every course/NN_name.py
-    python scripts/build_notebooks.py 03_accumulation # only these (names, paths, or "03")
-    python scripts/build_notebooks.py --check         # rebuild in memory, fail if it differs
+    python scripts/build_notebooks.py                  # all of them
+    python scripts/build_notebooks.py 03               # lesson 03 and exercise notebook 03
+    python scripts/build_notebooks.py 03_accumulation ex05_non_scalar_outputs   # by name
+    python scripts/build_notebooks.py --check          # build in memory, fail if a file differs
+    python scripts/build_notebooks.py 03 --test        # build, then run every test of them
 
-Each `course/NN_name.py` (a jupytext "percent" script, the one source of truth) becomes
-`notebooks/NN_name.ipynb`: converted, given the `python3` kernel, executed top to bottom in
-`notebooks/` and saved WITH its outputs. Everything that could vary between runs or machines
-(cell ids, timings, the kernel's Python version) is fixed or removed, so a rebuild gives the
-same bytes and `pytest --nbval` can compare every output, diagrams included."""
+The sources are jupytext "percent" scripts, the only files edited by hand (docs/authoring.md):
+
+    course/NN_name.py               -> notebooks/NN_name.ipynb            the learner's form, run
+                                       solutions/lessons/NN_name.ipynb    answered form, run (builds)
+    course/exercises/exNN_name.py   -> solutions/exNN_name.ipynb          the instructor's, run
+                                       exercises/exNN_name.ipynb          the learner's, not run
+
+scripts/notebook_forms.py says what each form holds. A notebook that runs is run top to bottom
+in a fresh `python3` kernel in its folder and saved WITH its outputs. Everything that could vary
+between runs or machines (cell ids, timings, the kernel's Python version) is fixed or removed,
+so a rebuild gives the same bytes and `pytest --nbval` can compare every output, diagrams
+included. Outputs that would differ elsewhere (an address, this checkout's path, a warning)
+stop the build."""
 from __future__ import annotations
 
 import argparse
-import ast
 import re
+import shlex
+import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-import jupytext
 import nbformat
 
-from notebook_run import execute, set_stored_metadata
+import notebook_forms as forms
+from minigrad_course import generate
+from minigrad_course.checks import markers
+from notebook_forms import HIDE_OUTPUT_TAG, PREDICTION, hide_answers  # noqa: F401 - for tests
+from notebook_run import execute
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSE = ROOT / "course"
+EXERCISE_SOURCES = COURSE / "exercises"
 NOTEBOOKS = ROOT / "notebooks"
-KEPT_CELL_METADATA = ("tags",)  # everything else is set by the build
-# A prediction: a markdown cell that hides its answer in "<details><summary>... Click to reveal".
-HIDE_OUTPUT_TAG = "hide-output"  # a cell whose output is stored collapsed, prediction or not
-# A worked answer to what the text asks the learner to write: its source is stored collapsed.
-ANSWER_TAG = "answer"
-PREDICTION = re.compile(r"<details>\s*<summary>.*?Click\s+to\s+reveal", re.DOTALL)
+SOLUTIONS = ROOT / "solutions"
+ANSWERED_LESSONS = SOLUTIONS / "lessons"
+EXERCISES = ROOT / "exercises"
 # Outputs must not depend on the machine: no addresses, no paths of this checkout.
 UNSTABLE_OUTPUT = re.compile(r"0x[0-9a-f]{6,}|" + re.escape(str(ROOT)))
 
 
 def course_sources(names: list[str] | None = None) -> list[Path]:
-    """The sources to build: all of course/NN_*.py, or those named (by stem or path)."""
+    """The lessons' sources: all of course/NN_*.py, or those `names` select."""
+    return [source for source in sources(names) if source.parent == COURSE]
+
+
+def exercise_sources(names: list[str] | None = None) -> list[Path]:
+    return [source for source in sources(names) if source.parent == EXERCISE_SOURCES]
+
+
+def sources(names: list[str] | None = None) -> list[Path]:
+    """Every source, or those named: "03" names lesson 03 and exercise notebook 03, "ex03" the
+    exercise notebook, "03_accumulation" (or a path to it) the lesson."""
+    found = sorted(COURSE.glob("[0-9][0-9]_*.py")) + sorted(EXERCISE_SOURCES.glob("ex*.py"))
     if not names:
-        return sorted(COURSE.glob("[0-9][0-9]_*.py"))
-    sources = []
+        return found
+    chosen = []
     for name in names:
         stem = Path(name).stem
-        matches = [COURSE / f"{stem}.py"] if (COURSE / f"{stem}.py").exists() else sorted(
-            COURSE.glob(f"{stem}_*.py"))  # "03" is enough to name 03_accumulation
-        if len(matches) != 1:
-            raise SystemExit(f"no single course source in course/ for {name!r}")
-        sources.append(matches[0])
-    return sources
+        matches = [source for source in found if source.stem == stem or
+                   source.stem.startswith(f"{stem}_") or source.stem.startswith(f"ex{stem}_")
+                   and stem.isdigit()]
+        if not matches:
+            raise SystemExit(f"no course source for {name!r} in course/ or course/exercises/")
+        chosen += [source for source in matches if source not in chosen]
+    return chosen
 
 
 def notebook_path(source: Path) -> Path:
+    """Where a lesson's learner's form is stored."""
     return NOTEBOOKS / f"{source.stem}.ipynb"
 
 
+def answered_path(source: Path) -> Path:
+    return ANSWERED_LESSONS / f"{source.stem}.ipynb"
+
+
 def source_to_notebook(source: Path) -> nbformat.NotebookNode:
-    """The notebook a source describes, not yet executed, with stable ids and metadata."""
-    notebook = jupytext.read(source, fmt="py:percent")
-    set_stored_metadata(notebook)
-    for index, cell in enumerate(notebook.cells):
-        cell.id = f"{source.stem[:2]}-{index:03d}"
-        cell.metadata = nbformat.from_dict(
-            {key: cell.metadata[key] for key in KEPT_CELL_METADATA if key in cell.metadata})
-    hide_answers(notebook, source.name)
-    nbformat.validate(notebook)
-    return notebook
+    """A lesson's learner's form, not yet run."""
+    return forms.lesson_forms(source)[0]
 
 
-def hide_answers(notebook: nbformat.NotebookNode, name: str) -> None:
-    """Keep each prediction's answer out of sight until the learner runs the cell.
-
-    The code cell after a prediction stores its output (nbval compares it) collapsed
-    (`jupyter.outputs_hidden`): JupyterLab shows a bar in its place until the cell is run
-    (running shows it again) or the learner clicks the bar. An assert-only cell right after it
-    states the answer in its source, so that source is stored collapsed (`jupyter.source_hidden`).
-    JupyterLab's bar previews the first line of what it hides; the course's JupyterLab shows
-    what to do instead (scripts/course_lab.css). A cell tagged `hide-output` is stored collapsed
-    too: a long listing that the text offers "one click away". A cell tagged `answer` holds a
-    worked answer to what the text asks the learner to write: its source is stored collapsed,
-    so the learner writes their own first; Run All still runs it.
-    """
-    cells = notebook.cells
-    for cell in cells:
-        tags = cell.metadata.get("tags", [])
-        if HIDE_OUTPUT_TAG in tags:  # a long listing the text says is "one click away"
-            collapse_output(cell)
-        if ANSWER_TAG in tags:
-            cell.metadata.setdefault("jupyter", {})["source_hidden"] = True
-    for index, cell in enumerate(cells):
-        if cell.cell_type != "markdown" or not PREDICTION.search(cell.source):
-            continue
-        answer = next((i for i in range(index + 1, len(cells))
-                       if cells[i].cell_type == "code"), None)
-        if answer is None:
-            raise SystemExit(f"{name}: a prediction with no code cell after it")
-        collapse_output(cells[answer])
-        follower = cells[answer + 1] if answer + 1 < len(cells) else None
-        if follower is not None and follower.cell_type == "code" and \
-                is_assert_only(follower.source):
-            follower.metadata.setdefault("jupyter", {})["source_hidden"] = True
+def outputs(source: Path) -> dict[Path, Callable[[], str | None]]:
+    """Each file a source gives -> how to make its text (None: the file must not exist)."""
+    if source.parent == EXERCISE_SOURCES:
+        solution = forms.solutions_notebook(source)
+        name = f"{source.stem}.ipynb"
+        return {SOLUTIONS / name: lambda: run(solution, SOLUTIONS, source),
+                EXERCISES / name: lambda: generate.render(generate.to_exercise(solution, name))}
+    learner, answered = forms.lesson_forms(source)
+    return {notebook_path(source): lambda: run(learner, NOTEBOOKS, source),
+            answered_path(source): lambda: answered and run(answered, ANSWERED_LESSONS, source)}
 
 
-def collapse_output(cell: nbformat.NotebookNode) -> None:
-    # JupyterLab keeps `collapsed` in step with `outputs_hidden` and would add it on open.
-    cell.metadata["collapsed"] = True
-    cell.metadata.setdefault("jupyter", {})["outputs_hidden"] = True
-
-
-def is_assert_only(source: str) -> bool:
-    """True for a cell of `assert` statements (with comments and continuation lines)."""
-    statements = ast.parse(source).body
-    return bool(statements) and all(isinstance(s, ast.Assert) for s in statements)
-
+def run(notebook: nbformat.NotebookNode, folder: Path, source: Path) -> str:
+    """The notebook run in `folder`, as the exact text to store."""
+    folder.mkdir(parents=True, exist_ok=True)
+    check_outputs(execute(notebook, folder), f"{source.stem} in {folder.relative_to(ROOT)}/")
+    return nbformat.writes(notebook) + "\n"
 
 
 def check_outputs(notebook: nbformat.NotebookNode, name: str) -> None:
@@ -131,35 +125,61 @@ def check_outputs(notebook: nbformat.NotebookNode, name: str) -> None:
                 raise SystemExit(f"{where} prints an address or a path:\n{text}")
 
 
-def build(source: Path) -> str:
-    """The executed notebook for `source`, as the exact text to store."""
-    notebook = execute(source_to_notebook(source), NOTEBOOKS)
-    check_outputs(notebook, source.stem)
-    return nbformat.writes(notebook) + "\n"
+def test(chosen: list[Path]) -> int:
+    """Every test that judges the notebooks of `chosen`: nbval on each built notebook; then the
+    tests that compare them with their sources and with PyTorch, and the wrong and right answers
+    of their check module (tests selected by the name without its number: "accumulation")."""
+    built = [str(path.relative_to(ROOT)) for source in chosen for path in outputs(source)
+             if path.exists()]
+    names = sorted({source.stem.split("_", 1)[1] for source in chosen})
+    pytest = [sys.executable, "-m", "pytest", "-n", "0", "-p", "no:randomly", "-q"]
+    suites = ["tests/test_notebooks_built.py", "tests/test_exercises_in_sync.py",
+              "tests/test_notebooks_on_torch.py", "tests/test_wrong_answers.py",
+              "tests/test_check_answers.py"]
+    selection = " or ".join([*names, "test_every_"])  # and the tests over every notebook
+    failed = 0
+    for command in ([*pytest, *built], [*pytest, *suites, "-k", selection]):
+        print("$", shlex.join(command[2:]), flush=True)
+        failed |= subprocess.run(command, cwd=ROOT, check=False).returncode
+    return 1 if failed else 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("names", nargs="*", help="notebooks to build (default: all)")
+    parser.add_argument("names", nargs="*", help="sources to build (default: all)")
     parser.add_argument("--check", action="store_true",
                         help="build in memory and fail if a stored notebook differs")
+    parser.add_argument("--test", action="store_true",
+                        help="after building, run every test of the notebooks built")
     args = parser.parse_args(argv)
-    NOTEBOOKS.mkdir(exist_ok=True)
     stale = []
-    for source in course_sources(args.names):
-        target = notebook_path(source)
-        text = build(source)
-        if args.check:
-            if not target.exists() or target.read_text(encoding="utf-8") != text:
-                stale.append(target.relative_to(ROOT))
-            print(f"checked {target.relative_to(ROOT)}")
-        else:
-            target.write_text(text, encoding="utf-8")
-            print(f"built {target.relative_to(ROOT)}")
+    chosen = sources(args.names)
+    for source in chosen:
+        try:
+            made = outputs(source)
+        except (forms.SourceError, markers.MarkerError) as error:
+            raise SystemExit(f"error: {error}") from None
+        for target, make in made.items():
+            text = make()
+            shown = target.relative_to(ROOT)
+            stored = target.read_text(encoding="utf-8") if target.exists() else None
+            if args.check:
+                if stored != text:
+                    stale.append(str(shown))
+                if text is not None:
+                    print(f"checked {shown}")
+            elif text is None:
+                if stored is not None:
+                    target.unlink()
+                    print(f"removed {shown} (the lesson has no build)")
+            else:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text, encoding="utf-8")
+                print(f"built {shown}")
     if stale:
-        print("differs from a fresh build: " + ", ".join(map(str, stale)), file=sys.stderr)
+        print("differs from a fresh build: " + ", ".join(stale), file=sys.stderr)
         return 1
-    return 0
+    return test(chosen) if args.test else 0
 
 
 if __name__ == "__main__":

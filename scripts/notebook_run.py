@@ -1,5 +1,5 @@
-"""Running a notebook so that its stored outputs are the same bytes on every run and machine:
-shared by build_notebooks.py (the course) and run_solutions.py (the exercises' source)."""
+"""Running a notebook so that its stored outputs are the same bytes on every run and machine
+(scripts/build_notebooks.py runs every notebook that is stored with its outputs)."""
 from __future__ import annotations
 
 from pathlib import Path

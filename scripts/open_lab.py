@@ -33,7 +33,7 @@ from pathlib import Path
 import set_up_lab
 
 ROOT = Path(__file__).resolve().parent.parent
-COURSE_FOLDERS = ("notebooks", "exercises", "solutions")
+COURSE_FOLDERS = ("notebooks", "exercises", "solutions", "solutions/lessons")
 PREFERRED_PORT = 8888
 PORTS_TO_TRY = 50
 

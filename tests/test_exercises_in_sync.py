@@ -1,10 +1,12 @@
-"""exercises/ is generated from solutions/ and must never drift from it; the snippets the
-checks run are the very ones the notebooks show."""
+"""solutions/ is built from the exercise notebooks' sources (course/exercises/exNN_name.py) and
+exercises/ generated from solutions/: neither may drift from its source; the snippets the checks
+run are the very ones the notebooks show."""
 from __future__ import annotations
 
 import importlib
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,49 @@ from minigrad_course.checks import markers
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS, EXERCISES = ROOT / "solutions", ROOT / "exercises"
 NAMES = sorted(path.name for path in SOLUTIONS.glob("*.ipynb"))
+sys.path.insert(0, str(ROOT / "scripts"))  # scripts/ is a folder of scripts, not a package
+import build_notebooks
+import notebook_forms
+
+SOURCES = build_notebooks.exercise_sources()
+
+
+def test_every_source_has_its_notebooks_and_every_notebook_a_source() -> None:
+    assert [f"{source.stem}.ipynb" for source in SOURCES] == NAMES, (
+        "solutions/ and course/exercises/ list different names: build with "
+        "scripts/build_notebooks.py and never add a notebook by hand")
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda path: path.stem)
+def test_solutions_are_their_sources(source: Path) -> None:
+    """Converted again (not run, so fast), a source gives the stored cells: a source edited
+    without a rebuild, or a solutions notebook edited by hand, fails here."""
+    def cells(notebook: dict) -> list[tuple]:
+        return [(c["id"], c["cell_type"], markers.source_of(c), c["metadata"])
+                for c in notebook["cells"]]
+
+    built = notebook_forms.solutions_notebook(source)
+    stored = json.loads((SOLUTIONS / f"{source.stem}.ipynb").read_text(encoding="utf-8"))
+    assert cells(stored) == cells(built), (
+        f"solutions/{source.stem}.ipynb differs from course/exercises/{source.name}: run "
+        f"scripts/build_notebooks.py {source.stem}")
+    assert stored["metadata"] == built.metadata
+
+
+@pytest.mark.parametrize(("cells", "message"), [
+    ("# %%\n### BEGIN SOLUTION\nx = 1\n### END SOLUTION\n\n# %%\ncheck.x(x)",
+     'an answer cell needs grade_id="98-name"'),
+    ('# %% grade_id="98-x"\nx = 1', "only an answer cell (with worked lines) has a grade_id"),
+    (('# %% grade_id="98-x"\n### BEGIN SOLUTION\nx = 1\n### END SOLUTION\n\n'
+      "# %% [markdown]\n# text"), "needs its check cell right after it"),
+])
+def test_a_source_that_breaks_the_conventions_is_refused(tmp_path: Path, cells: str,
+                                                         message: str) -> None:
+    source = tmp_path / "ex98_broken.py"
+    source.write_text(f"# %%\nimport minigrad as torch\n\n{cells}\n", encoding="utf-8")
+    with pytest.raises((notebook_forms.SourceError, markers.MarkerError),
+                       match=re.escape(message)):
+        notebook_forms.solutions_notebook(source)
 
 
 def test_exercises_are_what_the_generator_writes() -> None:
@@ -23,8 +68,8 @@ def test_exercises_are_what_the_generator_writes() -> None:
     assert present == sorted(expected), "exercises/ and solutions/ hold different notebooks"
     stale = [name for name, text in expected.items()
              if (EXERCISES / name).read_text(encoding="utf-8") != text]
-    assert not stale, (f"exercises out of date: {stale}; run `python -m "
-                       "minigrad_course.generate` after editing solutions/")
+    assert not stale, (f"exercises out of date: {stale}; run scripts/build_notebooks.py "
+                       "after editing course/exercises/")
 
 
 def test_generator_finds_the_course_from_where_it_runs(tmp_path: Path, monkeypatch,
@@ -80,7 +125,7 @@ def test_solutions_follow_the_conventions_and_were_run(name: str) -> None:
     assert len(pairs) >= 3, "each notebook has at least three exercises"
     for cell in notebook["cells"]:
         if cell["cell_type"] == "code":
-            assert cell["execution_count"] is not None, "run scripts/run_solutions.py"
+            assert cell["execution_count"] is not None, "run scripts/build_notebooks.py"
     for _, check in pairs:
         shown = [output for output in notebook["cells"][check]["outputs"]
                  if output["output_type"] == "display_data"]

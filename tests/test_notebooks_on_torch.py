@@ -1,5 +1,7 @@
 """Every course notebook, with `import minigrad as torch` swapped for `import torch`, runs on real
 PyTorch and prints the same text as the outputs stored in the notebook (which minigrad produced).
+A lesson with builds is compared in its answered form (solutions/lessons/), where every cell
+runs on the worked answers.
 
 Cells tagged `minigrad-only` (drawing with minigrad.viz, reading minigrad's source) are left out;
 any other cell that mentions minigrad is an error, so a forgotten tag cannot hide a difference.
@@ -15,7 +17,9 @@ import pytest
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+NOTEBOOKS = [ROOT / "solutions" / "lessons" / path.name
+             if (ROOT / "solutions" / "lessons" / path.name).exists() else path
+             for path in sorted((ROOT / "notebooks").glob("*.ipynb"))]
 MINIGRAD_IMPORT = "import minigrad as torch"
 ONLY_ON_MINIGRAD = "minigrad-only"
 REFERENCE_VERSION = "2.13."

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import threading
 from typing import Any, Iterator, Sequence
 
 from .. import _grad_mode
@@ -17,6 +18,15 @@ from .accumulate import grad_accumulator
 from .graph import Node, num_outputs
 from .node_call import (call_post_hooks, call_pre_hooks, call_tensor_hooks, materialize,
                         validate)
+
+
+class _Running(threading.local):
+    task: GraphTask | None = None
+
+
+# The backward pass this thread is running, if any: a saved tensor unpacked by a checkpoint
+# (utils/checkpoint.py) is recomputed once per pass, as PyTorch's graph task id says.
+running = _Running()
 
 
 def run_backward(roots: Sequence[Any], grad_roots: Sequence[Any], retain_graph: bool,
@@ -29,7 +39,11 @@ def run_backward(roots: Sequence[Any], grad_roots: Sequence[Any], retain_graph: 
         task = GraphTask(roots, grad_roots, retain_graph, create_graph)
     else:
         task = CapturingTask(roots, grad_roots, retain_graph, create_graph, inputs, accumulate)
-    task.run()
+    outer, running.task = running.task, task  # a backward may run inside another's node
+    try:
+        task.run()
+    finally:
+        running.task = outer
     return None if accumulate else task.captured
 
 

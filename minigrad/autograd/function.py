@@ -14,10 +14,11 @@ import numpy as np
 
 from .. import _grad_mode
 from ..tensor import Tensor
-from . import anomaly
+from . import anomaly, saved_hooks
 from .accumulate import grad_accumulator
 from .graph import _NO_EDGE, ERR_BACKWARD_TWICE, Node, SavedTensor, pack_outputs
 from .saved import saved_properties
+from .saved_hooks import HookedSavedTensor
 
 # numpy warns of overflow and of 0 * inf, PyTorch does not: every forward runs with numpy's
 # warnings off. `with np.errstate(all="ignore")` rebuilds numpy's error state on every entry
@@ -107,8 +108,9 @@ class BackwardFunction(FunctionCtx, Node):
         else:
             grads = self._forward_cls.backward(self, *grad_outputs)
         grads = grads if isinstance(grads, tuple) else (grads,)
-        if self._tensor_positions is None and len(grads) == len(self._next_functions):
-            return grads  # one per argument, and every argument was a tensor: as they mostly are
+        if (self._tensor_positions is None and len(grads) == len(self._next_functions)
+                and not self._forward_cls._is_custom):
+            return grads  # a built-in op's, one per argument, every one a tensor: the commonest
         num_args = self._num_args or len(self._next_functions)
         positions = self._tensor_positions or range(num_args)
         if len(grads) > num_args and all(g is None for g in grads[num_args:]):
@@ -116,12 +118,24 @@ class BackwardFunction(FunctionCtx, Node):
         if len(grads) != num_args:  # one gradient per forward argument, None for non-tensors
             raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
                                f"(expected {num_args}, got {len(grads)})")
-        for i, g in enumerate(grads if self._forward_cls._is_custom else ()):
-            if g is not None and i not in positions:  # (minigrad's own ops may: it is dropped)
+        if self._forward_cls._is_custom:  # (minigrad's own ops are trusted: None where needed)
+            self._check_gradients(grads, positions)
+        if len(positions) == num_args:  # every argument was a tensor
+            return grads
+        return tuple(grads[i] for i in positions)
+
+    def _check_gradients(self, grads: tuple, positions: Any) -> None:
+        """PyTorch's refusals of what a custom backward returned: a gradient for an argument
+        that was not a tensor, or a gradient that is neither a tensor nor None."""
+        for i, g in enumerate(grads):
+            if g is None:
+                continue
+            if i not in positions:
                 raise RuntimeError(f"function {self.name()} returned a gradient different than "
                                    f"None at position {i + 1}, but the corresponding forward "
                                    "input was not a Variable")
-        return tuple(grads[i] for i in positions)
+            if not isinstance(g, Tensor):
+                raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
 
 
 def _backward_on_arrays(formula: Any, node: BackwardFunction, grad_outputs: tuple) -> tuple:
@@ -155,7 +169,11 @@ class Function:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         name = cls.node_name or f"{cls.__name__}Backward"
+        # `type(y.grad_fn)` prints as PyTorch's: <class 'SumBackward0'> for a built-in op,
+        # <class 'torch.autograd.function.MyFnBackward'> for a Function of the learner's
+        builtin = cls.__module__.split(".")[0] == "minigrad"
         cls._backward_cls = type(name, (BackwardFunction,), {
+            "__module__": "builtins" if builtin else "torch.autograd.function",
             "_forward_cls": cls, "_name": name, "_qualname": cls.node_qualname or name,
             **saved_properties(cls.saved_names, cls.saved_attributes)})
         cls._is_custom = not cls.__module__.startswith("minigrad.")  # not one of minigrad's ops
@@ -406,6 +424,8 @@ def _save(tensors: tuple, ctx: BackwardFunction) -> tuple:
     SavedTensor for all the nodes that save it (and a tuple of those is shared too). The node
     notes where it saved no tensor: once freed, `grad_fn._saved_self` still reads None there."""
     saved, only_numbers, nothing_at = [], True, []
+    # inside saved_tensors_hooks, what pack_hook returns is kept instead of the tensor
+    hooks = saved_hooks.state.hooks if saved_hooks.entered else None
     for i, t in enumerate(tensors):
         if t is None:
             saved.append(None)
@@ -415,8 +435,11 @@ def _save(tensors: tuple, ctx: BackwardFunction) -> tuple:
                             f"type {type(t).__name__}")
         elif t._is_inference:
             raise RuntimeError(ERR_INFERENCE_SAVED)
-        elif t._is_wrapped_number:
+        elif t._is_wrapped_number:  # never packed, as in PyTorch
             saved.append(_saved_number(t, ctx))
+        elif hooks is not None:
+            saved.append(HookedSavedTensor(t, ctx, hooks))
+            only_numbers = False
         else:
             saved.append(SavedTensor(t, ctx))
             only_numbers = False

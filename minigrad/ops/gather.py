@@ -86,9 +86,8 @@ class Scatter(Function):
     @staticmethod
     def backward(ctx, grad):
         kept = Scatter.apply(grad, ctx.dim, ctx.index, 0.0)
-        # a number written in (scatter's value form) has no gradient, as in PyTorch
-        return kept, None, None, (gather(grad, ctx.dim, ctx.index)
-                                  if ctx.needs_input_grad[3] else None)
+        src_grad = gather(grad, ctx.dim, ctx.index) if ctx.needs_input_grad[3] else None
+        return kept, None, None, src_grad  # a number written in gets no gradient
 
 
 class ScatterValue(Scatter):

@@ -1,5 +1,6 @@
 """The conventions the exercise notebooks follow (nbgrader's), read by the generator and the
-grader. Works on notebooks as plain dicts, so nothing here needs nbformat.
+grader, and the lessons' build cells (scripts/notebook_forms.py). Works on notebooks as plain
+dicts, so nothing here needs nbformat.
 
 - An answer cell has `metadata.nbgrader.solution = true` and a `grade_id` (say "03-loop"); its
   code between `### BEGIN SOLUTION` and `### END SOLUTION` is the worked answer.
@@ -82,6 +83,12 @@ def clear_solution(source: str, where: str) -> str:
     if BEGIN_SOLUTION not in source:
         raise MarkerError(f"{where}: an answer cell needs a {BEGIN_SOLUTION!r} region")
     return replace_regions(source, BEGIN_SOLUTION, END_SOLUTION, PLACEHOLDER, where)
+
+
+def keep_solution(source: str) -> str:
+    """The answered source: the worked lines without their marker lines."""
+    marker_lines = (BEGIN_SOLUTION, END_SOLUTION)
+    return "\n".join(line for line in source.split("\n") if line.strip() not in marker_lines)
 
 
 def remove_hidden_tests(source: str, where: str) -> str:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from lab_driver import KERNEL_IDLE, ROOT, UI_MS, Lab, open_notebook, screenshot
+from minigrad_course.builds import NOT_ANSWERED
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="browser test skipped: playwright "
                                "is not installed (pip install -e '.[test]')")
@@ -81,3 +82,28 @@ def test_running_the_cell_shows_the_answer(page, lab: Lab) -> None:
     expect(output.first).to_contain_text(answer)
     output.first.scroll_into_view_if_needed()
     screenshot(page, "03_accumulation-after-running-the-prediction")
+
+
+WITH_BUILDS = [path for path in LESSONS if (ROOT / "solutions" / "lessons" / path.name).exists()]
+
+
+@pytest.mark.parametrize("path", WITH_BUILDS, ids=lambda p: p.name)
+def test_a_builds_worked_answer_is_closed_until_opened(page, lab: Lab, path: Path) -> None:
+    """Each build ships as a stub that says "Not answered yet" in one line, with its worked
+    answer closed under it: its code shows only once the learner opens it."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    reveals = [index for index, cell in enumerate(cells)
+               if "worked-answer" in cell.get("metadata", {}).get("tags", [])]
+    assert reveals
+    open_notebook(page, lab, f"notebooks/{path.name}")
+    shown = page.locator(".jp-Notebook .jp-Cell")
+    for index in reveals:
+        stub, reveal = shown.nth(index - 1), shown.nth(index)
+        reveal.scroll_into_view_if_needed()
+        expect(stub.locator(".jp-OutputArea-output")).to_have_text(NOT_ANSWERED)
+        code = reveal.locator("details pre")
+        expect(code).to_be_hidden()
+        screenshot(page, f"{path.stem}-build-{index}-closed")
+        reveal.locator("details summary").click()
+        expect(code).to_be_visible()
+        expect(code).to_contain_text(cells[index - 1]["source"][0].strip())  # its first line

@@ -1,0 +1,136 @@
+# %% [markdown]
+# # Exercises 13 · Capstone: a classifier and its gradients
+#
+# Companion to [notebook 13](../notebooks/13_capstone.ipynb). A small network learns to tell two
+# interleaved half-moons apart, with `torch.nn` and `torch.optim`. Replace each
+# `# YOUR CODE HERE` with your answer, run the cell, then run the check below it.
+
+# %%
+import minigrad as torch
+from minigrad_course.checks import capstone as check
+
+xs, ys = check.two_moons()
+print(xs.shape, ys.shape, ys[:10])
+
+
+# %% [markdown]
+# ## 1 · Fix the bug: a classifier that does not learn
+#
+# The model is a `Sequential` of `Linear(2, 16)`, `Tanh()` and `Linear(16, 2)`; the loss is
+# cross-entropy; the optimizer plain SGD. The loop below runs without an error, and the loss does
+# not move:
+
+# %%
+def train(model, optimizer, xs, ys, steps):
+    loss_fn = torch.nn.CrossEntropyLoss()
+    losses = []
+    for step in range(steps):
+        loss = loss_fn(model(xs), ys)
+        loss.backward()
+        optimizer.zero_grad()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
+model = check.make_model()
+losses = train(model, torch.optim.SGD(model.parameters(), lr=0.5), xs, ys, 100)
+print(f"loss: {losses[0]:.4f} at the start, {losses[-1]:.4f} after 100 steps")
+
+
+# %% [markdown]
+# Write the fixed `train` below.
+
+# %% grade_id="13-train"
+### BEGIN SOLUTION
+def train(model, optimizer, xs, ys, steps):
+    loss_fn = torch.nn.CrossEntropyLoss()
+    losses = []
+    for step in range(steps):
+        optimizer.zero_grad()  # forget the last step's gradients before computing new ones
+        loss = loss_fn(model(xs), ys)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+### END SOLUTION
+
+
+# %%
+check.train(train)
+
+# %% [markdown]
+# ## 2 · Predict: a frozen layer
+#
+# ```python
+# torch.manual_seed(0)
+# model = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.ReLU(), torch.nn.Linear(3, 1))
+# model[0].requires_grad_(False)
+# out = model(torch.ones(4, 2)).sum()
+# out.backward()
+# print(model[0].weight.grad)
+# print(model[2].bias.grad)
+# print(model[0].weight.requires_grad)
+# ```
+#
+# Set `frozen_prints` to the three things it prints.
+
+# %% grade_id="13-frozen"
+### BEGIN SOLUTION
+frozen_prints = [None, [4.0], False]
+### END SOLUTION
+
+# %%
+check.frozen(frozen_prints)
+
+
+# %% [markdown]
+# ## 3 · Write it: gradient norms per layer
+#
+# Looking at the size of each layer's gradient is the first step in debugging a network that
+# does not learn (vanishing or exploding gradients). Write `gradient_norms(model)` that returns a
+# dict with one entry per name of `model.named_parameters()`, in that order: the Euclidean norm of
+# that parameter's `.grad` as a Python float, or `None` when its `.grad` is `None`.
+
+# %% grade_id="13-norms"
+def gradient_norms(model):
+    ### BEGIN SOLUTION
+    return {name: None if param.grad is None else (param.grad ** 2).sum().sqrt().item()
+            for name, param in model.named_parameters()}
+    ### END SOLUTION
+
+
+# %%
+check.gradient_norms(gradient_norms)
+
+
+# %% [markdown]
+# ## 4 · Write it: accuracy, without a graph
+#
+# Write `accuracy(model, xs, ys)`: the fraction of points whose highest score (the `argmax` over
+# dimension 1 of `model(xs)`) is their label, as a Python float. Evaluation needs no gradients, so
+# run the model under `torch.no_grad()`: no graph is built, which saves memory and time.
+
+# %% grade_id="13-accuracy"
+def accuracy(model, xs, ys):
+    ### BEGIN SOLUTION
+    with torch.no_grad():
+        predicted = model(xs).argmax(dim=1)
+    return (predicted == ys).float().mean().item()
+    ### END SOLUTION
+
+
+# %%
+check.accuracy(accuracy)
+
+# %% [markdown]
+# ## Summary
+#
+# - A training step is: forward, `backward()`, `step()`, with one reset of the gradients after
+#   `step()` and before the next `backward()` (usually `zero_grad()` first in the step). A reset
+#   between `backward()` and `step()`, or none at all, trains on the wrong gradients or none.
+# - Frozen parameters get no `.grad`; per-layer gradient norms show where learning stalls.
+# - Evaluate under `torch.no_grad()`.
+#
+# You have reached the end of the exercises. The worked answers are in `solutions/` of the
+# course's repository; in a class, your instructor has them.
