@@ -85,6 +85,7 @@ site: $(SITE_STAMP)
 bench: $(TEST_STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python benchmarks/run.py
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python benchmarks/peers.py
 
 golden: $(TEST_STAMP)
 	$(BIN)/python scripts/record_golden.py

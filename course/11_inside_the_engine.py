@@ -237,8 +237,8 @@ print(inspect.getsource(engine.GraphTask.run))
 
 # %% [markdown]
 # You should recognise it: take a ready node, run it with its buffer, add what it returns into
-# its children's buffers, lower their counts, and queue those that reach zero (`run_node` also
-# runs hooks; `free_saved` drops what the node saved).
+# its children's buffers, lower their counts, and queue those that reach zero. (`run_node` also
+# runs hooks, notebook 07; `release` drops what the node saved, notebook 09.)
 #
 # It also handles two kinds of graph that yours was not asked to. A node with several outputs
 # (`unbind`'s) gets one buffer slot per output: `add_gradient` puts a gradient in slot `nr`, the

@@ -42,10 +42,11 @@ class AccumulateGrad(Node):
         if not leaf._requires_grad:
             return ()
         accumulate_into(leaf, grad, keep_graph=_grad_mode.state.enabled)
-        for hook in list((leaf._post_accumulate_grad_hooks or {}).values()):
-            result = hook(leaf)
-            if result is not None:
-                check_post_accumulate_result(hook, leaf, result)
+        if leaf._post_accumulate_grad_hooks:
+            for hook in list(leaf._post_accumulate_grad_hooks.values()):
+                result = hook(leaf)
+                if result is not None:
+                    check_post_accumulate_result(hook, leaf, result)
         return ()
 
 
