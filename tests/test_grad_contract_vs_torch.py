@@ -2746,20 +2746,30 @@ def _expanded_writes_with_index_arrays(lib: Any) -> Any:
     return seen
 
 
-def _conv_without_bias_edges(lib: Any) -> Any:
+def _optional_inputs_left_out(lib: Any) -> Any:
+    """A convolution without bias, a norm without weight or bias: PyTorch's node still has an
+    edge for each, (None, 0), and a node hook gets None for its gradient."""
+    lib.manual_seed(0)
     x = lib.ones(1, 1, 4, 4, requires_grad=True)
     w = lib.ones(1, 1, 3, 3, requires_grad=True)
-    return (lib.nn.functional.conv2d(x, w).grad_fn.next_functions,
-            lib.nn.functional.conv1d(x[0, :, 0], w[0, :, 0]).grad_fn.next_functions,
+    conv = lib.nn.functional.conv2d(x, w)
+    seen = []
+    conv.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append(grad_inputs))
+    conv.sum().backward()
+    return (conv.grad_fn.next_functions, seen,
+            lib.nn.functional.conv1d(x[0, :, 0], w[:, :, 0]).grad_fn.next_functions,
             lib.nn.functional.conv_transpose2d(x, w).grad_fn.next_functions,
-            lib.nn.Conv2d(1, 1, 3, bias=False)(x).grad_fn.next_functions,
-            lib.nn.functional.layer_norm(x, (4,)).grad_fn.next_functions)
+            lib.nn.Conv1d(1, 2, 3, bias=False)(x[0, :, 0]).grad_fn.next_functions,
+            lib.nn.functional.layer_norm(x, (4,)).grad_fn.next_functions,
+            lib.nn.LayerNorm(4, bias=False)(x).grad_fn.next_functions,
+            lib.nn.BatchNorm2d(1)(x * 1).grad_fn.next_functions,
+            lib.nn.BatchNorm2d(1, affine=False)(x).grad_fn.next_functions)
 
 
 LEFTOVER_CASES = {f.__name__.lstrip("_"): f for f in (
     _custom_node_printed, _custom_forward_in_inference_mode_with_grad,
     _custom_view_after_its_base_changed, _custom_view_after_a_change_under_no_grad,
-    _expanded_writes_with_index_arrays)}
+    _expanded_writes_with_index_arrays, _optional_inputs_left_out)}
 
 
 CASES: dict[str, Callable[[Any], Any]] = {
@@ -2797,7 +2807,7 @@ def test_same_as_torch(name: str) -> None:
 def test_float_of_a_tensor_that_requires_grad_warns_once_as_in_pytorch() -> None:
     """PyTorch warns at the first float() of a tensor that requires grad in a process, and
     never again, and not at all while grad mode is off (no_grad, inference_mode,
-    set_grad_enabled(False)): each library runs in a fresh interpreter."""
+    set_grad_enabled(False), LBFGS's step): each library runs in a fresh interpreter."""
     import subprocess
     import sys
 
@@ -2815,6 +2825,15 @@ with warnings.catch_warnings(record=True) as caught:
         print(float(x))
     with torch.set_grad_enabled(False):
         print(float(x))
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    lbfgs = torch.optim.LBFGS([w], max_iter=3)
+
+    def closure():
+        lbfgs.zero_grad()
+        loss = (w ** 2).sum()
+        loss.backward()
+        return loss
+    lbfgs.step(closure)  # float() of each loss under no_grad
     print("grad mode off:", len(caught))
     with torch.no_grad(), torch.enable_grad():
         print(float(x), float(x * 2), "%.1f" % x)

@@ -17,7 +17,7 @@ from ..tensor import Tensor
 from . import anomaly, saved_hooks
 from .accumulate import grad_accumulator
 from .custom_view import make_custom_view
-from .graph import _NO_EDGE, ERR_BACKWARD_TWICE, Node, SavedTensor, pack_outputs
+from .graph import _NO_EDGE, ABSENT_INPUT, ERR_BACKWARD_TWICE, Node, SavedTensor, pack_outputs
 from .saved import saved_properties
 from .saved_hooks import HookedSavedTensor
 
@@ -163,6 +163,9 @@ class Function:
     # PyTorch's names for what a built-in op saves, read as grad_fn._saved_<name> (saved.py):
     saved_names: tuple[str, ...] = ()  # the tensors given to save_for_backward, in order
     saved_attributes: tuple[str, ...] = ()  # attributes forward set on ctx
+    # The positions of PyTorch's optional tensor arguments (`Tensor?`: a convolution's bias):
+    # given None, the node still has an edge for it, to nowhere, as PyTorch's has.
+    optional_tensors: tuple[int, ...] = ()
     # A built-in op may give its backward again on numpy arrays, for backward passes that build
     # no graph: see _backward_on_arrays. None: `backward` runs, on tensors.
     _backward_on_arrays: Any = None
@@ -355,8 +358,12 @@ def _connect(node: BackwardFunction, args: tuple, outs: tuple) -> None:
             kept.append(_input_ref(a))
             only_numbers_kept = only_numbers_kept and a._is_wrapped_number
     if len(edges) != len(args):  # some arguments were not tensors: backward skips them
+        optional = node._forward_cls.optional_tensors
+        if optional:
+            edges, meta, kept = _with_absent_inputs(args, optional, edges, meta, kept)
         node._tensor_positions = _shared(tuple([i for i, a in enumerate(args)
-                                                if isinstance(a, Tensor)]))
+                                                if isinstance(a, Tensor)
+                                                or (a is None and i in optional)]))
         node._num_args = len(args)
     node.needs_input_grad = _shared(node.needs_input_grad)
     node._next_functions = tuple(edges)  # what Node.next_functions returns
@@ -373,6 +380,17 @@ def _connect(node: BackwardFunction, args: tuple, outs: tuple) -> None:
         node._saved, node._to_save = _save(node._to_save, node), None
     if anomaly.state.enabled:  # for the warning if this node's backward fails (anomaly.py)
         anomaly.record_forward_stack(node)
+
+
+def _with_absent_inputs(args: tuple, optional: tuple, edges: list, meta: list,
+                        kept: list) -> tuple[list, list, list]:
+    """The node's edges, input metadata and kept inputs with an entry for each optional tensor
+    argument given None, in its place among the tensors: an edge to nowhere, ABSENT_INPUT."""
+    found = iter(zip(edges, meta, kept))
+    rows = [next(found) if isinstance(a, Tensor) else (_NO_EDGE, ABSENT_INPUT, None)
+            for i, a in enumerate(args)
+            if isinstance(a, Tensor) or (a is None and i in optional)]
+    return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
 
 
 def _mark_no_grad_view(view: Tensor) -> None:

@@ -86,6 +86,9 @@ def forward_name(node_name: str) -> str:
 
 _NO_HOOKS: Any = MappingProxyType({})  # shared, read-only, until a node gets a hook of its own
 _NO_EDGE = (None, 0)  # next_functions' entry for an input that does not require grad
+# _input_meta's entry for an optional tensor argument given None (function.optional_tensors):
+# an edge to nowhere, with nothing behind it to draw
+ABSENT_INPUT = (None, None)
 
 
 class Node:

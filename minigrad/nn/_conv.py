@@ -131,6 +131,7 @@ class Convolution(Function):
     saved_names = ("input", "weight")
     saved_attributes = ("stride", "padding", "dilation", "groups", "transposed", "output_padding",
                         "bias_sym_sizes_opt")
+    optional_tensors = (2,)  # the bias
 
     @staticmethod
     def forward(ctx, x, w, b, geo):

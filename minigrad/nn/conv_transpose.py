@@ -26,6 +26,7 @@ class ConvolutionTransposed(Function):
     db = g per channel"""
     node_name = "ConvolutionBackward0"
     saved_names = ("input", "weight")
+    optional_tensors = (2,)  # the bias
 
     @staticmethod
     def forward(ctx, x, w, b, geo, out_shape):
