@@ -28,7 +28,7 @@ from pathlib import Path
 
 from . import NOTEBOOK_TIMEOUT, NotebookGrade, Unreadable, grade_notebook, grader
 from .plan import find_reference, load, read
-from .report import exercise_lines
+from .report import exercise_lines, printable
 from .runner import capped
 from .worker import MEMORY_MB, NamespacePackage
 from .table import as_csv, as_json, rows, summary_lines
@@ -51,10 +51,10 @@ def _show(path: Path) -> str:
     try:
         relative = os.path.relpath(path)
     except ValueError:  # another drive on Windows
-        return str(path.resolve())
+        return printable(str(path.resolve()))
     parts = Path(relative).parts
     beside = parts[0] != ".." or (parts.count("..") == 1 and len(parts) == 3)
-    return relative if beside else str(path.resolve())
+    return printable(relative if beside else str(path.resolve()))
 
 
 def report(grade: NotebookGrade) -> str:
@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         for path, grade in zip(paths, grades):
             table += rows(path, grade)
             if isinstance(grade, Unreadable):
-                print(f"error: {' '.join(str(grade).split())}", flush=True)
+                print(f"error: {printable(' '.join(str(grade).split()))}", flush=True)
                 unreadable = True
                 continue
             print(report(grade), flush=True)
@@ -181,7 +181,9 @@ def write_whole(destination: Path, text: str) -> None:
     folder = destination.parent if str(destination.parent) else Path(".")
     handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{destination.name}.")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
+        # A file name that is no UTF-8 (its bytes read as lone surrogates) is written as
+        # escapes (\udce9): valid JSON that reads back as the same name, text in a CSV.
+        with os.fdopen(handle, "w", encoding="utf-8", errors="backslashreplace") as out:
             out.write(text)
         os.chmod(temporary, 0o644)
         os.replace(temporary, destination)
