@@ -9,6 +9,7 @@ bottom; minigrad/__init__.py imports this module). Each layer imports only the l
 to the legacy types, both built on Tensor."""
 from __future__ import annotations
 
+import warnings
 from types import FunctionType
 
 import numpy as np
@@ -67,15 +68,10 @@ class TensorOps:
         dt = _dtype.result_type(base, self)
         return pointwise.RPow.apply(self if self.dtype is dt else self.to(dt), base)
 
-    def __matmul__(self, other): return self.matmul(other)
     def __rmatmul__(self, other): return other.matmul(self)
     def __neg__(self): return pointwise.Neg.apply(self)
     def __pos__(self): return self
     def __abs__(self): return self.abs()
-    def __iadd__(self, other): return self.add_(other)
-    def __isub__(self, other): return self.sub_(other)
-    def __imul__(self, other): return self.mul_(other)
-    def __itruediv__(self, other): return self.div_(other)
     def floor_divide(self, other): return rounding.floor_divide(self, other)
     def remainder(self, other): return rounding.remainder(self, other)
     def __floordiv__(self, other): return self.floor_divide(other)
@@ -224,7 +220,10 @@ class TensorOps:
     def t(self): return shape.T.apply(self)
 
     @property
-    def T(self): return self.permute(*reversed(range(self.ndim)))
+    def T(self):
+        if self.ndim != 2 and self.ndim != 1:
+            _warn_once(T_OF_0D if self.ndim == 0 else T_OF_ND)
+        return self.permute(*reversed(range(self.ndim)))
 
     @property
     def mT(self): return self.transpose(-2, -1)
@@ -254,6 +253,7 @@ class TensorOps:
 
     # ---- products ---------------------------------------------------------------------------
     def matmul(self, other): return linalg.matmul(self, other)
+    __matmul__ = matmul
     def mm(self, other): return linalg.Mm.apply(self, other)
     def mv(self, other): return linalg.Mv.apply(self, other)
     def dot(self, other): return linalg.Dot.apply(self, other)
@@ -313,6 +313,8 @@ class TensorOps:
     def sub_(self, other, *, alpha=1): return _inplace.update(self, Tensor.sub, other, alpha=alpha)
     def mul_(self, other): return _inplace.update(self, Tensor.mul, other)
     def div_(self, other): return _inplace.update(self, Tensor.div, other)
+    # `x += y` and the like are these methods themselves
+    __iadd__, __isub__, __imul__, __itruediv__ = add_, sub_, mul_, div_
     def pow_(self, exponent): return _inplace.inplace(self, lambda t: t.pow(exponent), exponent)
     def exp_(self): return _inplace.inplace(self, Tensor.exp)
     def relu_(self): return _inplace.inplace(self, Tensor.relu)
@@ -387,6 +389,22 @@ def _resolve(t: Tensor, sizes: tuple) -> tuple:
         if known and t.numel() % known == 0:
             sizes = tuple(t.numel() // known if s == -1 else s for s in sizes)
     return sizes
+
+
+T_OF_ND = (
+    "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated "
+    "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
+    "matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
+    "tensor.")
+T_OF_0D = "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases."
+_warned: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    """PyTorch's TORCH_WARN_ONCE: the first time in a process only."""
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, UserWarning, stacklevel=3)
 
 
 def _attach(methods: type, cls: type) -> None:
