@@ -15,6 +15,7 @@ from typing import Any
 MAX_ITEMS = 10_000  # numbers and lists in one value, counted as if written out
 MAX_DEPTH = 20  # lists in lists
 MAX_INT = 10**30
+MAX_TEXT = 100_000  # characters of a cell read at all
 _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
            ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
            ast.Pow: operator.pow}
@@ -31,7 +32,11 @@ class Unanswered(Exception):
 
 def _parse(source: str) -> ast.Module:
     """The cell's syntax tree. Raises SyntaxError as Python does, and NotValues for a text
-    Python's parser gives up on in other ways (nested too deep, a number too long)."""
+    too long to be a prediction or that Python's parser gives up on in other ways (nested too
+    deep, a number too long)."""
+    if len(source) > MAX_TEXT:
+        raise NotValues(f"the cell holds {len(source):,} characters: a prediction is a few "
+                        "numbers")
     try:
         return ast.parse(source)
     except SyntaxError:
