@@ -253,3 +253,66 @@ def test_round_2_names_write_no_line_of_the_report(round_2: dict) -> None:
     students = {row["student"] for rows in round_2["rows"].values() for row in rows.values()}
     assert {os.fsdecode(s) if isinstance(s, bytes) else s
             for s, _ in hostile.ODD_NAMES.values()} <= students
+
+
+# ---- What the second round's fixes read before grading (plan.py, __main__.notebooks) --------
+
+def test_a_notebook_too_large_to_hold_is_refused_unread(tmp_path: Path) -> None:
+    """A class is held in memory before grading: a file past MAX_FILE is refused from its size
+    alone (a sparse file: no byte is read), and so is one whose cells hold past MAX_CODE."""
+    from minigrad_course.grade.plan import MAX_CODE, MAX_FILE, Unreadable, load, read
+
+    huge = tmp_path / "huge.ipynb"
+    with huge.open("wb") as stream:
+        stream.truncate(MAX_FILE + 1)
+    with pytest.raises(Unreadable, match="clear its outputs"):
+        read(huge)
+    notebook = hostile.worked()
+    notebook["cells"].append(hostile.code_cell("x = 1\n" * (MAX_CODE // 6 + 1)))
+    with pytest.raises(Unreadable, match="MB of text"):
+        load(tmp_path / "long.ipynb", json.dumps(notebook).encode())
+
+
+def test_outputs_are_not_kept_for_grading() -> None:
+    from minigrad_course.grade.plan import stripped
+
+    notebook = hostile.worked()
+    notebook["cells"][0]["outputs"] = [{"output_type": "stream", "text": "x" * 100_000}]
+    kept = json.loads(stripped(notebook))
+    assert all("outputs" not in cell for cell in kept["cells"])
+    assert [cell["source"] for cell in kept["cells"]] == [cell["source"] for cell in
+                                                           notebook["cells"]]
+
+
+def test_an_old_notebook_is_told_why_it_has_no_checks(tmp_path: Path) -> None:
+    """nbformat 3 (Jupyter before 2015) and exercises numbered as an older course numbered
+    them get a message that says so, not 'not a notebook of this course'."""
+    from minigrad_course.grade.plan import Unreadable, load, not_of_this_course
+
+    with pytest.raises(Unreadable, match="nbformat 3"):
+        load(tmp_path / "old.ipynb", json.dumps({"worksheets": [], "nbformat": 3}).encode())
+    notebook = json.loads((SOLUTIONS / "ex08_inplace.ipynb").read_text(encoding="utf-8"))
+    for cell in hostile.answer_cells(notebook).values():
+        cell["metadata"]["nbgrader"]["grade_id"] = "07" + \
+            cell["metadata"]["nbgrader"]["grade_id"][2:]
+    error = not_of_this_course(tmp_path / "ex07_inplace.ipynb", notebook, SOLUTIONS)
+    assert "ex08_inplace.ipynb in an older version of the course" in str(error), error
+    error = not_of_this_course(tmp_path / "x.ipynb", {"cells": []}, SOLUTIONS)
+    assert "not a notebook of this course" in str(error), error
+
+
+def test_a_class_folder_is_graded_from_the_notebooks_below_it(tmp_path: Path) -> None:
+    """nbgrader's submitted/<student>/<assignment>/: the folder has no notebook of its own, so
+    the ones below it are graded; checkpoints in hidden folders are not."""
+    from minigrad_course.grade.__main__ import notebooks
+
+    for student in ("bob", "alice"):
+        hostile.save(tmp_path / "submitted" / student / "ex03", hostile.worked())
+    hostile.save(tmp_path / "submitted" / "alice" / "ex03" / ".ipynb_checkpoints",
+                 hostile.worked())
+    found = notebooks([tmp_path / "submitted"])
+    assert [path.relative_to(tmp_path).parts[:2] for path in found] == [
+        ("submitted", "alice"), ("submitted", "bob")]
+    own = hostile.save(tmp_path / "flat", hostile.worked())
+    hostile.save(tmp_path / "flat" / "below", hostile.worked())
+    assert notebooks([tmp_path / "flat"]) == [own]
