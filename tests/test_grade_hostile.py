@@ -316,3 +316,33 @@ def test_a_class_folder_is_graded_from_the_notebooks_below_it(tmp_path: Path) ->
     own = hostile.save(tmp_path / "flat", hostile.worked())
     hostile.save(tmp_path / "flat" / "below", hostile.worked())
     assert notebooks([tmp_path / "flat"]) == [own]
+
+
+def test_a_submission_that_leads_elsewhere_is_refused_and_the_class_graded(
+        tmp_path: Path) -> None:
+    """The grader runs as root: a student's notebook that is a link to solutions/ (or sits in a
+    folder linked into it) was graded as the solutions, full marks; one that is a named pipe
+    held the whole class's run forever at its first read. Each is refused with a reason, and
+    the honest student after them is graded."""
+    target = SOLUTIONS / hostile.NAME
+    pipe = tmp_path / "pipe" / hostile.NAME
+    pipe.parent.mkdir()
+    os.mkfifo(pipe)
+    link = tmp_path / "link" / hostile.NAME
+    link.parent.mkdir()
+    link.symlink_to(target)
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "folder" / "ex03").symlink_to(SOLUTIONS, target_is_directory=True)
+    linked_folder = tmp_path / "folder" / "ex03" / hostile.NAME
+    honest = hostile.save(tmp_path / "honest", hostile.worked())
+    json_path = tmp_path / "grades.json"
+    done = subprocess.run([sys.executable, "-m", "minigrad_course.grade", str(pipe), str(link),
+                           str(linked_folder), str(honest), "--solutions", str(SOLUTIONS),
+                           "--json", str(json_path)],
+                          capture_output=True, text=True, timeout=300, cwd=hostile.ROOT)
+    report = done.stdout + done.stderr
+    assert f"{pipe}: not a file" in report and f"{link}: a symbolic link" in report, report
+    assert f"{linked_folder}: the solutions notebook itself" in report, report
+    statuses = {(row["notebook"], row["status"]) for row in json.loads(json_path.read_text())}
+    assert {status for notebook, status in statuses if notebook != str(honest)} == {"error"}
+    assert {status for notebook, status in statuses if notebook == str(honest)} == {"passed"}

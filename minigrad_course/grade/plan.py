@@ -14,8 +14,10 @@ which constant options. The judge runs those checks itself; the cell's text neve
 from __future__ import annotations
 
 import ast
+import errno
 import json
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,19 +67,32 @@ MAX_FILE = 64 << 20
 MAX_CODE = 4 << 20
 
 
-def read(path: Path) -> bytes:
+def read(path: Path, *, links: bool = False) -> bytes:
+    """The file's bytes. A student's notebook (`links` False) must be a file of its own: not a
+    symbolic link, which the grader (root, often) would follow to what the student cannot read,
+    the solutions among them; and never a named pipe or a device, whose reading never ends."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | (0 if links else os.O_NOFOLLOW)
     try:
-        with path.open("rb") as stream:
-            size = os.fstat(stream.fileno()).st_size
-            if size > MAX_FILE:
-                raise Unreadable(f"{path}: {size / (1 << 20):.0f} MB, more than a notebook of "
-                                 f"this course holds ({MAX_FILE >> 20} MB): clear its outputs "
-                                 "and save it again")
-            return stream.read(MAX_FILE + 1)
+        descriptor = os.open(path, flags)
     except FileNotFoundError:
         raise Unreadable(f"{path}: no such file") from None
     except OSError as error:
+        if error.errno == errno.ELOOP and not links:
+            raise Unreadable(f"{path}: a symbolic link, not a notebook: the grader reads the "
+                             "student's own file, never what a link points to") from None
         raise Unreadable(f"{path}: cannot be read ({error.strerror or error})") from None
+    with os.fdopen(descriptor, "rb") as stream:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            raise Unreadable(f"{path}: not a file (a folder, a named pipe or a device)")
+        if info.st_size > MAX_FILE:
+            raise Unreadable(f"{path}: {info.st_size / (1 << 20):.0f} MB, more than a notebook "
+                             f"of this course holds ({MAX_FILE >> 20} MB): clear its outputs "
+                             "and save it again")
+        try:
+            return stream.read(MAX_FILE + 1)
+        except OSError as error:
+            raise Unreadable(f"{path}: cannot be read ({error.strerror or error})") from None
 
 
 def stripped(notebook: dict) -> bytes:
@@ -90,7 +105,7 @@ def stripped(notebook: dict) -> bytes:
 def load(path: Path, data: bytes | None = None) -> dict:
     """The notebook at `path` (or in `data`, its bytes read earlier) as a dict, checked to be
     one. Raises Unreadable with a one-line message."""
-    data = read(path) if data is None else data
+    data = read(path, links=True) if data is None else data
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -140,6 +155,22 @@ def _malformed(cell: object) -> str:
 
 
 def find_reference(path: Path, learner: dict, solutions: Path | None) -> Path | None:
+    """`_reference`, refused (Unreadable) when the notebook is that very file reached by
+    another name, through a linked folder or a hard link: a student's folder that leads into
+    solutions/ would hand in the solutions."""
+    reference = _reference(path, learner, solutions)
+    if reference is not None and os.path.abspath(path) != os.path.abspath(reference):
+        try:
+            same = os.path.samefile(path, reference)
+        except OSError:
+            same = False
+        if same:
+            raise Unreadable(f"{path}: the solutions notebook itself, reached through a link: "
+                             "the grader reads the student's own file")
+    return reference
+
+
+def _reference(path: Path, learner: dict, solutions: Path | None) -> Path | None:
     """solutions/<same name>: in --solutions when given; else beside the notebook's folder (as
     exercises/ and solutions/ are), else in the course around the current folder, so that a
     copy of an exercise notebook anywhere is graded with the same checks. A renamed copy
