@@ -97,7 +97,7 @@ def _train_judge(checks: Checks, case: list, got: dict) -> None:
                   f"{call_text}: the losses differ from those of the usual loop. Hint: what "
                   "should .grad hold when step() runs? (notebook 13)")
     checks.expect(lambda: all(same_numbers(mine, theirs) for mine, theirs in
-                              zip(got["parameters"], reference.parameters())),
+                              zip(got["parameters"], reference.parameters(), strict=True)),
                   f"{call_text}: the model given was not trained as the usual loop trains it: "
                   "train that model, with that optimizer.")
     checks.expect(got["backward_runs"] == steps,
