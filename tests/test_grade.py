@@ -431,6 +431,10 @@ WRONG = {
                  "            for n, p in model.named_parameters()}"),
     "13-accuracy": ("def accuracy(model, xs, ys):\n"
                     "    return (model(xs).argmax(dim=1) == ys).float().mean().item()"),
+    "14-grad-prints": "grad_prints = [[[1.5], [1.5]], [[1.0], [0.0], [1.0]], None, None]",
+    "14-paths": ("def paths_from(inputs_of, root):\n    return {node: 1 for node in inputs_of}"),
+    "14-tape": ("def tape_backward(tape, values, wrt):\n"
+                "    return {name: np.zeros_like(values[name]) for name in wrt}"),
 }
 
 
