@@ -5,9 +5,11 @@
 and code written for PyTorch's `.grad` runs and prints the same."""
 from __future__ import annotations
 
+import builtins
+import math
 from typing import Any
 
-from . import _tensor_ops  # noqa: F401 - gives Tensor its operator methods
+from . import _tensor_ops, _tensor_ops_more  # noqa: F401 - give Tensor its operator methods
 from . import autograd
 from .autograd.anomaly import (is_anomaly_check_nan_enabled, is_anomaly_enabled,
                                set_anomaly_enabled)
@@ -28,6 +30,8 @@ from .fidelity.generator import Generator, default_generator
 from .ops.linalg import einsum
 from .ops.pointwise import where
 from .ops.shape import cat, stack
+from .ops.sorting import bucketize
+from .ops.tiling import meshgrid
 from .random import (get_rng_state, initial_seed, manual_seed, normal, rand, rand_like, randint,
                      randn, randn_like, randperm, seed, set_rng_state)
 from .tensor import Tensor, is_tensor
@@ -39,6 +43,8 @@ def _function_form(name: str) -> Any:
     """`minigrad.exp(x)` is `x.exp()`, for every method that PyTorch also offers as a function."""
     def function(input: Tensor, *args: Any, out: Tensor | None = None,  # noqa: A002
                  **kwargs: Any) -> Any:
+        if not isinstance(input, Tensor):
+            input = _number_input(name, input, args)  # noqa: A001
         result = getattr(input, name)(*args, **kwargs)
         return result if out is None else _into(out, result, name)
 
@@ -54,10 +60,49 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
               "numel", "select", "narrow", "reciprocal", "norm", "floor_divide", "remainder",
               "round", "maximum", "minimum", "amax", "amin", "prod", "var", "std", "split",
               "chunk", "gather", "scatter", "scatter_add", "bmm", "isfinite", "isnan", "isinf",
-              "cumsum"):
+              "cumsum", "unbind",
+              # issue 31: by how often tutorials use them (scripts/api_coverage.py)
+              "square", "rsqrt", "log2", "log10", "log1p", "expm1", "exp2", "acos", "asin",
+              "atan", "arccos", "arcsin", "arctan", "sinh", "cosh", "erf", "floor", "ceil",
+              "trunc", "fmod", "clamp_min", "clamp_max", "subtract", "multiply", "divide",
+              "logical_and", "logical_or", "logical_xor", "logical_not", "all", "any", "isclose",
+              "logsumexp", "sort", "argsort", "topk", "unique", "nonzero", "argwhere",
+              "masked_fill", "masked_select", "index_select", "triu", "tril",
+              "repeat_interleave", "roll", "flip", "eq", "ne", "lt", "le", "gt", "ge", "abs_",
+              "sqrt_", "exp_", "sin_", "cos_", "relu_", "sigmoid_", "tanh_", "dist", "bincount",
+              "bernoulli"):
     globals()[_name] = _function_form(_name)
 del _name
-unbind = _function_form("unbind")
+# Binary operations PyTorch also takes with a number first: torch.add(1.5, 2.5) is tensor(4.)
+_NUMBER_FIRST = ("add", "sub", "mul", "div", "subtract", "multiply", "divide", "pow",
+                 "maximum", "minimum", "fmod", "remainder", "eq", "ne", "lt", "le", "gt", "ge")
+pi, e, inf, nan = math.pi, math.e, math.inf, math.nan
+
+
+def _number_input(name: str, number: Any, args: tuple) -> Tensor:
+    """The first operand of `torch.add(1.5, ...)` as a 0-d tensor; elsewhere PyTorch's
+    TypeError."""
+    if name in _NUMBER_FIRST and isinstance(number, (builtins.int, builtins.float, builtins.bool)):
+        return tensor(number)
+    raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                    f"{type(number).__name__}")
+
+
+def softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:  # noqa: A002
+    if dim is None:
+        raise TypeError('softmax() missing 1 required positional arguments: "dim"')
+    return input.softmax(dim, dtype=dtype)
+
+
+def log_softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:  # noqa: A002
+    if dim is None:
+        raise TypeError('log_softmax() missing 1 required positional arguments: "dim"')
+    return input.log_softmax(dim, dtype=dtype)
+
+
+def empty_like(t: Tensor, dtype: Any = None, device: Any = None,
+               requires_grad: bool = False) -> Tensor:
+    return zeros_like(t, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
 def _into(out: Tensor, result: Tensor, name: str) -> Tensor:
@@ -81,7 +126,7 @@ def is_floating_point(t: Tensor) -> bool:
 def __getattr__(name: str) -> Any:  # minigrad.nn and minigrad.optim load on first use
     import importlib
 
-    if name in ("nn", "optim", "viz", "linalg", "utils"):
+    if name in ("nn", "optim", "viz", "linalg", "utils", "testing"):
         return importlib.import_module(f".{name}", __name__)
     from .compat.subset import module_getattr
     return module_getattr("torch", "minigrad")(name)

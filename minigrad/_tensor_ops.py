@@ -118,8 +118,6 @@ class TensorOps:
     def isfinite(self): return self._compare(None, lambda a, _: np.isfinite(a))
     def isnan(self): return self._compare(None, lambda a, _: np.isnan(a))
     def isinf(self): return self._compare(None, lambda a, _: np.isinf(a))
-    def all(self): return self._compare(None, lambda a, _: np.asarray(a.all()))
-    def any(self): return self._compare(None, lambda a, _: np.asarray(a.any()))
     def sign(self): return pointwise.sign(self)
     def argmax(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
         dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)

@@ -10,6 +10,7 @@ import numpy as np
 
 from . import _dtype
 from .compat.device import check as _check_device
+from .fidelity import ranges
 from .tensor import Tensor
 
 COPY_CONSTRUCT_WARNING = (
@@ -32,12 +33,17 @@ def _numpy_dtype_of(data: Any, dtype: _dtype.dtype | None) -> Any:
     return _dtype.get_default_dtype().numpy
 
 
-def _plain(data: Any) -> Any:
-    """Nested lists of numbers and 0-d tensors, as numpy takes them."""
+def _plain(data: Any, inside: bool = False) -> Any:
+    """Nested lists of numbers, as numpy takes them. A tensor inside a list counts as the
+    number it holds, as in PyTorch: `torch.tensor([torch.tensor([1.5])])` has shape [1]."""
     if isinstance(data, Tensor):
-        return data._data
+        if not inside:
+            return data._data
+        if data._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return data._data.reshape(()).item()
     if isinstance(data, (list, tuple)):
-        return [_plain(x) for x in data]
+        return [_plain(x, inside=True) for x in data]
     return data
 
 
@@ -130,14 +136,35 @@ def arange(start: Any, end: Any = None, step: Any = 1, dtype: _dtype.dtype | Non
     if dtype is None:
         every_int = all(isinstance(v, int) for v in (start, end, step))
         dtype = _dtype.int64 if every_int else _dtype.get_default_dtype()
-    return Tensor(np.arange(start, end, step).astype(dtype.numpy), requires_grad=requires_grad)
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if not (np.isfinite(float(start)) and np.isfinite(float(end))):
+        raise RuntimeError(f"unsupported range: {_scalar_text(start)} -> {_scalar_text(end)}")
+    if (step > 0 and end < start) or (step < 0 and end > start):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if dtype in (_dtype.float32, _dtype.float64):  # the last bits as PyTorch's kernel has them
+        values = ranges.arange_like_torch(start, end, step, dtype.numpy)
+    else:
+        values = np.arange(start, end, step).astype(dtype.numpy)
+    return Tensor(values, requires_grad=requires_grad)
+
+
+def _scalar_text(value: Any) -> str:
+    """A number as PyTorch's C++ prints a Scalar: `0`, `nan`, `inf`, `0.5`."""
+    return str(value) if isinstance(value, int) else f"{float(value):g}"
 
 
 def linspace(start: float, end: float, steps: int, dtype: _dtype.dtype | None = None,
              device: Any = None, requires_grad: bool = False) -> Tensor:
     _check_device(device)
-    d = (dtype or _dtype.get_default_dtype()).numpy
-    return Tensor(np.linspace(start, end, steps).astype(d), requires_grad=requires_grad)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    dtype = dtype or _dtype.get_default_dtype()
+    if dtype in (_dtype.float32, _dtype.float64):  # the last bits as PyTorch's kernel has them
+        values = ranges.linspace_like_torch(start, end, steps, dtype.numpy)
+    else:
+        values = np.linspace(start, end, steps).astype(dtype.numpy)
+    return Tensor(values, requires_grad=requires_grad)
 
 
 def eye(n: int, m: int | None = None, dtype: _dtype.dtype | None = None, device: Any = None,

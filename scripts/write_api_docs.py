@@ -21,7 +21,11 @@ import minigrad.autograd  # noqa: E402
 import minigrad.nn  # noqa: E402
 import minigrad.nn.functional  # noqa: E402
 import minigrad.optim  # noqa: E402
+import minigrad.utils.checkpoint  # noqa: E402
 import minigrad.utils.data  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import api_coverage  # noqa: E402
 
 OUTPUT = ROOT / "docs" / "api.md"
 
@@ -33,12 +37,33 @@ one-line message says that minigrad is a subset of PyTorch and, for the APIs tut
 what to use in the course instead (`minigrad/compat/subset.py`).
 
 Convolutions and pooling (`nn.Conv1d`/`Conv2d`, `MaxPool2d`, `AvgPool2d`,
-`AdaptiveAvgPool2d`, `F.conv2d`, `F.avg_pool2d`) are left out on purpose: the course is about
-the `.grad` machinery, which they add nothing to, and written with numpy they would be slow
-enough on images to hide it; their message points to `nn.Linear` on flattened inputs.
+`AdaptiveAvgPool2d`, `F.conv1d`/`conv2d`, `F.max_pool2d`, `F.avg_pool2d`, `F.pad`) are numpy:
+windows are strided views, a convolution is one matrix product per group (im2col), so
+PyTorch's "Neural Networks" blitz runs in well under a second; their gradients, second
+derivatives and grad_fn names (`ConvolutionBackward0`, `MaxPool2DWithIndicesBackward0`,
+`AvgPool2DBackward0`) are PyTorch's, to float32 rounding. Images the size of ImageNet's
+train slowly: minigrad runs on one core, without PyTorch's vectorised kernels.
+Saved-tensor hooks (`torch.autograd.graph`) see what PyTorch's nodes save, in PyTorch's order,
+for the operations tutorials use; the index tensors that `gather`, `where` and `max(dim)`
+keep, and `prod`'s result, are not saved tensors in minigrad, so they are not packed.
 `torch.einsum` has a grad_fn of minigrad's own, `EinsumBackward` (PyTorch's depends on how it
 rewrites each equation into products); `torch.autograd.profiler.profile` runs its block but
 records no timings.
+`nn.RNN`, `LSTM` and `GRU` are Python loops over the time steps with PyTorch's parameters and
+gate formulas (an LSTM's output has grad_fn `StackBackward0`, where PyTorch's oneDNN kernel
+gives `MkldnnRnnLayerBackward0`); `LayerNorm`, `BatchNorm` and `InstanceNorm` take their
+statistics in float64 and agree with PyTorch to float32 rounding; dropout and `bernoulli` draw
+PyTorch's masks from PyTorch's generator; `topk` orders equal values by position (PyTorch leaves
+their order unspecified); `optim.LBFGS` has no line search.
+
+Printed floats carry PyTorch's last bits where minigrad can repeat how PyTorch rounds
+(`minigrad/fidelity/`): sums and means, `randn` and the initialisers, `arange` with a float step
+and `linspace`, optimizer steps, tanh's backward. PyTorch's x86-64 builds compute float32 `sin`,
+`cos`, `tanh` and `sqrt` with Intel MKL's closed vector math (PyTorch's AVX2 and AVX-512 kernels
+both call it; ARM builds use SLEEF or the C library, with other last bits): minigrad gives the
+correctly rounded value, which is MKL's for about 99.9% of tanh's inputs and 95% of sin's and
+cos's; MKL's float32 sqrt is correctly rounded on some CPUs only (one value in five an ulp off
+on an AMD EPYC), and Adam's and RMSprop's steps inherit that last bit.
 
 Generated from the code by `python scripts/write_api_docs.py`; do not edit by hand.
 """
@@ -109,6 +134,25 @@ def _tensor_names() -> list[str]:
     return sorted(names)
 
 
+def _coverage(top: int = 40) -> list[str]:
+    """The share of tutorials' API uses minigrad covers, and the most used names it lacks."""
+    share, missing, total = api_coverage.coverage()
+    lines = ["## Coverage of the API that tutorials use", "",
+             f"minigrad has **{share:.1%}** of the {total} uses of PyTorch's API in the CPU code "
+             "of public teaching material (pytorch/tutorials, d2l, the UvA DL notebooks, "
+             "Raschka's books, fastbook, Zero to Mastery; `tests/data/tutorial_api_usage.csv`, "
+             "written by `scripts/scan_tutorial_api.py`, which names each source's commit and "
+             "says how names are counted). `python scripts/api_coverage.py` prints the figure "
+             "and the missing names.", "",
+             f"The {min(top, len(missing))} most used names it lacks:", "",
+             "| name | uses |", "|---|---|"]
+    lines += [f"| `{name}` | {uses} |" for name, uses in missing[:top]]
+    lines += ["", "Left out of the figure: what needs a GPU, a download or a compiled "
+              "extension.", "", "| name (and what is under it) | why |", "|---|---|"]
+    lines += [f"| `{name}` | {why} |" for name, why in api_coverage.OUT_OF_SCOPE.items()]
+    return [*lines, ""]
+
+
 def render() -> str:
     lines = [HEADER]
     lines += _section("`torch`", "torch.", minigrad, _torch_names())
@@ -119,12 +163,18 @@ def render() -> str:
     lines += _section("`torch.nn`", "torch.nn.", minigrad.nn, _module_names(minigrad.nn))
     lines += _section("`torch.nn.functional`", "torch.nn.functional.", minigrad.nn.functional,
                       _module_names(minigrad.nn.functional))
+    lines += _section("`torch.autograd.graph`", "torch.autograd.graph.", minigrad.autograd.graph,
+                      ["Node", "disable_saved_tensors_hooks", "save_on_cpu",
+                       "saved_tensors_hooks"])
+    lines += _section("`torch.utils.checkpoint`", "torch.utils.checkpoint.",
+                      minigrad.utils.checkpoint, _public(minigrad.utils.checkpoint.__all__))
     lines += _section("`torch.optim`", "torch.optim.", minigrad.optim,
                       _module_names(minigrad.optim))
     lines += _section("`torch.utils.data`", "torch.utils.data.", minigrad.utils.data,
                       _module_names(minigrad.utils.data))
     lines += _section("`torch.cuda` (a machine without a GPU)", "torch.cuda.", minigrad.cuda,
                       _public(n for n in dir(type(minigrad.cuda)) if n != "mro"))
+    lines += _coverage()
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

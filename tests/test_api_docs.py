@@ -22,10 +22,11 @@ def test_api_docs_list_the_tutorial_apis() -> None:
                  "torch.nn.Flatten", "torch.nn.functional.one_hot",
                  "torch.nn.functional.binary_cross_entropy_with_logits", "torch.optim.RMSprop",
                  "Tensor.nelement", "Tensor.floor_divide",
-                 "Tensor.backward", "Tensor.grad"):
+                 "Tensor.backward", "Tensor.grad", "torch.nn.Conv2d",
+                 "torch.nn.functional.max_pool2d"):
         assert f"| `{name}` |" in text, name
 
 
 def test_a_name_minigrad_lacks_is_not_listed() -> None:
-    text = write_api_docs.render()
-    assert "`torch.fft`" not in text and "`torch.nn.Conv2d`" not in text
+    text = write_api_docs.render().partition("## Coverage")[0]  # after it: what is missing
+    assert "`torch.fft`" not in text and "`torch.nn.Transformer`" not in text

@@ -4,12 +4,15 @@ bits), so `fidelity.sum_like_torch(x)` can be read as `x.sum()`. That PyTorch's 
 the ones it gives is checked against PyTorch elsewhere (test_golden.py, test_corpus.py)."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from minigrad import fidelity
+from minigrad.fidelity import ranges, vector_math
 
 DTYPES = st.sampled_from([np.float32, np.float64, np.int64])
 
@@ -78,3 +81,58 @@ def test_a_sum_in_torchs_order_differs_from_numpys_only_in_the_last_bits() -> No
     data = np.random.default_rng(0).standard_normal(1000).astype(np.float32)
     ours, numpys = fidelity.sum_like_torch(data), data.sum()
     assert ours != numpys and abs(ours - numpys) < 1e-4
+
+
+FLOAT_DTYPES = st.sampled_from([np.float32, np.float64])
+
+
+@given(st.floats(-100, 100), st.floats(0.001, 10), st.integers(0, 3000), FLOAT_DTYPES,
+       st.booleans())
+def test_arange_like_torch_is_numpys_arange_but_for_the_last_bits(start: float, step: float,
+                                                                 count: int, dtype: type,
+                                                                 down: bool) -> None:
+    step = -step if down else step
+    end = start + step * count
+    got = ranges.arange_like_torch(start, end, step, dtype)
+    assert got.dtype == dtype and got.shape == np.arange(start, end, step).shape
+    exact = start + step * np.arange(len(got), dtype=np.float64)  # to a double's rounding
+    bound = (4 * np.finfo(dtype).eps * (abs(start) + np.abs(step * np.arange(len(got))))
+             + np.finfo(dtype).smallest_normal)
+    assert np.all(np.abs(got - exact) <= bound)
+
+
+@given(st.floats(-1e4, 1e4), st.floats(-1e4, 1e4), st.integers(0, 3000), FLOAT_DTYPES)
+def test_linspace_like_torch_is_numpys_linspace_but_for_the_last_bits(start: float, end: float,
+                                                                     steps: int, dtype: type
+                                                                     ) -> None:
+    got, expected = ranges.linspace_like_torch(start, end, steps, dtype), np.linspace(
+        start, end, steps)
+    assert got.dtype == dtype and got.shape == expected.shape
+    bound = 4 * np.finfo(dtype).eps * (abs(start) + abs(end)) + np.finfo(dtype).smallest_normal
+    assert np.all(np.abs(got - expected) <= bound)
+
+
+# fma64 is exact but for underflow: magnitudes whose products stay normal
+FINITE = st.one_of(st.just(0.0), st.floats(1e-60, 1e60), st.floats(-1e60, -1e-60))
+
+
+@given(hnp.arrays(np.float64, 20, elements=FINITE), hnp.arrays(np.float64, 20, elements=FINITE),
+       hnp.arrays(np.float64, 20, elements=FINITE))
+def test_fma64_rounds_the_exact_result_once(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> None:
+    c = np.where(np.arange(20) % 2 == 0, -a * b, c)  # half of them cancel almost all the product
+    exact = [float(Fraction(x) * Fraction(y) + Fraction(z)) for x, y, z in zip(a, b, c)]
+    assert np.array_equal(ranges.fma64(a, b, c), exact)
+
+
+@given(hnp.arrays(FLOAT_DTYPES, hnp.array_shapes(max_dims=2),
+                  elements=st.floats(-20, 20, width=32)))
+def test_vector_math_is_numpys_but_for_the_last_bit(data: np.ndarray) -> None:
+    for name in ("tanh", "sin", "cos"):
+        got = getattr(vector_math, f"{name}_like_torch")(data)
+        assert got.dtype == data.dtype and got.shape == data.shape
+        np.testing.assert_allclose(got, getattr(np, name)(data), rtol=0, atol=4 * np.finfo(
+            data.dtype).eps)
+    y = np.tanh(data)
+    np.testing.assert_allclose(vector_math.tanh_backward_like_torch(data, y), data * (1 - y * y),
+                               rtol=4 * np.finfo(data.dtype).eps, atol=4 * np.finfo(
+                                   data.dtype).eps)

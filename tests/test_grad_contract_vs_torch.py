@@ -1679,8 +1679,9 @@ _EXPANDED_WRITES = {
     "add_": lambda lib, e: e.add_(1), "+=": lambda lib, e: e.__iadd__(1),
     "relu_": lambda lib, e: e.relu_(), "clamp_": lambda lib, e: e.clamp_(0, 1),
     "mul_": lambda lib, e: e.mul_(2), "exp_": lambda lib, e: e.exp_(),
-    "copy_": lambda lib, e: e.copy_(lib.ones(3, 2)), "copy_ broadcast": lambda lib, e: e.copy_(
-        lib.ones(2)), "uniform_": lambda lib, e: e.uniform_(), "normal_": lambda lib, e: e.normal_(),
+    "copy_": lambda lib, e: e.copy_(lib.ones(3, 2)),
+    "copy_ broadcast": lambda lib, e: e.copy_(lib.ones(2)),
+    "uniform_": lambda lib, e: e.uniform_(), "normal_": lambda lib, e: e.normal_(),
     "e[:] = 3.0": lambda lib, e: e.__setitem__(slice(None), 3.0),
     "e[:] = t": lambda lib, e: e.__setitem__(slice(None), lib.ones(3, 2)),
     "e[:, 0] = t": lambda lib, e: e.__setitem__((slice(None), 0), lib.ones(3)),

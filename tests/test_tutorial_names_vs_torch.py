@@ -71,10 +71,112 @@ OPS = {
         x, L.zeros(3, 4, dtype=x.dtype), reduction="none"),
     "torch.Tensor(2, 3) and torch.Tensor([..])": lambda L, x: (
         tuple(L.Tensor(2, 3).shape), L.Tensor([1, 2]), L.Tensor(3).shape),
+    # issue 31: names by how often tutorials use them (scripts/api_coverage.py)
+    "torch.softmax(x, 1)": lambda L, x: L.softmax(x, 1),
+    "x.softmax(0)": lambda L, x: x.softmax(0),
+    "torch.log_softmax(x, dim=1)": lambda L, x: L.log_softmax(x, dim=1),
+    "torch.logsumexp(x, 1)": lambda L, x: L.logsumexp(x, 1),
+    "x.logsumexp((0, 1), keepdim=True)": lambda L, x: x.logsumexp((0, 1), keepdim=True),
+    "torch.square(x)": lambda L, x: L.square(x),
+    "x.abs().log2()": lambda L, x: (x.abs() + 1).log2(),
+    "torch.log10(x.abs() + 1)": lambda L, x: L.log10(x.abs() + 1),
+    "torch.log1p(x.abs())": lambda L, x: L.log1p(x.abs()),
+    "x.expm1()": lambda L, x: x.expm1(),
+    "torch.acos(x / 4)": lambda L, x: L.acos(x / 4),
+    "torch.asin(x / 4)": lambda L, x: L.asin(x / 4),
+    "x.atan()": lambda L, x: x.atan(),
+    "x.sinh() + x.cosh()": lambda L, x: x.sinh() + x.cosh(),
+    "x.erf()": lambda L, x: x.erf(),
+    "(x + 5).rsqrt()": lambda L, x: (x + 5).rsqrt(),
+    "torch.floor(x), ceil, trunc": lambda L, x: L.floor(x * 1.3) + x.ceil() + x.trunc(),
+    "x.fmod(1.5)": lambda L, x: x.fmod(1.5),
+    "torch.fmod(x, x.flip(0))": lambda L, x: L.fmod(x, x.flip(0) + 4),
+    "x.clamp_min(0.5)": lambda L, x: x.clamp_min(0.5),
+    "torch.clamp_max(x, 0.5)": lambda L, x: L.clamp_max(x, 0.5),
+    "torch.subtract(x, 1, alpha=2)": lambda L, x: L.subtract(x, 1, alpha=2),
+    "torch.multiply(x, x)": lambda L, x: L.multiply(x, x),
+    "torch.add(1.5, 2.5), torch.add(2, 3), torch.sub(2, x)": lambda L, x: (
+        L.add(1.5, 2.5), L.add(2, 3), L.sub(2, x)),
+    "x.where(x > 0, 0.0)": lambda L, x: x.where(x > 0, 0.0),
+    "logical_and/or/xor/not": lambda L, x: (L.logical_and(x, x > 1), (x > 0).logical_or(x < -1),
+                                            L.logical_xor(x, x), L.logical_not(x)),
+    "x.all(dim=1), any(0, keepdim)": lambda L, x: ((x > -3).all(dim=1), x.any(0, keepdim=True),
+                                                   L.all(x > -3), (x > 0).all(dim=(0, 1))),
+    "torch.isclose(x, x + 1e-6)": lambda L, x: L.isclose(x, x + 1e-6),
+    "x.sort()": lambda L, x: x.sort(),
+    "torch.sort(x, 0, descending=True)": lambda L, x: L.sort(x, 0, descending=True),
+    "x.argsort(descending=True)": lambda L, x: x.argsort(descending=True),
+    # (PyTorch's topk leaves the order of equal values unspecified: these have none)
+    "x.topk(2)": lambda L, x: (x + L.arange(12.0).reshape(3, 4) / 100).topk(2),
+    "torch.topk(x, 1, dim=0, largest=False)": lambda L, x: L.topk(x, 1, dim=0, largest=False),
+    "torch.unique(x.round())": lambda L, x: L.unique(x.detach().round()),
+    "x.unique(return_inverse, return_counts)": lambda L, x: x.detach().round().unique(
+        return_inverse=True, return_counts=True),
+    "x.nonzero(), torch.argwhere(x)": lambda L, x: (x.nonzero(), L.argwhere(x),
+                                                    L.nonzero(x, as_tuple=True)),
+    "x.masked_fill(x < 0, 0.0)": lambda L, x: x.masked_fill(x < 0, 0.0),
+    "x.masked_fill(mask, tensor)": lambda L, x: x.masked_fill(x > 1, x[0, 0] * 3),
+    "x.masked_fill_(mask, -inf) then softmax": lambda L, x: (x * 1).masked_fill_(
+        L.ones(3, 4).triu(1) == 1, float("-inf")).softmax(1),
+    "x.masked_select(x > 0)": lambda L, x: x.masked_select(x > 0),
+    "torch.masked_select(x, row mask)": lambda L, x: L.masked_select(
+        x, L.tensor([True, False, True, True])),
+    "x.index_select(1, index)": lambda L, x: x.index_select(1, L.tensor([3, 0, 0])),
+    "torch.index_select(x, 0, index)": lambda L, x: L.index_select(x, 0, L.tensor([2, -1])),
+    "x.triu(), torch.tril(x, -1)": lambda L, x: x.triu() + L.tril(x, -1) * 2,
+    "x.repeat(2, 1, 3)": lambda L, x: x.repeat(2, 1, 3),
+    "x.repeat_interleave(2, dim=0)": lambda L, x: x.repeat_interleave(2, dim=0),
+    "x.repeat_interleave(2)": lambda L, x: x.repeat_interleave(2),
+    "torch.repeat_interleave(x, tensor, dim=1)": lambda L, x: L.repeat_interleave(
+        x, L.tensor([1, 0, 2, 1]), dim=1),
+    "x.roll(1, 1), torch.roll(x, 2)": lambda L, x: x.roll(1, 1) + L.roll(x, 2) * 2,
+    "x.roll((1, -1), (0, 1))": lambda L, x: x.roll((1, -1), (0, 1)),
+    "x.flip(0), torch.flip(x, [0, 1])": lambda L, x: x.flip(0) + L.flip(x, [0, 1]) * 2,
+    "torch.meshgrid(ij)": lambda L, x: L.meshgrid(x[0], x[1, :3], indexing="ij")[1],
+    "torch.meshgrid(xy)": lambda L, x: L.meshgrid(x[0], x[1, :3], indexing="xy")[0],
+    "torch.meshgrid without indexing": lambda L, x: L.meshgrid(x[0], x[1, :3])[0],
+    "x.unflatten(1, (2, 2))": lambda L, x: x.unflatten(1, (2, 2)),
+    "x.sum_to_size(1, 4)": lambda L, x: x.sum_to_size(1, 4),
+    "x.sum_to_size(3, 1)": lambda L, x: x.sum_to_size((3, 1)),
+    "torch.tensor([one-element tensors])": lambda L, x: (
+        L.tensor([L.tensor([1.5]), L.tensor([2.5])]), L.tensor([L.tensor([[1.5]])]).shape,
+        L.tensor([[L.tensor([1.5])]]).shape, L.tensor([L.tensor(2), L.tensor(1.5)])),
+    "stride, storage_offset, element_size": lambda L, x: (
+        x.stride(), x.t().stride(), x.stride(1), x[1].storage_offset(), x.element_size(),
+        x.detach().t().contiguous().stride(), x[:, 1:].storage_offset()),
+    "storage and stride of a view and an expand": lambda L, x: (
+        repr(x.detach()[1:].storage()), x[1:].storage_offset(), x.detach()[0].expand(2, 4).stride(),
+        repr(x.detach()[0].expand(2, 4).storage())),
+    "abs_, clamp_min_, sqrt_ on a copy": lambda L, x: (x * 1).abs_().clamp_min_(1.2).sqrt_(),
+    "torch.pi, e, inf, nan": lambda L, x: (L.pi, L.e, L.inf, str(L.nan)),
+    "type(grad_fn)": lambda L, x: (str(type(x.sum().grad_fn)), str(type((x * 2).grad_fn))),
+    "torch.empty_like(x).shape, dtype": lambda L, x: (L.empty_like(x).shape,
+                                                      L.empty_like(x).dtype),
+    "x.dist(x.flip(0)), torch.dist(x, 0.5, 1)": lambda L, x: x.dist(x.flip(0)) + L.dist(x, L.tensor(
+        0.5, dtype=x.dtype), 1),
+    "torch.dist(x, x, 3) (zero)": lambda L, x: L.dist(x, x.detach(), 3),
+    "torch.bincount, weights, minlength": lambda L, x: (
+        L.bincount(L.tensor([1, 1, 3])), L.tensor([0, 4]).bincount(minlength=6),
+        L.bincount(L.tensor([1, 1, 3]), weights=x[0, :3].detach())),
+    "torch.bucketize(x, boundaries)": lambda L, x: (
+        L.bucketize(x, L.tensor([-1.0, 0.5, 2.0], dtype=x.dtype)),
+        L.bucketize(x, L.tensor([-1.0, 0.5, 2.0], dtype=x.dtype), right=True, out_int32=True)),
+    "torch.bernoulli(probabilities)": lambda L, x: (L.manual_seed(3), L.bernoulli(x.sigmoid()),
+                                                    L.rand(1))[1:],
+    "torch.bernoulli(x, 0.3), bernoulli_(0.7)": lambda L, x: (
+        L.manual_seed(3), L.bernoulli(x.detach(), 0.3), L.zeros(2, 5).bernoulli_(0.7),
+        L.zeros(3, 4).bernoulli_(x.sigmoid().detach()), L.rand(1))[1:],
 }
 # float64 std along a dimension: PyTorch accumulates with Welford's update, minigrad with
-# numpy's two passes; the last bit of a float64 gradient can differ
-CLOSE_ONLY = {("x.std(0, keepdim=True)", "float64")}
+# numpy's two passes; the last bit of a float64 gradient can differ. And the functions numpy
+# computes with its own libm where PyTorch uses Sleef: a gradient may differ in its last bit.
+CLOSE_ONLY = {("x.std(0, keepdim=True)", "float64"), *(
+    (name, dtype) for dtype in ("float32", "float64") for name in (
+        "x.abs().log2()", "torch.log10(x.abs() + 1)", "torch.log1p(x.abs())", "x.expm1()",
+        "torch.acos(x / 4)", "torch.asin(x / 4)", "x.atan()", "x.sinh() + x.cosh()", "x.erf()",
+        "(x + 5).rsqrt()", "torch.logsumexp(x, 1)", "x.logsumexp((0, 1), keepdim=True)",
+        "x.masked_fill_(mask, -inf) then softmax", "torch.softmax(x, 1)", "x.softmax(0)",
+        "torch.log_softmax(x, dim=1)", "abs_, clamp_min_, sqrt_ on a copy"))}
 
 
 def _outcome(lib, name, dtype):
@@ -104,7 +206,7 @@ def test_values_gradients_and_printing(torch, name, dtype):
     if theirs[1] is None:
         assert ours[1] is None
     elif (name, dtype) in CLOSE_ONLY:
-        np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-14)
+        np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-14 if dtype == "float64" else 1e-5)
     else:
         assert ours[1].dtype == theirs[1].dtype
         np.testing.assert_array_equal(ours[1], theirs[1])
@@ -119,6 +221,33 @@ ERRORS = {
                                                                          L.ones(2, 2)),
     "gather out of range": lambda L: L.ones(2, 2).gather(1, L.tensor([[0, 2]])),
     "bmm of 2-d": lambda L: L.bmm(L.ones(2, 2), L.ones(1, 2, 2)),
+    "unique has no derivative": lambda L: L.unique(L.ones(3, requires_grad=True)).sum().backward(),
+    "softmax without dim": lambda L: L.softmax(L.ones(2)),
+    "masked_fill with a float mask": lambda L: L.ones(2).masked_fill(L.ones(2), 0.0),
+    "masked_fill with a 1-d value": lambda L: L.ones(2).masked_fill(L.ones(2) > 0, L.ones(2)),
+    "masked_select with a float mask": lambda L: L.ones(2).masked_select(L.ones(2)),
+    "index_select with a float index": lambda L: L.ones(2).index_select(0, L.tensor([0.0])),
+    "index_select out of range": lambda L: L.ones(2).index_select(0, L.tensor([2])),
+    "sum_to_size not expandable": lambda L: L.ones(2, 3).sum_to_size(2, 2),
+    "topk k too large": lambda L: L.ones(3).topk(4),
+    "repeat with fewer dims": lambda L: L.ones(2, 3).repeat(2),
+    "triu of 1-d": lambda L: L.ones(3).triu(),
+    "isclose of two dtypes": lambda L: L.isclose(L.ones(2), L.ones(2, dtype=L.int64)),
+    "torch.exp of a number": lambda L: L.exp(2.0),
+    "torch.tensor of a two-element tensor in a list": lambda L: L.tensor([L.ones(2)]),
+    "bincount of 2-d": lambda L: L.bincount(L.tensor([[1]])),
+    "bincount of negatives": lambda L: L.bincount(L.tensor([-1, 2])),
+    "assert_close, shapes": lambda L: L.testing.assert_close(L.ones(2), L.ones(3)),
+    "assert_close, dtypes": lambda L: L.testing.assert_close(L.ones(2), L.ones(2).double()),
+    "assert_close, integers": lambda L: L.testing.assert_close(L.tensor([1, 2]), L.tensor([1, 3])),
+    "assert_close, nan": lambda L: L.testing.assert_close(L.tensor([1.0, float("nan")]),
+                                                         L.tensor([1.0, float("nan")])),
+    "assert_close, matrices": lambda L: L.testing.assert_close(
+        L.zeros(2, 2), L.tensor([[0.0, 1e-3], [0.5, 0.0]])),
+    "assert_close, float32": lambda L: L.testing.assert_close(L.ones(2), L.tensor([1.0, 1.1])),
+    "assert_close, numbers": lambda L: L.testing.assert_close(1.0, 1.1),
+    "assert_close, rtol without atol": lambda L: L.testing.assert_close(L.ones(1), L.ones(1),
+                                                                       rtol=0.1),
 }
 
 
@@ -159,24 +288,29 @@ def test_sgd_rounds_each_update_once_as_torch(torch, name):
     np.testing.assert_array_equal(seen[0], seen[1])
 
 
-def test_adam_moments_round_as_torch(torch):
-    """Adam's lerp_ and addcmul_ are fused multiply-adds too: after 20 steps at most a few of
-    1000 parameters differ, by an ulp (before: a tenth of them). What is left: PyTorch's float32
-    sqrt of a larger tensor is not always correctly rounded (it goes through MKL's vectorised
-    sqrt), numpy's is."""
+def test_adam_moments_round_as_torch(torch, monkeypatch):
+    """Adam's lerp_ and addcmul_ are fused multiply-adds too. What is left is PyTorch's float32
+    sqrt (MKL's, not correctly rounded on every CPU, fidelity.vector_math.sqrt_like_torch): with
+    it swapped in, all 1000 parameters are PyTorch's after 20 steps, bit for bit; with
+    minigrad's own, they are within rounding."""
+    from minigrad.fidelity import vector_math
+
     rng = np.random.default_rng(0)
     start = rng.standard_normal(1000).astype(np.float32)
     grads = [rng.standard_normal(1000).astype(np.float32) for _ in range(20)]
-    seen = []
-    for lib in (mg, torch):
+
+    def trained(lib):
         p = lib.tensor(start.copy(), requires_grad=True)
         optimizer = lib.optim.Adam([p], lr=0.01, weight_decay=0.01)
         for g in grads:
             p.grad = lib.tensor(g.copy())
             optimizer.step()
-        seen.append(p.detach().numpy())
-    assert (seen[0] != seen[1]).sum() <= 5
-    np.testing.assert_allclose(seen[0], seen[1], rtol=1e-6)
+        return p.detach().numpy()
+    expected, own = trained(torch), trained(mg)
+    np.testing.assert_allclose(own, expected, rtol=1e-6)
+    monkeypatch.setattr(vector_math, "sqrt_like_torch",
+                        lambda v: torch.sqrt(torch.from_numpy(np.ascontiguousarray(v))).numpy())
+    np.testing.assert_array_equal(trained(mg), expected)
 
 
 EINSUMS = {"ij,jk->ik": ((2, 3), (3, 4)), "ij->ji": ((2, 3),), "ij->": ((2, 3),),

@@ -10,6 +10,7 @@ from .. import _grad_mode
 from ..compat.legacy import Variable  # PyTorch 0.3's wrapper, a plain tensor now
 from ..compat.subset import module_getattr
 from ..creation import zeros_like
+from ..ops.shape import stack
 from ..tensor import Tensor
 from .anomaly import detect_anomaly, set_detect_anomaly
 from .accumulate import warn_grad_cycle
@@ -93,10 +94,14 @@ def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None =
 
 
 def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool | None = None,
-         create_graph: bool = False, allow_unused: bool | None = None,
-         materialize_grads: bool = False) -> tuple:
+         create_graph: bool = False, only_inputs: bool = True, allow_unused: bool | None = None,
+         is_grads_batched: bool = False, materialize_grads: bool = False) -> tuple:
     """The gradients of `outputs` with respect to `inputs`, returned as a tuple; no `.grad`
-    is touched."""
+    is touched. With is_grads_batched, grad_outputs has a batch dimension in front: one
+    backward pass per entry, the results stacked (PyTorch runs them as one batched pass)."""
+    if is_grads_batched:
+        return _batched_grad(outputs, inputs, _as_tuple(grad_outputs), retain_graph,
+                             create_graph, allow_unused, materialize_grads)
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when materialize_grads="
                          "True, but got: allow_unused=False.")
@@ -128,6 +133,21 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
             g = detached[id(g)]
         out.append(g)
     return tuple(out)
+
+
+def _batched_grad(outputs: Any, inputs: Any, grad_outputs: tuple, retain_graph: bool | None,
+                  create_graph: bool, allow_unused: bool | None, materialize_grads: bool
+                  ) -> tuple:
+    if not grad_outputs or any(g is None for g in grad_outputs):
+        raise RuntimeError("grad can be implicitly created only for scalar outputs")
+    count = grad_outputs[0].shape[0]
+    keep = create_graph if retain_graph is None else retain_graph
+    rows = [grad(outputs, inputs, tuple(g[b] for g in grad_outputs),
+                 retain_graph=keep or b < count - 1, create_graph=create_graph,
+                 allow_unused=allow_unused, materialize_grads=materialize_grads)
+            for b in range(count)]
+    return tuple(None if rows[0][i] is None else stack([row[i] for row in rows])
+                 for i in range(len(rows[0])))
 
 
 no_grad = _grad_mode.no_grad

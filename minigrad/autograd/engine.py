@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import threading
 from typing import Any, Iterator, Sequence
 
 from .. import _grad_mode
@@ -17,6 +18,15 @@ from .accumulate import grad_accumulator
 from .graph import Node, num_outputs
 from .node_call import (call_post_hooks, call_pre_hooks, call_tensor_hooks, materialize,
                         validate)
+
+
+class _Running(threading.local):
+    task: GraphTask | None = None
+
+
+# The backward pass this thread is running, if any: a saved tensor unpacked by a checkpoint
+# (utils/checkpoint.py) is recomputed once per pass, as PyTorch's graph task id says.
+running = _Running()
 
 
 def run_backward(roots: Sequence[Any], grad_roots: Sequence[Any], retain_graph: bool,
@@ -58,6 +68,13 @@ class GraphTask:
 
     def run(self) -> None:
         """Run every node once, after all the nodes that send it a gradient."""
+        outer, running.task = running.task, self  # a backward may run inside another's node
+        try:
+            self._run()
+        finally:
+            running.task = outer
+
+    def _run(self) -> None:
         with _grad_mode.set_grad_enabled(self.create_graph):  # record backward's own ops?
             while self.ready:
                 node = self.pop_ready()  # of the nodes ready, the one created last

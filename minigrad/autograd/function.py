@@ -14,10 +14,11 @@ import numpy as np
 
 from .. import _grad_mode
 from ..tensor import Tensor
-from . import anomaly
+from . import anomaly, saved_hooks
 from .accumulate import grad_accumulator
 from .graph import _NO_EDGE, ERR_BACKWARD_TWICE, Node, SavedTensor, pack_outputs
 from .saved import saved_properties
+from .saved_hooks import HookedSavedTensor
 
 # numpy warns of overflow and of 0 * inf, PyTorch does not: every forward runs with numpy's
 # warnings off. `with np.errstate(all="ignore")` rebuilds numpy's error state on every entry
@@ -129,7 +130,11 @@ class Function:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         name = cls.node_name or f"{cls.__name__}Backward"
+        # `type(y.grad_fn)` prints as PyTorch's: <class 'SumBackward0'> for a built-in op,
+        # <class 'torch.autograd.function.MyFnBackward'> for a Function of the learner's
+        builtin = cls.__module__.split(".")[0] == "minigrad"
         cls._backward_cls = type(name, (BackwardFunction,), {
+            "__module__": "builtins" if builtin else "torch.autograd.function",
             "_forward_cls": cls, "_name": name, "_qualname": cls.node_qualname or name,
             **saved_properties(cls.saved_names, cls.saved_attributes)})
         cls._is_custom = not cls.__module__.startswith("minigrad.")  # not one of minigrad's ops
@@ -374,6 +379,8 @@ def _save(tensors: tuple, ctx: BackwardFunction) -> tuple:
     SavedTensor for all the nodes that save it (and a tuple of those is shared too). The node
     notes where it saved no tensor: once freed, `grad_fn._saved_self` still reads None there."""
     saved, only_numbers, nothing_at = [], True, []
+    # inside saved_tensors_hooks, what pack_hook returns is kept instead of the tensor
+    hooks = saved_hooks.state.hooks if saved_hooks.entered else None
     for i, t in enumerate(tensors):
         if t is None:
             saved.append(None)
@@ -383,8 +390,11 @@ def _save(tensors: tuple, ctx: BackwardFunction) -> tuple:
                             f"type {type(t).__name__}")
         elif t._is_inference:
             raise RuntimeError(ERR_INFERENCE_SAVED)
-        elif t._is_wrapped_number:
+        elif t._is_wrapped_number:  # never packed, as in PyTorch
             saved.append(_saved_number(t, ctx))
+        elif hooks is not None:
+            saved.append(HookedSavedTensor(t, ctx, hooks))
+            only_numbers = False
         else:
             saved.append(SavedTensor(t, ctx))
             only_numbers = False

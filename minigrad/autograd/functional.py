@@ -35,11 +35,15 @@ def jacobian(func: Callable, inputs: Any, create_graph: bool = False, strict: bo
              vectorize: bool = False, strategy: str = "reverse-mode") -> Any:
     """d func(inputs) / d inputs. For one input and one output, a tensor of shape
     output.shape + input.shape; a tuple of inputs gives a tuple per output, and a tuple of
-    outputs a tuple of those. Outputs that do not depend on an input give zeros there."""
-    if strict or vectorize or strategy != "reverse-mode":
-        raise NotImplementedError("minigrad is a subset of PyTorch: jacobian supports only its "
-                                  "defaults (strict=False, vectorize=False, "
-                                  "strategy='reverse-mode')")
+    outputs a tuple of those. Outputs that do not depend on an input give zeros there.
+    vectorize=True (PyTorch's vmap over the rows) computes the same rows one by one."""
+    if strategy == "forward-mode" and not vectorize:
+        raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-reverse "
+                                  "Hessian isonly implemented for `vectorize=True`.")  # sic
+    if strict or strategy != "reverse-mode":
+        raise NotImplementedError("minigrad is a subset of PyTorch: jacobian supports "
+                                  "strict=False and strategy='reverse-mode' (vectorize=True "
+                                  "gives the same matrix, one row at a time)")
     inputs_tuple, inputs = _as_tensors(inputs, "inputs", "jacobian")
     with _grad_mode.enable_grad():
         inputs = _prepare(inputs, create_graph)

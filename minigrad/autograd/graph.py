@@ -198,3 +198,9 @@ def input_tensor(node: Node, position: int) -> Any:
     if ref is None or not isinstance(ref, weakref.ref):
         return ref  # a 0-d constant is kept itself
     return ref()
+
+
+# torch.autograd.graph's public hooks for saved tensors (they live in saved_hooks.py, which
+# needs Tensor, above this module)
+from .saved_hooks import (disable_saved_tensors_hooks, save_on_cpu,  # noqa: E402, F401
+                          saved_tensors_hooks)

@@ -10,7 +10,7 @@ out of PyTorch:
   behind every `device=` argument (the CPU is fine, CUDA fails with PyTorch's own error);
 - legacy.py: PyTorch 0.3's `torch.FloatTensor(...)` and friends, and `autograd.Variable`, which
   today are plain tensors;
-- subset.py: the one-line error for a PyTorch name minigrad does not have (`torch.save`,
-  `nn.Conv2d`), with what to use in the course instead.
+- subset.py: the one-line error for a PyTorch name minigrad does not have (`torch.fft`,
+  `nn.LSTM`), with what to use in the course instead.
 
 None of it takes part in computing a gradient: a learner can skip this folder."""

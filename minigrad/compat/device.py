@@ -142,10 +142,19 @@ class _Backend:
         return False
 
 
+class _Cudnn(_Backend):
+    """`torch.backends.cudnn`: its switches, which programs set for reproducible runs, are kept
+    (and change nothing: there is no cuDNN on the CPU)."""
+
+    def __init__(self) -> None:
+        super().__init__("cudnn")
+        self.benchmark, self.deterministic, self.enabled, self.allow_tf32 = False, False, True, True
+
+
 class _Backends:
     def __init__(self) -> None:
         self.mps = _Backend("mps")
-        self.cudnn = _Backend("cudnn")
+        self.cudnn = _Cudnn()
 
 
 class _Accelerator:

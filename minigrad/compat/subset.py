@@ -1,7 +1,7 @@
 """One clear line for what minigrad leaves out of PyTorch.
 
 minigrad is the part of PyTorch this course needs. A program that reaches for another part
-(`nn.Conv2d`, `torch.fft`, `x.masked_fill`) gets an
+(`nn.Transformer`, `torch.fft`, `x.to_sparse`) gets an
 AttributeError, so `hasattr` still answers False, whose message names the API, says that
 minigrad is a subset of PyTorch, and what to use in the course instead. A name PyTorch does not
 have either (a typo) gets PyTorch's own message, with a pointer to the list of what minigrad has
@@ -12,49 +12,20 @@ from __future__ import annotations
 INSTEAD = {
     "torch.multinomial": "sample with numpy: numpy.random.default_rng(seed).choice(len(p), "
                          "p=p.numpy())",
-    "torch.bernoulli": "compare with uniform numbers: (torch.rand(shape) < p).float()",
     "torch.compile": "call the model as it is",
     "torch.jit": "call the model as it is",
     "torch.fft": "numpy.fft on tensor.numpy()",
     "torch.distributions": "torch.randn / torch.rand, scaled and shifted",
-    "torch.sort": "numpy.sort on tensor.numpy()",
-    "torch.topk": "torch.max or torch.argmax",
-    "torch.nn.Conv1d": "nn.Linear on flattened inputs (nn.Flatten)",
-    "torch.nn.Conv2d": "nn.Linear on flattened inputs (nn.Flatten)",
-    "torch.nn.MaxPool2d": "nn.Linear on flattened inputs (nn.Flatten)",
-    "torch.nn.AvgPool2d": "nn.Linear on flattened inputs (nn.Flatten)",
-    "torch.nn.AdaptiveAvgPool2d": "x.mean(dim=(2, 3)) for a global average",
-    "torch.nn.functional.avg_pool2d": "F.linear on flattened inputs",
-    "torch.nn.functional.max_pool2d": "F.linear on flattened inputs",
-    "torch.nn.Dropout": "no dropout: the course's models are small",
-    "torch.nn.BatchNorm1d": "no normalisation layer: standardise the inputs once, "
-                            "(X - X.mean(0)) / X.std(0)",
-    "torch.nn.BatchNorm2d": "no normalisation layer: standardise the inputs once",
-    "torch.nn.LayerNorm": "no normalisation layer: standardise the inputs once",
-    "torch.nn.Embedding": "F.one_hot(indices, n).float() @ weight, a Parameter",
-    "torch.nn.RNN": "a Python loop over the time steps with nn.Linear and torch.tanh",
-    "torch.nn.LSTM": "a Python loop over the time steps with nn.Linear and torch.tanh",
-    "torch.nn.GRU": "a Python loop over the time steps with nn.Linear and torch.tanh",
+    "torch.profiler": "time.perf_counter() around the block",
+    "torch.bfloat16": "torch.float32 (numpy has no bfloat16)",
+    "torch.autocast": "float32 throughout (no mixed precision)",
+    "torch.channels_last": "the default layout (contiguous)",
+    "torch.nn.utils.rnn.pack_padded_sequence": "pad_sequence, with the padded steps masked "
+                                               "out of the loss",
     "torch.nn.Transformer": "nn.Linear layers and softmax",
-    "torch.nn.Softplus": "torch.log(1 + torch.exp(x))",
-    "torch.nn.GELU": "nn.ReLU, nn.Tanh or nn.Sigmoid",
-    "torch.nn.ELU": "nn.ReLU or nn.LeakyReLU",
-    "torch.nn.NLLLoss": "F.nll_loss",
-    "torch.nn.init": "assign in torch.no_grad(): layer.weight.copy_(...) or .uniform_(a, b)",
-    "torch.nn.functional.conv2d": "F.linear on flattened inputs",
-    "torch.nn.functional.dropout": "no dropout: the course's models are small",
-    "torch.nn.functional.softplus": "torch.log(1 + torch.exp(x))",
-    "torch.nn.functional.gelu": "F.relu, torch.tanh or torch.sigmoid",
-    "torch.nn.functional.embedding": "F.one_hot(indices, n).float() @ weight",
-    "torch.optim.AdamW": "optim.Adam(params, weight_decay=...)",
-    "torch.optim.Adagrad": "optim.RMSprop, optim.Adam or optim.SGD",
-    "torch.optim.lr_scheduler": "set group['lr'] in optimizer.param_groups yourself between epochs",
-    "Tensor.masked_fill": "torch.where(mask, value, x)",
-    "Tensor.topk": "x.max(dim) or x.argmax(dim)",
-    "Tensor.sort": "numpy.sort on x.numpy()",
+    "torch.nn.functional.embedding_bag": "F.embedding, then .sum(1) or .mean(1)",
+    "torch.optim.SparseAdam": "optim.Adam: minigrad's tensors are dense",
     "Tensor.to_sparse": "dense tensors",
-    "Tensor.softmax": "F.softmax(x, dim)",
-    "Tensor.log_softmax": "F.log_softmax(x, dim)",
 }
 
 DOCS = "docs/api.md lists what it has"

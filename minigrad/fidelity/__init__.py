@@ -13,7 +13,12 @@ prints, digit for digit, and `torch.manual_seed(0)` gives the same random number
 - generator.py: `torch.Generator`, PyTorch's Mersenne Twister and the recipes that turn its
   words into uniform, normal and integer numbers and permutations;
 - avx_mathfun.py: the float32 log, sine and cosine of PyTorch's vectorised randn, and `fma`,
-  a multiply and an add rounded once, as the compiled code does them.
+  a multiply and an add rounded once, as the compiled code does them;
+- ranges.py: `arange` with a float step and `linspace`, value by value as PyTorch's kernels
+  round them (and `fma64`, the same fused multiply-add for float64);
+- vector_math.py: float32 tanh, sin and cos as near as numpy gets to PyTorch's (Intel MKL's,
+  whose last bits no published algorithm gives), tanh's backward as PyTorch rounds it, and
+  the sqrt of Adam's and RMSprop's steps.
 
 Each function returns what its plain numpy counterpart returns, but for the last bits of a
 float: read `fidelity.sum_like_torch(x)` as `x.sum()` and skip this folder on a first reading.

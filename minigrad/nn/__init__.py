@@ -1,27 +1,73 @@
 """minigrad.nn: torch.nn's building blocks for models: Module, Parameter, layers, losses."""
-from . import functional
+from . import functional, init, utils
+from .activations import ELU, GELU, Softplus
+from .containers import Identity, ModuleDict, ModuleList
+from .conv import Conv1d, Conv2d
+from .conv_transpose import ConvTranspose1d, ConvTranspose2d
+from .dropout import Dropout, Dropout1d, Dropout2d
+from .embedding import Embedding
 from .layers import CrossEntropyLoss, LeakyReLU, Linear, MSELoss, ReLU, Sequential, Sigmoid, Tanh
+from .lazy import (LazyBatchNorm1d, LazyBatchNorm2d, LazyConv1d, LazyConv2d, LazyLinear,
+                   UninitializedParameter)
 from .module import Module
+from .normalization import BatchNorm1d, BatchNorm2d, InstanceNorm1d, InstanceNorm2d, LayerNorm
 from .parameter import Parameter
-from .tutorial_layers import BCELoss, BCEWithLogitsLoss, Flatten, L1Loss, Softmax
+from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from .recurrent import GRU, LSTM, RNN, RNNBase
+from .tutorial_layers import BCELoss, BCEWithLogitsLoss, Flatten, L1Loss, NLLLoss, Softmax
 
 __all__ = [
+           "AdaptiveAvgPool2d",
+           "AvgPool2d",
            "BCELoss",
            "BCEWithLogitsLoss",
+           "BatchNorm1d",
+           "BatchNorm2d",
+           "Conv1d",
+           "Conv2d",
+           "ConvTranspose1d",
+           "ConvTranspose2d",
            "CrossEntropyLoss",
+           "Dropout",
+           "Dropout1d",
+           "Dropout2d",
+           "ELU",
+           "Embedding",
            "Flatten",
+           "GELU",
+           "GRU",
+           "Identity",
+           "InstanceNorm1d",
+           "InstanceNorm2d",
            "L1Loss",
+           "LSTM",
+           "LayerNorm",
+           "LazyBatchNorm1d",
+           "LazyBatchNorm2d",
+           "LazyConv1d",
+           "LazyConv2d",
+           "LazyLinear",
            "LeakyReLU",
            "Linear",
            "MSELoss",
+           "MaxPool2d",
            "Module",
+           "ModuleDict",
+           "ModuleList",
+           "NLLLoss",
            "Parameter",
+           "RNN",
+           "RNNBase",
            "ReLU",
            "Sequential",
            "Sigmoid",
            "Softmax",
+           "Softplus",
            "Tanh",
+           "UninitializedParameter",
            "functional",
+           "init",
+           "utils",
 ]
 
 from ..compat.subset import module_getattr as _module_getattr  # noqa: E402

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtype import result_type
 from ..autograd.function import Function
 from ..ops.operands import zero_gradient
 from ..ops.selection import where
@@ -115,11 +116,17 @@ def _saved_result(ctx, x: Tensor, values: np.ndarray, dim: int) -> Tensor:
 class NllLoss(Function):
     """-w[target] * logp[target] per sample: the gradient is -w[target] (divided by the sum of
     the weights for the mean) at each sample's target entry and 0 elsewhere; it is a constant,
-    so forward builds it once. `class_weights` is a numpy array or None (all ones)."""
+    so forward builds it once. `target_and_weight` holds the target and the class weights (a
+    tensor, or None for all ones): in a tuple, as they are not inputs the graph links to
+    (PyTorch's node has one edge), though the node saves them."""
     node_name = "NllLossBackward0"
+    saved_names = ("self", "target", "weight", "total_weight")
 
     @staticmethod
-    def forward(ctx, logp, labels, class_weights, reduction, ignore_index):
+    def forward(ctx, logp, target_and_weight, reduction, ignore_index):
+        target, weight = target_and_weight
+        labels = target._data
+        class_weights = None if weight is None else weight._data.astype(logp._data.dtype)
         axis = 0 if logp.ndim == 1 else 1  # where the classes are
         kept = labels != ignore_index
         bad = kept & ((labels < 0) | (labels >= logp.shape[axis]))
@@ -132,8 +139,11 @@ class NllLoss(Function):
         if class_weights is not None:
             weights = weights * class_weights[safe_labels]
         losses = (-picked * weights).astype(logp._data.dtype)
+        total = weights.sum() if reduction != "none" else 0
+        # What PyTorch saves, though backward needs only `local` (saved-tensor hooks see them)
+        ctx.save_for_backward(logp, target, weight,
+                              Tensor(np.asarray(total, dtype=logp._data.dtype)))
         if reduction == "mean":  # a weighted mean over the samples not ignored (nan if none)
-            total = weights.sum()
             value = losses.sum() / total if total else np.nan
             weights = weights / total if total else weights
         else:
@@ -145,8 +155,9 @@ class NllLoss(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        _ = ctx.saved_tensors  # read as PyTorch does: in-place changes, saved-tensor hooks see it
         grad = grad.unsqueeze(1) if ctx.unsqueeze else grad  # per-sample grads meet the classes
-        return grad * ctx.local, None, None, None, None
+        return grad * ctx.local, None, None, None
 
 
 class MseLoss(Function):
@@ -155,7 +166,9 @@ class MseLoss(Function):
 
     @staticmethod
     def forward(ctx, a, b, reduction):
-        squares = (a._data - b._data) ** 2
+        # in PyTorch's result dtype: a float32 input and an int64 target give float32
+        dt = a._data.dtype if a._data.dtype == b._data.dtype else result_type(a, b).numpy
+        squares = (a._data.astype(dt, copy=False) - b._data.astype(dt, copy=False)) ** 2
         ctx.reduction, ctx.count = reduction, squares.size
         ctx.save_for_backward(a, b)
         value = {"none": squares, "sum": squares.sum(), "mean": squares.mean()}[reduction]

@@ -1,10 +1,13 @@
-"""minigrad.nn.functional: torch.nn.functional's activations, linear layer and losses.
+"""minigrad.nn.functional: torch.nn.functional's activations, linear layer, losses,
+convolutions, pooling and padding.
 
-The Functions they use live in `_ops.py` and carry PyTorch's grad_fn names
-(AddmmBackward0, LeakyReluBackward0, LogSoftmaxBackward0, NllLossBackward0, MseLossBackward0)."""
+The Functions they use live in `_ops.py`, `_conv.py`, `_pool.py` and `_pad.py`, and carry
+PyTorch's grad_fn names (AddmmBackward0, LeakyReluBackward0, LogSoftmaxBackward0,
+NllLossBackward0, MseLossBackward0, ConvolutionBackward0, MaxPool2DWithIndicesBackward0, ...)."""
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 
@@ -13,22 +16,49 @@ from .._dtype import int64
 from ..ops.shape import SqueezeDimInPlace, _dims
 from ..tensor import Tensor
 from ._bce import BinaryCrossEntropy, BinaryCrossEntropyWithLogits
+from ._conv import convolution
 from ._ops import Addmm, LeakyRelu, LogSoftmax, MseLoss, NllLoss, Softmax
+from ._pad import pad
+from ._pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
+from .activations import elu, gelu, softplus
+from .conv_transpose import conv_transpose
+from .dropout import dropout, dropout1d, dropout2d
+from .embedding import embedding
+from .normalization import batch_norm, instance_norm, layer_norm
 
 __all__ = [
+    "adaptive_avg_pool2d",
+    "avg_pool2d",
+    "batch_norm",
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
+    "conv1d",
+    "conv2d",
+    "conv_transpose1d",
+    "conv_transpose2d",
+    "cosine_similarity",
     "cross_entropy",
+    "dropout",
+    "dropout1d",
+    "dropout2d",
+    "elu",
+    "embedding",
+    "gelu",
+    "instance_norm",
     "l1_loss",
+    "layer_norm",
     "leaky_relu",
     "linear",
     "log_softmax",
+    "max_pool2d",
     "mse_loss",
     "nll_loss",
     "one_hot",
+    "pad",
     "relu",
     "sigmoid",
     "softmax",
+    "softplus",
     "tanh",
 ]
 
@@ -71,6 +101,22 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         return Addmm.apply(bias, input, weight.t())
     rows = input.reshape(-1, input.shape[-1])
     return Addmm.apply(bias, rows, weight.t()).reshape(*input.shape[:-1], weight.shape[0])
+
+
+def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
+           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    """Slides each filter of `weight` (out_channels, in_channels / groups, width) along the
+    input (batch, in_channels, length): a sum of products per position, plus `bias`. padding
+    is a number, or 'valid' (none) or 'same' (the output as long as the input)."""
+    return convolution(input, weight, bias, stride, padding, dilation, groups, dims=1)
+
+
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
+           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    """Slides each filter of `weight` (out_channels, in_channels / groups, height, width) over
+    the input (batch, in_channels, height, width): a sum of products per position, plus
+    `bias`. padding is a number or pair, or 'valid' (none) or 'same' (the input's size)."""
+    return convolution(input, weight, bias, stride, padding, dilation, groups, dims=2)
 
 
 def _softmax_dim(name: str, ndim: int, dim: int | None) -> int:
@@ -178,8 +224,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
         expected = input.shape[:1] + input.shape[2:]
         if target.shape != expected:
             raise RuntimeError(f"Expected target size {list(expected)}, got {list(target.shape)}")
-    class_weights = None if weight is None else weight._data.astype(input._data.dtype)
-    return NllLoss.apply(input, target._data, class_weights, reduction, ignore_index)
+    return NllLoss.apply(input, (target, weight), reduction, ignore_index)
 
 
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
@@ -229,6 +274,32 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     elif indices.size and indices.max() >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
     return Tensor((indices[..., None] == np.arange(num_classes)).astype(np.int64))
+
+
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
+                     padding: Any = 0, output_padding: Any = 0, groups: int = 1,
+                     dilation: Any = 1) -> Tensor:
+    return conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                          dilation, 1)
+
+
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
+                     padding: Any = 0, output_padding: Any = 0, groups: int = 1,
+                     dilation: Any = 1) -> Tensor:
+    return conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                          dilation, 2)
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """x1·x2 / (|x1| |x2|) along dim, each norm at least eps; PyTorch divides each by its norm
+    first, and so does minigrad (grad_fn SumBackward1)."""
+    from .. import _grad_mode
+
+    norms = [x.norm(2, dim=dim, keepdim=True) for x in (x1, x2)]
+    with _grad_mode.no_grad():
+        for norm in norms:
+            norm.clamp_min_(eps)
+    return ((x1 / norms[0]) * (x2 / norms[1])).sum(dim)
 
 
 from ..compat.subset import module_getattr as _module_getattr  # noqa: E402

@@ -1,4 +1,5 @@
-"""Module backward hooks, the way PyTorch wires them: the module's tensor inputs and outputs
+"""Module hooks: forward pre-hooks and forward hooks around forward, and backward hooks, the
+way PyTorch wires them: the module's tensor inputs and outputs
 each pass through an identity Function (grad_fn BackwardHookFunctionBackward). The node on the
 outputs catches grad_output on its way in; the node on the inputs runs last, with grad_input,
 calls the user's hooks, and passes on whatever they return in its place."""
@@ -35,10 +36,32 @@ def add_hook(hooks: Any, hook: Any, prepend: bool) -> RemovableHandle:
     return handle
 
 
-def call_with_backward_hooks(module: Any, args: tuple, kwargs: dict) -> Any:
-    """`module(*args, **kwargs)` with its full backward hooks wired around forward."""
-    wiring = BackwardHook(module, list(module._backward_hooks.values()))
-    return wiring.setup_output_hook(module.forward(*wiring.setup_input_hook(args), **kwargs))
+def call_with_hooks(module: Any, args: tuple, kwargs: dict) -> Any:
+    """`module(*args, **kwargs)` with its hooks, in PyTorch's order: forward pre-hooks (which
+    may replace the arguments), backward hooks wired on the inputs, forward, forward hooks
+    (which may replace the result), backward hooks wired on the outputs."""
+    for hook, with_kwargs in module.__dict__.get("_forward_pre_hooks", {}).values():
+        result = hook(module, args, kwargs) if with_kwargs else hook(module, args)
+        if result is None:
+            continue
+        if with_kwargs:
+            if not (isinstance(result, tuple) and len(result) == 2):
+                raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, "
+                                   f"new_kwargs), but got {result}.")
+            args, kwargs = result
+        else:
+            args = result if isinstance(result, tuple) else (result,)
+    backward = list(module.__dict__.get("_backward_hooks", {}).values())
+    backward_pre = list(module.__dict__.get("_backward_pre_hooks", {}).values())
+    wiring = BackwardHook(module, backward, backward_pre) if backward or backward_pre else None
+    if wiring is not None:
+        args = wiring.setup_input_hook(args)
+    result = module.forward(*args, **kwargs)
+    for hook, with_kwargs in module.__dict__.get("_forward_hooks", {}).values():
+        out = hook(module, args, kwargs, result) if with_kwargs else hook(module, args, result)
+        if out is not None:
+            result = out
+    return result if wiring is None else wiring.setup_output_hook(result)
 
 
 class BackwardHookFunction(Function):
@@ -66,8 +89,8 @@ def _pack(indices: list, values: tuple, size: int) -> tuple:
 class BackwardHook:
     """One module call's hook wiring: set up on the inputs before forward, on the outputs after."""
 
-    def __init__(self, module: Any, user_hooks: list) -> None:
-        self.module, self.user_hooks = module, user_hooks
+    def __init__(self, module: Any, user_hooks: list, user_pre_hooks: list = ()) -> None:
+        self.module, self.user_hooks, self.user_pre_hooks = module, user_hooks, user_pre_hooks
         self.grad_outputs: tuple | None = None
         self.n_inputs = self.n_outputs = -1
         self.input_index: list | None = None
@@ -100,8 +123,18 @@ class BackwardHook:
         return outputs if isinstance(result, tuple) else outputs[0]
 
     def _hook_outputs(self, node: Any) -> None:
-        def catch(_grad_inputs: tuple, grad_outputs: tuple) -> Any:
+        def catch(grad_outputs: tuple) -> Any:
             self.grad_outputs = _pack(self.output_index, grad_outputs, self.n_outputs)
+            for pre_hook in self.user_pre_hooks:  # they may replace grad_output
+                replaced = pre_hook(self.module, self.grad_outputs)
+                if replaced is None:
+                    continue
+                if len(replaced) != len(self.grad_outputs):
+                    raise RuntimeError("Backward pre hook returned an invalid number of "
+                                       f"grad_output, got {len(replaced)}, but expected "
+                                       f"{len(self.grad_outputs)}")
+                self.grad_outputs = replaced
+            passed_on = self.grad_outputs
             if self.input_index is None:  # no input needs a gradient: call the hooks now
                 warnings.warn("Full backward hook is firing when gradients are computed with "
                               "respect to module outputs since no inputs require gradients. See "
@@ -117,8 +150,8 @@ class BackwardHook:
                                            "gradient should always return None or None for all "
                                            "gradients.")
                 self.grad_outputs = None
-            return None
-        node.register_hook(catch)
+            return tuple(passed_on[i] for i in self.output_index)
+        node.register_prehook(catch)
 
     def _hook_inputs(self, node: Any) -> None:
         def call_user_hooks(grad_inputs: tuple, _grad_outputs: tuple) -> Any:

@@ -14,6 +14,20 @@ from .module import Module
 from .parameter import Parameter
 
 
+def default_init(weight: Parameter, bias: Parameter | None, fan_in: int) -> None:
+    """PyTorch's default for Linear and Conv: kaiming_uniform_(a=sqrt(5)) for the weight, which
+    comes down to uniform(-1/sqrt(fan_in), 1/sqrt(fan_in)), and the same range for the bias.
+    The bounds are computed in PyTorch's steps (they can differ in the last bit from
+    1/sqrt(n)), and the generator is PyTorch's, so the numbers are PyTorch's."""
+    gain = math.sqrt(2.0 / (1 + math.sqrt(5) ** 2))  # calculate_gain("leaky_relu", sqrt(5))
+    weight_bound = math.sqrt(3.0) * (gain / math.sqrt(fan_in)) if fan_in > 0 else 0
+    bias_bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+    with _grad_mode.no_grad():  # initialising is not part of any graph
+        weight.uniform_(-weight_bound, weight_bound)
+        if bias is not None:
+            bias.uniform_(-bias_bound, bias_bound)
+
+
 class Linear(Module):
     """y = x @ weight.T + bias, with weight of shape (out_features, in_features)."""
 
@@ -29,18 +43,7 @@ class Linear(Module):
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        """PyTorch's default: kaiming_uniform_(a=sqrt(5)) for the weight, which comes down to
-        uniform(-1/sqrt(in_features), 1/sqrt(in_features)), and the same range for the bias.
-        The bounds are computed in PyTorch's steps (they can differ in the last bit from
-        1/sqrt(n)), and the generator is PyTorch's, so the numbers are PyTorch's."""
-        fan_in = self.in_features
-        gain = math.sqrt(2.0 / (1 + math.sqrt(5) ** 2))  # calculate_gain("leaky_relu", sqrt(5))
-        weight_bound = math.sqrt(3.0) * (gain / math.sqrt(fan_in)) if fan_in > 0 else 0
-        bias_bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-        with _grad_mode.no_grad():  # initialising is not part of any graph
-            self.weight.uniform_(-weight_bound, weight_bound)
-            if self.bias is not None:
-                self.bias.uniform_(-bias_bound, bias_bound)
+        default_init(self.weight, self.bias, self.in_features)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.linear(input, self.weight, self.bias)

@@ -9,10 +9,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .. import _grad_mode
+from .._dtype import float16, float32, float64
 from ..autograd.graph import RemovableHandle
 from ..compat.device import dtype_of_to
 from ..tensor import Tensor
-from .hooks import add_hook, call_with_backward_hooks
+from .hooks import add_hook, call_with_hooks
 from .parameter import Parameter, zero_grads
 
 
@@ -45,14 +46,37 @@ class Module:
                                   '"forward" function')
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if self.__dict__.get("_backward_hooks"):
-            return call_with_backward_hooks(self, args, kwargs)
+        hooked = self.__dict__
+        if (hooked.get("_backward_hooks") or hooked.get("_forward_hooks")
+                or hooked.get("_forward_pre_hooks") or hooked.get("_backward_pre_hooks")):
+            return call_with_hooks(self, args, kwargs)
         return self.forward(*args, **kwargs)
+
+    def _add_hook(self, registry: str, hook: Any, prepend: bool) -> RemovableHandle:
+        return add_hook(self.__dict__.setdefault(registry, OrderedDict()), hook, prepend)
+
+    def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> RemovableHandle:
+        """`hook(module, args)` runs before forward; a result it returns replaces args."""
+        return self._add_hook("_forward_pre_hooks", (hook, with_kwargs), prepend)
+
+    def register_forward_hook(self, hook: Callable, *, prepend: bool = False,
+                              with_kwargs: bool = False, always_call: bool = False
+                              ) -> RemovableHandle:
+        """`hook(module, args, output)` runs after forward; a result it returns replaces
+        output."""
+        return self._add_hook("_forward_hooks", (hook, with_kwargs), prepend)
+
+    def register_full_backward_pre_hook(self, hook: Callable, prepend: bool = False
+                                        ) -> RemovableHandle:
+        """`hook(module, grad_output)` runs during backward as the gradients with respect to
+        this module's outputs arrive; a tuple it returns replaces grad_output."""
+        return self._add_hook("_backward_pre_hooks", hook, prepend)
 
     def register_full_backward_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
         """`hook(module, grad_input, grad_output)` runs during backward, once the gradients with
         respect to this module's inputs are known; a tuple it returns replaces grad_input."""
-        return add_hook(self.__dict__.setdefault("_backward_hooks", OrderedDict()), hook, prepend)
+        return self._add_hook("_backward_hooks", hook, prepend)
 
     # ---- registration ---------------------------------------------------------------------
 
@@ -247,6 +271,15 @@ class Module:
     def cpu(self) -> Module:
         return self
 
+    def float(self) -> Module:  # noqa: A003
+        return self.to(float32)
+
+    def double(self) -> Module:
+        return self.to(float64)
+
+    def half(self) -> Module:
+        return self.to(float16)
+
     def cuda(self, device: Any = None) -> Module:
         return self.to("cuda" if device is None else device)
 
@@ -308,6 +341,10 @@ class Module:
         """What goes between the parentheses of this module's repr; subclasses override it."""
         return ""
 
+    def _repr_children(self, children: list[tuple[str, str]]) -> list[str]:
+        """The lines of this module's repr for its children, given as (name, repr)."""
+        return [f"({key}): {text}" for key, text in children]
+
     def __repr__(self) -> str:
         # Children's reprs are built first (reverse of the top-down order), so no recursion.
         order = [module for _, module in self.named_modules(remove_duplicate=False)]
@@ -315,8 +352,9 @@ class Module:
         for module in reversed(order):
             extra = module.extra_repr()
             lines = extra.split("\n") if extra else []
-            children = [f"({key}): " + text[child].replace("\n", "\n  ")
-                        for key, child in module._modules.items() if child is not None]
+            children = [line.replace("\n", "\n  ") for line in module._repr_children(
+                [(key, text[child]) for key, child in module._modules.items()
+                 if child is not None])]
             if len(lines) == 1 and not children:
                 inside = lines[0]
             elif lines or children:

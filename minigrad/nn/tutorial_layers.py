@@ -1,5 +1,5 @@
 """The layers the public tutorials use besides those in layers.py: Flatten, Softmax,
-BCEWithLogitsLoss, BCELoss and L1Loss, as in torch.nn."""
+BCEWithLogitsLoss, BCELoss, L1Loss and NLLLoss, as in torch.nn."""
 from __future__ import annotations
 
 from ..tensor import Tensor
@@ -76,3 +76,17 @@ class L1Loss(Module):
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.l1_loss(input, target, reduction=self.reduction)
+
+
+class NLLLoss(Module):
+    """The negative log-likelihood of log-probabilities (see `functional.nll_loss`)."""
+
+    def __init__(self, weight: Tensor | None = None, size_average: None = None,
+                 ignore_index: int = -100, reduce: None = None, reduction: str = "mean") -> None:
+        super().__init__()
+        self.register_buffer("weight", weight)
+        self.ignore_index, self.reduction = ignore_index, reduction
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.nll_loss(input, target, self.weight, ignore_index=self.ignore_index,
+                          reduction=self.reduction)

@@ -86,7 +86,8 @@ class Scatter(Function):
     @staticmethod
     def backward(ctx, grad):
         kept = Scatter.apply(grad, ctx.dim, ctx.index, 0.0)
-        return kept, None, None, gather(grad, ctx.dim, ctx.index)
+        src_grad = gather(grad, ctx.dim, ctx.index) if ctx.needs_input_grad[3] else None
+        return kept, None, None, src_grad  # a number written in gets no gradient
 
 
 class ScatterValue(Scatter):

@@ -17,7 +17,7 @@ def _check_same_dtype(a: Tensor, b: Tensor) -> None:
 class Mm(Function):
     """matrix @ matrix"""
     node_name = "MmBackward0"
-    saved_names = ("self", "mat2")
+    saved_names = ("mat2", "self")  # PyTorch's order (saved-tensor hooks see it)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -31,12 +31,12 @@ class Mm(Function):
                 f"{b.shape[0]}x{b.shape[1]})")
         _check_same_dtype(a, b)
         a_needs_grad, b_needs_grad = ctx.needs_input_grad  # each keeps the other for backward
-        ctx.save_for_backward(a if b_needs_grad else None, b if a_needs_grad else None)
+        ctx.save_for_backward(b if a_needs_grad else None, a if b_needs_grad else None)
         return Tensor(a._data @ b._data)
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         return (grad.mm(b.t()) if ctx.needs_input_grad[0] else None,
                 a.t().mm(grad) if ctx.needs_input_grad[1] else None)
 
@@ -97,15 +97,16 @@ class Dot(Function):
 class BatchedMatmul(Function):
     """batched @ with broadcasting over leading dimensions"""
     node_name = "BmmBackward0"
+    saved_names = ("mat2", "self")  # PyTorch's order (saved-tensor hooks see it)
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
+        ctx.save_for_backward(b, a)
         return Tensor(np.matmul(a._data, b._data))
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         return (grad @ b.transpose(-1, -2) if ctx.needs_input_grad[0] else None,
                 a.transpose(-1, -2) @ grad if ctx.needs_input_grad[1] else None)
 
@@ -142,6 +143,7 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
 class Bmm(Function):
     """a batch of matrix products: (b, n, m) @ (b, m, p)"""
     node_name = "BmmBackward0"
+    saved_names = ("mat2", "self")  # PyTorch's order (saved-tensor hooks see it)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -151,12 +153,12 @@ class Bmm(Function):
             raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                                f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, "
                                f"{b.shape[1]}].")
-        ctx.save_for_backward(a, b)
+        ctx.save_for_backward(b, a)
         return Tensor(np.matmul(a._data, b._data))
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         return grad.bmm(b.transpose(1, 2)), a.transpose(1, 2).bmm(grad)
 
 

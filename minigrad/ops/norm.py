@@ -12,6 +12,7 @@ import numpy as np
 from ..autograd.function import Function
 from ..tensor import Tensor
 from .reduction import _restore
+from .operands import as_tensor_pair
 from .selection import where
 from .shape import distinct_dims
 
@@ -45,24 +46,57 @@ class VectorNorm(Function):
     @staticmethod
     def backward(ctx, grad):
         x, norm = ctx.saved_tensors
-        p = ctx.p
-        grad = _restore(grad, x.shape, ctx.axes, ctx.keepdim)
-        norm = _restore(norm, x.shape, ctx.axes, ctx.keepdim)
-        if p == 0:  # a count of non-zero entries: no gradient at all (None), as in PyTorch
-            return None, None, None, None
-        if p == 1:
-            return x.sign() * grad, None, None, None
-        if p == 2:
-            return grad * where(norm == 0, 0.0, x / norm), None, None, None
-        if math.isinf(p):  # shared evenly among the entries that reach the norm
-            hits = Tensor(np.abs(x._data) == norm._data)
-            count = Tensor(hits._data.sum(axis=ctx.axes, keepdims=True).astype(x._data.dtype))
-            return x.sign() * where(hits, grad / count, 0.0), None, None, None
-        if p < 1:
-            scaled = x.sign() * where(x == 0, 0.0, x.abs() ** (p - 1))
-            return scaled * grad * norm ** (1 - p), None, None, None
-        scaled = x.sign() * x.abs() ** (p - 1) if p < 2 else x * x.abs() ** (p - 2)
-        return scaled * where(norm == 0, 0.0, grad / norm ** (p - 1)), None, None, None
+        return _norm_gradient(grad, x, norm, ctx.p, ctx.axes, ctx.keepdim), None, None, None
+
+
+def _norm_gradient(grad: Tensor, x: Tensor, norm: Tensor, p: float, axes: tuple,
+                   keepdim: bool) -> Tensor | None:
+    """d norm / d x times grad, PyTorch's formulas (see VectorNorm)."""
+    grad = _restore(grad, x.shape, axes, keepdim)
+    norm = _restore(norm, x.shape, axes, keepdim)
+    if p == 0:  # a count of non-zero entries: no gradient at all (None), as in PyTorch
+        return None
+    if p == 1:
+        return x.sign() * grad
+    if p == 2:
+        return grad * where(norm == 0, 0.0, x / norm)
+    if math.isinf(p):  # shared evenly among the entries that reach the norm
+        hits = Tensor(np.abs(x._data) == norm._data)
+        count = Tensor(hits._data.sum(axis=axes, keepdims=True).astype(x._data.dtype))
+        return x.sign() * where(hits, grad / count, 0.0)
+    if p < 1:
+        scaled = x.sign() * where(x == 0, 0.0, x.abs() ** (p - 1))
+        return scaled * grad * norm ** (1 - p)
+    scaled = x.sign() * x.abs() ** (p - 1) if p < 2 else x * x.abs() ** (p - 2)
+    return scaled * where(norm == 0, 0.0, grad / norm ** (p - 1))
+
+
+class Dist(Function):
+    """the p-norm of a - b: d a = the norm's gradient at a - b, d b = minus it"""
+    node_name = "DistBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, p):
+        diff = Tensor(a._data - b._data)
+        axes = tuple(range(diff.ndim))
+        out = Tensor(np.asarray(_norm_values(diff._data, p, axes, False), dtype=a._data.dtype))
+        ctx.p, ctx.axes = p, axes
+        ctx.save_for_backward(a, b, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b, out = ctx.saved_tensors
+        g = _norm_gradient(grad, a - b, out, ctx.p, ctx.axes, False)
+        if g is None:
+            return None, None, None
+        return g if ctx.needs_input_grad[0] else None, -g if ctx.needs_input_grad[1] else None, \
+            None
+
+
+def dist(a: Tensor, b: Tensor, p: float = 2) -> Tensor:
+    """torch.dist: the p-norm of a - b (broadcast)."""
+    return Dist.apply(*as_tensor_pair(a, b), float(p))
 
 
 def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False,  # noqa: A002

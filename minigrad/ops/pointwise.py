@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import Function
+from ..fidelity import vector_math
 from ..tensor import Tensor
 from .operands import result_like, zero_gradient
 from .selection import Clamp, Relu, sign, where  # noqa: F401 - (re-exported)
@@ -57,17 +58,17 @@ class Rsub(Function):
 class Mul(Function):
     """d(a*b) = b da + a db"""
     node_name = "MulBackward0"
-    saved_names = ("self", "other")
+    saved_names = ("other", "self")  # PyTorch's order (saved-tensor hooks see it)
 
     @staticmethod
     def forward(ctx, a, b):
         a_needs_grad, b_needs_grad = ctx.needs_input_grad  # each keeps the other for backward
-        ctx.save_for_backward(a if b_needs_grad else None, b if a_needs_grad else None)
+        ctx.save_for_backward(b if a_needs_grad else None, a if b_needs_grad else None)
         return result_like(a._data * b._data, a)
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         return (grad * b if ctx.needs_input_grad[0] else None,
                 grad * a if ctx.needs_input_grad[1] else None)
 
@@ -75,16 +76,16 @@ class Mul(Function):
 class Div(Function):
     """d(a/b) = da / b - a db / b^2"""
     node_name = "DivBackward0"
-    saved_names = ("self", "other")
+    saved_names = ("other", "self")  # PyTorch's order (saved-tensor hooks see it)
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a if b.requires_grad else None, b)
+        ctx.save_for_backward(b, a if b.requires_grad else None)
         return result_like(a._data / b._data, a)
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         return (grad / b if ctx.needs_input_grad[0] else None,
                 -grad * a / (b * b) if ctx.needs_input_grad[1] else None)
 
@@ -134,17 +135,17 @@ class Pow(Function):
 class PowTensor(Function):
     """d(a^b) = b a^(b-1) da + a^b ln(a) db"""
     node_name = "PowBackward1"
-    saved_names = ("self", "exponent", "result")
+    saved_names = ("exponent", "self", "result")  # PyTorch's order (saved-tensor hooks see it)
 
     @staticmethod
     def forward(ctx, a, b):
         out = result_like(_power(a._data, b._data), a)
-        ctx.save_for_backward(a, b, out)
+        ctx.save_for_backward(b, a, out)
         return out
 
     @staticmethod
     def backward(ctx, grad):
-        a, b, out = ctx.saved_tensors
+        b, a, out = ctx.saved_tensors
         grad_a = None
         if ctx.needs_input_grad[0]:  # where b == 0 the result is constant: 0, not 0 * a^-1
             grad_a = where(Tensor(b._data == 0), 0.0, grad * b * a ** (b - 1))
@@ -171,18 +172,18 @@ def _masked_log(a: Tensor, b: Tensor) -> Tensor:
 class RPow(Function):
     """d(k^a) = k^a ln(k) da, for a number k"""
     node_name = "PowBackward2"
-    saved_names = ("result",)
+    saved_names = ("exponent", "result")
 
     @staticmethod
     def forward(ctx, a, base):
         out = result_like(_power(np.asarray(base, dtype=a._data.dtype), a._data), a)
-        ctx.save_for_backward(out)
+        ctx.save_for_backward(a, out)  # a, unused, as PyTorch (saved-tensor hooks see it)
         ctx.base = base
         return out
 
     @staticmethod
     def backward(ctx, grad):
-        (out,) = ctx.saved_tensors
+        _, out = ctx.saved_tensors
         return grad * out * float(np.log(ctx.base)), None
 
 
@@ -261,7 +262,7 @@ class Sin(Function):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        return result_like(np.sin(a._data), a)
+        return result_like(vector_math.sin_like_torch(a._data), a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -277,7 +278,7 @@ class Cos(Function):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        return result_like(np.cos(a._data), a)
+        return result_like(vector_math.cos_like_torch(a._data), a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -292,14 +293,30 @@ class Tanh(Function):
 
     @staticmethod
     def forward(ctx, a):
-        out = result_like(np.tanh(a._data), a)
+        out = result_like(vector_math.tanh_like_torch(a._data), a)
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return grad * (1 - out * out)
+        return TanhBackward.apply(grad, out)
+
+
+class TanhBackward(Function):
+    """grad * (1 - out^2), PyTorch's tanh_backward, rounded as PyTorch rounds it (one fused
+    multiply-add, fidelity.vector_math); recorded when differentiated again (create_graph)"""
+    node_name = "TanhBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, out):
+        ctx.save_for_backward(grad, out)
+        return result_like(vector_math.tanh_backward_like_torch(grad._data, out._data), out)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, out = ctx.saved_tensors
+        return TanhBackward.apply(gg, out), gg * (-2 * out * grad)
 
 
 class Sigmoid(Function):

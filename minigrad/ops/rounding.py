@@ -5,12 +5,14 @@ infinity and % takes the sign of the divisor; integers stay integers.
 Their gradients are PyTorch's: floor_divide has none (its grad_fn is `NotImplemented`, and
 backward through it fails), the rounded quotient is flat almost everywhere so div with a
 rounding mode sends zeros, and a % b = a - floor(a / b) * b sends g to a and
--g * floor(a / b) to b."""
+-g * floor(a / b) to b. Also floor, ceil and trunc (flat: d = 0) and fmod, C's remainder,
+which takes the sign of the dividend."""
 from __future__ import annotations
 
 import numpy as np
 
 from ..autograd.function import Function
+from ..tensor import Tensor
 from .pointwise import Div
 from .operands import as_tensor_pair
 from .operands import result_like, zero_gradient
@@ -112,3 +114,59 @@ class RoundDecimals(Round):
 
 def round_(a, decimals=0):  # noqa: ANN001, ANN201
     return (RoundDecimals if decimals else Round).apply(a, decimals)
+
+
+class Floor(Function):
+    """round down: flat almost everywhere, so d = 0"""
+    node_name = "FloorBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return result_like(np.floor(a._data) if a._data.dtype.kind == "f" else a._data.copy(), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return zero_gradient(grad)
+
+
+class Ceil(Floor):
+    node_name = "CeilBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return result_like(np.ceil(a._data) if a._data.dtype.kind == "f" else a._data.copy(), a)
+
+
+class Trunc(Floor):
+    node_name = "TruncBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return result_like(np.trunc(a._data) if a._data.dtype.kind == "f" else a._data.copy(), a)
+
+
+class Fmod(Function):
+    """a - trunc(a / b) * b, the sign of a (C's fmod): d = da, and -trunc(a / b) db"""
+    node_name = "FmodBackward1"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        if a._data.dtype.kind in "iu" and (b._data == 0).any():
+            raise RuntimeError("ZeroDivisionError")
+        return result_like(np.fmod(a._data, b._data), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        grad_b = -grad * (a / b).trunc() if ctx.needs_input_grad[1] else None
+        return grad, grad_b
+
+
+class FmodNumber(Fmod):
+    """fmod by a number: d = da"""
+    node_name = "FmodBackward0"
+
+
+def fmod(a, b):  # noqa: ANN001, ANN201
+    return (Fmod if isinstance(b, Tensor) else FmodNumber).apply(*as_tensor_pair(a, b))

@@ -153,3 +153,27 @@ def maximum(a: Tensor, b: Tensor) -> Tensor:
 
 def minimum(a: Tensor, b: Tensor) -> Tensor:
     return Minimum.apply(*as_tensor_pair(a, b), np.minimum)
+
+
+class ClampMin(Function):
+    """clamp_min(a, m) = max(a, m): d = da where a >= m, else 0"""
+    node_name = "ClampMinBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a, bound):
+        ctx.save_for_backward(a)
+        ctx.bound = bound
+        return result_like(np.maximum(a._data, bound) if ctx._forward_cls is ClampMin
+                           else np.minimum(a._data, bound), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        inside = a._data >= ctx.bound if ctx._forward_cls is ClampMin else a._data <= ctx.bound
+        return where(Tensor(inside), grad, 0.0), None
+
+
+class ClampMax(ClampMin):
+    """clamp_max(a, m) = min(a, m): d = da where a <= m, else 0"""
+    node_name = "ClampMaxBackward0"

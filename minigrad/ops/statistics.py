@@ -207,3 +207,33 @@ def cumsum(a: Tensor, dim: int, dtype: Any = None) -> Tensor:
     if dtype is not None:
         a = a.to(dtype)
     return Cumsum.apply(a, _dims(dim, a.ndim)[0] if a.ndim else 0)
+
+
+class Logsumexp(Function):
+    """log(sum(exp(a))) along dims, the maximum taken out first so that exp cannot overflow:
+    d = exp(a - result), the softmax along those dims"""
+    node_name = "LogsumexpBackward0"
+    saved_names = ("self", "result")
+
+    @staticmethod
+    def forward(ctx, a, dims, keepdim):
+        x = a._data
+        top = np.max(x, axis=dims, keepdims=True) if a.numel() else np.zeros((1,) * a.ndim)
+        top = np.where(np.isinf(top), 0, top).astype(x.dtype)
+        summed = np.sum(np.exp(x - top), axis=dims, keepdims=True)
+        out = result_like(np.log(summed) + top, a)
+        ctx.dims, ctx.keepdim = dims, keepdim
+        out = out if keepdim else Tensor(np.squeeze(out._data, axis=dims))
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        grad = _restore(grad, a.shape, ctx.dims, ctx.keepdim)
+        out = _restore(out, a.shape, ctx.dims, ctx.keepdim)
+        return grad * (a - out).exp(), None, None
+
+
+def logsumexp(a: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
+    return Logsumexp.apply(a._float_if_int(), _all_or(dim, a.ndim), keepdim)

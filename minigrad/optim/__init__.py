@@ -1,10 +1,15 @@
-"""minigrad.optim: torch.optim's SGD, Adam and RMSprop, on the same Optimizer base."""
+"""minigrad.optim: torch.optim's SGD, Adam, AdamW, Adagrad, RMSprop and LBFGS, on the same
+Optimizer base, and the learning rate schedulers (lr_scheduler)."""
+from . import lr_scheduler
+from .adagrad import Adagrad
 from .adam import Adam
+from .adamw import AdamW
+from .lbfgs import LBFGS
 from .optimizer import Optimizer
 from .rmsprop import RMSprop
 from .sgd import SGD
 
-__all__ = ["SGD", "Adam", "Optimizer", "RMSprop"]
+__all__ = ["LBFGS", "SGD", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "lr_scheduler"]
 
 from ..compat.subset import module_getattr as _module_getattr  # noqa: E402
 

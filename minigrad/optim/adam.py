@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..fidelity import fma
+from ..fidelity import fma, vector_math
 from ..tensor import Tensor
 from .optimizer import Optimizer, _check_not_supported, add_scaled
 
@@ -67,7 +67,7 @@ class Adam(Optimizer):
         bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5  # as PyTorch: not math.sqrt
         if group["amsgrad"]:  # the largest v so far, so the step size never grows back
             v = np.maximum(state["max_exp_avg_sq"]._data, v, out=state["max_exp_avg_sq"]._data)
-        denom = np.sqrt(v) / bias_correction2_sqrt + group["eps"]
+        denom = vector_math.sqrt_like_torch(v) / bias_correction2_sqrt + group["eps"]
         param._data += -(lr / bias_correction1) * m / denom
         for memory in state.values():
             memory._bump_version()

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..fidelity import fma
+from ..fidelity import fma, vector_math
 from ..tensor import Tensor
 from .optimizer import Optimizer, _check_not_supported
 
@@ -60,9 +60,9 @@ class RMSprop(Optimizer):
         if group["centered"]:
             grad_avg = state["grad_avg"]._data
             grad_avg[...] = _lerp(grad_avg, grad, dtype(1 - group["alpha"]))
-            avg = np.sqrt(fma(-grad_avg, grad_avg, square_avg))
+            avg = vector_math.sqrt_like_torch(fma(-grad_avg, grad_avg, square_avg))
         else:
-            avg = np.sqrt(square_avg)
+            avg = vector_math.sqrt_like_torch(square_avg)
         avg = avg + dtype(group["eps"])
         if group["momentum"] > 0:
             buffer = state["momentum_buffer"]._data

@@ -1,10 +1,10 @@
-"""minigrad.utils: what torch.utils offers that the course needs: hooks' handles, and `data`
-(Dataset, TensorDataset, DataLoader)."""
+"""minigrad.utils: what torch.utils offers that the course needs: hooks' handles, `data`
+(Dataset, TensorDataset, DataLoader) and `checkpoint`."""
 from typing import Any
 
 
 def __getattr__(name: str) -> Any:  # torch.utils.data works after `import torch` alone
-    if name == "data":  # loaded on first use: tensor.py imports utils.hooks before ops exist
-        import importlib
-        return importlib.import_module(".data", __name__)
+    if name in ("data", "checkpoint"):  # loaded on first use: tensor.py imports utils.hooks
+        import importlib                   # before ops exist
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'minigrad.utils' has no attribute '{name}'")

@@ -13,6 +13,7 @@ from typing import Any
 from .._dtype import from_numpy
 from ..autograd.accumulate import AccumulateGrad
 from ..autograd.graph import Node, input_tensor, num_outputs, output_ref
+from ..autograd.saved_hooks import HookedSavedTensor
 
 
 class Box:
@@ -171,7 +172,8 @@ def backward_graph(outputs: Sequence[Any], show_saved: bool) -> Graph:
                 g.edge(here, g.tensor(t), "retain", node, nr)
         if show_saved:
             for saved in node._saved or ():
-                if saved is not None:
+                # (under saved_tensors_hooks a node keeps what pack_hook returned: not drawn)
+                if saved is not None and not isinstance(saved, HookedSavedTensor):
                     stale = saved.counter.value != saved.version
                     i = g.add(Box("stale" if stale else "saved", tensor=saved.tensor, node=node,
                                   saved=saved))

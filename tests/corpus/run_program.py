@@ -26,8 +26,9 @@ ADDRESS = re.compile(r" object at 0x[0-9a-fA-F]+>")
 CPP_LOCATION = re.compile(r" \(Triggered internally at [^)]*\.\)")
 
 # The submodules a program may import by name; each is the matching minigrad module.
-SUBMODULES = ("nn", "nn.functional", "optim", "autograd", "autograd.functional",
-              "autograd.function", "autograd.profiler", "linalg", "utils", "utils.data")
+SUBMODULES = ("nn", "nn.functional", "nn.init", "nn.utils", "optim", "optim.lr_scheduler",
+              "autograd", "autograd.functional", "autograd.function", "autograd.graph",
+              "autograd.profiler", "linalg", "utils", "utils.data", "utils.checkpoint")
 
 
 def use_minigrad_as_torch() -> None:

@@ -1,0 +1,142 @@
+"""Tensor's methods, continued (see _tensor_ops.py): the names that public tutorials use beyond
+the first set, added by how often they use them (scripts/api_coverage.py measures it). Each
+hands over to an op in `minigrad.ops`; `_` methods change the tensor in place."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _inplace
+from ._tensor_ops import _attach, _shape_args
+from .compat import storage
+from .ops import (logical, masking, norm, rounding, sampling, selection, sorting, statistics,
+                  tiling)
+from .ops import transcendental as tr
+from .tensor import Tensor
+
+
+class MoreTensorOps:
+    """The methods `_attach` gives Tensor: read them as Tensor's own."""
+
+    # ---- element-wise -------------------------------------------------------------------------
+    def square(self): return self.pow(2)
+    def rsqrt(self): return tr.Rsqrt.apply(self._float_if_int())
+    def log2(self): return tr.Log2.apply(self._float_if_int())
+    def log10(self): return tr.Log10.apply(self._float_if_int())
+    def log1p(self): return tr.Log1P.apply(self._float_if_int())
+    def expm1(self): return tr.Expm1.apply(self._float_if_int())
+    def exp2(self): return tr.Exp2.apply(self._float_if_int())
+    def acos(self): return tr.Acos.apply(self._float_if_int())
+    def asin(self): return tr.Asin.apply(self._float_if_int())
+    def atan(self): return tr.Atan.apply(self._float_if_int())
+    def sinh(self): return tr.Sinh.apply(self._float_if_int())
+    def cosh(self): return tr.Cosh.apply(self._float_if_int())
+    def erf(self): return tr.Erf.apply(self._float_if_int())
+    arccos, arcsin, arctan = acos, asin, atan
+    def floor(self): return rounding.Floor.apply(self)
+    def ceil(self): return rounding.Ceil.apply(self)
+    def trunc(self): return rounding.Trunc.apply(self)
+    def fmod(self, other): return rounding.fmod(self, other)
+    def clamp_min(self, min): return selection.ClampMin.apply(self, min)  # noqa: A002
+    def clamp_max(self, max): return selection.ClampMax.apply(self, max)  # noqa: A002
+    subtract, multiply, divide = Tensor.sub, Tensor.mul, Tensor.div
+    def where(self, condition, other): return selection.where(condition, self, other)
+    def dist(self, other, p=2): return norm.dist(self, other, p)
+
+    # ---- truth values -------------------------------------------------------------------------
+    def logical_and(self, other): return logical.logical(self, other, np.logical_and)
+    def logical_or(self, other): return logical.logical(self, other, np.logical_or)
+    def logical_xor(self, other): return logical.logical(self, other, np.logical_xor)
+    def logical_not(self): return logical.logical_not(self)
+    def all(self, dim=None, keepdim=False): return logical.all_or_any(self, "all", dim, keepdim)
+    def any(self, dim=None, keepdim=False): return logical.all_or_any(self, "any", dim, keepdim)
+
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return logical.isclose(self, other, rtol, atol, equal_nan)
+
+    # ---- reductions along a dimension ---------------------------------------------------------
+    def logsumexp(self, dim, keepdim=False): return statistics.logsumexp(self, dim, keepdim)
+
+    def softmax(self, dim, dtype=None):
+        from .nn import functional  # minigrad.nn loads on first use
+        return functional.softmax(self, dim, dtype=dtype)
+
+    def log_softmax(self, dim, dtype=None):
+        from .nn import functional
+        return functional.log_softmax(self, dim, dtype=dtype)
+
+    # ---- order --------------------------------------------------------------------------------
+    def sort(self, dim=-1, descending=False, *, stable=False):
+        return sorting.sort(self, dim, descending)
+
+    def argsort(self, dim=-1, descending=False, *, stable=False):
+        return sorting.argsort(self, dim, descending)
+
+    def topk(self, k, dim=-1, largest=True, sorted=True):  # noqa: A002
+        return sorting.topk(self, k, dim, largest, sorted)
+
+    def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+        return sorting.unique(self, sorted, return_inverse, return_counts, dim)
+
+    def nonzero(self, *, as_tuple=False): return sorting.nonzero(self, as_tuple=as_tuple)
+    def bincount(self, weights=None, minlength=0): return sorting.bincount(self, weights, minlength)
+    def argwhere(self): return sorting.nonzero(self)
+
+    # ---- picking by mask or position ----------------------------------------------------------
+    def masked_fill(self, mask, value): return masking.masked_fill(self, mask, value)
+    def masked_select(self, mask): return masking.masked_select(self, mask)
+    def index_select(self, dim, index): return masking.index_select(self, dim, index)
+    def triu(self, diagonal=0): return masking.triangle(self, True, diagonal)
+    def tril(self, diagonal=0): return masking.triangle(self, False, diagonal)
+
+    # ---- copies arranged anew -----------------------------------------------------------------
+    def repeat(self, *sizes): return tiling.repeat(self, _shape_args(sizes))
+
+    def repeat_interleave(self, repeats, dim=None, *, output_size=None):
+        return tiling.repeat_interleave(self, repeats, dim)
+
+    def roll(self, shifts, dims=None): return tiling.roll(self, shifts, dims)
+    def flip(self, *dims): return tiling.flip(self, _shape_args(dims))
+    def unflatten(self, dim, sizes): return tiling.unflatten(self, dim, sizes)
+    def sum_to_size(self, *size): return tiling.sum_to_size(self, _shape_args(size))
+
+    # ---- random draws -------------------------------------------------------------------------
+    def bernoulli(self, p=None, *, generator=None):
+        return sampling.bernoulli(self, p, generator=generator)
+
+    def bernoulli_(self, p=0.5, *, generator=None):
+        if isinstance(p, Tensor):
+            drawn = sampling.draw(self.shape, p._data, p._data.dtype, generator)
+        else:
+            drawn = sampling.draw(self.shape, p, np.float64, generator)
+        return self._overwrite(drawn.astype(self._data.dtype))
+
+    # ---- in place -----------------------------------------------------------------------------
+    def masked_fill_(self, mask, value):
+        return _inplace.inplace(self, lambda t: t.masked_fill(mask, value), value)
+
+    def clamp_min_(self, min): return _inplace.inplace(self, lambda t: t.clamp_min(min))  # noqa: A002
+    def clamp_max_(self, max): return _inplace.inplace(self, lambda t: t.clamp_max(max))  # noqa: A002
+    def abs_(self): return _inplace.inplace(self, Tensor.abs)
+    def sqrt_(self): return _inplace.inplace(self, Tensor.sqrt)
+    def log_(self): return _inplace.inplace(self, Tensor.log)
+    def sin_(self): return _inplace.inplace(self, Tensor.sin)
+    def cos_(self): return _inplace.inplace(self, Tensor.cos)
+    def floor_(self): return _inplace.inplace(self, Tensor.floor)
+    def ceil_(self): return _inplace.inplace(self, Tensor.ceil)
+    def square_(self): return _inplace.inplace(self, Tensor.square)
+
+    # ---- where the values live ----------------------------------------------------------------
+    def stride(self, dim=None): return storage.stride(self, dim)
+    def storage_offset(self): return storage.storage_offset(self)
+    def data_ptr(self): return storage.data_ptr(self)
+    def storage(self): return storage.TypedStorage(self)
+    def element_size(self): return self._data.itemsize
+
+    @property
+    def itemsize(self): return self._data.itemsize
+
+    @property
+    def nbytes(self): return self._data.nbytes
+
+
+_attach(MoreTensorOps, Tensor)

@@ -1,0 +1,83 @@
+"""Where a tensor's values live: `stride()`, `storage_offset()`, `data_ptr()` and `storage()`,
+read from the numpy array under it. A view shares its base's storage, as in PyTorch; the
+storage is the base array's memory, element by element."""
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ..tensor import Tensor
+
+TYPED_STORAGE_WARNING = (
+    "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be the "
+    "only storage class. This should only matter to you if you are using storages directly.  "
+    "To access UntypedStorage directly, use tensor.untyped_storage() instead of tensor.storage()")
+_warned = False
+
+
+def _root(data: np.ndarray) -> np.ndarray:
+    """The array that owns the memory `data` looks into (through numpy's `.base` links, which
+    pass through a non-array holder for an as_strided view, as an expand is)."""
+    link = data.base
+    while link is not None:
+        if isinstance(link, np.ndarray):
+            data = link
+        link = getattr(link, "base", None)
+    return data
+
+
+def stride(t: Tensor, dim: int | None = None) -> Any:
+    steps = tuple(s // t._data.itemsize for s in t._data.strides)
+    return steps if dim is None else steps[dim]
+
+
+def storage_offset(t: Tensor) -> int:
+    start = _root(t._data).__array_interface__["data"][0]
+    return (t._data.__array_interface__["data"][0] - start) // t._data.itemsize
+
+
+def data_ptr(t: Tensor) -> int:
+    return t._data.__array_interface__["data"][0]
+
+
+class TypedStorage:
+    """A tensor's storage: its base's elements in memory order (torch.storage.TypedStorage)."""
+
+    def __init__(self, t: Tensor) -> None:
+        global _warned
+        if not _warned:  # PyTorch warns once per process
+            warnings.warn(TYPED_STORAGE_WARNING, UserWarning, stacklevel=3)
+            _warned = True
+        root = _root(t._data)
+        self._values = root.reshape(-1, order="A") if root.flags.forc else root.reshape(-1)
+        self.dtype, self.device = t.dtype, t.device
+
+    def __len__(self) -> int:
+        return self._values.size
+
+    def size(self) -> int:
+        return len(self)
+
+    def __getitem__(self, i: int) -> Any:
+        return self._values[i].item()
+
+    def tolist(self) -> list:
+        return self._values.tolist()
+
+    def data_ptr(self) -> int:
+        return self._values.__array_interface__["data"][0]
+
+    def element_size(self) -> int:
+        return self._values.itemsize
+
+    def nbytes(self) -> int:
+        return self._values.nbytes
+
+    def __repr__(self) -> str:
+        info = f"[torch.storage.TypedStorage(dtype={self.dtype}, device={self.device}) of size " \
+               f"{len(self)}]"
+        return " " + "\n ".join(str(v) for v in self._values.tolist()) + "\n" + info
+
+    __str__ = __repr__

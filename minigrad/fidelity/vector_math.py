@@ -1,0 +1,60 @@
+"""float32 tanh, sin and cos as near to PyTorch's as numpy gets, and tanh's backward exactly.
+
+PyTorch's x86-64 builds (the pip wheels for Linux and Windows) hand the sin, cos, tanh, exp,
+log and sqrt of a tensor to Intel oneMKL's vector math functions (vmsSin, vmsTanh, ... in
+high-accuracy mode; a debugger on `torch.sin` shows the call) from their AVX2 and AVX-512
+kernels alike: one machine gives the same bits with either. MKL's code is closed, and its float32
+results are correctly rounded except near the half-way point between two floats, where MKL
+rounds the other way now and then (0.59 of an ulp away at most for sin, 0.51 for tanh). What
+minigrad does for float32: each value computed in float64 and rounded once, i.e. correctly
+rounded, which agrees with MKL's bits for about 99.9% of tanh's inputs and 95% of sin's and
+cos's (numpy's own float32 functions: 66% and 88%); tests/test_fidelity.py measures it. ARM
+builds (macOS, Linux aarch64) use SLEEF or the C library instead, with other last bits. float64
+values are numpy's, as they were.
+
+tanh's backward is exact: PyTorch computes grad * (1 - y * y) with `1 - y * y` as one fused
+multiply-add (GCC fuses the multiply and the subtraction on x86-64), where numpy rounds twice;
+the two differ in more than half of float32 gradients. The fused form is bit for bit
+PyTorch's, in float32 and float64, on any x86-64 CPU with FMA (every AVX2 one)."""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from .ranges import fma64
+
+
+def _rounded_from_float64(function: Callable) -> Callable:
+    def like_torch(data: np.ndarray) -> np.ndarray:
+        if data.dtype == np.float32:
+            return function(data.astype(np.float64)).astype(np.float32)
+        return function(data)
+    like_torch.__name__ = f"{function.__name__}_like_torch"
+    like_torch.__doc__ = f"np.{function.__name__}(data); for float32, correctly rounded."
+    return like_torch
+
+
+tanh_like_torch = _rounded_from_float64(np.tanh)
+sin_like_torch = _rounded_from_float64(np.sin)
+cos_like_torch = _rounded_from_float64(np.cos)
+
+
+def sqrt_like_torch(data: np.ndarray) -> np.ndarray:
+    """np.sqrt(data), correctly rounded. MKL's float32 sqrt, which PyTorch's x86-64 builds
+    call, is correctly rounded on some CPUs and not on others (seen on an AMD EPYC with
+    AVX-512: one value in five an ulp off, whatever the tensor's size), and its algorithm is
+    not published: minigrad keeps the correctly rounded one. Adam's and RMSprop's steps call
+    it here, where that difference is the only one left between their float32 results and
+    PyTorch's (tests/test_tutorial_names_vs_torch.py swaps in PyTorch's sqrt to check)."""
+    return np.sqrt(data)
+
+
+def tanh_backward_like_torch(grad: np.ndarray, result: np.ndarray) -> np.ndarray:
+    """grad * (1 - result * result), with `1 - result * result` rounded once: for float32,
+    the square is exact in float64 and only the difference rounds (as fidelity.fma)."""
+    if result.dtype == np.float32:
+        return grad * (1.0 - np.square(result, dtype=np.float64)).astype(np.float32)
+    if result.dtype == np.float64:
+        return grad * fma64(-result, result, np.ones_like(result))
+    return grad * (1 - result * result)

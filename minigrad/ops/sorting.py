@@ -1,0 +1,145 @@
+"""Ordering values: sort, argsort, topk, unique, nonzero, and counting and searching them
+(bincount, bucketize). The gradient of a sorted or picked value goes back to the position it
+came from (a scatter along the dimension)."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+from .reduction import _one_dim, _ValuesIndices
+
+
+class SortResult(_ValuesIndices):
+    __slots__ = ()
+    op = "sort"
+
+
+class TopkResult(_ValuesIndices):
+    __slots__ = ()
+    op = "topk"
+
+
+for _result in (SortResult, TopkResult):  # `type(...)` prints <class 'torch.return_types.sort'>
+    _result.__name__ = _result.__qualname__ = _result.op
+    _result.__module__ = "torch.return_types"
+del _result
+
+
+def _order(data: np.ndarray, dim: int, descending: bool) -> np.ndarray:
+    """Indices that sort `data` along `dim`, ties kept in their order (PyTorch's CPU sort is
+    stable); NaN counts as the largest value, as in PyTorch."""
+    if not descending:
+        return np.argsort(data, axis=dim, kind="stable")
+    key = data.astype(np.float64) if data.dtype.kind in "biu" else data
+    key = np.where(np.isnan(key), -np.inf, -key)
+    return np.argsort(key, axis=dim, kind="stable")
+
+
+class Picked(Function):
+    """Values picked along `dim` at `indices`: the gradient is scattered back there"""
+    node_name = "SortBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim, indices):
+        ctx.shape, ctx.dim, ctx.indices = a.shape, dim, indices
+        idx = Tensor(indices.astype(np.int64))
+        ctx.mark_non_differentiable(idx)
+        return Tensor(np.take_along_axis(a._data, indices, axis=dim)), idx
+
+    @staticmethod
+    def backward(ctx, grad, _grad_indices):
+        return grad.new_zeros(ctx.shape).scatter(ctx.dim, Tensor(ctx.indices), grad), None, None
+
+
+class Topk(Picked):
+    node_name = "TopkBackward0"
+
+
+def _pick(a: Tensor, dim: int, positions: np.ndarray, node: type, result: type) -> Any:
+    """The values of `a` at `positions` along `dim`, and the positions (a 0-d tensor: itself)."""
+    if a.ndim == 0:
+        values, indices = node.apply(a.reshape(1), 0, positions[:1])
+        return result(values.reshape(()), indices.reshape(()))
+    return result(*node.apply(a, dim, positions))
+
+
+def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> SortResult:
+    d = _one_dim(dim, a.ndim)
+    return _pick(a, d, _order(a._data.reshape(a.shape or (1,)), d, descending), Picked,
+                 SortResult)
+
+
+def argsort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
+    return sort(a, dim, descending).indices
+
+
+def topk(a: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
+         ) -> TopkResult:  # noqa: A002 - PyTorch's name
+    d = _one_dim(dim, a.ndim)
+    if not 0 <= k <= (a.shape[d] if a.ndim else 1):
+        raise RuntimeError("selected index k out of range")
+    order = _order(a._data.reshape(a.shape or (1,)), d, largest)
+    return _pick(a, d, np.take(order, np.arange(k), axis=d), Topk, TopkResult)
+
+
+class Unique(Function):
+    """unique's values: PyTorch has no derivative for it"""
+    node_name = "Unique2Backward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return Tensor(np.unique(a._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise NotImplementedError("the derivative for '_unique2' is not implemented.")
+
+
+def unique(a: Tensor, sorted: bool = True, return_inverse: bool = False,  # noqa: A002
+           return_counts: bool = False, dim: int | None = None) -> Any:
+    """The distinct values, sorted (and where each element went, and how often each occurs)."""
+    if dim is not None:
+        values, inverse, counts = np.unique(a._data, return_inverse=True, return_counts=True,
+                                            axis=_one_dim(dim, a.ndim))
+        result = [Tensor(values)]
+    else:
+        _, inverse, counts = np.unique(a._data, return_inverse=True, return_counts=True)
+        result = [Unique.apply(a)]
+    if return_inverse:
+        result.append(Tensor(inverse.reshape(a.shape if dim is None else -1).astype(np.int64)))
+    if return_counts:
+        result.append(Tensor(counts.astype(np.int64)))
+    return result[0] if len(result) == 1 else tuple(result)
+
+
+def nonzero(a: Tensor, *, as_tuple: bool = False) -> Any:
+    """The indices of the non-zero elements: one row per element (or one tensor per dimension)."""
+    where = np.nonzero(a._data) if a.ndim else np.nonzero(a._data.reshape(1))
+    if as_tuple:
+        return tuple(Tensor(w.astype(np.int64)) for w in where)
+    return Tensor(np.stack(where, axis=1).astype(np.int64).reshape(-1, a.ndim))
+
+
+def bincount(a: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+    """How often each value 0, 1, ... occurs in a 1-d tensor of non-negative integers (or the
+    sum of their weights)."""
+    if a.ndim != 1 or a.dtype.is_floating_point:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if a.numel() and a._data.min() < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is None:
+        return Tensor(np.bincount(a._data, minlength=minlength).astype(np.int64))
+    counts = np.bincount(a._data, weights._data, minlength=minlength)
+    return Tensor(counts.astype(weights._data.dtype if weights.dtype.is_floating_point
+                                else np.float64))
+
+
+def bucketize(a: Tensor, boundaries: Tensor, *, out_int32: bool = False, right: bool = False
+              ) -> Tensor:
+    """The index of the bucket each value falls in, between sorted boundaries."""
+    side = "right" if right else "left"
+    found = np.searchsorted(boundaries._data, a._data, side=side)
+    return Tensor(np.asarray(found, dtype=np.int32 if out_int32 else np.int64))

@@ -1,0 +1,139 @@
+"""Rearranging copies of the values: repeat, repeat_interleave, roll, flip, meshgrid,
+unflatten and sum_to_size. Each value's gradient goes back to where it was copied from
+(summed over its copies)."""
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+from .shape import _dims, sum_to
+
+
+class Repeat(Function):
+    """tile: the gradient of each copy is summed back onto the original"""
+    node_name = "RepeatBackward0"
+
+    @staticmethod
+    def forward(ctx, a, repeats):
+        ctx.shape, ctx.repeats = a.shape, repeats
+        return Tensor(np.tile(a._data.reshape((1,) * (len(repeats) - a.ndim) + a.shape), repeats))
+
+    @staticmethod
+    def backward(ctx, grad):
+        lead = len(ctx.repeats) - len(ctx.shape)
+        shape = (1,) * lead + tuple(ctx.shape)
+        split = [n for r, s in zip(ctx.repeats, shape) for n in (r, s)]
+        summed = grad.reshape(split).sum(tuple(range(0, 2 * len(shape), 2)))
+        return summed.reshape(ctx.shape), None
+
+
+def repeat(a: Tensor, sizes: Sequence[int]) -> Tensor:
+    if len(sizes) < a.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
+                           "of dimensions of tensor")
+    return Repeat.apply(a, tuple(int(s) for s in sizes))
+
+
+def repeat_interleave(a: Tensor, repeats: Any, dim: int | None = None) -> Tensor:
+    """Each element (or slice along `dim`) `repeats` times in a row. A number of repeats is a
+    view, an expand and a copy, as PyTorch records it; a tensor of repeats is index_select."""
+    if dim is None:
+        a, dim = a.reshape(-1), 0
+    (d,) = _dims(dim, a.ndim) or (0,)
+    if isinstance(repeats, Tensor) and repeats.numel() != 1:
+        positions = np.repeat(np.arange(a.shape[d]), repeats._data)
+        return a.index_select(d, Tensor(positions.astype(np.int64)))
+    n = int(repeats.item() if isinstance(repeats, Tensor) else repeats)
+    expanded = a.unsqueeze(d + 1).expand(*a.shape[:d + 1], n, *a.shape[d + 1:])
+    return expanded.clone().view(*a.shape[:d], a.shape[d] * n, *a.shape[d + 1:])
+
+
+class Roll(Function):
+    """shift cyclically: the gradient shifts back"""
+    node_name = "RollBackward0"
+
+    @staticmethod
+    def forward(ctx, a, shifts, dims):
+        ctx.shifts, ctx.dims = shifts, dims
+        if dims is None:
+            return Tensor(np.roll(a._data.reshape(-1), shifts).reshape(a.shape))
+        return Tensor(np.roll(a._data, shifts, dims))
+
+    @staticmethod
+    def backward(ctx, grad):
+        back = tuple(-s for s in ctx.shifts) if isinstance(ctx.shifts, tuple) else -ctx.shifts
+        return Roll.apply(grad, back, ctx.dims), None, None
+
+
+def roll(a: Tensor, shifts: Any, dims: Any = None) -> Tensor:
+    if dims is not None:
+        dims = _dims(dims, a.ndim)
+        shifts = tuple(shifts) if isinstance(shifts, (tuple, list)) else (shifts,) * len(dims)
+    return Roll.apply(a, shifts, dims)
+
+
+class Flip(Function):
+    """reverse along dims: the gradient reverses back"""
+    node_name = "FlipBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dims):
+        ctx.dims = dims
+        return Tensor(np.flip(a._data, dims).copy())
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Flip.apply(grad, ctx.dims), None
+
+
+def flip(a: Tensor, dims: Any) -> Tensor:
+    return Flip.apply(a, _dims(dims, a.ndim))
+
+
+_warned_indexing = False
+
+
+def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple[Tensor, ...]:
+    """Coordinate grids: each 1-d tensor viewed along its own dimension and expanded."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    global _warned_indexing
+    if indexing is None:
+        if not _warned_indexing:  # PyTorch warns once per process
+            warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass "
+                          "the indexing argument.", UserWarning, stacklevel=2)
+            _warned_indexing = True
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: '
+                           f"{indexing}")
+    order = list(range(len(tensors)))
+    if indexing == "xy" and len(tensors) >= 2:
+        order[0], order[1] = 1, 0
+    shape = [tensors[i].numel() for i in order]
+    grids = []
+    for position, t in zip(order, tensors):
+        view = [1] * len(tensors)
+        view[position] = -1
+        grids.append(t.view(view).expand(shape))
+    return tuple(grids)
+
+
+def unflatten(a: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
+    (d,) = _dims(dim, a.ndim)
+    return a.view(*a.shape[:d], *sizes, *a.shape[d + 1:])
+
+
+def sum_to_size(a: Tensor, size: Sequence[int]) -> Tensor:
+    """Sums dimensions so that `a` has `size` (which must expand to a's shape)."""
+    size = tuple(int(s) for s in size)
+    ok = len(size) <= a.ndim and all(s in (1, t) for s, t in
+                                      zip(reversed(size), reversed(a.shape)))
+    if not ok:
+        raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(a.shape)}}}.")
+    return sum_to(a, size)

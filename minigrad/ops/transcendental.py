@@ -1,0 +1,212 @@
+"""The element-wise functions tutorials reach for beyond exp, log, sqrt, sin, cos and tanh:
+log2, log10, log1p, expm1, exp2, acos, asin, atan, sinh, cosh, rsqrt and erf. Each backward is
+PyTorch's formula (derivatives.yaml) written with tensor ops, so it is itself differentiable,
+and each saves what PyTorch saves: its input ("self") or its result."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..autograd.function import Function
+from .operands import result_like
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    """numpy has no erf: Python's, element by element."""
+    return np.vectorize(math.erf, otypes=[x.dtype])(x)
+
+
+class Log2(Function):
+    """d log2(a) = da / (a ln 2)"""
+    node_name = "Log2Backward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return result_like(np.log2(a._data), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad / (a * math.log(2))
+
+
+class Log10(Function):
+    """d log10(a) = da / (a ln 10)"""
+    node_name = "Log10Backward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return result_like(np.log10(a._data), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad / (a * math.log(10))
+
+
+class Log1P(Function):
+    """d log(1 + a) = da / (1 + a)"""
+    node_name = "Log1PBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return result_like(np.log1p(a._data), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad / (a + 1)
+
+
+class Expm1(Function):
+    """d (e^a - 1) = e^a da"""
+    node_name = "Expm1Backward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, a):
+        out = result_like(np.expm1(a._data), a)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return grad * (out + 1)
+
+
+class Exp2(Function):
+    """d 2^a = 2^a ln 2 da"""
+    node_name = "Exp2Backward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, a):
+        out = result_like(np.exp2(a._data), a)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return grad * out * math.log(2)
+
+
+class Acos(Function):
+    """d acos(a) = -da / sqrt(1 - a^2)"""
+    node_name = "AcosBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return result_like(np.arccos(a._data), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad * -((-a * a + 1).rsqrt())
+
+
+class Asin(Function):
+    """d asin(a) = da / sqrt(1 - a^2)"""
+    node_name = "AsinBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return result_like(np.arcsin(a._data), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad * (-a * a + 1).rsqrt()
+
+
+class Atan(Function):
+    """d atan(a) = da / (1 + a^2)"""
+    node_name = "AtanBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return result_like(np.arctan(a._data), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad / (a * a + 1)
+
+
+class Sinh(Function):
+    """d sinh(a) = cosh(a) da"""
+    node_name = "SinhBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return result_like(np.sinh(a._data), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad * a.cosh()
+
+
+class Cosh(Function):
+    """d cosh(a) = sinh(a) da"""
+    node_name = "CoshBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return result_like(np.cosh(a._data), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad * a.sinh()
+
+
+class Rsqrt(Function):
+    """d a^(-1/2) = -a^(-3/2) da / 2"""
+    node_name = "RsqrtBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, a):
+        out = result_like(1 / np.sqrt(a._data), a)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return -0.5 * grad * out.pow(3)
+
+
+class Erf(Function):
+    """d erf(a) = 2 / sqrt(pi) e^(-a^2) da"""
+    node_name = "ErfBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return result_like(_erf(a._data), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return 2.0 / math.sqrt(math.pi) * (-a.pow(2)).exp() * grad

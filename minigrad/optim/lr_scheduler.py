@@ -1,0 +1,269 @@
+"""torch.optim.lr_scheduler: changing each parameter group's learning rate as training goes on.
+
+A scheduler is stepped once per epoch (after the optimizer's step); each step sets
+`group["lr"]` from the current one, in PyTorch's recursive ("chainable") formulas, so the
+floating-point values are PyTorch's. Making a scheduler takes its first step (epoch 0)."""
+from __future__ import annotations
+
+import math
+import warnings
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from .optimizer import Optimizer
+
+__all__ = ["CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR", "LinearLR",
+           "MultiStepLR", "ReduceLROnPlateau", "StepLR"]
+
+STEP_ORDER_WARNING = (
+    "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and "
+    "later, you should call them in the opposite order: `optimizer.step()` before "
+    "`lr_scheduler.step()`.  Failure to do this will result in PyTorch skipping the first value "
+    "of the learning rate schedule. See more details at "
+    "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate")
+GET_LR_WARNING = ("To get the last learning rate computed by the scheduler, please use "
+                  "`get_last_lr()`.")
+
+
+def _track_steps(optimizer: Optimizer) -> None:
+    """Wrap optimizer.step so that the scheduler can tell whether it ran before its own step."""
+    step = optimizer.step
+    if getattr(step, "_wrapped_by_lr_sched", False):
+        return
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        optimizer._opt_called = True
+        return step(*args, **kwargs)
+
+    wrapper._wrapped_by_lr_sched = True
+    optimizer.step = wrapper
+
+
+class LRScheduler:
+    """The base: `step()` moves to the next epoch and sets each group's lr to `get_lr()`."""
+
+    def __init__(self, optimizer: Optimizer, last_epoch: int = -1) -> None:
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        self.optimizer = optimizer
+        for i, group in enumerate(optimizer.param_groups):
+            if last_epoch == -1:
+                group.setdefault("initial_lr", group["lr"])
+            elif "initial_lr" not in group:
+                raise KeyError(f"param 'initial_lr' is not specified in param_groups[{i}] when "
+                               "resuming scheduler with last_epoch >= 0.")
+        self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
+        self.last_epoch = last_epoch
+        _track_steps(optimizer)
+        self._step_count = 0
+        self._is_initial = True
+        self.step()
+        self._is_initial = False
+
+    def get_lr(self) -> list[float]:
+        raise NotImplementedError
+
+    def _lrs(self) -> list[float]:
+        return [group["lr"] for group in self.optimizer.param_groups]
+
+    def step(self, epoch: int | None = None) -> None:
+        if self._step_count == 1 and not getattr(self.optimizer, "_opt_called", False):
+            warnings.warn(STEP_ORDER_WARNING, UserWarning, stacklevel=2)
+        self._step_count += 1
+        self._in_step = True
+        try:
+            if epoch is None:
+                self.last_epoch += 1
+            else:
+                warnings.warn("The epoch parameter in `scheduler.step()` was not necessary and "
+                              "is being deprecated where possible. Please use "
+                              "`scheduler.step()` to step the scheduler. During the deprecation, "
+                              "if epoch is different from None, the closed form is used instead "
+                              "of the new chainable form, where available. Please open an issue "
+                              "if you are unable to replicate your use case: "
+                              "https://github.com/pytorch/pytorch/issues/new/choose.",
+                              UserWarning, stacklevel=2)
+                self.last_epoch = epoch
+            values = self.get_lr()
+        finally:
+            self._in_step = False
+        for group, lr in zip(self.optimizer.param_groups, values):
+            group["lr"] = lr
+        self._last_lr = self._lrs()
+
+    def _warn_outside_step(self) -> None:
+        if not getattr(self, "_in_step", False):
+            warnings.warn(GET_LR_WARNING, UserWarning, stacklevel=3)
+
+    def get_last_lr(self) -> list[float]:
+        """The learning rates the last step set, one per parameter group."""
+        return self._last_lr
+
+    def state_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_in_step")}
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        self.__dict__.update(state_dict)
+
+
+_LRScheduler = LRScheduler  # the name before PyTorch 2.0, which old tutorials subclass
+
+
+class StepLR(LRScheduler):
+    """lr times gamma every step_size epochs."""
+
+    def __init__(self, optimizer: Optimizer, step_size: int, gamma: float = 0.1,
+                 last_epoch: int = -1) -> None:
+        self.step_size, self.gamma = step_size, gamma
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        self._warn_outside_step()
+        if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
+            return self._lrs()
+        return [lr * self.gamma for lr in self._lrs()]
+
+
+class MultiStepLR(LRScheduler):
+    """lr times gamma at each milestone epoch."""
+
+    def __init__(self, optimizer: Optimizer, milestones: Any, gamma: float = 0.1,
+                 last_epoch: int = -1) -> None:
+        self.milestones, self.gamma = Counter(milestones), gamma
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        self._warn_outside_step()
+        if self.last_epoch not in self.milestones:
+            return self._lrs()
+        return [lr * self.gamma ** self.milestones[self.last_epoch] for lr in self._lrs()]
+
+
+class ExponentialLR(LRScheduler):
+    """lr times gamma every epoch."""
+
+    def __init__(self, optimizer: Optimizer, gamma: float, last_epoch: int = -1) -> None:
+        self.gamma = gamma
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        self._warn_outside_step()
+        return self._lrs() if self._is_initial else [lr * self.gamma for lr in self._lrs()]
+
+
+class LinearLR(LRScheduler):
+    """lr scaled from start_factor to end_factor over total_iters epochs, linearly."""
+
+    def __init__(self, optimizer: Optimizer, start_factor: float = 1.0 / 3,
+                 end_factor: float = 1.0, total_iters: int = 5, last_epoch: int = -1) -> None:
+        if not 0 < start_factor <= 1:
+            raise ValueError("Starting multiplicative factor expected to be greater than 0 and "
+                             "less or equal to 1.")
+        if not 0 <= end_factor <= 1:
+            raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
+        self.start_factor, self.end_factor, self.total_iters = start_factor, end_factor, \
+            total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        self._warn_outside_step()
+        if self.last_epoch == 0:
+            return [lr * self.start_factor for lr in self._lrs()]
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return self._lrs()
+        change = self.end_factor - self.start_factor
+        factor = 1.0 + change / (self.total_iters * self.start_factor
+                                 + (self.last_epoch - 1) * change)
+        return [lr * factor for lr in self._lrs()]
+
+
+class CosineAnnealingLR(LRScheduler):
+    """lr from its start down to eta_min along half a cosine over T_max epochs."""
+
+    def __init__(self, optimizer: Optimizer, T_max: int, eta_min: float = 0.0,  # noqa: N803
+                 last_epoch: int = -1) -> None:
+        self.T_max, self.eta_min = T_max, eta_min
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        self._warn_outside_step()
+        if self._is_initial:
+            return self._lrs()
+        t, period, low = self.last_epoch, self.T_max, self.eta_min
+        if self._step_count == 1 and t > 0:
+            return [low + (base - low) * (1 + math.cos(t * math.pi / period)) / 2
+                    for base in self.base_lrs]
+        if (t - 1 - period) % (2 * period) == 0:
+            return [lr + (base - low) * (1 - math.cos(math.pi / period)) / 2
+                    for lr, base in zip(self._lrs(), self.base_lrs)]
+        return [(1 + math.cos(math.pi * t / period)) / (1 + math.cos(math.pi * (t - 1) / period))
+                * (lr - low) + low for lr in self._lrs()]
+
+
+class LambdaLR(LRScheduler):
+    """lr = initial lr times lr_lambda(epoch) (one function, or one per group)."""
+
+    def __init__(self, optimizer: Optimizer, lr_lambda: Callable | list, last_epoch: int = -1
+                 ) -> None:
+        groups = len(optimizer.param_groups)
+        if isinstance(lr_lambda, (list, tuple)):
+            if len(lr_lambda) != groups:
+                raise ValueError(f"Expected {groups} lr_lambdas, but got {len(lr_lambda)}")
+            self.lr_lambdas = list(lr_lambda)
+        else:
+            self.lr_lambdas = [lr_lambda] * groups
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        self._warn_outside_step()
+        return [base * f(self.last_epoch) for f, base in zip(self.lr_lambdas, self.base_lrs)]
+
+
+class ReduceLROnPlateau(LRScheduler):
+    """lr times factor once the metric passed to step() stops improving for `patience` epochs."""
+
+    def __init__(self, optimizer: Optimizer, mode: str = "min", factor: float = 0.1,
+                 patience: int = 10, threshold: float = 1e-4, threshold_mode: str = "rel",
+                 cooldown: int = 0, min_lr: Any = 0, eps: float = 1e-8) -> None:
+        if factor >= 1.0:
+            raise ValueError("Factor should be < 1.0.")
+        if mode not in ("min", "max"):
+            raise ValueError(f"mode {mode} is unknown!")
+        if threshold_mode not in ("rel", "abs"):
+            raise ValueError(f"threshold mode {threshold_mode} is unknown!")
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        self.optimizer, self.factor, self.patience = optimizer, factor, patience
+        groups = len(optimizer.param_groups)
+        self.min_lrs = list(min_lr) if isinstance(min_lr, (list, tuple)) else [min_lr] * groups
+        self.cooldown, self.cooldown_counter, self.eps = cooldown, 0, eps
+        self.mode, self.threshold, self.threshold_mode = mode, threshold, threshold_mode
+        self.best = math.inf if mode == "min" else -math.inf
+        self.num_bad_epochs, self.last_epoch = 0, 0
+        self._last_lr = self._lrs()
+
+    def step(self, metrics: Any, epoch: int | None = None) -> None:
+        current = float(metrics)
+        self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
+        if self._is_better(current):
+            self.best, self.num_bad_epochs = current, 0
+        else:
+            self.num_bad_epochs += 1
+        if self.cooldown_counter > 0:
+            self.cooldown_counter -= 1
+            self.num_bad_epochs = 0
+        if self.num_bad_epochs > self.patience:
+            for group, low in zip(self.optimizer.param_groups, self.min_lrs):
+                old = float(group["lr"])
+                new = max(old * self.factor, low)
+                if old - new > self.eps:
+                    group["lr"] = new
+            self.cooldown_counter, self.num_bad_epochs = self.cooldown, 0
+        self._last_lr = self._lrs()
+
+    def _is_better(self, a: float) -> bool:
+        rel, best, threshold = self.threshold_mode == "rel", self.best, self.threshold
+        if self.mode == "min":
+            return a < (best * (1.0 - threshold) if rel else best - threshold)
+        return a > (best * (threshold + 1.0) if rel else best + threshold)
