@@ -5,6 +5,7 @@ and every new thread starts with grad mode on (and inference mode off)."""
 from __future__ import annotations
 
 import functools
+import inspect
 import threading
 from typing import Any, Callable
 
@@ -52,12 +53,7 @@ class _GradModeContext:
         _set_enabled(self._previous)
 
     def __call__(self, func: Callable) -> Callable:
-        @functools.wraps(func)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            with self.__class__():
-                return func(*args, **kwargs)
-
-        return wrapper
+        return _decorated(func, self.clone)
 
     def clone(self) -> "_GradModeContext":
         return self.__class__()
@@ -96,15 +92,8 @@ class set_grad_enabled(_GradModeContext):  # noqa: N801
         return set_grad_enabled(self._mode)
 
     def __call__(self, func: Callable) -> Callable:
-        _set_enabled(self._previous)
-        mode = self._mode
-
-        @functools.wraps(func)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            with set_grad_enabled(mode):
-                return func(*args, **kwargs)
-
-        return wrapper
+        _set_enabled(self._previous)  # as a decorator it changes nothing until func runs
+        return _decorated(func, self.clone)
 
 
 def is_inference_mode_enabled() -> bool:
@@ -143,12 +132,37 @@ class inference_mode(_GradModeContext):  # noqa: N801
     def clone(self) -> "inference_mode":
         return inference_mode(self._inference_mode)
 
-    def __call__(self, func: Callable) -> Callable:
-        mode = self._inference_mode
 
+def _decorated(func: Callable, make_context: Callable) -> Callable:
+    """`func` run inside a fresh context from `make_context` at each call; a generator
+    function's body inside one at each step (as PyTorch's decorators do: the mode holds
+    while the generator runs, not while its caller does)."""
+    if not inspect.isgeneratorfunction(func):
         @functools.wraps(func)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            with inference_mode(mode):
+            with make_context():
                 return func(*args, **kwargs)
-
         return wrapper
+
+    @functools.wraps(func)
+    def generator(*args: Any, **kwargs: Any) -> Any:
+        steps = func(*args, **kwargs)
+        try:
+            with make_context():
+                response = steps.send(None)
+            while True:
+                try:
+                    request = yield response
+                except GeneratorExit:
+                    with make_context():
+                        steps.close()
+                    raise
+                except BaseException as error:  # noqa: BLE001 - passed on into the generator
+                    with make_context():
+                        response = steps.throw(error)
+                else:
+                    with make_context():
+                        response = steps.send(request)
+        except StopIteration as stop:
+            return stop.value
+    return generator

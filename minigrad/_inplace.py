@@ -15,7 +15,7 @@ from .autograd.graph import ERR_LEAF_IN_PLACE, forward_name, replace_output
 from .ops.fill import Zero
 from .ops.indexing import (ERR_INTERNAL_OVERLAP, AsStrided, CopySlices, IndexPut, _plain_key,
                            as_positions, check_advanced_key, index, is_advanced)
-from .tensor import Tensor
+from .tensor import ERR_INFERENCE_IN_PLACE, Tensor
 
 VIEW_OF_LEAF_IN_PLACE = ("a view of a leaf Variable that requires grad is being used in an "
                          "in-place operation.")
@@ -34,15 +34,9 @@ def no_grad_view_error(t: Tensor, op: str | None = None) -> RuntimeError:
     return RuntimeError(f"Output 0 of {op} is a view of a view which was {NO_GRAD_VIEW_IN_PLACE}")
 
 
-ERR_INFERENCE_IN_PLACE = (
-    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
-    "clone to get a normal tensor before doing inplace update.See "
-    "https://github.com/pytorch/rfcs/pull/17 for more details.")  # sic: no spaces
-
-
 def check_inplace(t: Tensor) -> None:
-    if t._is_inference and not _grad_mode.state.inference:  # whatever the grad mode
-        raise RuntimeError(ERR_INFERENCE_IN_PLACE)
+    """PyTorch's refusals of an in-place change, before anything is written. (An inference
+    tensor's is Tensor._bump_version's, after: PyTorch writes, then fails to count it.)"""
     if not _grad_mode.state.enabled:
         return
     if t._multi_output_view and t.requires_grad:
@@ -144,7 +138,10 @@ def inplace(t: Tensor, compute: Any, *args: Any, same_value: bool = False) -> Te
     if not same_value:
         check_no_overlap(t)
     involved = t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args)
-    if not (_grad_mode.state.enabled and involved):
+    recorded = involved and _grad_mode.state.enabled
+    if t._is_inference and recorded and not _grad_mode.state.inference:
+        raise RuntimeError(ERR_INFERENCE_IN_PLACE)  # to be recorded: refused before writing
+    if not recorded:
         with _grad_mode.no_grad():
             result = compute(t._alias())
         _write(t, result._data)

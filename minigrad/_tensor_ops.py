@@ -9,6 +9,7 @@ bottom; minigrad/__init__.py imports this module). Each layer imports only the l
 to the legacy types, both built on Tensor."""
 from __future__ import annotations
 
+import warnings
 from types import FunctionType
 
 import numpy as np
@@ -224,7 +225,10 @@ class TensorOps:
     def t(self): return shape.T.apply(self)
 
     @property
-    def T(self): return self.permute(*reversed(range(self.ndim)))
+    def T(self):
+        if self.ndim != 2 and self.ndim != 1:
+            _warn_once(T_OF_0D if self.ndim == 0 else T_OF_ND)
+        return self.permute(*reversed(range(self.ndim)))
 
     @property
     def mT(self): return self.transpose(-2, -1)
@@ -387,6 +391,22 @@ def _resolve(t: Tensor, sizes: tuple) -> tuple:
         if known and t.numel() % known == 0:
             sizes = tuple(t.numel() // known if s == -1 else s for s in sizes)
     return sizes
+
+
+T_OF_ND = (
+    "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated "
+    "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
+    "matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
+    "tensor.")
+T_OF_0D = "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases."
+_warned: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    """PyTorch's TORCH_WARN_ONCE: the first time in a process only."""
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, UserWarning, stacklevel=3)
 
 
 def _attach(methods: type, cls: type) -> None:

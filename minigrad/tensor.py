@@ -32,6 +32,13 @@ NON_LEAF_GRAD_WARNING = (
 )
 
 
+# PyTorch's words (sic: no spaces after the periods)
+ERR_INFERENCE_IN_PLACE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+    "clone to get a normal tensor before doing inplace update.See "
+    "https://github.com/pytorch/rfcs/pull/17 for more details.")
+
+
 class _VersionCounter:
     """Counts in-place changes; shared by a tensor and its views, as in PyTorch."""
 
@@ -238,6 +245,8 @@ class Tensor:
         return 0 if self._counter is None else self._counter.value
 
     def _bump_version(self) -> None:
+        if self._is_inference and not _grad_mode.state.inference:  # it has no version to count
+            raise RuntimeError(ERR_INFERENCE_IN_PLACE)
         self._version_counter.value += 1
 
     # ---- plumbing used by autograd ----------------------------------------------------------

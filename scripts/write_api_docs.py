@@ -59,11 +59,12 @@ their order unspecified); `optim.LBFGS` has no line search.
 Printed floats carry PyTorch's last bits where minigrad can repeat how PyTorch rounds
 (`minigrad/fidelity/`): sums and means, `randn` and the initialisers, `arange` with a float step
 and `linspace`, optimizer steps, tanh's backward. PyTorch's x86-64 builds compute float32 `sin`,
-`cos`, `tanh` and `sqrt` with Intel MKL's closed vector math (PyTorch's AVX2 and AVX-512 kernels
-both call it; ARM builds use SLEEF or the C library, with other last bits): minigrad gives the
-correctly rounded value, which is MKL's for about 99.9% of tanh's inputs and 95% of sin's and
-cos's; MKL's float32 sqrt is correctly rounded on some CPUs only (one value in five an ulp off
-on an AMD EPYC), and Adam's and RMSprop's steps inherit that last bit.
+`cos`, `tanh`, `exp`, `log` and `sqrt` with Intel MKL's closed vector math (PyTorch's AVX2 and
+AVX-512 kernels both call it; ARM builds use SLEEF or the C library, with other last bits):
+minigrad gives the correctly rounded value, which is MKL's for about 99.9% of tanh's inputs, 99%
+of exp's, 95% of sin's and cos's, 92% of log's; MKL's float32 sqrt is correctly rounded on some
+CPUs only (one value in five an ulp off on an AMD EPYC), and Adam's and RMSprop's steps inherit
+that last bit.
 
 Generated from the code by `python scripts/write_api_docs.py`; do not edit by hand.
 """

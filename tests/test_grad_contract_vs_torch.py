@@ -1843,6 +1843,799 @@ MODULE_AND_ERROR_CASES = {f.__name__.lstrip("_"): f for f in (
     _optimizer_state_after_loading, _repeated_dims, _assigning_data)}
 
 
+# ---- issue 31: fresh edge cases (views, in-place, hooks, retain_grad, grad modes, dtypes,
+# custom Functions), written without looking at minigrad's code -----------------------------
+
+def _function(lib: Any, forward: Callable, backward: Callable) -> Any:
+    """A custom Function from two plain functions."""
+    return type("F", (lib.autograd.Function,), {
+        "forward": staticmethod(forward), "backward": staticmethod(backward)})
+
+
+def _view_of_view_inplace_grad(lib: Any) -> Any:
+    x = lib.arange(6.0, requires_grad=True)
+    y = x * 1
+    v = y.view(2, 3)[1]
+    v.mul_(10)
+    (y * y).sum().backward()
+    return y, x.grad, v.grad_fn.name(), v._base is y
+
+
+def _transpose_inplace_then_base(lib: Any) -> Any:
+    x = lib.ones(2, 3, requires_grad=True)
+    y = x * 2
+    t = y.t()
+    t.add_(lib.arange(6.0).reshape(3, 2))
+    y.sum().backward()
+    return y, x.grad, y.grad_fn.name()
+
+
+def _inplace_on_leaf_view_nograd(lib: Any) -> Any:
+    w = lib.ones(3, requires_grad=True)
+    with lib.no_grad():
+        w[0] = 5
+        w[1:].mul_(2)
+    (w * w).sum().backward()
+    return w, w.grad, w._version
+
+
+def _retain_grad_on_view(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * 2
+    v = y[1:]
+    v.retain_grad()
+    (v ** 2).sum().backward()
+    return v.grad, x.grad
+
+
+def _retain_grad_twice_backward(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3
+    y.retain_grad()
+    z = (y * y).sum()
+    z.backward(retain_graph=True)
+    z.backward()
+    return y.grad, x.grad
+
+
+def _hook_modifies_grad_leaf_accum(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    h = x.register_hook(lambda g: g * 10)
+    (x * 2).sum().backward()
+    h.remove()
+    (x * 2).sum().backward()
+    return x.grad
+
+
+def _hook_on_intermediate_with_retain(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    y.retain_grad()
+    y.register_hook(lambda g: g + 100)
+    (y * 3).sum().backward()
+    return y.grad, x.grad
+
+
+def _hook_registered_after_retain(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    y.register_hook(lambda g: g + 100)
+    y.retain_grad()
+    (y * 3).sum().backward()
+    return y.grad, x.grad
+
+
+def _hook_returns_wrong_shape(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    y.register_hook(lambda g: g.sum())
+    return _error(lambda: y.sum().backward())
+
+
+def _hook_returns_wrong_dtype(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    y.register_hook(lambda g: g.double())
+    y.sum().backward()
+    return x.grad, x.grad.dtype
+
+
+def _dtype_promotion_grad(lib: Any) -> Any:
+    a = lib.tensor([1.0, 2.0], requires_grad=True)
+    b = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+    c = (a * b).sum()
+    c.backward()
+    return c.dtype, a.grad.dtype, b.grad.dtype, a.grad, b.grad
+
+
+def _int_times_float_grad(lib: Any) -> Any:
+    a = lib.tensor([1.0, 2.0], requires_grad=True)
+    i = lib.tensor([3, 4])
+    y = a * i
+    y.sum().backward()
+    return y.dtype, a.grad
+
+
+def _float_scalar_int_tensor(lib: Any) -> Any:
+    i = lib.tensor([3, 4])
+    return ((i * 2.5).dtype, (i / 2).dtype, (i // 2).dtype, (i + True).dtype,
+            (lib.tensor([True]) + 1).dtype)
+
+
+def _half_requires_grad(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], dtype=lib.float16, requires_grad=True)
+    (x * x).sum().backward()
+    return x.grad
+
+
+def _double_backward_accumulates(lib: Any) -> Any:
+    x = lib.tensor([2.0], requires_grad=True)
+    y = x ** 3
+    (g,) = lib.autograd.grad(y, x, create_graph=True)
+    g.backward()
+    return x.grad, g
+
+
+def _backward_create_graph_grad_has_fn(lib: Any) -> Any:
+    x = lib.tensor([2.0], requires_grad=True)
+    y = x ** 3
+    y.backward(create_graph=True)
+    g = x.grad
+    r = (g.requires_grad, g.grad_fn is not None)
+    x.grad = None
+    return r
+
+
+def _no_grad_then_requires_grad(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    with lib.no_grad():
+        y = x * 2
+    y.requires_grad_()
+    (y * y).sum().backward()
+    return y.grad, x.grad, y.is_leaf
+
+
+def _set_grad_enabled_false_function(lib: Any) -> Any:
+    x = lib.tensor([1.0], requires_grad=True)
+    lib.set_grad_enabled(False)
+    y = x * 2
+    lib.set_grad_enabled(True)
+    return y.requires_grad, lib.is_grad_enabled()
+
+
+def _inference_tensor_in_grad_mode_op(lib: Any) -> Any:
+    with lib.inference_mode():
+        c = lib.ones(2)
+    x = lib.ones(2, requires_grad=True)
+    y = x + c
+    y.sum().backward()
+    return x.grad, y.is_inference(), _error(lambda: (x * c).sum().backward())
+
+
+def _inference_view_inplace(lib: Any) -> Any:
+    with lib.inference_mode():
+        c = lib.ones(3)
+        v = c[:2]
+        v.add_(1)
+    return c, v.is_inference(), _error(lambda: v.add_(1))
+
+
+def _function_save_output_then_inplace(lib: Any) -> Any:
+    class Exp(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            y = x.exp()
+            ctx.save_for_backward(y)
+            return y
+        @staticmethod
+        def backward(ctx, g):
+            (y,) = ctx.saved_tensors
+            return g * y
+    x = lib.tensor([0.0, 1.0], requires_grad=True)
+    y = Exp.apply(x)
+    y.mul_(2)
+    return _error(lambda: y.sum().backward())
+
+
+def _function_returns_non_tensor(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, 5
+        @staticmethod
+        def backward(ctx, g, _):
+            return g * 2
+    x = lib.tensor([1.0], requires_grad=True)
+    a, b = F.apply(x)
+    a.sum().backward()
+    return a, b, x.grad
+
+
+def _function_backward_returns_wrong_shape(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+        @staticmethod
+        def backward(ctx, g):
+            return g.sum()
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    F.apply(x).sum().backward()
+    return x.grad
+
+
+def _function_backward_returns_bad_shape(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+        @staticmethod
+        def backward(ctx, g):
+            return lib.ones(3)
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    return _error(lambda: F.apply(x).sum().backward())
+
+
+def _function_backward_returns_number(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+        @staticmethod
+        def backward(ctx, g):
+            return 3.0
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    return _error(lambda: F.apply(x).sum().backward())
+
+
+def _function_needs_input_grad_in_backward(lib: Any) -> Any:
+    seen = []
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            return x * y
+        @staticmethod
+        def backward(ctx, g):
+            seen.append(ctx.needs_input_grad)
+            return g, g
+    x = lib.tensor([1.0], requires_grad=True)
+    y = lib.tensor([2.0])
+    F.apply(x, y).backward()
+    return seen
+
+
+def _function_mark_non_diff_grad(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            idx = x.argmax()
+            ctx.mark_non_differentiable(idx)
+            return x.max(), idx
+        @staticmethod
+        def backward(ctx, g, gi):
+            return lib.ones(3) * g
+    x = lib.tensor([1.0, 5.0, 2.0], requires_grad=True)
+    m, i = F.apply(x)
+    m.backward()
+    return m, i, i.requires_grad, x.grad
+
+
+def _grad_of_intermediate_then_retain(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    z = (y * y).sum()
+    (gy,) = lib.autograd.grad(z, y, retain_graph=True)
+    z.backward()
+    return gy, x.grad, y.grad if y.retains_grad else "no"
+
+
+def _backward_inputs_intermediate(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    z = (y * y).sum()
+    z.backward(inputs=[y])
+    return y.grad, x.grad, y.retains_grad
+
+
+def _zero_grad_set_to_none_false(lib: Any) -> Any:
+    m = lib.nn.Linear(2, 1)
+    m(lib.ones(1, 2)).sum().backward()
+    g = m.weight.grad
+    m.zero_grad(set_to_none=False)
+    return m.weight.grad is g, m.weight.grad
+
+
+def _grad_assign_view(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    base = lib.zeros(4)
+    x.grad = base[:2]
+    (x * 3).sum().backward()
+    return x.grad, base
+
+
+def _grad_assign_requires_grad(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    g = lib.ones(2, requires_grad=True)
+    x.grad = g
+    (x * 3).sum().backward()
+    return x.grad, x.grad is g, g
+
+
+def _leaf_grad_after_inplace_on_grad(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    (x * 2).sum().backward()
+    x.grad.mul_(0.5)
+    (x * 2).sum().backward()
+    return x.grad
+
+
+def _detach_shares_storage_and_inplace(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    d = y.detach()
+    d.zero_()
+    return _error(lambda: y.sum().backward()), y
+
+
+def _data_inplace_no_version(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    y.data.mul_(2)
+    y.sum().backward()
+    return x.grad, y._version
+
+
+def _clone_grad(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    c = x.clone()
+    c.retain_grad()
+    (c * c).sum().backward()
+    return c.grad_fn.name(), c.grad, x.grad, c.is_leaf
+
+
+def _expand_as_grad(lib: Any) -> Any:
+    x = lib.tensor([[1.0], [2.0]], requires_grad=True)
+    y = x.expand_as(lib.ones(2, 3))
+    (y * lib.arange(6.0).reshape(2, 3)).sum().backward()
+    return x.grad, y.grad_fn.name()
+
+
+def _squeeze_unsqueeze_views(lib: Any) -> Any:
+    x = lib.ones(1, 3, requires_grad=True)
+    y = x * 1
+    s = y.squeeze(0)
+    u = s.unsqueeze(1)
+    u.mul_(2)
+    y.sum().backward()
+    return y, x.grad, s.grad_fn.name(), u._base is y
+
+
+def _masked_assign_grad(lib: Any) -> Any:
+    x = lib.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    y = x * 1
+    y[y < 0] = 0
+    y.sum().backward()
+    return y, x.grad, y.grad_fn.name()
+
+
+def _index_add_same_twice(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x[[0, 0, 2]]
+    (y * lib.tensor([1.0, 2.0, 3.0])).sum().backward()
+    return x.grad, y.grad_fn.name()
+
+
+def _setitem_tensor_requires_grad_value(lib: Any) -> Any:
+    v = lib.tensor(5.0, requires_grad=True)
+    y = lib.zeros(3)
+    y[1] = v
+    (y * lib.tensor([1.0, 2.0, 3.0])).sum().backward()
+    return y, v.grad, y.grad_fn.name(), y.is_leaf, y.requires_grad
+
+
+def _sum_dtype_int_bool_grad(lib: Any) -> Any:
+    b = lib.tensor([True, False, True])
+    return b.sum(), b.sum().dtype, _error(lambda: lib.tensor([1, 2]).mean())
+
+
+def _pow_zero_grad(lib: Any) -> Any:
+    x = lib.tensor([0.0, 2.0], requires_grad=True)
+    (x ** 0).sum().backward()
+    a = x.grad.clone()
+    x.grad = None
+    (x ** 0.5).sum().backward()
+    return a, x.grad
+
+
+def _max_ties_grad(lib: Any) -> Any:
+    x = lib.tensor([3.0, 3.0, 1.0], requires_grad=True)
+    x.max().backward()
+    a = x.grad.clone(); x.grad = None
+    x.max(dim=0).values.backward()
+    b = x.grad.clone(); x.grad = None
+    x.amax().backward()
+    return a, b, x.grad
+
+
+def _clamp_grad_at_bounds(lib: Any) -> Any:
+    x = lib.tensor([0.0, 1.0, 2.0], requires_grad=True)
+    x.clamp(0, 1).sum().backward()
+    return x.grad
+
+
+def _norm_grad_zero(lib: Any) -> Any:
+    x = lib.zeros(3, requires_grad=True)
+    x.norm().backward()
+    return x.grad
+
+
+def _sqrt_grad_zero(lib: Any) -> Any:
+    x = lib.zeros(2, requires_grad=True)
+    x.sqrt().sum().backward()
+    return x.grad
+
+
+def _where_grad_nan(lib: Any) -> Any:
+    x = lib.tensor([0.0, 1.0], requires_grad=True)
+    y = lib.where(x > 0, x.log(), lib.zeros(2))
+    y.sum().backward()
+    return y, x.grad
+
+
+def _two_hooks_order_and_chain(lib: Any) -> Any:
+    log = []
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    y.register_hook(lambda g: log.append(("a", g.tolist())) or g * 2)
+    y.register_hook(lambda g: log.append(("b", g.tolist())))
+    y.sum().backward()
+    return log, x.grad
+
+
+def _leaf_hook_and_post_accumulate(lib: Any) -> Any:
+    log = []
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    x.register_hook(lambda g: log.append(("hook", g.tolist())) or g + 1)
+    x.register_post_accumulate_grad_hook(lambda t: log.append(("post", t.grad.tolist())))
+    (x * 3).sum().backward()
+    (x * 3).sum().backward()
+    return log, x.grad
+
+
+def _node_prehook_and_hook(lib: Any) -> Any:
+    log = []
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    y.grad_fn.register_prehook(lambda go: log.append("pre") or (go[0] * 0 + 1,))
+    y.grad_fn.register_hook(lambda gi, go: log.append(("post", [None if g is None else g.tolist()
+                                                                for g in gi])))
+    y.sum().backward()
+    return log, x.grad
+
+
+def _hook_on_tensor_then_detach_(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    return _error(lambda: y.detach().register_hook(lambda g: g))
+
+
+def _retain_grad_leaf_noop(lib: Any) -> Any:
+    x = lib.tensor([1.0], requires_grad=True)
+    x.retain_grad()
+    (x * 2).backward()
+    return x.retains_grad, x.grad
+
+
+def _requires_grad_false_non_leaf(lib: Any) -> Any:
+    x = lib.tensor([1.0], requires_grad=True)
+    y = x * 2
+    return (_error(lambda: y.requires_grad_(False)),
+            _error(lambda: setattr(y, "requires_grad", False)), y.requires_grad_(True) is y)
+
+
+def _grad_on_int_tensor(lib: Any) -> Any:
+    return (_error(lambda: lib.tensor([1, 2], requires_grad=True)),
+            _error(lambda: lib.tensor([1, 2]).requires_grad_()))
+
+
+def _backward_twice_error(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = (x.exp()).sum()
+    y.backward()
+    return _error(lambda: y.backward())
+
+
+def _backward_twice_no_saved(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * 2).sum()
+    y.backward()
+    y.backward()
+    return x.grad
+
+
+def _backward_non_scalar_gradient_dtype(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    y.backward(lib.tensor([1, 1]))
+    return x.grad
+
+
+def _backward_non_scalar_gradient_shape(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    return _error(lambda: y.backward(lib.ones(3))), _error(lambda: y.backward(lib.ones(1, 2)))
+
+
+def _grad_of_leaf_wrt_itself(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    return lib.autograd.grad(x, x, lib.ones(2))
+
+
+def _backward_on_leaf(lib: Any) -> Any:
+    x = lib.tensor(3.0, requires_grad=True)
+    x.backward()
+    return x.grad
+
+
+def _view_then_inplace_then_view_again(lib: Any) -> Any:
+    x = lib.arange(4.0, requires_grad=True)
+    y = x * 1
+    a = y[:2]
+    b = y[1:3]
+    a.mul_(10)
+    (b * b).sum().backward()
+    return b, x.grad, b.grad_fn.name()
+
+
+def _view_of_leaf_under_no_grad_inplace(lib: Any) -> Any:
+    x = lib.arange(4.0, requires_grad=True)
+    with lib.no_grad():
+        v = x[:2]
+        v.mul_(2)
+    (x * x).sum().backward()
+    return x, x.grad, v.requires_grad
+
+
+def _unsqueeze_then_inplace_leafview(lib: Any) -> Any:
+    x = lib.arange(3.0, requires_grad=True)
+    return _error(lambda: x.unsqueeze(0).add_(1)), _error(lambda: x.view(3).mul_(2))
+
+
+def _t_of_1d_and_3d(lib: Any) -> Any:
+    x = lib.arange(3.0)
+    return x.t(), _error(lambda: lib.ones(2, 2, 2).t())
+
+
+def _T_of_3d_warning(lib: Any) -> Any:
+    return lib.ones(2, 3, 4).T.shape
+
+
+def _zero_grad_optimizer_set_false(lib: Any) -> Any:
+    w = lib.tensor([1.0], requires_grad=True)
+    opt = lib.optim.SGD([w], lr=0.1)
+    (w * 2).sum().backward()
+    opt.zero_grad(set_to_none=False)
+    return w.grad, w.grad.requires_grad
+
+
+def _sgd_skips_no_grad_params(lib: Any) -> Any:
+    w = lib.tensor([1.0], requires_grad=True)
+    v = lib.tensor([1.0], requires_grad=True)
+    opt = lib.optim.SGD([w, v], lr=0.1, momentum=0.9)
+    (w * 2).sum().backward()
+    opt.step()
+    return w, v, list(opt.state_dict()["state"].keys())
+
+
+def _adam_state_dict_keys(lib: Any) -> Any:
+    w = lib.tensor([1.0], requires_grad=True)
+    opt = lib.optim.Adam([w], lr=0.1)
+    (w * 2).sum().backward()
+    opt.step()
+    sd = opt.state_dict()
+    return sd["state"][0]["step"], sd["param_groups"][0]["params"], sorted(sd["param_groups"][0])
+
+
+def _parameter_repr_and_ops(lib: Any) -> Any:
+    p = lib.nn.Parameter(lib.ones(2))
+    q = p * 2
+    return p, type(q).__name__, q, p.is_leaf, lib.nn.Parameter(lib.ones(1), requires_grad=False)
+
+
+def _parameter_of_nonleaf(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True) * 2
+    p = lib.nn.Parameter(x)
+    return p.is_leaf, p.grad_fn, p.requires_grad
+
+
+def _module_grad_flow_eval(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 2)
+    m.eval()
+    with lib.no_grad():
+        y = m(lib.ones(1, 2))
+    return y.requires_grad, m.training, y.grad_fn
+
+
+def _detach_view_inplace_error(lib: Any) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    y = x * 2
+    v = y[:2]
+    d = v.detach()
+    d.mul_(5)
+    return y, _error(lambda: y.sum().backward()), x.grad
+
+
+def _grad_accumulates_across_graphs_dtype(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    (x * 2).sum().backward()
+    (x.double() * 3).sum().backward()
+    return x.grad, x.grad.dtype
+
+
+def _inplace_on_grad_then_backward(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    (x * 2).sum().backward()
+    g = x.grad
+    (x * 2).sum().backward()
+    return g is x.grad, g
+
+
+def _grad_none_after_create_graph(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    (x * x).sum().backward(create_graph=True)
+    g1 = x.grad
+    (x * x).sum().backward(create_graph=True)
+    return g1 is x.grad, x.grad
+
+
+def _no_grad_decorator_generator(lib: Any) -> Any:
+    @lib.no_grad()
+    def gen(x):
+        yield x * 2
+        yield x * 3
+    x = lib.ones(1, requires_grad=True)
+    return [t.requires_grad for t in gen(x)]
+
+
+def _enable_grad_decorator(lib: Any) -> Any:
+    @lib.enable_grad()
+    def f(x):
+        return x * 2
+    x = lib.ones(1, requires_grad=True)
+    with lib.no_grad():
+        y = f(x)
+    return y.requires_grad
+
+
+def _inference_mode_decorator_false(lib: Any) -> Any:
+    @lib.inference_mode(False)
+    def f(x):
+        return x * 2
+    x = lib.ones(1, requires_grad=True)
+    with lib.inference_mode():
+        y = f(x)
+    return y.requires_grad, y.is_inference()
+
+
+def _set_grad_enabled_as_decorator(lib: Any) -> Any:
+    @lib.set_grad_enabled(False)
+    def f(x):
+        return x * 2
+    x = lib.ones(1, requires_grad=True)
+    return f(x).requires_grad, lib.is_grad_enabled()
+
+
+def _chained_mul_inplace_version(lib: Any) -> Any:
+    x = lib.tensor([1.0], requires_grad=True)
+    y = x * 2
+    y.mul_(2).add_(1).sub_(3)
+    return y._version, y.grad_fn.name()
+
+
+def _saved_tensor_version_error_message(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = x.sigmoid()
+    z = y * 3
+    y.add_(1)
+    return _error(lambda: z.sum().backward())
+
+
+def _pow_inplace_leaf_grad(lib: Any) -> Any:
+    x = lib.tensor([2.0], requires_grad=True)
+    y = x.clone()
+    y.pow_(3)
+    y.backward()
+    return x.grad, y.grad_fn.name()
+
+
+def _matmul_vector_grads(lib: Any) -> Any:
+    a = lib.arange(6.0).reshape(2, 3).requires_grad_()
+    v = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    (a @ v).sum().backward()
+    return a.grad, v.grad, (a @ v).grad_fn.name()
+
+
+def _broadcast_inplace_error(lib: Any) -> Any:
+    x = lib.ones(3)
+    return _error(lambda: x.add_(lib.ones(2, 3))), _error(lambda: x.mul_(lib.ones(4)))
+
+
+def _inplace_dtype_error(lib: Any) -> Any:
+    x = lib.tensor([1, 2])
+    return _error(lambda: x.add_(1.5)), _error(lambda: x.mul_(lib.tensor([1.5, 2.0])))
+
+
+def _sub_alpha_grad(lib: Any) -> Any:
+    a = lib.tensor([1.0], requires_grad=True)
+    b = lib.tensor([2.0], requires_grad=True)
+    lib.sub(a, b, alpha=3).backward()
+    return a.grad, b.grad
+
+
+def _div_by_zero_grad(lib: Any) -> Any:
+    a = lib.tensor([1.0, 0.0], requires_grad=True)
+    b = lib.tensor([0.0, 0.0], requires_grad=True)
+    (a / b).sum().backward()
+    return a.grad, b.grad
+
+
+def _log_zero_grad(lib: Any) -> Any:
+    x = lib.tensor([0.0, 1.0], requires_grad=True)
+    x.log().sum().backward()
+    return x.grad
+
+
+def _backward_results(lib: Any) -> Any:
+    x = lib.tensor([1.0], requires_grad=True)
+    out = []
+    for bwd, nargs in [(lambda ctx, g: (3.0, 4.0, 5.0), 2), (lambda ctx, g: (g, 4.0), 2),
+                       (lambda ctx, g: 3.0, 1), (lambda ctx, g: (g, None, None), 1),
+                       (lambda ctx, g: (g, g), 1), (lambda ctx, g: [g], 1),
+                       (lambda ctx, g: (3, None), 2), (lambda ctx, g: (), 1),
+                       (lambda ctx, g: None, 1), (lambda ctx, g: "a", 1),
+                       (lambda ctx, g: (g, None, g), 2)]:
+        F = _function(lib, (lambda ctx, x, k=None: x * 2), bwd)
+        args = (x, 2.0) if nargs == 2 else (x,)
+        out.append(_error(lambda: F.apply(*args).sum().backward()))
+    return out
+
+
+FRESH_CASES = {f.__name__.lstrip("_"): f for f in (
+    _view_of_view_inplace_grad, _transpose_inplace_then_base, _inplace_on_leaf_view_nograd,
+    _retain_grad_on_view, _retain_grad_twice_backward, _hook_modifies_grad_leaf_accum,
+    _hook_on_intermediate_with_retain, _hook_registered_after_retain, _hook_returns_wrong_shape,
+    _hook_returns_wrong_dtype, _dtype_promotion_grad, _int_times_float_grad,
+    _float_scalar_int_tensor, _half_requires_grad, _double_backward_accumulates,
+    _backward_create_graph_grad_has_fn, _no_grad_then_requires_grad,
+    _set_grad_enabled_false_function, _inference_tensor_in_grad_mode_op,
+    _inference_view_inplace, _function_save_output_then_inplace, _function_returns_non_tensor,
+    _function_backward_returns_wrong_shape, _function_backward_returns_bad_shape,
+    _function_backward_returns_number, _function_needs_input_grad_in_backward,
+    _function_mark_non_diff_grad, _grad_of_intermediate_then_retain,
+    _backward_inputs_intermediate, _zero_grad_set_to_none_false, _grad_assign_view,
+    _grad_assign_requires_grad, _leaf_grad_after_inplace_on_grad,
+    _detach_shares_storage_and_inplace, _data_inplace_no_version, _clone_grad, _expand_as_grad,
+    _squeeze_unsqueeze_views, _masked_assign_grad, _index_add_same_twice,
+    _setitem_tensor_requires_grad_value, _sum_dtype_int_bool_grad, _pow_zero_grad,
+    _max_ties_grad, _clamp_grad_at_bounds, _norm_grad_zero, _sqrt_grad_zero,
+    _where_grad_nan, _two_hooks_order_and_chain, _leaf_hook_and_post_accumulate,
+    _node_prehook_and_hook, _hook_on_tensor_then_detach_, _retain_grad_leaf_noop,
+    _requires_grad_false_non_leaf, _grad_on_int_tensor, _backward_twice_error,
+    _backward_twice_no_saved, _backward_non_scalar_gradient_dtype,
+    _backward_non_scalar_gradient_shape, _grad_of_leaf_wrt_itself, _backward_on_leaf,
+    _view_then_inplace_then_view_again, _view_of_leaf_under_no_grad_inplace,
+    _unsqueeze_then_inplace_leafview, _t_of_1d_and_3d, _T_of_3d_warning,
+    _zero_grad_optimizer_set_false, _sgd_skips_no_grad_params, _adam_state_dict_keys,
+    _parameter_repr_and_ops, _parameter_of_nonleaf, _module_grad_flow_eval,
+    _detach_view_inplace_error, _grad_accumulates_across_graphs_dtype,
+    _inplace_on_grad_then_backward, _grad_none_after_create_graph, _no_grad_decorator_generator,
+    _enable_grad_decorator, _inference_mode_decorator_false, _set_grad_enabled_as_decorator,
+    _chained_mul_inplace_version, _saved_tensor_version_error_message, _pow_inplace_leaf_grad,
+    _matmul_vector_grads, _broadcast_inplace_error, _inplace_dtype_error, _sub_alpha_grad,
+    _div_by_zero_grad, _log_zero_grad, _backward_results)}
+
+
 CASES: dict[str, Callable[[Any], Any]] = {
     **{f.__name__: f for f in (
         retained_then_add_, retained_then_mul_, retained_then_two_in_place,
@@ -1861,10 +2654,11 @@ CASES: dict[str, Callable[[Any], Any]] = {
         save_a_float, save_none_is_fine, legacy_function_instance,
         static_function_instance_called, mark_dirty_not_returned, mark_dirty_leaf,
         mark_dirty_right, buffers_order)},
-    **TOPIC_CASES, **MORE_TOPIC_CASES, **EVEN_MORE_CASES, **UNBIND_CASES, **INFERENCE_CASES, **HOOK_CASES,
+    **TOPIC_CASES, **MORE_TOPIC_CASES, **EVEN_MORE_CASES, **UNBIND_CASES, **INFERENCE_CASES,
+    **HOOK_CASES,
     **INDEX_CASES, **MATMUL_CASES, **SCALAR_CASES,
     **FUNCTION_CORNER_CASES, **GRAD_INPUTS_CASES, **INFERENCE_NESTING_CASES,
-    **VIEW_AND_WRITE_CASES, **MODULE_AND_ERROR_CASES,
+    **VIEW_AND_WRITE_CASES, **MODULE_AND_ERROR_CASES, **FRESH_CASES,
 }
 
 
@@ -1895,3 +2689,25 @@ print([str(w.message).split(" (Triggered internally")[0] for w in caught])
                            text=True, check=True).stdout for lib in ("minigrad", "torch")]
     assert seen[0] == seen[1]
     assert "Converting a tensor with requires_grad=True" in seen[0]
+
+
+def test_T_of_other_than_two_dims_warns_once_as_in_pytorch() -> None:
+    """`x.T` of a 3-d (or 0-d) tensor warns the first time in a process only (PyTorch's
+    TORCH_WARN_ONCE); a 1-d tensor's never: each library runs in a fresh interpreter."""
+    import subprocess
+    import sys
+
+    program = """
+import warnings
+warnings.simplefilter("always")
+import {lib} as torch
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    shapes = [tuple(t.T.shape) for t in (torch.ones(3), torch.ones(2, 3, 4), torch.ones(4, 3, 2),
+                                         torch.tensor(1.0), torch.tensor(2.0))]
+print(shapes, [str(w.message).split(" (Triggered internally")[0] for w in caught])
+"""
+    seen = [subprocess.run([sys.executable, "-c", program.format(lib=lib)], capture_output=True,
+                           text=True, check=True).stdout for lib in ("minigrad", "torch")]
+    assert seen[0] == seen[1]
+    assert "deprecated on 0-D tensors" in seen[0]

@@ -265,15 +265,18 @@ def test_tanh_backward_is_pytorchs_bit_for_bit() -> None:
         assert np.array_equal(got, expected.numpy()), dtype
 
 
-@pytest.mark.parametrize(("name", "least"), [("tanh", 0.995), ("sin", 0.93), ("cos", 0.93)])
-def test_float32_tanh_sin_cos_agree_with_pytorchs_mkl_as_measured(name: str, least: float
-                                                                   ) -> None:
+@pytest.mark.parametrize(("name", "least"), [("tanh", 0.995), ("sin", 0.93), ("cos", 0.93),
+                                           ("exp", 0.98), ("log", 0.9)])
+def test_float32_vector_math_agrees_with_pytorchs_mkl_as_measured(name: str, least: float
+                                                                  ) -> None:
     """PyTorch's x86-64 builds compute these with Intel MKL's closed vector math, which is not
     correctly rounded; minigrad's correctly rounded values agree on at least `least` of the
-    inputs (measured: 99.9%, 95%, 95%; numpy's float32 functions: 66%, 88%, 84%)."""
+    inputs (measured: 99.9%, 95%, 95%, 99%, 92%; numpy's float32: 66%, 88%, 84%, 61%, 84%)."""
     rng = np.random.default_rng(0)
     x = np.concatenate([rng.uniform(-10, 10, 20000), rng.uniform(-1, 1, 20000),
                         rng.standard_normal(20000) * 3]).astype(np.float32)
+    if name == "log":
+        x = np.abs(x) + np.float32(1e-3)
     expected = getattr(torch, name)(torch.from_numpy(x)).numpy()
     agree = np.mean(getattr(minigrad, name)(minigrad.tensor(x)).numpy() == expected)
     assert agree >= least

@@ -102,19 +102,29 @@ class BackwardFunction(FunctionCtx, Node):
         grads = self._forward_cls.backward(self, *grad_outputs)
         grads = grads if isinstance(grads, tuple) else (grads,)
         positions = self._tensor_positions
-        if len(grads) == len(positions) == self._num_args:  # every argument was a tensor
-            return grads
         if len(grads) > self._num_args and all(g is None for g in grads[self._num_args:]):
             grads = grads[:self._num_args]  # extra Nones (for defaulted arguments) are allowed
         if len(grads) != self._num_args:  # one gradient per forward argument, None for non-tensors
             raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
                                f"(expected {self._num_args}, got {len(grads)})")
-        for i, g in enumerate(grads if self._forward_cls._is_custom else ()):
-            if g is not None and i not in positions:  # (minigrad's own ops may: it is dropped)
+        if self._forward_cls._is_custom:  # (minigrad's own ops are trusted: None where needed)
+            self._check_gradients(grads, positions)
+        if len(positions) == self._num_args:  # every argument was a tensor
+            return grads
+        return tuple(grads[i] for i in positions)
+
+    def _check_gradients(self, grads: tuple, positions: tuple) -> None:
+        """PyTorch's refusals of what a custom backward returned: a gradient for an argument
+        that was not a tensor, or a gradient that is neither a tensor nor None."""
+        for i, g in enumerate(grads):
+            if g is None:
+                continue
+            if i not in positions:
                 raise RuntimeError(f"function {self.name()} returned a gradient different than "
                                    f"None at position {i + 1}, but the corresponding forward "
                                    "input was not a Variable")
-        return tuple(grads[i] for i in positions)
+            if not isinstance(g, Tensor):
+                raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
 
 
 class Function:

@@ -16,7 +16,7 @@ prints, digit for digit, and `torch.manual_seed(0)` gives the same random number
   a multiply and an add rounded once, as the compiled code does them;
 - ranges.py: `arange` with a float step and `linspace`, value by value as PyTorch's kernels
   round them (and `fma64`, the same fused multiply-add for float64);
-- vector_math.py: float32 tanh, sin and cos as near as numpy gets to PyTorch's (Intel MKL's,
+- vector_math.py: float32 tanh, sin, cos, exp, log as near as numpy gets to PyTorch's (MKL's,
   whose last bits no published algorithm gives), tanh's backward as PyTorch rounds it, and
   the sqrt of Adam's and RMSprop's steps.
 

@@ -211,7 +211,7 @@ class Exp(Function):
 
     @staticmethod
     def forward(ctx, a):
-        out = result_like(np.exp(a._data), a)
+        out = result_like(vector_math.exp_like_torch(a._data), a)
         ctx.save_for_backward(out)
         return out
 
@@ -229,7 +229,7 @@ class Log(Function):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        return result_like(np.log(a._data), a)
+        return result_like(vector_math.log_like_torch(a._data), a)
 
     @staticmethod
     def backward(ctx, grad):
