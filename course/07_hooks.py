@@ -261,9 +261,9 @@ viz.draw(loss)
 # `fn(grad_outputs)` with the gradients that reached the node, before it runs;
 # `y.grad_fn.register_hook(fn)` calls `fn(grad_inputs, grad_outputs)` after it ran, with what it
 # computed for its inputs. Both get tuples, one entry per output or input, and may return a
-# tuple to use instead. When a node's turn comes, PyTorch's documentation fixes the order: the
-# tensor's hooks, the node's pre-hooks, `retain_grad()`'s copy, the node itself, then for a
-# leaf the post-accumulate hooks, and last the node's post-hooks.
+# tuple to use instead. When a node's turn comes, they run in one order: the tensor's hooks,
+# then `retain_grad()`'s copy, the node's pre-hooks, the node itself, for a leaf the
+# post-accumulate hooks, and last the node's post-hooks.
 #
 # <details><summary>In which order will the five hooks below run? Click to reveal</summary>
 #
