@@ -74,8 +74,8 @@ def as_tensor(value):
 # axes broadcasting added, then over every axis where the input's size is 1, keeping it
 # (`keepdims=True`). PyTorch does this for every operation that broadcasts, and so will yours.
 #
-# Write `unbroadcast(grad, shape)`, which returns `grad` summed down to `shape`. In the cell
-# below, in place of its `raise NotImplementedError()`, then run it and the check after it.
+# Write `unbroadcast(grad, shape)`, which returns `grad` summed down to `shape`, in the cell
+# below in place of its `raise NotImplementedError()`; then run it and the check after it.
 
 # %% tags=["build"]
 def unbroadcast(grad, shape):
@@ -371,11 +371,27 @@ assert largest < 1e-5
 # %% [markdown]
 # ## What the full engine adds
 #
-# Your engine computes the same gradients in under a hundred lines. minigrad, like PyTorch,
+# Your engine computes the same gradients in about a hundred lines. minigrad, like PyTorch,
 # adds what this course has met one notebook at a time: non-scalar outputs (05), `retain_grad()`
 # (06), hooks (07), freeing the graph after `backward()` (09), `no_grad()` and `detach()` (10),
-# your own `Function`s (12), and errors where a result would be silently wrong. Here is one:
-# a weight changed in place after the forward pass used it.
+# your own `Function`s (12). Three of them at once:
+
+# %%
+v = torch.tensor([1.0, 2.0], requires_grad=True)
+h = v * v
+h.retain_grad()  # 06: keep an intermediate's gradient
+h.register_hook(lambda grad: print("the hook sees", grad))  # 07: look at it as it passes
+y = (h * h).sum()
+y.backward()
+print("h.grad:", h.grad)
+try:
+    y.backward()  # 09: the graph was freed; yours would add the gradients again
+except RuntimeError as error:
+    print(error)
+
+# %% [markdown]
+# And errors where a result would be silently wrong. Here is one: a weight changed in place
+# after the forward pass used it.
 
 # %%
 w = Tensor([1.0, 2.0], requires_grad=True)
