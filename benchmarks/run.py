@@ -89,6 +89,9 @@ def environment() -> str:
             f"{os.cpu_count()} CPUs; BLAS/thread variables: {threads}")
 
 
+GRADING_SECTION = "\n## Grading (benchmarks/grading.py)\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=7, help="interleaved rounds (median)")
@@ -128,7 +131,9 @@ def main() -> None:
         clock_name = "CPU time" if args.cpu_time else "wall time"
         text = (f"# Benchmark results\n\nMeasured with `{command}` (median of {args.repeats} "
                 f"interleaved rounds, in {clock_name}).\n\n{environment()}\n\n{table}\n")
-        Path(__file__).with_name("results.md").write_text(text)
+        path = Path(__file__).with_name("results.md")
+        kept = path.read_text().partition(GRADING_SECTION)  # benchmarks/grading.py's figures
+        path.write_text(text + (GRADING_SECTION + kept[2] if kept[1] else ""))
 
 
 if __name__ == "__main__":
