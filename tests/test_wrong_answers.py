@@ -1124,6 +1124,7 @@ PREDICTIONS = [  # (check, the right answer, two answers each wrong in one other
     ("graphs_used_again.twice", [24.0, "error", 12.0, None], 0, 3),
     ("inside_the_engine.one_step", [1.0, 15.0, 6.0, 6.0], 1, 2),
     ("capstone.frozen", [None, [4.0], False], 0, 2),
+    ("engine_from_scratch.grad_prints", [[[1.5], [1.5]], 2.0, None, None], 1, 3),
 ]
 
 

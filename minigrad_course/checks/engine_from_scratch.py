@@ -19,7 +19,9 @@ from typing import Any
 import numpy as np
 
 import minigrad
-from ._feedback import Checks, same_numbers, shown
+from ._data import value_data
+from ._exercise import Exercise, call, prediction
+from ._feedback import Checks, as_array, same_numbers, shown
 from ._guards import Watch
 from ._snippets import check_predictions
 
@@ -85,8 +87,15 @@ def unbroadcasting(unbroadcast: Callable) -> None:
 
 
 def _kind(value: Any) -> str:
+    """What a value is, in words; for the data a learner's value became (`_data`) too."""
     if _is_array(value):
         return f"an array of shape {np.shape(value)}"
+    if isinstance(value, dict) and len(value) >= 1:
+        kind = next(iter(value))
+        if kind in ("tensor", "tuple", "dict"):
+            return f"a {kind}"
+        if kind == "object":
+            return f"a {value['object']}"
     return "None" if value is None else f"a {type(value).__name__}"
 
 
@@ -482,9 +491,10 @@ def optimizer(Tensor: type, SGD: type) -> None:
 
 
 # Exercise 14 ------------------------------------------------------------------------------
-# Each answer is a function of plain data (dicts, lists, numpy arrays) that returns plain data:
-# `_*_cases` draws the inputs, `_*_run` calls the learner's function on a copy of them and
-# keeps what it returned and what a Watch saw, `_*_judge` computes the expected result itself.
+# Each answer is a function of plain data (dicts, lists, numpy arrays) that returns plain data,
+# judged in three halves (`_exercise.Exercise`): `_*_cases` draws the inputs, `_*_run` calls the
+# learner's function on a copy of them in the learner's process and returns what it gave as
+# data, with what a Watch saw; `_*_judge` computes the expected result in the judge's process.
 
 GRAD_PRINTS_SNIPPET = """\
 x = torch.tensor([[1.0, 1.0], [-2.0, 0.0], [0.5, 0.5]])
@@ -499,6 +509,7 @@ print(x.grad)
 print(u.grad)"""
 
 
+@prediction
 def grad_prints(answers: Any) -> None:
     check_predictions("your 4 predictions", answers, GRAD_PRINTS_SNIPPET,
                       ["w.grad", "b.grad", "x.grad", "u.grad"],
@@ -506,6 +517,24 @@ def grad_prints(answers: Any) -> None:
                       "was added to, relu passes it only where its input is positive, and "
                       "only leaves that require grad and were used get a .grad.")
 
+
+def _as_dict(data: Any) -> dict | None:
+    """A dict the learner returned, from its data form; None for anything else."""
+    if isinstance(data, dict) and set(data) == {"dict"} and isinstance(data["dict"], list):
+        return {key: value for key, value in data["dict"]}
+    return None
+
+
+def _no_recursion(hint: str) -> Callable:
+    def finish(checks: Checks, cases: list, results: list) -> None:
+        recursive = sorted({name for got in results if got for name in got["recursive"]})
+        checks.expect(not recursive, f"{', '.join(recursive)} calls itself: recursion fails "
+                      "on graphs deeper than Python's recursion limit, whatever the limit is "
+                      f"set to. Hint: {hint}")
+    return finish
+
+
+# Exercise 14: paths ----------------------------------------------------------------------
 
 def _paths_expected(inputs_of: dict, root: str) -> dict:
     """How many paths lead from root to each node: the dependency-count walk of the lesson,
@@ -556,21 +585,23 @@ PATHS_EXAMPLE = ast.literal_eval(PATHS_EXAMPLE_SNIPPET)
 
 def _paths_cases(rng: np.random.Generator, hidden: bool = False) -> list[dict]:
     if hidden:
-        return [{"inputs_of": _stacked_diamonds(60), "root": "d0"},
-                {"inputs_of": {f"v{i}": [f"v{i + 1}"] if i < 3000 else [] for i in
-                               range(3001)}, "root": "v0"},
+        depth = int(rng.integers(50, 70))
+        chain = int(rng.integers(3000, 4000))
+        return [{"inputs_of": _stacked_diamonds(depth), "root": "d0"},
+                {"inputs_of": {f"v{i}": [f"v{i + 1}"] if i < chain else []
+                               for i in range(chain + 1)}, "root": "v0"},
                 {"inputs_of": _random_dag(rng, 40), "root": "n0"}]
     return [{"inputs_of": PATHS_EXAMPLE, "root": "loss"},
             {"inputs_of": _stacked_diamonds(3), "root": "d0"},
-            {"inputs_of": _random_dag(rng, 12), "root": "n0"},
-            {"inputs_of": _random_dag(rng, 20), "root": "n0"}]
+            {"inputs_of": _random_dag(rng, int(rng.integers(10, 16))), "root": "n0"},
+            {"inputs_of": _random_dag(rng, int(rng.integers(18, 26))), "root": "n0"}]
 
 
-def _paths_run(paths_from: Callable, case: dict, checks: Checks) -> dict:
+def _paths_run(paths_from: Callable, case: dict) -> dict:
     given = {name: list(inputs) for name, inputs in case["inputs_of"].items()}
     with Watch() as watch:
-        result = checks.call(paths_from, given, case["root"], doing="paths_from(...)")
-    return {"result": result, "recursive": list(watch.recursive),
+        result = call(paths_from, given, case["root"], doing="paths_from(...)")
+    return {"result": value_data(result), "recursive": watch.recursive,
             "backward_runs": watch.backward_runs}
 
 
@@ -580,16 +611,15 @@ def _paths_judge(checks: Checks, case: dict, got: dict) -> None:
     if got["backward_runs"]:
         checks.fail_now(f"{which}, it ran minigrad's backward pass: write the walk yourself, "
                         "on the dict.")
-    result = got["result"]
-    if not checks.expect(isinstance(result, dict), f"{which}: it should return a dict, node "
-                         f"-> number of paths; it returned {_kind(result)}."):
-        return
+    result = _as_dict(got["result"])
+    if result is None:
+        checks.fail_now(f"{which}: it should return a dict, node -> number of paths.")
     expected = _paths_expected(inputs_of, root)
     checks.expect(set(result) == set(expected),
                   f"{which}: its keys should be every node root reaches, root included, each "
                   "once.")
-    wrong = [name for name in expected if name in result and
-             not (type(result[name]) is int and result[name] == expected[name])]
+    wrong = [name for name in expected if name in result and not (
+        type(result[name]) in (int, float) and result[name] == expected[name])]
     if wrong:
         name = min(wrong, key=lambda n: (expected[n], n))
         checks.expect(False, f"{which}: {name!r} has {result[name]!r} paths, not the number "
@@ -598,57 +628,53 @@ def _paths_judge(checks: Checks, case: dict, got: dict) -> None:
                       "are done (count each node's uses first), and give root 1.")
 
 
-def _paths_finish(checks: Checks, gots: list[dict]) -> None:
-    recursive = sorted({name for got in gots for name in got["recursive"]})
-    checks.expect(not recursive, f"{', '.join(recursive)} calls itself: recursion fails on "
-                  "graphs deeper than Python's recursion limit, whatever the limit is set to. "
-                  "Hint: keep the walk's state in lists.")
-
-
-def _run_exercise(subject: str, function: Callable, cases: list, run: Callable,
-                  judge: Callable, finish: Callable | None, success: str) -> None:
-    checks = Checks(subject)
-    gots = [run(function, case, checks) for case in cases]
-    for case, got in zip(cases, gots):
-        judge(checks, case, got)
-    if finish is not None:
-        finish(checks, gots)
-    checks.verdict(success)
-
-
-def paths(paths_from: Callable) -> None:
-    _run_exercise("paths_from(inputs_of, root)", paths_from,
-                  _paths_cases(np.random.default_rng(14)), _paths_run, _paths_judge,
-                  _paths_finish, "paths_from counts the paths to every node of 4 graphs: the "
-                  "runs a once-per-path pass would make.")
-
-
-def paths_deep(paths_from: Callable) -> None:
-    _run_exercise("paths_from(inputs_of, root)", paths_from,
-                  _paths_cases(np.random.default_rng(1414), hidden=True), _paths_run,
-                  _paths_judge, _paths_finish, "paths_from counts 2 ** 60 paths through 60 "
-                  "stacked diamonds, and walks a chain of 3,001 nodes without recursion.")
+PATHS_HINTS = {"recursion": "keep the walk's state in lists, not in nested calls."}
+paths = Exercise(
+    "paths_from(inputs_of, root)", ("paths_from",), cases=_paths_cases, run=_paths_run,
+    judge=_paths_judge, finish=_no_recursion("keep the walk's state in lists."), seed=14,
+    hints=PATHS_HINTS,
+    success="paths_from counts the paths to every node of 4 graphs: the runs a "
+            "once-per-path pass would make.")
+paths_deep = Exercise(
+    paths.subject, paths.names, cases=lambda rng: _paths_cases(rng, hidden=True),
+    run=_paths_run, judge=_paths_judge, finish=paths.finish, seed=1414, hints=PATHS_HINTS,
+    success="paths_from counts the 2 ** 50 and more paths through 50 or more stacked "
+            "diamonds, and walks a chain of 3,000 nodes or more without recursion.")
 
 
 # Exercise 14: backward over a tape --------------------------------------------------------
 
-_TAPE_OPS: dict[str, Callable] = {
+_TAPE_FORWARD: dict[str, Callable] = {  # numpy, in the learner's process: values, no gradient
+    "add": np.add, "mul": np.multiply, "matmul": np.matmul,
+    "relu": lambda a: np.maximum(a, 0.0), "sum": lambda a: np.asarray(a.sum())}
+_TAPE_OPS: dict[str, Callable] = {  # minigrad, in the judge: the expected gradients
     "add": lambda a, b: a + b, "mul": lambda a, b: a * b, "matmul": lambda a, b: a @ b,
     "relu": lambda a: a.relu(), "sum": lambda a: a.sum()}
 
 
-def _forward(tape: list, inputs: dict, wrt: list) -> tuple[dict, list]:
-    """Run the tape on minigrad (float64): every value, and the gradients of the last one
-    with respect to `wrt` (None where it does not depend on an input)."""
+def _steps(tape: list) -> list[tuple]:
+    """The tape as the notebook describes it, whether it came as data (lists) or not."""
+    return [(out, op, tuple(ins)) for out, op, ins in tape]
+
+
+def _values(tape: list, inputs: dict) -> dict:
+    values = {name: np.array(value, dtype=np.float64) for name, value in inputs.items()}
+    for out, op, ins in _steps(tape):
+        values[out] = _TAPE_FORWARD[op](*(values[name] for name in ins))
+    return values
+
+
+def _expected_grads(tape: list, inputs: dict, wrt: list) -> list:
+    """The gradients of the tape's last value with respect to `wrt`, from minigrad (float64):
+    None where it does not depend on an input."""
     tensors = {name: minigrad.tensor(np.array(value, dtype=np.float64),
                                      requires_grad=name in wrt)
                for name, value in inputs.items()}
-    for out, op, ins in tape:
+    for out, op, ins in _steps(tape):
         tensors[out] = _TAPE_OPS[op](*(tensors[name] for name in ins))
-    values = {name: t.detach().numpy() for name, t in tensors.items()}
-    loss = tensors[tape[-1][0]]
-    grads = minigrad.autograd.grad(loss, [tensors[name] for name in wrt], allow_unused=True)
-    return values, [None if g is None else g.numpy() for g in grads]
+    grads = minigrad.autograd.grad(tensors[tape[-1][0]], [tensors[name] for name in wrt],
+                                   allow_unused=True)
+    return [None if g is None else g.numpy() for g in grads]
 
 
 def _random_tape(rng: np.random.Generator, steps: int) -> dict:
@@ -688,14 +714,14 @@ def _random_tape(rng: np.random.Generator, steps: int) -> dict:
     return {"tape": tape, "inputs": inputs, "wrt": ["x", "w", "p", "q", "u", "v"]}
 
 
-def _long_tape(length: int) -> dict:
-    """A chain: h = h * c + x, `length` times, then its sum."""
+def _long_tape(rng: np.random.Generator) -> dict:
+    """A chain: h = h * c + x, a thousand times or more, then its sum."""
     tape, last = [], "x"
-    for index in range(length):
+    for index in range(int(rng.integers(1000, 1500))):
         tape += [(f"m{index}", "mul", (last, "c")), (f"a{index}", "add", (f"m{index}", "x"))]
         last = f"a{index}"
     tape.append(("loss", "sum", (last,)))
-    return {"tape": tape, "inputs": {"x": np.array([0.5, -1.0]), "c": np.array(0.999)},
+    return {"tape": tape, "inputs": {"x": rng.uniform(-1, 1, 2), "c": np.array(0.999)},
             "wrt": ["x", "c"]}
 
 
@@ -710,18 +736,18 @@ TAPE_EXAMPLE = {"tape": ast.literal_eval(TAPE_EXAMPLE_SNIPPET.removeprefix("tape
 
 def _tape_cases(rng: np.random.Generator, hidden: bool = False) -> list[dict]:
     if hidden:
-        return [_long_tape(1500), _random_tape(rng, 12), _random_tape(rng, 12)]
-    return [TAPE_EXAMPLE, _random_tape(rng, 4), _random_tape(rng, 6), _random_tape(rng, 8)]
+        return [_long_tape(rng), _random_tape(rng, 12), _random_tape(rng, 12)]
+    return [TAPE_EXAMPLE, *(_random_tape(rng, steps) for steps in (4, 6, 8))]
 
 
-def _tape_run(tape_backward: Callable, case: dict, checks: Checks) -> dict:
-    values, _ = _forward(case["tape"], case["inputs"], case["wrt"])
+def _tape_run(tape_backward: Callable, case: dict) -> dict:
+    values = _values(case["tape"], case["inputs"])
     given = {name: value.copy() for name, value in values.items()}
-    steps, wanted = [tuple(step) for step in case["tape"]], list(case["wrt"])
+    steps, wanted = _steps(case["tape"]), list(case["wrt"])
     with Watch() as watch:  # the arguments are made before: a Watch refuses the check's code
-        result = checks.call(tape_backward, steps, given, wanted, doing="tape_backward(...)")
+        result = call(tape_backward, steps, given, wanted, doing="tape_backward(...)")
     changed = sorted(name for name in values if not np.array_equal(given[name], values[name]))
-    return {"result": result, "changed": changed, "recursive": list(watch.recursive),
+    return {"result": value_data(result), "changed": changed, "recursive": watch.recursive,
             "backward_runs": watch.backward_runs}
 
 
@@ -731,16 +757,14 @@ def _tape_judge(checks: Checks, case: dict, got: dict) -> None:
     if got["backward_runs"]:
         checks.fail_now(f"{which}, it ran minigrad's backward pass: write the pass over the "
                         "tape yourself, with numpy.")
-    result = got["result"]
-    if not checks.expect(isinstance(result, dict), f"{which}: it should return a dict, input "
-                         f"name -> gradient or None; it returned {_kind(result)}."):
-        return
+    result = _as_dict(got["result"])
+    if result is None:
+        checks.fail_now(f"{which}: it should return a dict, input name -> gradient or None.")
     if got["changed"]:
         checks.expect(False, f"{which}: it changed values[{got['changed'][0]!r}] in place. "
                       "Hint: write into arrays you made (a + b, grad * mask make new ones), "
                       "never into the arrays of values.")
-    _, expected = _forward(tape, case["inputs"], wrt)
-    for name, want in zip(wrt, expected):
+    for name, want in zip(wrt, _expected_grads(tape, case["inputs"], wrt)):
         if not checks.expect(name in result, f"{which}: it has no entry for {name!r}; the "
                              "dict should have one for each name of wrt."):
             continue
@@ -752,10 +776,10 @@ def _tape_judge(checks: Checks, case: dict, got: dict) -> None:
         elif mine is None:
             checks.expect(False, f"{which}: the loss depends on {name!r}, but its gradient is "
                           "None.")
-        elif np.shape(mine) != want.shape:
-            checks.expect(False, f"{which}: the gradient of {name!r} has shape "
-                          f"{np.shape(mine)}, not its input's {want.shape}. Hint: an input "
-                          "that was broadcast gets its gradient summed back to its shape.")
+        elif as_array(mine) is None or np.shape(as_array(mine)) != want.shape:
+            checks.expect(False, f"{which}: the gradient of {name!r} is {_kind(mine)}, not an "
+                          f"array of its input's shape {want.shape}. Hint: an input that was "
+                          "broadcast gets its gradient summed back to its shape.")
         else:
             checks.expect(same_numbers(mine, want),
                           f"{which}: the gradient of {name!r} is not the loss's. Hint: walk "
@@ -764,21 +788,15 @@ def _tape_judge(checks: Checks, case: dict, got: dict) -> None:
                           "step that made it.")
 
 
-def _tape_finish(checks: Checks, gots: list[dict]) -> None:
-    recursive = sorted({name for got in gots for name in got["recursive"]})
-    checks.expect(not recursive, f"{', '.join(recursive)} calls itself. Hint: the tape is a "
-                  "list: one loop over it, from the end, is the whole walk.")
-
-
-def tape(tape_backward: Callable) -> None:
-    _run_exercise("tape_backward(tape, values, wrt)", tape_backward,
-                  _tape_cases(np.random.default_rng(15)), _tape_run, _tape_judge, _tape_finish,
-                  "tape_backward gives PyTorch's gradients on 4 tapes, broadcast inputs "
-                  "summed back, None for inputs the loss does not use.")
-
-
-def tape_long(tape_backward: Callable) -> None:
-    _run_exercise("tape_backward(tape, values, wrt)", tape_backward,
-                  _tape_cases(np.random.default_rng(1515), hidden=True), _tape_run,
-                  _tape_judge, _tape_finish,
-                  "tape_backward walks a tape of 3,001 steps and two more random tapes.")
+TAPE_HINTS = {"recursion": "one loop over the tape, from its end, is the whole walk."}
+tape = Exercise(
+    "tape_backward(tape, values, wrt)", ("tape_backward",), cases=_tape_cases, run=_tape_run,
+    judge=_tape_judge, finish=_no_recursion("one loop over the tape, from its end, is the "
+                                            "whole walk."),
+    seed=15, hints=TAPE_HINTS,
+    success="tape_backward gives PyTorch's gradients on 4 tapes, broadcast inputs summed "
+            "back, None for inputs the loss does not use.")
+tape_long = Exercise(
+    tape.subject, tape.names, cases=lambda rng: _tape_cases(rng, hidden=True), run=_tape_run,
+    judge=_tape_judge, finish=tape.finish, seed=1515, hints=TAPE_HINTS,
+    success="tape_backward walks a tape of 2,000 steps or more, and two more random tapes.")
