@@ -999,6 +999,43 @@ def paths_from(inputs_of, root):
             made[node].retain_grad()
     made[root].backward()
     return {node: 1 if node == root else int(made[node].grad.item()) for node in made}""", FAIL),
+    # ---- 14 paths: a right answer whose first import of a package runs importlib's frozen
+    # code, which calls itself (not the learner's recursion); a recursion compiled under a
+    # frozen module's name is still the learner's
+    ("engine_from_scratch.paths+paths_deep", """\
+def paths_from(inputs_of, root):
+    import sys
+    for name in [name for name in sys.modules if name.split(".")[0] == "xml"]:
+        del sys.modules[name]  # so that the import below is a first one
+    import xml.dom.minidom
+    waiting, stack = {root: 0}, [root]
+    while stack:
+        for child in inputs_of[stack.pop()]:
+            if child not in waiting:
+                waiting[child] = 0
+                stack.append(child)
+            waiting[child] += 1
+    paths, ready = {root: 1}, [root]
+    while ready:
+        node = ready.pop()
+        for child in inputs_of[node]:
+            paths[child] = paths.get(child, 0) + paths[node]
+            waiting[child] -= 1
+            if waiting[child] == 0:
+                ready.append(child)
+    return paths""", PASS),
+    ("engine_from_scratch.paths+paths_deep", """\
+import sys
+sys.setrecursionlimit(100_000)
+exec(compile('''
+def visit(inputs_of, root, paths, weight=1):
+    paths[root] = paths.get(root, 0) + weight
+    for child in inputs_of[root]:
+        visit(inputs_of, child, paths, weight)
+    return paths
+''', "<frozen importlib._bootstrap>", "exec"))
+def paths_from(inputs_of, root):
+    return visit(inputs_of, root, {})""", FAIL),
     # ---- 14 tape: the example's answer hard-coded, minigrad's autograd doing the pass,
     # recursion with a raised limit, values changed in place
     ("engine_from_scratch.tape+tape_long", """\
