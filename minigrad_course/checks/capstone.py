@@ -1,4 +1,5 @@
-"""Checks for exercises/ex13_capstone.ipynb: a small classifier trained with nn and optim."""
+"""Checks for exercises/ex13_capstone.ipynb and lesson 13's builds: a small classifier
+trained with nn and optim, its training step and a frozen layer."""
 from __future__ import annotations
 
 import math
@@ -9,9 +10,10 @@ import numpy as np
 
 from minigrad import _grad_mode, nn, optim, random
 from minigrad.tensor import Tensor
+
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
-from ._feedback import Checks, describe, same_numbers, shown
+from ._feedback import Checks, describe, is_number, same_numbers, shown
 from ._guards import Watch, roughly
 from ._snippets import check_predictions
 
@@ -243,3 +245,93 @@ accuracy = Exercise(
                                                                                           120))]],
     success="accuracy is right for three models, runs the model without recording, and "
             "leaves recording on.")
+
+
+def _snapshot(model: nn.Module) -> list[np.ndarray]:
+    return [param._data.copy() for param in model.parameters()]
+
+
+def train_step(step_fn: Callable) -> None:
+    """Lesson 13's build: one step of the usual loop (reset first, forward, backward, step),
+    judged against that loop on two models, over two calls (a missing reset shows on the
+    second), with the loss returned as a float and .grad holding this step's gradient."""
+    checks = Checks("train_step(model, optimizer, loss_fn, xs, ys)")
+    for seed, points, lr in ((0, 40, 0.5), (5, 30, 0.2)):
+        xs, ys = two_moons(points, seed)
+        model, reference = make_model(seed), make_model(seed)
+        optimizer = optim.SGD(model.parameters(), lr=lr)
+        expected_optimizer = optim.SGD(reference.parameters(), lr=lr)
+        loss_fn = nn.CrossEntropyLoss()
+        for attempt in (1, 2):
+            which = f"call {attempt} on a model with lr={lr}"
+            expected_optimizer.zero_grad()
+            expected = loss_fn(reference(xs), ys)
+            expected.backward()
+            expected_optimizer.step()
+            with Watch() as watch:
+                loss = checks.call(step_fn, model, optimizer, loss_fn, xs, ys, doing=which)
+            checks.expect(isinstance(loss, float), f"{which}: it should return the loss as a "
+                          f"Python float (loss.item()), not {describe(loss)}.")
+            checks.expect(is_number(loss) and same_numbers(loss, expected.item()),
+                          f"{which}: the loss returned is not the loss of the model before "
+                          "this step's update. Hint: compute it from model(xs) before step().")
+            checks.expect(watch.backward_runs == 1, f"{which}: backward() ran "
+                          f"{watch.backward_runs} times; once per step is asked.")
+            checks.expect(all(p.grad is not None and same_numbers(p.grad, q.grad)
+                              for p, q in zip(model.parameters(), reference.parameters())),
+                          f"{which}: afterwards, .grad does not hold this step's gradient. "
+                          "Hint: reset first, then backward(): gradients accumulate "
+                          "(notebook 03), and a reset after step() would leave None.")
+            if not checks.expect(all(same_numbers(mine, theirs) for mine, theirs in
+                                     zip(_snapshot(model), _snapshot(reference))),
+                                 f"{which}: the parameters did not move as one SGD step with "
+                                 "this step's gradient moves them. Hint: step() uses .grad as "
+                                 "backward() left it."):
+                break
+    checks.verdict("train_step takes the usual step (reset, forward, backward, step) on two "
+                   "models, twice each, and returns the loss as a float.")
+
+
+def freeze(freeze_fn: Callable) -> None:
+    """Lesson 13's build: `freeze(model, index, lr)` switches off model[index], drops its
+    gradients, and returns SGD(lr, momentum=0.9) over only the parameters still trained; then
+    training with zero_grad(set_to_none=False) must leave the frozen layer exactly as it was."""
+    checks = Checks("freeze(model, index, lr)")
+    for seed, index, lr in ((0, 0, 0.1), (3, 2, 0.05)):
+        xs, ys = two_moons(40, seed)
+        model = make_model(seed)
+        loss_fn = nn.CrossEntropyLoss()
+        loss_fn(model(xs), ys).backward()  # every parameter holds a gradient, as after training
+        frozen = {id(p) for p in model[index].parameters()}
+        trained = {id(p) for i, layer in enumerate(model) if i != index
+                   for p in layer.parameters()}
+        which = f"freeze(model, {index}, lr={lr})"
+        with Watch():
+            optimizer = checks.call(freeze_fn, model, index, lr, doing=which)
+        if not isinstance(optimizer, optim.SGD):
+            checks.fail_now(f"{which} should return a torch.optim.SGD, not {describe(optimizer)}.")
+        params = list(model.parameters())
+        checks.expect(all(p.requires_grad == (id(p) in trained) for p in params),
+                      f"{which}: only model[{index}]'s parameters should stop requiring grad.")
+        checks.expect(all(p.grad is None for p in params if id(p) in frozen),
+                      f"{which}: model[{index}]'s parameters still hold their old .grad.")
+        held = [id(p) for group in optimizer.param_groups for p in group["params"]]
+        checks.expect(sorted(held) == sorted(trained),
+                      f"{which}: the optimizer should hold exactly the {len(trained)} "
+                      f"parameters still trained, and it holds {len(held)}. Hint: filter "
+                      "model.parameters() by requires_grad.")
+        group = optimizer.param_groups[0] if optimizer.param_groups else {}
+        checks.expect(group.get("lr") == lr and group.get("momentum") == 0.9,
+                      f"{which}: the optimizer should use lr={lr} and momentum=0.9.")
+        before = _snapshot(model)
+        for _ in range(3):  # training goes on: the trained layers move, the frozen one may not
+            optimizer.zero_grad(set_to_none=False)
+            loss_fn(model(xs), ys).backward()
+            optimizer.step()
+        moved = {id(p) for p, old in zip(params, before) if not np.array_equal(p._data, old)}
+        checks.expect(not moved & frozen, f"{which}: after three training steps "
+                      f"model[{index}] moved.")
+        checks.expect(trained <= moved, f"{which}: after three training steps some trained "
+                      "parameters did not move.")
+    checks.verdict("freeze switches off one layer, drops its gradients and returns an SGD with "
+                   "momentum over the rest: three steps later the layer has not moved.")

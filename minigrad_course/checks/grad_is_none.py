@@ -1,6 +1,8 @@
-"""Checks for exercises/ex02_grad_is_none.ipynb: who gets a .grad, and when."""
+"""Checks for exercises/ex02_grad_is_none.ipynb and lesson 02's build: who gets a .grad, and
+when; a slope measured by nudging."""
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -9,9 +11,10 @@ import numpy as np
 
 from minigrad import random
 from minigrad.tensor import Tensor
+
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
-from ._feedback import Checks, describe, same_numbers
+from ._feedback import Checks, as_array, describe, is_number, same_numbers, shown
 from ._guards import Watch
 from ._snippets import check_predictions
 
@@ -195,3 +198,45 @@ will_get_grad = Exercise(
     "will_get_grad(t)", ("predict",), cases=_who_cases, run=_who_run, judge=_who_judge, seed=2,
     success="will_get_grad agrees with backward() on 6 kinds of tensor, asked in shuffled "
             "order, without running backward itself.")
+
+
+def _slope_cases() -> list[tuple[str, Callable[[float], float], float, float]]:
+    """(f in words, f, x, f'(x) worked out by hand): smooth functions at points drawn from a
+    fixed seed, so no slope can be written into an answer."""
+    rng = np.random.default_rng(22)
+    x1, x2, x3, x4 = (float(v) for v in rng.uniform(0.5, 2.0, 4))
+    return [("f(x) = x ** 2", lambda x: x ** 2, x1, 2 * x1),
+            ("f(x) = x ** 3", lambda x: x ** 3, -x2, 3 * x2 ** 2),
+            ("f(x) = sin(x)", lambda x: math.sin(x), x3, math.cos(x3)),
+            ("f(x) = 1 / x", lambda x: 1 / x, x4, -1 / x4 ** 2)]
+
+
+def slope(slope_of: Callable) -> None:
+    """Lesson 02's build: `slope(f, x)` measures f's slope at x by nudging x, with no
+    autograd. One-sided or two-sided differences both pass; the slope must be within 1%."""
+    checks = Checks("slope(f, x)")
+    for description, f, x, expected in _slope_cases():
+        points: list[float] = []
+
+        def watched(t: Any, f: Callable = f, points: list = points) -> Any:
+            points.append(t)
+            return f(t)
+
+        which = f"for {description} at x = {x:.3f}"
+        with Watch(given=(watched, f)) as watch:
+            got = checks.call(slope_of, watched, x, doing=f"slope(f, x) {which}")
+        if watch.backward_runs:
+            checks.fail_now(f"{which}: it ran a backward pass; measure the slope by nudging x "
+                            "and calling f, with plain numbers.")
+        if not checks.expect(is_number(got), f"{which}: it should return a number, not "
+                             f"{describe(got)}."):
+            continue
+        if not checks.expect(any(p != x for p in points), f"{which}: it never called f at a "
+                             "nudged x. Hint: compare f at x + eps with f at x (or x - eps)."):
+            continue
+        mine = float(as_array(got).reshape(()))
+        checks.expect(abs(mine - expected) <= 0.01 * abs(expected) + 1e-6,
+                      f"{which}: {shown(got)} is not the slope there. Hint: divide how far f "
+                      "moves by how far x moved; a nudge of about 1e-6 is small enough to be "
+                      "accurate and large enough for floats to resolve.")
+    checks.verdict("slope(f, x) measures the slope of 4 functions within 1%, by nudging x.")

@@ -1,5 +1,5 @@
-"""Checks for exercises/ex05_non_scalar_outputs.ipynb: non-scalar outputs and the `gradient`
-argument, a vector-Jacobian product."""
+"""Checks for exercises/ex05_non_scalar_outputs.ipynb and lesson 05's build: non-scalar outputs
+and the `gradient` argument, a vector-Jacobian product, a Jacobian row by row."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -8,9 +8,10 @@ from typing import Any
 import numpy as np
 
 from minigrad.tensor import Tensor
+
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
-from ._feedback import Checks, as_array, same_numbers
+from ._feedback import Checks, as_array, describe, same_numbers
 from ._guards import Watch, reaches
 from ._snippets import check_predictions
 
@@ -216,3 +217,48 @@ mse_gradient = Exercise(  # 3 samples, as the notebook shows, and others
                                  "number (notebook 05)."},
     success="mse_gradient returns the gradient of the mean squared error for 6, 3, 1 and "
             "another number of samples, from a backward pass.")
+
+
+def _examples() -> list[tuple[str, Callable[[Tensor], Tensor], np.ndarray, np.ndarray]]:
+    """(description, f, x, its Jacobian worked out by hand) for lesson 05's build: the graded
+    exercise's kinds of function, on numbers from a fixed seed."""
+    examples = []
+    for case in _jacobian_cases(np.random.default_rng(6)):
+        description, f, jacobian_at = FUNCTIONS[case["kind"]]
+        x, m = case["x"], case["m"]
+        examples.append((description, lambda t, f=f, m=m: f(t, m), x, jacobian_at(x, m)))
+    return examples
+
+
+def jacobian_rows(jacobian_of: Callable) -> None:
+    """Lesson 05's build: `jacobian(y, x)` for a vector y already computed from the leaf x, one
+    backward pass through y's graph per row (backward() or autograd.grad), without
+    torch.autograd.functional.jacobian."""
+    from minigrad.autograd import functional
+
+    checks = Checks("jacobian(y, x)")
+    for description, f, x0, expected in _examples():
+        x = Tensor(x0.copy(), requires_grad=True)
+        y = f(x)
+        which = f"for {description}"
+        with Watch({functional.jacobian: "torch.autograd.functional.jacobian"}) as watch:
+            mine = as_array(checks.call(jacobian_of, y, x, doing=f"jacobian(y, x) {which}"))
+        if watch.called:
+            checks.fail_now(f"{which}: it calls {watch.called[0]}, which is what the lesson "
+                            "asks you to write.")
+        if not checks.expect(mine is not None and mine.shape == expected.shape,
+                             f"{which}: expected a matrix with one row per element of y and "
+                             f"one column per element of x, got {describe(mine)}. Hint: row i "
+                             "is x.grad after a backward with a one-hot gradient picking y[i]."):
+            continue
+        checks.expect(same_numbers(mine, expected),
+                      f"{which}: the rows are not the derivatives of each element of y. Hint: "
+                      "x.grad accumulates, and a name for x.grad is that very tensor "
+                      "(notebooks 03 and 04): start each row from an empty .grad.")
+        checks.expect(watch.backward_runs == len(expected) and
+                      all(run.roots and run.roots[0] is y for run in watch.runs),
+                      f"{which}: J should come from {len(expected)} backward passes through "
+                      f"y, one per row (it ran {watch.backward_runs}). Hint: each row is what "
+                      "one y.backward(gradient=one_hot, retain_graph=True) leaves in x.grad.")
+    checks.verdict("jacobian(y, x) builds J for 4 functions, one backward pass through y per "
+                   "row.")

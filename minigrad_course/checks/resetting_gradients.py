@@ -118,12 +118,16 @@ def _fit_judge(checks: Checks, case: list, got: dict) -> None:
     checks.expect(got["backward_runs"] == steps,
                   f"{call_text}: backward() ran {got['backward_runs']} times, once per step is "
                   "asked: the loop should still learn by gradient descent.")
-    checks.expect(lambda: losses[-1] < 1e-3 and abs(float(as_array(w)) - 3) < 0.05 and
-                  abs(float(as_array(b)) - 1) < 0.05,
+    expected = _reference_fit(steps, lr)
+    # A drawn lr and step count may be too small for gradient descent itself to get there:
+    # only then is "not there yet" no mistake.
+    reached = expected[-1] < 1e-3
+    checks.expect(lambda: not reached or (losses[-1] < 1e-3 and abs(float(as_array(w)) - 3) <
+                                          0.05 and abs(float(as_array(b)) - 1) < 0.05),
                   f"{call_text}: w and b did not reach the line y = 3x + 1. Hint: which .grad "
                   "does each update use, this step's alone or the sum of all steps so far? "
                   "(notebook 04)")
-    checks.expect(lambda: same_numbers(losses, _reference_fit(steps, lr)),
+    checks.expect(lambda: same_numbers(losses, expected),
                   f"{call_text}: the losses differ from those of gradient descent with one "
                   "reset per step. Hint: what should .grad hold when a step's backward() "
                   "starts?")

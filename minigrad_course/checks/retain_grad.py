@@ -1,7 +1,8 @@
-"""Checks for exercises/ex06_retain_grad.ipynb: an intermediate's .grad, retain_grad(),
-is_leaf and retains_grad."""
+"""Checks for exercises/ex06_retain_grad.ipynb and lesson 06's build: an intermediate's .grad,
+retain_grad(), is_leaf and retains_grad, gradients along a chain."""
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -126,3 +127,60 @@ def too_late(answers: Any) -> None:
     check_predictions("your 4 predictions", answers, TOO_LATE_SNIPPET, labels,
                       "All 4 right: retain_grad() is a request for the next backward(), "
                       "not for the one already run.")
+
+
+def _chain(seed: int, layers: int) -> tuple[float, list[float]]:
+    rng = np.random.default_rng(seed)
+    return float(rng.uniform(-1, 1)), [float(w) for w in rng.uniform(0.5, 2.0, layers)]
+
+
+def _chain_expected(x0: float, weights: list[float]) -> tuple[list[float], float]:
+    """d(output)/d(h_k) for every layer, h_1's first, and d(output)/dx, by the chain rule."""
+    h, layers = x0, []
+    for w in weights:
+        h = math.tanh(w * h)
+        layers.append(h)
+    grads, grad = [], 1.0
+    for w, h in zip(reversed(weights), reversed(layers)):
+        grads.append(grad)
+        grad *= w * (1 - h * h)
+    return grads[::-1], grad
+
+
+def chain_gradients(gradients_of: Callable) -> None:
+    """Lesson 06's build: `chain_gradients(x, weights)` returns the gradient of the output with
+    respect to every layer h_k = tanh(w_k h_(k-1)), from one backward pass that also fills
+    x.grad (retain_grad(), or hooks)."""
+    checks = Checks("chain_gradients(x, weights)")
+    for seed, layers in ((3, 5), (4, 2), (5, 1)):
+        x0, weights = _chain(seed, layers)
+        expected, x_grad = _chain_expected(x0, weights)
+        x = Tensor(x0, requires_grad=True)
+        which = f"with {layers} layer{'s' if layers > 1 else ''}"
+        with Watch() as watch:
+            grads = checks.call(gradients_of, x, list(weights), doing=f"chain_gradients {which}")
+        if not isinstance(grads, (list, tuple)) or len(grads) != layers:
+            checks.fail_now(f"{which}: it should return a list of {layers} gradients, one per "
+                            f"layer, got {describe(grads)}.")
+        if not checks.expect(all(g is not None for g in grads),
+                             f"{which}: some gradients are None: an intermediate keeps its "
+                             ".grad only when asked. Hint: when must retain_grad() be called, "
+                             "before or after backward()?"):
+            continue
+        checks.expect(lambda grads=grads, expected=expected: all(
+            same_numbers(g, e) for g, e in zip(grads, expected)),
+            f"{which}: the gradients are not those of the output with respect to each layer, "
+            "h_1's first. Hint: keep every h_k, the output included, and read them after one "
+            "backward() on the output.")
+        runs = watch.backward_runs
+        if runs != 1:
+            checks.expect(False, f"{which}: it ran {runs} backward passes; one backward() on "
+                          "the output computes every gradient at once.")
+        elif checks.expect(watch.runs[0].accumulate, f"{which}: it used "
+                           "torch.autograd.grad, which fills no .grad; call backward() on the "
+                           "output, with the layers' gradients kept."):
+            checks.expect(same_numbers(x.grad, x_grad),
+                          f"{which}: x.grad is not the gradient of the output: the chain "
+                          "should start from x itself.")
+    checks.verdict("chain_gradients returns each layer's gradient for chains of 5, 2 and 1 "
+                   "layers, from one backward() that also fills x.grad.")
