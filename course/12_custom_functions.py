@@ -168,17 +168,17 @@ print("max(dim=0):", t.grad)
 # %% [markdown]
 # ## The rules at points without a derivative
 #
-# PyTorch's documentation lists what autograd gives at such points, by the first rule that
-# applies:
+# PyTorch's documentation lists what autograd gives at such points; the first rule that
+# applies decides:
 #
 # - the derivative, where there is one;
 # - where the function is convex around the point, the smallest slope (in size) of the lines
 #   touching it from below (`relu` and `abs` at 0: 0); where concave, the same from above;
-# - where the function is defined, its limit there, infinite included (`sqrt` at 0), or any one
-#   of several limits;
+# - where it is defined, its limit there, infinite included (`sqrt` at 0), or any one of
+#   several;
 # - where it is not defined, anything: `sqrt(-1)` gives NaN, `log(-1)` gives $-1$.
 #
-# The rules say what autograd aims for; each operation's backward decides.
+# Each operation's backward decides how it follows them.
 #
 # <details><summary><code>torch.relu(t)</code>, <code>t.clamp(min=0)</code> and
 # <code>torch.maximum(t, zero)</code> compute the same function. What gradient will each give
@@ -369,4 +369,4 @@ except RuntimeError as error:
 #   every direction; give it `float64` inputs, and points where the function is smooth.
 #
 # Exercises: [exercises/ex12_custom_functions.ipynb](../exercises/ex12_custom_functions.ipynb).
-# Next: [13 · Capstone](13_capstone.ipynb).
+# Next: [13 · An engine of your own](13_engine_from_scratch.ipynb).

@@ -50,11 +50,11 @@ class Pow(torch.autograd.Function):
         return {pow_grads}"""
 
 
-SCRATCH_LESSON = Path(__file__).resolve().parent.parent / "course" / "14_engine_from_scratch.py"
+SCRATCH_LESSON = Path(__file__).resolve().parent.parent / "course" / "13_engine_from_scratch.py"
 
 
 def scratch_engine(*wrong: str) -> str:
-    """Lesson 14's engine as its worked answers write it (the imports, the Tensor class and
+    """Lesson 13's engine as its worked answers write it (the imports, the Tensor class and
     every build cell), then each of `wrong`: a function written again, as a learner got it
     wrong, which the check is given instead (the operators keep the worked ones)."""
     cells = [cell.source for cell in jupytext.read(SCRATCH_LESSON).cells
@@ -66,7 +66,7 @@ def scratch_engine(*wrong: str) -> str:
 
 def scratch_backward(walk: str, leaf: str = "t.grad = grad.copy() if t.grad is None else "
                      "t.grad + grad") -> str:
-    """Lesson 14's backward pass with another `walk` (the lines after the two errors), in
+    """Lesson 13's backward pass with another `walk` (the lines after the two errors), in
     which `LEAF` stands for what a leaf does with its gradient."""
     return ("def backward(root):\n" + "\n".join(
         "    " + line for line in walk.replace("LEAF", leaf).splitlines()))
@@ -134,7 +134,7 @@ def tape_backward(tape, values, wrt):
 
 
 def exercise_tape(old: str, new: str) -> str:
-    """Exercise 14-3's worked answer with `old` replaced by `new`."""
+    """Exercise 13-3's worked answer with `old` replaced by `new`."""
     assert old in EXERCISE_TAPE
     return EXERCISE_TAPE.replace(old, new)
 
@@ -765,7 +765,7 @@ def gradient_norms(model):
 def gradient_norms(model):
     return {name: None if p.grad is None else (p.grad ** 2).sum().sqrt()
             for name, p in model.named_parameters()}""", FAIL),
-    # 14 (lesson) unbroadcast: other right ways; the axes of size 1 or the leading axes
+    # 13 (lesson) unbroadcast: other right ways; the axes of size 1 or the leading axes
     # forgotten, keepdims dropped, a reshape for a sum.
     ("engine_from_scratch.unbroadcasting", """\
 import numpy as np
@@ -794,7 +794,7 @@ def unbroadcast(grad, shape):
     return grad""", FAIL),
     ("engine_from_scratch.unbroadcasting",
      "def unbroadcast(grad, shape):\n    return grad.reshape(shape)", FAIL),
-    # 14 record: always recording, all inputs required, the inputs that need grad only.
+    # 13 record: always recording, all inputs required, the inputs that need grad only.
     ("engine_from_scratch.recording", scratch_engine(), PASS),
     ("engine_from_scratch.recording", scratch_engine("""\
 def record(out, inputs, grad_fn):
@@ -812,7 +812,7 @@ def record(out, inputs, grad_fn):
     if needed:
         out.requires_grad, out.grad_fn, out.inputs = True, grad_fn, needed
     return out"""), FAIL),
-    # 14 operations: mul's gradients swapped or not unbroadcast, matmul's factors on the wrong
+    # 13 operations: mul's gradients swapped or not unbroadcast, matmul's factors on the wrong
     # side, relu passing the gradient at 0, total's gradient left a scalar, a bare array for
     # one input.
     ("engine_from_scratch.operations", scratch_engine(), PASS),
@@ -848,7 +848,7 @@ def relu(a):
     def grad_fn(grad):
         return grad * (a.data > 0)
     return record(Tensor(np.maximum(a.data, 0)), (a,), grad_fn)"""), FAIL),
-    # 14 backward: the worked pass, and one that sorts first; recursion (with a raised limit),
+    # 13 backward: the worked pass, and one that sorts first; recursion (with a raised limit),
     # a grad_fn run once per path (right values), overwriting .grad or a buffer instead of
     # adding, .grad stored on every tensor, the gradient stored without a copy, broadcast
     # gradients not summed back.
@@ -930,7 +930,7 @@ while stack:
     ("engine_from_scratch.backward_pass", scratch_engine("""\
 def unbroadcast(grad, shape):
     return grad"""), FAIL),
-    # 14 SGD: zero_grad() zeroing instead of None, a step without lr, a step that also clears.
+    # 13 SGD: zero_grad() zeroing instead of None, a step without lr, a step that also clears.
     ("engine_from_scratch.optimizer", scratch_engine(), PASS),
     ("engine_from_scratch.optimizer", scratch_engine("""\
 class SGD(SGD):
@@ -950,7 +950,7 @@ class SGD(SGD):
             if p.grad is not None:
                 p.data = p.data - self.lr * p.grad
                 p.grad = None"""), FAIL),
-    # 14 (exercise) paths: uses counted instead of paths, each node reached once, an input
+    # 13 (exercise) paths: uses counted instead of paths, each node reached once, an input
     # used twice counted once, a node's number passed on before it is complete; a topological
     # order first is right too.
     ("engine_from_scratch.paths", """\
@@ -1018,7 +1018,7 @@ def paths_from(inputs_of, root):
         for child in inputs_of[node]:
             paths[child] += paths[node]
     return paths""", PASS),
-    # 14 tape: no unbroadcast, a gradient overwritten instead of added, zeros for an unused
+    # 13 tape: no unbroadcast, a gradient overwritten instead of added, zeros for an unused
     # input, the tape walked forward, relu's gradient passed at 0, relu's mask made in the
     # values themselves.
     ("engine_from_scratch.tape", EXERCISE_TAPE, PASS),

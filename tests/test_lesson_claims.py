@@ -350,22 +350,22 @@ class SignSTE(torch.autograd.Function):
 t = torch.tensor([0.3, 1.7, -0.6], dtype=torch.float64, requires_grad=True)
 assert not torch.autograd.gradcheck(SignSTE.apply, (t,), raise_exception=False)
 """, BOTH),
-    # 13: the linear layer's node, cross-entropy, the output bias's gradient, freezing.
-    ("13", "`AddmmBackward0` (PyTorch's name for the `x @ W.T + b` of a linear layer)", """
+    # 14: the linear layer's node, cross-entropy, the output bias's gradient, freezing.
+    ("14", "`AddmmBackward0` (PyTorch's name for the `x @ W.T + b` of a linear layer)", """
 layer = torch.nn.Linear(2, 3)
 x = torch.ones(4, 2)
 out = layer(x)
 assert out.grad_fn.name() == "AddmmBackward0"
 assert torch.allclose(out, x @ layer.weight.T + layer.bias)
 """, BOTH),
-    ("13", "averages $-\\log$ of the probability given to the right class", """
+    ("14", "averages $-\\log$ of the probability given to the right class", """
 scores = torch.tensor([[2.0, -1.0], [0.5, 0.5], [-1.0, 3.0]])
 labels = torch.tensor([0, 1, 0])
 probabilities = torch.nn.functional.softmax(scores, dim=1)
 by_hand = -probabilities[torch.arange(3), labels].log().mean()
 assert torch.allclose(torch.nn.CrossEntropyLoss()(scores, labels), by_hand)
 """, BOTH),
-    ("13", ("its gradient is the average over all points of (predicted probabilities minus "
+    ("14", ("its gradient is the average over all points of (predicted probabilities minus "
             "the one-hot label)"), """
 layer = torch.nn.Linear(2, 2)
 xs = torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
@@ -376,7 +376,7 @@ one_hot = torch.nn.functional.one_hot(labels, 2).float()
 expected = (torch.nn.functional.softmax(scores.detach(), dim=1) - one_hot).mean(dim=0)
 assert torch.allclose(layer.bias.grad, expected)
 """, BOTH),
-    ("13", "The optimizer does not read `requires_grad`", """
+    ("14", "The optimizer does not read `requires_grad`", """
 for momentum, set_to_none in ((0.0, True), (0.9, False)):
     frozen = torch.nn.Linear(2, 2)
     optimizer = torch.optim.SGD(frozen.parameters(), lr=0.1, momentum=momentum)
@@ -393,7 +393,7 @@ before = frozen.weight.detach().clone()
 optimizer.step()
 assert torch.equal(frozen.weight.detach(), before)
 """, BOTH),
-    # Issue 32's sections (05, 07, 09, 12) and the engine from scratch (14).
+    # Issue 32's sections (05, 07, 09, 12) and the engine from scratch (13).
     # 05: forward mode, and how many passes each mode needs for a Jacobian.
     ("05", "and PyTorch's own forward mode, `torch.func.jvp`", """
 f = lambda t: t * t.sin() + t
@@ -473,13 +473,13 @@ t.grad = None
 t.log().backward()
 assert t.grad.item() == -1.0
 """, BOTH),
-    # 14: the engine from scratch, held against PyTorch's behaviour.
-    ("14", "(our `.grad` is a numpy array, PyTorch's a tensor)", """
+    # 13: the engine from scratch, held against PyTorch's behaviour.
+    ("13", "(our `.grad` is a numpy array, PyTorch's a tensor)", """
 w = torch.tensor([1.0, 2.0], requires_grad=True)
 (w * 2).sum().backward()
 assert isinstance(w.grad, torch.Tensor)
 """, BOTH),
-    ("14", "PyTorch does this for every operation that broadcasts", """
+    ("13", "PyTorch does this for every operation that broadcasts", """
 x = torch.ones(4, 3) * 2
 for op in (torch.add, torch.sub, torch.mul, torch.div, torch.maximum, torch.minimum):
     b = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -487,25 +487,25 @@ for op in (torch.add, torch.sub, torch.mul, torch.div, torch.maximum, torch.mini
     op(op(x, b), column).sum().backward()
     assert b.grad.shape == (3,) and column.grad.shape == (4, 1), op
 """, BOTH),
-    ("14", "as in PyTorch, a result of constants is a leaf, and no graph is kept for it", """
+    ("13", "as in PyTorch, a result of constants is a leaf, and no graph is kept for it", """
 c = torch.tensor(10.0)
 result = c + c * 2
 assert result.is_leaf and result.grad_fn is None and not result.requires_grad
 assert not (torch.tensor(1.0, requires_grad=True) + c).is_leaf
 """, BOTH),
-    ("14", "an intermediate result keeps nothing, and a tensor that does not require grad gets", """
+    ("13", "an intermediate result keeps nothing, and a tensor that does not require grad gets", """
 x = torch.tensor([1.0, 2.0])
 w = torch.tensor([3.0, 4.0], requires_grad=True)
 h = x * w
 (h * h).sum().backward()
 assert x.grad is None and h.grad is None and w.grad is not None
 """, BOTH),
-    ("14", "and 0 elsewhere, at 0 too (PyTorch's choice)", """
+    ("13", "and 0 elsewhere, at 0 too (PyTorch's choice)", """
 t = torch.tensor([-1.0, 0.0, 1.0], requires_grad=True)
 torch.relu(t).sum().backward()
 assert t.grad.tolist() == [0.0, 0.0, 1.0]
 """, BOTH),
-    ("14", "which sets each parameter's `.grad` to `None` (PyTorch's default, notebook 04)", """
+    ("13", "which sets each parameter's `.grad` to `None` (PyTorch's default, notebook 04)", """
 w = torch.tensor([1.0], requires_grad=True)
 optimizer = torch.optim.SGD([w], lr=0.1)
 (w * 2).sum().backward()
@@ -513,7 +513,7 @@ optimizer.step()
 optimizer.zero_grad()
 assert w.grad is None and abs(w.item() - 0.8) < 1e-6
 """, BOTH),
-    ("14", "`mul_` raised `w`'s, `MulBackward0` saved the old number with `w`", """
+    ("13", "`mul_` raised `w`'s, `MulBackward0` saved the old number with `w`", """
 w = torch.tensor([1.0, 2.0], requires_grad=True)
 y = (w * w).sum()
 assert w._version == 0
@@ -579,10 +579,10 @@ def test_the_claim_holds_on_minigrad(row: tuple) -> None:
 
 
 def test_pytorch_seeds_every_run_differently() -> None:
-    """13: "PyTorch seeds its random numbers differently on every run" (why it overwrites
+    """14: "PyTorch seeds its random numbers differently on every run" (why it overwrites
     nn.Linear's start): two fresh processes start from different seeds and weights."""
     pytest.importorskip("torch")
-    assert "PyTorch seeds its random numbers differently on every run" in source_text("13")
+    assert "PyTorch seeds its random numbers differently on every run" in source_text("14")
     script = "import torch; print(torch.initial_seed(), torch.nn.Linear(2, 2).weight.tolist())"
     runs = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                            check=True).stdout for _ in range(2)}

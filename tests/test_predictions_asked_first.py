@@ -135,17 +135,17 @@ TABLE = [
     ("12", "what gradient will each give at t = 0?",
      ["clamp(min=0) tensor(1.)", "maximum(t, zero) tensor(0.5000)", "one function, three"],
      "output"),
-    ("13", "after loss.backward(), which tensors have a .grad?",
-     ["grad shape (16, 2)", "the four parameters", "stays none"], "output"),
-    ("13", "is that the gradient of the loss at the weights the model has now?",
-     ["before the last update", "a little smaller"], "reveal"),
-    ("13", "will model[0].weight move?",  # its cell waits for train_step: the reveal says it
-     ["does not read requires_grad", "still holds the last step's gradient"], "reveal"),
     # the cells after these two wait for the learner's backward: their reveals answer
-    ("14", "what will w.grad, b.grad and x.grad be", ["(1, -2)", "b.grad is 1", "stays none"],
+    ("13", "what will w.grad, b.grad and x.grad be", ["(1, -2)", "b.grad is 1", "stays none"],
      "reveal"),
-    ("14", "what will w.grad hold, on your engine?",
+    ("13", "what will w.grad hold, on your engine?",
      ["[20. 40.]", "version counter", "is at version 1; expected version 0"], "reveal"),
+    ("14", "after loss.backward(), which tensors have a .grad?",
+     ["grad shape (16, 2)", "the four parameters", "stays none"], "output"),
+    ("14", "is that the gradient of the loss at the weights the model has now?",
+     ["before the last update", "a little smaller"], "reveal"),
+    ("14", "will model[0].weight move?",  # its cell waits for train_step: the reveal says it
+     ["does not read requires_grad", "still holds the last step's gradient"], "reveal"),
 ]
 
 

@@ -951,13 +951,13 @@ import inspect
 def count_inplace(fn, t):
     fn(t)
     return inspect.currentframe().f_back.f_back.f_locals.get("expected", 0)""", FAIL),
-    # ---- 14 grad prints: zeros for the unused leaf, the bias's gradient per row
+    # ---- 13 grad prints: zeros for the unused leaf, the bias's gradient per row
     ("engine_from_scratch.grad_prints",
      "grad_prints = [[[1.5], [1.5]], 2.0, None, [0.0, 0.0]]", FAIL),
     ("engine_from_scratch.grad_prints",
      "grad_prints = [[[1.5], [1.5]], [[1.0], [0.0], [1.0]], None, None]", FAIL),
     ("engine_from_scratch.grad_prints", "grad_prints = [[[1.5], [1.5]], 2, None, None]", PASS),
-    # ---- 14 paths: the example's answer hard-coded, recursion with a raised limit,
+    # ---- 13 paths: the example's answer hard-coded, recursion with a raised limit,
     # minigrad's own pass doing the counting (a sum of inputs has gradient 1 on each path)
     ("engine_from_scratch.paths+paths_deep", """\
 def paths_from(inputs_of, root):
@@ -999,7 +999,7 @@ def paths_from(inputs_of, root):
             made[node].retain_grad()
     made[root].backward()
     return {node: 1 if node == root else int(made[node].grad.item()) for node in made}""", FAIL),
-    # ---- 14 paths: a right answer whose first import of a package runs importlib's frozen
+    # ---- 13 paths: a right answer whose first import of a package runs importlib's frozen
     # code, which calls itself (not the learner's recursion); a recursion compiled under a
     # frozen module's name is still the learner's
     ("engine_from_scratch.paths+paths_deep", """\
@@ -1036,7 +1036,7 @@ def visit(inputs_of, root, paths, weight=1):
 ''', "<frozen importlib._bootstrap>", "exec"))
 def paths_from(inputs_of, root):
     return visit(inputs_of, root, {})""", FAIL),
-    # ---- 14 tape: the example's answer hard-coded, minigrad's autograd doing the pass,
+    # ---- 13 tape: the example's answer hard-coded, minigrad's autograd doing the pass,
     # recursion with a raised limit, values changed in place
     ("engine_from_scratch.tape+tape_long", """\
 import numpy as np

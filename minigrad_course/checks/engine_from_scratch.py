@@ -1,6 +1,6 @@
-"""Checks for lesson 14's engine from scratch and exercises/ex14_engine_from_scratch.ipynb.
+"""Checks for lesson 13's engine from scratch and exercises/ex13_engine_from_scratch.ipynb.
 
-Lesson 14: the learner's `Tensor` on numpy, one step at a time, each held against minigrad:
+Lesson 13: the learner's `Tensor` on numpy, one step at a time, each held against minigrad:
 `unbroadcast` (a broadcast input's gradient summed back to its shape), `record` (a result keeps
 its inputs and `grad_fn` only when one of them requires grad), the operations `mul`, `matmul`,
 `relu` and `total`, `backward` (each `grad_fn` run once, after all its gradients are in, without
@@ -490,7 +490,7 @@ def optimizer(Tensor: type, SGD: type) -> None:
                    "torch.optim.SGD does, and zero_grad() sets every .grad to None.")
 
 
-# Exercise 14 ------------------------------------------------------------------------------
+# Exercise 13 ------------------------------------------------------------------------------
 # Each answer is a function of plain data (dicts, lists, numpy arrays) that returns plain data,
 # judged in three halves (`_exercise.Exercise`): `_*_cases` draws the inputs, `_*_run` calls the
 # learner's function on a copy of them in the learner's process and returns what it gave as
@@ -534,7 +534,7 @@ def _no_recursion(hint: str) -> Callable:
     return finish
 
 
-# Exercise 14: paths ----------------------------------------------------------------------
+# Exercise 13: paths ----------------------------------------------------------------------
 
 def _paths_expected(inputs_of: dict, root: str) -> dict:
     """How many paths lead from root to each node: the dependency-count walk of the lesson,
@@ -642,7 +642,7 @@ paths_deep = Exercise(
             "diamonds, and walks a chain of 3,000 nodes or more without recursion.")
 
 
-# Exercise 14: backward over a tape --------------------------------------------------------
+# Exercise 13: backward over a tape --------------------------------------------------------
 
 _TAPE_FORWARD: dict[str, Callable] = {  # numpy, in the learner's process: values, no gradient
     "add": np.add, "mul": np.multiply, "matmul": np.matmul,

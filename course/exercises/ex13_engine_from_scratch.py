@@ -1,7 +1,7 @@
 # %% [markdown]
-# # Exercises 14 · An engine of your own
+# # Exercises 13 · An engine of your own
 #
-# Companion to [notebook 14](../notebooks/14_engine_from_scratch.ipynb). Your engine's graph
+# Companion to [notebook 13](../notebooks/13_engine_from_scratch.ipynb). Your engine's graph
 # was made of your tensors; here the graphs are plain data, dicts and lists of names, and you
 # write what the engine does with them: who gets a `.grad`, how much work a pass that runs a
 # node once per arriving gradient would do, and a backward pass over a *tape*. Replace each
@@ -33,7 +33,7 @@ from minigrad_course.checks import engine_from_scratch as check
 # Set `grad_prints` to the four things it prints, in order: a number, a list of numbers (a
 # nested list for a 2-D tensor) or `None`.
 
-# %% grade_id="14-grad-prints"
+# %% grade_id="13-grad-prints"
 ### BEGIN SOLUTION
 grad_prints = [[[1.5], [1.5]], 2.0, None, None]
 ### END SOLUTION
@@ -62,7 +62,7 @@ check.grad_prints(grad_prints)
 # is 1.) No recursion: the check tries a chain of 3,001 nodes, and 60 stacked diamonds,
 # $2^{60}$ paths, too many to walk one by one.
 
-# %% grade_id="14-paths"
+# %% grade_id="13-paths"
 def paths_from(inputs_of, root):
     ### BEGIN SOLUTION
     waiting = {root: 0}  # node -> how many uses of it are still to be done
@@ -113,7 +113,7 @@ check.paths_deep(paths_from)
 # broadcast inputs summed back to their shapes; `matmul` takes two 2-D arrays. Leave `values`
 # as it is.
 
-# %% grade_id="14-tape"
+# %% grade_id="13-tape"
 def tape_backward(tape, values, wrt):
     ### BEGIN SOLUTION
     def unbroadcast(grad, shape):
@@ -162,5 +162,4 @@ check.tape_long(tape_backward)
 #   double with every diamond; waiting for all of a node's gradients does each node once.
 # - A tape is already in order: walked from its end, it is a backward pass without counting.
 #
-# You have reached the end of the exercises. The worked answers are in `solutions/` of the
-# course's repository; in a class, your instructor has them.
+# Next: [exercises 14](ex14_capstone.ipynb).

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 14 · An engine of your own
+# # 13 · An engine of your own
 #
 # Since notebook 01 minigrad has recorded your operations, and `backward()` has walked them.
 # Here you write that engine yourself, on numpy, in five short steps, each checked against
@@ -434,4 +434,6 @@ except RuntimeError as error:
 #   optimizer needs from it.
 # - The full engine adds the rest, and errors such as the version counter's.
 #
-# Exercises: [exercises/ex14_engine_from_scratch.ipynb](../exercises/ex14_engine_from_scratch.ipynb).
+# Exercises: [exercises/ex13_engine_from_scratch.ipynb](../exercises/ex13_engine_from_scratch.ipynb).
+# Next: [14 · Capstone](14_capstone.ipynb), a classifier trained with `torch.nn` and
+# `torch.optim`.
