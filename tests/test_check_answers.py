@@ -1202,3 +1202,8 @@ def test_the_backward_pass_check_puts_backward_back() -> None:
     x = minigrad.tensor(2.0, requires_grad=True)
     (x * x).backward()
     assert x.grad.item() == 4.0
+
+
+def test_every_row_ends_in_pass_or_in_what_its_feedback_says() -> None:
+    """A bare FAIL (the function, not called) would make a row fail with no feedback checked."""
+    assert [row[:2] for row in TABLE if not (row[2] is PASS or fails(row[2]))] == []

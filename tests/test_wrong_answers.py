@@ -1432,3 +1432,8 @@ def test_each_caption_sits_with_its_own_graph() -> None:
     for figure, caption in zip(figures, ("your graph", "the expected graph")):
         assert figure.index(caption) < figure.index("<svg") and "</figure>" in figure
         assert figure.count("<figcaption>") == 1
+
+
+def test_every_row_ends_in_pass_or_in_what_its_feedback_says() -> None:
+    """A bare FAIL (the function, not called) would make a row fail with no feedback checked."""
+    assert [row[:2] for row in TABLE if not (row[2] is PASS or fails(row[2]))] == []
