@@ -392,8 +392,8 @@ class Tensor:
         return (_rebuild, (self._data, self._requires_grad))
 
     def __deepcopy__(self, memo: dict) -> Tensor:
-        """As PyTorch: only a leaf is copied (a copy of a graph's output could not reach
-        it), with requires_grad and a deep copy of its .grad."""
+        """As PyTorch's: a leaf is copied with requires_grad and a deep copy of its .grad;
+        a result recorded in a graph is refused."""
         if not self.is_leaf:
             raise RuntimeError(
                 "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "

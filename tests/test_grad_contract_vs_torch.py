@@ -2775,7 +2775,8 @@ LEFTOVER_CASES = {f.__name__.lstrip("_"): f for f in (
 
 # ---- round five (issue 31): fresh cases written against torch 2.13 without looking at
 # minigrad first: reductions with ties and zeros, clamp with tensor bounds, pow at 0,
-# losses and activations at their kinks, optimizers' options, deepcopy, autograd.functional
+# losses and activations at their kinks, optimizers' options, deepcopy, autograd.functional;
+# then module and tensor hooks, views changed in place, .grad and .data assigned, dtypes
 
 
 def _amax_ties(lib: Any) -> Any:
@@ -3535,6 +3536,300 @@ def _mean_empty_dims(lib: Any) -> Any:
     return y, x.grad, lib.ones(2, 0).mean(1), lib.ones(0).var(), lib.ones(0).std()
 
 
+
+def _module_full_backward_hook(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 2)
+    seen = []
+    m.register_full_backward_hook(lambda mod, gi, go: seen.append((gi, go)))
+    x = lib.ones(1, 2, requires_grad=True)
+    m(x).sum().backward()
+    return seen
+
+
+def _module_full_backward_hook_no_input_grad(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 2)
+    seen = []
+    m.register_full_backward_hook(lambda mod, gi, go: seen.append((gi, go)))
+    m(lib.ones(1, 2)).sum().backward()
+    return seen
+
+
+def _module_forward_hook_changes_output(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    h = m.register_forward_hook(lambda mod, inp, out: out * 2)
+    y = m(lib.ones(2))
+    h.remove()
+    return y, m(lib.ones(2))
+
+
+def _module_forward_pre_hook_changes_input(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    m.register_forward_pre_hook(lambda mod, inp: (inp[0] * 0,))
+    return m(lib.ones(2))
+
+
+def _tensor_hook_on_view(lib: Any) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    v = x[:2] * 1
+    seen = []
+    v.register_hook(lambda g: seen.append(g.clone()))
+    v.sum().backward()
+    return seen, x.grad
+
+
+def _hook_returning_none_keeps(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = x * 3
+    y.register_hook(lambda g: None)
+    y.sum().backward()
+    return x.grad
+
+
+def _retain_grad_view_after_inplace(lib: Any) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    y = x * 1
+    v = y[:2]
+    v.retain_grad()
+    v.mul_(2)
+    y.sum().backward()
+    return v.grad, x.grad
+
+
+def _inplace_on_view_changes_base_grad_fn(lib: Any) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    y = x * 1
+    y[1:].mul_(3)
+    return y.grad_fn, y._version, y[1:]._base is y
+
+
+def _view_of_view_base(lib: Any) -> Any:
+    x = lib.ones(4)
+    a = x[1:]
+    b = a[1:]
+    return b._base is x, a._base is x, x._base
+
+
+def _detach_view_version(lib: Any) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    d = x.detach()
+    d[0] = 5
+    return x, x._version, d._version
+
+
+def _grad_of_view_output(lib: Any) -> Any:
+    x = lib.ones(2, 2, requires_grad=True)
+    y = x.view(4)
+    return lib.autograd.grad(y.sum(), y)
+
+
+def _grad_with_retain_graph_false_then_again(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = (x.exp()).sum()
+    lib.autograd.grad(y, x)
+    return lib.autograd.grad(y, x)
+
+
+def _grad_only_inputs_not_accumulated(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    w = lib.ones(2, requires_grad=True)
+    y = (x * w).sum()
+    g = lib.autograd.grad(y, x)
+    return g, x.grad, w.grad
+
+
+def _backward_non_scalar_error(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    (x * 2).backward()
+
+
+def _backward_on_int_output(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = (x * 2).long()
+    return y.requires_grad, y.grad_fn
+
+
+def _argmax_no_grad(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return x.argmax().requires_grad, (x > 0).requires_grad
+
+
+def _comparison_of_requires_grad(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return x == 1, x.eq(1).dtype
+
+
+def _to_same_dtype_is_self(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return x.to(lib.float32) is x, x.float() is x, x.double().grad_fn
+
+
+def _contiguous_is_self(lib: Any) -> Any:
+    x = lib.ones(2, 3, requires_grad=True)
+    return x.contiguous() is x, x.t().contiguous().grad_fn
+
+
+def _clone_of_leaf_is_not_leaf(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    c = x.clone()
+    return c.is_leaf, c.grad_fn, c.requires_grad
+
+
+def _new_tensor_from_requires_grad(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return x.new_zeros(2).requires_grad, x.new_ones(2), x.new_full((2,), 3.)
+
+
+def _zeros_like_requires(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return lib.zeros_like(x).requires_grad, lib.zeros_like(x, requires_grad=True)
+
+
+def _tensor_of_tensor_warns(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return lib.tensor(x)
+
+
+def _as_tensor_keeps_graph(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = lib.as_tensor(x)
+    return y is x
+
+
+def _numpy_of_requires_grad(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return x.numpy()
+
+
+def _tolist_of_requires_grad(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return x.tolist(), x[0].item()
+
+
+def _sum_of_list_of_tensors(lib: Any) -> Any:
+    xs = [lib.tensor(float(i), requires_grad=True) for i in range(3)]
+    s = sum(xs)
+    s.backward()
+    return s, s.grad_fn, [x.grad for x in xs]
+
+
+def _python_max_of_tensors(lib: Any) -> Any:
+    a = lib.tensor(1., requires_grad=True)
+    b = lib.tensor(2., requires_grad=True)
+    m = max(a, b)
+    m.backward()
+    return m is b, a.grad, b.grad
+
+
+def _bool_of_requires_grad(lib: Any) -> Any:
+    x = lib.tensor([1.], requires_grad=True)
+    return bool(x), bool(x > 0)
+
+
+def _grad_accumulates_on_retain_graph(lib: Any) -> Any:
+    x = lib.tensor([1.], requires_grad=True)
+    y = x ** 2
+    y.backward(retain_graph=True)
+    y.backward()
+    return x.grad
+
+
+def _grad_zero_then_backward(lib: Any) -> Any:
+    x = lib.tensor([1.], requires_grad=True)
+    (x * 2).backward()
+    g = x.grad
+    x.grad.zero_()
+    (x * 3).backward()
+    return g, x.grad, g is x.grad
+
+
+def _grad_set_then_backward(lib: Any) -> Any:
+    x = lib.tensor([1.], requires_grad=True)
+    x.grad = lib.tensor([5.])
+    (x * 2).backward()
+    return x.grad
+
+
+def _grad_set_requires_grad_tensor(lib: Any) -> Any:
+    x = lib.tensor([1.], requires_grad=True)
+    x.grad = lib.tensor([5.], requires_grad=True)
+    (x * 2).backward()
+    return x.grad
+
+
+def _backward_create_graph_accumulate(lib: Any) -> Any:
+    x = lib.tensor([1.], requires_grad=True)
+    (x ** 3).backward(create_graph=True)
+    g = x.grad
+    (x ** 2).backward(create_graph=True)
+    return g, x.grad
+
+
+def _no_grad_inplace_on_leaf_then_backward(lib: Any) -> Any:
+    w = lib.ones(2, requires_grad=True)
+    y = (w * w).sum()
+    with lib.no_grad():
+        w -= 0.1
+    y.backward()
+
+
+def _no_grad_inplace_on_leaf_add_only(lib: Any) -> Any:
+    w = lib.ones(2, requires_grad=True)
+    y = (w * 3).sum()
+    with lib.no_grad():
+        w -= 0.1
+    y.backward()
+    return w, w.grad
+
+
+def _data_assignment_keeps_grad(lib: Any) -> Any:
+    w = lib.ones(2, requires_grad=True)
+    (w * 2).sum().backward()
+    w.data = lib.zeros(2)
+    return w, w.grad, w._version
+
+
+def _data_sub_inplace(lib: Any) -> Any:
+    w = lib.ones(2, requires_grad=True)
+    y = (w * w).sum()
+    w.data.sub_(0.5)
+    y.backward()
+    return w.grad
+
+
+def _leaf_view_requires_grad_inplace_no_grad(lib: Any) -> Any:
+    w = lib.ones(2, 2, requires_grad=True)
+    with lib.no_grad():
+        w[0] = 3.
+    return w, w.grad_fn, w.is_leaf
+
+
+def _sigmoid_backward_twice(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = x.sigmoid().sum()
+    y.backward()
+    y.backward()
+
+
+def _exp_backward_twice_message(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = (x * 2).sum()
+    y.backward()
+    y.backward()
+    return x.grad
+
+
+def _mul_by_constant_twice(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = (x * lib.ones(2)).sum()
+    y.backward()
+    y.backward()
+    return x.grad
+
+
 ROUND_FIVE_CASES = {f.__name__.lstrip("_"): f for f in (
     _amax_ties, _amax_all_ties, _max_all_ties, _maximum_ties, _prod_with_zero, _prod_two_zeros,
     _prod_dim_zero, _std_one_element, _var_unbiased_false, _norm_zero_vector, _softmax_grad,
@@ -3562,7 +3857,22 @@ ROUND_FIVE_CASES = {f.__name__.lstrip("_"): f for f in (
     _clamp_int_by_float_tensor, _clamp_tensor_in_place, _clamp_tensor_no_grad_bound,
     _clamp_tensor_bounds_broadcast, _zero_pow_negative_exponent, _deepcopy_leaf_keeps_grad,
     _deepcopy_view_of_leaf, _deepcopy_shared, _deepcopy_module_after_backward,
-    _deepcopy_no_grad_result, _mean_empty_dims)}
+    _deepcopy_no_grad_result, _mean_empty_dims,
+    _module_full_backward_hook, _module_full_backward_hook_no_input_grad,
+    _module_forward_hook_changes_output, _module_forward_pre_hook_changes_input,
+    _tensor_hook_on_view, _hook_returning_none_keeps, _retain_grad_view_after_inplace,
+    _inplace_on_view_changes_base_grad_fn, _view_of_view_base, _detach_view_version,
+    _grad_of_view_output, _grad_with_retain_graph_false_then_again,
+    _grad_only_inputs_not_accumulated, _backward_non_scalar_error, _backward_on_int_output,
+    _argmax_no_grad, _comparison_of_requires_grad, _to_same_dtype_is_self, _contiguous_is_self,
+    _clone_of_leaf_is_not_leaf, _new_tensor_from_requires_grad, _zeros_like_requires,
+    _tensor_of_tensor_warns, _as_tensor_keeps_graph, _numpy_of_requires_grad,
+    _tolist_of_requires_grad, _sum_of_list_of_tensors, _python_max_of_tensors,
+    _bool_of_requires_grad, _grad_accumulates_on_retain_graph, _grad_zero_then_backward,
+    _grad_set_then_backward, _grad_set_requires_grad_tensor, _backward_create_graph_accumulate,
+    _no_grad_inplace_on_leaf_then_backward, _no_grad_inplace_on_leaf_add_only,
+    _data_assignment_keeps_grad, _data_sub_inplace, _leaf_view_requires_grad_inplace_no_grad,
+    _sigmoid_backward_twice, _exp_backward_twice_message, _mul_by_constant_twice)}
 
 
 CASES: dict[str, Callable[[Any], Any]] = {

@@ -96,8 +96,8 @@ class Clamp(Function):
 
 class ClampTensors(Function):
     """clamp(a, min, max) with tensor bounds (PyTorch's clamp.Tensor): d a = da where
-    min <= a <= max; d min = da where a < min (and min < max); d max = da where a > max or
-    max < min, where max won (PyTorch's clamp_backward_min_max)"""
+    min <= a <= max; d min = da where a < min (and min < max); d max = da where a > max, and
+    wherever max < min, where max is the result (PyTorch's clamp_backward_min_max)"""
     node_name = "ClampBackward0"
     saved_names = ("self", "min", "max")
     optional_tensors = (1, 2)  # a bound left out still has its edge
