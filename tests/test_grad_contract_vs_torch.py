@@ -2776,7 +2776,8 @@ LEFTOVER_CASES = {f.__name__.lstrip("_"): f for f in (
 # ---- round five (issue 31): fresh cases written against torch 2.13 without looking at
 # minigrad first: reductions with ties and zeros, clamp with tensor bounds, pow at 0,
 # losses and activations at their kinks, optimizers' options, deepcopy, autograd.functional;
-# then module and tensor hooks, views changed in place, .grad and .data assigned, dtypes
+# then module and tensor hooks, views changed in place, .grad and .data assigned, dtypes;
+# then custom Functions' corners and autograd.grad's arguments
 
 
 def _amax_ties(lib: Any) -> Any:
@@ -3830,6 +3831,225 @@ def _mul_by_constant_twice(lib: Any) -> Any:
     return x.grad
 
 
+
+def _doubling_function(lib: Any) -> Any:
+    """A custom Function with a default argument: x * k."""
+    class Double(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k=2.0):
+            ctx.k = k
+            return x * k
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.k, None
+    return Double
+
+
+def _fn_default_arg(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = _doubling_function(lib).apply(x)
+    y.sum().backward()
+    return y, x.grad
+
+
+def _fn_keyword_arg(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = _doubling_function(lib).apply(x, k=3.0)
+    y.sum().backward()
+    return y, x.grad
+
+
+def _fn_under_no_grad(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    with lib.no_grad():
+        y = _doubling_function(lib).apply(x)
+    return y.requires_grad, y.grad_fn
+
+
+def _fn_input_no_grad(lib: Any) -> Any:
+    y = _doubling_function(lib).apply(lib.ones(2))
+    return y.requires_grad, y.grad_fn
+
+
+def _fn_twice_backward(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = _doubling_function(lib).apply(x).sum()
+    y.backward()
+    y.backward()
+    return x.grad
+
+
+def _fn_grad_fn_name(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = _doubling_function(lib).apply(x)
+    return type(y.grad_fn).__name__, y.grad_fn.name()
+
+
+def _fn_in_autograd_grad_create_graph(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = _doubling_function(lib).apply(x * x).sum()
+    (g,) = lib.autograd.grad(y, x, create_graph=True)
+    return g, g.grad_fn
+
+
+def _fn_once_differentiable(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+        @staticmethod
+        @lib.autograd.function.once_differentiable
+        def backward(ctx, g):
+            return g * 2
+    x = lib.ones(2, requires_grad=True)
+    y = F.apply(x).sum()
+    (g,) = lib.autograd.grad(y, x, create_graph=True)
+    return g, g.requires_grad
+
+
+def _fn_ctx_saved_tensors_twice(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+        @staticmethod
+        def backward(ctx, g):
+            (a,) = ctx.saved_tensors
+            (b,) = ctx.saved_tensors
+            return g * (a + b)
+    x = lib.tensor([3.], requires_grad=True)
+    F.apply(x).backward()
+    return x.grad
+
+
+def _fn_save_intermediate(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            t = x * 2
+            ctx.save_for_backward(t)
+            return t + 1
+        @staticmethod
+        def backward(ctx, g):
+            (t,) = ctx.saved_tensors
+            return g * t
+    x = lib.tensor([3.], requires_grad=True)
+    F.apply(x).backward()
+    return x.grad
+
+
+def _fn_returns_tuple_of_one(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return (x * 2,)
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+    x = lib.tensor([3.], requires_grad=True)
+    y = F.apply(x)
+    return type(y).__name__, y
+
+
+def _fn_backward_returns_too_few(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            return x * y
+        @staticmethod
+        def backward(ctx, g):
+            return g
+    x = lib.tensor([3.], requires_grad=True)
+    F.apply(x, x).backward()
+
+
+def _fn_materialize_grads_false(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_materialize_grads(False)
+            return x * 2, x * 3
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return (g1 if g1 is not None else 0) + (0 if g2 is None else g2 * 10)
+    x = lib.tensor([3.], requires_grad=True)
+    a, b = F.apply(x)
+    a.backward()
+    return x.grad
+
+
+def _fn_materialize_grads_default(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, x * 3
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return g1 + g2 * 10
+    x = lib.tensor([3.], requires_grad=True)
+    a, b = F.apply(x)
+    a.backward()
+    return x.grad
+
+
+def _grad_allow_unused_materialize(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    z = lib.ones(2, requires_grad=True)
+    return lib.autograd.grad((x * 2).sum(), [x, z], allow_unused=True, materialize_grads=True)
+
+
+def _grad_outputs_none_for_scalar(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return lib.autograd.grad([(x * 2).sum()], [x], grad_outputs=[None])
+
+
+def _grad_non_tensor_output(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return lib.autograd.grad(3.0, x)
+
+
+def _grad_wrt_non_requires(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    z = lib.ones(2)
+    return lib.autograd.grad((x * z).sum(), z)
+
+
+def _grad_retain_graph_none_create(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = (x ** 2).sum()
+    lib.autograd.grad(y, x, create_graph=True)
+    return lib.autograd.grad(y, x)
+
+
+def _backward_gradient_on_scalar(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    (x * 2).sum().backward(lib.tensor(3.))
+    return x.grad
+
+
+def _backward_gradient_wrong_dtype_scalar(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    (x * 2).sum().backward(lib.tensor(3))
+    return x.grad
+
+
+def _backward_gradient_requires_grad(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    g = lib.tensor([1., 2.], requires_grad=True)
+    (x * 2).backward(g)
+    return x.grad
+
+
+def _autograd_arguments_not_tensors(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = (x * 2).sum()
+    return (_error(lambda: lib.autograd.grad(y, 3.0)), _error(lambda: lib.autograd.backward(3.0)),
+            _error(lambda: lib.autograd.grad(y, [x], grad_outputs=3.0)),
+            lib.autograd.grad(y, iter([x]), retain_graph=True),
+            _error(lambda: lib.autograd.grad([3.0], x)))
+
+
 ROUND_FIVE_CASES = {f.__name__.lstrip("_"): f for f in (
     _amax_ties, _amax_all_ties, _max_all_ties, _maximum_ties, _prod_with_zero, _prod_two_zeros,
     _prod_dim_zero, _std_one_element, _var_unbiased_false, _norm_zero_vector, _softmax_grad,
@@ -3872,7 +4092,15 @@ ROUND_FIVE_CASES = {f.__name__.lstrip("_"): f for f in (
     _grad_set_then_backward, _grad_set_requires_grad_tensor, _backward_create_graph_accumulate,
     _no_grad_inplace_on_leaf_then_backward, _no_grad_inplace_on_leaf_add_only,
     _data_assignment_keeps_grad, _data_sub_inplace, _leaf_view_requires_grad_inplace_no_grad,
-    _sigmoid_backward_twice, _exp_backward_twice_message, _mul_by_constant_twice)}
+    _sigmoid_backward_twice, _exp_backward_twice_message, _mul_by_constant_twice,
+    _fn_default_arg, _fn_keyword_arg, _fn_under_no_grad, _fn_input_no_grad, _fn_twice_backward,
+    _fn_grad_fn_name, _fn_in_autograd_grad_create_graph, _fn_once_differentiable,
+    _fn_ctx_saved_tensors_twice, _fn_save_intermediate, _fn_returns_tuple_of_one,
+    _fn_backward_returns_too_few, _fn_materialize_grads_false, _fn_materialize_grads_default,
+    _grad_allow_unused_materialize, _grad_outputs_none_for_scalar, _grad_non_tensor_output,
+    _grad_wrt_non_requires, _grad_retain_graph_none_create, _backward_gradient_on_scalar,
+    _backward_gradient_wrong_dtype_scalar, _backward_gradient_requires_grad,
+    _autograd_arguments_not_tensors)}
 
 
 CASES: dict[str, Callable[[Any], Any]] = {
