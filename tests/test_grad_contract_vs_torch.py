@@ -2777,7 +2777,8 @@ LEFTOVER_CASES = {f.__name__.lstrip("_"): f for f in (
 # minigrad first: reductions with ties and zeros, clamp with tensor bounds, pow at 0,
 # losses and activations at their kinks, optimizers' options, deepcopy, autograd.functional;
 # then module and tensor hooks, views changed in place, .grad and .data assigned, dtypes;
-# then custom Functions' corners and autograd.grad's arguments
+# then custom Functions' corners and autograd.grad's arguments; then modules' parameters,
+# buffers and state dicts, optimizers' groups and state, clip_grad_norm_, losses' corners
 
 
 def _amax_ties(lib: Any) -> Any:
@@ -4050,6 +4051,259 @@ def _autograd_arguments_not_tensors(lib: Any) -> Any:
             _error(lambda: lib.autograd.grad([3.0], x)))
 
 
+
+def _shared_parameter_listed_once(lib: Any) -> Any:
+    lib.manual_seed(0)
+    a = lib.nn.Linear(2, 2)
+    m = lib.nn.Sequential(a, lib.nn.ReLU(), a)
+    return (len(list(m.parameters())), [n for n, _ in m.named_parameters()],
+            [n for n, _ in m.named_modules()])
+
+
+def _shared_parameter_grad_accumulates(lib: Any) -> Any:
+    lib.manual_seed(0)
+    a = lib.nn.Linear(2, 2)
+    m = lib.nn.Sequential(a, a)
+    m(lib.ones(1, 2)).sum().backward()
+    return a.weight.grad
+
+
+def _buffer_not_persistent(lib: Any) -> Any:
+    m = lib.nn.Module()
+    m.register_buffer('b', lib.ones(2), persistent=False)
+    m.register_buffer('c', lib.zeros(1))
+    return list(m.state_dict().keys()), [n for n, _ in m.named_buffers()]
+
+
+def _buffer_none(lib: Any) -> Any:
+    m = lib.nn.Module()
+    m.register_buffer('b', None)
+    return list(m.state_dict().keys()), list(m.buffers()), m.b
+
+
+def _state_dict_detached(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    sd = m.state_dict()
+    w = sd['weight']
+    return w.requires_grad, w.grad_fn, type(w).__name__
+
+
+def _load_state_dict_strict(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    return m.load_state_dict({'weight': lib.zeros(1, 2)})
+
+
+def _load_state_dict_non_strict(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    r = m.load_state_dict({'weight': lib.zeros(1, 2), 'extra': lib.ones(1)}, strict=False)
+    return r, m.weight
+
+
+def _load_state_dict_shape_mismatch(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    return m.load_state_dict({'weight': lib.zeros(2, 2), 'bias': lib.zeros(1)})
+
+
+def _load_state_dict_keeps_identity(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    w = m.weight
+    m.load_state_dict({'weight': lib.zeros(1, 2), 'bias': lib.zeros(1)})
+    return m.weight is w, w, w._version
+
+
+def _optimizer_lr_change(lib: Any) -> Any:
+    w = lib.tensor([1.], requires_grad=True)
+    o = lib.optim.SGD([w], lr=0.1)
+    o.param_groups[0]['lr'] = 1.0
+    (w * 2).sum().backward()
+    o.step()
+    return w, o.param_groups[0]['lr']
+
+
+def _optimizer_param_groups(lib: Any) -> Any:
+    a = lib.tensor([1.], requires_grad=True)
+    b = lib.tensor([1.], requires_grad=True)
+    o = lib.optim.SGD([{'params': [a]}, {'params': [b], 'lr': 1.0}], lr=0.1, momentum=0.5)
+    (a * 2 + b * 2).sum().backward()
+    o.step()
+    return a, b, [sorted(g.keys()) for g in o.param_groups], o.param_groups[1]['momentum']
+
+
+def _optimizer_state_dict_shape(lib: Any) -> Any:
+    w = lib.tensor([1.], requires_grad=True)
+    o = lib.optim.SGD([w], lr=0.1, momentum=0.9)
+    (w * 2).sum().backward()
+    o.step()
+    sd = o.state_dict()
+    return sorted(sd.keys()), sd['state'], sd['param_groups']
+
+
+def _optimizer_zero_grad_then_step(lib: Any) -> Any:
+    w = lib.tensor([1.], requires_grad=True)
+    o = lib.optim.SGD([w], lr=0.1, momentum=0.9)
+    (w * 2).sum().backward()
+    o.step()
+    o.zero_grad()
+    o.step()
+    return w, o.state[w]['momentum_buffer']
+
+
+def _adam_step_count_tensor(lib: Any) -> Any:
+    w = lib.tensor([1.], requires_grad=True)
+    o = lib.optim.Adam([w], lr=0.1)
+    (w * 2).sum().backward()
+    o.step()
+    o.step()
+    return o.state[w]['step'], w, o.state[w]['exp_avg_sq']
+
+
+def _rmsprop_steps(lib: Any) -> Any:
+    w = lib.tensor([1., -2.], requires_grad=True)
+    o = lib.optim.RMSprop([w], lr=0.01, momentum=0.5, centered=True)
+    for _ in range(3):
+        o.zero_grad()
+        (w ** 2).sum().backward()
+        o.step()
+    return w, sorted(o.state[w].keys())
+
+
+def _sgd_weight_decay_dampening(lib: Any) -> Any:
+    w = lib.tensor([1., -2.], requires_grad=True)
+    o = lib.optim.SGD([w], lr=0.1, momentum=0.9, dampening=0.5, weight_decay=0.01)
+    for _ in range(3):
+        o.zero_grad()
+        (w ** 2).sum().backward()
+        o.step()
+    return w
+
+
+def _clip_grad_norm_returns(lib: Any) -> Any:
+    a = lib.tensor([3.], requires_grad=True)
+    b = lib.tensor([4.], requires_grad=True)
+    (a * 3 + b * 4).sum().backward()
+    n = lib.nn.utils.clip_grad_norm_([a, b], 1.0)
+    return n, a.grad, b.grad
+
+
+def _clip_grad_norm_inf(lib: Any) -> Any:
+    a = lib.tensor([3., -5.], requires_grad=True)
+    (a * a).sum().backward()
+    n = lib.nn.utils.clip_grad_norm_(a, 2.0, norm_type=float('inf'))
+    return n, a.grad
+
+
+def _clip_grad_norm_no_grads(lib: Any) -> Any:
+    a = lib.tensor([3.], requires_grad=True)
+    return lib.nn.utils.clip_grad_norm_([a], 1.0)
+
+
+def _module_train_eval_flags(lib: Any) -> Any:
+    m = lib.nn.Sequential(lib.nn.Dropout(), lib.nn.Linear(1, 1))
+    m.eval()
+    r = [c.training for c in m]
+    m.train()
+    return r, [c.training for c in m], m.train(False).training
+
+
+def _module_to_double(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    w = m.weight
+    m.double()
+    return m.weight.dtype, m.weight is w, m.weight.is_leaf, type(m.weight).__name__
+
+
+def _module_parameters_requires_grad_after_double(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    m.double()
+    m(lib.ones(2, dtype=lib.float64)).sum().backward()
+    return m.weight.grad
+
+
+def _module_setattr_tensor_not_param(lib: Any) -> Any:
+    m = lib.nn.Module()
+    m.t = lib.ones(2, requires_grad=True)
+    return list(m.parameters()), list(m.state_dict().keys())
+
+
+def _module_setattr_param_over_buffer(lib: Any) -> Any:
+    m = lib.nn.Module()
+    m.register_buffer('b', lib.ones(1))
+    m.b = lib.nn.Parameter(lib.ones(1))
+
+
+def _module_delattr_param(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    del m.bias
+    return [n for n, _ in m.named_parameters()], hasattr(m, 'bias')
+
+
+def _modulelist_append_params(lib: Any) -> Any:
+    lib.manual_seed(0)
+    ml = lib.nn.ModuleList([lib.nn.Linear(1, 1)])
+    ml.append(lib.nn.Linear(1, 2))
+    return [n for n, _ in ml.named_parameters()], len(ml)
+
+
+def _parameter_of_parameter(lib: Any) -> Any:
+    p = lib.nn.Parameter(lib.ones(2))
+    q = lib.nn.Parameter(p)
+    return q is p, type(q).__name__, q.requires_grad
+
+
+def _parameter_int_requires_grad(lib: Any) -> Any:
+    return lib.nn.Parameter(lib.ones(2, dtype=lib.int64))
+
+
+def _parameter_ops_result_type(lib: Any) -> Any:
+    p = lib.nn.Parameter(lib.ones(2))
+    return [type(t).__name__ for t in (p * 2, p.detach(), p.data, p[0])]
+
+
+def _linear_weight_shape_error(lib: Any) -> Any:
+    lib.manual_seed(0)
+    return lib.nn.Linear(3, 2)(lib.ones(4, 2))
+
+
+def _mse_loss_reduction_none_grad(lib: Any) -> Any:
+    x = lib.tensor([1., 2.], requires_grad=True)
+    l = lib.nn.functional.mse_loss(x, lib.zeros(2), reduction='none')
+    l.sum().backward()
+    return l, l.grad_fn, x.grad
+
+
+def _cross_entropy_ignore_all(lib: Any) -> Any:
+    x = lib.ones(2, 3, requires_grad=True)
+    l = lib.nn.functional.cross_entropy(x, lib.tensor([-100, -100]))
+    l.backward()
+    return l, x.grad
+
+
+def _nll_loss_weight_mean(lib: Any) -> Any:
+    x = lib.log_softmax(lib.arange(6.).reshape(2, 3).requires_grad_(), 1)
+    w = lib.tensor([1., 2., 3.])
+    l = lib.nn.functional.nll_loss(x, lib.tensor([0, 2]), weight=w)
+    return l
+
+
+def _bce_out_of_range(lib: Any) -> Any:
+    return lib.nn.functional.binary_cross_entropy(lib.tensor([1.5]), lib.tensor([1.]))
+
+
+def _bce_log_clamp(lib: Any) -> Any:
+    x = lib.tensor([0., 1.], requires_grad=True)
+    l = lib.nn.functional.binary_cross_entropy(x, lib.tensor([1., 0.]))
+    l.backward()
+    return l, x.grad
+
+
 ROUND_FIVE_CASES = {f.__name__.lstrip("_"): f for f in (
     _amax_ties, _amax_all_ties, _max_all_ties, _maximum_ties, _prod_with_zero, _prod_two_zeros,
     _prod_dim_zero, _std_one_element, _var_unbiased_false, _norm_zero_vector, _softmax_grad,
@@ -4100,7 +4354,18 @@ ROUND_FIVE_CASES = {f.__name__.lstrip("_"): f for f in (
     _grad_allow_unused_materialize, _grad_outputs_none_for_scalar, _grad_non_tensor_output,
     _grad_wrt_non_requires, _grad_retain_graph_none_create, _backward_gradient_on_scalar,
     _backward_gradient_wrong_dtype_scalar, _backward_gradient_requires_grad,
-    _autograd_arguments_not_tensors)}
+    _autograd_arguments_not_tensors,
+    _shared_parameter_listed_once, _shared_parameter_grad_accumulates, _buffer_not_persistent,
+    _buffer_none, _state_dict_detached, _load_state_dict_strict, _load_state_dict_non_strict,
+    _load_state_dict_shape_mismatch, _load_state_dict_keeps_identity, _optimizer_lr_change,
+    _optimizer_param_groups, _optimizer_state_dict_shape, _optimizer_zero_grad_then_step,
+    _adam_step_count_tensor, _rmsprop_steps, _sgd_weight_decay_dampening, _clip_grad_norm_returns,
+    _clip_grad_norm_inf, _clip_grad_norm_no_grads, _module_train_eval_flags, _module_to_double,
+    _module_parameters_requires_grad_after_double, _module_setattr_tensor_not_param,
+    _module_setattr_param_over_buffer, _module_delattr_param, _modulelist_append_params,
+    _parameter_of_parameter, _parameter_int_requires_grad, _parameter_ops_result_type,
+    _linear_weight_shape_error, _mse_loss_reduction_none_grad, _cross_entropy_ignore_all,
+    _nll_loss_weight_mean, _bce_out_of_range, _bce_log_clamp)}
 
 
 CASES: dict[str, Callable[[Any], Any]] = {
