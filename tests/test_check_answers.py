@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import inspect
 import io
 import re
+from pathlib import Path
 
+import jupytext
 import pytest
 
 import minigrad
@@ -44,6 +47,95 @@ class Pow(torch.autograd.Function):
     def backward(ctx, grad_output):
         (x,) = ctx.saved_tensors
         return {pow_grads}"""
+
+
+SCRATCH_LESSON = Path(__file__).resolve().parent.parent / "course" / "13_engine_from_scratch.py"
+
+
+def scratch_engine(*wrong: str) -> str:
+    """Lesson 13's engine as its worked answers write it (the imports, the Tensor class and
+    every build cell), then each of `wrong`: a function written again, as a learner got it
+    wrong, which the check is given instead (the operators keep the worked ones)."""
+    cells = [cell.source for cell in jupytext.read(SCRATCH_LESSON).cells
+             if cell.cell_type == "code" and "minigrad-only" not in cell.metadata.get("tags", [])
+             and (cell.source.startswith(("import numpy", "class Tensor"))
+                  or "build" in cell.metadata.get("tags", []))]
+    return "\n\n".join([*cells, *wrong])
+
+
+def scratch_backward(walk: str, leaf: str = "t.grad = grad.copy() if t.grad is None else "
+                     "t.grad + grad") -> str:
+    """Lesson 13's backward pass with another `walk` (the lines after the two errors), in
+    which `LEAF` stands for what a leaf does with its gradient."""
+    return ("def backward(root):\n" + "\n".join(
+        "    " + line for line in walk.replace("LEAF", leaf).splitlines()))
+
+
+COUNTED_WALK = """\
+waiting = {root: 0}
+stack = [root]
+while stack:
+    for t in stack.pop().inputs:
+        if t.requires_grad:
+            if t not in waiting:
+                waiting[t] = 0
+                stack.append(t)
+            waiting[t] += 1
+buffers = {root: np.ones_like(root.data)}
+ready = [root]
+while ready:
+    t = ready.pop()
+    grad = buffers.pop(t)
+    if t.is_leaf:
+        LEAF
+        continue
+    for parent, parent_grad in zip(t.inputs, t.grad_fn(grad)):
+        if not parent.requires_grad:
+            continue
+        buffers[parent] = buffers[parent] + parent_grad if parent in buffers else parent_grad
+        waiting[parent] -= 1
+        if waiting[parent] == 0:
+            ready.append(parent)"""
+
+
+
+EXERCISE_TAPE = """\
+import numpy as np
+def tape_backward(tape, values, wrt):
+    def unbroadcast(grad, shape):
+        while grad.ndim > len(shape):
+            grad = grad.sum(axis=0)
+        for axis, size in enumerate(shape):
+            if size == 1:
+                grad = grad.sum(axis=axis, keepdims=True)
+        return grad
+
+    grads = {tape[-1][0]: np.ones_like(values[tape[-1][0]])}
+    for out, op, ins in reversed(tape):
+        if out not in grads:
+            continue
+        grad = grads[out]
+        data = [values[name] for name in ins]
+        if op == "add":
+            sent = [grad, grad]
+        elif op == "mul":
+            sent = [grad * data[1], grad * data[0]]
+        elif op == "matmul":
+            sent = [grad @ data[1].T, data[0].T @ grad]
+        elif op == "relu":
+            sent = [grad * (data[0] > 0)]
+        else:
+            sent = [grad * np.ones_like(data[0])]
+        for name, value, g in zip(ins, data, sent):
+            g = unbroadcast(g, value.shape)
+            grads[name] = grads[name] + g if name in grads else g
+    return {name: grads.get(name) for name in wrt}"""
+
+
+def exercise_tape(old: str, new: str) -> str:
+    """Exercise 13-3's worked answer with `old` replaced by `new`."""
+    assert old in EXERCISE_TAPE
+    return EXERCISE_TAPE.replace(old, new)
 
 
 TABLE = [
@@ -742,6 +834,276 @@ def gradient_norms(model):
             for name, p in model.named_parameters()}""",
      FAIL("the entry for '0.weight' is wrong",
           "the square root of the sum of the squared gradient entries", never=("sqrt()",))),
+    # 13 (lesson) unbroadcast: other right ways; the axes of size 1 or the leading axes
+    # forgotten, keepdims dropped, a reshape for a sum.
+    ("engine_from_scratch.unbroadcasting", """\
+import numpy as np
+def unbroadcast(grad, shape):
+    extra = grad.ndim - len(shape)
+    axes = tuple(range(extra)) + tuple(extra + i for i, n in enumerate(shape) if n == 1)
+    return np.sum(grad, axis=axes).reshape(shape)""", PASS),
+    ("engine_from_scratch.unbroadcasting", """\
+def unbroadcast(grad, shape):
+    while grad.ndim > len(shape):
+        grad = grad.sum(axis=0)
+    return grad""", FAIL),
+    ("engine_from_scratch.unbroadcasting", """\
+def unbroadcast(grad, shape):
+    for axis, size in enumerate(shape):
+        if size == 1:
+            grad = grad.sum(axis=axis, keepdims=True)
+    return grad""", FAIL),
+    ("engine_from_scratch.unbroadcasting", """\
+def unbroadcast(grad, shape):
+    while grad.ndim > len(shape):
+        grad = grad.sum(axis=0)
+    for axis, size in enumerate(shape):
+        if size == 1:
+            grad = grad.sum(axis=axis)
+    return grad""", FAIL),
+    ("engine_from_scratch.unbroadcasting",
+     "def unbroadcast(grad, shape):\n    return grad.reshape(shape)", FAIL),
+    # 13 record: always recording, all inputs required, the inputs that need grad only.
+    ("engine_from_scratch.recording", scratch_engine(), PASS),
+    ("engine_from_scratch.recording", scratch_engine("""\
+def record(out, inputs, grad_fn):
+    out.requires_grad = any(t.requires_grad for t in inputs)
+    out.grad_fn, out.inputs = grad_fn, inputs
+    return out"""), FAIL),
+    ("engine_from_scratch.recording", scratch_engine("""\
+def record(out, inputs, grad_fn):
+    if all(t.requires_grad for t in inputs):
+        out.requires_grad, out.grad_fn, out.inputs = True, grad_fn, inputs
+    return out"""), FAIL),
+    ("engine_from_scratch.recording", scratch_engine("""\
+def record(out, inputs, grad_fn):
+    needed = tuple(t for t in inputs if t.requires_grad)
+    if needed:
+        out.requires_grad, out.grad_fn, out.inputs = True, grad_fn, needed
+    return out"""), FAIL),
+    # 13 operations: mul's gradients swapped or not unbroadcast, matmul's factors on the wrong
+    # side, relu passing the gradient at 0, total's gradient left a scalar, a bare array for
+    # one input.
+    ("engine_from_scratch.operations", scratch_engine(), PASS),
+    ("engine_from_scratch.operations", scratch_engine("""\
+def mul(a, b):
+    a, b = as_tensor(a), as_tensor(b)
+    def grad_fn(grad):
+        return unbroadcast(grad * a.data, a.shape), unbroadcast(grad * b.data, b.shape)
+    return record(Tensor(a.data * b.data), (a, b), grad_fn)"""), FAIL),
+    ("engine_from_scratch.operations", scratch_engine("""\
+def mul(a, b):
+    a, b = as_tensor(a), as_tensor(b)
+    def grad_fn(grad):
+        return grad * b.data, grad * a.data
+    return record(Tensor(a.data * b.data), (a, b), grad_fn)"""), FAIL),
+    ("engine_from_scratch.operations", scratch_engine("""\
+def matmul(a, b):
+    def grad_fn(grad):
+        return b.data.T @ grad, grad @ a.data.T
+    return record(Tensor(a.data @ b.data), (a, b), grad_fn)"""), FAIL),
+    ("engine_from_scratch.operations", scratch_engine("""\
+def relu(a):
+    def grad_fn(grad):
+        return (grad * (a.data >= 0),)
+    return record(Tensor(np.maximum(a.data, 0)), (a,), grad_fn)"""), FAIL),
+    ("engine_from_scratch.operations", scratch_engine("""\
+def total(a):
+    def grad_fn(grad):
+        return (grad,)
+    return record(Tensor(a.data.sum()), (a,), grad_fn)"""), FAIL),
+    ("engine_from_scratch.operations", scratch_engine("""\
+def relu(a):
+    def grad_fn(grad):
+        return grad * (a.data > 0)
+    return record(Tensor(np.maximum(a.data, 0)), (a,), grad_fn)"""), FAIL),
+    # 13 backward: the worked pass, and one that sorts first; recursion (with a raised limit),
+    # a grad_fn run once per path (right values), overwriting .grad or a buffer instead of
+    # adding, .grad stored on every tensor, the gradient stored without a copy, broadcast
+    # gradients not summed back.
+    ("engine_from_scratch.backward_pass", scratch_engine(), PASS),
+    ("engine_from_scratch.backward_pass", scratch_engine(scratch_backward("""\
+order, seen, stack = [], {root}, [(root, iter(root.inputs))]
+while stack:
+    t, parents = stack[-1]
+    for parent in parents:
+        if parent.requires_grad and parent not in seen:
+            seen.add(parent)
+            stack.append((parent, iter(parent.inputs)))
+            break
+    else:
+        stack.pop()
+        order.append(t)
+grads = {root: np.ones_like(root.data)}
+for t in reversed(order):
+    grad = grads.pop(t)
+    if t.is_leaf:
+        LEAF
+        continue
+    for parent, parent_grad in zip(t.inputs, t.grad_fn(grad)):
+        if parent.requires_grad:
+            grads[parent] = grads[parent] + parent_grad if parent in grads else parent_grad""")),
+     PASS),
+    ("engine_from_scratch.backward_pass", scratch_engine(scratch_backward("""\
+import sys
+sys.setrecursionlimit(100_000)
+def visit(t, grad):
+    if t.is_leaf:
+        LEAF
+        return
+    for parent, parent_grad in zip(t.inputs, t.grad_fn(grad)):
+        if parent.requires_grad:
+            visit(parent, parent_grad)
+visit(root, np.ones_like(root.data))""")), FAIL),
+    ("engine_from_scratch.backward_pass", scratch_engine(scratch_backward("""\
+import sys
+sys.setrecursionlimit(100_000)
+order, seen = [], {root}
+def visit(t):
+    for parent in t.inputs:
+        if parent.requires_grad and parent not in seen:
+            seen.add(parent)
+            visit(parent)
+    order.append(t)
+visit(root)
+grads = {root: np.ones_like(root.data)}
+for t in reversed(order):
+    grad = grads.pop(t)
+    if t.is_leaf:
+        LEAF
+        continue
+    for parent, parent_grad in zip(t.inputs, t.grad_fn(grad)):
+        if parent.requires_grad:
+            grads[parent] = grads[parent] + parent_grad if parent in grads else parent_grad""")),
+     FAIL),
+    ("engine_from_scratch.backward_pass", scratch_engine(scratch_backward("""\
+stack = [(root, np.ones_like(root.data))]
+while stack:
+    t, grad = stack.pop()
+    if t.is_leaf:
+        LEAF
+        continue
+    for parent, parent_grad in zip(t.inputs, t.grad_fn(grad)):
+        if parent.requires_grad:
+            stack.append((parent, parent_grad))""")), FAIL),
+    ("engine_from_scratch.backward_pass",
+     scratch_engine(scratch_backward(COUNTED_WALK, leaf="t.grad = grad.copy()")), FAIL),
+    ("engine_from_scratch.backward_pass", scratch_engine(scratch_backward(
+        COUNTED_WALK.replace("buffers[parent] + parent_grad if parent in buffers else ", ""))),
+     FAIL),
+    ("engine_from_scratch.backward_pass", scratch_engine(scratch_backward(
+        COUNTED_WALK.replace("    if t.is_leaf:\n", "    t.grad = grad\n    if t.is_leaf:\n"))),
+     FAIL),
+    ("engine_from_scratch.backward_pass", scratch_engine(scratch_backward(
+        COUNTED_WALK, leaf="t.grad = grad if t.grad is None else t.grad + grad")), FAIL),
+    ("engine_from_scratch.backward_pass", scratch_engine("""\
+def unbroadcast(grad, shape):
+    return grad"""), FAIL),
+    # 13 SGD: zero_grad() zeroing instead of None, a step without lr, a step that also clears.
+    ("engine_from_scratch.optimizer", scratch_engine(), PASS),
+    ("engine_from_scratch.optimizer", scratch_engine("""\
+class SGD(SGD):
+    def zero_grad(self):
+        for p in self.params:
+            p.grad = np.zeros_like(p.data)"""), FAIL),
+    ("engine_from_scratch.optimizer", scratch_engine("""\
+class SGD(SGD):
+    def step(self):
+        for p in self.params:
+            if p.grad is not None:
+                p.data -= p.grad"""), FAIL),
+    ("engine_from_scratch.optimizer", scratch_engine("""\
+class SGD(SGD):
+    def step(self):
+        for p in self.params:
+            if p.grad is not None:
+                p.data = p.data - self.lr * p.grad
+                p.grad = None"""), FAIL),
+    # 13 (exercise) paths: uses counted instead of paths, each node reached once, an input
+    # used twice counted once, a node's number passed on before it is complete; a topological
+    # order first is right too.
+    ("engine_from_scratch.paths", """\
+def paths_from(inputs_of, root):
+    uses, stack, seen = {root: 1}, [root], {root}
+    while stack:
+        for child in inputs_of[stack.pop()]:
+            uses[child] = uses.get(child, 0) + 1
+            if child not in seen:
+                seen.add(child)
+                stack.append(child)
+    return uses""", FAIL),
+    ("engine_from_scratch.paths", """\
+def paths_from(inputs_of, root):
+    paths, stack = {root: 1}, [root]
+    while stack:
+        for child in inputs_of[stack.pop()]:
+            if child not in paths:
+                paths[child] = 1
+                stack.append(child)
+    return paths""", FAIL),
+    ("engine_from_scratch.paths", """\
+def paths_from(inputs_of, root):
+    waiting, stack = {root: 0}, [root]
+    while stack:
+        for child in set(inputs_of[stack.pop()]):
+            if child not in waiting:
+                waiting[child] = 0
+                stack.append(child)
+            waiting[child] += 1
+    paths, ready = {root: 1}, [root]
+    while ready:
+        node = ready.pop()
+        for child in set(inputs_of[node]):
+            paths[child] = paths.get(child, 0) + paths[node]
+            waiting[child] -= 1
+            if waiting[child] == 0:
+                ready.append(child)
+    return paths""", FAIL),
+    ("engine_from_scratch.paths", """\
+def paths_from(inputs_of, root):
+    paths, stack = {root: 1}, [(root, 1)]
+    while stack:
+        node, arrived = stack.pop()
+        for child in inputs_of[node]:
+            paths[child] = paths.get(child, 0) + paths[node]
+            stack.append((child, paths[node]))
+    return paths""", FAIL),
+    ("engine_from_scratch.paths", """\
+def paths_from(inputs_of, root):
+    order, seen, stack = [], {root}, [(root, iter(inputs_of[root]))]
+    while stack:
+        node, children = stack[-1]
+        for child in children:
+            if child not in seen:
+                seen.add(child)
+                stack.append((child, iter(inputs_of[child])))
+                break
+        else:
+            stack.pop()
+            order.append(node)
+    paths = {node: 0 for node in order}
+    paths[root] = 1
+    for node in reversed(order):
+        for child in inputs_of[node]:
+            paths[child] += paths[node]
+    return paths""", PASS),
+    # 13 tape: no unbroadcast, a gradient overwritten instead of added, zeros for an unused
+    # input, the tape walked forward, relu's gradient passed at 0, relu's mask made in the
+    # values themselves.
+    ("engine_from_scratch.tape", EXERCISE_TAPE, PASS),
+    ("engine_from_scratch.tape",
+     exercise_tape("g = unbroadcast(g, value.shape)", "g = g"), FAIL),
+    ("engine_from_scratch.tape", exercise_tape(
+        "grads[name] = grads[name] + g if name in grads else g", "grads[name] = g"), FAIL),
+    ("engine_from_scratch.tape", exercise_tape(
+        "return {name: grads.get(name) for name in wrt}",
+        "return {name: grads.get(name, np.zeros_like(values[name])) for name in wrt}"), FAIL),
+    ("engine_from_scratch.tape", exercise_tape("in reversed(tape)", "in tape"), FAIL),
+    ("engine_from_scratch.tape", exercise_tape("(data[0] > 0)", "(data[0] >= 0)"), FAIL),
+    ("engine_from_scratch.tape", exercise_tape(
+        "sent = [grad * (data[0] > 0)]",
+        "mask = data[0]\n            mask[mask > 0] = 1\n            mask[mask < 0] = 0\n"
+        "            sent = [grad * mask]"), FAIL),
 ]
 
 
@@ -753,10 +1115,16 @@ def run_check(check: str, source: str) -> tuple[bool, str]:
     exec(compile(source, "<the answer cell>", "exec"), namespace)  # noqa: S102 - our table
     defined = [name for name in namespace if name not in ("torch", "__builtins__")]
     assert defined, "the answer defines nothing"
+    check = getattr(module, function_name)
+    # The check takes the names its parameters name (`Tensor`, `backward`) when the answer
+    # defines them all, else what the answer defines, in order.
+    wanted = list(inspect.signature(check).parameters)
+    if all(name in namespace for name in wanted):
+        defined = wanted
     out = io.StringIO()
     try:
-        with contextlib.redirect_stdout(out):  # the check takes what the answer defines, in order
-            getattr(module, function_name)(*(namespace[name] for name in defined))
+        with contextlib.redirect_stdout(out):
+            check(*(namespace[name] for name in defined))
     except CheckFailed as failure:
         return False, str(failure)
     return True, out.getvalue()
@@ -834,3 +1202,8 @@ def test_the_backward_pass_check_puts_backward_back() -> None:
     x = minigrad.tensor(2.0, requires_grad=True)
     (x * x).backward()
     assert x.grad.item() == 4.0
+
+
+def test_every_row_ends_in_pass_or_in_what_its_feedback_says() -> None:
+    """A bare FAIL (the function, not called) would make a row fail with no feedback checked."""
+    assert [row[:2] for row in TABLE if not (row[2] is PASS or fails(row[2]))] == []

@@ -1110,6 +1110,139 @@ def count_inplace(fn, t):
     fn(t)
     return inspect.currentframe().f_back.f_back.f_locals.get("expected", 0)""",
      FAIL("reads the stack of calls", "compute the answer yourself", never=("_version",))),
+    # ---- 13 grad prints: zeros for the unused leaf, the bias's gradient per row
+    ("engine_from_scratch.grad_prints",
+     "grad_prints = [[[1.5], [1.5]], 2.0, None, [0.0, 0.0]]", FAIL),
+    ("engine_from_scratch.grad_prints",
+     "grad_prints = [[[1.5], [1.5]], [[1.0], [0.0], [1.0]], None, None]", FAIL),
+    ("engine_from_scratch.grad_prints", "grad_prints = [[[1.5], [1.5]], 2, None, None]", PASS),
+    # ---- 13 paths: the example's answer hard-coded, recursion with a raised limit,
+    # minigrad's own pass doing the counting (a sum of inputs has gradient 1 on each path)
+    ("engine_from_scratch.paths+paths_deep", """\
+def paths_from(inputs_of, root):
+    return {"loss": 1, "c": 1, "b": 3, "a": 3, "w": 3}""", FAIL),
+    ("engine_from_scratch.paths+paths_deep", """\
+import sys
+sys.setrecursionlimit(100_000)
+def paths_from(inputs_of, root):
+    order, seen = [], {root}
+    def visit(node):
+        for child in inputs_of[node]:
+            if child not in seen:
+                seen.add(child)
+                visit(child)
+        order.append(node)
+    visit(root)
+    paths = {root: 1}
+    for node in reversed(order):
+        for child in inputs_of[node]:
+            paths[child] = paths.get(child, 0) + paths[node]
+    return paths""", FAIL),
+    ("engine_from_scratch.paths+paths_deep", """\
+def paths_from(inputs_of, root):
+    made, remaining = {}, [root]
+    while remaining:  # each node the sum of its inputs, leaves first
+        node = remaining[-1]
+        missing = [child for child in inputs_of[node] if child not in made]
+        if missing:
+            remaining += missing
+            continue
+        remaining.pop()
+        if node not in made:
+            total = torch.tensor(1.0, requires_grad=True) if not inputs_of[node] else 0.0
+            for child in inputs_of[node]:
+                total = total + made[child]
+            made[node] = total
+    for node in made:
+        if inputs_of[node] and node != root:
+            made[node].retain_grad()
+    made[root].backward()
+    return {node: 1 if node == root else int(made[node].grad.item()) for node in made}""", FAIL),
+    # ---- 13 paths: a right answer whose first import of a package runs importlib's frozen
+    # code, which calls itself (not the learner's recursion); a recursion compiled under a
+    # frozen module's name is still the learner's
+    ("engine_from_scratch.paths+paths_deep", """\
+def paths_from(inputs_of, root):
+    import sys
+    for name in [name for name in sys.modules if name.split(".")[0] == "xml"]:
+        del sys.modules[name]  # so that the import below is a first one
+    import xml.dom.minidom
+    waiting, stack = {root: 0}, [root]
+    while stack:
+        for child in inputs_of[stack.pop()]:
+            if child not in waiting:
+                waiting[child] = 0
+                stack.append(child)
+            waiting[child] += 1
+    paths, ready = {root: 1}, [root]
+    while ready:
+        node = ready.pop()
+        for child in inputs_of[node]:
+            paths[child] = paths.get(child, 0) + paths[node]
+            waiting[child] -= 1
+            if waiting[child] == 0:
+                ready.append(child)
+    return paths""", PASS),
+    ("engine_from_scratch.paths+paths_deep", """\
+import sys
+sys.setrecursionlimit(100_000)
+exec(compile('''
+def visit(inputs_of, root, paths, weight=1):
+    paths[root] = paths.get(root, 0) + weight
+    for child in inputs_of[root]:
+        visit(inputs_of, child, paths, weight)
+    return paths
+''', "<frozen importlib._bootstrap>", "exec"))
+def paths_from(inputs_of, root):
+    return visit(inputs_of, root, {})""", FAIL),
+    # ---- 13 tape: the example's answer hard-coded, minigrad's autograd doing the pass,
+    # recursion with a raised limit, values changed in place
+    ("engine_from_scratch.tape+tape_long", """\
+import numpy as np
+def tape_backward(tape, values, wrt):
+    return {"w": np.array([[1.5], [1.5]]), "b": np.array(2.0)}""", FAIL),
+    ("engine_from_scratch.tape+tape_long", """\
+def tape_backward(tape, values, wrt):
+    made = {name: torch.tensor(value, requires_grad=name in wrt) for name, value in
+            values.items()}
+    ops = {"add": lambda a, b: a + b, "mul": lambda a, b: a * b, "matmul": lambda a, b: a @ b,
+           "relu": lambda a: a.relu(), "sum": lambda a: a.sum()}
+    for out, op, ins in tape:
+        made[out] = ops[op](*(made[name] for name in ins))
+    grads = torch.autograd.grad(made[tape[-1][0]], [made[name] for name in wrt],
+                                allow_unused=True)
+    return {name: None if g is None else g.numpy() for name, g in zip(wrt, grads)}""", FAIL),
+    ("engine_from_scratch.tape+tape_long", """\
+import sys
+import numpy as np
+sys.setrecursionlimit(100_000)
+def tape_backward(tape, values, wrt):
+    made_by = {out: (op, ins) for out, op, ins in tape}
+    grads = {}
+    def send(name, grad):
+        if name not in made_by:
+            while grad.ndim > values[name].ndim:
+                grad = grad.sum(axis=0)
+            for axis, size in enumerate(values[name].shape):
+                if size == 1:
+                    grad = grad.sum(axis=axis, keepdims=True)
+            grads[name] = grads[name] + grad if name in grads else grad
+            return
+        op, ins = made_by[name]
+        data = [values[i] for i in ins]
+        sent = {"add": lambda: [grad, grad], "mul": lambda: [grad * data[1], grad * data[0]],
+                "matmul": lambda: [grad @ data[1].T, data[0].T @ grad],
+                "relu": lambda: [grad * (data[0] > 0)],
+                "sum": lambda: [grad * np.ones_like(data[0])]}[op]()
+        for i, g in zip(ins, sent):
+            while g.ndim > values[i].ndim:
+                g = g.sum(axis=0)
+            for axis, size in enumerate(values[i].shape):
+                if size == 1:
+                    g = g.sum(axis=axis, keepdims=True)
+            send(i, g)
+    send(tape[-1][0], np.ones_like(values[tape[-1][0]]))
+    return {name: grads.get(name) for name in wrt}""", FAIL),
     ("inplace.count_inplace", """\
 class Count(int):
     def __eq__(self, other):
@@ -1192,6 +1325,7 @@ PREDICTIONS = [  # (check, the right answer, two answers each wrong in one other
     ("graphs_used_again.twice", [24.0, "error", 12.0, None], 0, 3),
     ("inside_the_engine.one_step", [1.0, 15.0, 6.0, 6.0], 1, 2),
     ("capstone.frozen", [None, [4.0], False], 0, 2),
+    ("engine_from_scratch.grad_prints", [[[1.5], [1.5]], 2.0, None, None], 1, 3),
 ]
 
 
@@ -1298,3 +1432,8 @@ def test_each_caption_sits_with_its_own_graph() -> None:
     for figure, caption in zip(figures, ("your graph", "the expected graph")):
         assert figure.index(caption) < figure.index("<svg") and "</figure>" in figure
         assert figure.count("<figcaption>") == 1
+
+
+def test_every_row_ends_in_pass_or_in_what_its_feedback_says() -> None:
+    """A bare FAIL (the function, not called) would make a row fail with no feedback checked."""
+    assert [row[:2] for row in TABLE if not (row[2] is PASS or fails(row[2]))] == []
