@@ -61,20 +61,22 @@ def broadcast_gradient(grad: np.ndarray, shape: tuple) -> np.ndarray:
     return t.grad.numpy()
 
 
+UNBROADCAST_HINTS = {"cannot reshape": "a broadcast gradient holds more numbers than its input: "
+                                       "they are added up, not rearranged."}
+
+
 def unbroadcasting(unbroadcast: Callable) -> None:
     checks = Checks("unbroadcast(grad, shape)")
     rng = np.random.default_rng(14)
     for grad_shape, shape in UNBROADCAST_CASES:
         grad = rng.normal(size=grad_shape).astype(np.float32)
         given = grad.copy()
-        mine = checks.call(unbroadcast, given, shape,
+        mine = checks.call(unbroadcast, given, shape, hints=UNBROADCAST_HINTS,
                            doing=f"unbroadcast(a gradient of shape {grad_shape}, {shape})")
         which = f"for a gradient of shape {grad_shape} and shape {shape}"
         if not checks.expect(_is_array(mine) and np.shape(mine) == shape,
                              f"{which}: it returned {_kind(mine)}; it should return a numpy "
-                             f"array of shape {shape}. Hint: sum over the axes broadcasting "
-                             "added in front, then over each axis where shape has a 1, with "
-                             "keepdims=True."):
+                             f"array of shape {shape}. Hint: {_unbroadcast_hint(mine, shape)}"):
             continue
         checks.expect(_same(mine, broadcast_gradient(grad, shape)),
                       f"{which}: the numbers are not the sums backward() gives. Hint: each "
@@ -84,6 +86,19 @@ def unbroadcasting(unbroadcast: Callable) -> None:
                       "given. Hint: numpy's sum makes a new array; leave grad itself alone.")
     checks.verdict(f"unbroadcast sums a gradient back to its input's shape, as backward() "
                    f"does, for {len(UNBROADCAST_CASES)} pairs of shapes.")
+
+
+def _unbroadcast_hint(mine: Any, shape: tuple) -> str:
+    """Which of broadcasting's two moves the answer did not undo, judged by its shape."""
+    got = np.shape(mine) if _is_array(mine) else None
+    if got is not None and len(got) > len(shape):
+        return ("broadcasting also adds axes in front of a shape; their gradients are summed "
+                "away too.")
+    if got is not None and len(got) < len(shape):
+        return "an axis of size 1 that was stretched is summed, but it stays, of size 1."
+    if got is not None:
+        return "broadcasting also stretches axes of size 1; their gradients are summed too."
+    return "broadcasting adds axes in front and stretches axes of size 1: undo both."
 
 
 def _kind(value: Any) -> str:
@@ -156,12 +171,14 @@ _MINIGRAD_OPS: dict[str, Callable] = {
     "mul": lambda a, b: a * b, "matmul": lambda a, b: a @ b,
     "relu": lambda a: a.relu(), "total": lambda a: a.sum()}
 
-_OP_HINTS = {
-    "mul": "grad_fn sends grad * b.data to a and grad * a.data to b, each through unbroadcast.",
-    "matmul": "for out = a @ b, grad_fn sends grad @ b.data.T to a and a.data.T @ grad to b: "
-              "each gradient has its input's shape.",
-    "relu": "the gradient passes where a.data > 0 and is 0 elsewhere, at 0 too.",
-    "total": "every element gets the gradient of the sum: grad * np.ones_like(a.data).",
+_OP_HINTS = {  # what each operation's rule depends on, not the rule: the learner writes it
+    "mul": "how much does a * b move when a alone moves by 1? Each input's gradient is grad "
+           "times that, brought back to the input's shape by unbroadcast.",
+    "matmul": "each gradient has its own input's shape: which product of grad with the other "
+              "input's data, transposed, gives that shape?",
+    "relu": "relu's output moves with its input only where the input is positive; at 0, "
+            "PyTorch sends nothing.",
+    "total": "each element of a moves the sum as much as any other: every element gets grad.",
 }
 
 
@@ -188,7 +205,8 @@ def operations(Tensor: type, mul: Callable, matmul: Callable, relu: Callable,
                              "as add does."):
             continue
         grad = rng.normal(size=expected.shape).astype(np.float32)
-        grads = checks.call(out.grad_fn, grad.copy(), doing=f"the grad_fn of {name}(...)")
+        grads = checks.call(out.grad_fn, grad.copy(), hints={"core dimension": _OP_HINTS[name]},
+                            doing=f"the grad_fn of {name}(...)")
         if not checks.expect(isinstance(grads, (tuple, list)) and len(grads) == len(arrays),
                              f"{which}: grad_fn should return a tuple with one gradient per "
                              f"input ({len(arrays)}), even for one input: (g,)."):
