@@ -2778,7 +2778,8 @@ LEFTOVER_CASES = {f.__name__.lstrip("_"): f for f in (
 # losses and activations at their kinks, optimizers' options, deepcopy, autograd.functional;
 # then module and tensor hooks, views changed in place, .grad and .data assigned, dtypes;
 # then custom Functions' corners and autograd.grad's arguments; then modules' parameters,
-# buffers and state dicts, optimizers' groups and state, clip_grad_norm_, losses' corners
+# buffers and state dicts, optimizers' groups and state, clip_grad_norm_, losses' corners;
+# then indexing, setitem, scatter and gather, views of views changed in place
 
 
 def _amax_ties(lib: Any) -> Any:
@@ -4304,6 +4305,183 @@ def _bce_log_clamp(lib: Any) -> Any:
     return l, x.grad
 
 
+
+def _setitem_bool_mask_grad(lib: Any) -> Any:
+    x = lib.ones(4, requires_grad=True)
+    y = x * 2
+    y[y > 1] = 0.
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _setitem_tensor_value_grad(lib: Any) -> Any:
+    x = lib.zeros(3)
+    v = lib.tensor(2., requires_grad=True)
+    x[1] = v
+    (x * lib.arange(3.)).sum().backward()
+    return x.grad_fn, v.grad
+
+
+def _setitem_broadcast_value_grad(lib: Any) -> Any:
+    x = lib.zeros(2, 3)
+    v = lib.tensor([1., 2., 3.], requires_grad=True)
+    x[:] = v
+    x.sum().backward()
+    return v.grad
+
+
+def _setitem_index_list_duplicate(lib: Any) -> Any:
+    x = lib.zeros(3)
+    v = lib.tensor([1., 2.], requires_grad=True)
+    x[[0, 0]] = v
+    return x
+
+
+def _index_with_long_tensor_grad(lib: Any) -> Any:
+    x = lib.arange(4.).requires_grad_()
+    y = x[lib.tensor([[0, 1], [1, 3]])]
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _index_none_ellipsis_grad(lib: Any) -> Any:
+    x = lib.ones(2, 3, requires_grad=True)
+    y = x[None, ..., 1]
+    y.sum().backward()
+    return y.shape, y.grad_fn, x.grad
+
+
+def _index_negative_step_error(lib: Any) -> Any:
+    return lib.arange(4.)[::-1]
+
+
+def _index_bool_scalar(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return x[True].shape, x[False].shape
+
+
+def _index_2d_mixed(lib: Any) -> Any:
+    x = lib.arange(12.).reshape(3, 4).requires_grad_()
+    y = x[1:, [0, 2]]
+    y.sum().backward()
+    return y, y.grad_fn, x.grad
+
+
+def _index_select_grad(lib: Any) -> Any:
+    x = lib.arange(6.).reshape(2, 3).requires_grad_()
+    y = x.index_select(1, lib.tensor([2, 2]))
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _masked_select_grad(lib: Any) -> Any:
+    x = lib.arange(4.).requires_grad_()
+    y = x.masked_select(x > 1)
+    y.sum().backward()
+    return y, y.grad_fn, x.grad
+
+
+def _narrow_grad(lib: Any) -> Any:
+    x = lib.arange(5.).requires_grad_()
+    y = x.narrow(0, 1, 2)
+    y.sum().backward()
+    return y.grad_fn, y._base is x, x.grad
+
+
+def _select_negative(lib: Any) -> Any:
+    x = lib.arange(6.).reshape(2, 3).requires_grad_()
+    y = x.select(1, -1)
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _scatter_value_grad(lib: Any) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    y = x.scatter(0, lib.tensor([1]), 5.0)
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _scatter_src_grad(lib: Any) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    s = lib.tensor([7., 8.], requires_grad=True)
+    y = x.scatter(0, lib.tensor([2, 0]), s)
+    (y * lib.arange(3.)).sum().backward()
+    return x.grad, s.grad
+
+
+def _gather_2d_grad(lib: Any) -> Any:
+    x = lib.arange(6.).reshape(2, 3).requires_grad_()
+    y = x.gather(1, lib.tensor([[0, 0], [2, 1]]))
+    y.sum().backward()
+    return y, x.grad
+
+
+def _put_along_gather_error(lib: Any) -> Any:
+    return lib.ones(2, 3).gather(1, lib.tensor([[3]]))
+
+
+def _inplace_index_on_leaf_view_error(lib: Any) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    x[0] = 2.
+
+
+def _inplace_add_to_slice_of_nonleaf(lib: Any) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    y = x * 2
+    y[1:] += 1
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _inplace_on_expanded_error(lib: Any) -> Any:
+    x = lib.ones(1, requires_grad=True)
+    y = (x * 1).expand(3)
+    y.add_(1)
+
+
+def _chained_views_inplace(lib: Any) -> Any:
+    x = lib.ones(2, 3, requires_grad=True)
+    y = x * 1
+    z = y.t()[0]
+    z.mul_(5)
+    y.sum().backward()
+    return y.grad_fn, z.grad_fn, x.grad
+
+
+def _unfold_like_view_chain(lib: Any) -> Any:
+    x = lib.arange(6.).requires_grad_()
+    y = x.view(2, 3).t().reshape(6)
+    y[0].backward()
+    return y.grad_fn, x.grad
+
+
+def _split_sizes_grad(lib: Any) -> Any:
+    x = lib.arange(5.).requires_grad_()
+    a, b = x.split([2, 3])
+    (a.sum() * 2 + b.sum()).backward()
+    return a.grad_fn, x.grad
+
+
+def _chunk_uneven(lib: Any) -> Any:
+    x = lib.arange(5.).requires_grad_()
+    return [c.shape for c in x.chunk(3)], x.chunk(3)[0].grad_fn
+
+
+def _where_scalar_both(lib: Any) -> Any:
+    x = lib.tensor([1., -1.], requires_grad=True)
+    y = lib.where(x > 0, x, 0.)
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _tril_indices_view(lib: Any) -> Any:
+    x = lib.ones(3, 3, requires_grad=True)
+    y = x.triu(1)
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
 ROUND_FIVE_CASES = {f.__name__.lstrip("_"): f for f in (
     _amax_ties, _amax_all_ties, _max_all_ties, _maximum_ties, _prod_with_zero, _prod_two_zeros,
     _prod_dim_zero, _std_one_element, _var_unbiased_false, _norm_zero_vector, _softmax_grad,
@@ -4365,7 +4543,15 @@ ROUND_FIVE_CASES = {f.__name__.lstrip("_"): f for f in (
     _module_setattr_param_over_buffer, _module_delattr_param, _modulelist_append_params,
     _parameter_of_parameter, _parameter_int_requires_grad, _parameter_ops_result_type,
     _linear_weight_shape_error, _mse_loss_reduction_none_grad, _cross_entropy_ignore_all,
-    _nll_loss_weight_mean, _bce_out_of_range, _bce_log_clamp)}
+    _nll_loss_weight_mean, _bce_out_of_range, _bce_log_clamp,
+    _setitem_bool_mask_grad, _setitem_tensor_value_grad, _setitem_broadcast_value_grad,
+    _setitem_index_list_duplicate, _index_with_long_tensor_grad, _index_none_ellipsis_grad,
+    _index_negative_step_error, _index_bool_scalar, _index_2d_mixed, _index_select_grad,
+    _masked_select_grad, _narrow_grad, _select_negative, _scatter_value_grad, _scatter_src_grad,
+    _gather_2d_grad, _put_along_gather_error, _inplace_index_on_leaf_view_error,
+    _inplace_add_to_slice_of_nonleaf, _inplace_on_expanded_error, _chained_views_inplace,
+    _unfold_like_view_chain, _split_sizes_grad, _chunk_uneven, _where_scalar_both,
+    _tril_indices_view)}
 
 
 CASES: dict[str, Callable[[Any], Any]] = {
