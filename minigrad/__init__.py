@@ -31,6 +31,7 @@ from .ops.linalg import einsum
 from .ops.pointwise import where
 from .ops.shape import cat, stack
 from .ops.sorting import bucketize
+from .ops import pointwise_more as _pointwise_more
 from .ops import tiling as _tiling
 from .ops.tiling import meshgrid
 from .random import (get_rng_state, initial_seed, manual_seed, normal, rand, rand_like, randint,
@@ -72,7 +73,9 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
               "repeat_interleave", "roll", "fliplr", "flipud", "eq", "ne", "lt", "le", "gt", "ge",
               "abs_",
               "sqrt_", "exp_", "sin_", "cos_", "relu_", "sigmoid_", "tanh_", "dist", "bincount",
-              "bernoulli"):
+              "bernoulli",
+              # issue 31 item 2: names learners use that a contract engineer found missing
+              "lerp", "addcmul", "frac", "nan_to_num", "trace", "index_add", "index_fill"):
     globals()[_name] = _function_form(_name)
 del _name
 # Binary operations PyTorch also takes with a number first: torch.add(1.5, 2.5) is tensor(4.)
@@ -88,6 +91,21 @@ def _number_input(name: str, number: Any, args: tuple) -> Tensor:
         return tensor(number)
     raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
                     f"{type(number).__name__}")
+
+
+def atan2(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
+    """The angle of the point (other, input), in (-pi, pi]: `t.atan2(other)`."""
+    return _atan2_form(input, other, "atan2", out)
+
+
+def arctan2(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
+    """atan2's other name."""
+    return _atan2_form(input, other, "arctan2", out)
+
+
+def _atan2_form(input: Tensor, other: Tensor, name: str, out: Tensor | None) -> Tensor:  # noqa: A002
+    result = _pointwise_more.atan2(input, other, name, position=2)
+    return result if out is None else _into(out, result, name)
 
 
 def flip(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:  # noqa: A002

@@ -8,8 +8,8 @@ import numpy as np
 from . import _inplace
 from ._tensor_ops import _attach, _shape_args
 from .compat import storage
-from .ops import (logical, masking, norm, rounding, sampling, selection, sorting, statistics,
-                  tiling)
+from .ops import (index_write, logical, masking, norm, pointwise_more, reduction, rounding,
+                  sampling, selection, sorting, statistics, tiling)
 from .ops import transcendental as tr
 from .tensor import Tensor
 
@@ -41,6 +41,23 @@ class MoreTensorOps:
     subtract, multiply, divide = Tensor.sub, Tensor.mul, Tensor.div
     def where(self, condition, other): return selection.where(condition, self, other)
     def dist(self, other, p=2): return norm.dist(self, other, p)
+    def lerp(self, end, weight): return pointwise_more.lerp(self, end, weight)
+
+    def addcmul(self, tensor1, tensor2, *, value=1):
+        return pointwise_more.addcmul(self, tensor1, tensor2, value)
+
+    def frac(self): return pointwise_more.frac(self)
+    def atan2(self, other): return pointwise_more.atan2(self, other)
+    def arctan2(self, other): return pointwise_more.atan2(self, other, "arctan2")
+
+    def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+        return pointwise_more.nan_to_num(self, nan, posinf, neginf)
+
+    def type_as(self, other):
+        if not isinstance(other, Tensor):
+            raise TypeError(f"type_as(): argument 'other' (position 1) must be Tensor, not "
+                            f"{type(other).__name__}")
+        return self.to(other.dtype)
 
     # ---- truth values -------------------------------------------------------------------------
     def logical_and(self, other): return logical.logical(self, other, np.logical_and)
@@ -55,6 +72,7 @@ class MoreTensorOps:
 
     # ---- reductions along a dimension ---------------------------------------------------------
     def logsumexp(self, dim, keepdim=False): return statistics.logsumexp(self, dim, keepdim)
+    def trace(self): return reduction.trace(self)
 
     def softmax(self, dim, dtype=None):
         from .nn import functional  # minigrad.nn loads on first use
@@ -85,6 +103,10 @@ class MoreTensorOps:
     def masked_fill(self, mask, value): return masking.masked_fill(self, mask, value)
     def masked_select(self, mask): return masking.masked_select(self, mask)
     def index_select(self, dim, index): return masking.index_select(self, dim, index)
+    def index_add(self, dim, index, source, *, alpha=1):
+        return index_write.index_add(self, dim, index, source, alpha)
+
+    def index_fill(self, dim, index, value): return index_write.index_fill(self, dim, index, value)
     def triu(self, diagonal=0): return masking.triangle(self, True, diagonal)
     def tril(self, diagonal=0): return masking.triangle(self, False, diagonal)
 
@@ -119,6 +141,24 @@ class MoreTensorOps:
     def clamp_min_(self, min): return _inplace.inplace(self, lambda t: t.clamp_min(min))  # noqa: A002
     def clamp_max_(self, max): return _inplace.inplace(self, lambda t: t.clamp_max(max))  # noqa: A002
     def abs_(self): return _inplace.inplace(self, Tensor.abs)
+
+    def index_add_(self, dim, index, source, *, alpha=1):
+        return _inplace.inplace(self, lambda t: t.index_add(dim, index, source, alpha=alpha),
+                                source)
+
+    def index_fill_(self, dim, index, value):
+        return _inplace.inplace(self, lambda t: t.index_fill(dim, index, value), value)
+
+    def lerp_(self, end, weight):
+        return _inplace.inplace(self, lambda t: t.lerp(end, weight), end, weight)
+
+    def addcmul_(self, tensor1, tensor2, *, value=1):
+        return _inplace.inplace(self, lambda t: t.addcmul(tensor1, tensor2, value=value),
+                                tensor1, tensor2)
+
+    def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+        return _inplace.inplace(self, lambda t: t.nan_to_num(nan, posinf, neginf))
+
     def sqrt_(self): return _inplace.inplace(self, Tensor.sqrt)
     def log_(self): return _inplace.inplace(self, Tensor.log)
     def sin_(self): return _inplace.inplace(self, Tensor.sin)

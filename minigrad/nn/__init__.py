@@ -1,6 +1,6 @@
 """minigrad.nn: torch.nn's building blocks for models: Module, Parameter, layers, losses."""
 from . import functional, init, utils
-from .activations import ELU, GELU, Softplus
+from .activations import ELU, GELU, Hardtanh, ReLU6, Softplus
 from .containers import Identity, ModuleDict, ModuleList, Sequential
 from .conv import Conv1d, Conv2d
 from .conv_transpose import ConvTranspose1d, ConvTranspose2d
@@ -14,7 +14,8 @@ from .normalization import BatchNorm1d, BatchNorm2d, InstanceNorm1d, InstanceNor
 from .parameter import Parameter
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .recurrent import GRU, LSTM, RNN, RNNBase
-from .tutorial_layers import BCELoss, BCEWithLogitsLoss, Flatten, L1Loss, NLLLoss, Softmax
+from .tutorial_layers import (BCELoss, BCEWithLogitsLoss, Flatten, HuberLoss, L1Loss, NLLLoss,
+                             SmoothL1Loss, Softmax)
 
 __all__ = [
            "AdaptiveAvgPool2d",
@@ -36,6 +37,8 @@ __all__ = [
            "Flatten",
            "GELU",
            "GRU",
+           "Hardtanh",
+           "HuberLoss",
            "Identity",
            "InstanceNorm1d",
            "InstanceNorm2d",
@@ -59,8 +62,10 @@ __all__ = [
            "RNN",
            "RNNBase",
            "ReLU",
+           "ReLU6",
            "Sequential",
            "Sigmoid",
+           "SmoothL1Loss",
            "Softmax",
            "Softplus",
            "Tanh",

@@ -1,5 +1,6 @@
-"""The smooth activations tutorials use beside ReLU, Tanh and Sigmoid: GELU, ELU and Softplus,
-each a Function with PyTorch's grad_fn name, its functional form and its module."""
+"""The activations tutorials use beside ReLU, Tanh and Sigmoid: GELU, ELU, Softplus, and the
+clipping Hardtanh and ReLU6, each a Function with PyTorch's grad_fn name, its functional form
+and its module."""
 from __future__ import annotations
 
 import math
@@ -129,3 +130,59 @@ class Softplus(Module):
 
     def extra_repr(self) -> str:
         return f"beta={self.beta}, threshold={self.threshold}"
+
+
+class HardtanhFunction(Function):
+    """x clipped to [min_val, max_val] (relu6 is [0, 6]): d = g strictly inside, else 0"""
+    node_name = "HardtanhBackward0"
+
+    @staticmethod
+    def forward(ctx, x, min_val, max_val):
+        ctx.save_for_backward(x)
+        ctx.bounds = min_val, max_val
+        a = x._data
+        low, high = (a.dtype.type(min_val), a.dtype.type(max_val))
+        return result_like(np.minimum(np.maximum(a, low), high), x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        low, high = ctx.bounds
+        return where(Tensor((x._data > low) & (x._data < high)), grad, 0.0), None, None
+
+
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,
+             inplace: bool = False) -> Tensor:
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    if inplace:
+        raise NotImplementedError("minigrad is a subset of PyTorch: hardtanh(inplace=True) "
+                                  "is not implemented; use inplace=False")
+    return HardtanhFunction.apply(input, min_val, max_val)
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+class Hardtanh(Module):
+    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
+        if max_val <= min_val:
+            raise AssertionError(f"max_val ({max_val}) must be greater than min_val ({min_val})")
+
+    def forward(self, input: Tensor) -> Tensor:
+        return hardtanh(input, self.min_val, self.max_val, self.inplace)
+
+    def extra_repr(self) -> str:
+        return (f"min_val={self.min_val}, max_val={self.max_val}"
+                + (", inplace=True" if self.inplace else ""))
+
+
+class ReLU6(Hardtanh):
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__(0.0, 6.0, inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""

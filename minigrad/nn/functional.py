@@ -22,7 +22,8 @@ from ._conv import convolution
 from ._ops import Addmm, LeakyRelu, LogSoftmax, MseLoss, NllLoss, NllLoss2d, Softmax
 from ._pad import pad
 from ._pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
-from .activations import elu, gelu, softplus
+from ._smooth_losses import HuberLoss, SmoothL1Loss
+from .activations import elu, gelu, hardtanh, relu6, softplus
 from .conv_transpose import conv_transpose
 from .dropout import dropout, dropout1d, dropout2d
 from .embedding import embedding
@@ -46,6 +47,8 @@ __all__ = [
     "elu",
     "embedding",
     "gelu",
+    "hardtanh",
+    "huber_loss",
     "instance_norm",
     "l1_loss",
     "layer_norm",
@@ -55,9 +58,11 @@ __all__ = [
     "max_pool2d",
     "mse_loss",
     "nll_loss",
+    "normalize",
     "one_hot",
     "pad",
     "relu",
+    "relu6",
     "sigmoid",
     "softmax",
     "softplus",
@@ -186,6 +191,33 @@ def l1_loss(input: Tensor, target: Tensor, size_average: None = None,
     _check_reduction(reduction)
     loss = (input - target).abs()
     return loss if reduction == "none" else loss.sum() if reduction == "sum" else loss.mean()
+
+
+def smooth_l1_loss(input: Tensor, target: Tensor, size_average: None = None,
+                   reduce: None = None, reduction: str = "mean", beta: float = 1.0) -> Tensor:
+    """|input - target|, made quadratic (z²/2beta) below beta; beta=0 is l1_loss."""
+    return _smooth_loss(input, target, reduction, beta, SmoothL1Loss)
+
+
+def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
+               weight: None = None) -> Tensor:
+    """z²/2 below delta, delta·(z - delta/2) above, for z = |input - target|."""
+    return _smooth_loss(input, target, reduction, delta, HuberLoss)
+
+
+def _smooth_loss(input: Tensor, target: Tensor, reduction: str, threshold: float,
+                 loss: Any) -> Tensor:
+    if _warn_if_sizes_differ(input, target):
+        shape = _broadcast_shape(input.shape, target.shape)
+        input, target = (t if t.shape == shape else t.expand(shape) for t in (input, target))
+    _check_reduction(reduction)
+    if loss is SmoothL1Loss and threshold == 0.0:  # PyTorch hands this one to l1_loss
+        return l1_loss(input, target, reduction=reduction)
+    if loss is SmoothL1Loss and threshold < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if loss is HuberLoss and threshold <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    return loss.apply(input, target, reduction, threshold)
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
@@ -394,6 +426,13 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
         for norm in norms:
             norm.clamp_min_(eps)
     return ((x1 / norms[0]) * (x2 / norms[1])).sum(dim)
+
+
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
+              out: None = None) -> Tensor:
+    """input divided by its p-norm along dim (at least eps), as PyTorch composes it."""
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return input / denom
 
 
 from ..compat.subset import module_getattr as _module_getattr  # noqa: E402

@@ -78,6 +78,29 @@ class L1Loss(Module):
         return F.l1_loss(input, target, reduction=self.reduction)
 
 
+class SmoothL1Loss(Module):
+    """|input - target|, quadratic below beta (see `functional.smooth_l1_loss`)."""
+
+    def __init__(self, size_average: None = None, reduce: None = None, reduction: str = "mean",
+                 beta: float = 1.0) -> None:
+        super().__init__()
+        self.reduction, self.beta = reduction, beta
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
+
+
+class HuberLoss(Module):
+    """Quadratic below delta, linear above (see `functional.huber_loss`)."""
+
+    def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
+        super().__init__()
+        self.reduction, self.delta = reduction, delta
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
+
+
 class NLLLoss(Module):
     """The negative log-likelihood of log-probabilities (see `functional.nll_loss`)."""
 

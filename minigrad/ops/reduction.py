@@ -194,3 +194,29 @@ def extremum(a: Tensor, name: str, dim: int | None = None, keepdim: bool = False
 def _one_dim(dim: int, ndim: int) -> int:
     dims = _dims(dim, ndim)  # checks the range; a 0-d tensor takes 0 or -1 and gives ()
     return dims[0] if dims else 0
+
+
+class Trace(Function):
+    """the sum of a matrix's diagonal: d = g on the diagonal, 0 elsewhere"""
+    node_name = "TraceBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.shape = a.shape
+        diagonal = np.diagonal(a._data)
+        if a._data.dtype.kind == "f":  # PyTorch sums a float32 diagonal in float64
+            return Tensor(np.asarray(diagonal.sum(dtype=np.float64), dtype=a._data.dtype))
+        return Tensor(np.asarray(diagonal.sum(dtype=np.int64)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        eye = Tensor(np.eye(*ctx.shape, dtype=grad._data.dtype))
+        return eye * grad
+
+
+def trace(a: Tensor) -> Tensor:
+    if a.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {a.ndim}")
+    if a.dtype.name == "bool":
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
+    return Trace.apply(a)

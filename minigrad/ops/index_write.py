@@ -1,0 +1,122 @@
+"""Writing into slices picked by an index along one dimension: index_add (source's slices added,
+repeated positions adding up) and index_fill (one value written). Their gradients, as PyTorch's:
+the input's passes through (but where index_fill wrote), the source's is read back with
+index_select, a filled value's is the sum over the slices it went to."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+from .masking import index_select
+from .shape import _dims
+
+
+class IndexAdd(Function):
+    """a with alpha * source's slices added at `index` along `dim`"""
+    node_name = "IndexAddBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim, index, source, alpha):
+        ctx.dim, ctx.index, ctx.alpha = dim, index, alpha
+        out = a._data.copy()
+        src = source._data if alpha == 1 else source._data * out.dtype.type(alpha)
+        moved, src = np.moveaxis(out, dim, 0), np.moveaxis(src, dim, 0)
+        for i, position in enumerate(index._data.tolist()):  # in order, as PyTorch adds them
+            moved[position] = moved[position] + src[i]
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad_source = None
+        if ctx.needs_input_grad[3]:
+            grad_source = index_select(grad, ctx.dim, ctx.index)
+            grad_source = grad_source if ctx.alpha == 1 else grad_source * ctx.alpha
+        return grad, None, None, grad_source, None
+
+
+def _word(t: Tensor) -> str:
+    return t.dtype.tensor_type.replace("Tensor", "")
+
+
+def _as_list(shape: tuple) -> str:
+    return f"[{', '.join(map(str, shape))}]"
+
+
+def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Any = 1) -> Tensor:
+    (d,) = _dims(dim, a.ndim) or (0,)
+    if index.ndim > 1:
+        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
+                         f"{index.ndim} with type: {_word(index)} and size: "
+                         f"{_as_list(index.shape)}")
+    if index.dtype.name not in ("int64", "int32"):
+        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: "
+                           f"{_word(index)}")
+    if source.dtype is not a.dtype:
+        raise RuntimeError(f"index_add_(): self ({_word(a)}) and source ({_word(source)}) must "
+                           "have the same scalar type")
+    if a.ndim != source.ndim or any(s != t for i, (s, t) in enumerate(zip(a.shape, source.shape))
+                                    if i != d):
+        raise RuntimeError("source tensor shape must match self tensor shape, excluding the "
+                           f"specified dimension. Got self.shape = {_as_list(a.shape)} "
+                           f"source.shape = {_as_list(source.shape)}")
+    if index.numel() != source.shape[d]:
+        raise RuntimeError(f"index_add_(): Number of indices ({index.numel()}) should be equal "
+                           f"to source.size(dim): ({source.shape[d]}), for dim: {d}")
+    for position in index._data.reshape(-1).tolist():
+        if not 0 <= position < a.shape[d]:
+            raise RuntimeError(f"index {position} is out of bounds for dimension {d} with size "
+                               f"{a.shape[d]}")
+    return IndexAdd.apply(a, d, index.reshape(-1), source, alpha)
+
+
+class IndexFill(Function):
+    """a with `value` (a number) written into the slices at `index` along `dim`"""
+    node_name = "IndexFillBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim, positions, value, named=None):
+        ctx.dim, ctx.positions, ctx.named = dim, positions, named
+        out = a._data.copy()
+        np.moveaxis(out, dim, 0)[positions] = np.asarray(
+            value._data if isinstance(value, Tensor) else value).astype(out.dtype)
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad_a = IndexFill.apply(grad, ctx.dim, ctx.positions, 0) if ctx.needs_input_grad[0] \
+            else None
+        grad_value = None
+        if ctx.needs_input_grad[3]:  # each filled slice once, however often index names it;
+            # as PyTorch, by the positions as named (a negative one fails here, as there)
+            picked = Tensor(np.unique(ctx.named))
+            grad_value = index_select(grad, ctx.dim, picked).sum()
+        return grad_a, None, None, grad_value, None
+
+
+class IndexFillTensor(IndexFill):
+    """index_fill with a 0-d tensor as the value, which gets a gradient"""
+    node_name = "IndexFillBackward1"
+
+
+def index_fill(a: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    (d,) = _dims(dim, a.ndim) or (0,)
+    if index.dtype.name != "int64":
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if index.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    if isinstance(value, Tensor) and value.ndim:
+        raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value.ndim} dimension(s).")
+    size = a.shape[d] if a.ndim else 1
+    positions = index._data.reshape(-1)
+    for position in positions.tolist():
+        if not -size <= position < size:
+            raise IndexError(f"index {position} is out of bounds for dimension {d} with size "
+                             f"{size}")
+    named, positions = positions, np.where(positions < 0, positions + size, positions)
+    if isinstance(value, Tensor):
+        return IndexFillTensor.apply(a, d, positions, value, named)
+    return IndexFill.apply(a, d, positions, value)

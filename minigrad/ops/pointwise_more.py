@@ -1,0 +1,165 @@
+"""Element-wise operations, continued (issue 31's missing names): lerp, addcmul, frac, atan2,
+nan_to_num. Each computes its values as PyTorch's CPU kernel writes them, and its backward as
+PyTorch's derivatives.yaml does (with tensor operations, so a gradient of a gradient works)."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+from .operands import as_tensor_pair, check_broadcast, result_like
+from .selection import where
+
+
+def _word(t: Tensor) -> str:
+    """PyTorch's dtype word in these kernels' messages: float, double, long int..."""
+    return {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
+            "bool": "bool"}.get(t.dtype.name, t.dtype.name)
+
+
+class Lerp(Function):
+    """start + weight (end - start), for a number weight: d start = (1 - weight) g,
+    d end = weight g"""
+    node_name = "LerpBackward0"
+
+    @staticmethod
+    def forward(ctx, start, end, weight):
+        ctx.weight = weight
+        s, e = start._data, end._data
+        w = s.dtype.type(weight)
+        # PyTorch's formula: from the nearer end, so that weight 1 gives `end` exactly
+        return result_like(s + w * (e - s) if abs(w) < 0.5 else e - (e - s) * (1 - w), start)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * (1 - ctx.weight), grad * ctx.weight, None
+
+
+class LerpTensor(Function):
+    """lerp with a tensor of weights: also d weight = (end - start) g"""
+    node_name = "LerpBackward1"
+
+    @staticmethod
+    def forward(ctx, start, end, weight):
+        ctx.save_for_backward(start, end, weight)
+        s, e, w = start._data, end._data, weight._data
+        return result_like(np.where(np.abs(w) < 0.5, s + w * (e - s), e - (e - s) * (1 - w)),
+                           start)
+
+    @staticmethod
+    def backward(ctx, grad):
+        start, end, weight = ctx.saved_tensors
+        return grad * (1 - weight), grad * weight, grad * (end - start)
+
+
+def lerp(start: Tensor, end: Any, weight: Any) -> Tensor:
+    if not isinstance(end, Tensor):
+        raise TypeError(f"lerp(): argument 'end' (position 1) must be Tensor, not "
+                        f"{type(end).__name__}")
+    if end.dtype is not start.dtype:
+        raise RuntimeError(f"expected dtype {_word(start)} for `end` but got dtype {_word(end)}")
+    check_broadcast(start.shape, end.shape)
+    if isinstance(weight, Tensor):
+        if weight.dtype is not start.dtype:
+            raise RuntimeError(f"expected dtype {_word(start)} for `weight` but got dtype "
+                               f"{_word(weight)}")
+        check_broadcast(np.broadcast_shapes(start.shape, end.shape), weight.shape)
+        return LerpTensor.apply(start, end, weight)
+    return Lerp.apply(start, end, weight)
+
+
+class Addcmul(Function):
+    """a + value * t1 * t2: d a = g, d t1 = g (t2 value), d t2 = g (t1 value)"""
+    node_name = "AddcmulBackward0"
+
+    @staticmethod
+    def forward(ctx, a, t1, t2, value):
+        ctx.save_for_backward(t1, t2)
+        ctx.value = value
+        dt = a._data.dtype
+        return result_like(a._data + dt.type(value) * t1._data * t2._data, a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        t1, t2 = ctx.saved_tensors
+        return (grad, grad * (t2 * ctx.value) if ctx.needs_input_grad[1] else None,
+                grad * (t1 * ctx.value) if ctx.needs_input_grad[2] else None, None)
+
+
+def addcmul(a: Tensor, t1: Tensor, t2: Tensor, value: Any = 1) -> Tensor:
+    t1, t2 = as_tensor_pair(t1, t2)
+    a, t1 = as_tensor_pair(a, t1)
+    a, t2 = as_tensor_pair(a, t2)
+    return Addcmul.apply(a, t1, t2, value)
+
+
+class Frac(Function):
+    """a - trunc(a), the fractional part with a's sign: d = g"""
+    node_name = "FracBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return result_like(a._data - np.trunc(a._data), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+def frac(a: Tensor) -> Tensor:
+    if not a.dtype.is_floating_point:
+        raise NotImplementedError(f"\"frac_cpu\" not implemented for "
+                                  f"'{a.dtype.tensor_type.replace('Tensor', '')}'")
+    return Frac.apply(a)
+
+
+class Atan2(Function):
+    """the angle of the point (b, a): d a = g b / (a² + b²), d b = -g a / (a² + b²); at the
+    origin, where the angle jumps, PyTorch sends 0 to both"""
+    node_name = "Atan2Backward0"
+    saved_names = ("self", "other")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return result_like(np.arctan2(a._data, b._data), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        squares = a * a + b * b
+        recip = where(squares == 0, 0.0, squares.reciprocal())
+        return grad * b * recip, grad * -a * recip
+
+
+def atan2(a: Tensor, b: Any, name: str = "atan2", position: int = 1) -> Tensor:
+    """`position`: where `other` stands, as PyTorch's error counts it (2 in torch.atan2(a, b))"""
+    if not isinstance(b, Tensor):
+        raise TypeError(f"{name}(): argument 'other' (position {position}) must be Tensor, not "
+                        f"{type(b).__name__}")
+    a, b = as_tensor_pair(a._float_if_int(), b._float_if_int())
+    return Atan2.apply(a, b)
+
+
+class NanToNum(Function):
+    """nan, inf and -inf replaced by numbers: d = g where a was finite, else 0"""
+    node_name = "NanToNumBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a, nan, posinf, neginf):
+        ctx.save_for_backward(a)
+        return result_like(np.nan_to_num(a._data, nan=nan, posinf=posinf, neginf=neginf), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad * Tensor(np.isfinite(a._data)), None, None, None
+
+
+def nan_to_num(a: Tensor, nan: float = 0.0, posinf: Any = None, neginf: Any = None) -> Tensor:
+    if not a.dtype.is_floating_point:  # nothing to replace: PyTorch returns a copy
+        return a.clone()
+    return NanToNum.apply(a, nan, posinf, neginf)
