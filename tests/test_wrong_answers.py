@@ -1113,20 +1113,18 @@ def count_inplace(fn, t):
     # ---- 13 grad prints: zeros for the unused leaf, the bias's gradient per row
     ("engine_from_scratch.grad_prints",
      "grad_prints = [[[1.5], [1.5]], 2.0, None, [0.0, 0.0]]",
-     FAIL("not all 4 are what the code prints",
-          "only leaves that require grad and were used get a .grad",
-          never=("2.0, None, None", "None, None"))),
+     FAIL("not all 4 are what the code prints", "only leaves that require grad and were used",
+          never=("None, None",))),
     ("engine_from_scratch.grad_prints",
      "grad_prints = [[[1.5], [1.5]], [[1.0], [0.0], [1.0]], None, None]",
-     FAIL("b.grad: it prints a single number", "summed over the rows it was added to",
-          never=("2.0, None, None", "None, None"))),
+     FAIL("b.grad: it prints a single number", "summed over the rows", never=("2.0",))),
     ("engine_from_scratch.grad_prints", "grad_prints = [[[1.5], [1.5]], 2, None, None]", PASS),
     # ---- 13 paths: the example's answer hard-coded, recursion with a raised limit,
     # minigrad's own pass doing the counting (a sum of inputs has gradient 1 on each path)
     ("engine_from_scratch.paths+paths_deep", """\
 def paths_from(inputs_of, root):
     return {"loss": 1, "c": 1, "b": 3, "a": 3, "w": 3}""",
-     FAIL("not a node of this graph", "fitted to the example", never=("paths[child]",))),
+     FAIL("every node root reaches", never=("deque",))),
     ("engine_from_scratch.paths+paths_deep", """\
 import sys
 sys.setrecursionlimit(100_000)
@@ -1143,8 +1141,7 @@ def paths_from(inputs_of, root):
     for node in reversed(order):
         for child in inputs_of[node]:
             paths[child] = paths.get(child, 0) + paths[node]
-    return paths""",
-     FAIL("visit calls itself", "whatever the limit is set to", never=("stack.pop()",))),
+    return paths""", FAIL("calls itself", "recursion limit", never=("deque",))),
     ("engine_from_scratch.paths+paths_deep", """\
 def paths_from(inputs_of, root):
     made, remaining = {}, [root]
@@ -1165,7 +1162,7 @@ def paths_from(inputs_of, root):
             made[node].retain_grad()
     made[root].backward()
     return {node: 1 if node == root else int(made[node].grad.item()) for node in made}""",
-     FAIL("it ran minigrad's backward pass", "write the walk yourself", never=("paths[child]",))),
+     FAIL("it ran minigrad's backward pass", "write the walk yourself", never=("deque",))),
     # ---- 13 paths: a right answer whose first import of a package runs importlib's frozen
     # code, which calls itself (not the learner's recursion); a recursion compiled under a
     # frozen module's name is still the learner's
@@ -1203,14 +1200,14 @@ def visit(inputs_of, root, paths, weight=1):
 ''', "<frozen importlib._bootstrap>", "exec"))
 def paths_from(inputs_of, root):
     return visit(inputs_of, root, {})""",
-     FAIL("visit calls itself", "whatever the limit is set to", never=("stack.pop()",))),
+     FAIL("calls itself", "recursion limit", never=("deque",))),
     # ---- 13 tape: the example's answer hard-coded, minigrad's autograd doing the pass,
     # recursion with a raised limit, values changed in place
     ("engine_from_scratch.tape+tape_long", """\
 import numpy as np
 def tape_backward(tape, values, wrt):
     return {"w": np.array([[1.5], [1.5]]), "b": np.array(2.0)}""",
-     FAIL("not a name of wrt", "fitted to the example", never=("reversed(tape)",))),
+     FAIL("the dict should have one for each name of wrt", never=("reversed(tape)",))),
     ("engine_from_scratch.tape+tape_long", """\
 def tape_backward(tape, values, wrt):
     made = {name: torch.tensor(value, requires_grad=name in wrt) for name, value in
@@ -1222,7 +1219,8 @@ def tape_backward(tape, values, wrt):
     grads = torch.autograd.grad(made[tape[-1][0]], [made[name] for name in wrt],
                                 allow_unused=True)
     return {name: None if g is None else g.numpy() for name, g in zip(wrt, grads)}""",
-     FAIL("it ran minigrad's backward pass", "with numpy", never=("reversed(tape)",))),
+     FAIL("it ran minigrad's backward pass", "write the pass over the tape yourself",
+          never=("reversed(tape)",))),
     ("engine_from_scratch.tape+tape_long", """\
 import sys
 import numpy as np
@@ -1254,7 +1252,7 @@ def tape_backward(tape, values, wrt):
             send(i, g)
     send(tape[-1][0], np.ones_like(values[tape[-1][0]]))
     return {name: grads.get(name) for name in wrt}""",
-     FAIL("send calls itself", "one loop over the tape", never=("reversed(tape)",))),
+     FAIL("calls itself", "recursion limit", "one loop over the tape", never=("reversed(tape)",))),
     ("inplace.count_inplace", """\
 class Count(int):
     def __eq__(self, other):
