@@ -868,13 +868,8 @@ def _tape_judge(checks: Checks, case: dict, got: dict) -> None:
                           "broadcast gets its gradient summed back to its shape.")
         else:
             right = same_numbers(mine, want)
-            checks.expect(right, "" if right else
-                          f"{which}: the gradient of {name!r} is not the loss's" + (
-                ": relu passed the gradient where its input is exactly 0; PyTorch's relu sends "
-                "0 there." if _relu_slip(case, result) else
-                ". Hint: walk the tape from its end; a value used by several steps gets the sum "
-                "of what each sends it, and it is complete once the walk passes the step that "
-                "made it. Check each operation's rule too, relu's at exactly 0 included."))
+            checks.expect(right, "" if right else f"{which}: the gradient of {name!r} is not "
+                          f"the loss's{_tape_slip(case, result)}")
 
 
 def _relu_passing_at_zero(a: minigrad.Tensor) -> minigrad.Tensor:
@@ -883,12 +878,18 @@ def _relu_passing_at_zero(a: minigrad.Tensor) -> minigrad.Tensor:
     return a * minigrad.tensor((data >= 0).astype(data.dtype))
 
 
-def _relu_slip(case: dict, result: dict) -> bool:
-    """Whether every gradient given is what a relu passing its gradient at 0 would give."""
+def _tape_slip(case: dict, result: dict) -> str:
+    """The end of the message for wrong gradients: relu's passed at 0 when every gradient
+    given is what that slip gives, else a hint."""
     slipped = _expected_grads(case["tape"], case["inputs"], case["wrt"],
                               {**_TAPE_OPS, "relu": _relu_passing_at_zero})
-    return all(want is None or result.get(name) is None or same_numbers(result[name], want)
-               for name, want in zip(case["wrt"], slipped))
+    if all(want is None or result.get(name) is None or same_numbers(result[name], want)
+           for name, want in zip(case["wrt"], slipped)):
+        return (": relu passed the gradient where its input is exactly 0; PyTorch's relu sends "
+                "0 there.")
+    return (". Hint: walk the tape from its end; a value used by several steps gets the sum of "
+            "what each sends it, and it is complete once the walk passes the step that made it. "
+            "Check each operation's rule too, relu's at exactly 0 included.")
 
 
 TAPE_HINTS = {"recursion": "one loop over the tape, from its end, is the whole walk."}
