@@ -151,6 +151,23 @@ def inplace(t: Tensor, compute: Any, *args: Any, same_value: bool = False) -> Te
     return t
 
 
+def reshape_in_place(t: Tensor, make: Any) -> Tensor:
+    """`t.unsqueeze_(0)`, `t.squeeze_()`, `t.t_()`: `t` itself becomes `make(t)`, a view of its own
+    memory with a new shape. Recorded, `make`'s node (an in-place view node) takes `t`'s place
+    in the graph, as an in-place op's does; the version goes up, as PyTorch counts it, so what
+    was saved of the old shape fails its check in backward. A view stays a view of its base."""
+    check_inplace(t)
+    with _grad_mode.no_grad():
+        reshaped = make(t._alias())._data  # first: a bad dimension fails before any change
+    if _grad_mode.state.enabled and t.requires_grad:
+        retained, t._retains_grad = t._retains_grad, False  # PyTorch keeps a retained gradient
+        _take_history(t, make(_with_history(t)))            # where it was: of the old shape
+        t._retains_grad = retained
+    t._data = reshaped
+    t._bump_version()
+    return t
+
+
 def _with_history(t: Tensor) -> Tensor:
     """A copy of `t`'s current values that carries `t`'s current place in the graph."""
     old = Tensor(t._data.copy())

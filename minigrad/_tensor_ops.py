@@ -231,9 +231,10 @@ class TensorOps:
     def squeeze(self, dim=None):
         if dim is None:
             return shape.Squeeze.apply(self, tuple(range(self.ndim)))
-        return shape.SqueezeDim.apply(self, shape.distinct_dims(dim, self.ndim))
+        node = shape.SqueezeDim if isinstance(dim, int) else shape.SqueezeDims
+        return node.apply(self, shape.distinct_dims(dim, self.ndim))
 
-    def unsqueeze(self, dim): return shape.Unsqueeze.apply(self, dim % (self.ndim + 1))
+    def unsqueeze(self, dim): return shape.Unsqueeze.apply(self, shape._dims(dim, self.ndim + 1)[0])
     def select(self, dim, index): return self[(slice(None),) * (dim % self.ndim) + (index,)]
 
     def narrow(self, dim, start, length):

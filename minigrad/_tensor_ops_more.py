@@ -9,7 +9,7 @@ from . import _inplace
 from ._tensor_ops import _attach, _shape_args
 from .compat import storage
 from .ops import (index_write, logical, masking, norm, pointwise_more, reduction, rounding,
-                  sampling, selection, sorting, statistics, tiling)
+                  sampling, selection, shape, sorting, statistics, tiling)
 from .ops import transcendental as tr
 from .tensor import Tensor
 
@@ -141,6 +141,25 @@ class MoreTensorOps:
     def clamp_min_(self, min): return _inplace.inplace(self, lambda t: t.clamp_min(min))  # noqa: A002
     def clamp_max_(self, max): return _inplace.inplace(self, lambda t: t.clamp_max(max))  # noqa: A002
     def abs_(self): return _inplace.inplace(self, Tensor.abs)
+
+    # ---- a new shape in place -----------------------------------------------------------------
+    def unsqueeze_(self, dim):
+        dim = shape._dims(dim, self.ndim + 1)[0]
+        return _inplace.reshape_in_place(self, lambda t: shape.UnsqueezeInPlace.apply(t, dim))
+
+    def squeeze_(self, dim=None):
+        if dim is None:
+            dims = tuple(range(self.ndim))
+            return _inplace.reshape_in_place(self, lambda t: shape.SqueezeInPlace.apply(t, dims))
+        dims = shape.distinct_dims(dim, self.ndim)
+        node = shape.SqueezeDimInPlace if isinstance(dim, int) else shape.SqueezeDimsInPlace
+        return _inplace.reshape_in_place(self, lambda t: node.apply(t, dims))
+
+    def t_(self):
+        if self.ndim > 2:
+            raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "
+                               f"{self.ndim}D")
+        return _inplace.reshape_in_place(self, shape.TInPlace.apply)
 
     def index_add_(self, dim, index, source, *, alpha=1):
         return _inplace.inplace(self, lambda t: t.index_add(dim, index, source, alpha=alpha),

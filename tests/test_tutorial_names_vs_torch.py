@@ -18,6 +18,55 @@ def torch():
     return pytest.importorskip("torch")
 
 
+def _same_after(y, method, *args):
+    """y changed in place by `method`: itself returned, its version one up."""
+    before = y._version
+    out = getattr(y, method)(*args)
+    return out, out is y, y._version - before
+
+
+def _saved_then(L, x, reshape):
+    """y saved by a multiplication, then given a new shape in place: backward refuses."""
+    y = x * 2
+    z = y * y
+    reshape(y)
+    try:
+        z.sum().backward()
+    except RuntimeError as error:
+        return str(error)
+    return "no error"
+
+
+def _retained_then_t_(L, x):
+    y = x[:, :2] * 2
+    y.retain_grad()
+    y.t_()
+    (y * L.arange(6, dtype=x.dtype).reshape(2, 3)).sum().backward()
+    return y, y.grad, y.retains_grad, y.is_leaf
+
+
+def _view_reshaped_then_written(x):
+    y = x[0] * 1
+    v = y[1:3]
+    v.unsqueeze_(1)
+    v.mul_(5)
+    return y, v, v._base is y
+
+
+def _row_reshaped(L):
+    t = L.ones(2, 3)
+    row = t[0]
+    row.unsqueeze_(0)
+    row.add_(1)
+    return t, row.shape, row._base is t
+
+
+def _leaf_reshaped_under_no_grad(L, x):
+    with L.no_grad():
+        x.unsqueeze_(0)
+    return x.shape, x.is_leaf, x.grad_fn, x._version, (x * 2).sum()
+
+
 def _NOT_FINITE(L, x):  # noqa: N802 - a constant's role
     """A matrix of x's shape with nan, inf and -inf among ordinary numbers."""
     return L.tensor([[float("nan"), 1.0, float("inf"), 0.0], [-float("inf"), 2.0, 0.0, 0.0],
@@ -229,6 +278,22 @@ OPS = {
     "x.index_fill(1, index, -1.0)": lambda L, x: x.index_fill(1, L.tensor([0, 2, 0]), -1.0),
     "x.index_fill(0, index, value tensor)": lambda L, x: x.index_fill(0, L.tensor([2, 0, 2]),
                                                                       x[0, 0]),
+    "(x * 2).unsqueeze_(0)": lambda L, x: (x * 2).unsqueeze_(0),
+    "(x * 2).unsqueeze_(-1) is itself, version": lambda L, x: _same_after(x * 2, "unsqueeze_", -1),
+    "(x[:1] * 2).squeeze_()": lambda L, x: _same_after(x[:1] * 2, "squeeze_"),
+    "a view's squeeze_(0) stays a view": lambda L, x: (
+        lambda v: (v.squeeze_(0), v._base is not None))((x * 2)[1:2]),
+    "(x * 2).squeeze_((0, 1)) of size-1 dims": lambda L, x: (x[:1, :1] * 2).squeeze_((0, 1)),
+    "x[:1].squeeze((0, 1)), squeeze([0])": lambda L, x: (x[:1].squeeze((0, 1)), x[:1].squeeze([0])),
+    "(x * 2).t_()": lambda L, x: _same_after(x * 2, "t_"),
+    "(x[0] * 1).t_() of 1-d": lambda L, x: (x[0] * 1).t_(),
+    "unsqueeze_ after y was saved": lambda L, x: _saved_then(L, x, lambda y: y.unsqueeze_(0)),
+    "squeeze_() after y was saved": lambda L, x: _saved_then(L, x[:1], lambda y: y.squeeze_()),
+    "t_ after y was saved": lambda L, x: _saved_then(L, x, lambda y: y.t_()),
+    "retain_grad then t_ (the gradient of the old shape)": lambda L, x: _retained_then_t_(L, x),
+    "unsqueeze_ of a view, then written through": lambda L, x: _view_reshaped_then_written(x),
+    "unsqueeze_ of a plain tensor's row writes through": lambda L, x: _row_reshaped(L),
+    "unsqueeze_ of a leaf under no_grad": lambda L, x: _leaf_reshaped_under_no_grad(L, x),
     "x.index_fill_(1, index, 0) on a copy": lambda L, x: (x * 1).index_fill_(1, L.tensor(3), 0),
 }
 # float64 std along a dimension: PyTorch accumulates with Welford's update, minigrad with
@@ -372,6 +437,13 @@ ERRORS = {
         0, L.tensor([-1]), L.ones((), requires_grad=True) * 2).sum().backward(),
     "atan2 (method) of a number": lambda L: L.ones(2).atan2(2.0),
     "arctan2 of a number": lambda L: L.arctan2(L.ones(2), 2),
+    "unsqueeze_ of a leaf that requires grad": lambda L: L.ones(2, requires_grad=True).unsqueeze_(0),
+    "squeeze_ of a view of such a leaf": lambda L: L.ones(1, 2, requires_grad=True)[:1].squeeze_(),
+    "t_ of 3-d": lambda L: L.ones(2, 2, 2).t_(),
+    "squeeze_, dim out of range": lambda L: L.ones(2, 2).squeeze_(3),
+    "squeeze_, a dim twice": lambda L: L.ones(2, 3).squeeze_((0, 0)),
+    "unsqueeze_, dim out of range": lambda L: L.ones(2, 2).unsqueeze_(3),
+    "unsqueeze, dim out of range": lambda L: L.ones(2, 2).unsqueeze(-4),
     "index_fill, 1-d value": lambda L: L.zeros(3, 2).index_fill(1, L.tensor([0]), L.ones(2)),
 }
 

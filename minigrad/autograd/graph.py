@@ -80,8 +80,10 @@ def _hint() -> str:
 
 
 def forward_name(node_name: str) -> str:
-    """The operation a backward node belongs to: "ExpBackward0" -> "Exp"."""
-    return re.sub(r"Backward\d*$", "", node_name)
+    """The operation a backward node belongs to, as PyTorch's messages name it: "ExpBackward0"
+    -> "Exp", but "ClampBackward1" -> "Clamp1" (an overload other than the first keeps its
+    number), "MyFnBackward" -> "MyFn"."""
+    return re.sub(r"Backward(\d*)$", lambda m: "" if m[1] == "0" else m[1], node_name)
 
 
 _NO_HOOKS: Any = MappingProxyType({})  # shared, read-only, until a node gets a hook of its own

@@ -193,6 +193,11 @@ class SqueezeDim(Squeeze):
     node_name = "SqueezeBackward1"
 
 
+class SqueezeDims(Squeeze):
+    """squeeze of a list of dims (another overload in PyTorch)"""
+    node_name = "SqueezeBackward2"
+
+
 class SqueezeDimInPlace(Squeeze):
     """squeeze_(dim) of a fresh result nothing else holds (what PyTorch's matmul does to a
     vector's product): the same tensor in PyTorch, so not a view, and its version goes up"""
@@ -218,6 +223,24 @@ class Unsqueeze(Function):
     @staticmethod
     def backward(ctx, grad):
         return grad.squeeze(ctx.dim), None
+
+
+# The nodes of t.unsqueeze_(d), t.squeeze_() and t.t_(), which give a tensor a new shape in place
+# (_inplace.reshape_in_place): the same gradients, PyTorch's names for the in-place forms.
+class UnsqueezeInPlace(Unsqueeze):
+    node_name = "UnsqueezeBackward1"
+
+
+class SqueezeInPlace(Squeeze):
+    node_name = "SqueezeBackward3"
+
+
+class SqueezeDimsInPlace(SqueezeDimInPlace):
+    node_name = "SqueezeBackward5"
+
+
+class TInPlace(T):
+    node_name = "TBackward1"
 
 
 class Stack(Function):
