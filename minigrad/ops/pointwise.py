@@ -41,6 +41,10 @@ class Sub(Function):
     def backward(ctx, grad):
         return grad, (-grad if ctx.alpha == 1 else grad * -ctx.alpha), None
 
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: function._backward_on_arrays
+        return grad, (-grad if ctx.alpha == 1 else grad * grad.dtype.type(-ctx.alpha)), None
+
 
 class Rsub(Function):
     """other - a, for a Python number other: d = -da"""
@@ -52,6 +56,10 @@ class Rsub(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        return -grad, None
+
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: function._backward_on_arrays
         return -grad, None
 
 
@@ -71,6 +79,12 @@ class Mul(Function):
         b, a = ctx.saved_tensors
         return (grad * b if ctx.needs_input_grad[0] else None,
                 grad * a if ctx.needs_input_grad[1] else None)
+
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: function._backward_on_arrays
+        b, a = ctx.saved_tensors  # (of the gradient's dtype: the operands were promoted)
+        return (grad * b._data if ctx.needs_input_grad[0] else None,
+                grad * a._data if ctx.needs_input_grad[1] else None)
 
 
 class Div(Function):
@@ -201,6 +215,10 @@ class Neg(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        return -grad
+
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: function._backward_on_arrays
         return -grad
 
 
