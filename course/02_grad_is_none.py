@@ -178,8 +178,8 @@ print(f"by nudging: {by_nudging[0]:.3f} {by_nudging[1]:.3f}")
 # %% [markdown]
 # Now `backward()` walks the graph from `L` back to the leaves and stores
 # $\partial L/\partial \text{leaf}$ in each leaf's `.grad`. It returns nothing.
-# This cell runs once per graph (a second `backward()` finds what it needs freed, notebook 09):
-# after fixing your numbers above, run again from the cell that builds `L`.
+# This cell runs once per graph (notebook 09 says why): after fixing your numbers above, run
+# again from the cell that builds `L`.
 
 # %%
 result = L.backward()
@@ -218,8 +218,7 @@ viz.backward_steps(L, predict=True)
 # <details><summary>What will <code>z.grad</code> print after backward? Click to reveal</summary>
 #
 # `None`: a tensor that never asked for gradients gets none. The multiplication's backward does
-# not even compute a gradient for an input that does not require grad: backward only fills
-# `.grad` for leaves with `requires_grad=True`.
+# not even compute a gradient for `z`: only leaves with `requires_grad=True` get a `.grad`.
 # </details>
 
 # %%
@@ -258,9 +257,8 @@ assert unused.grad is None
 # The sign of a gradient says which way is uphill. For $y = x^2$ at $x = 2$, `x.grad` is 4,
 # positive: a larger `x` gives a larger `y`. To make `y` smaller, step the other way, by a small
 # multiple `lr` (the *learning rate*) of the gradient: `x -= lr * x.grad`. That line is
-# gradient descent; `torch.optim.SGD` makes exactly this update (notebook 04). Other optimizers
-# use the gradient differently: Adam's first step moves each parameter by about `lr`, whatever
-# the gradient's size.
+# gradient descent; `torch.optim.SGD` makes exactly this update (notebook 04). Adam, by
+# contrast, moves each parameter about `lr` on its first step, whatever the gradient's size.
 #
 # <details><summary>With <code>lr = 0.1</code>, what will <code>x</code> and the new
 # <code>x**2</code> be after one step? Click to reveal</summary>

@@ -60,7 +60,7 @@ class Tensor:
     _retains_grad = False
     _is_inference = False  # made in inference_mode: see is_inference
     _multi_output_view = False  # a view made by unbind(): see _inplace.check_inplace
-    _custom_function_view = False  # a view a custom Function returned: _inplace.check_inplace
+    _custom_function_view = False  # a view a custom Function returned: autograd/custom_view.py
     _made_in_no_grad = False  # a view made under no_grad of one that requires grad (function.py)
     _version_when_made: int | None = None  # such a view's version then
     _is_wrapped_number = False  # a Python number made a tensor (see ops.operands.wrapped_number)
@@ -258,7 +258,8 @@ class Tensor:
         if self._multi_output_view:  # a view of one of unbind's views is refused in place too
             out._multi_output_view = True
         if self._custom_function_view:  # and so is one of a custom Function's
-            out._custom_function_view = True
+            out.__class__ = type(self)  # autograd/custom_view.py
+            out._custom_view_version = self._version
         out._version_counter = self._version_counter
         if out._is_inference is not self._is_inference:  # the same memory: the same kind
             out._is_inference = self._is_inference
@@ -348,7 +349,7 @@ class Tensor:
         return bool(self._data.reshape(()))
 
     def __float__(self) -> float:
-        if self.requires_grad:
+        if self.requires_grad and _grad_mode.is_grad_enabled():  # silent under no_grad
             _warn_scalar_of_requires_grad()
         return float(self._python_scalar())
 

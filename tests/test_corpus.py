@@ -88,7 +88,9 @@ def test_float32_rounding_comparison_rejects_a_different_result() -> None:
 def test_transcript_is_what_pytorch_prints_today(program: Path) -> None:
     """With PyTorch 2.13 installed, the stored transcript is what it prints now (as
     scripts/record_corpus.py --check; FLOAT_ORDER programs up to float32 rounding, which for
-    PyTorch too varies with the CPU); without it, skipped."""
+    PyTorch too varies with the CPU; MKL_SQRT programs with PyTorch's float32 sqrt correctly
+    rounded where this CPU's MKL does not round it so, record_corpus.MKL_SQRT says why);
+    without it, skipped."""
     if importlib.util.find_spec("torch") is None:
         pytest.skip("PyTorch is not installed")
     if not importlib.metadata.version("torch").startswith(record_corpus.REFERENCE_VERSION):
@@ -102,3 +104,27 @@ def test_transcript_is_what_pytorch_prints_today(program: Path) -> None:
     else:
         assert got == golden.read_text(), (
             f"re-record with python scripts/record_corpus.py: {program.stem}")
+
+
+def test_correctly_rounded_sqrt_is_the_only_change(tmp_path: Path) -> None:
+    """run_program.py --correctly-rounded-sqrt (how MKL_SQRT programs run on PyTorch where this
+    CPU's MKL rounds sqrt otherwise) gives float32 sqrt's correctly rounded values, and leaves
+    float64, gradients and every other operation to PyTorch."""
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("PyTorch is not installed")
+    program = tmp_path / "sqrt.py"
+    program.write_text(
+        "import numpy as np, torch\n"
+        "x = np.random.default_rng(1).random(3000, dtype=np.float32) * 50\n"
+        "exact = np.sqrt(x.astype(np.float64)).astype(np.float32)\n"
+        "t = torch.from_numpy(x.copy())\n"
+        "with torch.no_grad():\n"
+        "    print(np.array_equal(t.sqrt().numpy(), exact),\n"
+        "          np.array_equal(torch.sqrt(t).numpy(), exact),\n"
+        "          np.array_equal(t.clone().sqrt_().numpy(), exact))\n"
+        "w = torch.tensor([4.0, 9.0], requires_grad=True)\n"
+        "w.sqrt().sum().backward()\n"
+        "print(w.grad, torch.tensor([2.0], dtype=torch.float64).sqrt(), (t * 2).exp().sum() > 0)\n")
+    got = record_corpus.transcript(program, minigrad=False, correctly_rounded_sqrt=True)
+    assert got == ("True True True\ntensor([0.2500, 0.1667]) tensor([1.4142], "
+                   "dtype=torch.float64) tensor(True)\n")

@@ -2636,6 +2636,142 @@ FRESH_CASES = {f.__name__.lstrip("_"): f for f in (
     _div_by_zero_grad, _log_zero_grad, _backward_results)}
 
 
+# ---- contract-2: what the earlier rounds left ---------------------------------------------
+
+def _identity_function(lib: Any) -> Any:
+    class Id(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.clone()
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+    return Id
+
+
+def _custom_node_printed(lib: Any) -> Any:
+    x = _leaf(lib)
+    y = _identity_function(lib).apply(x)
+    return y.grad_fn, [y.grad_fn], (y * 2).grad_fn.next_functions, str(y.grad_fn), y
+
+
+def _forward_sees(lib: Any, seen: list) -> Any:
+    class Double(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            seen.append((lib.is_grad_enabled(), lib.is_inference_mode_enabled(),
+                         (x * 2).requires_grad))
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            seen.append(("backward", lib.is_grad_enabled()))
+            return g * 2
+    return Double
+
+
+def _custom_forward_in_inference_mode_with_grad(lib: Any) -> Any:
+    seen: list = []
+    double = _forward_sees(lib, seen)
+    x = _leaf(lib)
+    with lib.inference_mode():
+        plain = double.apply(x)
+        with lib.enable_grad():
+            recorded = double.apply(x)
+            summed = recorded.sum()  # a built-in op records nothing in inference mode
+    recorded.backward(lib.ones(3))
+    return (seen, plain.requires_grad, recorded.requires_grad, recorded.is_inference(),
+            recorded.grad_fn.name(), summed.requires_grad, x.grad)
+
+
+def _first_two(lib: Any) -> Any:
+    class FirstTwo(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x[:2]  # a view of the input
+
+        @staticmethod
+        def backward(ctx, g):
+            out = lib.zeros(3)
+            out[:2] = g
+            return out
+    return FirstTwo
+
+
+def _custom_view_after_its_base_changed(lib: Any) -> Any:
+    x = _leaf(lib)
+    b = x * 1
+    v = _first_two(lib).apply(b)
+    w = v[:1]
+    before = (v.grad_fn.name(), w.grad_fn.name())
+    b.mul_(2)
+    return (before, repr(v), v.requires_grad, v._version, _error(lambda: v.grad_fn),
+            _error(lambda: w.grad_fn), _error(lambda: v.is_leaf), _error(lambda: v * 1),
+            _error(lambda: v.sum().backward()), type(v).__name__, v.tolist())
+
+
+def _custom_view_after_a_change_under_no_grad(lib: Any) -> Any:
+    x = _leaf(lib)
+    b = x * 1
+    v = _first_two(lib).apply(b)
+    with lib.no_grad():
+        v.mul_(2)
+        u = v + 1  # no graph: grad_fn is not read
+    return _error(lambda: v.grad_fn), u, _error(lambda: v.mul_(2)), x.grad
+
+
+def _write_through_expanded(lib: Any, base: Any, key: Any, value: Any) -> Any:
+    e = base.unsqueeze(0).expand(2, 3)
+    e[key] = value
+    return e
+
+
+def _expanded_writes_with_index_arrays(lib: Any) -> Any:
+    """e[indices] = v on an expanded tensor: PyTorch warns (when the view it writes into
+    shares memory), writes into the memory the rows share, and records it."""
+    seen = []
+    keys = {"rows": (lib.tensor([0, 1]),), "element": (lib.tensor([0]), lib.tensor([2])),
+            "row then columns": (0, lib.tensor([0, 1])), "mask": (lib.tensor([True, False]),),
+            "columns": (slice(None), lib.tensor([0, 2]))}
+    weights = lib.arange(6.0).view(2, 3)
+    for name, key in keys.items():
+        w = lib.tensor(2.0, requires_grad=True)
+        e = _write_through_expanded(lib, lib.zeros(3), key, w)
+        (e * weights).sum().backward()
+        x = _leaf(lib)
+        f = _write_through_expanded(lib, x * 1, key, 5.0)
+        seen.append((name, e, w.grad, f, _error(lambda: (f * weights).sum().backward()),
+                     x.grad))
+    return seen
+
+
+def _optional_inputs_left_out(lib: Any) -> Any:
+    """A convolution without bias, a norm without weight or bias: PyTorch's node still has an
+    edge for each, (None, 0), and a node hook gets None for its gradient."""
+    lib.manual_seed(0)
+    x = lib.ones(1, 1, 4, 4, requires_grad=True)
+    w = lib.ones(1, 1, 3, 3, requires_grad=True)
+    conv = lib.nn.functional.conv2d(x, w)
+    seen = []
+    conv.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append(grad_inputs))
+    conv.sum().backward()
+    return (conv.grad_fn.next_functions, seen,
+            lib.nn.functional.conv1d(x[0, :, 0], w[:, :, 0]).grad_fn.next_functions,
+            lib.nn.functional.conv_transpose2d(x, w).grad_fn.next_functions,
+            lib.nn.Conv1d(1, 2, 3, bias=False)(x[0, :, 0]).grad_fn.next_functions,
+            lib.nn.functional.layer_norm(x, (4,)).grad_fn.next_functions,
+            lib.nn.LayerNorm(4, bias=False)(x).grad_fn.next_functions,
+            lib.nn.BatchNorm2d(1)(x * 1).grad_fn.next_functions,
+            lib.nn.BatchNorm2d(1, affine=False)(x).grad_fn.next_functions)
+
+
+LEFTOVER_CASES = {f.__name__.lstrip("_"): f for f in (
+    _custom_node_printed, _custom_forward_in_inference_mode_with_grad,
+    _custom_view_after_its_base_changed, _custom_view_after_a_change_under_no_grad,
+    _expanded_writes_with_index_arrays, _optional_inputs_left_out)}
+
+
 CASES: dict[str, Callable[[Any], Any]] = {
     **{f.__name__: f for f in (
         retained_then_add_, retained_then_mul_, retained_then_two_in_place,
@@ -2658,7 +2794,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
     **HOOK_CASES,
     **INDEX_CASES, **MATMUL_CASES, **SCALAR_CASES,
     **FUNCTION_CORNER_CASES, **GRAD_INPUTS_CASES, **INFERENCE_NESTING_CASES,
-    **VIEW_AND_WRITE_CASES, **MODULE_AND_ERROR_CASES, **FRESH_CASES,
+    **VIEW_AND_WRITE_CASES, **MODULE_AND_ERROR_CASES, **FRESH_CASES, **LEFTOVER_CASES,
 }
 
 
@@ -2670,7 +2806,8 @@ def test_same_as_torch(name: str) -> None:
 
 def test_float_of_a_tensor_that_requires_grad_warns_once_as_in_pytorch() -> None:
     """PyTorch warns at the first float() of a tensor that requires grad in a process, and
-    never again: each library runs in a fresh interpreter."""
+    never again, and not at all while grad mode is off (no_grad, inference_mode,
+    set_grad_enabled(False), LBFGS's step): each library runs in a fresh interpreter."""
     import subprocess
     import sys
 
@@ -2682,7 +2819,24 @@ x = torch.tensor([2.5], requires_grad=True)
 print(int(x), x.item(), x.tolist(), float(x.detach()))
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
-    print(float(x), float(x * 2), "%.1f" % x)
+    with torch.no_grad():
+        print(float(x), "%.1f" % x)
+    with torch.inference_mode():
+        print(float(x))
+    with torch.set_grad_enabled(False):
+        print(float(x))
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    lbfgs = torch.optim.LBFGS([w], max_iter=3)
+
+    def closure():
+        lbfgs.zero_grad()
+        loss = (w ** 2).sum()
+        loss.backward()
+        return loss
+    lbfgs.step(closure)  # float() of each loss under no_grad
+    print("grad mode off:", len(caught))
+    with torch.no_grad(), torch.enable_grad():
+        print(float(x), float(x * 2), "%.1f" % x)
 print([str(w.message).split(" (Triggered internally")[0] for w in caught])
 """
     seen = [subprocess.run([sys.executable, "-c", program.format(lib=lib)], capture_output=True,

@@ -131,6 +131,7 @@ class Convolution(Function):
     saved_names = ("input", "weight")
     saved_attributes = ("stride", "padding", "dilation", "groups", "transposed", "output_padding",
                         "bias_sym_sizes_opt")
+    optional_tensors = (2,)  # the bias
 
     @staticmethod
     def forward(ctx, x, w, b, geo):
@@ -218,6 +219,8 @@ def convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any,
     if input.ndim == dims + 1:  # one sample: PyTorch adds the batch axis, then takes it away
         return convolution(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups,
                            dims).squeeze(0)
+    if weight.ndim < 3:
+        raise RuntimeError("weight should have at least three dimensions")
     k = weight.ndim - 2  # PyTorch counts the spatial dimensions from the weight
     stride = _expand("stride", _shown(stride, dims), k)
     dilation = _expand("dilation", _shown(dilation, dims), k)

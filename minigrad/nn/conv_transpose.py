@@ -26,6 +26,7 @@ class ConvolutionTransposed(Function):
     db = g per channel"""
     node_name = "ConvolutionBackward0"
     saved_names = ("input", "weight")
+    optional_tensors = (2,)  # the bias
 
     @staticmethod
     def forward(ctx, x, w, b, geo, out_shape):
@@ -57,6 +58,8 @@ def conv_transpose(input: Tensor, weight: Tensor, bias: Tensor | None, stride: A
     if input.ndim == dims + 1:
         return conv_transpose(input.unsqueeze(0), weight, bias, stride, padding, output_padding,
                               groups, dilation, dims).squeeze(0)
+    if weight.ndim < 3:
+        raise RuntimeError("weight should have at least three dimensions")
     stride, padding = _tuple(stride, dims), _tuple(padding, dims)
     output_padding, dilation = _tuple(output_padding, dims), _tuple(dilation, dims)
     if input.shape[1] != weight.shape[0]:

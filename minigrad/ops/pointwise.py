@@ -104,6 +104,51 @@ class Div(Function):
                 -grad * a / (b * b) if ctx.needs_input_grad[1] else None)
 
 
+class AddScalar(Function):
+    """a tensor plus a number inside PyTorch's C++ code: grad_fn AddBackward1 (Python's
+    `x + 1` is AddBackward0)."""
+    node_name = "AddBackward1"
+
+    @staticmethod
+    def forward(ctx, a, other):
+        return result_like(a._data + other, a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
+
+
+class MulScalar(Function):
+    """a tensor times a number where PyTorch's own C++ code multiplies (inside cross_entropy's
+    label smoothing, say): grad_fn MulBackward1. Python's `x * 2` is MulBackward0."""
+    node_name = "MulBackward1"
+    saved_attributes = ("other",)
+
+    @staticmethod
+    def forward(ctx, a, other):
+        ctx.other = other
+        return result_like(a._data * other, a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * ctx.other, None
+
+
+class DivScalar(Function):
+    """a tensor divided by a number inside PyTorch's C++ code: grad_fn DivBackward1."""
+    node_name = "DivBackward1"
+    saved_attributes = ("other",)
+
+    @staticmethod
+    def forward(ctx, a, other):
+        ctx.other = other
+        return result_like(a._data / other, a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad / ctx.other, None
+
+
 class Reciprocal(Function):
     """d(1/a) = -da / a^2"""
     node_name = "ReciprocalBackward0"
