@@ -277,15 +277,15 @@ def test_mm_relu_mean_formulas_on_arrays_match_their_backward(data: st.DataObjec
 
 @given(st.data())
 def test_elementwise_formulas_on_arrays_match_their_backward(data: st.DataObject) -> None:
-    """Mul (with a tensor, a broadcast one, or a Python number), Sub (with alpha), Rsub, Neg."""
+    """Sub (with a tensor, a broadcast one, and alpha), Rsub, Neg. (Mul has none: lesson 11
+    prints its class, which stays the formula a learner writes.)"""
     dtype = data.draw(FLOATS)
     shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=3, max_side=4))
     a = mg.tensor(_values(data, dtype, shape), requires_grad=True)
     b = mg.tensor(_values(data, dtype, shape[1:]), requires_grad=data.draw(st.booleans()))
-    number = data.draw(st.sampled_from([0.5, -3, 1e-3, True]))
     alpha = data.draw(st.sampled_from([1, 2, -0.3]))
     grad = mg.tensor(_values(data, dtype, shape))
-    for result in (a * b, b * a, a * number, a.sub(b, alpha=alpha), 1 - a, -a):
+    for result in (a.sub(b, alpha=alpha), b.sub(a, alpha=alpha), 1 - a, -a):
         _assert_same_gradients(*_both_formulas(result.grad_fn, grad))
 
 

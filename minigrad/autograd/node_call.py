@@ -81,11 +81,11 @@ def validate(node: Node, grad_inputs: tuple) -> tuple:
     to the input's shape, as PyTorch's engine does), and cast to the input's dtype."""
     for g, (shape, dtype) in zip(grad_inputs, node._input_meta):
         if g is not None and (g._data.shape != shape or g._data.dtype != dtype):
-            return tuple(_fit(node, i, g) for i, g in enumerate(grad_inputs))
+            return tuple(_fitted_to_input(node, i, g) for i, g in enumerate(grad_inputs))
     return grad_inputs  # as they mostly are
 
 
-def _fit(node: Node, i: int, grad: Any) -> Any:
+def _fitted_to_input(node: Node, i: int, grad: Any) -> Any:
     if grad is None or node.next_functions[i][0] is None:
         return None
     shape, dtype = node._input_meta[i]

@@ -80,12 +80,6 @@ class Mul(Function):
         return (grad * b if ctx.needs_input_grad[0] else None,
                 grad * a if ctx.needs_input_grad[1] else None)
 
-    @staticmethod
-    def _backward_on_arrays(ctx, grad):  # the same on arrays: function._backward_on_arrays
-        b, a = ctx.saved_tensors  # (of the gradient's dtype: the operands were promoted)
-        return (grad * b._data if ctx.needs_input_grad[0] else None,
-                grad * a._data if ctx.needs_input_grad[1] else None)
-
 
 class Div(Function):
     """d(a/b) = da / b - a db / b^2"""
