@@ -290,6 +290,16 @@ def test_elementwise_formulas_on_arrays_match_their_backward(data: st.DataObject
 
 
 @given(st.data())
+def test_pow_formula_on_arrays_matches_its_backward(data: st.DataObject) -> None:
+    dtype = data.draw(FLOATS)
+    shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=3, max_side=4))
+    a = mg.tensor(_values(data, dtype, shape), requires_grad=True)
+    exponent = data.draw(st.sampled_from([2, 3, 4, 0, 1, -1, 0.5, 2.5, -1.5]))
+    grad = mg.tensor(_values(data, dtype, shape))
+    _assert_same_gradients(*_both_formulas((a ** exponent).grad_fn, grad))
+
+
+@given(st.data())
 def test_summing_back_without_a_graph_matches_the_recorded_sum(data: st.DataObject) -> None:
     """node_call.validate sums a broadcast gradient back on arrays when no graph of the
     backward is built, and with SumBackward1 when one is: the same values, bit for bit."""

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.function import Function
+from ..autograd.function import Function, FunctionCtx
 from ..fidelity import vector_math
 from ..tensor import Tensor
-from .operands import result_like, zero_gradient
+from .operands import as_tensor_pair, result_like, zero_gradient
 from .selection import Clamp, Relu, sign, where  # noqa: F401 - (re-exported)
 
 
@@ -183,6 +183,16 @@ class Pow(Function):
         if k == 0:
             return zero_gradient(grad), None
         return grad * (k * a ** (k - 1)), None  # PyTorch's grouping, which decides the rounding
+
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: function._backward_on_arrays
+        (a,) = ctx.saved_tensors
+        k = ctx.exponent
+        if k == 0:
+            return np.zeros(grad.shape, grad.dtype), None
+        power = Pow.forward(FunctionCtx(), a, k - 1)  # `a ** (k - 1)`, as backward computes it
+        power, k = as_tensor_pair(power, k)  # then `k * power`, k promoted as `*` promotes it
+        return grad * (power._data * k._data), None
 
 
 class PowTensor(Function):
