@@ -303,6 +303,8 @@ except RuntimeError as error:
 #   tensors.
 # - The graph is recorded while the code runs (define-by-run): an `if` records the branch that
 #   ran, a loop one node per pass, and every run records a new graph.
+# - The gradient through control flow is that of the operations that ran; the conditions only
+#   choose them.
 #
 # Exercises: [exercises/ex01_tensors_and_graphs.ipynb](../exercises/ex01_tensors_and_graphs.ipynb).
 # Next: [02 · Where a gradient comes from](02_grad_is_none.ipynb).

@@ -298,6 +298,8 @@ assert torch.allclose(forward_mode, reverse_mode)
 #   `.grad`, without building $J$. `v` must have `y`'s shape.
 # - With `v` all ones it equals `y.sum().backward()`. One-hot `v`'s read $J$ row by row, as
 #   your `jacobian` does (`torch.autograd.functional.jacobian` packages it).
+# - Reverse mode takes one pass per output, so one for a loss; forward mode, with dual numbers,
+#   one per input direction, and gives $J v$.
 #
 # Exercises: [exercises/ex05_non_scalar_outputs.ipynb](../exercises/ex05_non_scalar_outputs.ipynb).
 # Next: [06 · Gradients of intermediates](06_retain_grad.ipynb).

@@ -294,8 +294,7 @@ assert events == ["y hook", "MulBackward0 pre-hook", "MulBackward0 hook", "x hoo
 # ## Summary
 #
 # - `t.register_hook(fn)` calls `fn(grad)` when `t`'s gradient is ready: return `None` to look,
-#   a tensor to replace it for everything further back. Several hooks run in registration
-#   order, each seeing what the previous one passed on.
+#   a tensor to replace it for everything further back. Several run in registration order.
 # - `register_hook` returns a handle; `handle.remove()` takes the hook out again.
 # - A hook on a leaf runs before the gradient is added into `.grad` (a way to clip one
 #   parameter's gradient); hooks also run before `retain_grad()` stores its copy.
@@ -303,6 +302,8 @@ assert events == ["y hook", "MulBackward0 pre-hook", "MulBackward0 hook", "x hoo
 #   written, and `fn` must return `None`: the place for an optimizer step inside backward.
 # - Gradients of intermediates are a debugging tool: a unit that receives exactly zero from
 #   every example is a dead ReLU, and one hook on the pre-activations finds it.
+# - A node's `register_prehook` and `register_hook` run before and after it, after the
+#   tensor's hooks.
 #
 # Exercises: [exercises/ex07_hooks.ipynb](../exercises/ex07_hooks.ipynb).
 # Next: [08 · In-place operations](08_inplace.ipynb).

@@ -340,6 +340,9 @@ assert packed == [(3,)]
 #   alone.
 # - `create_graph=True` records the backward pass, so gradients can be differentiated again:
 #   $\frac{d^2}{dx^2} x^3 = 6x$, 12 at $x = 2$.
+# - `backward(inputs=[...])` fills only the `.grad` of the tensors named.
+# - `saved_tensors_hooks(pack, unpack)` sees every tensor saved for backward; checkpointing
+#   saves a block's inputs only, and runs the block again in backward.
 #
 # Exercises: [exercises/ex09_graphs_used_again.ipynb](../exercises/ex09_graphs_used_again.ipynb).
 # Next: [10 · Stopping gradients](10_detach_and_no_grad.ipynb).

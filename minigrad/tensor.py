@@ -8,6 +8,7 @@ This file holds what a tensor is and its autograd state; its operations (`+`, `e
 is `backward()`, which hands over to `minigrad.autograd`: both are built on Tensor."""
 from __future__ import annotations
 
+import copy
 import warnings
 import weakref
 from typing import TYPE_CHECKING, Any, Callable
@@ -389,6 +390,20 @@ class Tensor:
 
     def __reduce_ex__(self, protocol: int) -> Any:
         return (_rebuild, (self._data, self._requires_grad))
+
+    def __deepcopy__(self, memo: dict) -> Tensor:
+        """As PyTorch's: a leaf is copied with requires_grad and a deep copy of its .grad;
+        a result recorded in a graph is refused."""
+        if not self.is_leaf:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                "protocol at the moment.  If you were attempting to deepcopy a module, this may "
+                "be because of a torch.nn.utils.weight_norm usage, see "
+                "https://github.com/pytorch/pytorch/pull/103001")
+        new = memo[id(self)] = _rebuild(self._data.copy(), self._requires_grad)
+        if self._grad is not None:
+            new._grad = copy.deepcopy(self._grad, memo)
+        return new
 
 
 _warned_scalar_of_requires_grad = False

@@ -846,13 +846,17 @@ def unbroadcast(grad, shape):
 def unbroadcast(grad, shape):
     while grad.ndim > len(shape):
         grad = grad.sum(axis=0)
-    return grad""", FAIL),
+    return grad""",
+     FAIL("should return a numpy array of shape (1, 3)", "stretches axes of size 1",
+          never=("grad.sum(axis=axis",))),
     ("engine_from_scratch.unbroadcasting", """\
 def unbroadcast(grad, shape):
     for axis, size in enumerate(shape):
         if size == 1:
             grad = grad.sum(axis=axis, keepdims=True)
-    return grad""", FAIL),
+    return grad""",
+     FAIL("should return a numpy array of shape (3,)", "adds axes in front",
+          never=("grad.sum(axis=0)",))),
     ("engine_from_scratch.unbroadcasting", """\
 def unbroadcast(grad, shape):
     while grad.ndim > len(shape):
@@ -860,27 +864,35 @@ def unbroadcast(grad, shape):
     for axis, size in enumerate(shape):
         if size == 1:
             grad = grad.sum(axis=axis)
-    return grad""", FAIL),
+    return grad""",
+     FAIL("it returned an array of shape (3,); it should return a numpy array of shape (1, 3)",
+          "stays, of size 1", never=("grad.sum(axis=axis",))),
     ("engine_from_scratch.unbroadcasting",
-     "def unbroadcast(grad, shape):\n    return grad.reshape(shape)", FAIL),
+     "def unbroadcast(grad, shape):\n    return grad.reshape(shape)",
+     FAIL("cannot reshape", never=("grad.sum(",))),
     # 13 record: always recording, all inputs required, the inputs that need grad only.
     ("engine_from_scratch.recording", scratch_engine(), PASS),
     ("engine_from_scratch.recording", scratch_engine("""\
 def record(out, inputs, grad_fn):
     out.requires_grad = any(t.requires_grad for t in inputs)
     out.grad_fn, out.inputs = grad_fn, inputs
-    return out"""), FAIL),
+    return out"""),
+     FAIL("when no input requires grad", "records nothing for constants", never=("any(",))),
     ("engine_from_scratch.recording", scratch_engine("""\
 def record(out, inputs, grad_fn):
     if all(t.requires_grad for t in inputs):
         out.requires_grad, out.grad_fn, out.inputs = True, grad_fn, inputs
-    return out"""), FAIL),
+    return out"""),
+     FAIL("when only the first input requires grad", "when any of its inputs does",
+          never=("any(",))),
     ("engine_from_scratch.recording", scratch_engine("""\
 def record(out, inputs, grad_fn):
     needed = tuple(t for t in inputs if t.requires_grad)
     if needed:
         out.requires_grad, out.grad_fn, out.inputs = True, grad_fn, needed
-    return out"""), FAIL),
+    return out"""),
+     FAIL("out.inputs should hold both inputs", "even one that does not require grad",
+          never=("out.inputs = inputs",))),
     # 13 operations: mul's gradients swapped or not unbroadcast, matmul's factors on the wrong
     # side, relu passing the gradient at 0, total's gradient left a scalar, a bare array for
     # one input.
@@ -890,33 +902,43 @@ def mul(a, b):
     a, b = as_tensor(a), as_tensor(b)
     def grad_fn(grad):
         return unbroadcast(grad * a.data, a.shape), unbroadcast(grad * b.data, b.shape)
-    return record(Tensor(a.data * b.data), (a, b), grad_fn)"""), FAIL),
+    return record(Tensor(a.data * b.data), (a, b), grad_fn)"""),
+     FAIL("mul of shapes (3, 4), (3, 4)", "not PyTorch's", "the OTHER factor",
+          never=("grad * b.data",))),
     ("engine_from_scratch.operations", scratch_engine("""\
 def mul(a, b):
     a, b = as_tensor(a), as_tensor(b)
     def grad_fn(grad):
         return grad * b.data, grad * a.data
-    return record(Tensor(a.data * b.data), (a, b), grad_fn)"""), FAIL),
+    return record(Tensor(a.data * b.data), (a, b), grad_fn)"""),
+     FAIL("is not PyTorch's (shape (4,))", "summed back to its shape",
+          never=("unbroadcast(grad * a.data",))),
     ("engine_from_scratch.operations", scratch_engine("""\
 def matmul(a, b):
     def grad_fn(grad):
         return b.data.T @ grad, grad @ a.data.T
-    return record(Tensor(a.data @ b.data), (a, b), grad_fn)"""), FAIL),
+    return record(Tensor(a.data @ b.data), (a, b), grad_fn)"""),
+     FAIL("the grad_fn of matmul(...) raised", "its own input's shape", "transpose",
+          never=("grad @ b.data.T", "a.data.T @ grad"))),
     ("engine_from_scratch.operations", scratch_engine("""\
 def relu(a):
     def grad_fn(grad):
         return (grad * (a.data >= 0),)
-    return record(Tensor(np.maximum(a.data, 0)), (a,), grad_fn)"""), FAIL),
+    return record(Tensor(np.maximum(a.data, 0)), (a,), grad_fn)"""),
+     FAIL("relu of shape (3, 4)", "at exactly 0", never=("a.data > 0",))),
     ("engine_from_scratch.operations", scratch_engine("""\
 def total(a):
     def grad_fn(grad):
         return (grad,)
-    return record(Tensor(a.data.sum()), (a,), grad_fn)"""), FAIL),
+    return record(Tensor(a.data.sum()), (a,), grad_fn)"""),
+     FAIL("total of shape (3, 4)", "(an array of shape ())", "an array of the input's shape",
+          never=("np.ones_like",))),
     ("engine_from_scratch.operations", scratch_engine("""\
 def relu(a):
     def grad_fn(grad):
         return grad * (a.data > 0)
-    return record(Tensor(np.maximum(a.data, 0)), (a,), grad_fn)"""), FAIL),
+    return record(Tensor(np.maximum(a.data, 0)), (a,), grad_fn)"""),
+     FAIL("should return a tuple with one gradient per input", never=("(grad * (a.data > 0),)",))),
     # 13 backward: the worked pass, and one that sorts first; recursion (with a raised limit),
     # a grad_fn run once per path (right values), overwriting .grad or a buffer instead of
     # adding, .grad stored on every tensor, the gradient stored without a copy, broadcast
@@ -954,7 +976,8 @@ def visit(t, grad):
     for parent, parent_grad in zip(t.inputs, t.grad_fn(grad)):
         if parent.requires_grad:
             visit(parent, parent_grad)
-visit(root, np.ones_like(root.data))""")), FAIL),
+visit(root, np.ones_like(root.data))""")),
+     FAIL("a grad_fn ran 2 times", "calls itself", never=("waiting[",))),
     ("engine_from_scratch.backward_pass", scratch_engine(scratch_backward("""\
 import sys
 sys.setrecursionlimit(100_000)
@@ -975,7 +998,7 @@ for t in reversed(order):
     for parent, parent_grad in zip(t.inputs, t.grad_fn(grad)):
         if parent.requires_grad:
             grads[parent] = grads[parent] + parent_grad if parent in grads else parent_grad""")),
-     FAIL),
+     FAIL("visit() calls itself", "not recursion", never=("waiting[",))),
     ("engine_from_scratch.backward_pass", scratch_engine(scratch_backward("""\
 stack = [(root, np.ones_like(root.data))]
 while stack:
@@ -985,40 +1008,49 @@ while stack:
         continue
     for parent, parent_grad in zip(t.inputs, t.grad_fn(grad)):
         if parent.requires_grad:
-            stack.append((parent, parent_grad))""")), FAIL),
+            stack.append((parent, parent_grad))""")),
+     FAIL("a grad_fn ran 2 times", "run each once", "count them first", never=("waiting[",))),
     ("engine_from_scratch.backward_pass",
-     scratch_engine(scratch_backward(COUNTED_WALK, leaf="t.grad = grad.copy()")), FAIL),
+     scratch_engine(scratch_backward(COUNTED_WALK, leaf="t.grad = grad.copy()")),
+     FAIL("with .grad already holding ones", "add yours to it", never=("t.grad + grad",))),
     ("engine_from_scratch.backward_pass", scratch_engine(scratch_backward(
         COUNTED_WALK.replace("buffers[parent] + parent_grad if parent in buffers else ", ""))),
-     FAIL),
+     FAIL("PyTorch gives other numbers", "the sum of every gradient sent to it",
+          never=("buffers[parent] + parent_grad",))),
     ("engine_from_scratch.backward_pass", scratch_engine(scratch_backward(
         COUNTED_WALK.replace("    if t.is_leaf:\n", "    t.grad = grad\n    if t.is_leaf:\n"))),
-     FAIL),
+     FAIL("an intermediate result", "PyTorch leaves None there",
+          "only leaves that require grad keep a gradient", never=("if t.is_leaf",))),
     ("engine_from_scratch.backward_pass", scratch_engine(scratch_backward(
-        COUNTED_WALK, leaf="t.grad = grad if t.grad is None else t.grad + grad")), FAIL),
+        COUNTED_WALK, leaf="t.grad = grad if t.grad is None else t.grad + grad")),
+     FAIL("two leaves share one .grad array", "an array of its own", never=("grad.copy()",))),
     ("engine_from_scratch.backward_pass", scratch_engine("""\
 def unbroadcast(grad, shape):
-    return grad"""), FAIL),
+    return grad"""),
+     FAIL("PyTorch gives an array of shape ()", "summed back to its shape", never=("grad.sum(",))),
     # 13 SGD: zero_grad() zeroing instead of None, a step without lr, a step that also clears.
     ("engine_from_scratch.optimizer", scratch_engine(), PASS),
     ("engine_from_scratch.optimizer", scratch_engine("""\
 class SGD(SGD):
     def zero_grad(self):
         for p in self.params:
-            p.grad = np.zeros_like(p.data)"""), FAIL),
+            p.grad = np.zeros_like(p.data)"""),
+     FAIL("after zero_grad(), a .grad is not None", "not to zeros", never=("p.grad = None",))),
     ("engine_from_scratch.optimizer", scratch_engine("""\
 class SGD(SGD):
     def step(self):
         for p in self.params:
             if p.grad is not None:
-                p.data -= p.grad"""), FAIL),
+                p.data -= p.grad"""),
+     FAIL("parameter 1's data is not right", "scale", never=("self.lr * p.grad",))),
     ("engine_from_scratch.optimizer", scratch_engine("""\
 class SGD(SGD):
     def step(self):
         for p in self.params:
             if p.grad is not None:
                 p.data = p.data - self.lr * p.grad
-                p.grad = None"""), FAIL),
+                p.grad = None"""),
+     FAIL("a .grad changed", "only zero_grad() clears them", never=("p.grad = None",))),
     # 13 (exercise) paths: uses counted instead of paths, each node reached once, an input
     # used twice counted once, a node's number passed on before it is complete; a topological
     # order first is right too.
@@ -1031,7 +1063,7 @@ def paths_from(inputs_of, root):
             if child not in seen:
                 seen.add(child)
                 stack.append(child)
-    return uses""", FAIL),
+    return uses""", FAIL("not the number from root to it", "once per use", never=("+= paths[",))),
     ("engine_from_scratch.paths", """\
 def paths_from(inputs_of, root):
     paths, stack = {root: 1}, [root]
@@ -1040,7 +1072,7 @@ def paths_from(inputs_of, root):
             if child not in paths:
                 paths[child] = 1
                 stack.append(child)
-    return paths""", FAIL),
+    return paths""", FAIL("not the number from root to it", "once per use", never=("+= paths[",))),
     ("engine_from_scratch.paths", """\
 def paths_from(inputs_of, root):
     waiting, stack = {root: 0}, [root]
@@ -1058,7 +1090,7 @@ def paths_from(inputs_of, root):
             waiting[child] -= 1
             if waiting[child] == 0:
                 ready.append(child)
-    return paths""", FAIL),
+    return paths""", FAIL("not the number from root to it", "once per use", never=("+= paths[",))),
     ("engine_from_scratch.paths", """\
 def paths_from(inputs_of, root):
     paths, stack = {root: 1}, [(root, 1)]
@@ -1067,7 +1099,8 @@ def paths_from(inputs_of, root):
         for child in inputs_of[node]:
             paths[child] = paths.get(child, 0) + paths[node]
             stack.append((child, paths[node]))
-    return paths""", FAIL),
+    return paths""", FAIL("not the number from root to it", "only once all those nodes are done",
+         never=("+= paths[",))),
     ("engine_from_scratch.paths", """\
 def paths_from(inputs_of, root):
     order, seen, stack = [], {root}, [(root, iter(inputs_of[root]))]
@@ -1092,18 +1125,26 @@ def paths_from(inputs_of, root):
     # values themselves.
     ("engine_from_scratch.tape", EXERCISE_TAPE, PASS),
     ("engine_from_scratch.tape",
-     exercise_tape("g = unbroadcast(g, value.shape)", "g = g"), FAIL),
+     exercise_tape("g = unbroadcast(g, value.shape)", "g = g"),
+     FAIL("not an array of its input's shape", "summed back to its shape",
+          never=("grad.sum(axis=0)",))),
     ("engine_from_scratch.tape", exercise_tape(
-        "grads[name] = grads[name] + g if name in grads else g", "grads[name] = g"), FAIL),
+        "grads[name] = grads[name] + g if name in grads else g", "grads[name] = g"),
+     FAIL("is not the loss's", "the sum of what each sends it", never=("grads[name] + g",))),
     ("engine_from_scratch.tape", exercise_tape(
         "return {name: grads.get(name) for name in wrt}",
-        "return {name: grads.get(name, np.zeros_like(values[name])) for name in wrt}"), FAIL),
-    ("engine_from_scratch.tape", exercise_tape("in reversed(tape)", "in tape"), FAIL),
-    ("engine_from_scratch.tape", exercise_tape("(data[0] > 0)", "(data[0] >= 0)"), FAIL),
+        "return {name: grads.get(name, np.zeros_like(values[name])) for name in wrt}"),
+     FAIL("the loss does not depend on", "should then be None", never=("grads.get(name)",))),
+    ("engine_from_scratch.tape", exercise_tape("in reversed(tape)", "in tape"),
+     FAIL("the loss depends on", "but its gradient is None", "walk the tape from its end",
+          never=("reversed(tape)",))),
+    ("engine_from_scratch.tape", exercise_tape("(data[0] > 0)", "(data[0] >= 0)"),
+     FAIL("is not the loss's", "relu's at exactly 0", never=("data[0] > 0",))),
     ("engine_from_scratch.tape", exercise_tape(
         "sent = [grad * (data[0] > 0)]",
         "mask = data[0]\n            mask[mask > 0] = 1\n            mask[mask < 0] = 0\n"
-        "            sent = [grad * mask]"), FAIL),
+        "            sent = [grad * mask]"),
+     FAIL("changed values", "in place", never=("grad * (data[0] > 0)",))),
 ]
 
 

@@ -259,8 +259,9 @@ def test_round_2_names_write_no_line_of_the_report(round_2: dict) -> None:
 
 def test_a_notebook_too_large_to_hold_is_refused_unread(tmp_path: Path) -> None:
     """A class is held in memory before grading: a file past MAX_FILE is refused from its size
-    alone (a sparse file: no byte is read), and so is one whose cells hold past MAX_CODE."""
-    from minigrad_course.grade.plan import MAX_CODE, MAX_FILE, Unreadable, load, read
+    alone (a sparse file: no byte is read), and so is one whose cells hold past MAX_CODE, or
+    that has past MAX_CELLS cells (each would run in the worker, up to the timeout)."""
+    from minigrad_course.grade.plan import MAX_CELLS, MAX_CODE, MAX_FILE, Unreadable, load, read
 
     huge = tmp_path / "huge.ipynb"
     with huge.open("wb") as stream:
@@ -271,6 +272,10 @@ def test_a_notebook_too_large_to_hold_is_refused_unread(tmp_path: Path) -> None:
     notebook["cells"].append(hostile.code_cell("x = 1\n" * (MAX_CODE // 6 + 1)))
     with pytest.raises(Unreadable, match="MB of text"):
         load(tmp_path / "long.ipynb", json.dumps(notebook).encode())
+    notebook = hostile.worked()
+    notebook["cells"] += [hostile.code_cell("") for _ in range(MAX_CELLS)]
+    with pytest.raises(Unreadable, match="cells, more than"):
+        load(tmp_path / "many.ipynb", json.dumps(notebook).encode())
 
 
 def test_outputs_are_not_kept_for_grading() -> None:

@@ -1112,15 +1112,19 @@ def count_inplace(fn, t):
      FAIL("reads the stack of calls", "compute the answer yourself", never=("_version",))),
     # ---- 13 grad prints: zeros for the unused leaf, the bias's gradient per row
     ("engine_from_scratch.grad_prints",
-     "grad_prints = [[[1.5], [1.5]], 2.0, None, [0.0, 0.0]]", FAIL),
+     "grad_prints = [[[1.5], [1.5]], 2.0, None, [0.0, 0.0]]",
+     FAIL("not all 4 are what the code prints", "only leaves that require grad and were used",
+          never=("None, None",))),
     ("engine_from_scratch.grad_prints",
-     "grad_prints = [[[1.5], [1.5]], [[1.0], [0.0], [1.0]], None, None]", FAIL),
+     "grad_prints = [[[1.5], [1.5]], [[1.0], [0.0], [1.0]], None, None]",
+     FAIL("b.grad: it prints a single number", "summed over the rows", never=("2.0",))),
     ("engine_from_scratch.grad_prints", "grad_prints = [[[1.5], [1.5]], 2, None, None]", PASS),
     # ---- 13 paths: the example's answer hard-coded, recursion with a raised limit,
     # minigrad's own pass doing the counting (a sum of inputs has gradient 1 on each path)
     ("engine_from_scratch.paths+paths_deep", """\
 def paths_from(inputs_of, root):
-    return {"loss": 1, "c": 1, "b": 3, "a": 3, "w": 3}""", FAIL),
+    return {"loss": 1, "c": 1, "b": 3, "a": 3, "w": 3}""",
+     FAIL("every node root reaches", never=("deque",))),
     ("engine_from_scratch.paths+paths_deep", """\
 import sys
 sys.setrecursionlimit(100_000)
@@ -1137,7 +1141,7 @@ def paths_from(inputs_of, root):
     for node in reversed(order):
         for child in inputs_of[node]:
             paths[child] = paths.get(child, 0) + paths[node]
-    return paths""", FAIL),
+    return paths""", FAIL("calls itself", "recursion limit", never=("deque",))),
     ("engine_from_scratch.paths+paths_deep", """\
 def paths_from(inputs_of, root):
     made, remaining = {}, [root]
@@ -1157,7 +1161,8 @@ def paths_from(inputs_of, root):
         if inputs_of[node] and node != root:
             made[node].retain_grad()
     made[root].backward()
-    return {node: 1 if node == root else int(made[node].grad.item()) for node in made}""", FAIL),
+    return {node: 1 if node == root else int(made[node].grad.item()) for node in made}""",
+     FAIL("it ran minigrad's backward pass", "write the walk yourself", never=("deque",))),
     # ---- 13 paths: a right answer whose first import of a package runs importlib's frozen
     # code, which calls itself (not the learner's recursion); a recursion compiled under a
     # frozen module's name is still the learner's
@@ -1194,13 +1199,15 @@ def visit(inputs_of, root, paths, weight=1):
     return paths
 ''', "<frozen importlib._bootstrap>", "exec"))
 def paths_from(inputs_of, root):
-    return visit(inputs_of, root, {})""", FAIL),
+    return visit(inputs_of, root, {})""",
+     FAIL("calls itself", "recursion limit", never=("deque",))),
     # ---- 13 tape: the example's answer hard-coded, minigrad's autograd doing the pass,
     # recursion with a raised limit, values changed in place
     ("engine_from_scratch.tape+tape_long", """\
 import numpy as np
 def tape_backward(tape, values, wrt):
-    return {"w": np.array([[1.5], [1.5]]), "b": np.array(2.0)}""", FAIL),
+    return {"w": np.array([[1.5], [1.5]]), "b": np.array(2.0)}""",
+     FAIL("the dict should have one for each name of wrt", never=("reversed(tape)",))),
     ("engine_from_scratch.tape+tape_long", """\
 def tape_backward(tape, values, wrt):
     made = {name: torch.tensor(value, requires_grad=name in wrt) for name, value in
@@ -1211,7 +1218,9 @@ def tape_backward(tape, values, wrt):
         made[out] = ops[op](*(made[name] for name in ins))
     grads = torch.autograd.grad(made[tape[-1][0]], [made[name] for name in wrt],
                                 allow_unused=True)
-    return {name: None if g is None else g.numpy() for name, g in zip(wrt, grads)}""", FAIL),
+    return {name: None if g is None else g.numpy() for name, g in zip(wrt, grads)}""",
+     FAIL("it ran minigrad's backward pass", "write the pass over the tape yourself",
+          never=("reversed(tape)",))),
     ("engine_from_scratch.tape+tape_long", """\
 import sys
 import numpy as np
@@ -1242,7 +1251,8 @@ def tape_backward(tape, values, wrt):
                     g = g.sum(axis=axis, keepdims=True)
             send(i, g)
     send(tape[-1][0], np.ones_like(values[tape[-1][0]]))
-    return {name: grads.get(name) for name in wrt}""", FAIL),
+    return {name: grads.get(name) for name in wrt}""",
+     FAIL("calls itself", "recursion limit", "one loop over the tape", never=("reversed(tape)",))),
     ("inplace.count_inplace", """\
 class Count(int):
     def __eq__(self, other):

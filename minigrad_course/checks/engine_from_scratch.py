@@ -61,20 +61,22 @@ def broadcast_gradient(grad: np.ndarray, shape: tuple) -> np.ndarray:
     return t.grad.numpy()
 
 
+UNBROADCAST_HINTS = {"cannot reshape": "a broadcast gradient holds more numbers than its input: "
+                                       "they are added up, not rearranged."}
+
+
 def unbroadcasting(unbroadcast: Callable) -> None:
     checks = Checks("unbroadcast(grad, shape)")
     rng = np.random.default_rng(14)
     for grad_shape, shape in UNBROADCAST_CASES:
         grad = rng.normal(size=grad_shape).astype(np.float32)
         given = grad.copy()
-        mine = checks.call(unbroadcast, given, shape,
+        mine = checks.call(unbroadcast, given, shape, hints=UNBROADCAST_HINTS,
                            doing=f"unbroadcast(a gradient of shape {grad_shape}, {shape})")
         which = f"for a gradient of shape {grad_shape} and shape {shape}"
         if not checks.expect(_is_array(mine) and np.shape(mine) == shape,
                              f"{which}: it returned {_kind(mine)}; it should return a numpy "
-                             f"array of shape {shape}. Hint: sum over the axes broadcasting "
-                             "added in front, then over each axis where shape has a 1, with "
-                             "keepdims=True."):
+                             f"array of shape {shape}. Hint: {_unbroadcast_hint(mine, shape)}"):
             continue
         checks.expect(_same(mine, broadcast_gradient(grad, shape)),
                       f"{which}: the numbers are not the sums backward() gives. Hint: each "
@@ -84,6 +86,19 @@ def unbroadcasting(unbroadcast: Callable) -> None:
                       "given. Hint: numpy's sum makes a new array; leave grad itself alone.")
     checks.verdict(f"unbroadcast sums a gradient back to its input's shape, as backward() "
                    f"does, for {len(UNBROADCAST_CASES)} pairs of shapes.")
+
+
+def _unbroadcast_hint(mine: Any, shape: tuple) -> str:
+    """Which of broadcasting's two moves the answer did not undo, judged by its shape."""
+    got = np.shape(mine) if _is_array(mine) else None
+    if got is not None and len(got) > len(shape):
+        return ("broadcasting also adds axes in front of a shape; their gradients are summed "
+                "away too.")
+    if got is not None and len(got) < len(shape):
+        return "an axis of size 1 that was stretched is summed, but it stays, of size 1."
+    if got is not None:
+        return "broadcasting also stretches axes of size 1; their gradients are summed too."
+    return "broadcasting adds axes in front and stretches axes of size 1: undo both."
 
 
 def _kind(value: Any) -> str:
@@ -156,12 +171,14 @@ _MINIGRAD_OPS: dict[str, Callable] = {
     "mul": lambda a, b: a * b, "matmul": lambda a, b: a @ b,
     "relu": lambda a: a.relu(), "total": lambda a: a.sum()}
 
-_OP_HINTS = {
-    "mul": "grad_fn sends grad * b.data to a and grad * a.data to b, each through unbroadcast.",
-    "matmul": "for out = a @ b, grad_fn sends grad @ b.data.T to a and a.data.T @ grad to b: "
-              "each gradient has its input's shape.",
-    "relu": "the gradient passes where a.data > 0 and is 0 elsewhere, at 0 too.",
-    "total": "every element gets the gradient of the sum: grad * np.ones_like(a.data).",
+_OP_HINTS = {  # the rule each breaks, without the line that follows it
+    "mul": "a factor's gradient is the result's gradient times the OTHER factor, and an input "
+           "that was broadcast gets it summed back to its shape.",
+    "matmul": "each gradient must have its own input's shape: which side of grad does the "
+              "other input's transpose go on?",
+    "relu": "what does PyTorch take for relu's gradient at exactly 0?",
+    "total": "every element of the input gets the sum's gradient: an array of the input's "
+             "shape.",
 }
 
 
@@ -188,7 +205,9 @@ def operations(Tensor: type, mul: Callable, matmul: Callable, relu: Callable,
                              "as add does."):
             continue
         grad = rng.normal(size=expected.shape).astype(np.float32)
-        grads = checks.call(out.grad_fn, grad.copy(), doing=f"the grad_fn of {name}(...)")
+        grads = checks.call(out.grad_fn, grad.copy(), doing=f"the grad_fn of {name}(...)",
+                            hints={"mismatch": _OP_HINTS[name],  # numpy's errors for shapes
+                                   "could not be broadcast": _OP_HINTS[name]})
         if not checks.expect(isinstance(grads, (tuple, list)) and len(grads) == len(arrays),
                              f"{which}: grad_fn should return a tuple with one gradient per "
                              f"input ({len(arrays)}), even for one input: (g,)."):
@@ -385,15 +404,19 @@ def _grad_hint(wrong_shape: bool, had_ones: bool) -> str:
 
 
 def _wrong_grad(checks: Checks, which: str, program: Program, had_ones: bool) -> None:
-    """Compare every tensor's .grad with minigrad's: values for leaves, None elsewhere."""
-    for index, (mine, theirs) in enumerate(zip(program.mine, program.theirs)):
+    """Compare every tensor's .grad with minigrad's: None where PyTorch leaves None first (a
+    .grad kept where none belongs is the mistake to name, even when it also spoils a leaf's),
+    then the leaves' values."""
+    pairs = list(enumerate(zip(program.mine, program.theirs)))
+    pairs.sort(key=lambda pair: _expected_grad(pair[1][1]) is not None)
+    for index, (mine, theirs) in pairs:
         expected = _expected_grad(theirs)
         got = getattr(mine, "grad", None)
         what = ("a leaf that requires grad" if theirs.is_leaf and theirs.requires_grad else
                 "a tensor that does not require grad" if not theirs.requires_grad else
                 "an intermediate result")
         if expected is None:
-            if not checks.expect(got is None, f"for {which}, {what} (tensor {index + 1}) has a "
+            if not checks.expect(got is None, f"for {which}, {what} (tensor {index + 1}) has "
                                  f"{_kind(got)} in .grad; PyTorch leaves None there. Hint: "
                                  "only leaves that require grad keep a gradient."):
                 return
@@ -435,7 +458,8 @@ def backward_pass(Tensor: type, backward: Callable) -> None:
                       "sum (count them first).")
         checks.expect(lambda: _own_grads(program.mine),
                       f"for {description}, two leaves share one .grad array, or a .grad is "
-                      "read-only. Hint: store a copy, grad.copy(), the first time.")
+                      "read-only. Hint: the first gradient a leaf receives may be an array other "
+                      "tensors hold too: its .grad needs an array of its own.")
 
     leaf = root = checks.call(Tensor, 1.0, requires_grad=True)
     for _ in range(CHAIN_LENGTH):
@@ -476,7 +500,8 @@ def optimizer(Tensor: type, SGD: type) -> None:
                                  f"{which}, parameter {index + 1}'s data is "
                                  f"{'not a numpy array' if _data(m) is None else 'not right'}"
                                  + (" (its .grad was None: leave it as it is)" if index == 2
-                                    else ". Hint: data minus lr times .grad.")):
+                                    else ". Hint: by how much does SGD scale the gradient it "
+                                    "subtracts?")):
                 break
         checks.expect(all(_same(m.grad, g) for m, g in zip(mine, grads)),
                       f"{which}: a .grad changed. Hint: step() reads the gradients; only "
@@ -775,7 +800,8 @@ def _tape_judge(checks: Checks, case: dict, got: dict) -> None:
                           f"{_kind(mine)}.")
         elif mine is None:
             checks.expect(False, f"{which}: the loss depends on {name!r}, but its gradient is "
-                          "None.")
+                          "None. Hint: a step can send its inputs gradients only once its own "
+                          "gradient is complete: walk the tape from its end.")
         elif as_array(mine) is None or np.shape(as_array(mine)) != want.shape:
             checks.expect(False, f"{which}: the gradient of {name!r} is {_kind(mine)}, not an "
                           f"array of its input's shape {want.shape}. Hint: an input that was "
@@ -785,7 +811,8 @@ def _tape_judge(checks: Checks, case: dict, got: dict) -> None:
                           f"{which}: the gradient of {name!r} is not the loss's. Hint: walk "
                           "the tape from its end; a value used by several steps gets the sum "
                           "of what each sends it, and it is complete once the walk passes the "
-                          "step that made it.")
+                          "step that made it. Check each operation's rule too, relu's at "
+                          "exactly 0 included.")
 
 
 TAPE_HINTS = {"recursion": "one loop over the tape, from its end, is the whole walk."}

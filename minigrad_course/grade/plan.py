@@ -65,6 +65,9 @@ class Plan:
 # outputs (`stripped`), so that no submission can take the grader's memory.
 MAX_FILE = 64 << 20
 MAX_CODE = 4 << 20
+# ...and past MAX_CELLS cells (the course's longest has 60): 500,000 empty cells, 44 MB, kept a
+# worker busy until the notebook's timeout, one cell at a time.
+MAX_CELLS = 2_000
 
 
 def read(path: Path, *, links: bool = False) -> bytes:
@@ -123,6 +126,9 @@ def load(path: Path, data: bytes | None = None) -> dict:
                          "3): open it in JupyterLab and save it, which converts it")
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
         raise Unreadable(f"{path}: valid JSON, but not a notebook (no list of cells)")
+    if len(notebook["cells"]) > MAX_CELLS:
+        raise Unreadable(f"{path}: {len(notebook['cells']):,} cells, more than a notebook of "
+                         f"this course holds ({MAX_CELLS:,})")
     for index, cell in enumerate(notebook["cells"]):
         problem = _malformed(cell)
         if problem:
