@@ -903,7 +903,7 @@ def mul(a, b):
     def grad_fn(grad):
         return unbroadcast(grad * a.data, a.shape), unbroadcast(grad * b.data, b.shape)
     return record(Tensor(a.data * b.data), (a, b), grad_fn)"""),
-     FAIL("mul of shapes (3, 4), (3, 4)", "not PyTorch's", "the OTHER factor",
+     FAIL("mul of shapes (3, 4), (3, 4)", "not PyTorch's", "the two gradients are swapped",
           never=("grad * b.data",))),
     ("engine_from_scratch.operations", scratch_engine("""\
 def mul(a, b):
@@ -925,7 +925,7 @@ def relu(a):
     def grad_fn(grad):
         return (grad * (a.data >= 0),)
     return record(Tensor(np.maximum(a.data, 0)), (a,), grad_fn)"""),
-     FAIL("relu of shape (3, 4)", "at exactly 0", never=("a.data > 0",))),
+     FAIL("relu of shape (3, 4)", "where the input is exactly 0", never=("a.data > 0",))),
     ("engine_from_scratch.operations", scratch_engine("""\
 def total(a):
     def grad_fn(grad):
@@ -1042,7 +1042,8 @@ class SGD(SGD):
         for p in self.params:
             if p.grad is not None:
                 p.data -= p.grad"""),
-     FAIL("parameter 1's data is not right", "scale", never=("self.lr * p.grad",))),
+     FAIL("parameter 1's data is not right", "as if the learning rate were 1", "scale",
+          never=("self.lr * p.grad",))),
     ("engine_from_scratch.optimizer", scratch_engine("""\
 class SGD(SGD):
     def step(self):
@@ -1063,7 +1064,8 @@ def paths_from(inputs_of, root):
             if child not in seen:
                 seen.add(child)
                 stack.append(child)
-    return uses""", FAIL("not the number from root to it", "once per use", never=("+= paths[",))),
+    return uses""", FAIL("not the number from root to it", "the number of times each node is used",
+                         "once per use", never=("+= paths[",))),
     ("engine_from_scratch.paths", """\
 def paths_from(inputs_of, root):
     paths, stack = {root: 1}, [root]
@@ -1072,7 +1074,8 @@ def paths_from(inputs_of, root):
             if child not in paths:
                 paths[child] = 1
                 stack.append(child)
-    return paths""", FAIL("not the number from root to it", "once per use", never=("+= paths[",))),
+    return paths""", FAIL("not the number from root to it", "every node got 1",
+                          "however many paths lead to it", never=("+= paths[",))),
     ("engine_from_scratch.paths", """\
 def paths_from(inputs_of, root):
     waiting, stack = {root: 0}, [root]
@@ -1090,7 +1093,8 @@ def paths_from(inputs_of, root):
             waiting[child] -= 1
             if waiting[child] == 0:
                 ready.append(child)
-    return paths""", FAIL("not the number from root to it", "once per use", never=("+= paths[",))),
+    return paths""", FAIL("not the number from root to it", "an input a node uses twice",
+                          "once per use", never=("+= paths[",))),
     ("engine_from_scratch.paths", """\
 def paths_from(inputs_of, root):
     paths, stack = {root: 1}, [(root, 1)]
@@ -1099,8 +1103,8 @@ def paths_from(inputs_of, root):
         for child in inputs_of[node]:
             paths[child] = paths.get(child, 0) + paths[node]
             stack.append((child, paths[node]))
-    return paths""", FAIL("not the number from root to it", "only once all those nodes are done",
-         never=("+= paths[",))),
+    return paths""", FAIL("not the number from root to it", "some counts are too high",
+                          "only once all those nodes are done", never=("+= paths[",))),
     ("engine_from_scratch.paths", """\
 def paths_from(inputs_of, root):
     order, seen, stack = [], {root}, [(root, iter(inputs_of[root]))]
@@ -1120,6 +1124,19 @@ def paths_from(inputs_of, root):
         for child in inputs_of[node]:
             paths[child] += paths[node]
     return paths""", PASS),
+    # a count passed on as soon as a node is met, breadth first: right until two paths of
+    # different lengths meet (the drawn graphs caught it only sometimes; UNEVEN_PATHS always)
+    ("engine_from_scratch.paths", """\
+def paths_from(inputs_of, root):
+    paths, queue = {root: 1}, [root]
+    for node in queue:  # breadth first: a count passed on before all of it has arrived
+        for child in inputs_of[node]:
+            paths[child] = paths.get(child, 0) + paths[node]
+            if child not in queue:
+                queue.append(child)
+    return paths""",
+     FAIL("for a graph of 6 nodes from 'out': 'x' has 1 paths", "once all those nodes are done",
+          never=("waiting",))),
     # 13 tape: no unbroadcast, a gradient overwritten instead of added, zeros for an unused
     # input, the tape walked forward, relu's gradient passed at 0, relu's mask made in the
     # values themselves.
@@ -1139,7 +1156,8 @@ def paths_from(inputs_of, root):
      FAIL("the loss depends on", "but its gradient is None", "walk the tape from its end",
           never=("reversed(tape)",))),
     ("engine_from_scratch.tape", exercise_tape("(data[0] > 0)", "(data[0] >= 0)"),
-     FAIL("is not the loss's", "relu's at exactly 0", never=("data[0] > 0",))),
+     FAIL("is not the loss's", "relu passed the gradient where its input is exactly 0",
+          never=("data[0] > 0",))),
     ("engine_from_scratch.tape", exercise_tape(
         "sent = [grad * (data[0] > 0)]",
         "mask = data[0]\n            mask[mask > 0] = 1\n            mask[mask < 0] = 0\n"

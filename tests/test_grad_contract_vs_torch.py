@@ -2792,7 +2792,10 @@ LEFTOVER_CASES = {f.__name__.lstrip("_"): f for f in (
 # ---- round five (issue 31): fresh cases written against torch 2.13 without looking at
 # minigrad first: reductions with ties and zeros, clamp with tensor bounds, pow at 0,
 # losses and activations at their kinks, optimizers' options, deepcopy, autograd.functional;
-# then module and tensor hooks, views changed in place, .grad and .data assigned, dtypes
+# then module and tensor hooks, views changed in place, .grad and .data assigned, dtypes;
+# then custom Functions' corners and autograd.grad's arguments; then modules' parameters,
+# buffers and state dicts, optimizers' groups and state, clip_grad_norm_, losses' corners;
+# then indexing, setitem, scatter and gather, views of views changed in place
 
 
 def _amax_ties(lib: Any) -> Any:
@@ -3846,6 +3849,655 @@ def _mul_by_constant_twice(lib: Any) -> Any:
     return x.grad
 
 
+
+def _doubling_function(lib: Any) -> Any:
+    """A custom Function with a default argument: x * k."""
+    class Double(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k=2.0):
+            ctx.k = k
+            return x * k
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.k, None
+    return Double
+
+
+def _fn_default_arg(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = _doubling_function(lib).apply(x)
+    y.sum().backward()
+    return y, x.grad
+
+
+def _fn_keyword_arg(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = _doubling_function(lib).apply(x, k=3.0)
+    y.sum().backward()
+    return y, x.grad
+
+
+def _fn_under_no_grad(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    with lib.no_grad():
+        y = _doubling_function(lib).apply(x)
+    return y.requires_grad, y.grad_fn
+
+
+def _fn_input_no_grad(lib: Any) -> Any:
+    y = _doubling_function(lib).apply(lib.ones(2))
+    return y.requires_grad, y.grad_fn
+
+
+def _fn_twice_backward(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = _doubling_function(lib).apply(x).sum()
+    y.backward()
+    y.backward()
+    return x.grad
+
+
+def _fn_grad_fn_name(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = _doubling_function(lib).apply(x)
+    return type(y.grad_fn).__name__, y.grad_fn.name()
+
+
+def _fn_in_autograd_grad_create_graph(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = _doubling_function(lib).apply(x * x).sum()
+    (g,) = lib.autograd.grad(y, x, create_graph=True)
+    return g, g.grad_fn
+
+
+def _fn_once_differentiable(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+        @staticmethod
+        @lib.autograd.function.once_differentiable
+        def backward(ctx, g):
+            return g * 2
+    x = lib.ones(2, requires_grad=True)
+    y = F.apply(x).sum()
+    (g,) = lib.autograd.grad(y, x, create_graph=True)
+    return g, g.requires_grad
+
+
+def _fn_ctx_saved_tensors_twice(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+        @staticmethod
+        def backward(ctx, g):
+            (a,) = ctx.saved_tensors
+            (b,) = ctx.saved_tensors
+            return g * (a + b)
+    x = lib.tensor([3.], requires_grad=True)
+    F.apply(x).backward()
+    return x.grad
+
+
+def _fn_save_intermediate(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            t = x * 2
+            ctx.save_for_backward(t)
+            return t + 1
+        @staticmethod
+        def backward(ctx, g):
+            (t,) = ctx.saved_tensors
+            return g * t
+    x = lib.tensor([3.], requires_grad=True)
+    F.apply(x).backward()
+    return x.grad
+
+
+def _fn_returns_tuple_of_one(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return (x * 2,)
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+    x = lib.tensor([3.], requires_grad=True)
+    y = F.apply(x)
+    return type(y).__name__, y
+
+
+def _fn_backward_returns_too_few(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            return x * y
+        @staticmethod
+        def backward(ctx, g):
+            return g
+    x = lib.tensor([3.], requires_grad=True)
+    F.apply(x, x).backward()
+
+
+def _fn_materialize_grads_false(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_materialize_grads(False)
+            return x * 2, x * 3
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return (g1 if g1 is not None else 0) + (0 if g2 is None else g2 * 10)
+    x = lib.tensor([3.], requires_grad=True)
+    a, b = F.apply(x)
+    a.backward()
+    return x.grad
+
+
+def _fn_materialize_grads_default(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, x * 3
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return g1 + g2 * 10
+    x = lib.tensor([3.], requires_grad=True)
+    a, b = F.apply(x)
+    a.backward()
+    return x.grad
+
+
+def _grad_allow_unused_materialize(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    z = lib.ones(2, requires_grad=True)
+    return lib.autograd.grad((x * 2).sum(), [x, z], allow_unused=True, materialize_grads=True)
+
+
+def _grad_outputs_none_for_scalar(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return lib.autograd.grad([(x * 2).sum()], [x], grad_outputs=[None])
+
+
+def _grad_non_tensor_output(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return lib.autograd.grad(3.0, x)
+
+
+def _grad_wrt_non_requires(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    z = lib.ones(2)
+    return lib.autograd.grad((x * z).sum(), z)
+
+
+def _grad_retain_graph_none_create(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = (x ** 2).sum()
+    lib.autograd.grad(y, x, create_graph=True)
+    return lib.autograd.grad(y, x)
+
+
+def _backward_gradient_on_scalar(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    (x * 2).sum().backward(lib.tensor(3.))
+    return x.grad
+
+
+def _backward_gradient_wrong_dtype_scalar(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    (x * 2).sum().backward(lib.tensor(3))
+    return x.grad
+
+
+def _backward_gradient_requires_grad(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    g = lib.tensor([1., 2.], requires_grad=True)
+    (x * 2).backward(g)
+    return x.grad
+
+
+def _autograd_arguments_not_tensors(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = (x * 2).sum()
+    return (_error(lambda: lib.autograd.grad(y, 3.0)), _error(lambda: lib.autograd.backward(3.0)),
+            _error(lambda: lib.autograd.grad(y, [x], grad_outputs=3.0)),
+            lib.autograd.grad(y, iter([x]), retain_graph=True),
+            _error(lambda: lib.autograd.grad([3.0], x)))
+
+
+
+def _shared_parameter_listed_once(lib: Any) -> Any:
+    lib.manual_seed(0)
+    a = lib.nn.Linear(2, 2)
+    m = lib.nn.Sequential(a, lib.nn.ReLU(), a)
+    return (len(list(m.parameters())), [n for n, _ in m.named_parameters()],
+            [n for n, _ in m.named_modules()])
+
+
+def _shared_parameter_grad_accumulates(lib: Any) -> Any:
+    lib.manual_seed(0)
+    a = lib.nn.Linear(2, 2)
+    m = lib.nn.Sequential(a, a)
+    m(lib.ones(1, 2)).sum().backward()
+    return a.weight.grad
+
+
+def _buffer_not_persistent(lib: Any) -> Any:
+    m = lib.nn.Module()
+    m.register_buffer('b', lib.ones(2), persistent=False)
+    m.register_buffer('c', lib.zeros(1))
+    return list(m.state_dict().keys()), [n for n, _ in m.named_buffers()]
+
+
+def _buffer_none(lib: Any) -> Any:
+    m = lib.nn.Module()
+    m.register_buffer('b', None)
+    return list(m.state_dict().keys()), list(m.buffers()), m.b
+
+
+def _state_dict_detached(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    sd = m.state_dict()
+    w = sd['weight']
+    return w.requires_grad, w.grad_fn, type(w).__name__
+
+
+def _load_state_dict_strict(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    return m.load_state_dict({'weight': lib.zeros(1, 2)})
+
+
+def _load_state_dict_non_strict(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    r = m.load_state_dict({'weight': lib.zeros(1, 2), 'extra': lib.ones(1)}, strict=False)
+    return r, m.weight
+
+
+def _load_state_dict_shape_mismatch(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    return m.load_state_dict({'weight': lib.zeros(2, 2), 'bias': lib.zeros(1)})
+
+
+def _load_state_dict_keeps_identity(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    w = m.weight
+    m.load_state_dict({'weight': lib.zeros(1, 2), 'bias': lib.zeros(1)})
+    return m.weight is w, w, w._version
+
+
+def _optimizer_lr_change(lib: Any) -> Any:
+    w = lib.tensor([1.], requires_grad=True)
+    o = lib.optim.SGD([w], lr=0.1)
+    o.param_groups[0]['lr'] = 1.0
+    (w * 2).sum().backward()
+    o.step()
+    return w, o.param_groups[0]['lr']
+
+
+def _optimizer_param_groups(lib: Any) -> Any:
+    a = lib.tensor([1.], requires_grad=True)
+    b = lib.tensor([1.], requires_grad=True)
+    o = lib.optim.SGD([{'params': [a]}, {'params': [b], 'lr': 1.0}], lr=0.1, momentum=0.5)
+    (a * 2 + b * 2).sum().backward()
+    o.step()
+    return a, b, [sorted(g.keys()) for g in o.param_groups], o.param_groups[1]['momentum']
+
+
+def _optimizer_state_dict_shape(lib: Any) -> Any:
+    w = lib.tensor([1.], requires_grad=True)
+    o = lib.optim.SGD([w], lr=0.1, momentum=0.9)
+    (w * 2).sum().backward()
+    o.step()
+    sd = o.state_dict()
+    return sorted(sd.keys()), sd['state'], sd['param_groups']
+
+
+def _optimizer_zero_grad_then_step(lib: Any) -> Any:
+    w = lib.tensor([1.], requires_grad=True)
+    o = lib.optim.SGD([w], lr=0.1, momentum=0.9)
+    (w * 2).sum().backward()
+    o.step()
+    o.zero_grad()
+    o.step()
+    return w, o.state[w]['momentum_buffer']
+
+
+def _adam_step_count_tensor(lib: Any) -> Any:
+    w = lib.tensor([1.], requires_grad=True)
+    o = lib.optim.Adam([w], lr=0.1)
+    (w * 2).sum().backward()
+    o.step()
+    o.step()
+    return o.state[w]['step'], w, o.state[w]['exp_avg_sq']
+
+
+def _rmsprop_steps(lib: Any) -> Any:
+    w = lib.tensor([1., -2.], requires_grad=True)
+    o = lib.optim.RMSprop([w], lr=0.01, momentum=0.5, centered=True)
+    for _ in range(3):
+        o.zero_grad()
+        (w ** 2).sum().backward()
+        o.step()
+    return w, sorted(o.state[w].keys())
+
+
+def _sgd_weight_decay_dampening(lib: Any) -> Any:
+    w = lib.tensor([1., -2.], requires_grad=True)
+    o = lib.optim.SGD([w], lr=0.1, momentum=0.9, dampening=0.5, weight_decay=0.01)
+    for _ in range(3):
+        o.zero_grad()
+        (w ** 2).sum().backward()
+        o.step()
+    return w
+
+
+def _clip_grad_norm_returns(lib: Any) -> Any:
+    a = lib.tensor([3.], requires_grad=True)
+    b = lib.tensor([4.], requires_grad=True)
+    (a * 3 + b * 4).sum().backward()
+    n = lib.nn.utils.clip_grad_norm_([a, b], 1.0)
+    return n, a.grad, b.grad
+
+
+def _clip_grad_norm_inf(lib: Any) -> Any:
+    a = lib.tensor([3., -5.], requires_grad=True)
+    (a * a).sum().backward()
+    n = lib.nn.utils.clip_grad_norm_(a, 2.0, norm_type=float('inf'))
+    return n, a.grad
+
+
+def _clip_grad_norm_no_grads(lib: Any) -> Any:
+    a = lib.tensor([3.], requires_grad=True)
+    return lib.nn.utils.clip_grad_norm_([a], 1.0)
+
+
+def _module_train_eval_flags(lib: Any) -> Any:
+    m = lib.nn.Sequential(lib.nn.Dropout(), lib.nn.Linear(1, 1))
+    m.eval()
+    r = [c.training for c in m]
+    m.train()
+    return r, [c.training for c in m], m.train(False).training
+
+
+def _module_to_double(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    w = m.weight
+    m.double()
+    return m.weight.dtype, m.weight is w, m.weight.is_leaf, type(m.weight).__name__
+
+
+def _module_parameters_requires_grad_after_double(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    m.double()
+    m(lib.ones(2, dtype=lib.float64)).sum().backward()
+    return m.weight.grad
+
+
+def _module_setattr_tensor_not_param(lib: Any) -> Any:
+    m = lib.nn.Module()
+    m.t = lib.ones(2, requires_grad=True)
+    return list(m.parameters()), list(m.state_dict().keys())
+
+
+def _module_setattr_param_over_buffer(lib: Any) -> Any:
+    m = lib.nn.Module()
+    m.register_buffer('b', lib.ones(1))
+    m.b = lib.nn.Parameter(lib.ones(1))
+
+
+def _module_delattr_param(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    del m.bias
+    return [n for n, _ in m.named_parameters()], hasattr(m, 'bias')
+
+
+def _modulelist_append_params(lib: Any) -> Any:
+    lib.manual_seed(0)
+    ml = lib.nn.ModuleList([lib.nn.Linear(1, 1)])
+    ml.append(lib.nn.Linear(1, 2))
+    return [n for n, _ in ml.named_parameters()], len(ml)
+
+
+def _parameter_of_parameter(lib: Any) -> Any:
+    p = lib.nn.Parameter(lib.ones(2))
+    q = lib.nn.Parameter(p)
+    return q is p, type(q).__name__, q.requires_grad
+
+
+def _parameter_int_requires_grad(lib: Any) -> Any:
+    return lib.nn.Parameter(lib.ones(2, dtype=lib.int64))
+
+
+def _parameter_ops_result_type(lib: Any) -> Any:
+    p = lib.nn.Parameter(lib.ones(2))
+    return [type(t).__name__ for t in (p * 2, p.detach(), p.data, p[0])]
+
+
+def _linear_weight_shape_error(lib: Any) -> Any:
+    lib.manual_seed(0)
+    return lib.nn.Linear(3, 2)(lib.ones(4, 2))
+
+
+def _mse_loss_reduction_none_grad(lib: Any) -> Any:
+    x = lib.tensor([1., 2.], requires_grad=True)
+    l = lib.nn.functional.mse_loss(x, lib.zeros(2), reduction='none')
+    l.sum().backward()
+    return l, l.grad_fn, x.grad
+
+
+def _cross_entropy_ignore_all(lib: Any) -> Any:
+    x = lib.ones(2, 3, requires_grad=True)
+    l = lib.nn.functional.cross_entropy(x, lib.tensor([-100, -100]))
+    l.backward()
+    return l, x.grad
+
+
+def _nll_loss_weight_mean(lib: Any) -> Any:
+    x = lib.log_softmax(lib.arange(6.).reshape(2, 3).requires_grad_(), 1)
+    w = lib.tensor([1., 2., 3.])
+    l = lib.nn.functional.nll_loss(x, lib.tensor([0, 2]), weight=w)
+    return l
+
+
+def _bce_out_of_range(lib: Any) -> Any:
+    return lib.nn.functional.binary_cross_entropy(lib.tensor([1.5]), lib.tensor([1.]))
+
+
+def _bce_log_clamp(lib: Any) -> Any:
+    x = lib.tensor([0., 1.], requires_grad=True)
+    l = lib.nn.functional.binary_cross_entropy(x, lib.tensor([1., 0.]))
+    l.backward()
+    return l, x.grad
+
+
+
+def _setitem_bool_mask_grad(lib: Any) -> Any:
+    x = lib.ones(4, requires_grad=True)
+    y = x * 2
+    y[y > 1] = 0.
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _setitem_tensor_value_grad(lib: Any) -> Any:
+    x = lib.zeros(3)
+    v = lib.tensor(2., requires_grad=True)
+    x[1] = v
+    (x * lib.arange(3.)).sum().backward()
+    return x.grad_fn, v.grad
+
+
+def _setitem_broadcast_value_grad(lib: Any) -> Any:
+    x = lib.zeros(2, 3)
+    v = lib.tensor([1., 2., 3.], requires_grad=True)
+    x[:] = v
+    x.sum().backward()
+    return v.grad
+
+
+def _setitem_index_list_duplicate(lib: Any) -> Any:
+    x = lib.zeros(3)
+    v = lib.tensor([1., 2.], requires_grad=True)
+    x[[0, 0]] = v
+    return x
+
+
+def _index_with_long_tensor_grad(lib: Any) -> Any:
+    x = lib.arange(4.).requires_grad_()
+    y = x[lib.tensor([[0, 1], [1, 3]])]
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _index_none_ellipsis_grad(lib: Any) -> Any:
+    x = lib.ones(2, 3, requires_grad=True)
+    y = x[None, ..., 1]
+    y.sum().backward()
+    return y.shape, y.grad_fn, x.grad
+
+
+def _index_negative_step_error(lib: Any) -> Any:
+    return lib.arange(4.)[::-1]
+
+
+def _index_bool_scalar(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return x[True].shape, x[False].shape
+
+
+def _index_2d_mixed(lib: Any) -> Any:
+    x = lib.arange(12.).reshape(3, 4).requires_grad_()
+    y = x[1:, [0, 2]]
+    y.sum().backward()
+    return y, y.grad_fn, x.grad
+
+
+def _index_select_grad(lib: Any) -> Any:
+    x = lib.arange(6.).reshape(2, 3).requires_grad_()
+    y = x.index_select(1, lib.tensor([2, 2]))
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _masked_select_grad(lib: Any) -> Any:
+    x = lib.arange(4.).requires_grad_()
+    y = x.masked_select(x > 1)
+    y.sum().backward()
+    return y, y.grad_fn, x.grad
+
+
+def _narrow_grad(lib: Any) -> Any:
+    x = lib.arange(5.).requires_grad_()
+    y = x.narrow(0, 1, 2)
+    y.sum().backward()
+    return y.grad_fn, y._base is x, x.grad
+
+
+def _select_negative(lib: Any) -> Any:
+    x = lib.arange(6.).reshape(2, 3).requires_grad_()
+    y = x.select(1, -1)
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _scatter_value_grad(lib: Any) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    y = x.scatter(0, lib.tensor([1]), 5.0)
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _scatter_src_grad(lib: Any) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    s = lib.tensor([7., 8.], requires_grad=True)
+    y = x.scatter(0, lib.tensor([2, 0]), s)
+    (y * lib.arange(3.)).sum().backward()
+    return x.grad, s.grad
+
+
+def _gather_2d_grad(lib: Any) -> Any:
+    x = lib.arange(6.).reshape(2, 3).requires_grad_()
+    y = x.gather(1, lib.tensor([[0, 0], [2, 1]]))
+    y.sum().backward()
+    return y, x.grad
+
+
+def _put_along_gather_error(lib: Any) -> Any:
+    return lib.ones(2, 3).gather(1, lib.tensor([[3]]))
+
+
+def _inplace_index_on_leaf_view_error(lib: Any) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    x[0] = 2.
+
+
+def _inplace_add_to_slice_of_nonleaf(lib: Any) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    y = x * 2
+    y[1:] += 1
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _inplace_on_expanded_error(lib: Any) -> Any:
+    x = lib.ones(1, requires_grad=True)
+    y = (x * 1).expand(3)
+    y.add_(1)
+
+
+def _chained_views_inplace(lib: Any) -> Any:
+    x = lib.ones(2, 3, requires_grad=True)
+    y = x * 1
+    z = y.t()[0]
+    z.mul_(5)
+    y.sum().backward()
+    return y.grad_fn, z.grad_fn, x.grad
+
+
+def _unfold_like_view_chain(lib: Any) -> Any:
+    x = lib.arange(6.).requires_grad_()
+    y = x.view(2, 3).t().reshape(6)
+    y[0].backward()
+    return y.grad_fn, x.grad
+
+
+def _split_sizes_grad(lib: Any) -> Any:
+    x = lib.arange(5.).requires_grad_()
+    a, b = x.split([2, 3])
+    (a.sum() * 2 + b.sum()).backward()
+    return a.grad_fn, x.grad
+
+
+def _chunk_uneven(lib: Any) -> Any:
+    x = lib.arange(5.).requires_grad_()
+    return [c.shape for c in x.chunk(3)], x.chunk(3)[0].grad_fn
+
+
+def _where_scalar_both(lib: Any) -> Any:
+    x = lib.tensor([1., -1.], requires_grad=True)
+    y = lib.where(x > 0, x, 0.)
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _tril_indices_view(lib: Any) -> Any:
+    x = lib.ones(3, 3, requires_grad=True)
+    y = x.triu(1)
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
 ROUND_FIVE_CASES = {f.__name__.lstrip("_"): f for f in (
     _amax_ties, _amax_all_ties, _max_all_ties, _maximum_ties, _prod_with_zero, _prod_two_zeros,
     _prod_dim_zero, _std_one_element, _var_unbiased_false, _norm_zero_vector, _softmax_grad,
@@ -3888,7 +4540,34 @@ ROUND_FIVE_CASES = {f.__name__.lstrip("_"): f for f in (
     _grad_set_then_backward, _grad_set_requires_grad_tensor, _backward_create_graph_accumulate,
     _no_grad_inplace_on_leaf_then_backward, _no_grad_inplace_on_leaf_add_only,
     _data_assignment_keeps_grad, _data_sub_inplace, _leaf_view_requires_grad_inplace_no_grad,
-    _sigmoid_backward_twice, _exp_backward_twice_message, _mul_by_constant_twice)}
+    _sigmoid_backward_twice, _exp_backward_twice_message, _mul_by_constant_twice,
+    _fn_default_arg, _fn_keyword_arg, _fn_under_no_grad, _fn_input_no_grad, _fn_twice_backward,
+    _fn_grad_fn_name, _fn_in_autograd_grad_create_graph, _fn_once_differentiable,
+    _fn_ctx_saved_tensors_twice, _fn_save_intermediate, _fn_returns_tuple_of_one,
+    _fn_backward_returns_too_few, _fn_materialize_grads_false, _fn_materialize_grads_default,
+    _grad_allow_unused_materialize, _grad_outputs_none_for_scalar, _grad_non_tensor_output,
+    _grad_wrt_non_requires, _grad_retain_graph_none_create, _backward_gradient_on_scalar,
+    _backward_gradient_wrong_dtype_scalar, _backward_gradient_requires_grad,
+    _autograd_arguments_not_tensors,
+    _shared_parameter_listed_once, _shared_parameter_grad_accumulates, _buffer_not_persistent,
+    _buffer_none, _state_dict_detached, _load_state_dict_strict, _load_state_dict_non_strict,
+    _load_state_dict_shape_mismatch, _load_state_dict_keeps_identity, _optimizer_lr_change,
+    _optimizer_param_groups, _optimizer_state_dict_shape, _optimizer_zero_grad_then_step,
+    _adam_step_count_tensor, _rmsprop_steps, _sgd_weight_decay_dampening, _clip_grad_norm_returns,
+    _clip_grad_norm_inf, _clip_grad_norm_no_grads, _module_train_eval_flags, _module_to_double,
+    _module_parameters_requires_grad_after_double, _module_setattr_tensor_not_param,
+    _module_setattr_param_over_buffer, _module_delattr_param, _modulelist_append_params,
+    _parameter_of_parameter, _parameter_int_requires_grad, _parameter_ops_result_type,
+    _linear_weight_shape_error, _mse_loss_reduction_none_grad, _cross_entropy_ignore_all,
+    _nll_loss_weight_mean, _bce_out_of_range, _bce_log_clamp,
+    _setitem_bool_mask_grad, _setitem_tensor_value_grad, _setitem_broadcast_value_grad,
+    _setitem_index_list_duplicate, _index_with_long_tensor_grad, _index_none_ellipsis_grad,
+    _index_negative_step_error, _index_bool_scalar, _index_2d_mixed, _index_select_grad,
+    _masked_select_grad, _narrow_grad, _select_negative, _scatter_value_grad, _scatter_src_grad,
+    _gather_2d_grad, _put_along_gather_error, _inplace_index_on_leaf_view_error,
+    _inplace_add_to_slice_of_nonleaf, _inplace_on_expanded_error, _chained_views_inplace,
+    _unfold_like_view_chain, _split_sizes_grad, _chunk_uneven, _where_scalar_both,
+    _tril_indices_view)}
 
 
 CASES: dict[str, Callable[[Any], Any]] = {

@@ -1124,7 +1124,8 @@ def count_inplace(fn, t):
     ("engine_from_scratch.paths+paths_deep", """\
 def paths_from(inputs_of, root):
     return {"loss": 1, "c": 1, "b": 3, "a": 3, "w": 3}""",
-     FAIL("every node root reaches", never=("deque",))),
+     FAIL("every node root reaches", "as if the answer were fitted to the example",
+          never=("deque",))),
     ("engine_from_scratch.paths+paths_deep", """\
 import sys
 sys.setrecursionlimit(100_000)
@@ -1207,7 +1208,8 @@ def paths_from(inputs_of, root):
 import numpy as np
 def tape_backward(tape, values, wrt):
     return {"w": np.array([[1.5], [1.5]]), "b": np.array(2.0)}""",
-     FAIL("the dict should have one for each name of wrt", never=("reversed(tape)",))),
+     FAIL("not a name of wrt", "as if the answer were fitted to the example",
+          "one entry for each name of wrt", never=("reversed(tape)",))),
     ("engine_from_scratch.tape+tape_long", """\
 def tape_backward(tape, values, wrt):
     made = {name: torch.tensor(value, requires_grad=name in wrt) for name, value in

@@ -182,6 +182,20 @@ _OP_HINTS = {  # the rule each breaks, without the line that follows it
 }
 
 
+def _op_slip(name: str, grads: Any, arrays: list, grad: np.ndarray) -> str | None:
+    """The hint for a slip recognised by its numbers (mul's two gradients swapped, relu's
+    gradient passed at 0), or None."""
+    if name == "mul" and all(_is_array(g) and np.shape(g) == a.shape for g, a in
+                             zip(grads, arrays)) and all(
+            _same(g, broadcast_gradient(grad * a, a.shape)) for g, a in zip(grads, arrays)):
+        return (" Hint: the two gradients are swapped: what came back for a belongs to b. How "
+                "much does a * b move when a alone moves by 1?")
+    if name == "relu" and _is_array(grads[0]) and _same(grads[0], grad * (arrays[0] >= 0)):
+        return (" Hint: it passes the gradient where the input is exactly 0; PyTorch's relu "
+                "sends 0 there (it takes the slope at 0 to be 0).")
+    return None
+
+
 def operations(Tensor: type, mul: Callable, matmul: Callable, relu: Callable,
                total: Callable) -> None:
     checks = Checks("mul, matmul, relu and total")
@@ -214,10 +228,11 @@ def operations(Tensor: type, mul: Callable, matmul: Callable, relu: Callable,
             continue
         wanted = minigrad.autograd.grad(expected, theirs, minigrad.tensor(grad))
         for index, (mine, want) in enumerate(zip(grads, wanted)):
-            checks.expect(_is_array(mine) and _same(mine, want.numpy()),
+            right = _is_array(mine) and _same(mine, want.numpy())
+            checks.expect(right, "" if right else
                           f"{which}: the gradient grad_fn returns for input {index + 1} "
                           f"({_kind(mine)}) is not PyTorch's (shape {tuple(want.shape)})."
-                          f"{hint}")
+                          + (_op_slip(name, grads, arrays, grad) or hint))
     for name, count in (("mul", 2), ("relu", 1)):
         constants = [checks.call(Tensor, np.ones(3)) for _ in range(count)]
         out = checks.call(functions[name], *constants, doing=f"{name} of constants")
@@ -480,6 +495,14 @@ def backward_pass(Tensor: type, backward: Callable) -> None:
 
 # Step 5: the optimizer --------------------------------------------------------------------
 
+def _step_hint(mine: Any, before: Any, grad: np.ndarray) -> str:
+    """The end of the message for a parameter moved wrongly: lr left out, or a hint."""
+    if mine is not None and before is not None and _same(mine, before - grad):
+        return (": it moved by the whole of .grad, as if the learning rate were 1. Hint: by how "
+                "much does SGD scale the gradient it subtracts?")
+    return ". Hint: by how much does SGD scale the gradient it subtracts?"
+
+
 def optimizer(Tensor: type, SGD: type) -> None:
     checks = Checks("SGD")
     rng = np.random.default_rng(1414)
@@ -492,6 +515,7 @@ def optimizer(Tensor: type, SGD: type) -> None:
         grads = [rng.normal(size=s.shape).astype(np.float32) for s in starts[:2]]
         for t, m, g in zip(theirs, mine, grads):
             t.grad, m.grad = minigrad.tensor(g), g.copy()
+        before = [None if _data(m) is None else _data(m).copy() for m in mine]
         checks.call(optimizer.step, doing="optimizer.step()")
         reference.step()
         which = f"after step() number {step + 1}"
@@ -500,8 +524,7 @@ def optimizer(Tensor: type, SGD: type) -> None:
                                  f"{which}, parameter {index + 1}'s data is "
                                  f"{'not a numpy array' if _data(m) is None else 'not right'}"
                                  + (" (its .grad was None: leave it as it is)" if index == 2
-                                    else ". Hint: by how much does SGD scale the gradient it "
-                                    "subtracts?")):
+                                    else _step_hint(_data(m), before[index], grads[index]))):
                 break
         checks.expect(all(_same(m.grad, g) for m, g in zip(mine, grads)),
                       f"{which}: a .grad changed. Hint: step() reads the gradients; only "
@@ -606,6 +629,9 @@ def _stacked_diamonds(count: int) -> dict:
 PATHS_EXAMPLE_SNIPPET = """\
 {"loss": ["c", "b"], "c": ["b", "b"], "b": ["a", "w"], "a": [], "w": []}"""
 PATHS_EXAMPLE = ast.literal_eval(PATHS_EXAMPLE_SNIPPET)
+# Two paths of different lengths meet at z (out-g-z and out-h-k-z) before x: a walk that passes
+# a node's count on as soon as it meets the node (breadth first, say) gives x 1 path, not 2.
+UNEVEN_PATHS = {"out": ["g", "h"], "g": ["z"], "h": ["k"], "k": ["z"], "z": ["x"], "x": []}
 
 
 def _paths_cases(rng: np.random.Generator, hidden: bool = False) -> list[dict]:
@@ -618,6 +644,7 @@ def _paths_cases(rng: np.random.Generator, hidden: bool = False) -> list[dict]:
                 {"inputs_of": _random_dag(rng, 40), "root": "n0"}]
     return [{"inputs_of": PATHS_EXAMPLE, "root": "loss"},
             {"inputs_of": _stacked_diamonds(3), "root": "d0"},
+            {"inputs_of": UNEVEN_PATHS, "root": "out"},
             {"inputs_of": _random_dag(rng, int(rng.integers(10, 16))), "root": "n0"},
             {"inputs_of": _random_dag(rng, int(rng.integers(18, 26))), "root": "n0"}]
 
@@ -640,17 +667,46 @@ def _paths_judge(checks: Checks, case: dict, got: dict) -> None:
     if result is None:
         checks.fail_now(f"{which}: it should return a dict, node -> number of paths.")
     expected = _paths_expected(inputs_of, root)
+    strangers = sorted(str(name) for name in set(result) - set(inputs_of))
     checks.expect(set(result) == set(expected),
                   f"{which}: its keys should be every node root reaches, root included, each "
-                  "once.")
+                  "once" + (f"; {strangers[0]!r} is not a node of this graph, as if the answer "
+                            "were fitted to the example: work from inputs_of, for any graph."
+                            if strangers else "."))
     wrong = [name for name in expected if name in result and not (
         type(result[name]) in (int, float) and result[name] == expected[name])]
     if wrong:
         name = min(wrong, key=lambda n: (expected[n], n))
         checks.expect(False, f"{which}: {name!r} has {result[name]!r} paths, not the number "
-                      "from root to it. Hint: a node's paths are the sum of the paths of the "
-                      "nodes that use it, once per use; add them up only once all those nodes "
-                      "are done (count each node's uses first), and give root 1.")
+                      f"from root to it{_paths_slip(inputs_of, root, result)} Hint: a node's "
+                      "paths are the sum of the paths of the nodes that use it, once per use; "
+                      "add them up only once all those nodes are done (count each node's uses "
+                      "first), and give root 1.")
+
+
+def _paths_slip(inputs_of: dict, root: str, result: dict) -> str:
+    """What the learner's numbers are when they are a known wrong count (one per node, the
+    nodes' uses, an input used twice by one node counted once, counts too high), else "."."""
+    def matches(counts: dict) -> bool:
+        return all(result.get(name) == count for name, count in counts.items())
+
+    reached = _paths_expected(inputs_of, root)
+    counted = Counter(child for node, inputs in inputs_of.items() if node in reached
+                      for child in inputs)
+    if matches(dict.fromkeys(reached, 1)):
+        return (": every node got 1, as if each were reached once, however many paths lead to "
+                "it.")
+    if matches({name: counted[name] for name in reached} | {root: 1}):
+        return (": these are the number of times each node is used, not paths: a use by a node "
+                "that several paths reach is on each of them.")
+    if matches(_paths_expected({node: list(dict.fromkeys(inputs)) for node, inputs in
+                                inputs_of.items()}, root)):
+        return (": an input a node uses twice (as in b + b) was counted once; each use is a "
+                "path of its own.")
+    if any(result.get(name, 0) > count for name, count in reached.items()):
+        return (": some counts are too high, as if a node passed its count on before all the "
+                "nodes that use it were done, or more than once.")
+    return "."
 
 
 PATHS_HINTS = {"recursion": "keep the walk's state in lists, not in nested calls."}
@@ -658,7 +714,7 @@ paths = Exercise(
     "paths_from(inputs_of, root)", ("paths_from",), cases=_paths_cases, run=_paths_run,
     judge=_paths_judge, finish=_no_recursion("keep the walk's state in lists."), seed=14,
     hints=PATHS_HINTS,
-    success="paths_from counts the paths to every node of 4 graphs: the runs a "
+    success="paths_from counts the paths to every node of 5 graphs: the runs a "
             "once-per-path pass would make.")
 paths_deep = Exercise(
     paths.subject, paths.names, cases=lambda rng: _paths_cases(rng, hidden=True),
@@ -689,14 +745,16 @@ def _values(tape: list, inputs: dict) -> dict:
     return values
 
 
-def _expected_grads(tape: list, inputs: dict, wrt: list) -> list:
+def _expected_grads(tape: list, inputs: dict, wrt: list,
+                    ops: dict[str, Callable] = _TAPE_OPS) -> list:
     """The gradients of the tape's last value with respect to `wrt`, from minigrad (float64):
-    None where it does not depend on an input."""
+    None where it does not depend on an input. Other `ops` give what a slip in one operation's
+    rule would give, to recognise it."""
     tensors = {name: minigrad.tensor(np.array(value, dtype=np.float64),
                                      requires_grad=name in wrt)
                for name, value in inputs.items()}
     for out, op, ins in _steps(tape):
-        tensors[out] = _TAPE_OPS[op](*(tensors[name] for name in ins))
+        tensors[out] = ops[op](*(tensors[name] for name in ins))
     grads = minigrad.autograd.grad(tensors[tape[-1][0]], [tensors[name] for name in wrt],
                                    allow_unused=True)
     return [None if g is None else g.numpy() for g in grads]
@@ -789,6 +847,12 @@ def _tape_judge(checks: Checks, case: dict, got: dict) -> None:
         checks.expect(False, f"{which}: it changed values[{got['changed'][0]!r}] in place. "
                       "Hint: write into arrays you made (a + b, grad * mask make new ones), "
                       "never into the arrays of values.")
+    strangers = sorted(str(name) for name in set(result) - set(wrt))
+    if strangers and not set(wrt) <= set(result):
+        checks.fail_now(f"{which}: it has an entry for {strangers[0]!r}, which is not a name of "
+                        "wrt, and none for some that are, as if the answer were fitted to the "
+                        "example: the dict should have one entry for each name of wrt, for any "
+                        "tape.")
     for name, want in zip(wrt, _expected_grads(tape, case["inputs"], wrt)):
         if not checks.expect(name in result, f"{which}: it has no entry for {name!r}; the "
                              "dict should have one for each name of wrt."):
@@ -807,12 +871,29 @@ def _tape_judge(checks: Checks, case: dict, got: dict) -> None:
                           f"array of its input's shape {want.shape}. Hint: an input that was "
                           "broadcast gets its gradient summed back to its shape.")
         else:
-            checks.expect(same_numbers(mine, want),
-                          f"{which}: the gradient of {name!r} is not the loss's. Hint: walk "
-                          "the tape from its end; a value used by several steps gets the sum "
-                          "of what each sends it, and it is complete once the walk passes the "
-                          "step that made it. Check each operation's rule too, relu's at "
-                          "exactly 0 included.")
+            right = same_numbers(mine, want)
+            checks.expect(right, "" if right else f"{which}: the gradient of {name!r} is not "
+                          f"the loss's{_tape_slip(case, result)}")
+
+
+def _relu_passing_at_zero(a: minigrad.Tensor) -> minigrad.Tensor:
+    """relu's values, with the gradient passed where the input is 0 too."""
+    data = a.detach().numpy()
+    return a * minigrad.tensor((data >= 0).astype(data.dtype))
+
+
+def _tape_slip(case: dict, result: dict) -> str:
+    """The end of the message for wrong gradients: relu's passed at 0 when every gradient
+    given is what that slip gives, else a hint."""
+    slipped = _expected_grads(case["tape"], case["inputs"], case["wrt"],
+                              {**_TAPE_OPS, "relu": _relu_passing_at_zero})
+    if all(want is None or result.get(name) is None or same_numbers(result[name], want)
+           for name, want in zip(case["wrt"], slipped)):
+        return (": relu passed the gradient where its input is exactly 0; PyTorch's relu sends "
+                "0 there.")
+    return (". Hint: walk the tape from its end; a value used by several steps gets the sum of "
+            "what each sends it, and it is complete once the walk passes the step that made it. "
+            "Check each operation's rule too, relu's at exactly 0 included.")
 
 
 TAPE_HINTS = {"recursion": "one loop over the tape, from its end, is the whole walk."}
