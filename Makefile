@@ -1,5 +1,5 @@
-# The one way in: `make lab` opens the course, `make test` runs every test, `make site` builds the
-# course's website. Each first makes sure .venv holds the project with the extras it needs: a
+# The one way in: `make lab` opens the course, `make test` runs every test, `make check` the fast
+# tier of them (under two minutes on two cores), `make site` builds the course's website. Each first makes sure .venv holds the project with the extras it needs: a
 # learner's `make lab` only the course's (`course`); `make site` adds the site builder's (`site`),
 # `make test` and `make venv` the tests' (`test`) too. .venv is created when missing,
 # re-installed when pyproject.toml changed, rebuilt when broken; then scripts/set_up_lab.py sets
@@ -31,7 +31,7 @@ MIN_PYTHON := 3.11
 VENV_OK := import pip, sys; sys.exit(sys.version_info < tuple(map(int, "$(MIN_PYTHON)".split("."))))
 VENV_BROKEN := $(if $(wildcard $(VENV)),$(shell $(BIN)/python -c '$(VENV_OK)' >/dev/null 2>&1 || echo yes))
 
-.PHONY: venv test lab site bench golden clean FORCE
+.PHONY: venv test check lab site bench golden clean FORCE
 
 # Everything a developer needs: the course, the site builder and the tests.
 venv: $(TEST_STAMP)
@@ -61,6 +61,14 @@ test: $(TEST_STAMP)
 	@$(BIN)/python -m pytest -n auto $(PYTEST_ARGS); status=$$?; \
 		if [ $$status -eq 5 ]; then echo "make: pytest collected no tests" >&2; fi; exit $$status
 
+# The fast tier, for the loop of a change: the engine, the checks, the grader's unit tests, the
+# golden programs and a sample of the rest of the parity tests. Chosen by deselecting the
+# markers of pyproject.toml (a skip would fail CI); the notebooks are left out with the slow.
+CHECK_TIER := not slow and not browser and not hub and not nbgrader and not docker
+check: $(TEST_STAMP)
+	@$(BIN)/python -m pytest -n auto -m "$(CHECK_TIER)" $(PYTEST_ARGS) tests; status=$$?; \
+		if [ $$status -eq 5 ]; then echo "make: pytest collected no tests" >&2; fi; exit $$status
+
 lab: $(LAB_STAMP)
 	@$(BIN)/python scripts/open_lab.py
 
@@ -74,8 +82,9 @@ bench: $(TEST_STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python benchmarks/run.py
 
+# PyTorch's transcripts of the golden programs and the tutorial corpus (torch==2.13.0 needed).
 golden: $(TEST_STAMP)
-	$(BIN)/python scripts/record_golden.py
+	$(BIN)/python scripts/record_transcripts.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info $(SITE_DIR)
