@@ -24,6 +24,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+pytestmark = pytest.mark.hub  # the students' image and its hub
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCKERFILE = ROOT / "hub" / "Dockerfile"
 DOCKERIGNORE = ROOT / "hub" / "Dockerfile.dockerignore"

@@ -21,9 +21,9 @@ import pytest
 
 from hub_driver import COURSE_FOLDERS, ROOT, Hub, proxy_command, start_hub
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.hub, pytest.mark.skipif(
     proxy_command() is None,
-    reason="configurable-http-proxy not installed: npm install -g configurable-http-proxy@5.2.0")
+    reason="configurable-http-proxy not installed: npm install -g configurable-http-proxy@5.2.0")]
 
 STUDENTS = ["ada", "grace"]
 LESSON = "notebooks/03_accumulation.ipynb"

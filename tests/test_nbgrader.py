@@ -25,6 +25,8 @@ import pytest
 from minigrad_course.checks import markers
 from minigrad_course.nbgrader_course import for_class
 
+pytestmark = pytest.mark.nbgrader  # nbgrader's own commands, a kernel per notebook
+
 ROOT = Path(__file__).resolve().parent.parent
 ASSIGNMENT = "ex03_accumulation"
 NOTEBOOK = f"{ASSIGNMENT}.ipynb"
