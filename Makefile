@@ -1,7 +1,9 @@
 # The one way in: `make lab` opens the course, `make test` runs every test, `make check` the fast
-# tier of them (under two minutes on two cores), `make site` builds the course's website. Each first makes sure .venv holds the project with the extras it needs: a
-# learner's `make lab` only the course's (`course`); `make site` adds the site builder's (`site`),
-# `make test` and `make venv` the tests' (`test`) too. .venv is created when missing,
+# tier of them (under two minutes on two cores), `make site` builds the course's website, `make
+# notebooks` runs only the notebooks as tests. Each first makes sure .venv holds the project with
+# the extras it needs: a learner's `make lab` only the course's (`course`); `make site` adds the
+# site builder's (`site`), `make test` and `make venv` the tests' (`test`) too; `make notebooks`
+# needs only the kernel's packages, pytest and nbval (`nbval`). .venv is created when missing,
 # re-installed when pyproject.toml changed, rebuilt when broken; then scripts/set_up_lab.py sets
 # up its JupyterLab (terminals, settings) and compiles the diagrams' Graphviz once, so that no
 # learner waits for it at the first diagram.
@@ -14,7 +16,8 @@ BIN := $(VENV)/bin
 LAB_STAMP := $(VENV)/.installed-course
 SITE_STAMP := $(VENV)/.installed-course-site
 TEST_STAMP := $(VENV)/.installed-course-site-test
-STAMPS := $(LAB_STAMP) $(SITE_STAMP) $(TEST_STAMP)
+NBVAL_STAMP := $(VENV)/.installed-nbval
+STAMPS := $(LAB_STAMP) $(SITE_STAMP) $(TEST_STAMP) $(NBVAL_STAMP)
 comma := ,
 PYTEST_ARGS ?=
 # make site SOLUTIONS=1 publishes the worked solutions too; REPO=owner/name gives each page its
@@ -31,7 +34,7 @@ MIN_PYTHON := 3.11
 VENV_OK := import pip, sys; sys.exit(sys.version_info < tuple(map(int, "$(MIN_PYTHON)".split("."))))
 VENV_BROKEN := $(if $(wildcard $(VENV)),$(shell $(BIN)/python -c '$(VENV_OK)' >/dev/null 2>&1 || echo yes))
 
-.PHONY: venv test check lab site bench golden clean FORCE
+.PHONY: venv test check lab site notebooks bench golden clean FORCE
 
 # Everything a developer needs: the course, the site builder and the tests.
 venv: $(TEST_STAMP)
@@ -69,6 +72,15 @@ check: $(TEST_STAMP)
 	@$(BIN)/python -m pytest -n auto -m "$(CHECK_TIER)" $(PYTEST_ARGS) tests; status=$$?; \
 		if [ $$status -eq 5 ]; then echo "make: pytest collected no tests" >&2; fi; exit $$status
 
+# The lessons, exercises and solutions under nbval, each cell's outputs compared with the stored
+# ones, one notebook after another. pyproject.toml's addopts name pytest-xdist's --dist, which
+# this environment need not have: they are replaced by nbval's own.
+NBVAL_OPTIONS := -ra --nbval --nbval-current-env --nbval-cell-timeout=300
+notebooks: $(NBVAL_STAMP)
+	@$(BIN)/python -m pytest -o addopts="$(NBVAL_OPTIONS)" notebooks exercises solutions; \
+		status=$$?; if [ $$status -eq 5 ]; then echo "make: pytest collected no tests" >&2; fi; \
+		exit $$status
+
 lab: $(LAB_STAMP)
 	@$(BIN)/python scripts/open_lab.py
 
@@ -81,6 +93,7 @@ site: $(SITE_STAMP)
 bench: $(TEST_STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python benchmarks/run.py
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python benchmarks/peers.py
 
 # PyTorch's transcripts of the golden programs and the tutorial corpus (torch==2.13.0 needed).
 golden: $(TEST_STAMP)

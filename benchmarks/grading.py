@@ -5,12 +5,13 @@ wrong answers), graded with `python -m minigrad_course.grade --jobs N` for each 
 
     python benchmarks/grading.py [--students 50] [--jobs 1 2 4] [--no-nbgrader] [--course DIR]
 
-Every notebook is graded in a fresh kernel of its own (minigrad_course.grade.runner: a Python
-process running an IPython shell, without Jupyter's messaging, whose start-up alone used to cost
-more than grading ex03), with its own copy of the course's packages. Reusing a kernel for the
-next student would save that start, but not safely: a learner's notebook can change anything in
-its kernel (replace a function of minigrad or of the checks, leave threads or patched modules
-behind) and the next learner's grade would depend on it."""
+Every notebook runs in a fresh worker of its own (minigrad_course.grade.runner: a Python
+process running an IPython shell, without Jupyter's messaging), contained as the grader can
+(run as root, as CI is: a user id, namespaces and a file system of its own, see
+minigrad_course/grade/sandbox.py); the last line the grader prints says how, and is printed
+here. Reusing a worker for the next student would save its start, but not safely: a learner's
+notebook can change anything in its process, and the next learner's answers would run there.
+The CPU figure counts the grader, its launchers and its workers."""
 from __future__ import annotations
 
 import argparse
@@ -59,6 +60,7 @@ def student(index: int) -> str:
 
 CPU_SECONDS = [0.0]  # of the last command timed, its kernels included
 LAST_TOTAL = [""]  # the last grader's "total: ..." line: a fast grading must also be right
+LAST_WORKERS = [""]  # and its "workers: ..." line: how they were contained
 
 
 def timed(command: list[str], cwd: Path, env: dict | None = None) -> float:
@@ -70,6 +72,8 @@ def timed(command: list[str], cwd: Path, env: dict | None = None) -> float:
     CPU_SECONDS[0] = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     LAST_TOTAL[0] = next((line for line in done.stdout.splitlines()
                           if line.startswith("total:")), "")
+    LAST_WORKERS[0] = next((line for line in done.stdout.splitlines()
+                            if line.startswith("workers:")), "")
     if done.returncode not in (0, 1):  # 1: some exercises failed, as they should
         sys.exit(f"{command[2]} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
     return elapsed
@@ -112,6 +116,8 @@ def main() -> None:
                             args.course)
             print(f"minigrad_course.grade --jobs {jobs}:  {rate(len(paths), seconds)}  "
                   f"({LAST_TOTAL[0]})")
+            if LAST_WORKERS[0]:
+                print(f"  {LAST_WORKERS[0]}")
         if not args.no_nbgrader:
             print(f"nbgrader autograde:             {rate(len(paths), nbgrader(temp, notebooks))}")
 

@@ -1,4 +1,5 @@
-"""The course on a JupyterHub on 127.0.0.1, as tests/test_jupyterhub.py sets it up: how long the
+"""The course on a JupyterHub on 127.0.0.1, as tests/test_jupyterhub.py sets it up (each server
+started as the students' image starts it): how long the
 hub and each student's server take to start, and how much memory each student costs.
 
     python benchmarks/hub.py               # 2 students
@@ -24,6 +25,7 @@ import nbformat
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from hub_driver import ROOT, proxy_command, start_hub  # noqa: E402
+from students_image import image_environment  # noqa: E402
 
 LESSON = "notebooks/03_accumulation.ipynb"
 MIB = 1024 * 1024
@@ -43,7 +45,8 @@ def main() -> int:
     sources = [cell.source for cell in nbformat.read(ROOT / LESSON, as_version=4).cells
                if cell.cell_type == "code"]
     with tempfile.TemporaryDirectory(prefix="minigrad-hub-") as folder:
-        hub = start_hub(Path(folder), students)
+        # The students' image's files and environment, as the hub test builds them.
+        hub = start_hub(Path(folder), students, image_environment(Path(folder) / "image"))
         try:
             for student in students:
                 assert hub.log_in(student).status_code == 201, hub.fail(f"{student}'s log-in")

@@ -2,8 +2,9 @@
 in one run. Usage: `python benchmarks/run.py [--repeats N] [--only abcd] [--cpu-time] [--write]`.
 
 Prints a markdown table; `--write` also stores it in benchmarks/results.md. The targets are
-issue 12's: (a) <= 2.5x PyTorch, (b) <= 2x numpy by hand and no slower than PyTorch,
-(c) <= 2x PyTorch, (d) a peak under 1 GiB. (a′) and (c′) are (a) and (c) written as the
+issue 12's, as issue 34 revised them: (a) <= 2.5x PyTorch, (b) <= 1.5x numpy by hand (no
+longer against PyTorch: one BLAS thread each, MKL against OpenBLAS), (c) <= 2x PyTorch, (d) a
+peak under 1 GiB; beside the peers, benchmarks/peers.py. (a′) and (c′) are (a) and (c) written as the
 lessons write code (Python numbers on the left, a hinge loss, the update under no_grad,
 `zero_()`, `.item()`), held to the same targets. Timings are medians
 of N interleaved rounds; a ratio is the median of the rounds' ratios (in a round every
@@ -89,6 +90,9 @@ def environment() -> str:
             f"{os.cpu_count()} CPUs; BLAS/thread variables: {threads}")
 
 
+GRADING_SECTION = "\n## Grading (benchmarks/grading.py)\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=7, help="interleaved rounds (median)")
@@ -110,7 +114,7 @@ def main() -> None:
                                "micrograd", {"torch": 2.5}, args.repeats, clock))
     if "b" in args.only:
         rows.append(_timed_row("(b) 784-256-10 MLP training step, 128 rows", mlp.mnist_mlp(),
-                               "numpy", {"numpy": 2.0, "torch": 1.0}, args.repeats, clock))
+                               "numpy", {"numpy": 1.5}, args.repeats, clock))
     if "c" in args.only:
         rows.append(_timed_row(f"(c) {chain.LENGTH:,} chained scalar `*`, forward + backward",
                                chain.scalar_chain(), "micrograd", {"torch": 2.0}, args.repeats,
@@ -128,7 +132,9 @@ def main() -> None:
         clock_name = "CPU time" if args.cpu_time else "wall time"
         text = (f"# Benchmark results\n\nMeasured with `{command}` (median of {args.repeats} "
                 f"interleaved rounds, in {clock_name}).\n\n{environment()}\n\n{table}\n")
-        Path(__file__).with_name("results.md").write_text(text)
+        path = Path(__file__).with_name("results.md")
+        kept = path.read_text().partition(GRADING_SECTION)  # benchmarks/grading.py's figures
+        path.write_text(text + (GRADING_SECTION + kept[2] if kept[1] else ""))
 
 
 if __name__ == "__main__":

@@ -27,7 +27,8 @@ import minigrad as torch
 # cell prints the same text (the course's test suite checks this for each notebook).
 #
 # What minigrad adds is a way to *draw* what happens: `minigrad.viz`. PyTorch has no built-in
-# equivalent (the separate torchviz package draws part of it), so cells that draw are the only
+# equivalent (the separate torchviz package draws part of it). Cells that draw, check your
+# answers (`minigrad_course.checks`) or open minigrad's own engine (notebook 11) are the only
 # ones that do not run on PyTorch.
 
 # %% tags=["minigrad-only"]
@@ -95,8 +96,8 @@ x.grad
 assert x.grad.item() == 2 * x.item()
 
 # %% [markdown]
-# Draw the graph again: the box of `x` now shows `grad 4.`. The box of `y` still says `None`:
-# only leaves keep their gradient, which notebook 06 explains.
+# Draw the graph again: the box of `x` now shows `grad 4.`. The box of `y` still says `None`;
+# notebook 06 says why.
 
 # %% tags=["minigrad-only"]
 viz.draw(y)
@@ -127,21 +128,21 @@ viz.draw(y)
 # %% [markdown]
 # ## The path
 #
-# | notebook | the idea |
+# | notebook | the question |
 # | --- | --- |
-# | 01 | tensors, `requires_grad`, leaves and `grad_fn`: the graph is built as you compute |
-# | 02 | gradients by hand, then `.grad`: `None` until `backward()` fills it |
-# | 03 | gradients accumulate: a second `backward()` adds to `.grad` |
-# | 04 | resetting: `grad.zero_()`, `grad = None`, `optimizer.zero_grad()` |
-# | 05 | non-scalar outputs: the `gradient` argument as a vector-Jacobian product |
-# | 06 | an intermediate's `.grad`: `None`, the warning, and `retain_grad()` |
+# | 01 | what does PyTorch record as you compute: `requires_grad`, leaves and `grad_fn` |
+# | 02 | where does a gradient come from: nudging, the chain rule by hand, `backward()` |
+# | 03 | what does a second `backward()` do to `.grad`? |
+# | 04 | how to reset: `grad.zero_()`, `grad = None`, `optimizer.zero_grad()` |
+# | 05 | what if the output is not a single number: the `gradient` argument, Jacobians |
+# | 06 | what becomes of the gradients of tensors in the middle, and `retain_grad()` |
 # | 07 | hooks: look at a gradient as it passes, or replace it |
-# | 08 | in-place operations and version counters |
+# | 08 | what in-place operations do to backward, and version counters |
 # | 09 | using a graph again: `retain_graph`, `torch.autograd.grad`, second derivatives |
 # | 10 | stopping gradients: `detach()`, `torch.no_grad()`, `requires_grad_()` |
 # | 11 | inside the engine: you write `backward()`, then find your loop in the engine's |
 # | 12 | your own operation: `torch.autograd.Function`, checked with `gradcheck` |
-# | 13 | capstone: train a small classifier and inspect its gradients |
+# | 13 | capstone: train a small classifier, freeze a layer, inspect its gradients |
 #
 # ## Summary
 #

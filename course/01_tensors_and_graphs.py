@@ -36,13 +36,14 @@ assert w.requires_grad and not x.requires_grad
 # %% [markdown]
 # ## Each operation leaves a `grad_fn`
 #
-# Multiply the two. The result remembers how it was made: its `grad_fn` is the node of the graph
-# that will, during the backward pass, turn a gradient for `y` into gradients for its inputs.
+# Multiply the two: `y = w * x`, one input tracked, one not.
 #
 # <details><summary>What will <code>y.requires_grad</code> print? Click to reveal</summary>
 #
 # `True`: one input (`w`) requires grad, so the result does too. A result is tracked as soon as
-# *any* of its inputs is.
+# *any* of its inputs is. And it remembers how it was made: its `grad_fn` is the node of the
+# graph that will, during the backward pass, turn a gradient for `y` into gradients for its
+# inputs.
 # </details>
 
 # %%
@@ -231,7 +232,7 @@ assert halvings == math.floor(math.log2(300)) + 1  # the least k with 300 / 2**k
 print(scaled(w, True).grad_fn is scaled(w, True).grad_fn)
 
 # %% [markdown]
-# ## Only floating-point tensors can require grad
+# ## Integer tensors cannot require grad
 #
 # Gradients are about small changes, and integers cannot change a little. Asking an integer
 # tensor to require grad is an error (PyTorch's exact message):
@@ -266,7 +267,7 @@ except RuntimeError as error:
 # ## Summary
 #
 # - `requires_grad=True` (or `requires_grad_()`) asks PyTorch to track a tensor; only
-#   floating-point tensors can.
+#   floating-point (or complex) tensors can.
 # - Every tracked operation records a `grad_fn` node (`MulBackward0`, `SinBackward0`...) that
 #   links to its inputs' nodes through `next_functions`; leaves that require grad appear as
 #   `AccumulateGrad`.
@@ -276,4 +277,4 @@ except RuntimeError as error:
 #   ran, a loop one node per pass, and every run records a new graph.
 #
 # Exercises: [exercises/ex01_tensors_and_graphs.ipynb](../exercises/ex01_tensors_and_graphs.ipynb).
-# Next: [02 · `.grad` is None until backward](02_grad_is_none.ipynb).
+# Next: [02 · Where a gradient comes from](02_grad_is_none.ipynb).

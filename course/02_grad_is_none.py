@@ -1,9 +1,9 @@
 # %% [markdown]
-# # 02 · `.grad` is None until backward
+# # 02 · Where a gradient comes from: nudging, the chain rule, `backward()`
 #
-# `.grad` is where PyTorch puts the derivative of a result with respect to a tensor. Creating
-# and computing with tensors does not fill it; `backward()` does, and only on the tensors that
-# asked. Here you first compute those derivatives by hand, then let `backward()` check you.
+# A gradient answers one question: if I nudge this input a little, how much does the output
+# move? Here you measure that by nudging, see how slopes combine along a chain, check one
+# gradient yourself, and only then let `backward()` compute it and compare.
 
 # %%
 import minigrad as torch
@@ -14,11 +14,105 @@ from minigrad import viz
 # The cells you write: until yours runs, the cells that use it wait, and say so.
 # %load_ext minigrad_course.builds
 
+# %%
+import matplotlib.pyplot as plt
+
+# %matplotlib inline
+# %config InlineBackend.figure_formats = ["svg"]
+# %config InlineBackend.print_figure_kwargs = {"bbox_inches": "tight", "metadata": {"Date": None}}
+plt.rcParams["svg.hashsalt"] = "course"  # fixed ids inside the SVG: the same bytes every run
+
 # %% [markdown]
-# ## A small graph, and no gradient yet
+# ## Nudge the input, watch the output
 #
-# Take $a = 2$ and $b = 3$, both asking for gradients, and compute $c = a b = 6$,
-# $d = c + a = 8$ and $L = d^2 = 64$. Note that `a` is used twice: in `c` and again in `d`.
+# Take $y = x^2$ at $x = 2$, with plain Python numbers. Move $x$ by a small $\varepsilon$, see
+# how far $y$ moves, and divide by $\varepsilon$: how many units $y$ moves per unit of $x$.
+#
+# <details><summary>As the nudge shrinks, which number will that ratio approach? Click to
+# reveal</summary>
+#
+# 4: the *slope* of $x^2$ at 2, which calculus writes $dy/dx = 2x$. Each smaller nudge comes
+# closer (4.1, then 4.01, then 4.001).
+# </details>
+
+# %%
+def f(x):
+    return x**2
+
+
+x0 = 2.0
+for eps in [0.1, 0.01, 0.001]:
+    moved = f(x0 + eps) - f(x0)
+    print(f"nudge {eps:<6} y moves {moved:.6f}   per unit of x: {moved / eps:.4f}")
+
+# %% [markdown]
+# That limit is the derivative, and it is the number PyTorch stores in `.grad`. As a picture:
+# the slope of the straight line that touches the curve at $x = 2$.
+
+# %%
+grid = [i / 10 for i in range(36)]
+fig, ax = plt.subplots(figsize=(4.5, 3))
+ax.plot(grid, [f(g) for g in grid], label="$y = x^2$")
+ax.plot(grid, [f(x0) + 4 * (g - x0) for g in grid], "--", label="slope 4 at x = 2")
+ax.plot([x0], [f(x0)], "o", color="black")
+ax.set_xlabel("x")
+ax.set_ylabel("y")
+ax.legend()
+plt.show()
+
+# %% [markdown]
+# ## Along a chain
+#
+# Now two steps: $c = 3a$, then $L = c^2$, at $a = 1$ (so $c = 3$, $L = 9$). Nudging $a$ moves
+# $c$ 3 times as much, and nudging $c$ moves $L$ $2c = 6$ times as much.
+#
+# <details><summary>How many units will <code>L</code> move per unit of <code>a</code>? Click
+# to reveal</summary>
+#
+# 18, that is $3 \times 6$. A nudge $\varepsilon$ of $a$ becomes $3\varepsilon$ in $c$, and
+# that nudge of $c$ becomes $6 \cdot 3\varepsilon$ in $L$: each step scales the nudge by its own
+# slope, so the slopes multiply. That is the *chain rule*.
+# </details>
+
+# %%
+a0, eps = 1.0, 1e-6
+print(f"c per unit of a: {(3 * (a0 + eps) - 3 * a0) / eps:.3f}")
+print(f"L per unit of c: {((3 * a0 + eps) ** 2 - (3 * a0) ** 2) / eps:.3f}")
+print(f"L per unit of a: {((3 * (a0 + eps)) ** 2 - (3 * a0) ** 2) / eps:.3f}")
+
+# %% [markdown]
+# ## Your turn: a gradient by nudging
+#
+# Write `slope(f, x)`: how far `f` moves per unit of `x`, measured with a small nudge of `x`
+# (try $\varepsilon = 10^{-6}$), with plain Python numbers and no autograd. Nudging both ways,
+# to $x + \varepsilon$ and to $x - \varepsilon$, is more accurate than one way.
+
+# %% tags=["build"]
+def slope(f, x):
+    ### BEGIN SOLUTION
+    eps = 1e-6
+    return (f(x + eps) - f(x - eps)) / (2 * eps)
+    ### END SOLUTION
+
+
+# %% tags=["minigrad-only"]
+from minigrad_course.checks import grad_is_none as check
+
+check.slope(slope)
+
+# %% [markdown]
+# ## `backward()` does the same, node by node
+#
+# Take $a = 2$ and $b = 3$, both asking for gradients, and compute $c = ab$, $d = c + a$ and
+# $L = d^2$. Note that `a` is used twice: in `c` and again in `d`.
+#
+# <details><summary>What will <code>a.grad</code> print now, before any backward? Click to
+# reveal</summary>
+#
+# `None`: no gradient yet. Building the graph only records *how* `L` was computed. No
+# derivative has been taken, so there is no gradient to show, not even a zero: `.grad` is `None`
+# until a `backward()` reaches the tensor.
+# </details>
 
 # %%
 a = torch.tensor(2.0, requires_grad=True)
@@ -26,46 +120,28 @@ b = torch.tensor(3.0, requires_grad=True)
 c = a * b
 d = c + a
 L = d * d
-L
-
-# %% [markdown]
-# The graph exists now: `L` has a `grad_fn` (`MulBackward0`), linked back through `d` and `c`
-# to the leaves. Nothing has been differentiated yet.
-#
-# <details><summary>What will <code>a.grad</code> print now? Click to reveal</summary>
-#
-# `None`. Building the graph only records *how* `L` was computed. No derivative has been taken,
-# so there is no gradient to show, not even a zero.
-# </details>
-
-# %%
 print(a.grad, b.grad)
 
 # %%
 assert a.grad is None and b.grad is None
 
-# %% [markdown]
-# The diagram shows the same: two leaves that require grad, and `grad None` in every box.
-
 # %% tags=["minigrad-only"]
 viz.draw(L)
 
 # %% [markdown]
-# ## Your turn: the gradients by hand
+# `backward()` will work out $\partial L/\partial a$ and $\partial L/\partial b$ with the chain
+# rule, from $L$ back to the leaves: it starts with $\partial L/\partial L = 1$, and each node
+# multiplies the gradient that arrives by its *local* slope and sends the result to each input:
 #
-# Before asking for them, work out $\partial L/\partial a$ and $\partial L/\partial b$ the way
-# `backward()` will: start at $L$ with $\partial L/\partial L = 1$ and walk back one node at a
-# time. Each node multiplies the gradient that arrives at it by its *local derivative* and sends
-# the result to each input (the chain rule):
-#
-# | node | sends to | local derivative |
+# | node | sends to | local slope |
 # | --- | --- | --- |
 # | $L = d \cdot d$ | `d`, as each factor | $d$ each: $2d$ in all |
 # | $d = c + a$ | `c` and `a` | $1$ and $1$ |
 # | $c = a \cdot b$ | `a` and `b` | $b$ and $a$ |
 #
-# A tensor used twice receives two gradients, and they add up. Write the numbers in the cell
-# below, in place of its `raise NotImplementedError()`, and run it (**Shift+Enter**):
+# A tensor used twice receives two gradients, and they add up. Do it by hand first: write the
+# numbers in the cell below, in place of its `raise NotImplementedError()`, and run it
+# (**Shift+Enter**):
 #
 # ```python
 # grad_L = 1.0
@@ -87,8 +163,23 @@ grad_a = b.item() * grad_c + 1 * grad_d  # 3 * 16 through c, plus 16 straight fr
 ### END SOLUTION
 
 # %% [markdown]
+# Before asking `backward()`, check your two numbers with your `slope`, nudging one input while
+# the other stays still:
+
+# %%
+def loss(a, b):
+    return (a * b + a) ** 2
+
+
+by_nudging = slope(lambda a: loss(a, 3.0), 2.0), slope(lambda b: loss(2.0, b), 3.0)
+print("by hand:   ", grad_a, grad_b)
+print(f"by nudging: {by_nudging[0]:.3f} {by_nudging[1]:.3f}")
+
+# %% [markdown]
 # Now `backward()` walks the graph from `L` back to the leaves and stores
 # $\partial L/\partial \text{leaf}$ in each leaf's `.grad`. It returns nothing.
+# This cell runs once per graph (notebook 09 says why): after fixing your numbers above, run
+# again from the cell that builds `L`.
 
 # %%
 result = L.backward()
@@ -100,15 +191,15 @@ print("backward:", a.grad, b.grad)
 assert result is None
 assert a.grad.item() == grad_a, f"your grad_a is {grad_a}; backward() says {a.grad.item()}"
 assert b.grad.item() == grad_b, f"your grad_b is {grad_b}; backward() says {b.grad.item()}"
+assert abs(a.grad.item() - by_nudging[0]) < 1e-3 and abs(b.grad.item() - by_nudging[1]) < 1e-3
 assert a.grad.shape == a.shape and not a.grad.requires_grad
 
 # %% [markdown]
-# Each gradient is a tensor with the shape of its leaf that does not itself require grad. (In
-# one line: $L = (ab + a)^2$, so $\partial L/\partial a = 2(ab + a)(b + 1) = 64$.)
+# Each gradient is a tensor with the shape of its leaf that does not itself require grad.
 #
-# `viz.backward_steps(L)` replays backward step by step (**Next ▶**, **◀ Previous**): which node
-# runs, what arrives, what it sends on. Find your numbers: `d` gets 8 twice, `a` gets 16 and 48.
-# It runs on a fresh copy, since a backward frees what the nodes saved (notebook 09).
+# `viz.backward_steps(L, predict=True)` replays that backward pass one node at a time, on a
+# fresh copy (a backward frees what the nodes saved, notebook 09). Each step first asks what
+# the running node will send, with **?** in its place: say it, then press **Next ▶**.
 
 # %% tags=["minigrad-only"]
 a = torch.tensor(2.0, requires_grad=True)
@@ -116,18 +207,18 @@ b = torch.tensor(3.0, requires_grad=True)
 c = a * b
 d = c + a
 L = d * d
-viz.backward_steps(L)
+viz.backward_steps(L, predict=True)
 
 # %% [markdown]
-# ## A tensor that never asked stays `None`
+# ## Which tensors get a `.grad`?
 #
 # A fresh example: `z` is created with `requires_grad=False` (the default) and is multiplied by
 # a leaf `k` that does require grad.
 #
 # <details><summary>What will <code>z.grad</code> print after backward? Click to reveal</summary>
 #
-# `None`. The multiplication's backward does not even compute a gradient for an input that does
-# not require grad: backward only fills `.grad` for leaves with `requires_grad=True`.
+# `None`: a tensor that never asked for gradients gets none. The multiplication's backward does
+# not even compute a gradient for `z`: only leaves with `requires_grad=True` get a `.grad`.
 # </details>
 
 # %%
@@ -140,9 +231,6 @@ print("z.grad =", z.grad)
 
 # %%
 assert z.grad is None and k.grad.item() == z.item()
-
-# %% tags=["minigrad-only"]
-viz.draw(v)
 
 # %% [markdown]
 # One more case: a leaf that requires grad but was not used to compute the output.
@@ -164,66 +252,13 @@ print(used.grad, unused.grad)
 assert unused.grad is None
 
 # %% [markdown]
-# ## What the number in `.grad` means
+# ## A step downhill
 #
-# Take the smallest example there is: $y = x^2$ at $x = 2$, whose derivative is $2x = 4$.
-
-# %%
-x = torch.tensor(2.0, requires_grad=True)
-y = x**2
-print("before:", x.grad)
-y.backward()
-print("after: ", x.grad)
-
-# %%
-assert x.grad.item() == 2 * x.item()
-
-# %% [markdown]
-# `x.grad` is a rate: how fast `y` changes as `x` changes, at this very `x`. You can measure it
-# without autograd. Nudge `x` by a small amount $\varepsilon$, see how far `y` moves, and divide:
-# $\Delta y / \varepsilon$ comes close to `x.grad`, and closer as $\varepsilon$ shrinks.
-# (`torch.no_grad()` keeps these side calculations out of the graph; notebook 10 explains it.)
-
-# %%
-with torch.no_grad():
-    for eps in [0.1, 0.01, 0.001]:
-        change = (x + eps) ** 2 - y
-        print(f"eps {eps:<6} change in y / eps = {(change / eps).item():.4f}")
-print("x.grad =", x.grad)
-
-# %% [markdown]
-# (Exactly 4.1, 4.01 and 4.001: float32 rounding blurs the smallest nudge, which is why
-# numerical gradient checks, notebook 12, use `float64`.)
-# %% [markdown]
-# As a picture: `x.grad` is the slope of the tangent, the straight line that touches the curve
-# $y = x^2$ at $x = 2$ without crossing it.
-
-# %%
-import matplotlib.pyplot as plt
-
-# %matplotlib inline
-# %config InlineBackend.figure_formats = ["svg"]
-# %config InlineBackend.print_figure_kwargs = {"bbox_inches": "tight", "metadata": {"Date": None}}
-plt.rcParams["svg.hashsalt"] = "course"  # fixed ids inside the SVG: the same bytes every run
-
-# %%
-x0, y0, slope = x.item(), y.item(), x.grad.item()
-grid = [i / 10 for i in range(36)]
-fig, ax = plt.subplots(figsize=(4.5, 3))
-ax.plot(grid, [g**2 for g in grid], label="$y = x^2$")
-tangent = [y0 + slope * (g - x0) for g in grid]
-ax.plot(grid, tangent, "--", label=f"tangent, slope x.grad = {slope:g}")
-ax.plot([x0], [y0], "o", color="black")
-ax.set_xlabel("x")
-ax.set_ylabel("y")
-ax.legend()
-plt.show()
-
-# %% [markdown]
-# The sign tells you which way is downhill. Here `x.grad` is positive: a larger `x` gives a larger
-# `y`. To make `y` smaller, step `x` the other way, against the gradient, by a small multiple
-# of it: `x -= lr * x.grad`, with a learning rate `lr`. That one line is gradient descent, the
-# update every optimizer makes (notebook 04).
+# The sign of a gradient says which way is uphill. For $y = x^2$ at $x = 2$, `x.grad` is 4,
+# positive: a larger `x` gives a larger `y`. To make `y` smaller, step the other way, by a small
+# multiple `lr` (the *learning rate*) of the gradient: `x -= lr * x.grad`. That line is
+# gradient descent; `torch.optim.SGD` makes exactly this update (notebook 04). Adam, by
+# contrast, moves each parameter about `lr` on its first step, whatever the gradient's size.
 #
 # <details><summary>With <code>lr = 0.1</code>, what will <code>x</code> and the new
 # <code>x**2</code> be after one step? Click to reveal</summary>
@@ -233,7 +268,9 @@ plt.show()
 # </details>
 
 # %%
-with torch.no_grad():
+x = torch.tensor(2.0, requires_grad=True)
+(x**2).backward()
+with torch.no_grad():  # the update is not part of any graph (notebook 10)
     x -= 0.1 * x.grad
 print(x)
 print(x**2)
@@ -269,18 +306,16 @@ assert torch.equal(x.grad, 2 * x.detach())
 #
 # ## Summary
 #
-# - `.grad` is `None` until a `backward()` reaches the tensor; building the graph computes no
-#   gradient.
-# - Each node multiplies the gradient arriving at it by its local derivative; a tensor used
-#   twice adds up what it receives. `backward()` does exactly what you did by hand.
-# - `backward()` returns `None` and stores $\partial\,\text{output}/\partial\,\text{leaf}$ in the
-#   `.grad` of every leaf that requires grad, with the leaf's shape.
-# - That number is a slope: nudging the leaf by $\varepsilon$ moves the output by about
-#   $\varepsilon$ times `.grad`. Stepping against it, `x -= lr * x.grad`, makes the output smaller.
+# - A gradient is a slope: nudging a leaf by $\varepsilon$ moves the output by about
+#   $\varepsilon$ times its `.grad`, which a finite difference can measure.
+# - Along a chain the slopes multiply (the chain rule); a tensor used twice adds up what it
+#   receives. `backward()` applies this node by node, from the output back, as you did by hand.
+# - `.grad` is `None` until a `backward()` reaches the tensor; `backward()` returns `None` and
+#   fills the `.grad` of every leaf that requires grad, with the leaf's shape.
 # - Tensors with `requires_grad=False`, and leaves the output does not depend on, keep
-#   `.grad = None`.
-# - Tensors in the middle of the graph, like `c` and `d`, keep `.grad = None` too, for another
+#   `.grad = None`. So do tensors in the middle of the graph, like `c` and `d`, for another
 #   reason: notebook 06.
+# - `x -= lr * x.grad` is one step of gradient descent, as `torch.optim.SGD` takes it.
 #
 # Exercises: [exercises/ex02_grad_is_none.ipynb](../exercises/ex02_grad_is_none.ipynb).
-# Next: [03 · Gradients accumulate](03_accumulation.ipynb).
+# Next: [03 · A second `backward()`](03_accumulation.ipynb).

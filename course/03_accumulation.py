@@ -1,10 +1,10 @@
 # %% [markdown]
-# # 03 · Gradients accumulate
+# # 03 · A second `backward()`: what happens to `.grad`
 #
-# PyTorch's documentation says the gradient "will be accumulated into `.grad`". This notebook
-# shows what that means: `backward()` never overwrites `.grad`, it *adds* to it. We will see it
-# with two tiny functions of one number, then see why PyTorch chose this (it makes training on
-# batches too large for memory easy), and finally how it bites when you forget about it.
+# Notebook 02 filled an empty `.grad`. What does `backward()` do when `.grad` already holds a
+# gradient? We will find out with two tiny functions of one number, then see why PyTorch chose
+# this behaviour (it makes training on batches too large for memory easy), and finally how it
+# bites when you forget about it.
 
 # %%
 import minigrad as torch
@@ -24,7 +24,7 @@ plt.rcParams["svg.hashsalt"] = "course"  # fixed ids inside the SVG: the same by
 # ## Two results from one leaf
 #
 # Start from $x = 1$ and compute two things from it: $y = x^2$ and $z = x^3$. They are two
-# separate graphs that share the leaf `x`. At $x = 1$, $dy/dx = 2x = 2$ and $dz/dx = 3x^2 = 3$.
+# separate graphs that share the leaf `x`.
 
 # %%
 x = torch.ones(1, requires_grad=True)
@@ -42,8 +42,8 @@ viz.draw(y, z)
 # <details><summary>What will <code>x.grad</code> print after <code>y.backward()</code>? Click to
 # reveal</summary>
 #
-# `tensor([2.])`: $dy/dx$ at $x = 1$. Before that backward, `.grad` was `None` (notebook 02), so
-# this first gradient is simply stored.
+# `tensor([2.])`: $dy/dx = 2x$ at $x = 1$. Before that backward, `.grad` was `None` (notebook
+# 02), so this first gradient is simply stored.
 # </details>
 
 # %%
@@ -59,8 +59,8 @@ assert x.grad.item() == 2.0
 # <details><summary>What will <code>x.grad</code> print after <code>z.backward()</code>? Click
 # to reveal</summary>
 #
-# `tensor([5.])`, not `tensor([3.])`. The 3 from $dz/dx$ is *added* to the 2 already in `.grad`:
-# $2 + 3 = 5$.
+# `tensor([5.])`, not `tensor([3.])`. The 3 from $dz/dx = 3x^2$ is *added* to the 2 already in
+# `.grad`: $2 + 3 = 5$. `backward()` never overwrites `.grad`; it accumulates into it.
 # </details>
 
 # %%
@@ -78,15 +78,14 @@ viz.draw(y, z)
 
 # %% [markdown]
 # Here is the second backward pass again, step by step, on a fresh `x` whose `.grad` already
-# holds the 2 from `y`. Watch the last `AccumulateGrad` step: `.grad` is not replaced, the new 3
-# is added to it.
+# holds the 2 from `y`. Each step asks first (**?**): say what comes, then press **Next ▶**.
 
 # %% tags=["minigrad-only"]
 x = torch.ones(1, requires_grad=True)
 y = x**2
 z = x**3
 y.backward()
-viz.backward_steps(z)
+viz.backward_steps(z, predict=True)
 
 # %% [markdown]
 # ## The order does not matter
@@ -123,13 +122,13 @@ x.grad
 assert x.grad.item() == 5.0
 
 # %% [markdown]
-# Step by step (again on a fresh `x`): the two `PowBackward0` nodes each send a gradient to `x`,
-# 3 and 2. The engine adds them up before `x`'s `AccumulateGrad` runs once with 5.
+# Step by step, again on a fresh `x` and asking first: both `PowBackward0` nodes send `x` a
+# gradient. Does `x`'s `AccumulateGrad` run once for each, or once in all?
 
 # %% tags=["minigrad-only"]
 x = torch.ones(1, requires_grad=True)
 both = x**2 + x**3
-viz.backward_steps(both)
+viz.backward_steps(both, predict=True)
 
 # %% [markdown]
 # So "accumulate" means: `.grad` holds the gradient of the **sum** of everything you have called
@@ -152,20 +151,19 @@ w = torch.tensor(0.5, requires_grad=True)
 
 loss = ((w * xs - ys) ** 2).mean()
 loss.backward()
-full_batch_grad = w.grad.clone()
-full_batch_grad
+full_batch_grad = w.grad.clone()  # kept for later, not shown yet
 
 # %% [markdown]
 # Now the same batch as four micro-batches of two points. Each part's loss is a mean over two
 # points, and it is divided by 4. Before starting,
 # `w.grad = None` throws away the gradient from above (notebook 04 is about resetting).
 #
-# <details><summary>What will <code>w.grad</code> be after the fourth micro-batch? Click to
-# reveal</summary>
+# <details><summary>How will <code>w.grad</code> after the fourth micro-batch compare with the
+# whole batch's gradient? Click to reveal</summary>
 #
-# $-127.5$, exactly the full-batch gradient. Divided by 4, the four means over two points add up
-# to the mean over eight; each `backward()` adds its part, and the printout shows the running
-# total growing towards it.
+# They are equal: $-127.5$ both. Divided by 4, the four means over two points add up to the
+# mean over eight; each `backward()` adds its part, and the printout shows the running total
+# growing towards it.
 # </details>
 
 # %%
@@ -175,6 +173,7 @@ for part in range(4):
     part_loss = ((w * xs[batch] - ys[batch]) ** 2).mean() / 4
     part_loss.backward()
     print(f"after micro-batch {part}: w.grad = {w.grad}")
+print(f"whole batch at once:  w.grad = {full_batch_grad}")
 
 # %%
 assert torch.allclose(w.grad, full_batch_grad)
@@ -183,18 +182,19 @@ assert torch.allclose(w.grad, full_batch_grad)
 # Only then would an optimizer take its step, once for the whole batch. The memory needed is
 # that of one micro-batch; the gradient is that of the whole batch.
 #
-# ## Why `.clone()`: `.grad` is added to in place
+# ## Keeping a gradient: a name, or `.clone()`?
 #
-# The full-batch gradient above was kept with `w.grad.clone()`, not `w.grad`. Adding into
-# `.grad` does not make a new tensor: PyTorch adds the new gradient into the tensor already
-# there, in place (in an ordinary `backward()`; with `create_graph=True`, notebook 09, it makes a
-# new one). A name you took for `w.grad` is that same tensor, not a snapshot.
+# The full-batch gradient above was kept with `w.grad.clone()`, not just `w.grad`. Does it
+# matter? Below, `held` is a name for `w.grad` and `copy` a clone, both taken after one
+# `backward()`; then a second `backward()` runs.
 #
-# <details><summary>After a second <code>backward()</code>, what will <code>held</code>,
-# <code>copy</code> and <code>held is w.grad</code> print? Click to reveal</summary>
+# <details><summary>What will <code>held</code>, <code>copy</code> and
+# <code>held is w.grad</code> print? Click to reveal</summary>
 #
-# `tensor(-255.)`, `tensor(-127.5000)` and `True`. `held` is `w.grad` itself, so it moved with
-# the sum: $-127.5 + (-127.5)$. Only the clone kept the value it had.
+# `tensor(-255.)`, `tensor(-127.5000)` and `True`. Adding into `.grad` does not make a new
+# tensor: PyTorch adds the new gradient into the tensor already there, in place (in an ordinary
+# `backward()`; with `create_graph=True`, notebook 09, it makes a new one). `held` is `w.grad`
+# itself, so it moved with the sum: $-127.5 + (-127.5)$. Only the clone kept its value.
 # </details>
 
 # %%

@@ -2,15 +2,19 @@
 # # 05 · Non-scalar outputs: the `gradient` argument
 #
 # So far every `backward()` started from a single number. A loss is a single number, so that is
-# the common case. But call `backward()` on a vector and PyTorch refuses. This notebook explains
-# why, what the `gradient` argument of `backward()` means (how a loss further on depends on that
-# vector), and how that becomes a *vector-Jacobian product*, a row of the Jacobian at a time.
+# the common case. What happens when the output is a vector? This notebook answers that, says
+# what the `gradient` argument of `backward()` means (how a loss further on depends on that
+# vector), and how that becomes a *vector-Jacobian product*; then you build a whole Jacobian,
+# one row at a time.
 
 # %%
 import minigrad as torch
 
 # %% tags=["minigrad-only"]
 from minigrad import viz
+
+# The cells you write: until yours runs, the cells that use it wait, and say so.
+# %load_ext minigrad_course.builds
 
 # %%
 import matplotlib.pyplot as plt
@@ -27,8 +31,9 @@ plt.rcParams["svg.hashsalt"] = "course"  # fixed ids inside the SVG: the same by
 #
 # <details><summary>What happens on <code>y.backward()</code>? Click to reveal</summary>
 #
-# A `RuntimeError`: *grad can be implicitly created only for scalar outputs*. `y` is not a
-# single number, and PyTorch will not guess what you want its gradient to be.
+# PyTorch refuses, with a `RuntimeError`: *grad can be implicitly created only for scalar
+# outputs*. `y` is not a single number, and PyTorch will not guess what you want its gradient
+# to be.
 # </details>
 
 # %%
@@ -147,28 +152,41 @@ except RuntimeError as error:
     print(error)
 
 # %% [markdown]
-# ## Reading the Jacobian one row at a time
+# ## Your turn: the Jacobian, one row at a time
 #
 # A one-hot $v$ (a 1 in position $i$, zeros elsewhere) picks row $i$ of $J$: the gradient of
-# $y_i$ alone. Doing that for every $i$ rebuilds the whole Jacobian. Two details: `.grad` is reset
-# before each row (notebook 04), and `retain_graph=True` keeps the graph alive so that backward
-# can run through it again (notebook 09 explains why it is needed). PyTorch packages this loop as
-# `torch.autograd.functional.jacobian`; writing it out shows what that does.
+# $y_i$ alone. Doing that for every $i$ rebuilds the whole Jacobian. Write `jacobian(y, x)` for a
+# vector `y` computed from a vector leaf `x`, one backward pass through `y` per row. Two things
+# to watch: what a second backward does to `x.grad` (notebook 03), and that a backward frees
+# the graph unless `retain_graph=True` keeps it for the next pass (notebook 09 says why).
+# `torch.stack(rows)` makes a matrix of a list of rows. PyTorch packages this loop as
+# `torch.autograd.functional.jacobian`: write it out instead, to see what that does.
 
-# %%
+# %% tags=["build"]
 def jacobian(y, x):
     """J[i, j] = d y_i / d x_j, one backward pass per element of y."""
+    ### BEGIN SOLUTION
     rows = []
     for i in range(y.numel()):
         one_hot = torch.zeros(y.numel())
         one_hot[i] = 1.0
         x.grad = None
-        y.backward(gradient=one_hot.reshape(y.shape), retain_graph=True)
-        rows.append(x.grad.flatten())
+        y.backward(gradient=one_hot, retain_graph=True)
+        rows.append(x.grad)
     x.grad = None
     return torch.stack(rows)
+    ### END SOLUTION
 
 
+# %% tags=["minigrad-only"]
+from minigrad_course.checks import non_scalar_outputs as check
+
+check.jacobian_rows(jacobian)
+
+# %% [markdown]
+# Yours, on $y = x^2$:
+
+# %%
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 y = x**2
 J = jacobian(y, x)
@@ -183,7 +201,8 @@ assert torch.equal(J, torch.eye(3) * 2 * x.detach())
 
 # %%
 v = torch.tensor([1.0, 0.5, 0.0])
-y.backward(gradient=v)
+x.grad = None
+(x**2).backward(gradient=v)
 print("backward(gradient=v):", x.grad)
 print("v @ J:               ", v @ J)
 
@@ -219,8 +238,8 @@ plt.show()
 #   be implicitly created only for scalar outputs*.
 # - `y.backward(gradient=v)` computes the vector-Jacobian product $v^\top J$ into each leaf's
 #   `.grad`, without building $J$. `v` must have `y`'s shape.
-# - With `v` all ones it equals `y.sum().backward()`. One-hot `v`'s read $J$ row by row
-#   (`torch.autograd.functional.jacobian` does this for you).
+# - With `v` all ones it equals `y.sum().backward()`. One-hot `v`'s read $J$ row by row, as
+#   your `jacobian` does (`torch.autograd.functional.jacobian` packages it).
 #
 # Exercises: [exercises/ex05_non_scalar_outputs.ipynb](../exercises/ex05_non_scalar_outputs.ipynb).
-# Next: [06 · An intermediate's `.grad` and `retain_grad()`](06_retain_grad.ipynb).
+# Next: [06 · Gradients of intermediates](06_retain_grad.ipynb).

@@ -1,12 +1,10 @@
 # %% [markdown]
-# # 06 · An intermediate's `.grad`: `None`, the warning, and `retain_grad()`
+# # 06 · Gradients of intermediates: `retain_grad()`
 #
-# Since notebook 02 the diagrams have said `grad None` in the boxes of tensors in the middle of a
-# graph, even after `backward()`. Their gradients *are* computed: backward cannot reach the
-# leaves without passing through them. It just does not keep them. This notebook shows what
-# PyTorch says when you read one anyway, why it drops them, and how to ask it to keep one:
-# `retain_grad()`, with the two attributes that tell you what a tensor will keep, `is_leaf` and
-# `retains_grad`.
+# On its way to the leaves, backward passes through every tensor in the middle of the graph,
+# and the chain rule computes a gradient for each. This notebook reads one, asks PyTorch to keep
+# it with `retain_grad()` (with the two attributes that tell you what a tensor will keep,
+# `is_leaf` and `retains_grad`), and then you use it to follow a gradient along a chain.
 
 # %%
 import minigrad as torch
@@ -14,12 +12,15 @@ import minigrad as torch
 # %% tags=["minigrad-only"]
 from minigrad import viz
 
+# The cells you write: until yours runs, the cells that use it wait, and say so.
+# %load_ext minigrad_course.builds
+
 # %%
 import textwrap
 import warnings
 
 # %% [markdown]
-# ## An intermediate's `.grad` is `None`, and PyTorch warns
+# ## Reading an intermediate's `.grad`
 #
 # Take a leaf $x = 2$, an intermediate $h = 3x$ and an output $y = h^2$. The chain rule goes
 # through $h$: $dy/dh = 2h = 12$, then $dy/dx = dy/dh \cdot dh/dx = 12 \cdot 3 = 36$.
@@ -34,8 +35,8 @@ x.grad
 # %% [markdown]
 # <details><summary>What will <code>h.grad</code> print? Click to reveal</summary>
 #
-# `None`, and reading it raises a `UserWarning`. `h` is not a leaf, so backward passed its
-# gradient (12) on to `x` and then dropped it.
+# `None`, and PyTorch warns: reading it raises a `UserWarning`. `h` is not a leaf, so backward
+# passed its gradient (12) on to `x` and then dropped it.
 # </details>
 #
 # A warning normally goes to the notebook's error stream. To show it here we catch it with
@@ -83,9 +84,8 @@ viz.draw(y)
 # %% [markdown]
 # ## `retain_grad()`: keep it this time
 #
-# Call `h.retain_grad()` *before* `backward()`. It marks `h` so that the engine, when the
-# gradient for `h` passes by, also stores it in `h.grad`. `h.retains_grad` tells whether a
-# tensor is marked. The diagram draws a retained intermediate in green.
+# Call `h.retain_grad()` *before* `backward()`: it marks `h`, and `h.retains_grad` tells
+# whether a tensor is marked. The diagram draws a marked intermediate in green.
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)
@@ -105,6 +105,7 @@ viz.draw(y)
 # <code>y.backward()</code>? Click to reveal</summary>
 #
 # `tensor(12.)` and `tensor(36.)`: $dy/dh = 2h$ at $h = 6$, and that 12 times $dh/dx = 3$.
+# The mark asks the engine to store the gradient for `h` in `h.grad` when it passes by.
 # Retaining changes nothing about the leaves; it only keeps one more gradient.
 # </details>
 
@@ -123,17 +124,15 @@ assert x.grad.item() == h.grad.item() * 3  # the chain rule, link by link
 viz.draw(y)
 
 # %% [markdown]
-# Step by step, on a fresh copy: `PowBackward0` sends 12 to `h` ("received 12."), and `h.grad`
-# is written in the next step, when `MulBackward0`, the node that made `h`, takes that gradient
-# in, just before it sends $12 \times 3$ on to `x`. The retained gradient is the total that
-# reaches `h` from everything that uses it.
+# Step by step, on a fresh copy, asking first: in which step is `h.grad` written? The retained
+# gradient is the total that reaches `h` from everything that uses it.
 
 # %% tags=["minigrad-only"]
 x = torch.tensor(2.0, requires_grad=True)
 h = x * 3
 h.retain_grad()
 y = h**2
-viz.backward_steps(y)
+viz.backward_steps(y, predict=True)
 
 # %% [markdown]
 # Two details. On a leaf, `retain_grad()` does nothing: leaves keep their gradient anyway
@@ -159,6 +158,53 @@ print(y.grad)
 assert not x.retains_grad and y.grad.item() == 1.0
 
 # %% [markdown]
+# ## Your turn: a gradient along a chain
+#
+# A chain of layers, $h_k = \tanh(w_k\, h_{k-1})$ for $k = 1, \dots, n$, starting from
+# $h_0 = x$. Write `chain_gradients(x, weights)`: run the chain with one weight per layer, keep
+# the gradient of every $h_k$ (the last one is the output), call `backward()` once on the
+# output, and return the list of the $n$ gradients, $h_1$'s first.
+
+# %% tags=["build"]
+def chain_gradients(x, weights):
+    ### BEGIN SOLUTION
+    h, layers = x, []
+    for w in weights:
+        h = torch.tanh(w * h)
+        h.retain_grad()
+        layers.append(h)
+    h.backward()
+    return [layer.grad for layer in layers]
+    ### END SOLUTION
+
+
+# %% tags=["minigrad-only"]
+from minigrad_course.checks import retain_grad as check
+
+check.chain_gradients(chain_gradients)
+
+# %% [markdown]
+# Five layers with $w_k = 1.5$, from $x = 1$. Going back one layer multiplies the gradient by
+# that layer's local slope, $w_k (1 - h_k^2)$ (the derivative of tanh is $1 - \tanh^2$).
+#
+# <details><summary>From <code>h5</code> back to <code>h1</code>, will the gradients grow or
+# shrink? Click to reveal</summary>
+#
+# Shrink, by a factor of 2.5 to 3 per layer: each $h_k$ is close to 1, so $1 - h_k^2$ is small,
+# and $w_k = 1.5$ does not make up for it: the gradient fades towards the input. This is the
+# *vanishing gradient* of deep networks: the first layers get the faintest signal (notebook 13
+# measures it per layer).
+# </details>
+
+# %%
+chain = chain_gradients(torch.tensor(1.0, requires_grad=True), [1.5] * 5)
+for k, grad in enumerate(chain, 1):
+    print(f"h{k}.grad = {grad.item():.4f}")
+
+# %%
+assert all(earlier.item() < later.item() for earlier, later in zip(chain, chain[1:]))
+
+# %% [markdown]
 # ## Summary
 #
 # - Backward computes every intermediate's gradient, passes it on and drops it: a non-leaf's
@@ -169,6 +215,8 @@ assert not x.retains_grad and y.grad.item() == 1.0
 # - `t.retain_grad()` before `backward()` keeps `t.grad`: the total of everything that reached
 #   `t`. `t.retains_grad` is then `True`. On a leaf it does nothing (`retains_grad` stays
 #   `False`: a leaf keeps its gradient anyway); on the output it keeps the starting 1.
+# - Retained gradients show how the chain rule scales a gradient layer by layer: through
+#   saturated `tanh` layers it fades towards the input.
 #
 # Exercises: [exercises/ex06_retain_grad.ipynb](../exercises/ex06_retain_grad.ipynb).
 # Next: [07 · Hooks](07_hooks.ipynb), which look at a gradient as it passes, or change it.

@@ -168,6 +168,7 @@ except RuntimeError as error:
     print(error)
 print("v.grad:", v.grad)
 
+# %% [markdown]
 # ## Debugging with intermediate gradients: dead ReLU units
 #
 # A small network: 64 points in the plane, a hidden layer of 8 ReLU units, one output. Its

@@ -13,7 +13,7 @@ import minigrad as torch
 from minigrad import viz
 
 # %% [markdown]
-# ## A leaf that requires grad cannot be changed in place
+# ## Changing a leaf in place
 #
 # A leaf with `requires_grad=True` is a parameter, the tensor whose gradient you want. Add 1 to
 # it in place:
@@ -21,7 +21,8 @@ from minigrad import viz
 # <details><summary>What will <code>w += 1</code> do? Click to reveal</summary>
 #
 # Raise a `RuntimeError`: *a leaf Variable that requires grad is being used in an in-place
-# operation* (`Variable` is PyTorch's old name for a tensor). `w` is left as it was.
+# operation* (`Variable` is PyTorch's old name for a tensor). `w` is left as it was: a leaf that
+# requires grad cannot be changed in place.
 # </details>
 
 # %%
@@ -61,12 +62,12 @@ for name, change in [("requires_grad_(False)", lambda t: t.requires_grad_(False)
 # ## Every tensor counts its in-place changes
 #
 # Each tensor carries a counter, `_version`, that every in-place operation on it increases by
-# one (internal, but readable). An out-of-place operation makes a new tensor, at version 0.
+# one (internal, but readable).
 #
 # <details><summary>What will the last line print? Click to reveal</summary>
 #
 # `3 0`: three in-place changes to `t` (`+=`, `mul_`, an item assignment), and `u = t + 1` is a
-# new tensor that was never changed.
+# new tensor that was never changed: an out-of-place operation makes a new tensor, at version 0.
 # </details>
 
 # %%
@@ -93,8 +94,7 @@ assert (t._version, u._version) == (3, 0)
 # | `a.sin()` | $\cos a$ | its input |
 # | `a + b` | 1 and 1 | **nothing** |
 #
-# A tensor is saved with its version. If the version has changed when backward needs it,
-# backward raises an error rather than compute with values the forward pass never used.
+# A tensor is saved together with its version at that moment.
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -128,7 +128,8 @@ viz.draw(product, exponential, shifted, view="backward", show_saved=True)
 # reveal</summary>
 #
 # No. `ExpBackward0` saved `exponential` at version 0, `mul_` moved it to 1, and the backward
-# of `exp` would multiply by the doubled values. PyTorch raises instead.
+# of `exp` would multiply by the doubled values. When a saved tensor's version has changed,
+# backward raises an error rather than compute with values the forward pass never used.
 # </details>
 
 # %%
@@ -234,7 +235,7 @@ except RuntimeError as error:
     print(error)
 
 # %% [markdown]
-# ## Writing into elements: `CopySlices`
+# ## Writing into elements
 #
 # `y[0] = value` changes `y` in place too. Write three values computed from a leaf `x` into
 # zeros that do not require grad: $y_0 = x_0^2$, $y_1 = x_1^3$, $y_2 = x_1^2$, at $x = (1, 2)$.
@@ -279,10 +280,9 @@ viz.draw(y)
 # node whose backward needed it nor your line that made that node. Its hint says how to find
 # both: *anomaly detection*, a slow debugging mode in which every node keeps the stack of its
 # forward call, and a failing node warns with it, naming itself ("Error detected in
-# MulBackward0"). The cell turns it on for one `with` block (`torch.autograd.detect_anomaly()`
-# is the same switch), with `check_nan=False`: its other check, which fails a backward that
-# produces NaN, is not needed here. It prints the warning's first line and last two source
-# lines: your code is in the last frames of the forward stack.
+# MulBackward0"). The cell turns it on for one `with` block (`check_nan=False` leaves out its
+# other check, for NaN gradients) and prints the warning's first line and the last two lines of
+# the forward stack: your code.
 
 # %%
 import warnings
@@ -317,15 +317,14 @@ print("Hint:", hint)
 assert sources[-1] == "square = h * h  # saves h" and not torch.is_anomaly_enabled()
 
 # %% [markdown]
-# ## `.data` hides changes from the check
+# ## Changing `.data`
 #
-# Old code changes `t.data` in place: the same memory without the history, and **not** sharing
-# the version counter.
+# Old code changes `t.data` in place: the same memory as `t`, without the history.
 #
 # <details><summary>What will <code>x.grad</code> be? Click to reveal</summary>
 #
-# `tensor([0., 0.])`, and no error, instead of $e^x$: zeroing `y.data` zeroed what
-# `ExpBackward0` saved without moving the version counter.
+# `tensor([0., 0.])`, and no error, instead of $e^x$: `.data` does **not** share the version
+# counter, so zeroing `y.data` zeroed what `ExpBackward0` saved without the check noticing.
 # </details>
 
 # %%
@@ -380,8 +379,10 @@ assert torch.allclose(w.detach(), torch.tensor([0.8, 1.6])) and w.is_leaf and w.
 # <details><summary>Build <code>loss</code> from <code>w</code>, update <code>w</code>, then call
 # <code>loss.backward()</code>. What happens? Click to reveal</summary>
 #
-# An error: `PowBackward0` saved `w` at version 1, the update moved it to 2. Hence training
-# runs the forward pass again at every step.
+# An error: `PowBackward0` saved `w` at version 1, the update moved it to 2. The loss was
+# computed with the old `w`, so its gradient is stale anyway: training runs the forward pass
+# again after each update because the parameters changed, and this error is what reusing the
+# old graph looks like.
 # </details>
 
 # %%

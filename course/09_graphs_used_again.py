@@ -5,7 +5,7 @@
 # choices for you: the graph is thrown away afterwards, the results go into `.grad` (added to
 # what is there), and the gradients themselves are plain numbers with no graph of their own.
 # Each choice can be changed. This notebook changes them one at a time: a second backward pass
-# through the same graph, gradients returned instead of stored, and gradients of gradients.
+# through the same graph, gradients handed back to you, and gradients of gradients.
 
 # %%
 import minigrad as torch
@@ -22,7 +22,7 @@ import matplotlib.pyplot as plt
 plt.rcParams["svg.hashsalt"] = "course"  # fixed ids inside the SVG: the same bytes every run
 
 # %% [markdown]
-# ## The same backward twice: `retain_graph`
+# ## The same backward twice
 #
 # $y = x^2$ at $x = 3$. Backward once gives $dy/dx = 6$. Notebook 03 called `backward()` on
 # *different* results and saw the gradients add up. What about the *same* result twice?
@@ -50,9 +50,8 @@ assert x.grad.item() == 6.0
 # The message explains it: the values an operation saved for its backward (notebook 08) are
 # freed as soon as its backward has run, because in training they are most of the memory and
 # nobody needs them twice. A second pass that reaches a node whose saved values are gone fails.
-# `PowBackward0`, for instance, keeps `x` (its derivative is $2x$), then lets it go.
-# You can watch it happen through `y.grad_fn._saved_self`, the tensor `PowBackward0` saved
-# (notebook 08). The exponent, a plain number, is kept as `_saved_exponent`.
+# `PowBackward0`, for instance, saves `x` (its derivative is $2x$) as `_saved_self`, and the
+# exponent, a plain number, as `_saved_exponent` (notebook 08).
 #
 # <details><summary>What will reading <code>_saved_self</code> print before and after
 # <code>y.backward()</code>? Click to reveal</summary>
@@ -166,17 +165,17 @@ assert (dw.item(), db.item()) == (2.0, 1.0) and w.grad is None and b.grad is Non
 # ## Second derivatives: `create_graph=True`
 #
 # The gradients so far were plain tensors: no `grad_fn`, no history. With `create_graph=True`
-# the backward pass is itself recorded, so the gradient it returns is a function of `x` that
-# can be differentiated again.
+# the backward pass is itself recorded.
 #
-# For $y = x^3$: $y' = 3x^2$ and $y'' = 6x$. At $x = 2$ both are 12.
+# Take $y = x^3$ at $x = 2$: $y' = 3x^2$ and $y'' = 6x$.
 #
 # <details><summary>What will <code>first</code> print, and then <code>second</code>? Click to
 # reveal</summary>
 #
-# `tensor(12., grad_fn=<MulBackward0>)`, then `tensor(12.)`. The first derivative carries a
-# `grad_fn`: it was computed by recorded operations (the backward of `pow` multiplies). The
-# second was computed without `create_graph`, so it is a plain tensor.
+# `tensor(12., grad_fn=<MulBackward0>)`, then `tensor(12.)` ($3 \cdot 2^2$ and $6 \cdot 2$).
+# The first derivative carries a `grad_fn`: it was computed by recorded operations (the backward
+# of `pow` multiplies), so it is a function of `x` that can be differentiated again. The second
+# was computed without `create_graph`, so it is a plain tensor.
 # </details>
 
 # %%

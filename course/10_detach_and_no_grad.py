@@ -4,8 +4,8 @@
 # Notebook 09 got more out of a graph. This one keeps things *out* of it, where real training
 # code does: a target that must count as a constant, a running total of the loss, the update of
 # the weights, evaluation, a frozen layer. `detach()` cuts one tensor out, `torch.no_grad()`
-# records nothing in a block of code, `requires_grad_(False)` freezes a leaf; `model.eval()`,
-# a look-alike, stops nothing.
+# records nothing in a block of code, `requires_grad_(False)` freezes a leaf; and there is
+# `model.eval()`, easy to mistake for one of them.
 
 # %%
 import minigrad as torch
@@ -107,14 +107,15 @@ def train(steps, keep_graphs):
 
 
 # %% [markdown]
-# Each step's graph has three nodes (`MulBackward0`, `SubBackward0`, `PowBackward0`), and each
-# `+=` adds one `AddBackward0`; `w`'s `AccumulateGrad` is shared.
+# Count what one step adds to the graph behind `total`: the operations of its loss, and the
+# `+=` itself.
 #
 # <details><summary>How many nodes will the graph behind <code>total</code> hold after 100
 # steps? Click to reveal</summary>
 #
-# 401: four per step, plus `w`'s one `AccumulateGrad`. The graph grows with every step and is
-# freed only when `total` is.
+# 401. Each step's loss has three nodes (`MulBackward0`, `SubBackward0`, `PowBackward0`), and
+# each `+=` adds one `AddBackward0`: four per step, plus `w`'s one `AccumulateGrad`, which every
+# step shares. The graph grows with every step and is freed only when `total` is.
 # </details>
 
 # %%
@@ -155,19 +156,20 @@ print(torch.is_grad_enabled(), (x * 2).requires_grad)
 assert not doubled.requires_grad and doubled.grad_fn is None and torch.is_grad_enabled()
 
 # %% [markdown]
-# "Records nothing" is not "everything inside stops requiring grad". What is not a recorded
+# And a tensor created inside the block, or changed in place there?
+#
+# <details><summary>What will the three lines print? Click to reveal</summary>
+#
+# `True True`, then `True True None`, then `MulBackward0 1`: none of them lost anything.
+# "Records nothing" is not "everything inside stops requiring grad"; what is not a recorded
 # operation keeps its flags:
 #
 # - a tensor *created* with `requires_grad=True` inside the block is a leaf that requires grad,
 #   as you asked;
 # - a tensor changed in place inside the block keeps what it had: a leaf stays a leaf that
 #   requires grad (that is why an update under `no_grad` leaves `w` trainable), and a result
-#   keeps its `grad_fn`. Only its version counter (notebook 08) records the change.
-#
-# <details><summary>What will the three lines print? Click to reveal</summary>
-#
-# `True True`, then `True True None`, then `MulBackward0 1`: none of them lost anything.
-# `y`'s graph still says "`y = w * 3`", although 1 was added to its value.
+#   keeps its `grad_fn`: `y`'s graph still says "`y = w * 3`", although 1 was added to its
+#   value. Only the version counter (notebook 08) records the change.
 # </details>
 
 # %%
@@ -237,20 +239,20 @@ print(torch.is_grad_enabled())
 assert not served.requires_grad and torch.is_grad_enabled()
 
 # %% [markdown]
-# ## `model.eval()` is not `no_grad()`
+# ## `model.eval()` and `no_grad()`
 #
 # `model.eval()` sets `model.training = False` in the module and all its submodules; layers
 # that behave differently in training read that flag. Dropout zeroes random entries while
 # training and does nothing in evaluation; batch normalisation uses the batch's statistics while
-# training and its running averages in evaluation. It says nothing to autograd. Below, a
-# dropout-like layer with a fixed mask (so the output is the same every run).
+# training and its running averages in evaluation. Below, a dropout-like layer with a fixed
+# mask (so the output is the same every run).
 #
 # <details><summary>After <code>drop.eval()</code>, will <code>drop(x * 3)</code> have a
 # <code>grad_fn</code>? Click to reveal</summary>
 #
-# Yes, `MulBackward0`: the values change (no entry is dropped), the recording does not. Only
-# `no_grad` stops it. Evaluation code needs both: `eval()` for the right values, `no_grad()`
-# (or `inference_mode()`) for no graph.
+# Yes, `MulBackward0`: the values change (no entry is dropped), the recording does not.
+# `eval()` says nothing to autograd; only `no_grad` stops it. Evaluation code needs both:
+# `eval()` for the right values, `no_grad()` (or `inference_mode()`) for no graph.
 # </details>
 
 # %%

@@ -1,8 +1,8 @@
 # %% [markdown]
 # # 11 · Inside the engine: how `backward()` fills `.grad`
 #
-# Ten notebooks have called `backward()`; this one opens it. A plausible recursive backward
-# gets a wrong answer; you write one that gets it right, then find it in minigrad's engine.
+# Ten notebooks have called `backward()`; this one opens it. You try a plausible recursive
+# backward, write one that waits, then find yours in minigrad's engine.
 
 # %%
 import minigrad as torch
@@ -62,7 +62,7 @@ assert [g.item() for g in to_b] == [b.item(), b.item()]
 viz.draw(c)
 
 # %% [markdown]
-# ## A recursion that looks right and is not
+# ## A first attempt: recursion
 #
 # A natural first attempt: whenever a gradient reaches a node, add it to what that node has
 # received so far, run the node with the total, and recurse into its inputs. A node of class
@@ -148,7 +148,7 @@ viz.backward_steps(c)
 #     # 1. Visit every node from root.grad_fn with a stack (a list, no recursion), counting
 #     #    for each node the edges that lead into it (skip None entries of next_functions).
 #     # 2. buffers = {root.grad_fn: torch.ones_like(root)}; ready = [root.grad_fn]
-#     # 3. While a node is ready, take it and its buffer:
+#     # 3. While a node is ready, take the one added last (ready.pop()) and its buffer:
 #     #    - an AccumulateGrad adds the buffer into node.variable.grad, or stores a copy of
 #     #      it, buffer.clone(), if .grad is None (the same buffer may reach another leaf);
 #     #    - any other node runs, grads = node(buffer), under torch.no_grad(): one tensor, or
@@ -238,7 +238,7 @@ print(inspect.getsource(engine.GraphTask.run))
 # %% [markdown]
 # You should recognise it: take a ready node, run it with its buffer, add what it returns into
 # its children's buffers, lower their counts, and queue those that reach zero. (`run_node` also
-# runs hooks, notebook 07; `free_saved` drops what the node saved, notebook 09.)
+# runs hooks, notebook 07; `release` drops what the node saved, notebook 09.)
 #
 # It also handles two kinds of graph that yours was not asked to. A node with several outputs
 # (`unbind`'s) gets one buffer slot per output: `add_gradient` puts a gradient in slot `nr`, the
@@ -246,7 +246,7 @@ print(inspect.getsource(engine.GraphTask.run))
 # broadcast, like a bias's in `w * x + b` with a scalar `b`, is summed back to its input's shape
 # (`validate`, called by `call_function`) before it travels on.
 #
-# And one difference: your `ready` is a plain list, theirs a *priority queue*. PyTorch numbers each
+# One difference: your `ready` is a plain list, theirs a *priority queue*. PyTorch numbers each
 # node as it is created (its *sequence number*) and, of the ready nodes, runs the one created
 # last, the closest to the output: backward retraces the forward pass in reverse, and since
 # each node frees what it saved right after it runs, what was saved last is freed first.
@@ -262,8 +262,9 @@ print(inspect.getsource(engine.GraphTask.run))
 #
 # `['MulBackward0', 'CosBackward0', 'SinBackward0', 'ExpBackward0']`: the forward order,
 # reversed. When `MulBackward0` has run, `CosBackward0` and `SinBackward0` are both ready, and
-# `cos` was computed last. Your list would differ: `SinBackward0` joined it last, so it runs
-# first, then `ExpBackward0`, and `CosBackward0` last.
+# `cos` was computed last. Your `ready.pop()` would differ: `SinBackward0` joined the list
+# last, so it runs first, then `ExpBackward0`, and `CosBackward0` last. (With `ready.pop(0)`
+# it would match PyTorch's here, by luck.)
 # </details>
 
 # %%
@@ -296,9 +297,9 @@ print(inspect.getsource(pointwise.Mul))
 # Each gradient is `grad * other factor`, and the node it leaves in the graph is named after
 # it: `MulBackward0` (`saved_names`: notebook 08's `_saved_self`, `_saved_other`). At the end
 # of every path, `AccumulateGrad` does what your leaf step did, except that later gradients are
-# added in place (`+=`), which is why `zero_()` resets `.grad` (notebook 04), and it then runs
-# notebook 07's post-accumulate-grad hooks. minigrad's `apply` and the function it calls,
-# collapsed:
+# added in place (`+=`): that is why a name taken for `.grad` moves with it (notebook 03's
+# `held is w.grad`). It then runs notebook 07's post-accumulate-grad hooks. minigrad's `apply`
+# and the function it calls, collapsed:
 
 # %% tags=["minigrad-only", "nbval-ignore-output", "hide-output"]
 print(inspect.getsource(accumulate.AccumulateGrad.apply))

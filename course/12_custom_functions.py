@@ -4,10 +4,11 @@
 # Notebook 11 read minigrad's `Mul`: a class with a static `forward` that computes and saves,
 # and a static `backward` that turns the gradient of the output into one gradient per input.
 # That class is `torch.autograd.Function`, and it is how *you* add an operation to PyTorch. People
-# write one for three reasons: a gradient that is deliberately not the true derivative, a
-# backward that is numerically safer than the one autograd would build, and a backward that is
-# cheaper. This notebook writes one, then you write two, and `torch.autograd.gradcheck` checks
-# them against finite differences.
+# write one to wrap code autograd cannot record (numpy, another library, compiled code), to save
+# memory (keep fewer tensors for backward than a chain of operations would), or for a backward
+# that is cheaper, numerically safer, or deliberately not the true derivative. This notebook
+# writes one, then you write two, and `torch.autograd.gradcheck` checks them against finite
+# differences (as your `slope` did in notebook 02).
 
 # %%
 import minigrad as torch
@@ -116,14 +117,15 @@ print(torch.autograd.gradcheck(SwappedHypot.apply, inputs, raise_exception=False
 # %% [markdown]
 # ## A safer backward: the length at $(0, 0)$
 #
-# At the origin, $h = 0$ and the backward divides $0$ by $0$.
+# At the origin, $h = 0$.
 #
 # <details><summary>What will <code>a.grad</code> be for <code>Hypot.apply(a, b)</code> at
 # $a = b = 0$? And for the same formula built from autograd's own operations? Click to
 # reveal</summary>
 #
-# `tensor(nan)` both times. `Hypot` computes $0/0$; the built-in chain multiplies the gradient
-# of `sqrt` at 0, which is infinite, by the $2a = 0$ of `a * a`, and $\infty \cdot 0$ is NaN too.
+# `tensor(nan)` both times. `Hypot`'s backward computes $0/0$; the built-in chain multiplies
+# the gradient of `sqrt` at 0, which is infinite, by the $2a = 0$ of `a * a`: $\infty \cdot 0$
+# is NaN too.
 # One NaN gradient makes every weight it reaches NaN at the next update.
 # </details>
 
@@ -324,7 +326,8 @@ except RuntimeError as error:
 #   saves with `ctx.save_for_backward`, `backward(ctx, grad_output)` returns one gradient per
 #   input (`None` for a number), and `.apply` links one node, named `HypotBackward` after the
 #   class.
-# - Reasons to write one: a safer backward (0 instead of NaN where the derivative does not exist,
+# - Reasons to write one: code autograd cannot record (numpy, other libraries), less memory
+#   saved for backward, a safer backward (0 instead of NaN where the derivative does not exist,
 #   as PyTorch picks for `relu` and `abs` at 0), a deliberate estimate (the straight-through
 #   estimator), a cheaper one (`ctx.needs_input_grad` skips what nobody needs).
 # - `torch.autograd.gradcheck(fn, inputs)` compares your backward with finite differences in

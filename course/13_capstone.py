@@ -13,6 +13,9 @@ import minigrad as torch
 # %% tags=["minigrad-only"]
 from minigrad import viz
 
+# The cells you write: until yours runs, the cells that use it wait, and say so.
+# %load_ext minigrad_course.builds
+
 # %%
 import matplotlib.pyplot as plt
 import numpy as np
@@ -69,8 +72,7 @@ plt.show()
 #
 # Two inputs (the coordinates), a hidden layer of 16 `tanh` units, two outputs (one score per
 # class). `nn.Linear(2, 16)` holds a weight of shape `(16, 2)` and a bias of shape `(16,)`,
-# both `nn.Parameter`s: leaves with `requires_grad=True`, the tensors whose `.grad` backward
-# fills.
+# both `nn.Parameter`s: leaves with `requires_grad=True`.
 #
 # `nn.Linear` starts from random weights, and PyTorch seeds its random numbers differently on
 # every run. To make this notebook print the same on every run, we overwrite every parameter
@@ -143,47 +145,68 @@ assert xs.grad is None
 viz.draw(loss, names=parameter_names)
 
 # %% [markdown]
-# ## Training
+# ## Your turn: the training step
 #
-# The loop of every PyTorch program: reset the gradients, compute the loss, `backward()`, and
-# let the optimizer change the parameters (under `no_grad`, inside `step()`). Plain gradient
-# descent, `torch.optim.SGD`, with a learning rate of 0.5, for 300 steps on all 200 points.
-# After each `backward()` we record the size (Euclidean norm) of each parameter's gradient.
+# Write `train_step(model, optimizer, loss_fn, xs, ys)`: one step of gradient descent on the
+# loss `loss_fn(model(xs), ys)`, with the optimizer's two methods from notebook 04,
+# `zero_grad()` and `step()`. Afterwards every parameter has moved once, by this step's
+# gradient, and its `.grad` holds that gradient (the loop below reads it). Return the loss as a
+# Python float.
+
+# %% tags=["build"]
+def train_step(model, optimizer, loss_fn, xs, ys):
+    ### BEGIN SOLUTION
+    optimizer.zero_grad()
+    loss = loss_fn(model(xs), ys)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+    ### END SOLUTION
+
+
+# %% tags=["minigrad-only"]
+from minigrad_course.checks import capstone as check
+
+check.train_step(train_step)
+
+# %% [markdown]
+# Now train: plain gradient descent, `torch.optim.SGD`, with a learning rate of 0.5, for 300
+# steps on all 200 points. After each step we record the size (Euclidean norm) of each
+# parameter's gradient.
 
 # %%
 optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
 losses = []
 grad_norms = {name: [] for name, _ in model.named_parameters()}
 for step in range(300):
-    optimizer.zero_grad()
-    loss = loss_fn(model(xs), ys)
-    loss.backward()
+    losses.append(train_step(model, optimizer, loss_fn, xs, ys))
     for name, param in model.named_parameters():
         grad_norms[name].append(param.grad.norm().item())  # sqrt of the sum of squares
-    optimizer.step()
-    losses.append(loss.item())
 
 for step in (0, 100, 200, 299):
     print(f"step {step:3}: loss {losses[step]:.3f}")
 
 # %% [markdown]
-# <details><summary>After the loop, what does <code>model[0].weight.grad</code> hold: the gradient
-# of the first step, of the last step, or the sum of all 300? Click to reveal</summary>
+# <details><summary>After the loop, <code>model[0].weight.grad</code> holds the last step's
+# gradient. Is that the gradient of the loss at the weights the model has now? Click to
+# reveal</summary>
 #
-# The last step's. `zero_grad()` at the top of every pass threw the previous one away, and
-# `step()` reads `.grad` without resetting it. It is not the gradient at the final weights
-# either: `step()` moved them after that `backward()`.
+# No. It was taken at the weights before the last update: `step()` moved them after that
+# `backward()`, and reads `.grad` without changing it. The gradient at the final weights is a
+# new backward away (here through `torch.autograd.grad`, notebook 09, so that `.grad` is left
+# alone), and a little smaller, since the loss is still going down.
 # </details>
 
 # %%
 first_layer = grad_norms["0.weight"]
-print(f"norm of model[0].weight.grad now: {model[0].weight.grad.norm().item():.4f}")
-print(f"norm recorded at step 0:          {first_layer[0]:.4f}")
-print(f"norm recorded at step 299:        {first_layer[-1]:.4f}")
-print(f"sum of the 300 norms:             {sum(first_layer):.4f}")
+(at_final_weights,) = torch.autograd.grad(loss_fn(model(xs), ys), model[0].weight)
+print(f"norm of model[0].weight.grad now:         {model[0].weight.grad.norm().item():.4f}")
+print(f"norm recorded at step 299:                {first_layer[-1]:.4f}")
+print(f"norm of the gradient at the weights now:  {at_final_weights.norm().item():.4f}")
 
 # %%
 assert model[0].weight.grad.norm().item() == first_layer[-1]
+assert at_final_weights.norm().item() < first_layer[-1]
 
 # %% [markdown]
 # How well does the trained network classify the 200 points? Evaluation needs no gradient, so it
@@ -193,7 +216,7 @@ assert model[0].weight.grad.norm().item() == first_layer[-1]
 with torch.no_grad():
     predicted = model(xs).argmax(dim=1)
 accuracy = (predicted == ys).float().mean().item()
-print(f"accuracy: {accuracy:.1%}")
+print(f"accuracy after {len(losses)} steps: {accuracy:.1%}")
 
 # %%
 assert losses[-1] < 0.1 * losses[0] and accuracy >= 0.98
@@ -218,7 +241,7 @@ fig, ax = plt.subplots(figsize=(6, 3.6))
 ax.imshow(probability.reshape(80, 120).tolist(), origin="lower", extent=(-1.5, 2.5, -1.0, 1.5),
           cmap="RdBu_r", vmin=0, vmax=1, alpha=0.6, interpolation="bilinear")
 plot_points(ax)
-ax.set_title("P(class 1) after training")
+ax.set_title(f"P(class 1) after {len(losses)} steps")
 plt.show()
 
 # %% [markdown]
@@ -260,19 +283,63 @@ assert all(values[-1] < values[0] for values in grad_norms.values())
 #
 # ## Freezing a layer
 #
-# `requires_grad_(False)` on a module switches off all its parameters (notebook 10): backward
-# computes nothing for them, their `.grad` stays `None`, and the optimizer skips them. This is
-# how a pretrained layer is kept fixed while the rest trains.
+# Fine-tuning keeps a pretrained layer fixed while the rest trains. `requires_grad_(False)` on a
+# module switches off all its parameters (notebook 10): backward computes nothing for them.
+#
+# <details><summary>Freeze <code>model[0]</code> now, after the loop, and call
+# <code>optimizer.step()</code> once more. Will <code>model[0].weight</code> move? Click to
+# reveal</summary>
+#
+# Yes. The optimizer does not read `requires_grad`: `step()` updates every parameter it holds
+# whose `.grad` is not `None`, and this one still holds the last step's gradient. With momentum,
+# even a `.grad` of zeros (`zero_grad(set_to_none=False)`) lets the velocity keep moving it.
+# </details>
 
 # %%
 model[0].requires_grad_(False)
-optimizer.zero_grad()
-loss_fn(model(xs), ys).backward()
-for name, param in model.named_parameters():
-    print(f"{name:9} requires_grad={param.requires_grad!s:5}  grad is None: {param.grad is None}")
+before = model[0].weight.detach().clone()
+optimizer.step()
+print("model[0].weight moved:", not torch.equal(model[0].weight.detach(), before))
 
 # %%
-assert model[0].weight.grad is None and model[2].weight.grad is not None
+assert not torch.equal(model[0].weight.detach(), before)
+
+# %% [markdown]
+# So freeze in full: write `freeze(model, index, lr)`, which switches off `model[index]`'s
+# parameters, drops their gradients (`.grad = None`), and returns a new `torch.optim.SGD` with
+# learning rate `lr` and `momentum=0.9` that holds only the parameters still trained.
+
+# %% tags=["build"]
+def freeze(model, index, lr):
+    ### BEGIN SOLUTION
+    model[index].requires_grad_(False)
+    for param in model[index].parameters():
+        param.grad = None
+    trained = [param for param in model.parameters() if param.requires_grad]
+    return torch.optim.SGD(trained, lr=lr, momentum=0.9)
+    ### END SOLUTION
+
+
+# %% tags=["minigrad-only"]
+from minigrad_course.checks import capstone as check
+
+check.freeze(freeze)
+
+# %% [markdown]
+# Fifty more steps with the frozen layer: only `model[2]` learns.
+
+# %%
+optimizer = freeze(model, 0, lr=0.1)
+frozen = model[0].weight.detach().clone()
+for step in range(50):
+    last_loss = train_step(model, optimizer, loss_fn, xs, ys)
+for name, param in model.named_parameters():
+    print(f"{name:9} requires_grad={param.requires_grad!s:5}  grad is None: {param.grad is None}")
+print(f"loss {last_loss:.4f}; model[0].weight moved: "
+      f"{not torch.equal(model[0].weight.detach(), frozen)}")
+
+# %%
+assert torch.equal(model[0].weight.detach(), frozen) and model[2].weight.grad is not None
 
 # %% [markdown]
 # ## Summary
@@ -281,8 +348,10 @@ assert model[0].weight.grad is None and model[2].weight.grad is not None
 #   their `.grad`, and only theirs.
 # - The training step is `zero_grad()`, forward, `backward()`, `step()`; evaluation runs under
 #   `torch.no_grad()`.
-# - Per-parameter gradient norms show which layers learn and when training has settled;
-#   `requires_grad_(False)` freezes a layer.
+# - Per-parameter gradient norms show which layers learn and when training has settled.
+# - `requires_grad_(False)` stops a layer's gradients, not its updates: `step()` moves every
+#   parameter it holds that has a `.grad`. Freeze by also giving the optimizer only the
+#   parameters still trained.
 # - Every behaviour of `.grad` in this loop is one from notebooks 01 to 12: `None` before
 #   backward, accumulation and resetting, leaves versus intermediates, in-place updates under
 #   `no_grad`.

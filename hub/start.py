@@ -3,11 +3,12 @@
     python /srv/minigrad/hub/start.py jupyterhub-singleuser [ARGS...]
     python /srv/minigrad/hub/start.py            # only bring the course's files home
 
-First the course's files shipped in the image (/srv/minigrad/shipped: notebooks/ and
-exercises/, never solutions/) come into the student's home, then the command given replaces this
-process. A home is a persistent volume that outlives the image, so each start compares three
-things for every shipped file: the file in the image, the file in the home, and the manifest
-(~/.minigrad/shipped.json) of what the last start put there, by SHA-256.
+First the course's files shipped in the image (/srv/minigrad/shipped: the lessons, notebooks/;
+the exercises are nbgrader assignments the student fetches; never solutions/) come into the
+student's home, then the command given replaces this process. A home is a persistent volume
+that outlives the image, so each start compares three things for every shipped file: the file
+in the image, the file in the home, and the manifest (~/.minigrad/shipped.json) of what the
+last start put there, by SHA-256.
 
 - missing from the home (new in the course, or deleted by the student): copied;
 - in the home exactly as shipped last time, and the image has a new version: updated;
@@ -17,6 +18,10 @@ things for every shipped file: the file in the image, the file in the home, and 
 
 Nothing is ever deleted. Each file is written to a temporary name and renamed, so a start that
 is stopped halfway leaves no half-written notebook to be mistaken for the student's edit.
+
+Every notebook in the home as the course shipped it is then signed as trusted for the student
+(as `jupyter trust` does, in ~/.local/share/jupyter): JupyterLab shows the stored diagrams (SVG
+outputs) of trusted notebooks only, and a home is new to the signature database at first.
 
 Any error stops the start with a message and exit status 1: the hub then reports the server as
 failed to start, rather than a student starting with a home that silently lacks the course.
@@ -30,7 +35,7 @@ import sys
 from pathlib import Path
 
 SHIPPED = Path(__file__).resolve().parent.parent / "shipped"
-FOLDERS = ("notebooks", "exercises")
+FOLDERS = ("notebooks",)
 MANIFEST = Path(".minigrad") / "shipped.json"
 
 
@@ -103,16 +108,41 @@ def bring_home(shipped: Path, home: Path) -> dict[str, list[str]]:
     return done
 
 
+def trust(home: Path, relatives: list[str]) -> list[str]:
+    """Sign these notebooks of the home (as shipped: the course's own) for this user; returns
+    those that are not notebooks nbformat can read (left unsigned: their stored diagrams stay
+    hidden until run, which is no reason to keep the student from their server)."""
+    import nbformat
+    from nbformat.sign import NotebookNotary
+
+    notary = NotebookNotary()
+    unreadable = []
+    for relative in relatives:
+        if not relative.endswith(".ipynb"):
+            continue
+        try:
+            notebook = nbformat.read(home / relative, as_version=nbformat.NO_CONVERT)
+            if not notary.check_signature(notebook):
+                notary.sign(notebook)
+        except (ValueError, AttributeError, nbformat.reader.NotJSONError):
+            unreadable.append(relative)
+    return unreadable
+
+
 def main(argv: list[str]) -> int:
     home = Path.home()
     try:
         done = bring_home(SHIPPED, home)
+        unreadable = trust(home, done["copied"] + done["updated"] + done["unchanged"])
     except (StartFailed, OSError) as error:
         print(f"minigrad start: error: could not bring the course into {home}: {error}",
               file=sys.stderr, flush=True)
         return 1
     counts = ", ".join(f"{len(files)} {what}" for what, files in done.items())
     print(f"minigrad start: course files in {home}: {counts}", file=sys.stderr)
+    for relative in unreadable:
+        print(f"minigrad start: {relative} is not a notebook nbformat reads: not trusted",
+              file=sys.stderr)
     for relative in done["kept"]:
         print(f"minigrad start: kept your {relative}; the course's version is "
               f"{SHIPPED / relative}", file=sys.stderr)

@@ -108,9 +108,10 @@ def update(t: Tensor, op: Any, other: Any, alpha: Any = 1) -> Tensor:
             return inplace(t, lambda x: op(x, other), other)
         return inplace(t, lambda x: op(x, other, alpha=alpha), other)
     check_no_overlap(t)
-    ufunc = _UFUNCS[op.__name__]
     # No overflow warnings, as in PyTorch: numpy quiet, the way every forward runs.
-    _run_quietly(lambda: ufunc(t._data, value if alpha == 1 else alpha * value, out=t._data))
+    if alpha != 1:
+        value = _run_quietly(np.multiply, alpha, value)
+    _run_quietly(_UFUNCS[op.__name__], t._data, value, out=t._data)
     t._bump_version()
     return t
 

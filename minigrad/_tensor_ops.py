@@ -68,15 +68,10 @@ class TensorOps:
         dt = _dtype.result_type(base, self)
         return pointwise.RPow.apply(self if self.dtype is dt else self.to(dt), base)
 
-    def __matmul__(self, other): return self.matmul(other)
     def __rmatmul__(self, other): return other.matmul(self)
     def __neg__(self): return pointwise.Neg.apply(self)
     def __pos__(self): return self
     def __abs__(self): return self.abs()
-    def __iadd__(self, other): return self.add_(other)
-    def __isub__(self, other): return self.sub_(other)
-    def __imul__(self, other): return self.mul_(other)
-    def __itruediv__(self, other): return self.div_(other)
     def floor_divide(self, other): return rounding.floor_divide(self, other)
     def remainder(self, other): return rounding.remainder(self, other)
     def __floordiv__(self, other): return self.floor_divide(other)
@@ -258,6 +253,7 @@ class TensorOps:
 
     # ---- products ---------------------------------------------------------------------------
     def matmul(self, other): return linalg.matmul(self, other)
+    __matmul__ = matmul
     def mm(self, other): return linalg.Mm.apply(self, other)
     def mv(self, other): return linalg.Mv.apply(self, other)
     def dot(self, other): return linalg.Dot.apply(self, other)
@@ -317,6 +313,8 @@ class TensorOps:
     def sub_(self, other, *, alpha=1): return _inplace.update(self, Tensor.sub, other, alpha=alpha)
     def mul_(self, other): return _inplace.update(self, Tensor.mul, other)
     def div_(self, other): return _inplace.update(self, Tensor.div, other)
+    # `x += y` and the like are these methods themselves
+    __iadd__, __isub__, __imul__, __itruediv__ = add_, sub_, mul_, div_
     def pow_(self, exponent): return _inplace.inplace(self, lambda t: t.pow(exponent), exponent)
     def exp_(self): return _inplace.inplace(self, Tensor.exp)
     def relu_(self): return _inplace.inplace(self, Tensor.relu)

@@ -17,9 +17,18 @@ student who fetched the assignment has ~/ex03_accumulation/ex03_accumulation.ipy
 and the next exercise, once fetched, in ~/ex04_resetting_gradients/. `for_class` rewrites those
 links, and nothing else.
 
-The configuration names the exchange (--exchange, default /srv/nbgrader/exchange, where
-docs/jupyterhub.md mounts the class's shared volume) and turns off collect's owner check, which
-cannot work where every pod runs as jovyan."""
+The configuration names the course id and the exchange: those nbgrader already reads in this
+environment (the students' image's etc/jupyter/nbgrader_config.py, hub/nbgrader_config.py),
+else "minigrad" and /srv/nbgrader/exchange, where docs/jupyterhub.md mounts the class's shared
+volume; --course-id and --exchange change them. It turns off collect's owner check, which
+cannot tell students apart where every pod runs as jovyan, unless --check-owner (each student
+an OS user of their own, docs/teaching.md). It also keeps nbgrader from showing students the
+hidden tests in their feedback, and from warning that every check cell with hidden tests "has
+changed" when nobody touched it (minigrad_course/nbgrader_preprocessors.py).
+
+`lesson_for_class` gives the lessons as the students' image ships them: their links to
+exercises/ lead to the assignment nbgrader fetches instead, the one copy a student works in and
+submits."""
 from __future__ import annotations
 
 import argparse
@@ -52,9 +61,38 @@ class NotACourseNotebook(Exception):
 # hub/nbgrader_config.py gives students the same. nbgrader's own default,
 # /usr/local/share/nbgrader/exchange, is created only by root and is shared by no two pods.
 EXCHANGE = "/srv/nbgrader/exchange"
+COURSE_ID = "minigrad"
+
+# nbgrader's feedback is the autograded notebook, into which autograde put every hidden test
+# back: its preprocessors, and nbgrader's ClearHiddenTests, which takes their lines out again.
+FEEDBACK_PREPROCESSORS = ["nbgrader.preprocessors.GetGrades",
+                          "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
+                          "minigrad_course.nbgrader_preprocessors.ClearHiddenTestsFromFeedback"]
+# What autograde does to a submission before running it, nbgrader's OverwriteCells replaced.
+SANITIZE_PREPROCESSORS = ["nbgrader.preprocessors.ClearOutput",
+                          "nbgrader.preprocessors.DeduplicateIds",
+                          "nbgrader.preprocessors.OverwriteKernelspec",
+                          "minigrad_course.nbgrader_preprocessors.RestoreCells",
+                          "nbgrader.preprocessors.CheckCellMetadata"]
 
 
-def config_text(course_id: str, exchange: str = EXCHANGE) -> str:
+def python_list(items: list[str]) -> str:
+    return "[\n" + "".join(f"    {item!r},\n" for item in items) + "]"
+
+
+def config_text(course_id: str = COURSE_ID, exchange: str = EXCHANGE,
+                check_owner: bool = False) -> str:
+    if check_owner:
+        owner = ("# Each student is an OS user of their own: collect checks that each submission\n"
+                 "# belongs to the student it is filed under.\n"
+                 "c.ExchangeCollect.check_owner = True\n")
+    else:
+        owner = ("# On a hub every server runs as the same user (jovyan, uid 1000): a\n"
+                 "# submission's owner cannot tell students apart, and checking it would\n"
+                 "# warn \"cheating attempt?\" for each of them. Who submitted comes from the\n"
+                 "# hub's login (JUPYTERHUB_USER) instead. Where each student is an OS user of\n"
+                 "# their own, lay the class out with --check-owner.\n"
+                 "c.ExchangeCollect.check_owner = False\n")
     return f'''"""nbgrader's configuration for the minigrad course, written by
 python -m minigrad_course.nbgrader_course. Run nbgrader's commands in this folder."""
 c = get_config()  # noqa: F821 (nbgrader defines it)
@@ -67,11 +105,74 @@ c.ExecutePreprocessor.timeout = 30
 # The folder shared with every student's server (the students' nbgrader_config.py names the
 # same one): release puts assignments there, submit hands them in, collect takes them.
 c.Exchange.root = {exchange!r}
-# On a hub every server runs as the same user (jovyan, uid 1000): a submission's owner cannot
-# tell students apart, and checking it would warn "cheating attempt?" for each of them. Who
-# submitted comes from the hub's login (JUPYTERHUB_USER) instead.
-c.CollectApp.check_owner = False
+{owner}
+# Autograde puts each read-only cell back as written here. nbgrader compares checksums taken
+# with the hidden tests against the student's copy, taken without them, and would warn that
+# every check cell with hidden tests "has changed" for every student (nbgrader issue 1961);
+# RestoreCells warns only about a cell the student did change.
+c.Autograde.sanitize_preprocessors = {python_list(SANITIZE_PREPROCESSORS)}
+# The feedback students fetch shows their notebook as graded, without the hidden tests' lines.
+c.GenerateFeedback.preprocessors = {python_list(FEEDBACK_PREPROCESSORS)}
+# ipykernel warns at every start that its sockets are TCP without encryption (they listen
+# on 127.0.0.1 only): autograde would print it once per submission.
+c.Execute.extra_arguments = ["--IPKernelApp.log_level=ERROR"]
+# nbgrader 0.9.6 with SQLAlchemy 2 warns "Object of type <SubmittedAssignment> not in session"
+# at every autograde; the submission is added and graded all the same (tests/test_nbgrader.py).
+import warnings  # noqa: E402
+
+warnings.filterwarnings("ignore", message=r"Object of type <Submitted\\w+> not in session")
 '''
+
+
+def environment_settings() -> dict[str, str]:
+    """The course id and exchange that nbgrader already reads in this environment (the students'
+    image holds hub/nbgrader_config.py in its etc/jupyter/), by "course_id" and "exchange"; empty
+    where nbgrader is not installed or sets neither."""
+    try:
+        from nbgrader.apps.baseapp import NbGrader
+    except ImportError:
+        return {}
+    app = NbGrader(log_level="CRITICAL")  # no "No nbgrader_config.py file found" line
+    app.load_config_file()
+    found = {"course_id": app.config.CourseDirectory.get("course_id"),
+             "exchange": app.config.Exchange.get("root")}
+    return {key: value for key, value in found.items() if isinstance(value, str) and value}
+
+
+# "[exercises/ex03_accumulation.ipynb](../exercises/ex03_accumulation.ipynb)": a lesson's link to
+# its exercise notebook in the repository.
+LESSON_TO_EXERCISE = re.compile(r"\[[^\]]*\]\(\.\./exercises/((ex\d+_\w+)\.ipynb)\)")
+EXERCISES_HEADING = re.compile(r"^## Exercises\s*$", re.MULTILINE)
+# Added after the cell that holds a lesson's "## Exercises" section (notebook 00's) in the
+# class's copy.
+CLASS_NOTE = """**In this class** your exercises are nbgrader assignments, and there is no
+`exercises/` or `solutions/` folder in your home. Open the menu **Nbgrader > Assignment List**
+and press **Fetch** beside an assignment: `ex03_accumulation` arrives as
+`ex03_accumulation/ex03_accumulation.ipynb` in your home, where each lesson's "Exercises" link
+leads. Work in that notebook, save it, and press **Submit** in the same list: that is the copy
+your teacher grades. To grade it yourself first, run
+`python -m minigrad_course.grade ex03_accumulation/ex03_accumulation.ipynb` in a terminal."""
+
+
+def lesson_for_class(notebook: dict) -> dict:
+    """A lesson as the class's hub ships it: each link to the repository's exercises/ leads to
+    the assignment's notebook that nbgrader fetches into the student's home (the copy they
+    submit), and notebook 00's "## Exercises" section is followed by how the class does them."""
+    notebook = copy.deepcopy(notebook)
+    cells = []
+    for cell in notebook["cells"]:
+        cells.append(cell)
+        if cell["cell_type"] != "markdown":
+            continue
+        source = LESSON_TO_EXERCISE.sub(
+            r"[\2/\1](../\2/\1) (fetch the assignment \2 first: Nbgrader > Assignment List)",
+            markers.source_of(cell))
+        cell["source"] = source
+        if EXERCISES_HEADING.search(source):
+            cells.append({"cell_type": "markdown", "id": "minigrad-class-note",
+                          "metadata": {}, "source": CLASS_NOTE})
+    notebook["cells"] = cells
+    return notebook
 
 
 def for_class(notebook: dict) -> dict:
@@ -136,8 +237,8 @@ def load_solution(path: Path) -> dict:
     return notebook
 
 
-def lay_out(target: Path, solutions: Path, names: list[str], course_id: str,
-            exchange: str = EXCHANGE) -> list[Path]:
+def lay_out(target: Path, solutions: Path, names: list[str], course_id: str = COURSE_ID,
+            exchange: str = EXCHANGE, check_owner: bool = False) -> list[Path]:
     """Write the course into `target`; returns the files written. Raises NotACourseNotebook."""
     available = {path.stem: path for path in sorted(solutions.glob("*.ipynb"))}
     for name in names:
@@ -155,7 +256,7 @@ def lay_out(target: Path, solutions: Path, names: list[str], course_id: str,
         written.append(path)
     config = target / CONFIG
     if not config.exists():  # an instructor's own settings (the exchange, ...) stay
-        config.write_text(config_text(course_id, exchange), encoding="utf-8")
+        config.write_text(config_text(course_id, exchange, check_owner), encoding="utf-8")
         written.insert(0, config)
     return written
 
@@ -169,11 +270,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--course", type=Path, default=None,
                         help="the course's folder, holding solutions/ (default: the current "
                              "folder or the nearest one above it with one)")
-    parser.add_argument("--course-id", default="minigrad",
-                        help="nbgrader's course_id (default: minigrad)")
-    parser.add_argument("--exchange", default=EXCHANGE,
+    parser.add_argument("--course-id", default=None,
+                        help="nbgrader's course_id (default: the one nbgrader reads in this "
+                             f"environment, else {COURSE_ID})")
+    parser.add_argument("--exchange", default=None,
                         help="the exchange's folder, shared with the students' servers "
-                             f"(default: {EXCHANGE})")
+                             "(default: the one nbgrader reads in this environment, else "
+                             f"{EXCHANGE})")
+    parser.add_argument("--check-owner", action="store_true",
+                        help="each student is an OS user of their own: collect checks who "
+                             "owns each submission (default: not, as on a hub)")
     args = parser.parse_args(argv)
     try:
         course = args.course or find_course()
@@ -187,14 +293,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.directory.exists() and not args.directory.is_dir():
         print(f"error: {args.directory} is a file, not a folder", file=sys.stderr)
         return 2
+    found = environment_settings()
+    course_id = args.course_id or found.get("course_id", COURSE_ID)
+    exchange = args.exchange or found.get("exchange", EXCHANGE)
     try:
-        written = lay_out(args.directory, solutions, args.assignments, args.course_id,
-                          args.exchange)
+        written = lay_out(args.directory, solutions, args.assignments, course_id, exchange,
+                          args.check_owner)
     except NotACourseNotebook as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     for path in written:
         print(f"wrote {path}")
+    if written and written[0].name == CONFIG:
+        print(f"course id {course_id!r}, exchange {exchange}")
     return 0
 
 

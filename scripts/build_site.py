@@ -19,7 +19,13 @@ with scripts/site_template/, JupyterLab's look with nothing fetched from the net
   to a notebook the site leaves out (a solution, when they are not published) keeps its text
   and loses its link; a link to another file of the repository leads to it on GitHub;
 - each page links to its notebook (the .ipynb is copied beside the page), and with --repo to
-  the notebook on GitHub and on Binder.
+  the notebook on GitHub and on Binder;
+- an exercise page shows what its given code shows when run (the graph an exercise asks the
+  learner to build, the wrong output of code whose bug they fix): exercises/ stores no output,
+  so each read-only cell that is neither an answer nor a check (nor the cell that grades the
+  notebook) takes the output the solutions notebook stored for the same code;
+- a step-by-step view whose frames are taller than wide is marked `course-steps-tall`, which
+  site.css lays out with the frame beside its buttons and caption, within the window's height.
 
 The same notebooks give the same bytes: nothing in a page depends on the time, the machine or
 the order files are listed in.
@@ -27,6 +33,7 @@ the order files are listed in.
 from __future__ import annotations
 
 import argparse
+import base64
 import html
 import posixpath
 import re
@@ -43,6 +50,8 @@ from latex2mathml.converter import convert as latex_to_mathml
 from nbconvert.exporters import HTMLExporter
 from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
 
+from minigrad_course.checks import markers
+
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE_DIR = Path(__file__).resolve().parent / "site_template"
 DEFAULT_OUT = ROOT / "_site"
@@ -53,6 +62,13 @@ LAB_STYLES = ("static/index.css", "static/theme-light.css")
 # A notebook's title is its first heading: "# 03 · Gradients accumulate".
 HEADING = re.compile(r"^#\s+(.+)$", re.MULTILINE)
 NUMBERED = re.compile(r"^(?:Exercises\s+)?(\d+)\s+·\s+(.+)$")
+# The last cell of an exercise notebook grades the saved notebook: its stored output is the
+# solutions' grade, not what a learner's unanswered notebook shows.
+GRADES_THE_NOTEBOOK = "grade_this_notebook("
+# A step-by-step view (viz.backward_steps) and its first frame's size, in points.
+STEPS = re.compile(r'<div class="minigrad-steps"')
+FRAME = re.compile(r'<figure[^>]*>.*?src="data:image/svg\+xml;base64,([^"]+)"', re.DOTALL)
+SVG_SIZE = re.compile(r'<svg[^>]*?width="([\d.]+)pt"[^>]*?height="([\d.]+)pt"')
 
 
 @dataclass(frozen=True)
@@ -223,8 +239,47 @@ def share_lab_styles(body: str, styles: list[str], root: str) -> str:
     return body
 
 
+def given_cell(cell: dict) -> bool:
+    """A read-only code cell of an exercise notebook that is neither an answer nor a check, nor
+    the cell that grades the notebook: code the learner is given and runs as it is."""
+    return (cell["cell_type"] == "code" and markers.nbgrader(cell).get("locked", False)
+            and not markers.is_answer(cell) and not markers.is_check(cell)
+            and GRADES_THE_NOTEBOOK not in markers.source_of(cell))
+
+
+def with_given_outputs(notebook: nbformat.NotebookNode, solution: Path) -> list[str]:
+    """Give each given cell of an exercise notebook the outputs the solutions notebook stored
+    for the same cell holding the same code; returns the ids of the cells that got some."""
+    stored = {cell.get("id"): cell for cell in nbformat.read(solution, as_version=4).cells}
+    filled = []
+    for cell in notebook.cells:
+        twin = stored.get(cell.get("id"))
+        if given_cell(cell) and twin is not None and twin.source == cell.source \
+                and twin.get("outputs"):
+            cell.outputs = twin.outputs
+            filled.append(cell.id)
+    return filled
+
+
+def mark_tall_steps(notebook: nbformat.NotebookNode) -> None:
+    """Add `course-steps-tall` to each step-by-step view whose frames are taller than wide."""
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            text = output.get("data", {}).get("text/html")
+            if text is None or not STEPS.search(text):
+                continue
+            frame = FRAME.search(text)
+            size = frame and SVG_SIZE.search(base64.b64decode(frame.group(1)).decode())
+            if size and float(size.group(2)) > float(size.group(1)):
+                output.data["text/html"] = STEPS.sub(
+                    '<div class="minigrad-steps course-steps-tall"', text, count=1)
+
+
 def write_page(exporter: CourseExporter, site: Site, page: Page, out: Path) -> None:
     notebook = nbformat.read(page.source, as_version=4)
+    if page.kind == "exercises":
+        with_given_outputs(notebook, ROOT / "solutions" / page.source.name)
+    mark_tall_steps(notebook)
     label = {"lesson": "", "exercises": "Exercises ", "solutions": "Solutions "}[page.kind]
     title = f"{label}{page.number} · {re.sub('`', '', page.title)} · minigrad"
     resources = {"metadata": {"name": title},

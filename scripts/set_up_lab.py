@@ -142,14 +142,23 @@ def nbgrader_installed() -> bool:
 
 def page_config(students: bool = False) -> dict:
     """JupyterLab's page_config.json, other settings in it kept, nbgrader's panels off where
-    nbgrader is installed (for students: only the instructor's)."""
+    nbgrader is installed (for students: only the instructor's).
+
+    Off, not locked: the instructor, in a server of the students' image, turns the formgrader
+    on for themselves (`jupyter labextension enable --level=user`, docs/jupyterhub.md). Any
+    `jupyter labextension` command locks every extension disabled here unless lockedExtensions
+    is present (JupyterLab 4.1's migration), and a lock cannot be undone at the user's level: so
+    our entries are written there, as unlocked."""
     config = json.loads(PAGE_CONFIG.read_text()) if PAGE_CONFIG.exists() else {}
     disabled = config.setdefault("disabledExtensions", {})
+    locked = config.setdefault("lockedExtensions", {})
     for name in (NBGRADER_LAB_EXTENSION, *INSTRUCTORS_LAB_PLUGINS):
         disabled.pop(name, None)
+        locked.pop(name, None)
     if nbgrader_installed():
-        disabled.update(dict.fromkeys(INSTRUCTORS_LAB_PLUGINS if students else
-                                      [NBGRADER_LAB_EXTENSION], True))
+        off = INSTRUCTORS_LAB_PLUGINS if students else [NBGRADER_LAB_EXTENSION]
+        disabled.update(dict.fromkeys(off, True))
+        locked.update(dict.fromkeys(off, False))
     return config
 
 

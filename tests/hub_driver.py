@@ -1,11 +1,14 @@
 """Drive a JupyterHub on 127.0.0.1 as a class would use it: a hub with a dummy authenticator and
-a local process spawner (each user's home a folder of a temporary directory, the course copied
-into it before the server starts), users who log in through the hub's REST API, and a kernel in
-a user's single-user server, driven through jupyter_server's REST API and its websocket.
+a local process spawner (each user's home a folder of a temporary directory), whose servers start
+as the students' image starts them (hub/start.py brings the lessons home, then runs
+jupyterhub-singleuser) in the image's environment (tests/students_image.py); users who log in
+through the hub's REST API; a kernel in a user's single-user server, driven through
+jupyter_server's REST API and its websocket.
 
 Used by tests/test_jupyterhub.py and benchmarks/hub.py. The proxy is configurable-http-proxy
 (npm); the hub starts and stops it. Nothing here is meant for a real hub: the spawner runs
-every user's server as the hub's own OS user, with no isolation (see docs/jupyterhub.md)."""
+every user's server as the hub's own OS user, with no isolation (see docs/jupyterhub.md); each
+server is told that user is jovyan, as in a pod of Zero to JupyterHub."""
 from __future__ import annotations
 
 import asyncio
@@ -29,18 +32,15 @@ from jupyter_client.session import Session
 from tornado.httpclient import HTTPRequest
 from tornado.websocket import websocket_connect
 
+from students_image import AS_OS_USER, Image
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 PROXY_COMMAND = "configurable-http-proxy"
-# What a student's home gets: the lessons and their own copies of the exercises, not solutions/.
-COURSE_FOLDERS = ("notebooks", "exercises")
 
 # The hub's configuration, as an instructor's jupyterhub_config.py would hold it ($names are
 # filled in by start_hub).
 CONFIG = string.Template('''\
-import shutil
-from pathlib import Path
-
 c = get_config()  # noqa: F821 (JupyterHub provides it)
 c.JupyterHub.ip = "127.0.0.1"
 c.JupyterHub.port = $port
@@ -53,27 +53,17 @@ c.ConfigurableHTTPProxy.command = [$proxy]
 c.JupyterHub.authenticator_class = "dummy"
 c.Authenticator.allowed_users = $users
 
-# Each user's server is this environment's jupyterhub-singleuser, run as the hub's OS user with
-# HOME in a folder of its own; CI runs as root, which jupyter_server refuses unless told.
+# Each user's server starts as the image's command (and docs/jupyterhub.md's singleuser.cmd)
+# starts it, in the image's environment, as the hub's OS user with HOME in a folder of its
+# own; CI runs as root, which jupyter_server refuses unless told.
 c.JupyterHub.spawner_class = "simple"
 c.SimpleLocalProcessSpawner.home_dir_template = $homes + "/{username}"
-c.Spawner.cmd = [$singleuser]
+c.Spawner.cmd = $cmd
 c.Spawner.args = ["--ServerApp.allow_root=True"]
+c.Spawner.environment = $environment
 c.Spawner.ip = "127.0.0.1"
 c.Spawner.start_timeout = 180  # two cores shared with the rest of the test suite
 c.Spawner.http_timeout = 180
-
-
-def copy_the_course(spawner):
-    """Before a first start, put the course into the user's home (a real hub does this with
-    its user image, nbgitpuller or nbgrader's release)."""
-    home = Path(spawner.home_dir)
-    for folder in $folders:
-        if not (home / folder).exists():
-            shutil.copytree(Path($root) / folder, home / folder)
-
-
-c.Spawner.pre_spawn_hook = copy_the_course
 ''')
 
 
@@ -259,19 +249,24 @@ async def _outputs_of(connection, msg_id: str, timeout: float) -> list[dict]:
     return outputs
 
 
-def start_hub(folder: Path, users: list[str], timeout: float = 120) -> Hub:
-    """Write the configuration into `folder` and start the hub there; returns once its REST
-    API answers through the proxy."""
+def start_hub(folder: Path, users: list[str], image: Image, timeout: float = 120) -> Hub:
+    """Write the configuration into `folder` and start the hub there, its users' servers in
+    `image`; returns once its REST API answers through the proxy."""
     proxy = proxy_command()
     if proxy is None:
         raise HubError(f"{PROXY_COMMAND} is not installed")
     (folder / "homes").mkdir(parents=True, exist_ok=True)
     port = free_port()
+    # The image's command, as hub/Dockerfile's CMD runs it; the variables the image's processes
+    # start with, and the pod's OS user (see students_image.AS_OS_USER).
+    cmd = [str(image.python), str(image.srv / "hub" / "start.py"), "jupyterhub-singleuser"]
+    environment = {key: image.env[key] for key in ("PATH", "JUPYTER_PATH",
+                                                   "JUPYTER_PREFER_ENV_PATH")}
+    environment[AS_OS_USER] = "jovyan"
     config = CONFIG.substitute(
         port=port, hub_port=free_port(), proxy_api_port=free_port(), proxy=repr(proxy),
-        users=repr(set(users)), homes=repr(str(folder / "homes")),
-        singleuser=repr(str(BIN / "jupyterhub-singleuser")), folders=repr(COURSE_FOLDERS),
-        root=repr(str(ROOT)))
+        users=repr(set(users)), homes=repr(str(folder / "homes")), cmd=repr(cmd),
+        environment=repr(environment))
     (folder / "jupyterhub_config.py").write_text(config)
     log = folder / "jupyterhub.log"
     env = {key: value for key, value in os.environ.items() if not key.startswith("JUPYTERHUB_")}

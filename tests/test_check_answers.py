@@ -59,6 +59,30 @@ TABLE = [
     ("grad_is_none.will_get_grad", "def will_get_grad(t):\n    return t.is_leaf", FAIL),
     ("grad_is_none.will_get_grad",
      "def will_get_grad(t):\n    return t.requires_grad and t.grad_fn is None", PASS),
+    # 02 lesson build, slope by nudging: one- or two-sided differences pass; no division, a
+    # nudge too large, the two-sided difference divided by eps, or autograd do not.
+    ("grad_is_none.slope", """\
+def slope(f, x):
+    eps = 1e-6
+    return (f(x + eps) - f(x - eps)) / (2 * eps)""", PASS),
+    ("grad_is_none.slope", """\
+def slope(f, x):
+    return (f(x + 1e-4) - f(x)) / 1e-4""", PASS),
+    ("grad_is_none.slope", """\
+def slope(f, x):
+    return f(x + 1e-6) - f(x)""", FAIL),
+    ("grad_is_none.slope", """\
+def slope(f, x):
+    return (f(x + 0.5) - f(x)) / 0.5""", FAIL),
+    ("grad_is_none.slope", """\
+def slope(f, x):
+    eps = 1e-6
+    return (f(x + eps) - f(x - eps)) / eps""", FAIL),
+    ("grad_is_none.slope", """\
+def slope(f, x):
+    t = torch.tensor(x, requires_grad=True)
+    f(t).backward()
+    return t.grad.item()""", FAIL),
     # 03 loop: the printed tensor has shape (2,).
     ("accumulation.loop", "after_loop = 12", FAIL),
     ("accumulation.loop", "after_loop = [12.0, 12.0]", PASS),
@@ -120,6 +144,100 @@ def sgd_step(params, lr):
             if p.grad is not None:
                 p.sub_(lr * p.grad)
             p.grad = None""", PASS),
+    # 05 lesson build, the Jacobian of a graph: autograd.grad per row is as right as
+    # backward(); rows that accumulate, rows that alias one zeroed .grad, and the packaged
+    # jacobian are not.
+    ("non_scalar_outputs.jacobian_rows", """\
+def jacobian(y, x):
+    rows = []
+    for i in range(y.numel()):
+        one_hot = torch.zeros(y.numel())
+        one_hot[i] = 1.0
+        x.grad = None
+        y.backward(gradient=one_hot, retain_graph=True)
+        rows.append(x.grad)
+    return torch.stack(rows)""", PASS),
+    ("non_scalar_outputs.jacobian_rows", """\
+def jacobian(y, x):
+    rows = [torch.autograd.grad(y, x, torch.eye(y.numel())[i], retain_graph=True)[0]
+            for i in range(y.numel())]
+    return torch.stack(rows)""", PASS),
+    ("non_scalar_outputs.jacobian_rows", """\
+def jacobian(y, x):
+    rows = []
+    for i in range(y.numel()):
+        one_hot = torch.zeros(y.numel())
+        one_hot[i] = 1.0
+        y.backward(gradient=one_hot, retain_graph=True)  # no reset: rows add up
+        rows.append(x.grad.clone())
+    return torch.stack(rows)""", FAIL),
+    ("non_scalar_outputs.jacobian_rows", """\
+def jacobian(y, x):
+    rows = []
+    for i in range(y.numel()):
+        one_hot = torch.zeros(y.numel())
+        one_hot[i] = 1.0
+        if x.grad is not None:
+            x.grad.zero_()  # every row is this one tensor
+        y.backward(gradient=one_hot, retain_graph=True)
+        rows.append(x.grad)
+    return torch.stack(rows)""", FAIL),
+    ("non_scalar_outputs.jacobian_rows", """\
+def jacobian(y, x):
+    rows = []
+    for i in range(y.numel()):
+        one_hot = torch.zeros(y.numel())
+        one_hot[i] = 1.0
+        x.grad = None
+        y.backward(gradient=one_hot, retain_graph=True)
+        rows.append(x.grad)
+    return torch.stack(rows).T  # columns instead of rows""", FAIL),
+    # 06 lesson build, gradients along a chain: retain_grad() or hooks, one backward; calling
+    # retain_grad() after backward(), or one autograd.grad per layer, is not.
+    ("retain_grad.chain_gradients", """\
+def chain_gradients(x, weights):
+    h, layers = x, []
+    for w in weights:
+        h = torch.tanh(w * h)
+        h.retain_grad()
+        layers.append(h)
+    h.backward()
+    return [layer.grad for layer in layers]""", PASS),
+    ("retain_grad.chain_gradients", """\
+def chain_gradients(x, weights):
+    h, caught = x, []
+    for k, w in enumerate(weights):
+        h = torch.tanh(w * h)
+        caught.append(None)
+        h.register_hook(lambda grad, k=k: caught.__setitem__(k, grad))
+    h.backward()
+    return caught""", PASS),
+    ("retain_grad.chain_gradients", """\
+def chain_gradients(x, weights):
+    h, layers = x, []
+    for w in weights:
+        h = torch.tanh(w * h)
+        layers.append(h)
+    h.backward()
+    for layer in layers:
+        layer.retain_grad()  # too late
+    return [layer.grad for layer in layers]""", FAIL),
+    ("retain_grad.chain_gradients", """\
+def chain_gradients(x, weights):
+    h, layers = x, []
+    for w in weights:
+        h = torch.tanh(w * h)
+        layers.append(h)
+    return [torch.autograd.grad(h, layer, retain_graph=True)[0] for layer in layers]""", FAIL),
+    ("retain_grad.chain_gradients", """\
+def chain_gradients(x, weights):
+    h, layers = x, []
+    for w in weights:
+        h = torch.tanh(w * h)
+        h.retain_grad()
+        layers.append(h)
+    h.backward()
+    return [layer.grad for layer in layers[:-1]]  # the output's own gradient left out""", FAIL),
     # 06 too late: numbers may be ints, and "error" is not what h.grad prints; retain_grad()
     # after backward() marks h but leaves h.grad None, and a leaf is never marked.
     ("retain_grad.too_late", "late_prints = [False, 12, True, None]", PASS),
@@ -470,6 +588,74 @@ def train(model, optimizer, xs, ys, steps):
         optimizer.step()
         losses.append(loss.item())
     return losses""", FAIL),
+    # 13 lesson build, the training step: zero_grad() first; a reset after step() leaves
+    # .grad None, none at all accumulates, a reset between backward() and step() never moves.
+    ("capstone.train_step", """\
+def train_step(model, optimizer, loss_fn, xs, ys):
+    optimizer.zero_grad()
+    loss = loss_fn(model(xs), ys)
+    loss.backward()
+    optimizer.step()
+    return loss.item()""", PASS),
+    ("capstone.train_step", """\
+def train_step(model, optimizer, loss_fn, xs, ys):
+    loss = loss_fn(model(xs), ys)
+    loss.backward()
+    optimizer.step()
+    return loss.item()""", FAIL),
+    ("capstone.train_step", """\
+def train_step(model, optimizer, loss_fn, xs, ys):
+    loss = loss_fn(model(xs), ys)
+    loss.backward()
+    optimizer.step()
+    optimizer.zero_grad()
+    return loss.item()""", FAIL),
+    ("capstone.train_step", """\
+def train_step(model, optimizer, loss_fn, xs, ys):
+    loss = loss_fn(model(xs), ys)
+    loss.backward()
+    optimizer.zero_grad()
+    optimizer.step()
+    return loss.item()""", FAIL),
+    ("capstone.train_step", """\
+def train_step(model, optimizer, loss_fn, xs, ys):
+    optimizer.zero_grad()
+    loss = loss_fn(model(xs), ys)
+    loss.backward()
+    optimizer.step()
+    return loss""", FAIL),
+    # 13 lesson build, the freeze: an optimizer over the trained parameters only; the old
+    # optimizer's parameters, or every parameter, are not.
+    ("capstone.freeze", """\
+def freeze(model, index, lr):
+    model[index].requires_grad_(False)
+    for param in model[index].parameters():
+        param.grad = None
+    trained = [param for param in model.parameters() if param.requires_grad]
+    return torch.optim.SGD(trained, lr=lr, momentum=0.9)""", PASS),
+    ("capstone.freeze", """\
+def freeze(model, index, lr):
+    for param in model[index].parameters():
+        param.requires_grad = False
+        param.grad = None
+    trained = [p for i, layer in enumerate(model) if i != index for p in layer.parameters()]
+    return torch.optim.SGD(trained, lr=lr, momentum=0.9)""", PASS),
+    ("capstone.freeze", """\
+def freeze(model, index, lr):
+    model[index].requires_grad_(False)
+    return torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9)""", FAIL),
+    ("capstone.freeze", """\
+def freeze(model, index, lr):
+    model[index].requires_grad_(False)
+    for param in model[index].parameters():
+        param.grad = None
+    return torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9)""", FAIL),
+    ("capstone.freeze", """\
+def freeze(model, index, lr):
+    for param in model[index].parameters():
+        param.grad = None
+    trained = [p for i, layer in enumerate(model) if i != index for p in layer.parameters()]
+    return torch.optim.SGD(trained, lr=lr, momentum=0.9)  # still requires grad""", FAIL),
     # 13 gradient norms: any correct Euclidean norm, as a float.
     ("capstone.gradient_norms", """\
 def gradient_norms(model):

@@ -227,3 +227,69 @@ def test_unrecorded_zero_refuses_what_the_general_way_refuses() -> None:
         zero(base.expand(3))  # PyTorch writes zeros through an expanded view (it refuses add_)
         assert base.tolist() == [0.0]
     assert leaf.tolist() == [1.0, 2.0] and leaf._version == 0
+
+
+# ---- built-in formulas on arrays (function._backward_on_arrays) -----------------------------
+
+def _both_formulas(node, grad: mg.Tensor) -> tuple[tuple, tuple]:
+    """A node's gradients from its `backward` on tensors and from its formula on arrays."""
+    from minigrad.autograd.function import _backward_on_arrays
+    forward_cls = node._forward_cls
+    with mg.no_grad():
+        on_tensors = forward_cls.backward(node, grad)
+        on_arrays = _backward_on_arrays(forward_cls._backward_on_arrays, node, (grad,))
+    on_tensors = on_tensors if isinstance(on_tensors, tuple) else (on_tensors,)
+    return on_tensors, on_arrays
+
+
+def _assert_same_gradients(on_tensors: tuple, on_arrays: tuple) -> None:
+    assert len(on_tensors) == len(on_arrays)
+    for t, a in zip(on_tensors, on_arrays):
+        assert (t is None) == (a is None)
+        if t is not None:
+            assert a.dtype is t.dtype and a.shape == t.shape
+            assert a.numpy().tobytes() == t.numpy().tobytes()  # -0.0 and NaN included
+            assert a._version == t._version == 0 and not a.requires_grad
+
+
+def _values(data: st.DataObject, dtype, shape) -> np.ndarray:
+    return data.draw(hnp.arrays(dtype, shape, elements=st.floats(
+        -1e4, 1e4, allow_nan=False, width=np.dtype(dtype).itemsize * 8)))
+
+
+@given(st.data())
+def test_mm_relu_mean_formulas_on_arrays_match_their_backward(data: st.DataObject) -> None:
+    dtype = data.draw(FLOATS)
+    n, k, m = (data.draw(st.integers(1, 5)) for _ in range(3))
+    needs = data.draw(st.sampled_from([(True, True), (True, False), (False, True)]))
+    a = mg.tensor(_values(data, dtype, (n, k)), requires_grad=needs[0])
+    b = mg.tensor(_values(data, dtype, (k, m)), requires_grad=needs[1])
+    grad = mg.tensor(_values(data, dtype, (n, m)))
+    _assert_same_gradients(*_both_formulas((a @ b).grad_fn, grad))
+    _assert_same_gradients(*_both_formulas((a @ b).relu().grad_fn, grad))
+    x = mg.tensor(_values(data, dtype, (n, k, m)), requires_grad=True)
+    dims = data.draw(st.sampled_from([None, 0, 1, (0, 2), (2, 1, 0)]))
+    keepdim = data.draw(st.booleans())
+    mean = x.mean() if dims is None else x.mean(dim=dims, keepdim=keepdim)
+    _assert_same_gradients(*_both_formulas(mean.grad_fn,
+                                           mg.tensor(_values(data, dtype, tuple(mean.shape)))))
+
+
+def test_formulas_on_arrays_run_only_when_no_graph_of_the_backward_is_built() -> None:
+    x = mg.tensor([[1.0, -2.0]], requires_grad=True)
+    w = mg.tensor([[3.0], [4.0]], requires_grad=True)
+    (gx,) = mg.autograd.grad((x @ w).relu().mean(), x, create_graph=True)
+    assert gx.grad_fn is not None  # the tensor formulas ran, and were recorded
+    (gx_plain,) = mg.autograd.grad((x @ w).relu().mean(), x)
+    assert gx_plain.grad_fn is None and gx_plain.equal(gx.detach())
+
+
+def test_formulas_on_arrays_keep_numpy_quiet() -> None:
+    import warnings
+    big = np.finfo(np.float32).max
+    x = mg.tensor([[big, big]], requires_grad=True)
+    w = mg.tensor([[big], [big]], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy's overflow warning would fail the test
+        (x @ w).backward(mg.tensor([[big]]))  # MmBackward0's products overflow
+    assert np.isinf(x.grad.numpy()).all() and np.isinf(w.grad.numpy()).all()

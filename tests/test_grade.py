@@ -23,7 +23,8 @@ from minigrad_course.checks import _notebook, markers
 from minigrad_course.checks._feedback import CheckFailed, NotAnswered
 from minigrad_course.grade import grade_this_notebook, this_notebook
 from minigrad_course.grade.__main__ import main
-from minigrad_course.grade.kernel import Cell, run_cells
+from minigrad_course.grade import grader
+from minigrad_course.grade.worker import Session
 from minigrad_course.grade.plan import make_plan
 from minigrad_course.grade.this_notebook import SKIPPED, UNSAVED, ran_since_saved
 
@@ -294,10 +295,15 @@ def test_grading_cell_does_nothing_inside_the_graders_kernel() -> None:
     notebook = load(SOLUTIONS / "ex03_accumulation.ipynb")
     plan = make_plan(notebook, notebook)
     assert GRADING_CELL in plan.steps[-1].source and plan.steps[-1].role == "code"
-    cells = [Cell(step.source, plan.check_names if step.role == "check" else None)
-             for step in plan.steps]
     data = (SOLUTIONS / "ex03_accumulation.ipynb").read_bytes()
-    outcomes = run_cells(cells, ("ex03_accumulation.ipynb", data), timeout=30)
+    run = grader()
+    session = Session(run.sandbox, run.library, ("ex03_accumulation.ipynb", data), [], 30,
+                      300, 2048)
+    try:
+        outcomes = [session.ask({"source": step.source}) for step in plan.steps
+                    if step.role != "check"]
+    finally:
+        session.close()
     assert outcomes[-1].error is None and outcomes[-1].printed.strip() == SKIPPED
 
 

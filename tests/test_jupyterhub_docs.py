@@ -4,6 +4,10 @@ and mounts the exchange where the students' nbgrader config looks; its versions 
 from __future__ import annotations
 
 import re
+import shlex
+import shutil
+import subprocess
+import tomllib
 from pathlib import Path
 
 import jsonschema
@@ -78,6 +82,54 @@ def test_config_yaml_runs_the_images_start_and_mounts_the_exchange() -> None:
     assert pvc["spec"]["accessModes"] == ["ReadWriteMany"]
     from minigrad_course.nbgrader_course import EXCHANGE
     assert EXCHANGE == root, "the instructor's and the students' exchange differ"
+
+
+def shell_lines() -> list[str]:
+    """Every command of the doc's ```sh blocks, continuation lines joined, comments dropped."""
+    lines = []
+    for block in re.findall(r"```sh\n(.*?)```", DOC, re.DOTALL):
+        for line in re.sub(r"\\\n\s*", "", block).splitlines():
+            if line.strip() and not line.lstrip().startswith("#"):
+                lines.append(line.strip())
+    return lines
+
+
+def test_the_image_is_built_from_a_clean_export_with_the_files_and_tag_it_names() -> None:
+    [export, build, push] = [line for line in shell_lines()
+                             if line.startswith(("export=", "docker "))]
+    # The export runs as written: what git tracks, into a new folder.
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c", f'{export} && echo "$export"'],
+                          cwd=ROOT, capture_output=True, text=True, check=True)
+    folder = Path(done.stdout.strip())
+    try:
+        assert (folder / "hub" / "Dockerfile").is_file() and not (folder / ".venv").exists()
+        assert not list(folder.rglob(".ipynb_checkpoints"))
+    finally:
+        shutil.rmtree(folder)
+    words = shlex.split(build)
+    assert words[:2] == ["docker", "build"] and words[-1] == "$export"
+    assert words[words.index("-f") + 1] == "$export/hub/Dockerfile"
+    tag = words[words.index("-t") + 1]
+    assert shlex.split(push) == ["docker", "push", tag]
+    image = config_yaml()["singleuser"]["image"]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert tag == f"{image['name']}:{image['tag']}" and image["tag"] == project["version"]
+
+
+def test_the_helm_lines_name_the_charts_repository_version_namespace_and_values() -> None:
+    helm = [shlex.split(line) for line in shell_lines() if line.startswith("helm ")]
+    chart = yaml.safe_load((CHART_DIR / "Chart.yaml").read_text(encoding="utf-8"))
+    [add] = [words for words in helm if words[1:3] == ["repo", "add"]]
+    repository, url = add[3:5]
+    assert url == "https://hub.jupyter.org/helm-chart/" and chart["icon"].startswith(url)
+    assert ["helm", "repo", "update"] in helm
+    [install] = [words for words in helm if words[1] == "upgrade"]
+    assert f"{repository}/{chart['name']}" in install and "--install" in install
+    options = dict(zip(install, install[1:]))
+    assert options["--version"] == CHART_DIR.name.removeprefix("z2jh-") == "4.4.0"
+    assert options["--values"] == "config.yaml" and "`config.yaml`" in DOC
+    namespace = options["--namespace"]
+    assert f"kubectl apply --namespace {namespace} -f exchange-pvc.yaml" in DOC
 
 
 def test_the_doc_gives_the_measuring_commands_it_quotes() -> None:

@@ -23,13 +23,17 @@ pytestmark = pytest.mark.slow  # runs make lab's install
 
 # What only the tests, the site or a class use: none of it belongs in a learner's lab.
 NOT_FOR_LEARNERS = {"pytest", "pytest-xdist", "hypothesis", "nbval", "playwright", "pyyaml",
-                    "build", "jupyterhub", "requests", "psutil", "nbgrader", "latex2mathml"}
+                    "build", "jupyterhub", "requests", "psutil", "nbgrader", "latex2mathml",
+                    "docker"}
+
+
+def extras() -> dict[str, list[str]]:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
 
 
 def extra(name: str) -> set[str]:
-    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
-        "optional-dependencies"]
-    return {canonicalize_name(Requirement(r).name) for r in extras[name]}
+    return {canonicalize_name(Requirement(r).name) for r in extras()[name]}
 
 
 def test_the_course_extra_holds_no_test_or_site_package() -> None:
@@ -37,10 +41,18 @@ def test_the_course_extra_holds_no_test_or_site_package() -> None:
     assert "notebook" in extra("course")  # `jupyter notebook` shows the course too
 
 
+def test_the_notebooks_alone_need_no_lab_browser_or_hub() -> None:
+    """`make notebooks` (the `nbval` extra): the kernel's packages, pytest and nbval."""
+    assert extra("nbval") == {"minigrad-course", "pytest", "nbval"}
+    assert extra("kernel") == {"minigrad-course", "numpy", "matplotlib", "ipykernel"}
+    assert "minigrad-course[kernel]" in extras()["course"]
+
+
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
 @pytest.mark.parametrize(("target", "extras"), [("lab", "course"), ("site", "course,site"),
                                                 ("test", "course,site,test"),
-                                                ("venv", "course,site,test")])
+                                                ("venv", "course,site,test"),
+                                                ("notebooks", "nbval")])
 def test_each_make_target_installs_its_extras(tmp_path: Path, target: str, extras: str) -> None:
     for name in ("Makefile", "pyproject.toml"):
         shutil.copy(ROOT / name, tmp_path / name)
@@ -72,7 +84,7 @@ def test_set_up_leaves_nbgrader_out_where_it_is_not_installed(tmp_path: Path,
     server = set_up_lab.server_config()["ServerApp"]
     assert "jpserver_extensions" not in server
     assert server["contents_manager_class"] == set_up_lab.CONTENTS_MANAGER
-    assert set_up_lab.page_config() == {"disabledExtensions": {}}
+    assert set_up_lab.page_config() == {"disabledExtensions": {}, "lockedExtensions": {}}
 
 
 def test_set_up_for_students_then_for_a_learner(tmp_path: Path,
@@ -90,6 +102,9 @@ def test_set_up_for_students_then_for_a_learner(tmp_path: Path,
     assert on == {"assignment_list", "validate_assignment"}
     assert json.loads(page_config.read_text())["disabledExtensions"] == dict.fromkeys(
         set_up_lab.INSTRUCTORS_LAB_PLUGINS, True)
+    # Off but not locked: the instructor turns the formgrader on for themselves.
+    assert json.loads(page_config.read_text())["lockedExtensions"] == dict.fromkeys(
+        set_up_lab.INSTRUCTORS_LAB_PLUGINS, False)
     assert json.loads(json.dumps(set_up_lab.page_config()))["disabledExtensions"] == {
         set_up_lab.NBGRADER_LAB_EXTENSION: True}
     assert not any(set_up_lab.server_config()["ServerApp"]["jpserver_extensions"].values())

@@ -7,12 +7,13 @@ fail the hidden one), a read-only cell whose bug the learner fixes, and four exe
 students try to cheat (every exception silenced, numpy.allclose patched, `check` rebound to a
 no-op, every check function replaced) and score 0; each
 nbgrader command starts a Python process and autograde a kernel per student, so every further
-assignment would add about half a minute without testing anything new. nbgrader warns about
-checksums of changed cells (nbgrader issue 1961): the test does not look at warnings at all, only
-at exit codes and at the scores in the gradebook and in the exported CSV."""
+assignment would add about half a minute without testing anything new. Exit codes, the scores in
+the gradebook and in the exported CSV decide; nbgrader's warnings are read too: no deprecated
+setting, and a "has changed" warning only for the one check cell a student did change."""
 from __future__ import annotations
 
 import csv
+import html
 import json
 import os
 import re
@@ -23,7 +24,9 @@ from pathlib import Path
 import pytest
 
 from minigrad_course.checks import markers
-from minigrad_course.nbgrader_course import for_class
+from minigrad_course.nbgrader_course import (FEEDBACK_PREPROCESSORS, SANITIZE_PREPROCESSORS,
+                                             for_class)
+from worked_answers import worked
 
 pytestmark = pytest.mark.nbgrader  # nbgrader's own commands, a kernel per notebook
 
@@ -42,24 +45,12 @@ def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess:
     done = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=course, env=env,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, f"nbgrader {' '.join(args)}:\n{done.stdout}{done.stderr}"
+    assert "Outdated config" not in done.stdout + done.stderr, done.stderr  # a deprecated name
     return done
 
 
 def load(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
-
-
-def worked(release: dict) -> dict:
-    """The released notebook with every answer cell holding the worked answer."""
-    solution = {markers.grade_id(cell): cell for cell in load(ROOT / "solutions" / NOTEBOOK)
-                ["cells"]}
-    for cell in release["cells"]:
-        if markers.is_answer(cell):
-            source = markers.source_of(solution[markers.grade_id(cell)])
-            cell["source"] = "\n".join(line for line in source.split("\n")
-                                       if line.strip() not in (markers.BEGIN_SOLUTION,
-                                                               markers.END_SOLUTION))
-    return notebook_copy(release)
 
 
 def notebook_copy(notebook: dict) -> dict:
@@ -142,8 +133,8 @@ def test_the_course_as_an_nbgrader_class(tmp_path: Path) -> None:
     # except a wrong 03-loop whose check cell she emptied, and a micro-batch answer that passes
     # only the visible check.
     submit(course, "alice", release)
-    submit(course, "bob", worked(release))
-    carol = worked(release)
+    submit(course, "bob", worked(release, ASSIGNMENT))
+    carol = worked(release, ASSIGNMENT)
     cell(carol, "03-loop")["source"] = "after_loop = [4.0, 4.0]"
     cell(carol, "03-loop-check")["source"] = "pass  # checked it myself"
     cell(carol, "03-micro-batches")["source"] = ONLY_THE_VISIBLE_SIZES
@@ -153,7 +144,15 @@ def test_the_course_as_an_nbgrader_class(tmp_path: Path) -> None:
     for student, code in ATTACKS.items():
         submit(course, student, attacked(release, code))
 
-    nbgrader(course, "autograde", ASSIGNMENT)
+    autograded = nbgrader(course, "autograde", ASSIGNMENT)
+    # Read-only cells are put back from the gradebook; only carol's emptied check is reported.
+    changed = re.findall(r"Attribute '(\w+)' for cell ([\w-]+) has changed",
+                         autograded.stdout + autograded.stderr)
+    assert changed == [("checksum", "03-loop-check")], autograded.stderr
+    # And nothing else to read past: no warning of nbgrader's, SQLAlchemy's or the kernels'.
+    warned = [line for line in (autograded.stdout + autograded.stderr).splitlines()
+              if re.search(r"WARNING|Warning", line) and "has changed" not in line]
+    assert warned == [], warned
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
@@ -175,18 +174,59 @@ def test_the_course_as_an_nbgrader_class(tmp_path: Path) -> None:
     assert {s: float(rows[s]["raw_score"]) for s in rows} == scores
     assert all(float(row["max_score"]) == 4 for row in rows.values())
 
-    nbgrader(course, "generate_feedback", ASSIGNMENT)
+    fed_back = nbgrader(course, "generate_feedback", ASSIGNMENT)
+    assert "WARNING" not in fed_back.stdout + fed_back.stderr, fed_back.stderr
     feedback = (course / "feedback" / "carol" / ASSIGNMENT /
                 f"{ASSIGNMENT}.html").read_text(encoding="utf-8")
     # The restored check's message and the hidden test's, as the checks word them.
     assert "after_loop" in feedback and "checked it myself" not in feedback
     assert "with 7 samples in micro-batches of 3: w.grad is still None" in feedback
+    # Students never see the hidden tests: not the one that tries other sizes, not the guard.
+    hidden = [line for c in load(course / "source" / ASSIGNMENT / NOTEBOOK)["cells"]
+              for line in hidden_lines(markers.source_of(c))]
+    assert any("micro_batches_uneven" in line for line in hidden)
+    assert any("refuse_if_tampered" in line for line in hidden)
+    for student in ("alice", "bob", "carol", *ATTACKS):
+        shown = html.unescape((course / "feedback" / student / ASSIGNMENT /
+                               f"{ASSIGNMENT}.html").read_text(encoding="utf-8"))
+        assert "HIDDEN TESTS" not in shown, student
+        assert not [line for line in hidden if line in shown], student
     erin = (course / "feedback" / "erin" / ASSIGNMENT /
             f"{ASSIGNMENT}.html").read_text(encoding="utf-8")
     assert "This check cannot be trusted" in erin and "numpy.allclose" in erin
     gina = (course / "feedback" / "gina" / ASSIGNMENT /
             f"{ASSIGNMENT}.html").read_text(encoding="utf-8")
     assert "This check cannot be trusted" in gina and "both_orders" in gina
+
+
+def hidden_lines(source: str) -> list[str]:
+    """The lines of `source` between nbgrader's hidden-test markers, stripped."""
+    lines, inside = [], False
+    for line in source.split("\n"):
+        if markers.BEGIN_HIDDEN in line or markers.END_HIDDEN in line:
+            inside = markers.BEGIN_HIDDEN in line
+        elif inside and line.strip() and not line.strip().startswith("#"):
+            lines.append(line.strip())
+    return lines
+
+
+def test_the_class_config_changes_only_what_it_says_in_nbgraders_defaults() -> None:
+    """Feedback: nbgrader's preprocessors plus ClearHiddenTests; autograde's sanitizing:
+    nbgrader's with OverwriteCells replaced by RestoreCells. An nbgrader release that changes
+    its own lists fails here rather than losing a step silently."""
+    from nbgrader.converters import Autograde, GenerateFeedback
+
+    def names(owner: type, trait: str) -> list[str]:
+        return [f"{c.__module__.rsplit('.', 1)[0]}.{c.__name__}"
+                for c in owner.class_traits()[trait].default()]
+
+    assert FEEDBACK_PREPROCESSORS == [
+        *names(GenerateFeedback, "preprocessors"),
+        "minigrad_course.nbgrader_preprocessors.ClearHiddenTestsFromFeedback"]
+    assert SANITIZE_PREPROCESSORS == [
+        "minigrad_course.nbgrader_preprocessors.RestoreCells"
+        if name == "nbgrader.preprocessors.OverwriteCells" else name
+        for name in names(Autograde, "sanitize_preprocessors")]
 
 
 def lay_out(*args: str | Path, cwd: Path = ROOT) -> subprocess.CompletedProcess:
@@ -241,6 +281,7 @@ def test_laying_out_again_keeps_the_instructors_config(tmp_path: Path) -> None:
     assert lay_out(tmp_path / "c", ASSIGNMENT).returncode == 0
     config = tmp_path / "c" / "nbgrader_config.py"
     assert "c.CourseDirectory.course_id = 'minigrad'" in config.read_text(encoding="utf-8")
+    assert "c.ExchangeCollect.check_owner = False" in config.read_text(encoding="utf-8")
     config.write_text("c = get_config()\nc.Exchange.root = '/srv/class'\n", encoding="utf-8")
     again = lay_out(tmp_path / "c", ASSIGNMENT, "ex04_resetting_gradients")
     assert again.returncode == 0 and "nbgrader_config.py" not in again.stdout

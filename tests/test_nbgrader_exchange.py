@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from minigrad_course.checks import markers
+from worked_answers import worked
 
 pytestmark = pytest.mark.nbgrader  # nbgrader's exchange between an instructor and students
 
@@ -69,18 +69,6 @@ def students(homes: dict[str, Path], *args: str) -> dict[str, str]:
     return outputs
 
 
-def worked(notebook: dict) -> dict:
-    """The fetched notebook with the worked answers in its answer cells."""
-    solution = {markers.grade_id(cell): cell for cell in
-                json.loads((ROOT / "solutions" / NOTEBOOK).read_text(encoding="utf-8"))["cells"]}
-    for cell in notebook["cells"]:
-        if markers.is_answer(cell):
-            source = markers.source_of(solution[markers.grade_id(cell)])
-            cell["source"] = "\n".join(line for line in source.split("\n") if line.strip()
-                                       not in (markers.BEGIN_SOLUTION, markers.END_SOLUTION))
-    return notebook
-
-
 def test_two_students_and_an_instructor_through_the_exchange(tmp_path: Path) -> None:
     exchange = tmp_path / "exchange"
     course = tmp_path / "instructor" / "class"
@@ -90,7 +78,7 @@ def test_two_students_and_an_instructor_through_the_exchange(tmp_path: Path) -> 
     assert laid_out.returncode == 0, laid_out.stderr
     config = (course / "nbgrader_config.py").read_text(encoding="utf-8")
     assert f"c.Exchange.root = {str(exchange)!r}" in config
-    assert "c.CollectApp.check_owner = False" in config
+    assert "c.ExchangeCollect.check_owner = False" in config
 
     instructor(course, "generate_assignment", ASSIGNMENT)
     instructor(course, "release_assignment", ASSIGNMENT)
@@ -109,7 +97,8 @@ def test_two_students_and_an_instructor_through_the_exchange(tmp_path: Path) -> 
     students(homes, "fetch_assignment", ASSIGNMENT)
     # alice works every exercise; bob submits what he fetched, untouched.
     alice_notebook = homes["alice"] / ASSIGNMENT / NOTEBOOK
-    alice_notebook.write_text(json.dumps(worked(json.loads(alice_notebook.read_text()))),
+    alice_notebook.write_text(json.dumps(worked(json.loads(alice_notebook.read_text()),
+                                                 ASSIGNMENT)),
                               encoding="utf-8")
     assert (homes["bob"] / ASSIGNMENT / NOTEBOOK).is_file()
     students(homes, "submit", ASSIGNMENT)

@@ -4,6 +4,8 @@ fetched from the network, math as MathML, and solutions only when asked for."""
 from __future__ import annotations
 
 import base64
+import functools
+import importlib.util
 import json
 import re
 import subprocess
@@ -134,3 +136,58 @@ def test_solutions_only_when_asked_for(site: Path, tmp_path: Path) -> None:
     assert 'href="../solutions/ex03_accumulation.html"' in exercise
     home = (published / "index.html").read_text(encoding="utf-8")
     assert 'href="solutions/ex03_accumulation.html"' in home
+
+
+@functools.cache
+def load_builder():
+    spec = importlib.util.spec_from_file_location("build_site", ROOT / "scripts" / "build_site.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["build_site"] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def shown(outputs: list) -> list[tuple]:
+    """What a reader sees of outputs: streams joined by name, rich outputs by their data."""
+    seen: list[tuple] = []
+    for output in outputs:
+        if output["output_type"] == "stream":
+            if seen and seen[-1][:2] == ("stream", output["name"]):
+                seen[-1] = ("stream", output["name"], seen[-1][2] + output["text"])
+            else:
+                seen.append(("stream", output["name"], output["text"]))
+        else:
+            seen.append((output["output_type"], dict(output.get("data", {}))))
+    return seen
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=[path.name for path in EXERCISES])
+def test_an_exercise_page_shows_what_its_given_code_shows_when_run(site: Path,
+                                                                   exercise: Path) -> None:
+    """The outputs an exercise page borrows from the solutions are what a learner gets by
+    running the unanswered notebook: the exercise, its answers left as stubs, is run (errors
+    allowed), and each borrowed output compared with the one the run gives. Exercise 01's
+    target graph is among them."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    builder = load_builder()
+    page = nbformat.read(exercise, as_version=4)
+    borrowed = builder.with_given_outputs(page, ROOT / "solutions" / exercise.name)
+    run = nbformat.read(exercise, as_version=4)
+    run.cells = [cell for cell in run.cells if builder.GRADES_THE_NOTEBOOK not in cell.source]
+    NotebookClient(run, timeout=120, allow_errors=True,
+                   resources={"metadata": {"path": str(exercise.parent)}}).execute()
+    ran = {cell.get("id"): cell for cell in run.cells}
+    for cell in page.cells:
+        if cell.get("id") in borrowed:
+            assert shown(cell.outputs) == shown(ran[cell.id].outputs), (exercise.name, cell.id)
+    html = (site / "exercises" / f"{exercise.stem}.html").read_text(encoding="utf-8")
+    for cell in page.cells:
+        for output in cell.get("outputs", []):
+            if "image/svg+xml" in output.get("data", {}):
+                svg = base64.b64encode(output.data["image/svg+xml"].encode()).decode()
+                assert svg in html, (exercise.name, cell.id)
+    if exercise.name == "ex01_tensors_and_graphs.ipynb":
+        [target] = [c for c in page.cells if "show_target()" in c.source]
+        assert target.id in borrowed and "image/svg+xml" in target.outputs[0]["data"]

@@ -87,8 +87,15 @@ def steps() -> str:  # every frame of one backward pass, x.grad already holding 
     return "".join(frame.source for frame in viz.backward_steps(z))
 
 
+def steps_predicted() -> str:  # the same pass in predict mode: each step asked, then shown
+    x = torch.tensor(1.0, requires_grad=True)
+    (x**2).backward()
+    z = x**3 + x
+    return "".join(frame.source for frame in viz.backward_steps(z, predict=True))
+
+
 CASES = {f.__name__: f for f in (square, linear_with_constant, accumulation, item_assignment,
-                                  retained_and_saved, capped, steps)}
+                                  retained_and_saved, capped, steps, steps_predicted)}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -338,6 +345,65 @@ def test_steps_keep_every_box_in_place() -> None:
                for f in frames}
     assert len(layouts) == 1  # same boxes, edges, and room for values in every frame
     assert w.grad.tolist() == [3.0, 4.0]
+
+
+def _diamond() -> tuple:
+    """Lesson 02's graph: a is used twice, L = (a * b + a) ** 2 written as d * d."""
+    a = torch.tensor(2.0, requires_grad=True)
+    b = torch.tensor(3.0, requires_grad=True)
+    c = a * b
+    d = c + a
+    L = d * d
+    for name, t in zip("abcdL", (a, b, c, d, L)):
+        t.name = name  # named as in the lesson, whatever the caller calls them
+    return a, b, c, d, L
+
+
+def _visible(source: str) -> str:
+    """What a frame's DOT shows: its record rows and the labels of edges not drawn invisible."""
+    rows = re.findall(r'label="(\{[^"]*)"', source)
+    edges = re.findall(r'label=("[^"]*"|\S+) (?![^\]]*fontcolor=transparent)', source)
+    return re.sub(r"\\(.)", r"\1", " ".join(rows + edges))
+
+
+def test_predict_mode_asks_each_step_before_it_shows_it() -> None:
+    kept = _diamond()  # c and d alive, as in the lesson (else drawn as freed temporaries)
+    plain = viz.backward_steps(kept[-1])
+    a, b, *_, L = _diamond()
+    frames = viz.backward_steps(L, predict=True)
+    # every step but the end is asked first; the answers are the frames of the plain view
+    assert len(frames) == 2 * len(plain) - 1
+    assert frames.captions[1::2] + frames.captions[-1:] == plain.captions
+    questions = frames.captions[0:-1:2]
+    assert questions[2] == "Predict: given 16., what does AddBackward0 send to c and a?"
+    assert questions[1] == "Predict: given 1., what does MulBackward0 send to d (twice)?"
+    assert questions[4] == "Predict: a.grad is None; what will AccumulateGrad leave in it?"
+    assert all(q.startswith("Predict") and q.endswith("?") for q in questions)
+    for value in ("48.", "32.", "grad 64."):  # what the last steps reveal
+        first = next(n for n, f in enumerate(frames) if value in _visible(f.source))
+        assert first % 2 == 1 and "?" in _visible(frames[first - 1].source), (value, first)
+    assert "48." not in "".join(f.source for f in frames.frames[:7])  # not even invisibly
+    assert a.grad.item() == 64.0 and b.grad.item() == 32.0
+
+
+def test_predict_mode_keeps_every_box_in_place_and_never_ends_on_a_question() -> None:
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    loss = (w * torch.tensor([3.0, 4.0])).sum()
+    frames = viz.backward_steps(loss, predict=True)
+    outline = r'class="node">\n<title>[^<]*</title>\n<(?:polygon|path) [^>]*(?:points|d)="([^"]*)"'
+    assert len({tuple(re.findall(outline, f.svg())) for f in frames}) == 1
+    w.grad = None
+    loss = (w * torch.tensor([3.0, 4.0])).sum()
+    for cap in (4, 5):
+        capped = viz.backward_steps(loss, retain_graph=True, predict=True, max_frames=cap)
+        assert len(capped) <= cap and not capped.captions[-2].startswith("Predict")
+        assert "not shown: max_frames" in capped.captions[-1]
+
+
+def test_an_unnamed_input_is_named_by_its_place_not_a_number() -> None:
+    x = torch.tensor(2.0, requires_grad=True)
+    captions = viz.backward_steps(x * 2).captions
+    assert "nothing to its second input (needs no grad)" in captions[1]
 
 
 def test_steps_report_a_failing_backward() -> None:

@@ -70,6 +70,27 @@ TABLE = [
      "def build(a, b):\n    return (b + b * a).pow(2)", PASS),
     # ---- 01 walk: recursion with a raised limit, depth-first, the engine's order
     ("tensors_and_graphs.walk+walk_deep", RECURSIVE_WALK, FAIL),
+    # issue 30: a recursion compiled under minigrad's own file name is the learner's code too
+    ("tensors_and_graphs.walk+walk_deep",
+     f"exec(compile({RECURSIVE_WALK!r}, torch.__file__, 'exec'))\n_walk = reachable_nodes\n"
+     "def reachable_nodes(t):\n    return _walk(t)", FAIL),
+    # issue 30: the check's own walk, re-wrapped in a new code object
+    ("tensors_and_graphs.walk+walk_deep", """\
+import types
+_walk = types.FunctionType(
+    check._breadth_first.__code__.replace(co_filename='<mine>'), vars(check))
+def reachable_nodes(t):
+    return _walk(t)""", FAIL),
+    # issue 30: deduplicated within a level only: a node reached by paths of different lengths
+    # is listed twice (every graph the check had joined paths of equal length)
+    ("tensors_and_graphs.walk+walk_deep", """\
+def reachable_nodes(t):
+    order, level = [], [t.grad_fn] if t.grad_fn is not None else []
+    while level:
+        level = list(dict.fromkeys(level))
+        order += level
+        level = [c for node in level for c, _ in node.next_functions if c is not None]
+    return order""", FAIL),
     ("tensors_and_graphs.walk+walk_deep",
      "def reachable_nodes(t):\n    return check._breadth_first(t)", FAIL),
     ("tensors_and_graphs.walk+walk_deep", """\
@@ -420,6 +441,15 @@ def watch(tensors):
         tensor.register_hook(functools.partial(_store, seen, name))
     return seen""", PASS),
     # ---- 07 clip: max_norm = 1 written in, a hook on the wrong tensor, scaling small ones up
+    # issue 30: scaled in place and None returned: the tensor is shared with another input of
+    # an Add, whose gradient changes too
+    ("hooks.clip", """\
+def clip_gradient(t, max_norm):
+    def clip(grad):
+        norm = (grad ** 2).sum().sqrt()
+        if norm > max_norm:
+            grad.mul_(max_norm / norm)
+    t.register_hook(clip)""", FAIL),
     ("hooks.clip", """\
 def clip_gradient(t, max_norm):
     def clip(grad):
@@ -539,6 +569,14 @@ def frozen_copy(t):
     ("detach_and_no_grad.recorded", "recorded_prints = [False, [4.0, 6.0], None]", FAIL),
     ("detach_and_no_grad.recorded", "recorded_prints = [False, [2, 4], None]", PASS),
     # ---- 11 topological order: the engine's, recursion with a raised limit, breadth-first
+    # issue 30: the engine's order re-wrapped in a new code object, under another file name
+    ("inside_the_engine.topological+topological_deep", """\
+import types
+from minigrad.autograd import engine
+_order = types.FunctionType(engine.topological_order.__code__.replace(
+    co_filename='<mine>', co_name='mine'), vars(engine))
+def topological_order(root):
+    return _order([root])""", FAIL),
     ("inside_the_engine.topological+topological_deep", """\
 def topological_order(root):
     from minigrad.autograd.engine import topological_order as engines
@@ -587,6 +625,22 @@ def topological_order(root):
                 stack.append((child, False))
     return order[::-1]""", PASS),
     # ---- 11 backward by hand: the engine's pass, recursion, replacing .grad
+    # issue 30: each gradient pushed on as it arrives: right values, a node run once per path
+    ("inside_the_engine.by_hand", """\
+def backward_by_hand(y, order):
+    stack = [(y.grad_fn, torch.ones_like(y))]
+    while stack:
+        node, grad = stack.pop()
+        if type(node).__name__ == 'AccumulateGrad':
+            leaf = node.variable
+            leaf.grad = grad if leaf.grad is None else leaf.grad + grad
+            continue
+        with torch.no_grad():
+            grads = node(grad)
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        for (child, _), g in zip(node.next_functions, grads):
+            if child is not None and g is not None:
+                stack.append((child, g))""", FAIL),
     ("inside_the_engine.by_hand", """\
 def backward_by_hand(y, order):
     y.backward()""", FAIL),
@@ -1065,3 +1119,75 @@ def test_the_watcher_works_in_a_graded_kernel(tmp_path) -> None:
     assert lines["11-by-hand"].split()[0] == "failed", done.stdout
     assert "engine's backward pass" in lines["11-by-hand"], done.stdout
     assert lines["11-one-step"].split()[0] == "passed", done.stdout
+
+
+# Wrong answers whose feedback must name the misconception (the words it must contain) without
+# giving the answer (what it must not contain).
+FEEDBACK = [
+    ("retain_grad.hidden_gradient", """\
+def hidden_gradient(x, w1, w2):
+    hidden = torch.relu(x @ w1)
+    out = (hidden @ w2).sum()
+    out.backward()
+    hidden.retain_grad()
+    return hidden.grad""", ["retain_grad()", "after backward()"], ["before backward"]),
+    ("inplace.normalized_loss", """\
+def normalized_loss(x):
+    y = torch.sigmoid(x)
+    y = y / y.sum().item()
+    return (y ** 2).sum()""", [".item()", "constant"], ["y / y.sum()"]),
+    ("graphs_used_again.second_derivative", """\
+def second_derivative(f, x):
+    (first,) = torch.autograd.grad(f(x), x)
+    (second,) = torch.autograd.grad(first, x)
+    return second""", ["no graph of its own", "which argument of autograd.grad"],
+     ["create_graph=True"]),
+    ("accumulation.loop", "after_loop = [3.0, 3.0]", ["adds", "nothing resets"], ["12"]),
+    ("accumulation.two_losses", """\
+def gradients_of_two_losses(w):
+    (w * 2).sum().backward()
+    grad_a = w.grad.clone()
+    (w ** 2).sum().backward()
+    return grad_a, w.grad""", ["what does .grad still hold"], ["zero_", "= None"]),
+    ("hooks.clip", """\
+def clip_gradient(t, max_norm):
+    def clip(grad):
+        norm = (grad ** 2).sum().sqrt()
+        if norm > max_norm:
+            grad.mul_(max_norm / norm)
+    t.register_hook(clip)""", ["in place", "new tensor"], ["clone()"]),
+    ("inside_the_engine.by_hand", next(source for checks, source, _ in TABLE
+                                       if checks == "inside_the_engine.by_hand" and
+                                       "stack.append((child, g))" in source),
+     ["ran more than", "once", "paths"], ["pending"]),
+    ("tensors_and_graphs.walk+walk_deep", next(source for checks, source, _ in TABLE
+                                               if "dict.fromkeys(level)" in source),
+     ["each listed once", "already visited"], ["seen = set()"]),
+]
+
+
+@pytest.mark.parametrize(("checks", "source", "words", "not_said"), FEEDBACK,
+                         ids=[f"{row[0]} {index}" for index, row in enumerate(FEEDBACK)])
+def test_feedback_names_the_misconception(checks: str, source: str, words: list[str],
+                                          not_said: list[str]) -> None:
+    passed, message = run_checks(checks, source)
+    assert not passed
+    for word in words:
+        assert word.lower() in message.lower(), (word, message)
+    for value in not_said:
+        assert value not in message, (value, message)
+
+
+def test_each_caption_sits_with_its_own_graph() -> None:
+    from minigrad_course.checks._feedback import graphs_html
+
+    a, b = minigrad.tensor(2.0, requires_grad=True), minigrad.tensor(-1.0, requires_grad=True)
+    wide = a
+    for _ in range(6):
+        wide = wide * b + a
+    html = graphs_html([("your graph", wide), ("the expected graph", (a * b + b) ** 2)])
+    figures = html.split("<figure")[1:]
+    assert len(figures) == 2
+    for figure, caption in zip(figures, ("your graph", "the expected graph")):
+        assert figure.index(caption) < figure.index("<svg") and "</figure>" in figure
+        assert figure.count("<figcaption>") == 1

@@ -42,10 +42,11 @@ class AccumulateGrad(Node):
         if not leaf._requires_grad:
             return ()
         accumulate_into(leaf, grad, keep_graph=_grad_mode.state.enabled)
-        for hook in list((leaf._post_accumulate_grad_hooks or {}).values()):
-            result = hook(leaf)
-            if result is not None:
-                check_post_accumulate_result(hook, leaf, result)
+        if leaf._post_accumulate_grad_hooks:
+            for hook in list(leaf._post_accumulate_grad_hooks.values()):
+                result = hook(leaf)
+                if result is not None:
+                    check_post_accumulate_result(hook, leaf, result)
         return ()
 
 
@@ -68,11 +69,12 @@ def grad_accumulator(leaf: Tensor) -> AccumulateGrad:
 
 
 def accumulate_into(tensor: Tensor, grad: Tensor, keep_graph: bool) -> None:
-    """Add `grad` into `tensor.grad` the way PyTorch does. A leaf gets a fresh copy the first
-    time (made by `copy_`, so recorded as CopyBackwards when building a graph of the backward),
-    then in-place additions (out of place when building a graph). A retained non-leaf gets a
-    clone (CloneBackward0), then out-of-place sums. Never the incoming tensor itself: it may be
-    a read-only broadcast view, or be changed later."""
+    """Add `grad` into `tensor.grad` with PyTorch's values and grad_fns. A leaf gets a fresh
+    copy the first time (made by `copy_`, so recorded as CopyBackwards when building a graph of
+    the backward), then in-place additions (out of place when building a graph). A retained
+    non-leaf gets a clone (CloneBackward0), then out-of-place sums. minigrad never stores the
+    incoming tensor itself (it may be a read-only broadcast view, or be changed later); PyTorch
+    takes over the incoming buffer when nothing else holds it, which only `data_ptr()` shows."""
     if tensor.grad_fn is not None:  # retain_grad(), or backward(inputs=[non_leaf])
         if tensor._grad is None:
             tensor._grad = grad.clone() if keep_graph else _copy(grad)

@@ -39,7 +39,11 @@ def run_backward(roots: Sequence[Any], grad_roots: Sequence[Any], retain_graph: 
         task = GraphTask(roots, grad_roots, retain_graph, create_graph)
     else:
         task = CapturingTask(roots, grad_roots, retain_graph, create_graph, inputs, accumulate)
-    task.run()
+    outer, running.task = running.task, task  # a backward may run inside another's node
+    try:
+        task.run()
+    finally:
+        running.task = outer
     return None if accumulate else task.captured
 
 
@@ -68,13 +72,6 @@ class GraphTask:
 
     def run(self) -> None:
         """Run every node once, after all the nodes that send it a gradient."""
-        outer, running.task = running.task, self  # a backward may run inside another's node
-        try:
-            self._run()
-        finally:
-            running.task = outer
-
-    def _run(self) -> None:
         with _grad_mode.set_grad_enabled(self.create_graph):  # record backward's own ops?
             while self.ready:
                 node = self.pop_ready()  # of the nodes ready, the one created last
@@ -128,10 +125,11 @@ class GraphTask:
             grads = call_pre_hooks(node, grads)
             if all(g is None for g in grads):  # the hooks took every gradient away
                 return (None,) * len(node.next_functions)
-        grad_outputs = materialize(node, grads)
-        grad_inputs = validate(node, node.apply(*grad_outputs))
+        if len(grads) > 1:  # only a node with several outputs can have one without gradient
+            grads = materialize(node, grads)
+        grad_inputs = validate(node, node.apply(*grads))
         if node._post_hooks:
-            grad_inputs = call_post_hooks(node, grad_inputs, grad_outputs)
+            grad_inputs = call_post_hooks(node, grad_inputs, grads)
         return grad_inputs
 
 

@@ -90,30 +90,41 @@ class FunctionCtx:
 class BackwardFunction(FunctionCtx, Node):
     """The node a `Function.apply` call leaves in the graph; it is also the `ctx`."""
 
-    # Function.apply sets, besides Node's fields: needs_input_grad, _num_args and
-    # _tensor_positions (which forward arguments were tensors).
+    # Function.apply sets, besides Node's fields, needs_input_grad; and, when some forward
+    # arguments were not tensors, how many arguments there were and which were tensors.
     _forward_cls: type
     _materialize_grads = True
+    _num_args = 0  # 0: as many as next_functions
+    _tensor_positions: tuple | None = None  # None: every argument was a tensor
 
     def name(self) -> str:
         return self._qualname
 
     def apply(self, *grad_outputs: Any) -> tuple:
-        grads = self._forward_cls.backward(self, *grad_outputs)
+        """The Function's backward, then one gradient per `next_functions` entry."""
+        on_arrays = self._forward_cls._backward_on_arrays
+        if on_arrays is not None and not _grad_mode.state.enabled:  # no graph of the backward
+            grads = _backward_on_arrays(on_arrays, self, grad_outputs)
+        else:
+            grads = self._forward_cls.backward(self, *grad_outputs)
         grads = grads if isinstance(grads, tuple) else (grads,)
-        positions = self._tensor_positions
-        if len(grads) > self._num_args and all(g is None for g in grads[self._num_args:]):
-            grads = grads[:self._num_args]  # extra Nones (for defaulted arguments) are allowed
-        if len(grads) != self._num_args:  # one gradient per forward argument, None for non-tensors
+        if (self._tensor_positions is None and len(grads) == len(self._next_functions)
+                and not self._forward_cls._is_custom):
+            return grads  # a built-in op's, one per argument, every one a tensor: the commonest
+        num_args = self._num_args or len(self._next_functions)
+        positions = self._tensor_positions or range(num_args)
+        if len(grads) > num_args and all(g is None for g in grads[num_args:]):
+            grads = grads[:num_args]  # extra Nones (for defaulted arguments) are allowed
+        if len(grads) != num_args:  # one gradient per forward argument, None for non-tensors
             raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
-                               f"(expected {self._num_args}, got {len(grads)})")
+                               f"(expected {num_args}, got {len(grads)})")
         if self._forward_cls._is_custom:  # (minigrad's own ops are trusted: None where needed)
             self._check_gradients(grads, positions)
-        if len(positions) == self._num_args:  # every argument was a tensor
+        if len(positions) == num_args:  # every argument was a tensor
             return grads
         return tuple(grads[i] for i in positions)
 
-    def _check_gradients(self, grads: tuple, positions: tuple) -> None:
+    def _check_gradients(self, grads: tuple, positions: Any) -> None:
         """PyTorch's refusals of what a custom backward returned: a gradient for an argument
         that was not a tensor, or a gradient that is neither a tensor nor None."""
         for i, g in enumerate(grads):
@@ -127,6 +138,21 @@ class BackwardFunction(FunctionCtx, Node):
                 raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
 
 
+def _backward_on_arrays(formula: Any, node: BackwardFunction, grad_outputs: tuple) -> tuple:
+    """A built-in node's formula run on the gradients' arrays, when no graph of the backward
+    pass is being built (`create_graph=False`, every training step): the same numpy calls as
+    its `backward` makes through tensor operations, without an operation's bookkeeping for
+    each (what it earns: benchmarks/tricks.md, row `_backward_on_arrays`). numpy is quiet, as
+    in every operation; the gradients go on as tensors."""
+    quiet = _numpy_errors.set(_QUIET)
+    try:
+        results = formula(node, *[g._data for g in grad_outputs])
+    finally:
+        _numpy_errors.reset(quiet)
+    results = results if isinstance(results, tuple) else (results,)
+    return tuple([None if r is None else Tensor(np.asarray(r)) for r in results])
+
+
 class Function:
     """Subclass it with static `forward(ctx, *args)` and `backward(ctx, *grads)`, then call
     `.apply(*args)`. Every minigrad operation is one of these, as in PyTorch."""
@@ -136,6 +162,9 @@ class Function:
     # PyTorch's names for what a built-in op saves, read as grad_fn._saved_<name> (saved.py):
     saved_names: tuple[str, ...] = ()  # the tensors given to save_for_backward, in order
     saved_attributes: tuple[str, ...] = ()  # attributes forward set on ctx
+    # A built-in op may give its backward again on numpy arrays, for backward passes that build
+    # no graph: see _backward_on_arrays. None: `backward` runs, on tensors.
+    _backward_on_arrays: Any = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -184,31 +213,36 @@ class Function:
 
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        """Run `forward` and, when grad mode is on and an input requires grad, link its result
+        into the graph (`_connect`): the path of every operation, built-in or yours."""
         setup_context = cls._setup_context
         if setup_context is not None:  # PyTorch binds the defaults into the inputs first
             args, kwargs = _bind_with_defaults(cls.forward, args, kwargs)
         if kwargs:  # forward gets them by position: they have a needs_input_grad entry too
             args = _keywords_by_position(cls.forward, args, kwargs, setup_context is None)
-        ctx = cls._backward_cls()
-        ctx.needs_input_grad = tuple([isinstance(a, Tensor) and a.requires_grad for a in args])
-        enabled = _grad_mode.state.enabled
-        _grad_mode.state.enabled = False  # what forward computes is not recorded op by op
+        node = cls._backward_cls()  # forward's ctx is the node it leaves in the graph
+        node.needs_input_grad = needs = tuple([isinstance(a, Tensor) and a.requires_grad
+                                               for a in args])
+        mode = _grad_mode.state
+        records = mode.enabled and True in needs
+        enabled, mode.enabled = mode.enabled, False  # what forward computes is not recorded
+        quiet = _numpy_errors.set(_QUIET)  # numpy's warnings off: see _run_quietly
         try:
             if setup_context is None:
-                outputs = _run_quietly(cls.forward, ctx, *args)
+                outputs = cls.forward(node, *args)
             else:
-                outputs = _run_quietly(cls.forward, *args)
-                _run_quietly(setup_context, ctx, args, outputs)
+                outputs = cls.forward(*args)
+                setup_context(node, args, outputs)
         finally:
-            _grad_mode.state.enabled = enabled
-        for tensor in ctx._dirty:  # changed in place: PyTorch counts one more version
+            mode.enabled = enabled
+            _numpy_errors.reset(quiet)
+        for tensor in node._dirty:  # changed in place: PyTorch counts one more version
             tensor._bump_version()
-        records = enabled and any(ctx.needs_input_grad)
-        if _returns_an_input(outputs, args):
-            outputs = _inputs_returned(ctx, args, outputs, records, setup_context is not None)
+        if cls._is_custom and _returns_an_input(outputs, args):  # (minigrad's ops never do)
+            outputs = _inputs_returned(node, args, outputs, records, setup_context is not None)
         if records:
-            _connect(ctx, args, outputs if isinstance(outputs, tuple) else (outputs,))
-        elif getattr(outputs, "_base", None) is not None and any(ctx.needs_input_grad):
+            _connect(node, args, outputs if isinstance(outputs, tuple) else (outputs,))
+        elif True in needs and getattr(outputs, "_base", None) is not None:
             _mark_no_grad_view(outputs)
         return outputs
 
@@ -288,17 +322,16 @@ def _inputs_returned(ctx: BackwardFunction, args: tuple, outputs: Any, records: 
     return outs[0] if single else tuple(outs)
 
 
-def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
+def _connect(node: BackwardFunction, args: tuple, outs: tuple) -> None:
     """Link a freshly computed result into the graph: inputs become `next_functions`, outputs
     get `grad_fn`, and what forward saved is stamped with its version."""
-    edges, meta, kept, positions = [], [], [], []
-    only_numbers_kept = True  # see ctx._inputs below
+    edges, meta, kept = [], [], []
+    only_numbers_kept = True  # see node._inputs below
     # One pass over the inputs rather than one comprehension per field: this runs for every
     # recorded op (what it earns: benchmarks/tricks.md, row "`_connect` reads the inputs").
-    for i, a in enumerate(args):
+    for a in args:
         if not isinstance(a, Tensor):
             continue
-        positions.append(i)
         meta.append((a._data.shape, a._data.dtype))
         # Where the gradient for `a` goes next:
         if a.grad_fn is not None:  # the node that made it,
@@ -313,23 +346,25 @@ def _connect(ctx: BackwardFunction, args: tuple, outs: tuple) -> None:
             edges.append(_NO_EDGE)
             kept.append(_input_ref(a))
             only_numbers_kept = only_numbers_kept and a._is_wrapped_number
-    ctx.needs_input_grad = _shared(ctx.needs_input_grad)
-    ctx._num_args = len(args)
-    ctx._tensor_positions = _shared(tuple(positions))
-    ctx._next_functions = tuple(edges)  # what Node.next_functions returns
-    ctx._input_meta = _shared(tuple(meta))
+    if len(edges) != len(args):  # some arguments were not tensors: backward skips them
+        node._tensor_positions = _shared(tuple([i for i, a in enumerate(args)
+                                                if isinstance(a, Tensor)]))
+        node._num_args = len(args)
+    node.needs_input_grad = _shared(node.needs_input_grad)
+    node._next_functions = tuple(edges)  # what Node.next_functions returns
+    node._input_meta = _shared(tuple(meta))
     # What the node remembers of its inputs that need no gradient, for diagrams (None for the
     # others, which diagrams find through `next_functions`): shared when that is only Python
     # numbers made tensors, which never change.
-    ctx._inputs = _shared(tuple(kept)) if only_numbers_kept else tuple(kept)
-    ctx._outputs = _link_outputs(ctx, outs, ctx._non_differentiable, ctx._dirty)
+    node._inputs = _shared(tuple(kept)) if only_numbers_kept else tuple(kept)
+    node._outputs = _link_outputs(node, outs)
     if len(outs) > 1:  # an output dropped by the caller still gets zeros of its shape
-        ctx._output_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor)
-                                 else None for o in outs)
-    to_save, ctx._to_save = ctx._to_save, None
-    ctx._saved = None if to_save is None else _save(to_save, ctx)
+        node._output_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor)
+                                  else None for o in outs)
+    if node._to_save is not None:  # what forward gave save_for_backward
+        node._saved, node._to_save = _save(node._to_save, node), None
     if anomaly.state.enabled:  # for the warning if this node's backward fails (anomaly.py)
-        anomaly.record_forward_stack(ctx)
+        anomaly.record_forward_stack(node)
 
 
 def _mark_no_grad_view(view: Tensor) -> None:
@@ -422,9 +457,10 @@ def _saved_number(number: Any, ctx: BackwardFunction) -> SavedTensor:
     return number._saved_once
 
 
-def _link_outputs(ctx: BackwardFunction, outs: tuple, non_diff: tuple, dirty: tuple) -> tuple:
+def _link_outputs(ctx: BackwardFunction, outs: tuple) -> tuple:
     """Give each output that carries gradients its `grad_fn`; returns weak references to them
     all (None for an output that is not a tensor), packed by `graph.pack_outputs`."""
+    non_diff, dirty = ctx._non_differentiable, ctx._dirty
     if dirty and any(all(d is not out for out in outs) for d in dirty):
         raise RuntimeError("Some elements marked as dirty during the forward method were not "
                            "returned as output. The inputs that are modified inplace must all be "

@@ -9,7 +9,7 @@ from .shape import SqueezeDimInPlace, UnsafeView
 
 
 def _check_same_dtype(a: Tensor, b: Tensor) -> None:
-    if a.dtype is not b.dtype:
+    if a._data.dtype != b._data.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
                            f"{a.dtype.cpp_name} != {b.dtype.cpp_name}")
 
@@ -39,6 +39,12 @@ class Mm(Function):
         b, a = ctx.saved_tensors
         return (grad.mm(b.t()) if ctx.needs_input_grad[0] else None,
                 a.t().mm(grad) if ctx.needs_input_grad[1] else None)
+
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: function._backward_on_arrays
+        b, a = ctx.saved_tensors
+        return (grad @ b._data.T if ctx.needs_input_grad[0] else None,
+                a._data.T @ grad if ctx.needs_input_grad[1] else None)
 
 
 class Mv(Function):
@@ -112,6 +118,9 @@ class BatchedMatmul(Function):
 
 
 def matmul(a: Tensor, b: Tensor) -> Tensor:
+    if a._data.ndim == 2 and b._data.ndim == 2:  # the commonest case first
+        _check_same_dtype(a, b)
+        return Mm.apply(a, b)
     if a.ndim == 0 or b.ndim == 0:
         raise RuntimeError("both arguments to matmul need to be at least 1D, but they are "
                            f"{a.ndim}D and {b.ndim}D")
@@ -120,8 +129,6 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     if a.ndim == 2 and b.ndim == 1:  # Mv too, with its own words
         return Mv.apply(a, b)
     _check_same_dtype(a, b)
-    if a.ndim == 2 and b.ndim == 2:
-        return Mm.apply(a, b)
     if a.ndim == 1 and b.ndim == 2:
         return SqueezeDimInPlace.apply(Mm.apply(a.unsqueeze(0), b), (0,))  # as PyTorch: not a view
     if b.ndim == 2:  # fold the batch into rows: one matrix product, as PyTorch does

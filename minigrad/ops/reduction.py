@@ -90,6 +90,12 @@ class Mean(Function):
         grad = _restore(grad, ctx.shape, dims, ctx.keepdim).expand(ctx.shape)
         return grad / ctx.count, None, None
 
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: function._backward_on_arrays
+        dims = ctx.dims if ctx.dims is not None else tuple(range(len(ctx.shape)))
+        grad = np.broadcast_to(_restore(grad, ctx.shape, dims, ctx.keepdim), ctx.shape)
+        return grad / np.asarray(ctx.count, dtype=grad.dtype), None, None
+
 
 class MeanDim(Mean):
     node_name = "MeanBackward1"

@@ -27,6 +27,11 @@ class Relu(Function):
         (out,) = ctx.saved_tensors
         return ThresholdBackward.apply(grad, out)
 
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: function._backward_on_arrays
+        (out,) = ctx.saved_tensors
+        return _keep_where(out._data > 0, grad)
+
 
 class ThresholdBackward(Function):
     """relu's backward as an op of its own, as in PyTorch: grad where relu(a) > 0, else 0 (not

@@ -1,5 +1,7 @@
 """One backward pass, frame by frame: which node runs, which gradient it receives, what it
-sends to each input, and how `.grad` grows (before + incoming = after).
+sends to each input, and how `.grad` grows (before + incoming = after). In predict mode each
+step is asked before it is shown: a frame with "?" where the step's values will be, whose
+caption asks for them, then the frame that shows them.
 
 The pass is a real `backward()`, watched with `minigrad.autograd.observe.observe`; every value
 is copied when it is reported, since `.grad` is later added to in place."""
@@ -20,16 +22,23 @@ from ._values import shape_text, values_text
 # The "received" row of a tensor no gradient has reached yet. ASCII: Graphviz sizes a box with
 # estimated widths, and estimates other characters (an en dash) far wider than drawn.
 NOTHING = "-"
+UNKNOWN = "?"  # a value a predict-mode frame asks for
+ORDINALS = ("first", "second", "third", "fourth", "fifth")
 
 
 def backward_steps(output: Any, gradient: Any = None, retain_graph: bool | None = None, *,
                    names: Mapping | None = None, max_nodes: int = 60, max_frames: int = 40,
-                   renderer: str = "wasm", layout: str = "auto") -> BackwardSteps:
+                   renderer: str = "wasm", layout: str = "auto",
+                   predict: bool = False) -> BackwardSteps:
     """Run `output.backward(gradient, retain_graph)` and return its frames: the start, one per
     node the engine runs (AccumulateGrad included), and the end. A RuntimeError raised by the
     backward pass (an in-place change, a second backward...) ends the frames with its message;
     it is kept in `.error`. `layout` as in `viz.draw`, the same for every frame. The frames
-    have no legend: the notebook shows it once, above them (`.legend`)."""
+    have no legend: the notebook shows it once, above them (`.legend`).
+
+    predict=True asks before it shows: each step first gets a frame with "?" where its values
+    will appear (what the node sends, what `.grad` becomes), captioned with the question; the
+    frame after it shows the answer."""
     from ..autograd import _make_grads
     from ..tensor import Tensor
 
@@ -52,7 +61,7 @@ def backward_steps(output: Any, gradient: Any = None, retain_graph: bool | None 
         except RuntimeError as exc:
             error = f"RuntimeError: {exc}"
     story.finish(error)
-    frames = story.frames(max_frames)
+    frames = story.frames(max_frames, predict)
     chosen, _, svg = fitting_layout(  # every frame has the same size: the first one decides
         lambda how: to_dot(graph, label_names, max_nodes, frames[0], layout=how, legend=False),
         layout, renderer)
@@ -70,6 +79,28 @@ def _copy(t: Any) -> Any:
 
 def _text(value: Any) -> str:
     return "None" if value is None else values_text(*value)
+
+
+def _unknown(before: Any) -> str:
+    """A row a predict-mode frame asks for: `?`, or `before + ?` when it adds to a value."""
+    return UNKNOWN if before is None else f"{_text(before)} + {UNKNOWN}"
+
+
+def _nth_input(position: int, count: int) -> str:
+    """An unnamed input in words: "its input", "its second input" (never "its input 2",
+    which reads as the input whose value is 2)."""
+    if count == 1:
+        return "its input"
+    return f"its {ORDINALS[position]} input" if position < len(ORDINALS) else \
+        f"its input number {position + 1}"
+
+
+def _joined(names: list[str]) -> str:
+    """"a and b", "d (twice)": each name once, in order, with how often it appears."""
+    counts = {name: names.count(name) for name in names}
+    parts = [name if n == 1 else f"{name} ({'twice' if n == 2 else f'{n} times'})"
+             for name, n in counts.items()]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def _edge_text(value: Any) -> str:
@@ -148,26 +179,51 @@ class _Story:
     def finish(self, error: str | None) -> None:
         self.events.append(("end", error))
 
-    def frames(self, max_frames: int) -> list[Marks]:
+    def frames(self, max_frames: int, predict: bool = False) -> list[Marks]:
         received: dict[int, Any] = {}  # box -> total gradient arrived so far
         grads = dict(self.grads)
         out: list[Marks] = []
+        asks: list[bool] = []  # per frame: is it a predict-mode question?
         for event in self.events:
+            received_before, grads_before = dict(received), dict(grads)
             marks = Marks()
-            getattr(self, "_" + event[0])(event, marks, received, grads)
-            marks.grads = {i: _text(grads[i]) for i in self.tensor_boxes}
-            marks.grads.update(marks.fresh_grads)
-            marks.received = {i: _text(received[i]) if i in received else NOTHING
-                              for i in self.tensor_boxes  # constants never receive one
-                              if self.graph.boxes[i].kind != "constant"}
-            marks.received.update(marks.fresh_received)
+            question = getattr(self, "_" + event[0])(event, marks, received, grads)
+            self._rows(marks, received, grads)
+            if predict and question is not None:
+                out.append(self._asked(marks, *question, received_before, grads_before))
+                asks.append(True)
             out.append(marks)
+            asks.append(False)
         if len(out) > max_frames:
-            skipped = len(out) - max_frames
-            out = out[:max_frames - 1] + out[-1:]
+            kept = max_frames - 1
+            if asks[kept - 1]:  # never end on a question whose answer is cut
+                kept -= 1
+            skipped = len(out) - kept - 1
+            out = out[:kept] + out[-1:]
             out[-1].caption += f" ({skipped} steps in between not shown: max_frames={max_frames})"
         _reserve_room(out)
         return out
+
+    def _rows(self, marks: Marks, received: dict, grads: dict) -> None:
+        """Every tensor box's grad and received rows, the ones changing now included."""
+        marks.grads = {i: _text(grads[i]) for i in self.tensor_boxes}
+        marks.grads.update(marks.fresh_grads)
+        marks.received = {i: _text(received[i]) if i in received else NOTHING
+                          for i in self.tensor_boxes  # constants never receive one
+                          if self.graph.boxes[i].kind != "constant"}
+        marks.received.update(marks.fresh_received)
+
+    def _asked(self, answer: Marks, caption: str, sent: set[int], received: dict,
+               grads: dict) -> Marks:
+        """The question before `answer`: the same node running, "?" in every row and on every
+        edge the step writes (what came in is known already), `caption` asking for them."""
+        marks = Marks(active=set(answer.active), caption=caption)
+        marks.flow = {k: UNKNOWN if k in sent else text for k, text in answer.flow.items()}
+        marks.fresh_grads = {box: _unknown(grads.get(box)) for box in answer.fresh_grads}
+        marks.fresh_received = {box: _unknown(received.get(box))
+                                for box in answer.fresh_received}
+        self._rows(marks, received, grads)
+        return marks
 
     def _arrive(self, box: int, value: Any, received: dict, marks: Marks) -> None:
         before = received.get(box)
@@ -175,15 +231,19 @@ class _Story:
         received[box] = total
         marks.fresh_received[box] = _text(total) if before is None else _sum(before, value, total)
 
-    def _start(self, event: tuple, marks: Marks, received: dict, grads: dict) -> None:
+    # Each step below writes its frame into `marks` and returns what predict mode asks first
+    # (the question's caption and the edges whose gradients it hides), or None.
+
+    def _start(self, event: tuple, marks: Marks, received: dict, grads: dict) -> tuple:
         _, box, seed = event
         who = self.name(box, "the output")
         if box is not None:
             marks.active.add(box)
             self._arrive(box, seed, received, marks)
         marks.caption = f"backward() starts: {who} gets the gradient {_short(seed)}"
+        return f"Predict: backward() starts at {who}; which gradient does {who} get?", set()
 
-    def _node(self, event: tuple, marks: Marks, received: dict, grads: dict) -> None:
+    def _node(self, event: tuple, marks: Marks, received: dict, grads: dict) -> tuple:
         _, node, grad_outputs, grad_inputs, retained = event
         box = self.graph.node_index.get(node)
         if box is not None:
@@ -193,37 +253,49 @@ class _Story:
             value = grad_outputs[nr] if nr < len(grad_outputs) else None
             marks.flow[k] = _edge_text(value)
         single = grad_outputs[0] if len(grad_outputs) == 1 else None
-        parts = []
+        parts, targets, sent = [], [], set()
         for position, value in enumerate(grad_inputs):  # the gradients going out
             k = self.inputs_of.get((node, position))
             src = self.graph.edges[k].src if k is not None else None
-            who = self.name(src, "its input" if len(grad_inputs) == 1 else
-                            f"its input {position + 1}")
+            who = self.name(src, _nth_input(position, len(grad_inputs)))
             if value is None:
                 if node.next_functions[position][0] is None:
                     parts.append(f"nothing to {who} (needs no grad)")
+                    targets.append(who)
                 continue
             parts.append(f"{_chain_rule(single, value) if single else _short(value)} to {who}")
+            targets.append(who)
             if k is not None:
                 marks.flow[k] = _edge_text(value)
+                sent.add(k)
                 if self.graph.boxes[src].tensor is not None:
                     self._arrive(src, value, received, marks)
+        kept = []
         for t_box, (nr, after) in retained.items():  # retain_grad(): .grad is set on the way
             incoming = grad_outputs[nr] if nr < len(grad_outputs) else None
             marks.fresh_grads[t_box] = (_text(after) if grads[t_box] is None else
                                         _sum(grads[t_box], incoming, after))
             grads[t_box] = after
+            kept.append(f"{self.name(t_box, 'the retained tensor')}.grad")
         got = ", ".join(_short(g) for g in grad_outputs if g is not None) or "no gradient"
         how = " grad × local derivative:" if single is not None and "×" in "".join(parts) else ""
-        sent = ", ".join(parts) or "nothing"
-        marks.caption = f"{type(node).__name__} gets {got} and sends{how} {sent}"
+        sent_text = ", ".join(parts) or "nothing"
+        name = type(node).__name__
+        marks.caption = f"{name} gets {got} and sends{how} {sent_text}"
+        asked = [f"what does {name} send to {_joined(targets)}"] if targets else []
+        asked += [f"what does {_joined(kept)} become"] if kept else []
+        if not asked:
+            return None
+        return f"Predict: given {got}, {', and '.join(asked)}?", sent
 
-    def _accumulate(self, event: tuple, marks: Marks, received: dict, grads: dict) -> None:
+    def _accumulate(self, event: tuple, marks: Marks, received: dict, grads: dict) -> tuple:
         _, box, incoming, before, after = event
         who = self.name(box, "the leaf")
+        holds = "is None" if before is None else f"holds {_short(before)}"
+        question = (f"Predict: {who}.grad {holds}; what will AccumulateGrad leave in it?", set())
         if box is None:
             marks.caption = f"AccumulateGrad adds {_short(incoming)} into {who}.grad"
-            return
+            return question
         marks.active.add(box)
         marks.fresh_grads[box] = _text(after) if before is None else _sum(before, incoming, after)
         grads[box] = after
@@ -231,6 +303,7 @@ class _Story:
                          if before is None else
                          f"AccumulateGrad: {who}.grad = {_short(before)} + {_short(incoming)}"
                          f" = {_short(after)}")
+        return question
 
     def _end(self, event: tuple, marks: Marks, received: dict, grads: dict) -> None:
         if event[1] is not None:
@@ -259,10 +332,13 @@ def _reserve_room(frames: list[Marks]) -> None:
                     for line in getattr(m, row)[box].split("\n"))
         for m in frames:
             m.widths[box] = width
-    labels: dict[int, str] = {}  # the longest gradient each edge carries in any frame
+    # Room on each edge for the longest gradient it carries in any frame, reserved by an
+    # invisible label of as many characters (edge labels are in Courier: same width), not by
+    # the value itself, so no picture holds an answer before its frame shows it.
+    labels: dict[int, str] = {}
     for m in frames:
         for k, text in m.flow.items():
             if len(text) > len(labels.get(k, "")):
-                labels[k] = text
+                labels[k] = "0" * len(text)
     for m in frames:
         m.labels = labels

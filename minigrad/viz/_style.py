@@ -18,16 +18,17 @@ INK = "#333333"  # borders and text
 MUTED = "#666666"  # secondary text: shapes, row titles
 EDGE = "#555555"
 
-# kind -> (fill colour, legend text). Order = order in the legend.
+# kind -> (fill colour, legend text). Order = order in the legend. A legend says what a box
+# is, not how `.grad` behaves there: that is what the lessons ask the learner to predict.
 KINDS: dict[str, tuple[str, str]] = {
     "output": ("#fdbf6f", "output: the tensor drawn"),
-    "leaf": ("#a6cee3", "leaf (requires_grad): gets .grad"),
+    "leaf": ("#a6cee3", "leaf that requires grad"),
     "constant": ("#e0e0e0", "constant: requires_grad=False"),
-    "intermediate": ("#ffffff", "intermediate: .grad stays None"),
-    "retained": ("#b2df8a", "retain_grad(): keeps its .grad"),
+    "intermediate": ("#ffffff", "intermediate result"),
+    "retained": ("#b2df8a", "retain_grad() called on it"),
     "freed": ("#f5f5f5", "temporary, already freed"),
     "op": ("#e6dff2", "operation, named by its grad_fn"),
-    "accumulate": ("#cfe6f3", "AccumulateGrad: adds to .grad"),
+    "accumulate": ("#cfe6f3", "AccumulateGrad: a leaf's node"),
     "saved": ("#fde0c5", "saved for backward"),
     "stale": ("#fb9a99", "saved, since changed in place"),
 }

@@ -7,18 +7,17 @@ In Jupyter every message is short: a failure shows only its message (no frames t
 package), success shows as a green box, and unanswered cells say so in one line (see
 `_notebook`). Every failure or unanswered exercise still raises, so that nbgrader scores it 0.
 
-The protocol every check follows, which the grader relies on: a check ends in
-`Checks.verdict(success)` (or calls `succeed(text)` itself); that is the only way a check says it
-passed. The grader counts those calls through `on_success`, which its kernel sets before any of
-the learner's code runs: a check cell passes only if each of its check calls reported success,
-so a `check` rebound to an object that does nothing, or a cell emptied before it runs, fails.
-Every `Checks` also refuses to judge (raising `Tampered`) when the notebook's code has replaced
-something the checks rely on (numpy, minigrad, the checks themselves: see `_integrity`), also
-under nbgrader, which has no grader of ours around it."""
+A check's verdict is `Checks.verdict(success)` (or `succeed(text)`): the success line, or
+CheckFailed. In the notebook, every `Checks` also refuses to judge (raising `Tampered`) when the
+notebook's code has replaced something the checks rely on (numpy, minigrad, the checks
+themselves: see `_integrity`), which matters under nbgrader, where checks run in the student's
+kernel. The course's grader runs no check there: its judge calls them in its own process, on
+data (`_exercise`, `judged`), and collects their success lines instead of printing them."""
 from __future__ import annotations
 
 import html
 import linecache
+import threading
 import math
 import sys
 import types
@@ -114,9 +113,8 @@ def is_untouched(answer: Any, buggy_source: str, name: str) -> bool:
     return mine is not None and mine == _fingerprint(namespace[name])
 
 
-# Set by the grader's kernel (minigrad_course.grade.runner) to count the successes of each check
-# cell; None elsewhere.
-on_success: Callable[[str], None] | None = None
+# In the grader's judge, the success lines of the checks it runs itself (predictions), per thread.
+_collecting = threading.local()
 
 
 def refuse_if_tampered() -> None:
@@ -133,10 +131,12 @@ def refuse_if_tampered() -> None:
 
 
 def succeed(text: str) -> None:
-    """Report a check's success: the grader's count, then the green box (or the plain line)."""
+    """Report a check's success: the green box (or the plain line); in the judge, kept."""
+    collected = getattr(_collecting, "lines", None)
+    if collected is not None:
+        collected.append(text)
+        return
     refuse_if_tampered()  # the learner's code ran during the check, and may have patched
-    if on_success is not None:
-        on_success(text)
     if _notebook.running_shell() is not None:
         from IPython.display import display
 
@@ -148,8 +148,9 @@ def succeed(text: str) -> None:
 class Checks:
     """Collects the verdict on each property, so one mistake does not hide the others."""
 
-    def __init__(self, subject: str) -> None:
-        refuse_if_tampered()
+    def __init__(self, subject: str, trusted: bool = False) -> None:
+        if not trusted and getattr(_collecting, "lines", None) is None:
+            refuse_if_tampered()  # not in the judge, which runs no learner's code
         self.subject = subject
         self.failures: list[str] = []
         self.count = 0
@@ -211,14 +212,17 @@ class Checks:
     def verdict(self, success: str) -> None:
         """Print the success line, or raise CheckFailed listing every failed property."""
         if self.failures:
-            self.failures = without_repeated_hints(self.failures)
-            if len(self.failures) == 1:
-                raise CheckFailed(f"✗ {self.subject}: {self.failures[0]}")
-            count = f"{len(self.failures)} of {max(self.count, 1)} checks failed"
-            lines = [f"✗ {self.subject}: {count}"]
-            lines += [f"  ✗ {failure}" for failure in self.failures]
-            raise CheckFailed("\n".join(lines))
+            raise CheckFailed(self.message())
         succeed(success)
+
+    def message(self) -> str:
+        """The failures, each hint once: one line, or a count and one line per failure."""
+        self.failures = without_repeated_hints(self.failures)
+        if len(self.failures) == 1:
+            return f"✗ {self.subject}: {self.failures[0]}"
+        count = f"{len(self.failures)} of {max(self.count, 1)} checks failed"
+        return "\n".join([f"✗ {self.subject}: {count}",
+                          *(f"  ✗ {failure}" for failure in self.failures)])
 
 
 def without_repeated_hints(failures: list[str]) -> list[str]:
@@ -237,9 +241,14 @@ def without_repeated_hints(failures: list[str]) -> list[str]:
 
 
 def as_array(value: Any) -> np.ndarray | None:
-    """A learner's numeric answer (number, list, numpy array or tensor) as a float array."""
+    """A learner's numeric answer (number, list, numpy array or tensor, or the data of one: see
+    `_data`) as a float array."""
     if isinstance(value, Tensor):
         return np.asarray(value.detach()._data, dtype=float)
+    if isinstance(value, dict):
+        value = value.get("tensor", value.get("tuple"))
+        if value is None:
+            return None
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return None
     try:
@@ -269,6 +278,10 @@ def describe(value: Any) -> str:
     """What kind of answer the learner gave, in words, without judging it."""
     if value is None:
         return "None"
+    if isinstance(value, dict) and "object" in value:
+        return f"a {value['object']}"
+    if isinstance(value, dict) and "dict" in value:
+        return "a dict"
     if isinstance(value, str):
         return f"the text {value!r}"
     if isinstance(value, bool):
@@ -294,9 +307,28 @@ def versus(got: Any, expected: Any) -> str:
     """"expected ..., got ..." for a failure message about a computed value. When a Python
     float is asked for, a tensor holding the right number is the mistake: say it is a tensor."""
     got_text = shown(got)
-    if isinstance(expected, float) and isinstance(got, Tensor):
+    if isinstance(expected, float) and (isinstance(got, Tensor) or
+                                        (isinstance(got, dict) and "tensor" in got)):
         got_text = f"a tensor holding {got_text}"
     return f"expected {shown(expected)}, got {got_text}"
+
+
+def judged(check: Callable[[], None]) -> tuple[str, str]:
+    """In the judge: run a check of this package on data (never a learner's object) and return
+    ("passed", its success line), ("failed", its message) or ("not attempted", why)."""
+    _collecting.lines = []
+    try:
+        check()
+        lines = _collecting.lines
+    except NotAnswered as error:
+        return "not attempted", str(error)
+    except CheckFailed as error:
+        return "failed", str(error)
+    finally:
+        _collecting.lines = None
+    if not lines:
+        return "failed", "the check reported no verdict"
+    return "passed", "\n".join(lines)
 
 
 def show_graphs(pictures: list[tuple[str, Tensor]], names: dict | None = None,
@@ -307,13 +339,22 @@ def show_graphs(pictures: list[tuple[str, Tensor]], names: dict | None = None,
         return
     from IPython.display import HTML, display
 
+    display(HTML(graphs_html(pictures, names, view)))
+
+
+def graphs_html(pictures: list[tuple[str, Tensor]], names: dict | None = None,
+                view: str = "forward") -> str:
+    """Each graph in a figure of its own, its caption above it: however wide the graphs, a
+    caption never sits over another graph (a row that wraps moves caption and graph together)."""
     from minigrad import viz
 
-    def svg(title: str, t: Tensor) -> str:
+    def figure(title: str, t: Tensor) -> str:
         picture = viz.draw(t, names=names, view=view)._repr_svg_()
-        return f"<div style='display:inline-block;margin-right:2em'><b>{title}</b>{picture}</div>"
+        return (f"<figure style='margin:0'><figcaption><b>{html.escape(title)}</b>"
+                f"</figcaption>{picture}</figure>")
 
-    display(HTML("".join(svg(title, t) for title, t in pictures)))
+    return ("<div style='display:flex;flex-wrap:wrap;gap:2em;align-items:flex-start'>" +
+            "".join(figure(title, t) for title, t in pictures) + "</div>")
 
 
 _notebook.install()  # every check module imports this one: one-line "not answered yet" in IPython

@@ -7,7 +7,9 @@ from one with a raised recursion limit; watching the calls can. `Watch` uses `sy
 which sees every Python call in this thread (and, through `threading.setprofile`, in the
 threads the learner's code starts) and costs a little time only while it is on. Like all
 in-process checking it can be switched off by the code it watches; it notices that, even when
-the code switches it back on, and the check fails saying so."""
+the code switches it back on, and the check fails saying so. In the course's grader a Watch
+runs in the sandboxed worker: what it saw is data the judge may use to fail an answer, never
+to pass one (docs/grading.md)."""
 from __future__ import annotations
 
 import inspect
@@ -21,8 +23,10 @@ from typing import Any
 
 import numpy as np
 
+import minigrad
+import minigrad_course
 from minigrad.autograd import engine
-from ._feedback import NOT_LEARNERS, CheckFailed, as_array
+from ._feedback import NOT_LEARNERS, CheckFailed, _fingerprint, as_array
 
 _ENGINE_RUN = engine.run_backward.__code__  # every backward() and autograd.grad() runs this
 _TASK_RUN = engine.GraphTask.run.__code__  # and this: called alone, it is a backward pass too
@@ -69,13 +73,16 @@ class Watch:
         self.borrowed: list[str] = []  # the check module's own functions the learner called
         self.runs: list[Run] = []
         self.called: list[str] = []
+        self.backward_runs_before: list[int] = []  # per call noted: the passes run before it
         self.recursive: list[str] = []
         self.switched_off = False
         self._leaving = False  # __exit__'s own sys.setprofile is no learner's
         self.peeked = False  # the learner's code read the stack of frames
         self._in_engine_run = 0  # how many run_backward calls are open
         self._depth: dict[CodeType, int] = {}  # learner's code -> how many of its calls are open
-        self._is_learners: dict[CodeType, bool] = {}
+        self._kinds: dict[CodeType, Any] = {}
+        self._forbidden_prints = {_fingerprint(code): name for code, name in
+                                  self.forbidden.items()}
         self._hook = self._event  # one bound method, so that `is` can recognise it later
 
     def __enter__(self) -> Watch:
@@ -114,29 +121,30 @@ class Watch:
                 self.peeked = True
         elif event == "call":
             code = frame.f_code
-            if code is _ENGINE_RUN:
+            kind = self._kinds.get(code) or self._kind(code)
+            if kind is ENGINE:
                 self._in_engine_run += 1
                 found = frame.f_locals
                 self.runs.append(Run(tuple(found["roots"]), bool(found["accumulate"]),
                                      bool(found["create_graph"])))
-            elif code is _TASK_RUN and not self._in_engine_run:  # a GraphTask run by hand
-                self.runs.append(Run((), True, False))
+            elif kind is TASK:  # a GraphTask run by hand
+                if not self._in_engine_run:
+                    self.runs.append(Run((), True, False))
             elif code in _SWITCH_CODES and not self._leaving:
                 self.switched_off = True
             elif code in _FRAME_READER_CODES:
                 caller = frame.f_back
                 self.peeked = self.peeked or (caller is not None and self._learners(caller.f_code))
-            elif code in self.forbidden:
-                self.called.append(self.forbidden[code])
-            elif code.co_filename in _TOPIC_MODULES and code not in self.given:
-                self.borrowed.append(code.co_name)
-            elif self._learners(code):
+            elif isinstance(kind, tuple):
+                (self.called if kind[0] == "forbidden" else self.borrowed).append(kind[1])
+                self.backward_runs_before.append(len(self.runs))
+            elif kind is LEARNER:
                 depth = self._depth.get(code, 0) + 1
                 self._depth[code] = depth
                 if depth > 1 and code.co_name not in self.recursive:
                     self.recursive.append(code.co_name)
         elif event == "return":
-            if frame.f_code is _ENGINE_RUN and self.runs:
+            if self._kinds.get(frame.f_code) is ENGINE and self.runs:
                 self._in_engine_run -= 1
                 self.runs[-1].result = arg
             depth = self._depth.get(frame.f_code)
@@ -144,12 +152,90 @@ class Watch:
                 self._depth[frame.f_code] = depth - 1
 
     def _learners(self, code: CodeType) -> bool:
-        known = self._is_learners.get(code)
-        if known is None:
-            path = Path(code.co_filename).resolve()
-            known = not any(path.is_relative_to(folder) for folder in NOT_LEARNERS)
-            self._is_learners[code] = known
-        return known
+        return (self._kinds.get(code) or self._kind(code)) is LEARNER
+
+    def _kind(self, code: CodeType) -> Any:
+        """What a function is, by what it is and then by what it does: the engine's pass, a
+        forbidden function, a check's own function (borrowed), the learner's, or ours. Code
+        that is not one of the packages' own code objects is the learner's, whatever file name
+        it claims (a recursion compiled under minigrad's name), unless its instructions are
+        those of the engine's pass, of a forbidden function or of a check's (re-wrapped in a
+        new code object, or typed out again)."""
+        if code is _ENGINE_RUN:
+            kind: Any = ENGINE
+        elif code is _TASK_RUN:
+            kind = TASK
+        elif code in self.forbidden:
+            kind = ("forbidden", self.forbidden[code])
+        elif code in self.given:
+            kind = OURS
+        elif code in _genuine():
+            kind = ("borrowed", code.co_qualname) if code.co_filename in _TOPIC_MODULES else OURS
+        elif _in_a_library(code.co_filename):
+            kind = OURS  # Python's own and installed packages (minigrad's are genuine above)
+        else:
+            twin = _fingerprint(code)
+            kind = _TWINS.get(twin) or (("forbidden", self._forbidden_prints[twin])
+                                        if twin in self._forbidden_prints else None) or \
+                _borrowed_twin(_copy_print(code)) or LEARNER
+        self._kinds[code] = kind
+        return kind
+
+
+ENGINE, TASK, LEARNER, OURS = "engine", "task", "learner", "ours"
+_COURSE = tuple(Path(folder).resolve() for folder in (*minigrad.__path__,
+                                                      *minigrad_course.__path__))
+_LIBRARIES = tuple(folder for folder in NOT_LEARNERS if folder not in _COURSE)
+_TWINS = {_fingerprint(_ENGINE_RUN): ENGINE, _fingerprint(_TASK_RUN): TASK}
+_GENUINE: set[CodeType] = set()  # every code object of minigrad's and minigrad_course's modules
+_SCANNED: set[str] = set()
+# A check module's function, as a copy of its code object would be (its instructions and where
+# its lines are) -> its name. Not its instructions alone: a learner who types the same
+# algorithm (reference_order is one) writes their own code.
+_TOPIC_PRINTS: dict[Any, str] = {}
+
+
+def _copy_print(code: CodeType) -> Any:
+    return _fingerprint(code), code.co_firstlineno, code.co_linetable
+
+
+def _in_a_library(filename: str) -> bool:
+    path = Path(filename).resolve()
+    return not any(path.is_relative_to(folder) for folder in _COURSE) and \
+        any(path.is_relative_to(folder) for folder in _LIBRARIES)
+
+
+def _genuine() -> set[CodeType]:
+    """The packages' own code objects, their modules read as they were imported (a module
+    imported since is read on the next call; a function put in an old module later is not)."""
+    for name, module in list(sys.modules.items()):
+        if name in _SCANNED or not name.startswith(("minigrad.", "minigrad_course.")) and \
+                name not in ("minigrad", "minigrad_course"):
+            continue
+        _SCANNED.add(name)
+        found: list[Any] = []
+        for value in list(vars(module).values()):
+            if isinstance(value, type) and value.__module__ == name:
+                found += [getattr(m, "__func__", m) for m in vars(value).values()]
+                found += [m.fget for m in vars(value).values() if isinstance(m, property)]
+            elif getattr(value, "__module__", None) == name:
+                found.append(value)
+        codes = [getattr(f, "__code__", None) for f in found]
+        stack = [code for code in codes if isinstance(code, CodeType)]
+        for code in stack:
+            if code.co_filename in _TOPIC_MODULES:
+                _TOPIC_PRINTS.setdefault(_copy_print(code), code.co_name)
+        while stack:
+            code = stack.pop()
+            if code not in _GENUINE:
+                _GENUINE.add(code)
+                stack += [c for c in code.co_consts if isinstance(c, CodeType)]
+    return _GENUINE
+
+
+def _borrowed_twin(twin: Any) -> tuple[str, str] | None:
+    name = _TOPIC_PRINTS.get(twin)
+    return ("borrowed", name) if name is not None else None
 
 
 def _code_of(function: Callable) -> CodeType:

@@ -28,7 +28,7 @@ CALLABLE_KINDS = (types.FunctionType, types.BuiltinFunctionType, type, types.Mod
                   staticmethod, classmethod, property, types.MethodDescriptorType,
                   types.WrapperDescriptorType)
 SHOWN = 3  # names listed in the message; the rest are counted
-SNAPSHOT_NAME = "_PRISTINE"  # where _feedback keeps its snapshot (the grader's kernel sets it)
+SNAPSHOT_NAME = "_PRISTINE"  # where _feedback keeps its snapshot
 
 
 def _watched_module(name: str) -> bool:

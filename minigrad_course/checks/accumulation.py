@@ -7,6 +7,8 @@ from typing import Any
 import numpy as np
 
 from minigrad.tensor import Tensor
+from ._data import value_data
+from ._exercise import Exercise, call, prediction
 from ._feedback import Checks, same_numbers, shown
 from ._guards import Watch, roughly
 from ._snippets import check_predictions
@@ -31,6 +33,7 @@ print(x.grad)""",
 }
 
 
+@prediction
 def both_orders(answers: Any) -> None:
     labels = ["the 1st print (y first)", "the 2nd print (y first)",
               "the 1st print (z first)", "the 2nd print (z first)"]
@@ -47,6 +50,7 @@ for step in range(4):
 print(x.grad)"""
 
 
+@prediction
 def loop(answers: Any) -> None:
     check_predictions("your prediction", answers, LOOP_SNIPPET, ["x.grad after the loop"],
                       "Right: four backward passes, four gradients added up.",
@@ -78,39 +82,42 @@ def _passes_of(w: Tensor) -> tuple[list[np.ndarray], Callable]:
     return passes, remember
 
 
-def two_losses(gradients_of_two_losses: Callable) -> None:
-    checks = Checks("gradients_of_two_losses(w)")
-    checks.require_changed(gradients_of_two_losses, TWO_LOSSES_BUGGY, "gradients_of_two_losses")
-    rng = np.random.default_rng(3)
-    for w0 in (np.array([1.0, -1.0, 3.0]), rng.normal(size=4)):
-        w = Tensor(w0.copy(), requires_grad=True)
-        passes, hook = _passes_of(w)
-        with Watch(given=(hook,)):
-            result = checks.call(gradients_of_two_losses, w)
-        if not (isinstance(result, tuple) and len(result) == 2):
-            checks.fail_now("it should return a pair (grad_a, grad_b).")
-        grad_a, grad_b = result
-        which = f"for w = {shown(w0)}"
-        checks.expect(same_numbers(grad_a, np.full_like(w0, 2.0)),
-                      f"{which}: grad_a is not the gradient of loss_a alone (got {shown(grad_a)}). "
-                      "Hint: is grad_a a copy, or the very tensor that the next backward() "
-                      "adds to?")
-        checks.expect(same_numbers(grad_b, 2 * w0),
-                      f"{which}: grad_b is not the gradient of loss_b alone, 2·w (got "
-                      f"{shown(grad_b)}). Hint: what does .grad still hold when loss_b.backward() "
-                      "runs?")
-        checks.expect(any(same_numbers(grad, np.full_like(w0, 2.0)) for grad in passes) and
-                      any(same_numbers(grad, 2 * w0) for grad in passes),
-                      f"{which}: no backward pass brought these gradients to w: the exercise "
-                      "asks for each loss's gradient as backward() computes it, not written "
-                      "out by hand.")
-    checks.verdict("Both gradients are right for two w, each from its own backward pass.")
+def _two_losses_run(gradients_of_two_losses: Callable, w0: np.ndarray) -> dict:
+    w = Tensor(w0.copy(), requires_grad=True)
+    passes, hook = _passes_of(w)
+    with Watch(given=(hook,)):
+        result = call(gradients_of_two_losses, w)
+    return {"result": value_data(result), "passes": passes}
 
 
-def _batch(n: int) -> tuple[Tensor, Tensor]:
-    rng = np.random.default_rng(n)
-    inputs = rng.normal(size=(n, 3))
-    return Tensor(inputs), Tensor(inputs @ np.array([1.0, -2.0, 0.5]) + rng.normal(size=n))
+def _two_losses_judge(checks: Checks, w0: np.ndarray, got: dict) -> None:
+    result = got["result"]
+    if not (isinstance(result, dict) and len(result.get("tuple", ())) == 2):
+        checks.fail_now("it should return a pair (grad_a, grad_b).")
+    grad_a, grad_b = result["tuple"]
+    which = f"for w = {shown(w0)}"
+    checks.expect(same_numbers(grad_a, np.full_like(w0, 2.0)),
+                  f"{which}: grad_a is not the gradient of loss_a alone (got {shown(grad_a)}). "
+                  "Hint: is grad_a a copy, or the very tensor that the next backward() "
+                  "adds to?")
+    checks.expect(same_numbers(grad_b, 2 * w0),
+                  f"{which}: grad_b is not the gradient of loss_b alone, 2·w (got "
+                  f"{shown(grad_b)}). Hint: what does .grad still hold when loss_b.backward() "
+                  "runs?")
+    passes = got["passes"]
+    checks.expect(any(same_numbers(grad, np.full_like(w0, 2.0)) for grad in passes) and
+                  any(same_numbers(grad, 2 * w0) for grad in passes),
+                  f"{which}: no backward pass brought these gradients to w: the exercise "
+                  "asks for each loss's gradient as backward() computes it, not written "
+                  "out by hand.")
+
+
+two_losses = Exercise(
+    "gradients_of_two_losses(w)", ("gradients_of_two_losses",),
+    cases=lambda rng: [np.array([1.0, -1.0, 3.0]), rng.normal(size=int(rng.integers(2, 6)))],
+    run=_two_losses_run, judge=_two_losses_judge, seed=3,
+    buggy=(TWO_LOSSES_BUGGY, "gradients_of_two_losses"),
+    success="Both gradients are right for two w, each from its own backward pass.")
 
 
 def _gradient(inputs: np.ndarray, targets: np.ndarray, w0: np.ndarray, n: int) -> np.ndarray:
@@ -121,54 +128,74 @@ def _gradient(inputs: np.ndarray, targets: np.ndarray, w0: np.ndarray, n: int) -
     return w.grad._data
 
 
-def micro_batches(accumulate_gradient: Callable, cases: tuple = ((8, 2), (10, 4)),
-                  success: str = "w.grad is the full-batch gradient, from one backward pass per "
-                                 "micro-batch, each with its micro-batch's share.") -> None:
-    """`cases` lists (batch size, micro-batch size). The visible check has an uneven split
-    already, since the prompt names it; the hidden test tries other sizes. Each backward
-    pass must bring its micro-batch's share: one pass over the whole batch, padded with
-    passes that bring nothing, is not micro-batching."""
-    checks = Checks("accumulate_gradient(w, inputs, targets, micro_batch_size)")
-    rng = np.random.default_rng(4)
-    for n, size in cases:
-        inputs, targets = _batch(n)
-        w0 = rng.normal(size=3)
-        w = Tensor(w0.copy(), requires_grad=True)
-        passes, hook = _passes_of(w)
-        with Watch(given=(hook,)):
-            checks.call(accumulate_gradient, w, inputs, targets, size)
-        which = f"with {n} samples in micro-batches of {size}"
-        if not checks.expect(w.grad is not None, f"{which}: w.grad is still None. Hint: call "
-                             "backward() on each micro-batch's loss."):
-            continue
-        expected_passes = -(-n // size)
-        checks.expect(len(passes) == expected_passes,
-                      f"{which}: backward() should run once per micro-batch "
-                      f"({expected_passes} times); it ran {len(passes)} times.")
-        shares = [_gradient(inputs._data[start:start + size], targets._data[start:start + size],
-                            w0, n) for start in range(0, n, size)]
-        unmatched = list(passes)
-        for share in shares:
-            match = next((i for i, grad in enumerate(unmatched) if same_numbers(grad, share)),
-                         None)
-            if match is not None:
-                unmatched.pop(match)
-        checks.expect(len(passes) == expected_passes and not unmatched,
-                      f"{which}: some backward pass did not bring one micro-batch's share of "
-                      "the gradient (its rows' squared errors, divided by the whole batch's "
-                      "size). Hint: each backward() should start from the loss of one "
-                      "micro-batch, computed from its rows only.")
-        expected = _gradient(inputs._data, targets._data, w0, n)
-        checks.expect(same_numbers(w.grad, expected),
-                      f"{which}: w.grad is not the gradient of the mean squared error over the "
-                      f"whole batch (expected {roughly(expected)}, got {shown(w.grad)}). Hint: "
-                      "the mean over the whole batch divides every squared error by the size of "
-                      "the whole batch; do your micro-batch losses do the same, the last, "
-                      "smaller one included?")
-    checks.verdict(success)
+def _micro_cases(rng: np.random.Generator, sizes: tuple) -> list[dict]:
+    """One case per (batch size, micro-batch size): random rows, targets and a starting w."""
+    cases = []
+    for n, size in sizes:
+        inputs = rng.normal(size=(n, 3))
+        targets = inputs @ np.array([1.0, -2.0, 0.5]) + rng.normal(size=n)
+        cases.append({"n": n, "size": size, "inputs": inputs, "targets": targets,
+                      "w0": rng.normal(size=3)})
+    return cases
 
 
-def micro_batches_uneven(accumulate_gradient: Callable) -> None:
-    micro_batches(accumulate_gradient, cases=((7, 3), (5, 5), (3, 1)),
-                  success="Uneven micro-batches add up to the full-batch gradient too, one "
-                          "share per backward pass.")
+def _micro_run(accumulate_gradient: Callable, case: dict) -> dict:
+    w = Tensor(case["w0"].copy(), requires_grad=True)
+    passes, hook = _passes_of(w)
+    with Watch(given=(hook,)):
+        call(accumulate_gradient, w, Tensor(case["inputs"].copy()),
+             Tensor(case["targets"].copy()), case["size"])
+    return {"grad": None if w._grad is None else value_data(w._grad), "passes": passes}
+
+
+def _micro_judge(checks: Checks, case: dict, got: dict) -> None:
+    n, size, inputs, targets = case["n"], case["size"], case["inputs"], case["targets"]
+    which = f"with {n} samples in micro-batches of {size}"
+    if not checks.expect(got["grad"] is not None, f"{which}: w.grad is still None. Hint: call "
+                         "backward() on each micro-batch's loss."):
+        return
+    passes = got["passes"]
+    expected_passes = -(-n // size)
+    checks.expect(len(passes) == expected_passes,
+                  f"{which}: backward() should run once per micro-batch "
+                  f"({expected_passes} times); it ran {len(passes)} times.")
+    unmatched = list(passes)
+    for start in range(0, n, size):
+        share = _gradient(inputs[start:start + size], targets[start:start + size], case["w0"], n)
+        match = next((i for i, grad in enumerate(unmatched) if same_numbers(grad, share)), None)
+        if match is not None:
+            unmatched.pop(match)
+    checks.expect(len(passes) == expected_passes and not unmatched,
+                  f"{which}: some backward pass did not bring one micro-batch's share of "
+                  "the gradient (its rows' squared errors, divided by the whole batch's "
+                  "size). Hint: each backward() should start from the loss of one "
+                  "micro-batch, computed from its rows only.")
+    expected = _gradient(inputs, targets, case["w0"], n)
+    checks.expect(same_numbers(got["grad"], expected),
+                  f"{which}: w.grad is not the gradient of the mean squared error over the "
+                  f"whole batch (expected {roughly(expected)}, got {shown(got['grad'])}). Hint: "
+                  "the mean over the whole batch divides every squared error by the size of "
+                  "the whole batch; do your micro-batch losses do the same, the last, "
+                  "smaller one included?")
+
+
+def _drawn_sizes(rng: np.random.Generator) -> tuple[int, int]:
+    n = int(rng.integers(5, 13))
+    return n, int(rng.integers(2, n))
+
+
+# The visible check has an uneven split already, since the prompt names it; the hidden test
+# tries other sizes. Each backward pass must bring its micro-batch's share: one pass over the
+# whole batch, padded with passes that bring nothing, is not micro-batching.
+micro_batches = Exercise(
+    "accumulate_gradient(w, inputs, targets, micro_batch_size)", ("accumulate_gradient",),
+    cases=lambda rng: _micro_cases(rng, ((8, 2), (10, 4), _drawn_sizes(rng))),
+    run=_micro_run, judge=_micro_judge, seed=4,
+    success="w.grad is the full-batch gradient, from one backward pass per micro-batch, each "
+            "with its micro-batch's share.")
+micro_batches_uneven = Exercise(
+    micro_batches.subject, micro_batches.names,
+    cases=lambda rng: _micro_cases(rng, ((7, 3), (5, 5), (3, 1), _drawn_sizes(rng))),
+    run=_micro_run, judge=_micro_judge, seed=5,
+    success="Uneven micro-batches add up to the full-batch gradient too, one share per "
+            "backward pass.")

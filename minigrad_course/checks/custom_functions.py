@@ -6,110 +6,148 @@ from typing import Any
 
 import numpy as np
 
-from minigrad.autograd import Function, gradcheck
+from minigrad.autograd import Function
 from minigrad.tensor import Tensor
+from ._data import value_data
+from ._exercise import Exercise, call
 from ._feedback import Checks, same_numbers
 from ._guards import Watch
 
 
-def _require_function(checks: Checks, function: Any, name: str) -> None:
-    """`name` must be a torch.autograd.Function subclass that keeps Function's own apply:
-    the exercise is about writing forward and backward, not about dressing up another op."""
+def _what_it_is(function: Any) -> dict:
+    """Is `function` a torch.autograd.Function subclass that keeps Function's own apply? The
+    exercise is about writing forward and backward, not about dressing up another op."""
     if not (isinstance(function, type) and issubclass(function, Function)):
-        what = "a class" if isinstance(function, type) else f"a {type(function).__name__}"
+        return {"not_function": "a class" if isinstance(function, type) else
+                f"a {type(function).__name__}"}
+    return {"own_apply": getattr(function.apply, "__func__", None) is not Function.apply.__func__}
+
+
+def _applied(function: Any, inputs: list, v: np.ndarray, name: str) -> dict:
+    """function.apply on the inputs (tensors that require grad, then plain numbers), what its
+    node holds, and the inputs' .grad after a backward with upstream gradient v."""
+    tensors = [Tensor(x.copy(), requires_grad=True) if isinstance(x, np.ndarray) else x
+               for x in inputs]
+    y = call(function.apply, *tensors, doing=f"{name}.apply(...)")
+    found: dict = {"y": value_data(y)}
+    node = getattr(y, "grad_fn", None) if isinstance(y, Tensor) else None
+    found["own_node"] = node is not None and getattr(type(node), "_forward_cls", None) is function
+    if found["own_node"]:
+        found["kept"] = sorted(key for key, value in vars(node).items()
+                               if not key.startswith("_") and isinstance(value, Tensor))
+        found["saved"] = len(node._saved or ())
+    if isinstance(y, Tensor) and y.requires_grad:
+        with Watch() as watch:
+            call(y.backward, Tensor(v), doing="y.backward(v)")
+        found["backward_runs"] = watch.backward_runs
+        found["grads"] = [value_data(t._grad) if isinstance(t, Tensor) else None
+                          for t in tensors]
+    return found
+
+
+def _judge_kind(checks: Checks, got: dict, name: str) -> None:
+    if "not_function" in got:
         checks.fail_now(f"{name} should be a class that subclasses torch.autograd.Function; "
-                        f"it is {what} that does not.")
-    if getattr(function.apply, "__func__", None) is not Function.apply.__func__:
+                        f"it is {got['not_function']} that does not.")
+    if got["own_apply"]:
         checks.fail_now(f"{name} defines its own apply: write forward and backward, and let "
                         "torch.autograd.Function's apply connect them to the graph.")
 
 
-def _backward_by_hand(checks: Checks, name: str, y: Tensor, v: Tensor) -> None:
-    """y.backward(v) runs one pass of the engine: a backward that asks autograd for its own
-    derivative (a second pass inside the first) has not written it."""
-    with Watch() as watch:
-        checks.call(y.backward, v, doing="y.backward(v)")
-    checks.expect(watch.backward_runs == 1, f"{name}'s backward runs a backward pass of its "
+def _judge_applied(checks: Checks, got: dict, name: str, value: np.ndarray,
+                   grads: list, saves: int, wrong_grad: str, wrong_value: str) -> None:
+    """The values, the node (its own, holding what forward saved, no tensor kept on ctx), one
+    backward pass, and each input's gradient against what the judge works out by hand."""
+    checks.expect(same_numbers(got["y"], value), wrong_value)
+    checks.expect(got["own_node"], f"the result's grad_fn is not {name}'s node ({name}Backward). "
+                  f"Hint: return what forward computes, and call {name}.apply, not "
+                  f"{name}.forward.")
+    if got["own_node"]:
+        checks.expect(not got["kept"], f"forward keeps tensors as attributes of ctx "
+                      f"({', '.join(got['kept'])}): tensors for backward go through "
+                      "ctx.save_for_backward, which checks that they have not changed in place "
+                      "before backward reads them (notebook 12).")
+        checks.expect(got["saved"] >= saves, f"{name}'s forward should save the {saves} "
+                      f"tensor{'s' if saves > 1 else ''} its backward needs with "
+                      "ctx.save_for_backward.")
+    if "grads" not in got:
+        checks.fail_now(f"{name}.apply should return a tensor that requires grad when its "
+                        "input does.")
+    checks.expect(got["backward_runs"] == 1, f"{name}'s backward runs a backward pass of its "
                   "own: write the derivative with tensor operations instead (notebook 12).")
+    checks.expect(all(same_numbers(mine, wanted) for mine, wanted in zip(got["grads"], grads)),
+                  wrong_grad)
 
 
-def _expect_own_node(checks: Checks, function: Any, name: str, y: Any, saves: int) -> None:
-    """y.grad_fn is `function`'s node, holding `saves` tensors from save_for_backward and no
-    tensor kept as a plain attribute of ctx."""
-    node = getattr(y, "grad_fn", None)
-    checks.expect(node is not None and getattr(type(node), "_forward_cls", None) is function,
-                  f"the result's grad_fn is not {name}'s node ({name}Backward). Hint: return "
-                  f"what forward computes, and call {name}.apply, not {name}.forward.")
-    if node is None or getattr(type(node), "_forward_cls", None) is not function:
+def _points(rng: np.random.Generator, size: int, low: float = -2, high: float = 2) -> np.ndarray:
+    return rng.uniform(low, high, size)
+
+
+def _cube_run(function: Any, case: dict) -> dict:
+    kind = _what_it_is(function)
+    return kind if "not_function" in kind or kind["own_apply"] else \
+        {**kind, **_applied(function, [case["x"]], case["v"], "Cube")}
+
+
+def _cube_judge(checks: Checks, case: dict, got: dict) -> None:
+    _judge_kind(checks, got, "Cube")
+    x, v = case["x"], case["v"]
+    _judge_applied(checks, got, "Cube", x ** 3, [3 * x ** 2 * v], 1,
+                   "x.grad is not v · 3x². Hint: backward receives the gradient of the output; "
+                   "multiply it by the derivative.", "Cube.apply(x) should compute x ** 3.")
+
+
+cube = Exercise(
+    "Cube", ("function",), run=_cube_run, judge=_cube_judge, seed=17,
+    cases=lambda rng: [{"x": _points(rng, n), "v": _points(rng, n)} for n in (3, 2, 5)],
+    success="Cube passes: a Function with right values, its CubeBackward node in the graph "
+            "holding what forward saved, and the gradient right for upstream gradients that "
+            "are not all ones.")
+
+
+def _mul_pow_run(mul: Any, pow_: Any, case: dict) -> dict:
+    if case["which"] == "Mul":
+        kind = _what_it_is(mul)
+        inputs, function = [case["a"], case["b"]], mul
+    else:
+        kind = _what_it_is(pow_)
+        inputs, function = [case["x"], case["n"]], pow_
+    return kind if "not_function" in kind or kind["own_apply"] else \
+        {**kind, **_applied(function, inputs, case["v"], case["which"])}
+
+
+def _mul_pow_judge(checks: Checks, case: dict, got: dict) -> None:
+    name, v = case["which"], case["v"]
+    _judge_kind(checks, got, name)
+    if name == "Mul":
+        a, b = case["a"], case["b"]
+        _judge_applied(checks, got, "Mul", a * b, [v * b, v * a], 2,
+                       "Mul's gradients are wrong. Hint: the gradient for a is grad_output "
+                       "times b, and for b it is grad_output times a.",
+                       "Mul.apply(a, b) should compute a * b.")
         return
-    kept = sorted(key for key, value in vars(node).items()
-                  if not key.startswith("_") and isinstance(value, Tensor))
-    checks.expect(not kept, f"forward keeps tensors as attributes of ctx ({', '.join(kept)}): "
-                  "tensors for backward go through ctx.save_for_backward, which checks that "
-                  "they have not changed in place before backward reads them (notebook 12).")
-    saved = node._saved or ()
-    checks.expect(len(saved) >= saves, f"{name}'s forward should save the {saves} tensor"
-                  f"{'s' if saves > 1 else ''} its backward needs with ctx.save_for_backward.")
+    x, n = case["x"], case["n"]
+    _judge_applied(checks, got, "Pow", x ** n, [v * n * x ** (n - 1)], 1,
+                   f"Pow's gradient is wrong for n = {n:g}. Hint: the derivative of x ** n is "
+                   "n * x ** (n - 1), times grad_output.",
+                   f"Pow.apply(x, {n:g}) should compute x ** {n:g}.")
 
 
-def cube(function: Any) -> None:
-    checks = Checks("Cube")
-    _require_function(checks, function, "Cube")
-    rng = np.random.default_rng(17)
-    x = Tensor(rng.normal(size=3), requires_grad=True)
-    y = checks.call(function.apply, x, doing="Cube.apply(x)")
-    if not isinstance(y, Tensor):
-        checks.fail_now("Cube.apply(x) should return a tensor.")
-    checks.expect(same_numbers(y, x._data ** 3), "Cube.apply(x) should compute x ** 3.")
-    _expect_own_node(checks, function, "Cube", y, saves=1)
-    weights = Tensor(rng.normal(size=3))
-    _backward_by_hand(checks, "Cube", y, weights)
-    checks.expect(same_numbers(x.grad, 3 * x._data ** 2 * weights._data),
-                  "x.grad is not v · 3x². Hint: backward receives the gradient of the output; "
-                  "multiply it by the derivative.")
-    x64 = Tensor(np.array([0.3, -1.2]), requires_grad=True)  # float64, as gradcheck wants
-    checks.expect(lambda: gradcheck(function.apply, (x64,), raise_exception=False),
-                  "gradcheck disagrees with your backward.")
-    checks.verdict("Cube passes: a Function with right values, its CubeBackward node in the "
-                   "graph holding what forward saved, and gradcheck agrees.")
+def _mul_pow_cases(rng: np.random.Generator) -> list[dict]:
+    cases = [{"which": "Mul", "a": _points(rng, 3), "b": _points(rng, 3), "v": _points(rng, 3)}]
+    for n in (3, 2.5, -1, round(float(rng.uniform(-3, 4)), 2)):
+        cases.append({"which": "Pow", "x": _points(rng, 3, 0.3, 2.0), "n": n,
+                      "v": _points(rng, 3)})  # positive x: any n is defined
+    return cases
 
 
-def mul_and_pow(mul: Any, pow_: Any) -> None:
-    """Mul.apply(a, b) is a * b; Pow.apply(x, n) is x ** n for a number n. gradcheck judges
-    both backwards against finite differences, in float64 as it wants."""
-    checks = Checks("Mul and Pow")
-    _require_function(checks, mul, "Mul")
-    _require_function(checks, pow_, "Pow")
-    rng = np.random.default_rng(18)
-    a = Tensor(rng.normal(size=3), requires_grad=True)
-    b = Tensor(rng.normal(size=3), requires_grad=True)
-    product = checks.call(mul.apply, a, b, doing="Mul.apply(a, b)")
-    checks.expect(isinstance(product, Tensor) and same_numbers(product, a._data * b._data),
-                  "Mul.apply(a, b) should compute a * b.")
-    _expect_own_node(checks, mul, "Mul", product, saves=2)
-    if isinstance(product, Tensor):
-        _backward_by_hand(checks, "Mul", product, Tensor(rng.normal(size=3)))
-    agrees = checks.call(gradcheck, mul.apply, (a, b), raise_exception=False,
-                         doing="gradcheck on Mul")
-    checks.expect(agrees, "gradcheck disagrees with Mul's backward. Hint: the gradient for a "
-                  "is grad_output times b, and for b it is grad_output times a.")
-    x = Tensor(rng.uniform(0.3, 2.0, 3), requires_grad=True)  # positive: any n is defined
-    hints = {"incorrect number of gradients": "backward returns one entry per input of "
-             "forward: the gradient for x, then None for the number n."}
-    for n in (3, 2.5, -1):
-        power = checks.call(pow_.apply, x, n, doing=f"Pow.apply(x, {n})")
-        checks.expect(isinstance(power, Tensor) and same_numbers(power, x._data ** n),
-                      f"Pow.apply(x, {n}) should compute x ** {n}.")
-        if n == 3 and isinstance(power, Tensor):
-            _expect_own_node(checks, pow_, "Pow", power, saves=1)
-            _backward_by_hand(checks, "Pow", power, Tensor(rng.normal(size=3)))
-        agrees = checks.call(gradcheck, lambda t, n=n: pow_.apply(t, n), (x,),
-                             raise_exception=False, hints=hints,
-                             doing=f"gradcheck on Pow with n = {n}")
-        checks.expect(agrees, f"gradcheck disagrees with Pow's backward for n = {n}. Hint: "
-                      "the derivative of x ** n is n * x ** (n - 1), times grad_output.")
-    checks.verdict("Mul and Pow pass: Functions whose nodes hold what forward saved, right "
-                   "values, and gradcheck agrees with both backwards (Pow for n = 3, 2.5, -1).")
+mul_and_pow = Exercise(
+    "Mul and Pow", ("mul", "pow_"), run=_mul_pow_run, judge=_mul_pow_judge, seed=18,
+    cases=_mul_pow_cases,
+    hints={"incorrect number of gradients": "backward returns one entry per input of "
+           "forward: the gradient for x, then None for the number n."},
+    success="Mul and Pow pass: Functions whose nodes hold what forward saved, right values, "
+            "and right gradients for both (Pow for n = 3, 2.5, -1 and another).")
 
 
 # The read-only cell's bug, as the notebook shows it (a test keeps the two equal): while
@@ -127,27 +165,24 @@ class Softplus(torch.autograd.Function):
         return torch.sigmoid(x)"""
 
 
-def softplus(function: Any) -> None:
-    checks = Checks("Softplus")
-    checks.require_changed(function, SOFTPLUS_BUGGY, "Softplus")
-    _require_function(checks, function, "Softplus")
-    rng = np.random.default_rng(19)
-    x = Tensor(rng.normal(size=4), requires_grad=True)
-    y = checks.call(function.apply, x, doing="Softplus.apply(x)")
-    if not isinstance(y, Tensor):
-        checks.fail_now("Softplus.apply(x) should return a tensor.")
-    checks.expect(same_numbers(y, np.log1p(np.exp(x._data))), "the forward values changed.")
-    _expect_own_node(checks, function, "Softplus", y, saves=1)
-    weights = Tensor(rng.normal(size=4))
-    _backward_by_hand(checks, "Softplus", y, weights)
-    sigmoid = 1 / (1 + np.exp(-x._data))
-    checks.expect(same_numbers(x.grad, weights._data * sigmoid),
-                  "with an upstream gradient v that is not all ones, x.grad is wrong (sum() "
-                  "sends all ones). Hint: what is grad_output, and what does the chain rule do "
-                  "with it? (notebook 12)")
-    checks.expect(lambda: gradcheck(function.apply, (Tensor(np.array([0.3, -1.2]),
-                                                            requires_grad=True),),
-                                    raise_exception=False),
-                  "gradcheck still reports a mismatch.")
-    checks.verdict("Softplus passes: same values, x.grad right for an upstream gradient that is "
-                   "not all ones, and gradcheck agrees.")
+def _softplus_run(function: Any, case: dict) -> dict:
+    kind = _what_it_is(function)
+    return kind if "not_function" in kind or kind["own_apply"] else \
+        {**kind, **_applied(function, [case["x"]], case["v"], "Softplus")}
+
+
+def _softplus_judge(checks: Checks, case: dict, got: dict) -> None:
+    _judge_kind(checks, got, "Softplus")
+    x, v = case["x"], case["v"]
+    _judge_applied(checks, got, "Softplus", np.log1p(np.exp(x)), [v / (1 + np.exp(-x))], 1,
+                   "with an upstream gradient v that is not all ones, x.grad is wrong (sum() "
+                   "sends all ones). Hint: what is grad_output, and what does the chain rule do "
+                   "with it? (notebook 12)", "the forward values changed.")
+
+
+softplus = Exercise(
+    "Softplus", ("function",), run=_softplus_run, judge=_softplus_judge, seed=19,
+    cases=lambda rng: [{"x": _points(rng, n), "v": _points(rng, n)} for n in (4, 2, 6)],
+    buggy=(SOFTPLUS_BUGGY, "Softplus"),
+    success="Softplus passes: same values, and x.grad right for upstream gradients that are "
+            "not all ones.")

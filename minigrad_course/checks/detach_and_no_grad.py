@@ -8,7 +8,9 @@ from typing import Any
 import numpy as np
 
 from minigrad.tensor import Tensor
-from ._feedback import Checks, same_numbers
+from ._data import value_data
+from ._exercise import Exercise, call, prediction
+from ._feedback import Checks, describe, same_numbers
 from ._guards import Watch
 from ._snippets import check_predictions
 
@@ -29,57 +31,97 @@ def td_loss(w, x, reward):
     return (prediction - target) ** 2"""
 
 
-def td_loss(loss_of: Callable) -> None:
-    checks = Checks("td_loss(w, x, reward)")
-    checks.require_changed(loss_of, TD_BUGGY, "td_loss")
-    rng = np.random.default_rng(15)
-    for w0, x0, reward in ((np.array([0.5, -1.0]), np.array([1.0, 2.0]), 1.0),
-                           (np.array([2.0, 0.25]), np.array([-1.0, 3.0]), -0.5),
-                           (rng.normal(size=4), rng.normal(size=4), float(rng.normal()))):
-        w, x = Tensor(w0.copy(), requires_grad=True), Tensor(x0)
-        with Watch():
-            loss = checks.call(loss_of, w, x, reward)
-        if not isinstance(loss, Tensor) or not loss.requires_grad:
-            checks.fail_now("it should return the loss as a tensor that requires grad.")
-        expected_value = ((w0 * x0).sum() - reward - 0.9 * (w0 * x0 * 2).sum()) ** 2
-        checks.expect(same_numbers(loss, expected_value), "the loss value changed: the target "
-                      "keeps its value, it only stops passing gradients.")
-        checks.call(loss.backward, doing="loss.backward()")
-        checks.expect(same_numbers(w.grad, _td_expected(w0, Tensor(x0), reward)),
-                      "w.grad is not the gradient through the prediction alone. Hint: which "
-                      "part of the loss should backward() treat as a constant? (notebook 10)")
-    checks.verdict("td_loss keeps its value and its gradient flows through the prediction "
-                   "only, for three w, x and reward.")
+def _td_run(loss_of: Callable, case: dict) -> dict:
+    w, x = Tensor(case["w0"].copy(), requires_grad=True), Tensor(case["x0"].copy())
+    with Watch():
+        loss = call(loss_of, w, x, case["reward"])
+    if not isinstance(loss, Tensor) or not loss.requires_grad:
+        return {"loss": value_data(loss)}
+    call(loss.backward, doing="loss.backward()")
+    return {"loss": value_data(loss), "grad": value_data(w._grad)}
 
 
-def frozen_copy(copy_of: Callable) -> None:
-    checks = Checks("frozen_copy(t)")
-    rng = np.random.default_rng(16)
-    leaf = Tensor(rng.normal(size=(2, 3)), requires_grad=True)
-    cases = [("a result of shape (3,)", Tensor(np.array([1.0, 2.0, 3.0]), requires_grad=True) * 2),
-             ("a leaf of shape (2, 3)", leaf),
-             ("a tensor without history", Tensor(rng.normal(size=4).astype(np.float32)))]
-    for description, t in cases:
-        version = t._version
-        with Watch():
-            copy = checks.call(copy_of, t)
-        which = f"for {description}"
-        if not isinstance(copy, Tensor):
-            checks.fail_now(f"it should return a tensor, not {type(copy).__name__}.")
-        checks.expect(same_numbers(copy, t._data) and copy.dtype == t.dtype,
-                      f"{which}: the copy should hold the same values, with the same shape and "
-                      "dtype.")
-        checks.expect(not copy.requires_grad and copy.grad_fn is None,
-                      f"{which}: the copy should have no history and not require grad. Hint: "
-                      "what cuts a tensor out of the graph? (notebook 10)")
-        t_before = t._data.copy()
-        checks.expect(lambda copy=copy, t=t, t_before=t_before, version=version:
-                      (copy.add_(1), same_numbers(t._data, t_before))[1] and
-                      t._version == version,
-                      f"{which}: changing the copy in place changed t (or t's version "
-                      "counter). Hint: what does detach() share with t? (notebook 10)")
-    checks.verdict("frozen_copy returns the same values, without history, sharing neither "
-                   "memory nor version counter, for 3 kinds of tensor.")
+def _td_judge(checks: Checks, case: dict, got: dict) -> None:
+    if "grad" not in got:
+        checks.fail_now("it should return the loss as a tensor that requires grad.")
+    w0, x0, reward = case["w0"], case["x0"], case["reward"]
+    expected_value = ((w0 * x0).sum() - reward - 0.9 * (w0 * x0 * 2).sum()) ** 2
+    checks.expect(same_numbers(got["loss"], expected_value), "the loss value changed: the "
+                  "target keeps its value, it only stops passing gradients.")
+    checks.expect(same_numbers(got["grad"], _td_expected(w0, Tensor(x0), reward)),
+                  "w.grad is not the gradient through the prediction alone. Hint: which "
+                  "part of the loss should backward() treat as a constant? (notebook 10)")
+
+
+def _td_cases(rng: np.random.Generator) -> list[dict]:
+    cases = [(np.array([0.5, -1.0]), np.array([1.0, 2.0]), 1.0),
+             (np.array([2.0, 0.25]), np.array([-1.0, 3.0]), -0.5)]
+    for _ in range(2):
+        n = int(rng.integers(2, 6))
+        cases.append((rng.normal(size=n), rng.normal(size=n), float(rng.normal())))
+    return [{"w0": w0, "x0": x0, "reward": reward} for w0, x0, reward in cases]
+
+
+td_loss = Exercise(
+    "td_loss(w, x, reward)", ("loss_of",), cases=_td_cases, run=_td_run, judge=_td_judge,
+    seed=15, buggy=(TD_BUGGY, "td_loss"),
+    success="td_loss keeps its value and its gradient flows through the prediction only, for "
+            "four w, x and reward.")
+
+
+COPIED = ("a result of shape (3,)", "a leaf of shape (2, 3)", "a tensor without history")
+
+
+def _copied(kind: int, values: np.ndarray) -> Tensor:
+    if kind == 0:
+        return Tensor(values, requires_grad=True) * 2
+    if kind == 1:
+        return Tensor(values, requires_grad=True)
+    return Tensor(values.astype(np.float32))
+
+
+def _frozen_run(copy_of: Callable, case: list) -> dict:
+    t = _copied(case[0], case[1].copy())
+    version, before = t._version, t._data.copy()
+    with Watch():
+        copy = call(copy_of, t)
+    if not isinstance(copy, Tensor):
+        return {"copy": value_data(copy)}
+    found = {"copy": value_data(copy), "grad_fn": copy.grad_fn is not None}
+    try:
+        copy.add_(1)
+        found["t_after"] = value_data(t._data)
+        found["t_version_kept"] = t._version == version
+    except Exception as error:  # noqa: BLE001 - the learner's copy refused the change
+        found["add_failed"] = type(error).__name__
+    found["t_before"] = before
+    return found
+
+
+def _frozen_judge(checks: Checks, case: list, got: dict) -> None:
+    t = _copied(case[0], case[1].copy())
+    which = f"for {COPIED[case[0]]}"
+    copy = got["copy"]
+    if not (isinstance(copy, dict) and "tensor" in copy):
+        checks.fail_now(f"it should return a tensor, not {describe(copy)}.")
+    checks.expect(same_numbers(copy, t._data) and copy["dtype"] == str(t._data.dtype),
+                  f"{which}: the copy should hold the same values, with the same shape and "
+                  "dtype.")
+    checks.expect(not copy["requires_grad"] and not got["grad_fn"],
+                  f"{which}: the copy should have no history and not require grad. Hint: "
+                  "what cuts a tensor out of the graph? (notebook 10)")
+    checks.expect("add_failed" not in got and same_numbers(got.get("t_after"), t._data) and
+                  got.get("t_version_kept"),
+                  f"{which}: changing the copy in place changed t (or t's version "
+                  "counter). Hint: what does detach() share with t? (notebook 10)")
+
+
+frozen_copy = Exercise(
+    "frozen_copy(t)", ("copy_of",), run=_frozen_run, judge=_frozen_judge, seed=16,
+    cases=lambda rng: [[0, np.array([1.0, 2.0, 3.0])], [1, rng.normal(size=(2, 3))],
+                       [2, rng.normal(size=4)], [int(rng.integers(0, 3)), rng.normal(size=5)]],
+    success="frozen_copy returns the same values, without history, sharing neither memory "
+            "nor version counter, for 3 kinds of tensor.")
 
 
 RECORDED_SNIPPET = """\
@@ -95,6 +137,7 @@ print(w.grad)
 print(b.grad)"""
 
 
+@prediction
 def recorded(answers: Any) -> None:
     check_predictions("your 3 predictions", answers, RECORDED_SNIPPET,
                       ["scaled.requires_grad", "w.grad", "b.grad"],

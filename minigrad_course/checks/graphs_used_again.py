@@ -9,6 +9,8 @@ from typing import Any
 import numpy as np
 
 from minigrad.tensor import Tensor
+from ._data import value_data
+from ._exercise import Exercise, call, prediction
 from ._feedback import Checks, same_numbers
 from ._guards import Watch, reaches
 from ._snippets import check_predictions
@@ -35,6 +37,7 @@ print(x.grad)""",
 }
 
 
+@prediction
 def twice(answers: Any) -> None:
     labels = ["program 1 (retain_graph)", "program 2 (backward twice)", "program 3, g",
               "program 3, x.grad"]
@@ -53,49 +56,66 @@ print(g2)
 print(x.grad)"""
 
 
+@prediction
 def second_order(answers: Any) -> None:
     check_predictions("your 3 predictions", answers, SECOND_ORDER_SNIPPET,
                       ["g", "g2", "x.grad"],
                       "All 3 right: create_graph makes the gradient differentiable in turn.")
 
 
-def _functions() -> list[tuple[str, Callable, Callable, float]]:
-    """(description, f, f'' worked out by hand, x) with random coefficients and points:
-    no second derivative can be written into an answer."""
-    rng = np.random.default_rng(14)
-    a, b, c = (float(value) for value in rng.uniform(0.5, 2.0, 3))
-    cases = [
-        (f"{a:.2f} · x ** 3", lambda x: a * x ** 3, lambda v: 6 * a * v),
-        ("sin(x) · x²", lambda x: x.sin() * x ** 2,
-         lambda v: -math.sin(v) * v * v + 4 * v * math.cos(v) + 2 * math.sin(v)),
-        (f"exp({b:.2f} x)", lambda x: (x * b).exp(), lambda v: b * b * math.exp(b * v)),
-        (f"{c:.2f} / x", lambda x: c / x, lambda v: 2 * c / v ** 3),
-    ]
-    return [(description, f, exact, value) for description, f, exact in cases
+def _function(kind: str, k: float) -> tuple[str, Callable, Callable]:
+    """(description, f, f'' worked out by hand) for a coefficient k."""
+    return {
+        "cube": (f"{k:.2f} · x ** 3", lambda x: k * x ** 3, lambda v: 6 * k * v),
+        "sin": ("sin(x) · x²", lambda x: x.sin() * x ** 2,
+                lambda v: -math.sin(v) * v * v + 4 * v * math.cos(v) + 2 * math.sin(v)),
+        "exp": (f"exp({k:.2f} x)", lambda x: (x * k).exp(), lambda v: k * k * math.exp(k * v)),
+        "inverse": (f"{k:.2f} / x", lambda x: k / x, lambda v: 2 * k / v ** 3),
+    }[kind]
+
+
+def _second_cases(rng: np.random.Generator) -> list[list]:
+    """Random coefficients and points: no second derivative can be written into an answer."""
+    return [[kind, float(rng.uniform(0.5, 2.0)), value] for kind in ("cube", "sin", "exp",
+                                                                      "inverse")
             for value in (0.5, float(rng.uniform(0.8, 1.6)))]
 
 
-def second_derivative(second: Callable) -> None:
-    checks = Checks("second_derivative(f, x)")
-    for description, f, exact, value in _functions():
-        x = Tensor(value, requires_grad=True)
-        with Watch(given=(f,)) as watch:
-            result = checks.call(second, f, x)
-        which = f"for f(x) = {description} at x = {value:.3g}"
-        checks.expect(same_numbers(result, exact(value)),
-                      f"{which}, it is not f''(x). Hint: can the result of a derivative be "
-                      "differentiated again if its own graph was not recorded? (notebook 09)")
-        checks.expect(x._grad is None and not any(run.accumulate for run in watch.runs),
-                      f"{which}, backward() ran (or x.grad was filled). Hint: the exercise asks "
-                      "for torch.autograd.grad for both derivatives.")
-        runs = watch.runs
-        first_grads = {g.grad_fn for g in (runs[0].result or ()) if getattr(g, "grad_fn", None)} \
-            if runs else set()
-        checks.expect(len(runs) == 2 and runs[0].create_graph and
-                      all(reaches(root, first_grads) for root in runs[1].roots),
-                      f"{which}, it did not differentiate twice with autograd.grad: the second "
-                      "pass should start from the first one's result (it ran "
-                      f"{len(runs)} passes).")
-    checks.verdict("second_derivative gives f'' for 4 functions at 2 points each, from two "
-                   "autograd.grad passes, the second through the first one's graph, and leaves "
-                   ".grad alone.")
+def _second_run(second: Callable, case: list) -> dict:
+    _, f, _ = _function(case[0], case[1])
+    x = Tensor(case[2], requires_grad=True)
+    with Watch(given=(f,)) as watch:
+        result = call(second, f, x)
+    runs = watch.runs
+    first_grads = {g.grad_fn for g in (runs[0].result or ()) if getattr(g, "grad_fn", None)} \
+        if runs else set()
+    return {"result": value_data(result), "grad_filled": x._grad is not None,
+            "accumulated": any(run.accumulate for run in runs), "runs": len(runs),
+            "twice": len(runs) == 2 and runs[0].create_graph and
+            all(reaches(root, first_grads) for root in runs[1].roots)}
+
+
+def _second_judge(checks: Checks, case: list, got: dict) -> None:
+    description, _, exact = _function(case[0], case[1])
+    which = f"for f(x) = {description} at x = {case[2]:.3g}"
+    checks.expect(same_numbers(got["result"], exact(case[2])),
+                  f"{which}, it is not f''(x). Hint: can the result of a derivative be "
+                  "differentiated again if its own graph was not recorded? (notebook 09)")
+    checks.expect(not got["grad_filled"] and not got["accumulated"],
+                  f"{which}, backward() ran (or x.grad was filled). Hint: the exercise asks "
+                  "for torch.autograd.grad for both derivatives.")
+    checks.expect(got["twice"],
+                  f"{which}, it did not differentiate twice with autograd.grad: the second "
+                  "pass should start from the first one's result (it ran "
+                  f"{got['runs']} passes).")
+
+
+second_derivative = Exercise(
+    "second_derivative(f, x)", ("second",), cases=_second_cases, run=_second_run,
+    judge=_second_judge, seed=14,
+    hints={"does not require grad": "the first derivative came back with no graph of its own, "
+                                    "so there is nothing to differentiate again: which "
+                                    "argument of autograd.grad records one? (notebook 09)"},
+    success="second_derivative gives f'' for 4 functions at 2 points each, from two "
+            "autograd.grad passes, the second through the first one's graph, and leaves "
+            ".grad alone.")

@@ -8,7 +8,9 @@ from typing import Any
 import numpy as np
 
 from minigrad.tensor import Tensor
-from ._feedback import Checks, same_numbers, shown
+from ._data import value_data
+from ._exercise import Exercise, call, prediction
+from ._feedback import Checks, describe, same_numbers, shown
 from ._guards import Watch, roughly
 from ._snippets import check_predictions
 
@@ -21,88 +23,133 @@ y.backward()
 print(x.grad)"""
 
 
+@prediction
 def hook_changes_gradient(answer: Any) -> None:
     check_predictions("your prediction", answer, HOOK_SNIPPET, ["x.grad"],
                       "Right: a hook that returns a tensor changes every gradient upstream.",
                       hint="the hook's return value replaces h's gradient before it flows on.")
 
 
-def _watched_graphs() -> list[tuple[Tensor, dict[str, Tensor], dict[str, np.ndarray]]]:
+def _watched_graph(case: dict) -> tuple[Tensor, dict[str, Tensor], dict[str, np.ndarray]]:
     """(output, tensors to watch by name, their gradients worked out by hand): the graph of
-    sum(tanh(w * x) * 3), and one with random values where h feeds the output twice."""
-    x = Tensor(np.array([0.5, -1.0, 2.0]))
-    w = Tensor(np.array([1.0, 0.5, -0.25]), requires_grad=True)
-    pre = w * x
-    act = pre.tanh()
-    out = (act * 3).sum()
-    d_act = np.full(3, 3.0)
-    d_pre = d_act * (1 - np.tanh(w._data * x._data) ** 2)
-    first = (out, {"w": w, "pre": pre, "act": act},
-             {"w": d_pre * x._data, "pre": d_pre, "act": d_act})
-    a0 = np.random.default_rng(11).normal(size=4)
+    sum(tanh(w * x) * 3), or one where h feeds the output twice."""
+    if case["kind"] == "tanh":
+        x, w = Tensor(case["x"].copy()), Tensor(case["w"].copy(), requires_grad=True)
+        pre = w * x
+        act = pre.tanh()
+        out = (act * 3).sum()
+        d_act = np.full(len(case["x"]), 3.0)
+        d_pre = d_act * (1 - np.tanh(case["w"] * case["x"]) ** 2)
+        return (out, {"w": w, "pre": pre, "act": act},
+                {"w": d_pre * case["x"], "pre": d_pre, "act": d_act})
+    a0 = case["a"]
     a = Tensor(a0.copy(), requires_grad=True)
     h = a * 2
-    out2 = (h * h + h.sin()).sum()
+    out = (h * h + h.sin()).sum()
     d_h = 2 * (2 * a0) + np.cos(2 * a0)
-    return [first, (out2, {"h": h, "a": a}, {"h": d_h, "a": 2 * d_h})]
+    return out, {"h": h, "a": a}, {"h": d_h, "a": 2 * d_h}
 
 
-def watch(watch_gradients: Callable) -> None:
-    checks = Checks("watch(tensors)")
-    for index, (out, tensors, expected) in enumerate(_watched_graphs()):
-        which = f"on graph {index + 1}"
-        with Watch():
-            seen = checks.call(watch_gradients, tensors)
-        if not isinstance(seen, dict):
-            checks.fail_now(f"it should return a dict (to be filled later), not "
-                            f"{type(seen).__name__}.")
-        checks.expect(not seen, f"{which}: the dict should stay empty until backward() runs. "
-                      "Hint: store gradients from inside the hooks, not when registering them.")
-        checks.call(out.backward, doing="backward(), which runs your hooks,")
-        checks.expect(set(seen) == set(tensors), f"{which}: after backward(), the dict should "
-                      "hold one gradient per name given. Hint: register one hook per tensor; "
-                      "make each hook remember its own name (a default argument, or a helper "
-                      "function).")
-        for name in tensors:
-            checks.expect(same_numbers(seen.get(name), expected[name]),
-                          f"{which}: the gradient stored under {name!r} is not the one that "
-                          "reached it.")
-        checks.expect(not any(t.retains_grad for t in tensors.values()),
-                      "use hooks only: retain_grad() changes the tensors you watch.")
-        leaf = next(t for t in tensors.values() if t.is_leaf)
-        checks.expect(same_numbers(leaf.grad, expected[next(name for name, t in tensors.items()
-                                                            if t is leaf)]),
-                      f"{which}: a leaf's .grad changed: a hook that only watches should "
-                      "return None.")
-    checks.verdict("watch stores the gradient that reached each tensor on two graphs, one "
-                   "hook each, and changes none.")
+def _watch_run(watch_gradients: Callable, case: dict) -> dict:
+    out, tensors, _ = _watched_graph(case)
+    with Watch():
+        seen = call(watch_gradients, tensors)
+    if type(seen) is not dict:
+        return {"seen": value_data(seen)}
+    empty_before = not seen
+    call(out.backward, doing="backward(), which runs your hooks,")
+    leaf = next(name for name, t in tensors.items() if t.is_leaf)
+    return {"empty_before": empty_before, "seen": value_data(seen),
+            "retained": any(t.retains_grad for t in tensors.values()),
+            "leaf": leaf, "leaf_grad": value_data(tensors[leaf]._grad)}
 
 
-def _clipped_case(seed: int, norm: float) -> tuple[Tensor, Tensor, Tensor, np.ndarray]:
-    """h = x * 2 with an upstream gradient of the given norm in a random direction."""
-    rng = np.random.default_rng(seed)
-    direction = rng.normal(size=3)
-    upstream = direction / np.linalg.norm(direction) * norm
-    x = Tensor(rng.normal(size=3), requires_grad=True)
+def _watch_judge(checks: Checks, case: dict, got: dict) -> None:
+    _, tensors, expected = _watched_graph(case)
+    which = f"on the graph of {'tanh(w * x)' if case['kind'] == 'tanh' else 'h * h + sin(h)'}"
+    seen = got["seen"]
+    if "empty_before" not in got:
+        checks.fail_now(f"it should return a dict (to be filled later), not {describe(seen)}.")
+    checks.expect(got["empty_before"], f"{which}: the dict should stay empty until backward() "
+                  "runs. Hint: store gradients from inside the hooks, not when registering them.")
+    stored = dict(seen["dict"])
+    checks.expect(set(stored) == set(tensors), f"{which}: after backward(), the dict should "
+                  "hold one gradient per name given. Hint: register one hook per tensor; "
+                  "make each hook remember its own name (a default argument, or a helper "
+                  "function).")
+    for name in tensors:
+        checks.expect(same_numbers(stored.get(name), expected[name]),
+                      f"{which}: the gradient stored under {name!r} is not the one that "
+                      "reached it.")
+    checks.expect(not got["retained"], "use hooks only: retain_grad() changes the tensors you "
+                  "watch.")
+    checks.expect(same_numbers(got["leaf_grad"], expected[got["leaf"]]),
+                  f"{which}: a leaf's .grad changed: a hook that only watches should "
+                  "return None.")
+
+
+watch = Exercise(
+    "watch(tensors)", ("watch_gradients",), run=_watch_run, judge=_watch_judge, seed=11,
+    cases=lambda rng: [{"kind": "tanh", "x": np.array([0.5, -1.0, 2.0]),
+                        "w": np.array([1.0, 0.5, -0.25])}, {"kind": "twice",
+                                                            "a": rng.normal(size=4)},
+                       {"kind": "tanh", "x": rng.normal(size=3), "w": rng.normal(size=3)}],
+    success="watch stores the gradient that reached each tensor on three graphs, one hook "
+            "each, and changes none.")
+
+
+def _clip_cases(rng: np.random.Generator) -> list[dict]:
+    """An upstream gradient of a given norm in a random direction; in the shared cases the
+    same gradient tensor also flows to another input of an Add, whose node runs after t's."""
+    cases = []
+    for max_norm, norm, shared in ((1.0, 10.0, False), (1.0, 0.5, False), (2.5, 4.0, False),
+                                   (2.5, 2.0, False), (0.3, 0.9, False), (1.0, 3.0, True),
+                                   (2.0, 1.0, True), (float(rng.uniform(0.2, 2)),
+                                                      float(rng.uniform(2, 5)), True)):
+        direction = rng.normal(size=3)
+        cases.append({"max_norm": max_norm, "norm": norm, "shared": shared,
+                      "upstream": direction / np.linalg.norm(direction) * norm,
+                      "x0": rng.normal(size=3), "y0": rng.normal(size=3)})
+    return cases
+
+
+def _clip_graph(case: dict, clip_gradient: Callable) -> tuple[Tensor, Tensor]:
+    """h = x * 2 gets the upstream gradient; shared: y * 3 gets that very tensor too."""
+    y = Tensor(case["y0"].copy(), requires_grad=True)
+    g = y * 3  # made before h: its node runs after h's, with what h's hook left
+    x = Tensor(case["x0"].copy(), requires_grad=True)
     h = x * 2
-    out = (h * Tensor(upstream)).sum()
-    return x, h, out, upstream
+    with Watch():
+        call(clip_gradient, h, case["max_norm"])
+    out = ((h + g) if case["shared"] else h) * Tensor(case["upstream"])
+    call(out.sum().backward, doing="backward(), which runs your hook,")
+    return x, y
 
 
-def clip(clip_gradient: Callable) -> None:
-    checks = Checks("clip_gradient(t, max_norm)")
-    for seed, max_norm, norm in ((0, 1.0, 10.0), (1, 1.0, 0.5), (2, 2.5, 4.0), (3, 2.5, 2.0),
-                                 (4, 0.3, 0.9)):
-        x, h, out, upstream = _clipped_case(seed, norm)
-        with Watch():
-            checks.call(clip_gradient, h, max_norm)
-        checks.call(out.backward, doing="backward(), which runs your hook,")
-        wanted = upstream * (max_norm / norm) if norm > max_norm else upstream
-        checks.expect(lambda x=x, wanted=wanted: same_numbers(x.grad, 2 * wanted),
-                      f"with a gradient of norm {norm:g} arriving at t and max_norm={max_norm:g}, "
-                      f"x.grad is not 2 × the clipped gradient (expected {roughly(2 * wanted)}, "
-                      f"got {shown(x.grad)}). Hint: the hook must return the rescaled gradient "
-                      "(norm max_norm, same direction) when the norm is larger, and the gradient "
-                      "as it is otherwise.")
-    checks.verdict("clip_gradient rescales gradients above max_norm in flight and lets smaller "
-                   "ones pass, for max_norm 1, 2.5 and 0.3.")
+def _clip_run(clip_gradient: Callable, case: dict) -> dict:
+    x, y = _clip_graph(case, clip_gradient)
+    return {"x_grad": value_data(x._grad), "y_grad": value_data(y._grad)}
+
+
+def _clip_judge(checks: Checks, case: dict, got: dict) -> None:
+    upstream, max_norm, norm = case["upstream"], case["max_norm"], case["norm"]
+    wanted = upstream * (max_norm / norm) if norm > max_norm else upstream
+    checks.expect(same_numbers(got["x_grad"], 2 * wanted),
+                  f"with a gradient of norm {norm:.3g} arriving at t and max_norm="
+                  f"{max_norm:.3g}, x.grad is not 2 × the clipped gradient (expected "
+                  f"{roughly(2 * wanted)}, got {shown(got['x_grad'])}). Hint: the hook must "
+                  "return the rescaled gradient (norm max_norm, same direction) when the norm "
+                  "is larger, and the gradient as it is otherwise.")
+    if case["shared"]:
+        checks.expect(same_numbers(got["y_grad"], 3 * upstream),
+                      f"with t = x * 2 added to y * 3, the gradient arriving at t is the very "
+                      f"tensor that also flows to y * 3, and y.grad changed (got "
+                      f"{shown(got['y_grad'])}): your hook changed it in place. Hint: return "
+                      "a new tensor from the hook instead of changing the one it receives.")
+
+
+clip = Exercise(
+    "clip_gradient(t, max_norm)", ("clip_gradient",), cases=_clip_cases, run=_clip_run,
+    judge=_clip_judge, seed=12,
+    success="clip_gradient rescales gradients above max_norm in flight and lets smaller ones "
+            "pass, for several max_norm, without changing the gradient other inputs share.")

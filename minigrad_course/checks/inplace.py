@@ -7,6 +7,8 @@ from typing import Any
 import numpy as np
 
 from minigrad.tensor import Tensor
+from ._data import value_data
+from ._exercise import Exercise, call, prediction
 from ._feedback import Checks, same_numbers
 from ._guards import Watch
 from ._snippets import check_predictions
@@ -38,6 +40,7 @@ print(x.grad)""",
 }
 
 
+@prediction
 def which_raise(answers: Any) -> None:
     labels = [f"program {name}" for name in WHICH_RAISE_SNIPPETS]
     check_predictions("your 4 predictions", answers, list(WHICH_RAISE_SNIPPETS.values()),
@@ -54,6 +57,7 @@ y[0] = 0.0
 print(y._version)"""
 
 
+@prediction
 def versions(answers: Any) -> None:
     check_predictions("your 2 predictions", answers, VERSIONS_SNIPPET,
                       ["the 1st print", "the 2nd print"],
@@ -70,6 +74,7 @@ y.backward(gradient=torch.ones(y.size()))
 print(x.grad)"""
 
 
+@prediction
 def item_assignment(answers: Any) -> None:
     check_predictions("your prediction", answers, ITEM_ASSIGNMENT_SNIPPET, ["x.grad"],
                       "Right: each assignment is a CopySlices in the graph, and each x_i "
@@ -93,6 +98,7 @@ print(x.grad)""",
 }
 
 
+@prediction
 def data_versus_detach(answers: Any) -> None:
     labels = ["x.grad after changing y.data", "x.grad after changing y.detach()"]
     check_predictions("your 2 predictions", answers, list(DATA_SNIPPETS.values()), labels,
@@ -117,32 +123,40 @@ def normalized_loss(x):
     return (y ** 2).sum()"""
 
 
-def normalized_loss(loss_of: Callable) -> None:
-    checks = Checks("normalized_loss(x)")
-    checks.require_changed(loss_of, NORMALIZED_BUGGY, "normalized_loss")
-    rng = np.random.default_rng(12)
-    for x0 in (np.array([1.0, -2.0, 0.5]), np.array([0.0, 3.0]), rng.normal(size=5)):
-        x = Tensor(x0.copy(), requires_grad=True)
-        with Watch():
-            loss = checks.call(loss_of, x)
-        value, grad = _expected_loss(x0)
-        if not isinstance(loss, Tensor) or not loss.requires_grad:
-            checks.fail_now("it should return the loss as a tensor that requires grad.")
-        checks.expect(same_numbers(loss, value),
-                      "the loss value changed: keep the same computation.")
-        checks.call(loss.backward, doing="loss.backward()", hints={
-            "inplace": "which tensor did sigmoid save for its backward, and what changed it "
-                       "since? (notebook 08, version counters)"})
-        checks.expect(same_numbers(x.grad, grad), "x.grad is not the gradient of the loss. "
-                      "Hint: a change that autograd does not see (through .data) gives wrong "
-                      "gradients instead of an error (notebook 08).")
-    checks.verdict("normalized_loss keeps its value and goes backwards to the right gradient, "
-                   "for three x.")
+def _normalized_run(loss_of: Callable, x0: np.ndarray) -> dict:
+    x = Tensor(x0.copy(), requires_grad=True)
+    with Watch():
+        loss = call(loss_of, x)
+    if not isinstance(loss, Tensor) or not loss.requires_grad:
+        return {"loss": value_data(loss)}
+    call(loss.backward, doing="loss.backward()")
+    return {"loss": value_data(loss), "grad": value_data(x._grad)}
 
 
-def _in_place_cases(rng: np.random.Generator) -> list[tuple[str, Callable[[Tensor], Any], int]]:
-    repeats = int(rng.integers(3, 7))
+def _normalized_judge(checks: Checks, x0: np.ndarray, got: dict) -> None:
+    if "grad" not in got:
+        checks.fail_now("it should return the loss as a tensor that requires grad.")
+    value, grad = _expected_loss(x0)
+    checks.expect(same_numbers(got["loss"], value),
+                  "the loss value changed: keep the same computation.")
+    checks.expect(same_numbers(got["grad"], grad), "x.grad is not the gradient of the loss. "
+                  "Hint: a value autograd cannot follow gives wrong gradients instead of an "
+                  "error: a change made through .data, or a number taken out with .item() "
+                  "or detach(), is a constant to backward() (notebook 08).")
 
+
+normalized_loss = Exercise(
+    "normalized_loss(x)", ("loss_of",), run=_normalized_run, judge=_normalized_judge, seed=12,
+    cases=lambda rng: [np.array([1.0, -2.0, 0.5]), np.array([0.0, 3.0]), rng.normal(size=5),
+                       rng.normal(size=int(rng.integers(2, 8)))],
+    buggy=(NORMALIZED_BUGGY, "normalized_loss"),
+    hints={"inplace": "which tensor did sigmoid save for its backward, and what changed it "
+                      "since? (notebook 08, version counters)"},
+    success="normalized_loss keeps its value and goes backwards to the right gradient, for "
+            "four x.")
+
+
+def _in_place(kind: int, repeats: int) -> tuple[str, Callable[[Tensor], Any], int]:
     def repeated(t: Tensor) -> None:
         for _ in range(repeats):
             t.mul_(1.0)
@@ -154,37 +168,45 @@ def _in_place_cases(rng: np.random.Generator) -> list[tuple[str, Callable[[Tenso
             ("t.mul_(1), which leaves the values as they were", lambda t: t.mul_(1.0), 1),
             (f"t.mul_(1) {repeats} times", repeated, repeats),
             ("t.clone().add_(1), a separate copy", lambda t: t.clone().add_(1), 0),
-            ("t.data.add_(1)", lambda t: t.data.add_(1), 0)]
+            ("t.data.add_(1)", lambda t: t.data.add_(1), 0)][kind]
 
 
-def _plain_int(value: Any) -> bool:
-    """An int as Python or numpy makes it, not an object whose == says yes to anything."""
-    return type(value) is int or (isinstance(value, np.integer)
-                                  and type(value).__module__ == "numpy")
+def _count_cases(rng: np.random.Generator) -> list[list[int]]:
+    """[which function, how many repeats, how many changes t had before] per case, shuffled:
+    an answer cannot follow the order of the calls, nor count from t's past."""
+    repeats = int(rng.integers(3, 7))
+    cases = [[kind, repeats, int(rng.integers(0, 4))] for kind in range(8)]
+    rng.shuffle(cases)
+    return cases
 
 
-def count_inplace(count: Callable) -> None:
-    checks = Checks("count_inplace(fn, t)")
-    rng = np.random.default_rng(13)
-    cases = _in_place_cases(rng)
-    rng.shuffle(cases)  # an answer cannot follow the order of the calls
-    for description, fn, expected in cases:
-        t = Tensor(np.zeros(3))
-        for _ in range(int(rng.integers(0, 4))):  # the count must not depend on the past
-            t.add_(5)
-        calls: list[Tensor] = []
+def _count_run(count: Callable, case: list[int]) -> dict:
+    _, fn, _ = _in_place(case[0], case[1])
+    t = Tensor(np.zeros(3))
+    for _ in range(case[2]):
+        t.add_(5)
+    calls: list[Tensor] = []
 
-        def watched(arg: Tensor, fn: Callable = fn, calls: list = calls) -> Any:
-            calls.append(arg)
-            return fn(arg)
+    def watched(arg: Tensor) -> Any:
+        calls.append(arg)
+        return fn(arg)
 
-        given = (watched, fn)  # the check hands both to the answer
-        with Watch(given=given):
-            result = checks.call(count, watched, t)
-        checks.expect(len(calls) == 1 and calls[0] is t,
-                      f"for fn(t) = {description}, fn should be called once, on t itself.")
-        checks.expect(_plain_int(result) and result == expected,
-                      f"for fn(t) = {description}, the count is wrong. Hint: what does autograd "
-                      "keep count of for every tensor, views included? (notebook 08)")
-    checks.verdict("count_inplace counts the in-place changes of 8 functions, views included, "
-                   "whatever t's history.")
+    with Watch(given=(watched, fn)):  # the check hands both to the answer
+        result = call(count, watched, t)
+    return {"count": value_data(result), "called_once_on_t": len(calls) == 1 and calls[0] is t}
+
+
+def _count_judge(checks: Checks, case: list[int], got: dict) -> None:
+    description, _, expected = _in_place(case[0], case[1])
+    checks.expect(got["called_once_on_t"],
+                  f"for fn(t) = {description}, fn should be called once, on t itself.")
+    checks.expect(type(got["count"]) is int and got["count"] == expected,
+                  f"for fn(t) = {description}, the count is wrong. Hint: what does autograd "
+                  "keep count of for every tensor, views included? (notebook 08)")
+
+
+count_inplace = Exercise(
+    "count_inplace(fn, t)", ("count",), cases=_count_cases, run=_count_run,
+    judge=_count_judge, seed=13,
+    success="count_inplace counts the in-place changes of 8 functions, views included, "
+            "whatever t's history.")

@@ -23,7 +23,10 @@ from minigrad.autograd.function import BackwardFunction
 from minigrad.autograd.graph import Node
 from minigrad.tensor import Tensor
 
-from ._feedback import Checks, same_numbers, show_graphs, shown
+from . import _graphs
+from ._data import value_data
+from ._exercise import Exercise, call, prediction
+from ._feedback import Checks, same_numbers, shown
 from ._guards import Watch
 from ._snippets import check_predictions
 
@@ -49,32 +52,29 @@ def reference_order(root: Node) -> list[Node]:
     return order
 
 
-def _graphs() -> list[tuple[str, Callable[[], Graph]]]:
-    """(description, make) where make() returns (scalar output, its leaves)."""
-    def reused() -> Graph:  # micrograd's bug report #64
-        a = Tensor(3.0, requires_grad=True)
-        b = a + a
-        return b + b, [a]
+# Graphs every order and pass meets: a value reused (micrograd's bug report #64), a diamond
+# of products, constants, a chain deeper than Python's recursion limit; and, drawn at each
+# grading, random graphs where paths of different lengths meet, and nested diamonds.
+GRAPHS = {
+    "b = a + a; c = b + b": [["leaf", 3.0], ["add", 0, 0], ["add", 1, 1]],
+    "h = a * w; (exp(h) + 3h).sum()": [["leaf", [1.0, -2.0]], ["leaf", [0.5, 4.0]],
+                                        ["mul", 0, 1], ["exp", 2], ["scale", 2, 3.0],
+                                        ["add", 3, 4], ["sum", 5]],
+    "((2x + 1)² - x) / 4": [["leaf", 2.0], ["scale", 0, 2.0], ["const", 1.0], ["add", 1, 2],
+                            ["mul", 3, 3], ["sub", 4, 0], ["scale", 5, 0.25]],
+    "a chain of 3,000 operations": [["leaf", 1.0], ["chain", 0, 3000]],
+}
 
-    def diamond() -> Graph:
-        a = Tensor(np.array([1.0, -2.0]), requires_grad=True)
-        w = Tensor(np.array([0.5, 4.0]), requires_grad=True)
-        h = a * w
-        return (h.exp() + h * 3).sum(), [a, w]
 
-    def with_constants() -> Graph:
-        x = Tensor(2.0, requires_grad=True)
-        return ((x * 2 + 1) ** 2 - x) / 4, [x]
-
-    def chain() -> Graph:  # deeper than Python's recursion limit
-        x = Tensor(1.0, requires_grad=True)
-        y = x
-        for _ in range(3000):
-            y = y * 1.0
-        return y, [x]
-
-    return [("b = a + a; c = b + b", reused), ("h = a * w; (exp(h) + 3h).sum()", diamond),
-            ("((2x + 1)² - x) / 4", with_constants), ("a chain of 3,000 operations", chain)]
+def _order_cases(rng: np.random.Generator, deep: bool = False) -> list[dict]:
+    if deep:
+        return [{"what": "a chain of 5,000 operations or more",
+                 "ops": [["leaf", 1.0], ["chain", 0, 5000 + int(rng.integers(0, 3000))]]}]
+    cases = [{"what": what, "ops": ops} for what, ops in GRAPHS.items()]
+    cases += [{"what": f"a random graph of {steps} operations",
+               "ops": _graphs.random_ops(rng, steps)} for steps in rng.integers(4, 10, size=2)]
+    count = int(rng.integers(20, 40))
+    return cases + [{"what": f"{count} nested diamonds", "ops": _graphs.diamonds(count)}]
 
 
 def _respects_edges(order: list) -> bool:
@@ -89,91 +89,118 @@ _ENGINES_ORDER = {engine.topological_order: "the engine's topological_order",
                   engine.count_dependencies: "the engine's count_dependencies"}
 
 
-def _own_walk(checks: Checks, watches: list[Watch]) -> None:
+def _order_run(order_of: Callable, case: dict) -> dict:
+    values, names = _graphs.build(case["ops"])
+    with Watch(_ENGINES_ORDER) as watch:
+        mine = call(order_of, values[-1].grad_fn)
+    return {"order": _graphs.named(mine, names), "called": watch.called,
+            "backward_runs": watch.backward_runs, "recursive": watch.recursive}
+
+
+def _order_judge(checks: Checks, case: dict, got: dict) -> None:
+    values, names = _graphs.build(case["ops"])
+    _own_walk(checks, [got])
+    expected = [names[node] for node in reference_order(values[-1].grad_fn)]
+    mine, which = got["order"], f"for {case['what']}"
+    if not checks.expect(isinstance(mine, list), f"{which}: it should return a list."):
+        return
+    checks.expect(len(mine) == len(expected) and set(mine) == set(expected),
+                  f"{which}: it should list every reachable node exactly once. Hint: keep "
+                  "a set of the nodes already visited; skip None entries.")
+    nodes = {name: node for node, name in names.items()}
+    checks.expect(lambda: len(mine) == len(expected) and set(mine) == set(expected) and
+                  _respects_edges([nodes[name] for name in mine]),
+                  f"{which}: some node comes after a node it sends gradients to. "
+                  "Hint: a node can be placed once all its parents are; a "
+                  "depth-first post-order, reversed, does that.")
+
+
+def _own_walk(checks: Checks, results: list[dict]) -> None:
     """The walk is the learner's own, without recursion."""
-    called = [name for watch in watches for name in watch.called]
-    called += ["a backward pass of the engine"] * sum(watch.backward_runs for watch in watches)
+    called = [name for got in results for name in got["called"]]
+    called += ["a backward pass of the engine"] * sum(got["backward_runs"] for got in results)
     if called:
         checks.fail_now(f"it calls {called[0]}, which is what the exercise asks you to write.")
-    recursive = sorted({name for watch in watches for name in watch.recursive})
+
+
+def _no_recursion(checks: Checks, cases: list, results: list) -> None:
+    recursive = sorted({name for got in results if got for name in got["recursive"]})
     checks.expect(not recursive, f"{', '.join(recursive)} calls itself: recursion "
                   "fails on graphs deeper than Python's recursion limit, whatever the limit is "
                   "set to. Hint: keep the walk's state in a list used as a stack.")
 
 
-def topological(order_of: Callable) -> None:
-    checks = Checks("topological_order(root)")
-    watches = []
-    for description, make in _graphs():
-        out, _ = make()
-        with Watch(_ENGINES_ORDER) as watch:
-            mine = checks.call(order_of, out.grad_fn)
-        watches.append(watch)
-        if watch.called:
-            _own_walk(checks, watches)
-        expected = reference_order(out.grad_fn)
-        which = f"for {description}"
-        if not checks.expect(isinstance(mine, list), f"{which}: it should return a list."):
-            continue
-        checks.expect(len(mine) == len(expected) and set(mine) == set(expected),
-                      f"{which}: it should list every reachable node exactly once. Hint: keep "
-                      "a set of the nodes already visited; skip None entries.")
-        if not checks.expect(functools.partial(_respects_edges, mine),
-                             f"{which}: some node comes after a node it sends gradients to. "
-                             "Hint: a node can be placed once all its parents are; a "
-                             "depth-first post-order, reversed, does that."):
-            show_graphs([(f"the graph of {description}", out)], view="backward")
-    _own_walk(checks, watches)
-    checks.verdict("topological_order lists every node once, each before the nodes it feeds, "
-                   "on 4 graphs, with your own walk and no recursion.")
+topological = Exercise(
+    "topological_order(root)", ("order_of",), cases=_order_cases, run=_order_run,
+    judge=_order_judge, finish=_no_recursion, seed=11,
+    hints={"recursion": "walk the graph with an explicit stack (a list), not recursion."},
+    success="topological_order lists every node once, each before the nodes it feeds, on 7 "
+            "graphs, with your own walk and no recursion.")
+topological_deep = Exercise(
+    "topological_order on a chain of 5,000 operations or more", ("order_of",),
+    cases=lambda rng: _order_cases(rng, deep=True), run=_order_run, judge=_order_judge,
+    finish=_no_recursion,
+    hints={"recursion": "walk the graph with an explicit stack (a list), not recursion."},
+    success="topological_order lists every node of a chain of 5,000 operations or more, and "
+            "none of your functions called itself.")
 
 
+def _by_hand_run(backward_by_hand: Callable, case: dict) -> dict:
+    values, _ = _graphs.build(case["ops"])
+    out = values[-1]
+    leaves = [t for op, t in zip(case["ops"], values) if op[0] == "leaf"]
+    leaves[0].grad = Tensor(np.ones_like(leaves[0]._data))  # backward adds to what is there
+    known = reference_order(out.grad_fn)  # worked out before the watch starts
 
-def topological_deep(order_of: Callable) -> None:
-    x = Tensor(1.0, requires_grad=True)
-    y = x
-    for _ in range(5000):
-        y = y * 1.0
-    checks = Checks("topological_order on a chain of 5,000 operations")
-    with Watch(_ENGINES_ORDER) as watch:
-        mine = checks.call(order_of, y.grad_fn, hints={
-            "recursion": "walk the graph with an explicit stack (a list), not recursion."})
-    _own_walk(checks, [watch])
-    checks.expect(isinstance(mine, list) and len(mine) == 5001,
-                  "it should list all 5,001 nodes.")
-    checks.verdict("topological_order lists all 5,001 nodes of a deep chain, and none of your "
-                   "functions called itself.")
+    def order(root: Any) -> list:  # a known-good order, as the prompt promises
+        return list(known) if root is out.grad_fn else []
+
+    calls: Counter = Counter()
+    try:
+        with _counting(calls) as stand_ins, Watch(given=(order, *stand_ins)) as watch:
+            call(backward_by_hand, out, order)
+    except TooManyRuns:
+        return {"most_runs": max(calls.values()), "stopped": True}
+    return {"grads": [value_data(leaf._grad) for leaf in leaves],
+            "backward_runs": watch.backward_runs, "recursive": watch.recursive,
+            "most_runs": max(calls.values(), default=0)}
 
 
-def by_hand(backward_by_hand: Callable) -> None:
-    checks = Checks("backward_by_hand(y, order)")
-    recursive: set[str] = set()
-    for description, make in _graphs():
-        out, leaves = make()
-        expected_out, expected_leaves = make()
-        expected_out.backward()
-        leaves[0].grad = Tensor(np.ones_like(leaves[0]._data))  # backward adds to what is there
-        expected_leaves[0].grad = expected_leaves[0].grad + 1
-        known = reference_order(out.grad_fn)  # worked out before the watch starts
+def _by_hand_judge(checks: Checks, case: dict, got: dict) -> None:
+    which = f"for {case['what']}"
+    if got.get("stopped"):
+        checks.fail_now(f"{which}, a node ran more than {MOST_RUNS} times, and the pass was "
+                        "stopped: run each node once, after all its gradients are in, with "
+                        "their sum (here a node is reached along 2 ** depth paths).")
+    if got["backward_runs"]:
+        checks.fail_now(f"{which}, it ran the engine's backward pass (backward(), "
+                        "autograd.grad or the engine itself), which is what you are asked to "
+                        "write. Hint: call each node yourself, in the order given.")
+    values, _ = _graphs.build(case["ops"])
+    leaves = [t for op, t in zip(case["ops"], values) if op[0] == "leaf"]
+    leaves[0].grad = Tensor(np.ones_like(leaves[0]._data))
+    values[-1].backward()
+    for index, (leaf, mine) in enumerate(zip(leaves, got["grads"])):
+        checks.expect(mine is None if leaf.grad is None else same_numbers(mine, leaf.grad),
+                      f"{which}, leaf {index + 1}'s .grad differs from what y.backward() gives. "
+                      "Hint: add up every gradient that reaches a node before running it, and "
+                      "add into .grad (it may already hold values).")
+    checks.expect(got["most_runs"] <= 1, f"{which}, a node ran {got['most_runs']} times. Hint: "
+                  "call each node once, after all its gradients are in, with their sum.")
 
-        def order(root: Any) -> list:  # a known-good order, as the prompt promises
-            return list(known) if root is out.grad_fn else []
 
-        with Watch(given=(order,)) as watch:
-            checks.call(backward_by_hand, out, order, hints={
-                "recursion": "loop over the nodes in topological order instead of recursing."})
-        _own_pass(checks, watch, f"for {description}",
-                  "call each node yourself, in the order given.")
-        recursive.update(watch.recursive)
-        for index, (leaf, wanted) in enumerate(zip(leaves, expected_leaves)):
-            checks.expect(same_numbers(leaf.grad, wanted.grad),
-                          f"for {description}, leaf {index + 1}'s .grad differs from what "
-                          "y.backward() gives. Hint: add up every gradient that reaches a node "
-                          "before running it, and add into .grad (it may already hold values).")
-    checks.expect(not recursive, f"{', '.join(sorted(recursive))} calls itself. Hint: loop over "
-                  "the nodes in the order given instead of recursing.")
-    checks.verdict("backward_by_hand fills .grad as backward() does on 4 graphs, adding to "
-                   "what .grad held, without the engine's backward pass or recursion.")
+def _by_hand_recursion(checks: Checks, cases: list, results: list) -> None:
+    recursive = sorted({name for got in results if got for name in got["recursive"]})
+    checks.expect(not recursive, f"{', '.join(recursive)} calls itself. Hint: loop over the "
+                  "nodes in the order given instead of recursing.")
+
+
+by_hand = Exercise(
+    "backward_by_hand(y, order)", ("backward_by_hand",), cases=_order_cases, run=_by_hand_run,
+    judge=_by_hand_judge, finish=_by_hand_recursion, seed=12,
+    hints={"recursion": "loop over the nodes in topological order instead of recursing."},
+    success="backward_by_hand fills .grad as backward() does on 7 graphs, adding to what .grad "
+            "held, each node run once, without the engine's backward pass or recursion.")
 
 
 ONE_STEP_SNIPPET = """\
@@ -191,6 +218,7 @@ d.backward()
 print(a.grad)"""
 
 
+@prediction
 def one_step(answers: Any) -> None:
     labels = ["to_c", "via_c_to_a", "via_c_to_b", "a.grad"]
     check_predictions("your 4 predictions", answers, ONE_STEP_SNIPPET, labels,
@@ -282,11 +310,37 @@ def _wrong_grad(description: str, wrong: tuple, grad_there: bool) -> str:
             f"{shown(theirs)}. Hint: {hint}")
 
 
-def _counted(apply: Callable, calls: Counter) -> Callable:
+MOST_RUNS = 64  # runs of one node after which a by-hand pass is stopped
+
+
+class TooManyRuns(BaseException):  # not an Exception: the learner's `except` lets it through
+    """A node ran far more often than once: the pass would take forever (nested diamonds)."""
+
+
+def _counted(apply: Callable, calls: Counter, most: int | None = None) -> Callable:
     def counted_apply(node: Any, *grads: Any) -> Any:
         calls[node] += 1
+        if most is not None and calls[node] > most:
+            raise TooManyRuns(f"a node ran more than {most} times")
         return apply(node, *grads)
     return counted_apply
+
+
+@contextlib.contextmanager
+def _counting(calls: Counter) -> Iterator[tuple]:
+    """While the learner's pass runs, count how often each node runs (its `apply`, which
+    `node(grad)` calls too), and stop a pass that runs one node many times over. Yields the
+    stand-ins, which a `Watch` must allow."""
+    patched = [(BackwardFunction, "apply", _counted(BackwardFunction.apply, calls, MOST_RUNS)),
+               (AccumulateGrad, "apply", _counted(AccumulateGrad.apply, calls, MOST_RUNS))]
+    originals = [(owner, name, getattr(owner, name)) for owner, name, _ in patched]
+    try:
+        for owner, name, replacement in patched:
+            setattr(owner, name, replacement)
+        yield tuple(replacement for _, _, replacement in patched)
+    finally:
+        for owner, name, original in originals:
+            setattr(owner, name, original)
 
 
 @contextlib.contextmanager

@@ -1,6 +1,7 @@
 """Checks for exercises/ex01_tensors_and_graphs.ipynb: leaves, requires_grad, grad_fn."""
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -8,7 +9,10 @@ from typing import Any
 import numpy as np
 
 from minigrad.tensor import Tensor
-from ._feedback import Checks, same_numbers, show_graphs
+from . import _graphs
+from ._data import tensor_data, value_data
+from ._exercise import Exercise, call, prediction
+from ._feedback import Checks, same_numbers
 from ._guards import Watch
 from ._snippets import check_predictions
 
@@ -23,6 +27,7 @@ for t in (a, b, c, d, e):
     print(t.requires_grad)"""
 
 
+@prediction
 def leaves(answers: Any) -> None:
     names = "abcde"
     labels = [f"{name}.{attribute}" for name in names for attribute in ("is_leaf",
@@ -40,6 +45,7 @@ while node is not None:
     node = node.next_functions[0][0] if node.next_functions else None"""
 
 
+@prediction
 def grad_fn_chain(answers: Any) -> None:
     labels = ["the 1st name", "the 2nd name", "the 3rd name", "the 4th name"]
     check_predictions("the names along y's graph", answers, CHAIN_SNIPPET, labels,
@@ -52,6 +58,10 @@ def show_target() -> Any:
     holds this module as `check`, and the exercise asks for the formula."""
     from minigrad import viz
 
+    from ._notebook import grading
+
+    if grading():  # nobody looks at it there, and drawing costs the worker seconds
+        return None
     a = Tensor(2.0, requires_grad=True)
     b = Tensor(-1.0, requires_grad=True)
     out = (a * b + b) ** 2
@@ -90,46 +100,58 @@ def _wiring(t: Tensor, leaves: dict) -> str:
     return written[t.grad_fn]
 
 
-def _leaf_grads(build: Callable, a_value: float, b_value: float) -> list[Any]:
+def _target(a: Tensor, b: Tensor) -> Tensor:  # show_target's formula (see there)
+    return (a * b + b) ** 2
+
+
+def _graph_data(build: Callable, a_value: float, b_value: float, watched: bool = True) -> dict:
+    """What the graph `build` makes from leaves a and b: its output, its operations and their
+    wiring, and a.grad and b.grad after a backward."""
     a, b = Tensor(a_value, requires_grad=True), Tensor(b_value, requires_grad=True)
-    build(a, b).backward()
-    return [a._grad, b._grad]
-
-
-def build_the_graph(build: Callable) -> None:
-    def _target(a: Tensor, b: Tensor) -> Tensor:  # show_target's formula (see there)
-        return (a * b + b) ** 2
-
-    checks = Checks("build(a, b)")
-    a, b = Tensor(2.0, requires_grad=True), Tensor(-1.0, requires_grad=True)
-    with Watch():
-        out = checks.call(build, a, b)
+    with Watch() if watched else contextlib.nullcontext():
+        out = call(build, a, b)
     if not isinstance(out, Tensor) or not out.requires_grad:
+        return {"out": value_data(out)}
+    found = {"out": tensor_data(out), "operations": dict(_operations(out)),
+             "wiring": _wiring(out, {a: "a", b: "b"}) if out.grad_fn is not None else "a leaf"}
+    call(out.backward, doing="backward() on its result")
+    return {**found, "grads": [value_data(a._grad), value_data(b._grad)]}
+
+
+def _build_judge(checks: Checks, case: list, got: dict) -> None:
+    if "grads" not in got:
         checks.fail_now("it should return a tensor computed from a and b (so it requires "
                         "grad). Hint: return the result of operations on a and b.")
-    rng = np.random.default_rng(1)
-    cases = [(2.0, -1.0), (0.5, 3.0), *(tuple(rng.normal(size=2)) for _ in range(3))]
-    checks.expect(lambda: all(same_numbers(build(Tensor(x), Tensor(y)),
-                                           _target(Tensor(x), Tensor(y))) for x, y in cases),
-                  "its value differs from the pictured graph's for some a and b. Hint: read "
-                  "the operations in the picture from the leaves to the output.")
-    checks.expect(lambda: _operations(out) == _operations(_target(a, b)),
+    expected = _graph_data(_target, *case, watched=False)
+    which = f"for a = {case[0]:.3g}, b = {case[1]:.3g}"
+    checks.expect(same_numbers(got["out"], expected["out"]),
+                  f"{which}: its value differs from the pictured graph's. Hint: read the "
+                  "operations in the picture from the leaves to the output.")
+    checks.expect(got["operations"] == expected["operations"],
                   "its graph has other operations (or more of them) than the picture. Hint: "
                   "count the oval nodes; each operation you write adds one.")
-    checks.expect(lambda: _wiring(out, {a: "a", b: "b"}) == _wiring(_target(a, b),
-                                                                 {a: "a", b: "b"}),
+    checks.expect(got["wiring"] == expected["wiring"],
                   "its operations are wired differently from the picture: some arrow joins "
                   "other nodes (equal values are not enough, the graph is asked). Hint: follow "
                   "each arrow in the picture: which leaf or operation feeds which operation?")
-    checks.expect(lambda: all(same_numbers(mine, theirs) for case in cases for mine, theirs
-                              in zip(_leaf_grads(build, *case), _leaf_grads(_target, *case))),
-                  "a.grad or b.grad differ from the pictured graph's after backward. Hint: "
-                  "check which inputs feed each operation.")
-    if checks.failures:
-        show_graphs([("your graph", out), ("the expected graph", _target(a, b))],
-                    names={a: "a", b: "b"})
-    checks.verdict("Your graph is the pictured one: same operations, same arrows, and the same "
-                   "values and grads for several a and b.")
+    checks.expect(all(same_numbers(mine, theirs) for mine, theirs in
+                      zip(got["grads"], expected["grads"])),
+                  f"{which}: a.grad or b.grad differ from the pictured graph's after backward. "
+                  "Hint: check which inputs feed each operation.")
+
+
+def _build_picture(build: Callable) -> list[tuple[str, Tensor]]:
+    a, b = Tensor(2.0, requires_grad=True), Tensor(-1.0, requires_grad=True)
+    return [("your graph", build(a, b)), ("the expected graph", _target(a, b))]
+
+
+build_the_graph = Exercise(
+    "build(a, b)", ("build",),
+    cases=lambda rng: [[2.0, -1.0], [0.5, 3.0], *(rng.normal(size=2).tolist() for _ in range(3))],
+    run=lambda build, case: _graph_data(build, *case), judge=_build_judge, seed=1,
+    picture=_build_picture,
+    success="Your graph is the pictured one: same operations, same arrows, and the same "
+            "values and grads for several a and b.")
 
 
 def _breadth_first(t: Tensor) -> list:
@@ -143,63 +165,68 @@ def _breadth_first(t: Tensor) -> list:
     return order
 
 
-def _example_graphs() -> list[Tensor]:
-    w = Tensor(np.array([1.0, -2.0]), requires_grad=True)
-    x = Tensor(np.array([0.5, 4.0]))
-    b = Tensor(3.0, requires_grad=True)
-    shared = w * w
-    return [(w * x).sum() + b, (shared + shared).exp().sum(), Tensor(1.0), w]
+# Graphs every walk meets: a sum of products, a value used twice, a leaf, a constant, and one
+# where two paths of different lengths meet (y reaches the output directly and through exp).
+EXAMPLES = [
+    [["leaf", [1.0, -2.0]], ["const", [0.5, 4.0]], ["leaf", 3.0], ["mul", 0, 1], ["sum", 3],
+     ["add", 4, 2]],
+    [["leaf", [1.0, -2.0]], ["mul", 0, 0], ["add", 1, 1], ["exp", 2], ["sum", 3]],
+    [["const", 1.0]],
+    [["leaf", [1.0, -2.0]]],
+    [["leaf", [0.5, 1.5]], ["scale", 0, 2.0], ["exp", 1], ["add", 2, 1], ["sum", 3]],
+]
 
 
-def walk(reachable_nodes: Callable) -> None:
-    checks = Checks("reachable_nodes(t)")
-    recursive: set[str] = set()
-    for index, t in enumerate(_example_graphs()):
-        with Watch() as watch:
-            mine = checks.call(reachable_nodes, t)
-        expected = _breadth_first(t)
-        recursive.update(watch.recursive)
-        which = f"on example {index + 1}"
-        if not checks.expect(isinstance(mine, list), f"{which}: it should return a list."):
-            continue
-        unique_nodes = all(hasattr(n, "next_functions") for n in mine) and \
-            len(mine) == len(set(mine))
-        checks.expect(unique_nodes, f"{which}: every item should be a node (a grad_fn), each "
-                      "listed once. Hint: remember which nodes you have already visited.")
-        checks.expect(unique_nodes and set(mine) == set(expected),
-                      f"{which}: some reachable nodes are missing or extra. Hint: follow every "
-                      "entry of next_functions, skip the None ones, and start at t.grad_fn "
-                      "(a leaf has no grad_fn, so nothing is reachable from it).")
-        failed_before = len(checks.failures)
-        checks.expect(mine == expected,
-                      f"{which}: the nodes are not in breadth-first order. Hint: visit nodes "
-                      "in the order you first meet them (a queue, not a stack).")
-        if len(checks.failures) > failed_before and t.grad_fn is not None:
-            show_graphs([(f"example {index + 1}, the nodes your function should list", t)],
-                        view="backward")
-    _no_recursion(checks, recursive)
-    checks.verdict("reachable_nodes lists every node breadth-first, each once, on 4 graphs, "
-                   "without recursion.")
+def _walk_cases(rng: np.random.Generator, deep: bool = False) -> list[dict]:
+    if deep:
+        return [{"ops": [["leaf", 1.0], ["chain", 0, 5000 + int(rng.integers(0, 3000))]]}]
+    return [{"ops": ops} for ops in EXAMPLES + [_graphs.random_ops(rng, int(rng.integers(4, 9)))
+                                                  for _ in range(3)]]
 
 
-def walk_deep(reachable_nodes: Callable) -> None:
-    """A chain of 5,000 operations: a recursive walk runs out of Python's stack."""
-    x = Tensor(1.0, requires_grad=True)
-    y = x
-    for _ in range(5000):
-        y = y * 1.0
-    checks = Checks("reachable_nodes on a 5,000-step chain")
+def _walk_run(reachable_nodes: Callable, case: dict) -> dict:
+    values, names = _graphs.build(case["ops"])
     with Watch() as watch:
-        mine = checks.call(reachable_nodes, y, hints={
-            "recursion": "write the walk with a list used as a queue instead of recursion."})
-    _no_recursion(checks, set(watch.recursive))
-    checks.expect(isinstance(mine, list) and len(mine) == 5001,
-                  "it should list all 5,001 nodes of the chain.")
-    checks.verdict("reachable_nodes lists all 5,001 nodes of a deep chain, and none of your "
-                   "functions called itself.")
+        mine = call(reachable_nodes, values[-1])
+    return {"nodes": _graphs.named(mine, names), "recursive": watch.recursive}
 
 
-def _no_recursion(checks: Checks, recursive: set[str]) -> None:
-    checks.expect(not recursive, f"{', '.join(sorted(recursive))} calls itself: a walk "
+def _walk_judge(checks: Checks, case: dict, got: dict) -> None:
+    values, names = _graphs.build(case["ops"])
+    expected = [names[node] for node in _breadth_first(values[-1])]
+    mine = got["nodes"]
+    which = f"on a graph of {len(expected)} nodes" if len(expected) < 5000 else \
+        f"on a chain of {len(expected):,} nodes"
+    if not checks.expect(isinstance(mine, list), f"{which}: it should return a list."):
+        return
+    unique_nodes = "?" not in mine and len(mine) == len(set(mine))
+    checks.expect(unique_nodes, f"{which}: every item should be a node (a grad_fn), each "
+                  "listed once. Hint: remember which nodes you have already visited.")
+    checks.expect(unique_nodes and set(mine) == set(expected),
+                  f"{which}: some reachable nodes are missing or extra. Hint: follow every "
+                  "entry of next_functions, skip the None ones, and start at t.grad_fn "
+                  "(a leaf has no grad_fn, so nothing is reachable from it).")
+    checks.expect(mine == expected,
+                  f"{which}: the nodes are not in breadth-first order. Hint: visit nodes "
+                  "in the order you first meet them (a queue, not a stack).")
+
+
+def _no_recursion(checks: Checks, cases: list, results: list) -> None:
+    recursive = sorted({name for got in results if got for name in got.get("recursive", [])})
+    checks.expect(not recursive, f"{', '.join(recursive)} calls itself: a walk "
                   "by recursion fails on graphs deeper than Python's recursion limit, whatever "
                   "the limit is set to. Hint: keep the nodes still to visit in a list.")
+
+
+RECURSION = {"recursion": "write the walk with a list used as a queue instead of recursion."}
+walk = Exercise(
+    "reachable_nodes(t)", ("reachable_nodes",), cases=_walk_cases, run=_walk_run,
+    judge=_walk_judge, finish=_no_recursion, seed=2, hints=RECURSION,
+    success="reachable_nodes lists every node breadth-first, each once, on 8 graphs, "
+            "without recursion.")
+walk_deep = Exercise(  # a recursive walk runs out of Python's stack
+    "reachable_nodes on a chain of 5,000 operations or more", ("reachable_nodes",),
+    cases=lambda rng: _walk_cases(rng, deep=True), run=_walk_run, judge=_walk_judge,
+    finish=_no_recursion, hints=RECURSION,
+    success="reachable_nodes lists every node of a chain of 5,000 operations or more, and "
+            "none of your functions called itself.")

@@ -2,9 +2,10 @@
                                   [--memory MIB] [--solutions DIR] [--jobs N]
                                   [--csv PATH] [--json PATH]
 
-Every notebook named (or found in a folder named) is read into memory before the first one is
-graded, so a notebook that deletes or edits files changes no other notebook's grade. Each gets
-its report, in the order given, whatever happens to the others.
+Every notebook named (or found in a folder named), and the solutions each is graded with, are
+read into memory before the first one is graded, so a notebook that deletes or edits files
+changes no other notebook's grade. Each gets its report, in the order given, whatever happens to
+the others; the last line says how the workers were contained (see `sandbox`).
 
 Exit code: 0 when every exercise of every notebook passed; 1 when every notebook was graded and
 some exercise did not pass; 2 when a notebook could not be graded at all (not a notebook, not
@@ -21,13 +22,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from . import NOTEBOOK_TIMEOUT, NotebookGrade, Unreadable, grade_notebook
-from .kernel import MEMORY_MB, capped
-from .plan import read
+from . import NOTEBOOK_TIMEOUT, NotebookGrade, Unreadable, grade_notebook, grader
+from .plan import find_reference, load, read
 from .report import exercise_lines
+from .runner import capped
+from .worker import MEMORY_MB, NamespacePackage
 from .table import as_csv, as_json, rows, summary_lines
 
 
@@ -100,20 +103,21 @@ def main(argv: list[str] | None = None) -> int:
         print("no notebooks found in " + ", ".join(map(str, args.paths)), file=sys.stderr)
         return 2
 
-    contents: dict[Path, bytes | Unreadable] = {}
-    for path in paths:
-        try:
-            contents[path] = read(path)
-        except Unreadable as error:
-            contents[path] = error
+    try:
+        run = grader()
+    except NamespacePackage as error:
+        print(f"error: {error}: run the grader from another folder, or install the course "
+              "(pip install -e .)", file=sys.stderr)
+        return 2
+    contents = {path: _read_with_reference(path, args.solutions) for path in paths}
 
     def grade_one(path: Path) -> NotebookGrade | Unreadable:
-        data = contents[path]
-        if isinstance(data, Unreadable):
-            return data
+        if isinstance(contents[path], Unreadable):
+            return contents[path]
+        data, reference = contents[path]
         try:
             return grade_notebook(path, args.solutions, args.timeout, args.notebook_timeout,
-                                  data, args.memory)
+                                  data, args.memory, reference)
         except Unreadable as error:
             return error
         except Exception as error:  # noqa: BLE001 - one line for it, and the others go on
@@ -139,11 +143,13 @@ def main(argv: list[str] | None = None) -> int:
         print(line)
     if len(paths) > 1:
         print(f"total: {passed} of {total} exercises passed in {len(paths)} notebooks")
+    if total:  # some notebook ran in a worker
+        print(f"workers: {run.sandbox.described}")
     for destination, render in ((args.csv, as_csv), (args.json, as_json)):
         if destination is None:
             continue
         try:
-            destination.write_text(render(table), encoding="utf-8")
+            write_whole(destination, render(table))
         except OSError as error:
             print(f"error: could not write {destination}: {error.strerror or error}",
                   file=sys.stderr)
@@ -151,6 +157,37 @@ def main(argv: list[str] | None = None) -> int:
     if unreadable:
         return 2
     return 0 if passed == total else 1
+
+
+def _read_with_reference(path: Path, solutions: Path | None
+                         ) -> tuple[bytes, tuple[Path | None, dict]] | Unreadable:
+    """The notebook's bytes and its solutions notebook, both read now, before any grading: a
+    notebook that rewrites solutions/ (or anything else) while graded changes no grade."""
+    try:
+        data = read(path)
+        learner = load(path, data)
+        reference = find_reference(path, learner, solutions)
+        if reference is None and solutions is not None:
+            raise Unreadable(f"{path}: not a notebook of this course, no notebook in "
+                             f"{solutions} has its exercises")
+        return data, (reference, load(reference) if reference is not None else learner)
+    except Unreadable as error:
+        return error
+
+
+def write_whole(destination: Path, text: str) -> None:
+    """Write a file in one step (a temporary file beside it, renamed over it): a reader never
+    sees half of it, and a link planted where it goes is replaced, not followed."""
+    folder = destination.parent if str(destination.parent) else Path(".")
+    handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{destination.name}.")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, destination)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 if __name__ == "__main__":

@@ -8,9 +8,9 @@ check cell changes nothing, and a moved answer still runs after the cells it dep
 answer split in two (JupyterLab's split copies the cell's metadata) runs as one, its parts in
 order. Without a reference, the learner's notebook serves as its own.
 
-For each check cell the plan also says which names the reference's import cells bind to check
-modules (`check`), so the kernel binds them again before the check runs, and how many check
-calls the cell makes, each of which must report its success."""
+For each check cell the plan also lists the check calls it makes (`check.walk(reachable_nodes)`,
+hidden tests included): which check of which module, with which of the learner's names and
+which constant options. The judge runs those checks itself; the cell's text never runs."""
 from __future__ import annotations
 
 import ast
@@ -30,11 +30,20 @@ CHECK_PACKAGE = "minigrad_course.checks"
 
 
 @dataclass
+class CheckCall:
+    module: str  # "minigrad_course.checks.accumulation"
+    check: str  # "micro_batches"
+    names: tuple[str, ...]  # the learner's names it is given: ("accumulate_gradient",)
+    options: dict  # constant keyword arguments: {"lr": 0.5}
+
+
+@dataclass
 class Step:
     source: str
     role: str  # "answer", "check" or "code"
     exercise: str | None = None
-    calls: int = 0  # for a check: how many `check.something(...)` statements it makes
+    calls: list[CheckCall] = field(default_factory=list)  # for a check: the checks it calls
+    learner: bool = False  # a cell the learner added
 
 
 @dataclass
@@ -170,7 +179,7 @@ def make_plan(learner: dict, reference: dict) -> Plan:
         elif not markers.nbgrader(cell):  # a copy of a known cell (pasted) is not run twice
             added.setdefault(anchor, []).append(markers.source_of(cell))
 
-    plan = Plan(steps=[Step(s, "code") for s in added.get(None, [])], exercises=[],
+    plan = Plan(steps=[Step(s, "code", learner=True) for s in added.get(None, [])], exercises=[],
                 check_names=check_bindings(reference_cells))
     for cell in reference_cells:
         cell_id = markers.grade_id(cell)
@@ -186,10 +195,10 @@ def make_plan(learner: dict, reference: dict) -> Plan:
             if exercise in answers:
                 source = markers.source_of(cell)
                 plan.steps.append(Step(source, "check", exercise,
-                                       count_check_calls(source, plan.check_names)))
+                                       check_calls(source, plan.check_names)))
         else:
             plan.steps.append(Step(markers.source_of(cell), "code"))
-        plan.steps.extend(Step(s, "code") for s in added.get(cell_id, []))
+        plan.steps.extend(Step(s, "code", learner=True) for s in added.get(cell_id, []))
     plan.missing_checks = {e for e in plan.exercises if e not in plan.points}
     return plan
 
@@ -214,13 +223,21 @@ def check_bindings(cells: list[dict]) -> dict[str, str]:
     return names
 
 
-def count_check_calls(source: str, check_names: dict[str, str]) -> int:
-    """How many statements of a check cell call a check: `check.loop(after_loop)`."""
+def check_calls(source: str, check_names: dict[str, str]) -> list[CheckCall]:
+    """The check calls of a check cell, in order: `check.loop(after_loop)` statements (in the
+    hidden tests too), with the names they pass and their constant keyword arguments."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
-        return 1
-    return sum(isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and
-               isinstance(node.value.func, ast.Attribute) and
-               isinstance(node.value.func.value, ast.Name) and
-               node.value.func.value.id in check_names for node in tree.body)
+        return []
+    calls = []
+    for node in tree.body:
+        call = node.value if isinstance(node, ast.Expr) else None
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and
+                isinstance(call.func.value, ast.Name) and call.func.value.id in check_names):
+            continue
+        names = tuple(arg.id for arg in call.args if isinstance(arg, ast.Name))
+        options = {keyword.arg: keyword.value.value for keyword in call.keywords
+                   if keyword.arg and isinstance(keyword.value, ast.Constant)}
+        calls.append(CheckCall(check_names[call.func.value.id], call.func.attr, names, options))
+    return calls

@@ -1,54 +1,42 @@
-"""The grading kernel: `runner.main()` in a fresh process per notebook, started by
-`kernel.run_cells`. It runs cells one at a time in an IPython shell, as Jupyter's
-kernel does (same `get_ipython()`, display, exceptions), without Jupyter's messaging, whose
-start-up cost more than grading a notebook.
+"""The grading worker: `runner.main()` in a fresh process per notebook, started by `worker` (in
+the sandbox of `sandbox`). It runs the notebook's cells one at a time in an IPython shell, as
+Jupyter's kernel does (same `get_ipython()`, display, exceptions), without Jupyter's messaging,
+and answers the judge's probes: "call the learner's functions on these inputs" (an `Exercise`'s
+`run` half, see minigrad_course.checks._exercise), replying with data only.
+
+Nothing here decides a grade. The learner's code shares this process and may rewrite anything
+in it, this file's functions included: whatever it replies is a claim the judge checks against
+what it computes itself (minigrad_course.grade.judge).
 
 Messages are length-prefixed JSON on the pipes it was started with (then moved off fds 0-2, so
-that nothing a cell prints at the C level can garble them). Before any learner's code runs it
-imports everything the checks use and takes a `_integrity.Snapshot`; then for a check cell it
-1. refuses to run it ("Tampered") if the notebook replaced anything watched,
-2. binds the names the notebook's import cells gave the check modules (`check`) again, and
-   puts back the shell's own hooks on a cell (`cell_hooks`), as they were at start,
-3. runs it, counting the successes the checks report through `_feedback.on_success`,
-4. looks for tampering again (the learner's functions ran during the check), and
-5. signs [nonce, the cell's hash, the successes] with the key the grader sent at start.
-The grader counts a check as passed only with that signature: a cell that skips the check, or a
-forged reply, has none. Code in this process could still find the key; docs/teaching.md says
-what in-process grading cannot stop."""
+that nothing a cell prints at the C level can garble them)."""
 from __future__ import annotations
 
 import importlib
-import json
 import os
-import pkgutil
 import re
 import signal
 import struct
 import sys
-from hashlib import sha256
-from hmac import new as new_hmac
-from json import dumps
 from typing import Any, BinaryIO
 
-MAX_MESSAGE = 2_000  # characters kept of an exception's message or of a success line
+MAX_MESSAGE = 2_000  # characters kept of an exception's message
 MAX_PRINTED = 20_000  # characters kept of what a cell prints (a print loop can be endless)
-MAX_SUCCESSES = 50  # success lines kept of one check cell
 MAX_FILE = 100 << 20  # bytes a notebook may write to any one file
-MEMORY_ENV = "MINIGRAD_GRADING_MEMORY"  # MiB of memory the kernel may map (the grader sets it)
+MEMORY_ENV = "MINIGRAD_GRADING_MEMORY"  # MiB of memory the worker may map (the grader sets it)
 HEADER = struct.Struct(">I")  # the length of each JSON message
 # IPython compiles each cell under a name like "<ipython-input-3-1a2b3c>", ipykernel as
 # "/tmp/ipykernel_1/3470.py": a message says "(line 2)" instead.
 CELL_FILE = re.compile(r"\((?:<ipython-input-[^>]*>|[^()]*\d+\.py), line (\d+)\)")
 
 
-def send(stream: BinaryIO, message: dict) -> None:
-    data = json.dumps(message).encode()
+def send(stream: BinaryIO, data: bytes) -> None:
     stream.write(HEADER.pack(len(data)) + data)
     stream.flush()
 
 
-def receive(stream: BinaryIO, limit: int = 1 << 24) -> dict | None:
-    """The next message, or None at the end of the stream (or on a garbled one)."""
+def receive(stream: BinaryIO, limit: int = 1 << 26) -> bytes | None:
+    """The next message's bytes, or None at the end of the stream (or past `limit`)."""
     header = stream.read(HEADER.size)
     if len(header) < HEADER.size:
         return None
@@ -61,17 +49,7 @@ def receive(stream: BinaryIO, limit: int = 1 << 24) -> dict | None:
         if not chunk:
             return None
         data += chunk
-    try:
-        return json.loads(data)
-    except ValueError:
-        return None
-
-
-def signature(key: bytes, nonce: str, source: str, successes: list[str]) -> str:
-    # The functions are bound on import, before any learner's code: a cell that replaces
-    # hmac.new with a spy does not get the key handed to it.
-    digest = sha256(source.encode()).hexdigest()
-    return new_hmac(key, dumps([nonce, digest, successes]).encode(), sha256).hexdigest()
+    return data
 
 
 def capped(text: str, limit: int = MAX_MESSAGE) -> str:
@@ -105,8 +83,7 @@ class Printed:
 
 
 def _shell() -> Any:
-    """An IPython shell that keeps no history file and formats no traceback (the grader reads
-    the exception itself)."""
+    """An IPython shell that keeps no history file and formats no traceback."""
     from IPython.core.displayhook import DisplayHook
     from IPython.core.interactiveshell import InteractiveShell
     from traitlets.config import Config
@@ -133,42 +110,6 @@ def _shell() -> Any:
     return GradingShell.instance(config=config, displayhook_class=QuietHook, colors="NoColor")
 
 
-def _preload() -> None:
-    """Import all of minigrad and of the course's checks and grader now, from the grader's copy,
-    before any learner's code: later imports would read files a notebook could have changed."""
-    import numpy  # noqa: F401
-
-    import minigrad
-    import minigrad_course.checks
-    import minigrad_course.grade
-
-    for package in (minigrad, minigrad_course.checks, minigrad_course.grade):
-        for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
-            if not module.name.endswith("__main__"):
-                importlib.import_module(module.name)
-
-
-def cell_hooks(shell: Any) -> list[tuple[Any, str, Any]]:
-    """(owner, name, a copy of its value) for each hook through which a notebook's code can
-    change what a later cell runs, or report when it has run: IPython's input transformers,
-    AST transformers and events. An answer cell that adds one (rewriting each check cell into
-    forged successes, or emptying it) is undone before every check cell."""
-    manager = shell.input_transformer_manager
-    hooks = [(shell, "ast_transformers"), (shell, "input_transformers_post"),
-             (manager, "cleanup_transforms"), (manager, "line_transforms"),
-             (manager, "token_transformers")]
-    saved = [(owner, name, list(getattr(owner, name))) for owner, name in hooks]
-    callbacks = shell.events.callbacks
-    saved += [(callbacks, event, list(functions)) for event, functions in callbacks.items()]
-    return saved
-
-
-def _put_back(saved: list[tuple[Any, str, Any]]) -> None:
-    for owner, name, value in saved:
-        current = owner[name] if isinstance(owner, dict) else getattr(owner, name)
-        current[:] = value  # in place: IPython holds these lists under other names too
-
-
 def _error(exception: BaseException) -> tuple[str, str]:
     try:
         message = str(exception)
@@ -178,74 +119,70 @@ def _error(exception: BaseException) -> tuple[str, str]:
 
 
 def serve(requests: BinaryIO, replies: BinaryIO) -> None:
+    from minigrad_course.checks._data import decode, encode
+
     shell = _shell()
-    _preload()
-    from minigrad_course.checks import _feedback, _integrity
-
-    successes: list[str] = []
-    def count(text: str) -> None:
-        if len(successes) < MAX_SUCCESSES:
-            successes.append(capped(str(text)))
-
-    _feedback.on_success = count
-    _feedback._PRISTINE = snapshot = _integrity.Snapshot()  # on_success as set just now
-    hooks = cell_hooks(shell)
     hello = receive(requests)
     if hello is None:
         return
-    key = bytes.fromhex(hello["key"])
-    check_modules = {name: sys.modules[name] for name in hello.get("check_modules", [])
-                     if name in sys.modules}
-    send(replies, {"ready": True})
+    for module in decode(hello).get("modules", []):  # the checks the probes need, loaded first
+        importlib.import_module(module)
+    send(replies, encode({"ready": True}).encode())
     while True:
-        request = receive(requests)
-        if request is None:
+        message = receive(requests)
+        if message is None:
             return
-        reply = _run(shell, request, snapshot, successes, key, check_modules, hooks)
-        send(replies, reply)
+        request = decode(message)
+        reply = _probe(shell, request) if "probe" in request else _run(shell, request["source"])
+        try:
+            data = encode(reply).encode()
+        except (TypeError, ValueError) as error:  # a reply the learner's code made unwritable
+            data = encode({"status": "error", "ename": "BadReply", "evalue": str(error)}).encode()
+        send(replies, data)
         if reply.get("exited"):
             return
 
 
-def _run(shell: Any, request: dict, snapshot: Any, successes: list[str], key: bytes,
-         check_modules: dict, hooks: list) -> dict:
-    source, check = request["source"], request.get("check")
-    if check is not None:
-        changed = snapshot.changes()
-        if changed:
-            from minigrad_course.checks._integrity import describe
-
-            return {"status": "error", "ename": "Tampered",
-                    "evalue": f"the notebook's code replaced {describe(changed)}"}
-        for name, module in check.get("restore", {}).items():
-            if module in check_modules:
-                shell.user_ns[name] = check_modules[module]
-        _put_back(hooks)
-    successes.clear()
+def _quietly(action: Any) -> tuple[Any, str]:
     printed = Printed()
     sys.stdout, sys.stderr = printed, Printed(keep=False)
     try:
-        result = shell.run_cell(source, store_history=True)
+        return action(), printed.text
     finally:
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
-    reply: dict = {"status": "ok", "printed": printed.text}
+
+
+def _run(shell: Any, source: str) -> dict:
+    result, printed = _quietly(lambda: shell.run_cell(source, store_history=True))
+    reply: dict = {"status": "ok", "printed": printed}
     error = result.error_before_exec or result.error_in_exec
     if error is not None:
         reply["status"] = "error"
         reply["ename"], reply["evalue"] = _error(error)
     if getattr(shell, "exit_now", False):
         reply["exited"] = True
-    if check is not None and reply["status"] == "ok":
-        changed = snapshot.changes()
-        if changed:
-            from minigrad_course.checks._integrity import describe
-
-            reply.update(status="error", ename="Tampered",
-                         evalue=f"the notebook's code replaced {describe(changed)}")
-        else:
-            reply["successes"] = list(successes)
-            reply["signature"] = signature(key, check["nonce"], source, reply["successes"])
     return reply
+
+
+def _probe(shell: Any, request: dict) -> dict:
+    """Run one check's `run` half on each case the judge drew, with the learner's functions
+    as the notebook's namespace holds them now."""
+    probe = request["probe"]
+    try:
+        exercise = getattr(importlib.import_module(probe["module"]), probe["check"])
+        missing = [name for name in probe["names"] if name not in shell.user_ns]
+        if missing:
+            return {"status": "ok", "missing": missing}
+        functions = tuple(shell.user_ns[name] for name in probe["names"])
+        results, _ = _quietly(lambda: [exercise.run_case(functions, case)
+                                       for case in probe["cases"]])
+        from minigrad_course.checks._exercise import canary
+
+        return {"status": "ok", "results": results, "canary": canary(probe["canary"])}
+    except BaseException as error:  # noqa: BLE001 - the judge is told, whatever it was
+        ename, evalue = _error(error)
+        return {"status": "error", "ename": ename, "evalue": evalue,
+                "exited": isinstance(error, SystemExit) or getattr(shell, "exit_now", False)}
 
 
 def _limit_resources() -> None:
@@ -277,3 +214,7 @@ def main() -> None:
     serve(requests, replies)
     os._exit(0)  # no atexit handler of a learner's runs after grading
 
+
+if __name__ == "__main__":  # python -I .../runner.py FOLDER: the course's packages are there
+    sys.path.insert(0, sys.argv[1])
+    main()

@@ -8,10 +8,16 @@ notebook) is opened, and on each:
 - every part the notebook stores collapsed (a prediction's answer, the assert that checks it)
   and every "Click to reveal" answer is hidden until its summary is clicked, then shown;
 - every diagram is drawn at its own size (not shrunk: its text stays readable) within the text
-  column, with no sideways scrolling, the step-by-step frames included;
-- every step-by-step view steps from its first frame to its last and back, with no kernel;
+  column, with no sideways scrolling, the step-by-step frames included; a frame taller than
+  wide is scaled down no further than it must be to fit the window's height;
+- every step-by-step view steps from its first frame to its last and back, with no kernel, and
+  at every frame fits the 1280x720 window: the frame, its caption and its Next button seen
+  together, the buttons beside a frame taller than wide;
 - every local link and image leads to a file of the site, every `#anchor` to an element.
-Screenshots go to tests/.artifacts/browser/ (site-*.png)."""
+At a phone's width (390 px) every page reads without sideways scrolling of the page, and each
+diagram fits the screen or says, above it, that it scrolls sideways; each step-by-step view of
+tall frames fits the screen with its buttons above the frame. Exercise pages show the graphs
+their exercises ask for. Screenshots go to tests/.artifacts/browser/ (site-*.png)."""
 from __future__ import annotations
 
 import functools
@@ -34,7 +40,11 @@ expect = sync_api.expect
 
 REPO = "example-owner/minigrad"  # the GitHub and Binder links' repository in this build
 REMOTE_LINK_HOSTS = {"github.com", "mybinder.org"}  # the only remote links a page may have
-VIEWPORT = {"width": 1280, "height": 900}
+VIEWPORT = {"width": 1280, "height": 720}  # a laptop's window
+PHONE = {"width": 390, "height": 800}
+# A tall frame may be scaled down to fit the window's height, not further: at this scale its
+# text is still about 10 px.
+SMALLEST_FRAME_SCALE = 0.7
 DIAGRAM_COLUMN_PX = 950  # the widest stored diagram fits it (scripts/measure_diagrams.py)
 PAGES = ["index.html"] + [f"{folder}/{path.stem}.html" for folder in ("notebooks", "exercises")
                           for path in sorted((ROOT / folder).glob("*.ipynb"))]
@@ -48,9 +58,23 @@ DIAGRAMS = """() => { const main = document.querySelector('main').getBoundingCli
   .filter(img => img.offsetParent !== null)
   .map(img => { const area = img.closest('.jp-OutputArea-output');
     const box = img.getBoundingClientRect();
+    const hint = getComputedStyle(area, '::before').content;
     return {shown: box.width, natural: img.naturalWidth, loaded: img.complete,
             area: area.clientWidth, scroll: area.scrollWidth, beyond: box.right - right,
-            alt: img.alt}; }); }"""
+            alt: img.alt, tall: img.closest('.course-steps-tall') !== null,
+            frame: img.closest('.course-steps-tall > figure') !== null,
+            height: box.height, window: innerHeight,
+            says_it_scrolls: area.classList.contains('course-scrolls') && hint.includes('scroll')};
+  }); }"""
+# Where a step-by-step view's parts are while it is in view: the strip, the shown frame and
+# its caption, and the first Next button.
+STEPPER = """strip => { const box = e => { const r = e.getBoundingClientRect();
+    return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+  const figure = Array.from(strip.querySelectorAll(':scope > figure'))
+    .find(f => f.style.display !== 'none');
+  return {strip: box(strip), frame: box(figure.querySelector('img')),
+          caption: box(figure.querySelector('figcaption')),
+          next: box(strip.querySelectorAll('button')[1]), window: innerHeight}; }"""
 # Every reference the page makes: links, images, style sheets, scripts.
 REFERENCES = """() => Array.from(document.querySelectorAll('[href], [src]')).map(e => ({
   tag: e.tagName.toLowerCase(), href: e.getAttribute('href'), src: e.getAttribute('src'),
@@ -140,17 +164,35 @@ def check_diagrams(page, where: str) -> int:
         "main img[src^='data:image/svg+xml']")).every(img => img.complete)""")
     measured = page.evaluate(DIAGRAMS)
     broken = [m for m in measured if not m["loaded"] or m["natural"] == 0]
-    shrunk = [m for m in measured if m["shown"] < m["natural"] - 1]
+    shrunk = [m for m in measured if m["shown"] < m["natural"] * (
+        SMALLEST_FRAME_SCALE if m["tall"] else 1) - 1]
+    # A tall frame is scaled only to fit the window's height (its legend, to fit beside it).
+    needlessly = [m for m in measured if m["frame"] and m["shown"] < m["natural"] - 1
+                  and m["height"] < m["window"] - 40]
     outside = [m for m in measured if m["beyond"] > 1 or m["scroll"] > m["area"]]
     assert not broken, f"{where}: diagrams not drawn: {broken}"
     assert not shrunk, f"{where}: diagrams shrunk (their text unreadable): {shrunk}"
+    assert not needlessly, f"{where}: frames shrunk more than the window asks: {needlessly}"
     assert not outside, f"{where}: diagrams beyond the text column: {outside}"
     return len(measured)
+
+
+def check_stepper_in_view(page, strip, where: str) -> None:
+    """Scrolled to, the strip fits the window: its frame, caption and Next button all in view;
+    at a desktop's width, Next beside a tall frame."""
+    strip.evaluate("strip => strip.scrollIntoView({block: 'start'})")
+    parts = strip.evaluate(STEPPER)
+    for name in ("strip", "frame", "caption", "next"):
+        assert parts[name]["top"] >= -1 and parts[name]["bottom"] <= parts["window"] + 1, \
+            f"{where}: the {name} is out of the {parts['window']} px window: {parts}"
+    if "course-steps-tall" in strip.get_attribute("class") and page.viewport_size["width"] > 760:
+        assert parts["next"]["left"] >= parts["frame"]["right"], f"{where}: {parts}"
 
 
 def check_steppers(page, where: str) -> None:
     for strip in page.locator(".minigrad-steps").all():
         strip.scroll_into_view_if_needed()
+        check_stepper_in_view(page, strip, f"{where}, frame 1")
         total = strip.locator(":scope > figure").count()
         counts = strip.locator(".minigrad-steps-count")
         previous, following = strip.locator("button").nth(0), strip.locator("button").nth(1)
@@ -165,6 +207,7 @@ def check_steppers(page, where: str) -> None:
             expect(shown).to_have_count(1)
             sources.append(shown.locator("img").get_attribute("src"))
             check_diagrams(page, f"{where}, frame {frame}")
+            check_stepper_in_view(page, strip, f"{where}, frame {frame}")
         expect(following).to_be_disabled()
         assert len(set(sources)) == total, f"{where}: frames repeat: {total} frames"
         for frame in range(total - 1, 0, -1):
@@ -239,15 +282,33 @@ def test_a_lesson_leads_to_its_exercises_and_back(reader, site) -> None:
     assert problems == []
 
 
-@pytest.mark.parametrize("page_path", ["index.html", "notebooks/03_accumulation.html",
-                                       "notebooks/11_inside_the_engine.html"])
+def test_exercise_pages_show_the_graphs_their_exercises_ask_for(reader, site) -> None:
+    """Exercise 01's "Here is a graph": the page shows it (exercises/ stores no output; the site
+    takes the given cell's from the solutions, tests/test_site_files.py checks which)."""
+    page, problems = reader
+    _, base = site
+    page.goto(base + "exercises/ex01_tensors_and_graphs.html")
+    asked = page.locator(".jp-Cell", has_text="check.show_target()")
+    expect(asked.locator("img[src^='data:image/svg+xml']")).to_have_count(1)
+    assert check_diagrams(page, "ex01") >= 1 and problems == []
+
+
+@pytest.mark.parametrize("page_path", PAGES)
 def test_a_phone_reads_the_text_whole(browser, site, page_path: str) -> None:
     """At a phone's width the page does not scroll sideways and no line of text is cut; a wide
-    diagram scrolls inside its own output area instead of shrinking."""
+    diagram scrolls inside its own output area instead of shrinking, and says so above it; a
+    step-by-step view of tall frames fits the screen with its buttons and caption."""
     _, base = site
-    context = browser.new_context(viewport={"width": 390, "height": 800})
+    context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     page.goto(base + page_path)
+    page.wait_for_load_state("load")
+    diagrams = page.evaluate(DIAGRAMS)
+    silent = [m for m in diagrams if m["scroll"] > m["area"] + 1 and not m["says_it_scrolls"]]
+    assert not silent, f"{page_path}: diagrams wider than the phone, with no word: {silent}"
+    assert not [m for m in diagrams if m["shown"] < m["natural"] * SMALLEST_FRAME_SCALE - 1]
+    for strip in page.locator(".minigrad-steps.course-steps-tall").all():
+        check_stepper_in_view(page, strip, page_path)
     widths = page.evaluate("""() => { const main = document.querySelector('main');
       const right = main.getBoundingClientRect().right - parseFloat(getComputedStyle(main)
         .paddingRight);
