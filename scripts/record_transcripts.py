@@ -134,7 +134,7 @@ def main() -> int:
         chosen = [p for p in suite.programs() if not args.only or p.name.startswith(tuple(args.only))]
         print(f"record_transcripts: {suite.name}, {len(chosen)} programs, torch {version}",
               flush=True)
-        for program, result in runner.run(chosen, "torch").items():
+        for program, result in runner.run(chosen, "torch", mkl_sqrt=suite.mkl_sqrt).items():
             problems = problems_in(suite, result)
             if problems:
                 failures.append(f"{program.name}: " + "\n  ".join(problems))

@@ -438,6 +438,7 @@ def test_the_claim_holds_on_minigrad(row: tuple) -> None:
     run(row[2], minigrad)
 
 
+@pytest.mark.slow  # two fresh interpreters importing PyTorch
 def test_pytorch_seeds_every_run_differently(torch: object) -> None:
     """13: "PyTorch seeds its random numbers differently on every run" (why it overwrites
     nn.Linear's start): two fresh processes start from different seeds and weights."""

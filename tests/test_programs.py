@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from harness import programs as runner
-from harness.suites import SUITES, Suite
+from harness.suites import MKL_SQRT, SUITES, Suite
 
 NUMBER = re.compile(r"-?\d+\.\d+(?:e[-+]?\d+)?")
 RECORD = "python scripts/record_transcripts.py"
@@ -44,7 +44,7 @@ def transcripts(request: pytest.FixtureRequest) -> dict:
             wanted = sorted({item.callspec.params["program"] for item in request.session.items
                              if item.module.__name__ == __name__
                              and item.originalname == LIBRARY_TESTS[library]})
-            by_library[library] = runner.run(wanted, library)
+            by_library[library] = runner.run(wanted, library, mkl_sqrt=MKL_SQRT)
         return by_library[library][program]
 
     return get
@@ -100,7 +100,8 @@ def test_minigrad_shows_what_pytorch_showed(suite: Suite, program: Path, transcr
 def test_pytorch_shows_it_today(suite: Suite, program: Path, transcripts, torch) -> None:
     """The stored transcript is what PyTorch 2.13 shows now (FLOAT_ORDER programs up to float32
     rounding, which for PyTorch too varies with the CPU: MKL's sgemm/sdot take another code
-    path on an AVX-512 machine than on the one they were recorded on)."""
+    path on an AVX-512 machine than on the one they were recorded on; MKL_SQRT programs with
+    PyTorch's float32 sqrt correctly rounded where this CPU's MKL does not round it so)."""
     why = _differs(suite, program, transcripts("torch", program), "torch")
     if why:
         pytest.fail(f"{why}\n(re-record: {RECORD} {suite.name} {program.stem})", pytrace=False)
@@ -161,3 +162,26 @@ def test_a_transcript_shows_prints_warnings_and_the_error_in_order(tmp_path: Pat
     assert result == {"status": 0, "stderr": "", "transcript": (
         "first\nUserWarning: careful\nUserWarning: careful\n<ExpBackward0 object>\n"
         "ValueError: the end\n")}
+
+
+def test_correctly_rounded_sqrt_is_the_only_change(tmp_path: Path, torch) -> None:
+    """How MKL_SQRT programs run on PyTorch where this CPU's MKL rounds sqrt otherwise: float32
+    sqrt's values correctly rounded, and float64, gradients and every other operation left to
+    PyTorch."""
+    program = tmp_path / "sqrt.py"
+    program.write_text(
+        "import numpy as np, torch\n"
+        "x = np.random.default_rng(1).random(3000, dtype=np.float32) * 50\n"
+        "exact = np.sqrt(x.astype(np.float64)).astype(np.float32)\n"
+        "t = torch.from_numpy(x.copy())\n"
+        "with torch.no_grad():\n"
+        "    print(np.array_equal(t.sqrt().numpy(), exact),\n"
+        "          np.array_equal(torch.sqrt(t).numpy(), exact),\n"
+        "          np.array_equal(t.clone().sqrt_().numpy(), exact))\n"
+        "w = torch.tensor([4.0, 9.0], requires_grad=True)\n"
+        "w.sqrt().sum().backward()\n"
+        "print(w.grad, torch.tensor([2.0], dtype=torch.float64).sqrt(), (t * 2).exp().sum() > 0)\n")
+    result = runner.run([program], "torch", mkl_sqrt={"sqrt"}, rounded_sqrt="always")[program]
+    assert (result["status"], result["stderr"]) == (0, ""), result
+    assert result["transcript"] == ("True True True\ntensor([0.2500, 0.1667]) tensor([1.4142], "
+                                    "dtype=torch.float64) tensor(True)\n")
