@@ -3,7 +3,7 @@ kernel, and print the kernel's resident memory (RSS) after the run, its peak dur
 (sampled every 50 ms), and the CPU time the kernel used.
 
     python benchmarks/kernel_memory.py                       # every lesson in notebooks/
-    python benchmarks/kernel_memory.py notebooks/03_accumulation.ipynb notebooks/13_capstone.ipynb
+    python benchmarks/kernel_memory.py notebooks/03_accumulation.ipynb notebooks/14_capstone.ipynb
 
 docs/jupyterhub.md sizes Zero to JupyterHub's memory and CPU per student from these figures."""
 from __future__ import annotations

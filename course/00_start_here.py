@@ -142,7 +142,8 @@ viz.draw(y)
 # | 10 | stopping gradients: `detach()`, `torch.no_grad()`, `requires_grad_()` |
 # | 11 | inside the engine: you write `backward()`, then find your loop in the engine's |
 # | 12 | your own operation: `torch.autograd.Function`, checked with `gradcheck` |
-# | 13 | capstone: train a small classifier, freeze a layer, inspect its gradients |
+# | 13 | an engine of your own: a tensor that records, `backward()`, an optimizer, on numpy |
+# | 14 | capstone: train a small classifier, freeze a layer, inspect its gradients |
 #
 # ## Summary
 #

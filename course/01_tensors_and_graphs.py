@@ -223,6 +223,34 @@ print(halvings)
 assert halvings == math.floor(math.log2(300)) + 1  # the least k with 300 / 2**k < 1
 
 # %% [markdown]
+# A gradient through control flow is the gradient of the operations that ran. `halve_until_small`
+# on `w * 3` returns $3w / 2^k$ for the $k$ halvings its loop made, so its derivative is
+# $3 / 2^k$. The loop's condition has no derivative: it only decides $k$, and as $w$ grows, $k$
+# jumps, and the slope with it.
+#
+# <details><summary>At $w = 3$, four halvings, what will <code>w.grad</code> be after
+# <code>halve_until_small(w * 3).backward()</code>? Click to reveal</summary>
+#
+# `0.1875`, that is $3 / 2^4$. Below, three values of $w$ against the formula, with $k$ counted
+# by hand.
+# </details>
+
+# %%
+by_backward, by_formula = [], []
+for value in [0.2, 3.0, 50.0]:
+    v = torch.tensor(value, requires_grad=True)
+    halve_until_small(v * 3).backward()
+    k = 0
+    while value * 3 / 2**k >= 1:
+        k += 1
+    by_backward.append(v.grad.item())
+    by_formula.append(3 / 2**k)
+    print(f"w = {value}: w.grad = {v.grad.item()}, 3 / 2**{k} = {3 / 2**k}")
+
+# %%
+assert by_backward == by_formula
+
+# %% [markdown]
 # Every run records a new graph: call the function again and you get new nodes, not the old ones
 # reused. That is what lets a training loop change its model's path from one step to the next.
 # After `backward()` (notebook 02) has used a graph, its saved values are freed, and the next
@@ -275,6 +303,8 @@ except RuntimeError as error:
 #   tensors.
 # - The graph is recorded while the code runs (define-by-run): an `if` records the branch that
 #   ran, a loop one node per pass, and every run records a new graph.
+# - The gradient through control flow is that of the operations that ran; the conditions only
+#   choose them.
 #
 # Exercises: [exercises/ex01_tensors_and_graphs.ipynb](../exercises/ex01_tensors_and_graphs.ipynb).
 # Next: [02 · Where a gradient comes from](02_grad_is_none.ipynb).

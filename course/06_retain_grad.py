@@ -192,7 +192,7 @@ check.chain_gradients(chain_gradients)
 #
 # Shrink, by a factor of 2.5 to 3 per layer: each $h_k$ is close to 1, so $1 - h_k^2$ is small,
 # and $w_k = 1.5$ does not make up for it: the gradient fades towards the input. This is the
-# *vanishing gradient* of deep networks: the first layers get the faintest signal (notebook 13
+# *vanishing gradient* of deep networks: the first layers get the faintest signal (notebook 14
 # measures it per layer).
 # </details>
 

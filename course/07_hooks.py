@@ -4,9 +4,8 @@
 # `retain_grad()` (notebook 06) keeps an intermediate's gradient in its `.grad`. A *hook* is the
 # other way in: a function of yours that backward calls with a tensor's gradient the moment it
 # is ready. It can look at the gradient and leave it alone (print it, record it), or return a
-# different tensor that flows on in its place. This notebook registers hooks, removes them,
-# puts them on leaves, runs an optimizer step from one, and then uses one to find out why some
-# units of a small network have stopped learning.
+# different tensor that flows on in its place. This notebook puts hooks on tensors and on
+# nodes, and uses one to find out why some units of a small network have stopped learning.
 
 # %%
 import minigrad as torch
@@ -76,9 +75,8 @@ print("x.grad:", x.grad)
 assert x.grad.item() == 3 * 2
 
 # %% [markdown]
-# In pictures, on a fresh copy with one hook that multiplies by 10: the step that runs
-# `MulBackward0` for $h = 2x$ receives 30, not 3. The graph is the same; only the number
-# travelling through it changed.
+# Step by step, on a fresh copy with one hook that multiplies by 10: `MulBackward0` of
+# $h = 2x$ receives 30, not 3.
 
 # %% tags=["minigrad-only"]
 x = torch.tensor(1.0, requires_grad=True)
@@ -193,10 +191,8 @@ with torch.no_grad():
 print(f"loss before the step: {loss.item():.4f}")
 
 # %% [markdown]
-# Say training goes on, and the loss comes down more slowly than it should. Are all hidden
-# units learning? A hook on
-# the pre-activations `z` records the gradient each example sends to each unit; nothing is
-# stored on the tensors, and the hook is removed afterwards.
+# Are all hidden units still learning? A hook on the pre-activations `z` records the gradient
+# each example sends to each unit, and is removed afterwards.
 
 # %%
 z = points @ w1 + b1
@@ -237,19 +233,6 @@ assert torch.equal(w1.grad[:, dead], torch.zeros(2, 3))
 assert (z[:, dead] < 0).all()
 
 # %% [markdown]
-# At exactly 0 ReLU has a corner, where no derivative exists. PyTorch takes 0 there, so an
-# input of exactly 0 sends no gradient back either (notebook 12 shows `abs`, `sqrt` and `max`
-# at their corners):
-
-# %%
-corner = torch.tensor([-1.0, 0.0, 1.0], requires_grad=True)
-torch.relu(corner).sum().backward()
-print(corner.grad)
-
-# %%
-assert corner.grad.tolist() == [0.0, 0.0, 1.0]
-
-# %% [markdown]
 # As a picture: how many of the 64 examples send a gradient to each unit. A healthy ReLU unit
 # is active on some examples and not others; a bar at zero is a unit that has stopped learning.
 
@@ -273,11 +256,45 @@ plt.show()
 viz.draw(loss)
 
 # %% [markdown]
+# ## Hooks on nodes, and the order of them all
+#
+# A `grad_fn` node takes hooks of its own. `y.grad_fn.register_prehook(fn)` calls
+# `fn(grad_outputs)` with the gradients that reached the node, before it runs;
+# `y.grad_fn.register_hook(fn)` calls `fn(grad_inputs, grad_outputs)` after it ran, with what it
+# computed for its inputs. Both get tuples, one entry per output or input, and may return a
+# tuple to use instead. When a node's turn comes, they run in one order: the tensor's hooks,
+# then `retain_grad()`'s copy, the node's pre-hooks, the node itself, for a leaf the
+# post-accumulate hooks, and last the node's post-hooks.
+#
+# <details><summary>In which order will the five hooks below run? Click to reveal</summary>
+#
+# `y hook`, `MulBackward0 pre-hook`, `MulBackward0 hook`, `x hook`, `x post-accumulate hook`,
+# whatever order they were registered in: `y`'s node has its turn first, then `x`'s
+# `AccumulateGrad`, where `x`'s tensor hook runs before the gradient is added and the
+# post-accumulate hook after.
+# </details>
+
+# %%
+x = torch.tensor(2.0, requires_grad=True)
+y = x * 3
+events = []
+x.register_post_accumulate_grad_hook(lambda leaf: events.append("x post-accumulate hook"))
+y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: events.append("MulBackward0 hook"))
+x.register_hook(lambda grad: events.append("x hook"))
+y.grad_fn.register_prehook(lambda grad_outputs: events.append("MulBackward0 pre-hook"))
+y.register_hook(lambda grad: events.append("y hook"))
+(y * y).backward()
+print(events)
+
+# %%
+assert events == ["y hook", "MulBackward0 pre-hook", "MulBackward0 hook", "x hook",
+                  "x post-accumulate hook"]
+
+# %% [markdown]
 # ## Summary
 #
 # - `t.register_hook(fn)` calls `fn(grad)` when `t`'s gradient is ready: return `None` to look,
-#   a tensor to replace it for everything further back. Several hooks run in registration
-#   order, each seeing what the previous one passed on.
+#   a tensor to replace it for everything further back. Several run in registration order.
 # - `register_hook` returns a handle; `handle.remove()` takes the hook out again.
 # - A hook on a leaf runs before the gradient is added into `.grad` (a way to clip one
 #   parameter's gradient); hooks also run before `retain_grad()` stores its copy.
@@ -285,6 +302,8 @@ viz.draw(loss)
 #   written, and `fn` must return `None`: the place for an optimizer step inside backward.
 # - Gradients of intermediates are a debugging tool: a unit that receives exactly zero from
 #   every example is a dead ReLU, and one hook on the pre-activations finds it.
+# - A node's `register_prehook` and `register_hook` run before and after it, after the
+#   tensor's hooks.
 #
 # Exercises: [exercises/ex07_hooks.ipynb](../exercises/ex07_hooks.ipynb).
 # Next: [08 · In-place operations](08_inplace.ipynb).

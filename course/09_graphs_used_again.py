@@ -234,6 +234,103 @@ plt.show()
 # `autograd.grad` is the way it recommends.
 
 # %% [markdown]
+# ## `backward(inputs=...)`: only the tensors you name
+#
+# `backward()` writes the `.grad` of every leaf that requires grad. With `inputs=[...]` it
+# writes only those of the tensors in the list.
+#
+# <details><summary>For <code>loss = a * b + b</code> at $a = 2$, $b = 3$, what will
+# <code>loss.backward(inputs=[a])</code> leave in <code>a.grad</code> and <code>b.grad</code>?
+# Click to reveal</summary>
+#
+# `tensor(3.)` and `None`: $\partial L/\partial a = b = 3$, and `b`, not named, is left
+# alone.
+# </details>
+
+# %%
+a = torch.tensor(2.0, requires_grad=True)
+b = torch.tensor(3.0, requires_grad=True)
+loss = a * b + b
+loss.backward(inputs=[a])
+print(a.grad, b.grad)
+
+# %%
+assert a.grad.item() == 3.0 and b.grad is None
+
+# %% [markdown]
+# ## Keeping less: saved-tensor hooks and checkpointing
+#
+# The saved tensors of this notebook's first section are most of the memory a network trains
+# in: every layer keeps its input until backward. You can see, or change, what is kept with
+# `torch.autograd.graph.saved_tensors_hooks(pack, unpack)`: inside the block, each tensor an
+# operation saves goes through `pack`, and what `pack` returns is kept in its place; backward
+# hands that to `unpack` when it needs the tensor. (`torch.autograd.graph.save_on_cpu()` is
+# such a pair, which moves saved tensors off the GPU.)
+#
+# <details><summary>With only <code>w</code> requiring grad, how many tensors will
+# <code>pack</code> see for <code>(x * w).sin().sum()</code>? Click to reveal</summary>
+#
+# Two. `MulBackward0` saves `x`, which `w`'s gradient needs, but not `w`: `x` gets no gradient.
+# `SinBackward0` saves its input. `sum` keeps only a shape.
+# </details>
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0])
+w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+packed = []
+
+
+def pack(t):
+    packed.append(tuple(t.shape))
+    return t
+
+
+def unpack(t):
+    print("unpacked a tensor of shape", tuple(t.shape))
+    return t
+
+
+with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+    y = (x * w).sin().sum()
+print("packed:", packed)
+y.backward()
+
+# %%
+assert len(packed) == 2
+
+# %% [markdown]
+# *Checkpointing* keeps less by computing twice: `torch.utils.checkpoint.checkpoint(block, x,
+# use_reentrant=False)` runs `block` keeping only its inputs, and backward runs `block` again
+# to get back what its operations saved. Here `block` saves three tensors.
+#
+# <details><summary>What will <code>pack</code> see this time, and how often will
+# <code>block</code> run? Click to reveal</summary>
+#
+# One tensor, `block`'s input `x`; `block` runs twice, the second time inside `backward()`,
+# after `x` is unpacked. The gradient is the same as without checkpointing: memory for time.
+# </details>
+
+# %%
+def block(t):
+    print("block runs")
+    return (t * w).sin().exp()
+
+
+packed.clear()
+with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+    z = torch.utils.checkpoint.checkpoint(block, x, use_reentrant=False).sum()
+print("packed:", packed)
+w.grad = None
+z.backward()
+print("checkpointed:", w.grad)
+w.grad = None
+block(x).sum().backward()
+print("plain:       ", w.grad)
+
+# %%
+assert packed == [(3,)]
+
+# %% [markdown]
 # ## Summary
 #
 # - `backward()` frees the saved values of the graph as it goes; a second pass raises *Trying to
@@ -243,6 +340,9 @@ plt.show()
 #   alone.
 # - `create_graph=True` records the backward pass, so gradients can be differentiated again:
 #   $\frac{d^2}{dx^2} x^3 = 6x$, 12 at $x = 2$.
+# - `backward(inputs=[...])` fills only the `.grad` of the tensors named.
+# - `saved_tensors_hooks(pack, unpack)` sees every tensor saved for backward; checkpointing
+#   saves a block's inputs only, and runs the block again in backward.
 #
 # Exercises: [exercises/ex09_graphs_used_again.ipynb](../exercises/ex09_graphs_used_again.ipynb).
 # Next: [10 · Stopping gradients](10_detach_and_no_grad.ipynb).

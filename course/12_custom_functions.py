@@ -20,11 +20,11 @@ from minigrad import viz
 # %load_ext minigrad_course.builds
 
 # %% [markdown]
-# First, what a `Function` is *not*. minigrad writes each of its operations as a `Function`;
-# PyTorch does not. Its built-in operations are C++ code, and the node they record, such as
-# `MulBackward0`, is generated from a table of derivative formulas: it has a backward (calling
-# the node runs it) but no `forward`, and it is not a `Function`. What the two share is what the
-# graph sees: a node with `next_functions` that turns one gradient into gradients for its inputs.
+# First, what a `Function` is *not*. minigrad writes each of its operations as one; PyTorch's
+# are C++ code, and the node they record, such as `MulBackward0`, is generated from a table of
+# derivative formulas: a backward (calling the node runs it), no `forward`, not a `Function`.
+# What the two share is what the graph sees: a node that turns one gradient into gradients for
+# its inputs.
 
 # %%
 x = torch.tensor(3.0, requires_grad=True)
@@ -144,9 +144,8 @@ print("built-in:", zero_a.grad)
 assert math.isnan(zero_a.grad.item())
 
 # %% [markdown]
-# The length has no derivative at the origin: it is a cone's tip. PyTorch meets the same kind of
-# point in `relu` and `abs` at 0, and picks a value from the range of slopes there: 0. `sqrt` at
-# 0 has no such choice, and its gradient is infinite:
+# The length has no derivative at the origin: it is a cone's tip. `relu` and `abs` have such a
+# point at 0, and `sqrt` an infinite slope there. What PyTorch gives:
 
 # %%
 for name, fn in [("relu", torch.relu), ("abs", torch.abs), ("sqrt", torch.sqrt)]:
@@ -165,6 +164,43 @@ print("max():     ", t.grad)
 t.grad = None
 t.max(dim=0).values.backward()
 print("max(dim=0):", t.grad)
+
+# %% [markdown]
+# ## The rules at points without a derivative
+#
+# PyTorch's documentation lists what autograd gives at such points; the first rule that
+# applies decides:
+#
+# - the derivative, where there is one;
+# - where the function is convex around the point, the smallest slope (in size) of the lines
+#   touching it from below (`relu` and `abs` at 0: 0); where concave, the same from above;
+# - where it is defined, its limit there, infinite included (`sqrt` at 0), or any one of
+#   several;
+# - where it is not defined, anything: `sqrt(-1)` gives NaN, `log(-1)` gives $-1$.
+#
+# Each operation's backward decides how it follows them.
+#
+# <details><summary><code>torch.relu(t)</code>, <code>t.clamp(min=0)</code> and
+# <code>torch.maximum(t, zero)</code> compute the same function. What gradient will each give
+# at $t = 0$? Click to reveal</summary>
+#
+# 0, 1 and 0.5. `relu` follows the convex rule; `clamp` passes the gradient wherever
+# $t \ge 0$; `maximum` splits a tie evenly, as `max()` did above. One function, three
+# gradients.
+# </details>
+
+# %%
+zero = torch.tensor(0.0)
+at_zero = {}
+for name, fn in [("relu", torch.relu), ("clamp(min=0)", lambda t: t.clamp(min=0)),
+                 ("maximum(t, zero)", lambda t: torch.maximum(t, zero))]:
+    t = torch.tensor(0.0, requires_grad=True)
+    fn(t).backward()
+    print(name, t.grad)
+    at_zero[name] = t.grad.item()
+
+# %%
+assert list(at_zero.values()) == [0.0, 1.0, 0.5]
 
 # %% [markdown]
 # ## Your turn: a backward that picks 0 at the origin
@@ -277,8 +313,7 @@ assert w.grad.tolist() == [1.0, 2.0, 3.0], f"w.grad is {w.grad}: backward passes
 # plain number, or any input that gets no gradient, that value is `None`; a number that backward
 # needs is kept on `ctx`, as `save_for_backward` is for tensors. `ctx.needs_input_grad` holds one
 # `True`/`False` per input, so backward can skip a gradient nobody will use, which is how a
-# custom backward saves time (here it would skip a multiplication; in a large layer, a matrix
-# product).
+# custom backward saves time (in a large layer, a matrix product).
 
 # %%
 class Scale(torch.autograd.Function):
@@ -334,4 +369,4 @@ except RuntimeError as error:
 #   every direction; give it `float64` inputs, and points where the function is smooth.
 #
 # Exercises: [exercises/ex12_custom_functions.ipynb](../exercises/ex12_custom_functions.ipynb).
-# Next: [13 · Capstone](13_capstone.ipynb).
+# Next: [13 · An engine of your own](13_engine_from_scratch.ipynb).

@@ -31,6 +31,7 @@ from .ops.linalg import einsum
 from .ops.pointwise import where
 from .ops.shape import cat, stack
 from .ops.sorting import bucketize
+from .ops import tiling as _tiling
 from .ops.tiling import meshgrid
 from .random import (Generator, default_generator, get_rng_state, initial_seed, manual_seed,
                      normal, rand, rand_like, randint, randn, randn_like, randperm, seed,
@@ -69,7 +70,8 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
               "logical_and", "logical_or", "logical_xor", "logical_not", "all", "any", "isclose",
               "logsumexp", "sort", "argsort", "topk", "unique", "nonzero", "argwhere",
               "masked_fill", "masked_select", "index_select", "triu", "tril",
-              "repeat_interleave", "roll", "flip", "eq", "ne", "lt", "le", "gt", "ge", "abs_",
+              "repeat_interleave", "roll", "fliplr", "flipud", "eq", "ne", "lt", "le", "gt", "ge",
+              "abs_",
               "sqrt_", "exp_", "sin_", "cos_", "relu_", "sigmoid_", "tanh_", "dist", "bincount",
               "bernoulli"):
     globals()[_name] = _function_form(_name)
@@ -87,6 +89,11 @@ def _number_input(name: str, number: Any, args: tuple) -> Tensor:
         return tensor(number)
     raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
                     f"{type(number).__name__}")
+
+
+def flip(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:  # noqa: A002
+    """`torch.flip(t, dims)`: t's values in reverse order along each of dims (a sequence)."""
+    return _tiling.flip(input, args, kwargs, method=False)
 
 
 def softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:  # noqa: A002

@@ -10,11 +10,13 @@ from typing import Any
 import numpy as np
 
 from . import _dtype, _grad_mode
+from .autograd.custom_view import CUSTOM_FUNCTION_VIEW
 from .autograd.function import NO_GRAD_VIEW_ADVICE, _run_quietly
 from .autograd.graph import ERR_LEAF_IN_PLACE, forward_name, replace_output
 from .ops.fill import Zero
-from .ops.indexing import (ERR_INTERNAL_OVERLAP, AsStrided, CopySlices, IndexPut, _plain_key,
-                           as_positions, check_advanced_key, index, is_advanced)
+from .ops.indexing import (ERR_INTERNAL_OVERLAP, AsStrided, CopySlices, IndexPut,
+                           WriteThroughExpanded, _plain_key, as_positions, check_advanced_key,
+                           index, is_advanced)
 from .tensor import ERR_INFERENCE_IN_PLACE, Tensor
 
 VIEW_OF_LEAF_IN_PLACE = ("a view of a leaf Variable that requires grad is being used in an "
@@ -42,21 +44,14 @@ def check_inplace(t: Tensor) -> None:
     if t._multi_output_view and t.requires_grad:
         raise RuntimeError(_multi_output_view_message(t))
     if t._custom_function_view and t.requires_grad:
-        raise RuntimeError(f"Output {t._output_nr} of {forward_name(t.grad_fn.name())} is a view "
-                           f"and is being modified inplace. {CUSTOM_FUNCTION_VIEW}")
+        raise RuntimeError(f"Output {t._output_nr} of {forward_name(t._own_node().name())} is a "
+                           f"view and is being modified inplace. {CUSTOM_FUNCTION_VIEW}")
     if t._made_in_no_grad:
         raise no_grad_view_error(t)
     if t.grad_fn is None and t._requires_grad:
         raise RuntimeError(ERR_LEAF_IN_PLACE)
     if t._base is not None and t._base.grad_fn is None and t._base._requires_grad:
         raise RuntimeError(VIEW_OF_LEAF_IN_PLACE)
-
-
-CUSTOM_FUNCTION_VIEW = (
-    "This view was created inside a custom Function (or because an input was returned as-is) and "
-    "the autograd logic to handle view+inplace would override the custom backward associated "
-    "with the custom Function, leading to incorrect gradients. This behavior is forbidden. You "
-    "can fix this by cloning the output of the custom Function.")
 
 
 def shares_memory_within(t: Tensor) -> bool:
@@ -181,8 +176,11 @@ def _inplace_on_view(view, compute):
 
 def _refresh_views(base, changed=None) -> None:
     """The base's history was rewritten: every other live view of it is now read out of the
-    new base (PyTorch regenerates their grad_fn the same way), or its gradient would be stale."""
+    new base (PyTorch regenerates their grad_fn the same way), or its gradient would be stale;
+    but a custom Function's (autograd/custom_view.py)."""
     for view in list(base._views.values()) if base._views is not None else ():
+        if view._custom_function_view:  # never rebuilt: its grad_fn now refuses to be read
+            continue
         if view is not changed and np.shares_memory(view._data, base._data):
             key = np.unravel_index(_positions_in(base._data, view._data), base.shape)
             _take_history(view, AsStrided.apply(base, key))
@@ -270,31 +268,52 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     elif value.dtype is not t.dtype:
         value = value.to(t.dtype)
     if shares_memory_within(t):
-        _setitem_expanded(t, key, positions, value, advanced, scalar)
+        _setitem_expanded(t, key, positions, value, advanced)
         return
     # integers with arrays: PyTorch selects first and index_puts into that view (CopySlices)
     node = IndexPut if advanced and positions is key else CopySlices
     inplace(t, lambda x: node.apply(x, positions, value), value)
 
 
-def _setitem_expanded(t: Tensor, key: Any, positions: Any, value: Tensor, advanced: bool,
-                      scalar: bool) -> None:
+def _setitem_expanded(t: Tensor, key: Any, positions: Any, value: Tensor, advanced: bool) -> None:
     """`e[key] = value` where `e` is expanded. PyTorch writes through the view `e[key]` (copy_,
     refused if its elements share memory too), or, for arrays and masks, writes the positions
-    picked, with a warning that it will stop."""
+    picked into the memory, with a warning that it will stop when the view written into (e
+    after its integers and slices) shares memory within itself (WriteThroughExpanded)."""
     if not advanced:
         index(t, key).copy_(value)
         return
-    warnings.warn(INDEX_PUT_EXPANDED.format("index_put_", "[indices] = tensor"), UserWarning,
-                  stacklevel=4)
-    if scalar and isinstance(key, np.ndarray) and key.dtype == np.bool_:
-        warnings.warn(INDEX_PUT_EXPANDED.format("masked_fill_", "[mask] = scalar"), UserWarning,
+    overlapping = _written_view_overlaps(t, key)
+    if overlapping:
+        warnings.warn(INDEX_PUT_EXPANDED.format("index_put_", "[indices] = tensor"), UserWarning,
                       stacklevel=4)
-    if _grad_mode.state.enabled and (t.requires_grad or value.requires_grad):
-        raise RuntimeError(ERR_INTERNAL_OVERLAP)  # minigrad records no such write
+        mask = key[0] if isinstance(key, tuple) and len(key) == 1 else key
+        if value._data.size == 1 and isinstance(mask, np.ndarray) and mask.dtype == np.bool_:
+            warnings.warn(INDEX_PUT_EXPANDED.format("masked_fill_", "[mask] = scalar"),
+                          UserWarning, stacklevel=4)
     check_inplace(t)
+    recorded = _grad_mode.state.enabled and (t.requires_grad or value.requires_grad)
+    if recorded and t._base is None:  # an expanded root: no memory to record the write into
+        raise RuntimeError(ERR_INTERNAL_OVERLAP)
+    old_base = _with_history(t._base) if recorded else None
     t._data[positions] = value._data
     t._bump_version()
+    if recorded:  # the base takes the write's history, the view is read back out of it
+        base = t._base
+        view_key = np.unravel_index(_positions_in(base._data, t._data), base.shape)
+        written = tuple(k[positions] for k in view_key)
+        _take_history(base, WriteThroughExpanded.apply(old_base, value, written, overlapping))
+        _take_history(t, AsStrided.apply(base, view_key))
+        _refresh_views(base, t)
+
+
+def _written_view_overlaps(t: Tensor, key: Any) -> bool:
+    """Whether the view PyTorch writes `t[key] = value` into (t with the key's integers and
+    slices applied; index_put_ takes the arrays) has elements that share memory."""
+    parts = key if isinstance(key, tuple) else (key,)
+    basic = tuple(slice(None) if isinstance(k, np.ndarray) else k for k in parts)
+    data = t._data[basic]
+    return any(stride == 0 and size > 1 for stride, size in zip(data.strides, data.shape))
 
 
 INDEX_PUT_EXPANDED = (

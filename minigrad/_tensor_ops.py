@@ -133,7 +133,7 @@ class TensorOps:
     def tanh(self): return pointwise.Tanh.apply(self._float_if_int())
     def sigmoid(self): return pointwise.Sigmoid.apply(self._float_if_int())
     def relu(self): return pointwise.Relu.apply(self)
-    def clamp(self, min=None, max=None): return pointwise.Clamp.apply(self, min, max)
+    def clamp(self, min=None, max=None): return selection.clamp(self, min, max)
     clip = clamp
     def round(self, decimals=0): return rounding.round_(self, decimals)
     def maximum(self, other): return selection.maximum(self, other)

@@ -92,7 +92,9 @@ class MoreTensorOps:
         return tiling.repeat_interleave(self, repeats, dim)
 
     def roll(self, shifts, dims=None): return tiling.roll(self, shifts, dims)
-    def flip(self, *dims): return tiling.flip(self, _shape_args(dims))
+    def flip(self, *dims, **kwargs): return tiling.flip(self, dims, kwargs)
+    def fliplr(self): return tiling.fliplr(self)
+    def flipud(self): return tiling.flipud(self)
     def unflatten(self, dim, sizes): return tiling.unflatten(self, dim, sizes)
     def sum_to_size(self, *size): return tiling.sum_to_size(self, _shape_args(size))
 

@@ -8,6 +8,7 @@ This file holds what a tensor is and its autograd state; its operations (`+`, `e
 is `backward()`, which hands over to `minigrad.autograd`: both are built on Tensor."""
 from __future__ import annotations
 
+import copy
 import warnings
 import weakref
 from typing import TYPE_CHECKING, Any, Callable
@@ -60,7 +61,7 @@ class Tensor:
     _retains_grad = False
     _is_inference = False  # made in inference_mode: see is_inference
     _multi_output_view = False  # a view made by unbind(): see _inplace.check_inplace
-    _custom_function_view = False  # a view a custom Function returned: _inplace.check_inplace
+    _custom_function_view = False  # a view a custom Function returned: autograd/custom_view.py
     _made_in_no_grad = False  # a view made under no_grad of one that requires grad (function.py)
     _version_when_made: int | None = None  # such a view's version then
     _is_wrapped_number = False  # a Python number made a tensor (see ops.operands.wrapped_number)
@@ -258,7 +259,8 @@ class Tensor:
         if self._multi_output_view:  # a view of one of unbind's views is refused in place too
             out._multi_output_view = True
         if self._custom_function_view:  # and so is one of a custom Function's
-            out._custom_function_view = True
+            out.__class__ = type(self)  # autograd/custom_view.py
+            out._custom_view_version = self._version
         out._version_counter = self._version_counter
         if out._is_inference is not self._is_inference:  # the same memory: the same kind
             out._is_inference = self._is_inference
@@ -348,7 +350,7 @@ class Tensor:
         return bool(self._data.reshape(()))
 
     def __float__(self) -> float:
-        if self.requires_grad:
+        if self.requires_grad and _grad_mode.is_grad_enabled():  # silent under no_grad
             _warn_scalar_of_requires_grad()
         return float(self._python_scalar())
 
@@ -388,6 +390,20 @@ class Tensor:
 
     def __reduce_ex__(self, protocol: int) -> Any:
         return (_rebuild, (self._data, self._requires_grad))
+
+    def __deepcopy__(self, memo: dict) -> Tensor:
+        """As PyTorch's: a leaf is copied with requires_grad and a deep copy of its .grad;
+        a result recorded in a graph is refused."""
+        if not self.is_leaf:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                "protocol at the moment.  If you were attempting to deepcopy a module, this may "
+                "be because of a torch.nn.utils.weight_norm usage, see "
+                "https://github.com/pytorch/pytorch/pull/103001")
+        new = memo[id(self)] = _rebuild(self._data.copy(), self._requires_grad)
+        if self._grad is not None:
+            new._grad = copy.deepcopy(self._grad, memo)
+        return new
 
 
 _warned_scalar_of_requires_grad = False

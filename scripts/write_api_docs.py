@@ -64,7 +64,8 @@ AVX-512 kernels both call it; ARM builds use SLEEF or the C library, with other 
 minigrad gives the correctly rounded value, which is MKL's for about 99.9% of tanh's inputs, 99%
 of exp's, 95% of sin's and cos's, 92% of log's; MKL's float32 sqrt is correctly rounded on some
 CPUs only (one value in five an ulp off on an AMD EPYC), and Adam's and RMSprop's steps inherit
-that last bit.
+that last bit. float32 `pow` with a tensor exponent (`a ** b`, `2 ** x`) is numpy's, an ulp from
+PyTorch's vectorised one in 17-20% of values (2,000 normal exponents).
 
 Generated from the code by `python scripts/write_api_docs.py`; do not edit by hand.
 """

@@ -5,6 +5,7 @@ A case is a function of the library (`torch` or `minigrad`) returning what is co
 repr of what it returns, or the error it raises, and the warnings on the way."""
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -2610,6 +2611,1923 @@ FRESH_CASES = {f.__name__.lstrip("_"): f for f in (
     _div_by_zero_grad, _log_zero_grad, _backward_results)}
 
 
+# ---- contract-2: what the earlier rounds left ---------------------------------------------
+
+def _identity_function(lib: Any) -> Any:
+    class Id(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.clone()
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+    return Id
+
+
+def _custom_node_printed(lib: Any) -> Any:
+    x = _leaf(lib)
+    y = _identity_function(lib).apply(x)
+    return y.grad_fn, [y.grad_fn], (y * 2).grad_fn.next_functions, str(y.grad_fn), y
+
+
+def _forward_sees(lib: Any, seen: list) -> Any:
+    class Double(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            seen.append((lib.is_grad_enabled(), lib.is_inference_mode_enabled(),
+                         (x * 2).requires_grad))
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            seen.append(("backward", lib.is_grad_enabled()))
+            return g * 2
+    return Double
+
+
+def _custom_forward_in_inference_mode_with_grad(lib: Any) -> Any:
+    seen: list = []
+    double = _forward_sees(lib, seen)
+    x = _leaf(lib)
+    with lib.inference_mode():
+        plain = double.apply(x)
+        with lib.enable_grad():
+            recorded = double.apply(x)
+            summed = recorded.sum()  # a built-in op records nothing in inference mode
+    recorded.backward(lib.ones(3))
+    return (seen, plain.requires_grad, recorded.requires_grad, recorded.is_inference(),
+            recorded.grad_fn.name(), summed.requires_grad, x.grad)
+
+
+def _first_two(lib: Any) -> Any:
+    class FirstTwo(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x[:2]  # a view of the input
+
+        @staticmethod
+        def backward(ctx, g):
+            out = lib.zeros(3)
+            out[:2] = g
+            return out
+    return FirstTwo
+
+
+def _custom_view_after_its_base_changed(lib: Any) -> Any:
+    x = _leaf(lib)
+    b = x * 1
+    v = _first_two(lib).apply(b)
+    w = v[:1]
+    before = (v.grad_fn.name(), w.grad_fn.name())
+    b.mul_(2)
+    return (before, repr(v), v.requires_grad, v._version, _error(lambda: v.grad_fn),
+            _error(lambda: w.grad_fn), _error(lambda: v.is_leaf), _error(lambda: v * 1),
+            _error(lambda: v.sum().backward()), type(v).__name__, v.tolist())
+
+
+def _custom_view_after_a_change_under_no_grad(lib: Any) -> Any:
+    x = _leaf(lib)
+    b = x * 1
+    v = _first_two(lib).apply(b)
+    with lib.no_grad():
+        v.mul_(2)
+        u = v + 1  # no graph: grad_fn is not read
+    return _error(lambda: v.grad_fn), u, _error(lambda: v.mul_(2)), x.grad
+
+
+def _write_through_expanded(lib: Any, base: Any, key: Any, value: Any) -> Any:
+    e = base.unsqueeze(0).expand(2, 3)
+    e[key] = value
+    return e
+
+
+def _expanded_writes_with_index_arrays(lib: Any) -> Any:
+    """e[indices] = v on an expanded tensor: PyTorch warns (when the view it writes into
+    shares memory), writes into the memory the rows share, and records it."""
+    seen = []
+    keys = {"rows": (lib.tensor([0, 1]),), "element": (lib.tensor([0]), lib.tensor([2])),
+            "row then columns": (0, lib.tensor([0, 1])), "mask": (lib.tensor([True, False]),),
+            "columns": (slice(None), lib.tensor([0, 2]))}
+    weights = lib.arange(6.0).view(2, 3)
+    for name, key in keys.items():
+        w = lib.tensor(2.0, requires_grad=True)
+        e = _write_through_expanded(lib, lib.zeros(3), key, w)
+        (e * weights).sum().backward()
+        x = _leaf(lib)
+        f = _write_through_expanded(lib, x * 1, key, 5.0)
+        seen.append((name, e, w.grad, f, _error(lambda: (f * weights).sum().backward()),
+                     x.grad))
+    return seen
+
+
+def _optional_inputs_left_out(lib: Any) -> Any:
+    """A convolution without bias, a norm without weight or bias: PyTorch's node still has an
+    edge for each, (None, 0), and a node hook gets None for its gradient."""
+    lib.manual_seed(0)
+    x = lib.ones(1, 1, 4, 4, requires_grad=True)
+    w = lib.ones(1, 1, 3, 3, requires_grad=True)
+    conv = lib.nn.functional.conv2d(x, w)
+    seen = []
+    conv.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append(grad_inputs))
+    conv.sum().backward()
+    return (conv.grad_fn.next_functions, seen,
+            lib.nn.functional.conv1d(x[0, :, 0], w[:, :, 0]).grad_fn.next_functions,
+            lib.nn.functional.conv_transpose2d(x, w).grad_fn.next_functions,
+            lib.nn.Conv1d(1, 2, 3, bias=False)(x[0, :, 0]).grad_fn.next_functions,
+            lib.nn.functional.layer_norm(x, (4,)).grad_fn.next_functions,
+            lib.nn.LayerNorm(4, bias=False)(x).grad_fn.next_functions,
+            lib.nn.BatchNorm2d(1)(x * 1).grad_fn.next_functions,
+            lib.nn.BatchNorm2d(1, affine=False)(x).grad_fn.next_functions)
+
+
+LEFTOVER_CASES = {f.__name__.lstrip("_"): f for f in (
+    _custom_node_printed, _custom_forward_in_inference_mode_with_grad,
+    _custom_view_after_its_base_changed, _custom_view_after_a_change_under_no_grad,
+    _expanded_writes_with_index_arrays, _optional_inputs_left_out)}
+
+
+# ---- round five (issue 31): fresh cases written against torch 2.13 without looking at
+# minigrad first: reductions with ties and zeros, clamp with tensor bounds, pow at 0,
+# losses and activations at their kinks, optimizers' options, deepcopy, autograd.functional;
+# then module and tensor hooks, views changed in place, .grad and .data assigned, dtypes;
+# then custom Functions' corners and autograd.grad's arguments; then modules' parameters,
+# buffers and state dicts, optimizers' groups and state, clip_grad_norm_, losses' corners;
+# then indexing, setitem, scatter and gather, views of views changed in place
+
+
+def _amax_ties(lib: Any) -> Any:
+    x = lib.tensor([[1., 3., 3.], [2., 2., 0.]], requires_grad=True)
+    x.amax(dim=1).sum().backward()
+    return x.grad
+
+
+def _amax_all_ties(lib: Any) -> Any:
+    x = lib.tensor([1., 3., 3., 3.], requires_grad=True)
+    x.amax().backward()
+    return x.grad
+
+
+def _max_all_ties(lib: Any) -> Any:
+    x = lib.tensor([1., 3., 3., 3.], requires_grad=True)
+    x.max().backward()
+    return x.grad
+
+
+def _maximum_ties(lib: Any) -> Any:
+    a = lib.tensor([1., 2., 3.], requires_grad=True)
+    b = lib.tensor([1., 1., 4.], requires_grad=True)
+    lib.maximum(a, b).sum().backward()
+    return a.grad, b.grad
+
+
+def _prod_with_zero(lib: Any) -> Any:
+    x = lib.tensor([2., 0., 3.], requires_grad=True)
+    x.prod().backward()
+    return x.grad
+
+
+def _prod_two_zeros(lib: Any) -> Any:
+    x = lib.tensor([2., 0., 0.], requires_grad=True)
+    x.prod().backward()
+    return x.grad
+
+
+def _prod_dim_zero(lib: Any) -> Any:
+    x = lib.tensor([[2., 0.], [3., 4.]], requires_grad=True)
+    x.prod(dim=1).sum().backward()
+    return x.grad
+
+
+def _std_one_element(lib: Any) -> Any:
+    x = lib.tensor([2.], requires_grad=True)
+    y = x.std()
+    y.backward()
+    return y, x.grad
+
+
+def _var_unbiased_false(lib: Any) -> Any:
+    x = lib.tensor([1., 2., 4.], requires_grad=True)
+    x.var(unbiased=False).backward()
+    return x.grad
+
+
+def _norm_zero_vector(lib: Any) -> Any:
+    x = lib.zeros(3, requires_grad=True)
+    x.norm().backward()
+    return x.grad
+
+
+def _softmax_grad(lib: Any) -> Any:
+    x = lib.tensor([1., 2., 3.], requires_grad=True)
+    y = lib.softmax(x, dim=0)
+    (y * lib.tensor([1., 0., 0.])).sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _log_softmax_inf(lib: Any) -> Any:
+    x = lib.tensor([0., float('-inf')], requires_grad=True)
+    lib.log_softmax(x, 0)[0].backward()
+    return x.grad
+
+
+def _logsumexp_all_inf(lib: Any) -> Any:
+    x = lib.tensor([float('-inf'), float('-inf')], requires_grad=True)
+    y = lib.logsumexp(x, 0)
+    y.backward()
+    return y, x.grad
+
+
+def _masked_fill_grad(lib: Any) -> Any:
+    x = lib.tensor([1., 2., 3.], requires_grad=True)
+    y = x.masked_fill(lib.tensor([True, False, True]), 0.0)
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _scatter_add_grad(lib: Any) -> Any:
+    x = lib.zeros(3, requires_grad=True)
+    s = lib.tensor([1., 2.], requires_grad=True)
+    y = x.scatter_add(0, lib.tensor([2, 2]), s)
+    (y * lib.arange(1., 4.)).sum().backward()
+    return y.grad_fn, x.grad, s.grad
+
+
+def _gather_repeat(lib: Any) -> Any:
+    x = lib.tensor([1., 2., 3.], requires_grad=True)
+    x.gather(0, lib.tensor([0, 0, 2])).sum().backward()
+    return x.grad
+
+
+def _where_broadcast(lib: Any) -> Any:
+    a = lib.tensor([1., 2.], requires_grad=True)
+    b = lib.tensor(5., requires_grad=True)
+    lib.where(lib.tensor([[True, False], [False, False]]), a, b).sum().backward()
+    return a.grad, b.grad
+
+
+def _clamp_tensor_bounds(lib: Any) -> Any:
+    x = lib.tensor([0., 1., 2.], requires_grad=True)
+    lo = lib.tensor([1., 1., 1.], requires_grad=True)
+    x.clamp(min=lo).sum().backward()
+    return x.grad, lo.grad
+
+
+def _clamp_min_equal(lib: Any) -> Any:
+    x = lib.tensor([1., 2.], requires_grad=True)
+    x.clamp(min=1.0, max=2.0).sum().backward()
+    return x.grad
+
+
+def _round_floor_grad(lib: Any) -> Any:
+    x = lib.tensor([1.5, 2.3], requires_grad=True)
+    (x.round() + x.floor() + x.ceil() + x.trunc()).sum().backward()
+    return x.grad
+
+
+def _sign_grad(lib: Any) -> Any:
+    x = lib.tensor([-1., 0., 2.], requires_grad=True)
+    y = x.sign()
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _remainder_grad(lib: Any) -> Any:
+    a = lib.tensor([5., -5.], requires_grad=True)
+    b = lib.tensor([3., 3.], requires_grad=True)
+    lib.remainder(a, b).sum().backward()
+    return a.grad, b.grad
+
+
+def _fmod_grad(lib: Any) -> Any:
+    a = lib.tensor([5., -5.], requires_grad=True)
+    b = lib.tensor([3., 3.], requires_grad=True)
+    lib.fmod(a, b).sum().backward()
+    return a.grad, b.grad
+
+
+def _cat_grad_fn(lib: Any) -> Any:
+    a = lib.ones(2, requires_grad=True)
+    b = lib.zeros(3)
+    y = lib.cat([a, b])
+    (y * lib.arange(5.)).sum().backward()
+    return y.grad_fn, y.grad_fn.next_functions, a.grad
+
+
+def _stack_grads(lib: Any) -> Any:
+    a = lib.ones(2, requires_grad=True)
+    b = lib.ones(2, requires_grad=True)
+    y = lib.stack([a, b], 1)
+    (y * lib.tensor([[1., 2.], [3., 4.]])).sum().backward()
+    return y.grad_fn, a.grad, b.grad
+
+
+def _repeat_grad(lib: Any) -> Any:
+    x = lib.tensor([1., 2.], requires_grad=True)
+    y = x.repeat(2, 2)
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _expand_grad_fn(lib: Any) -> Any:
+    x = lib.tensor([[1.], [2.]], requires_grad=True)
+    y = x.expand(2, 3)
+    y.sum().backward()
+    return y.grad_fn, y._base is x, x.grad
+
+
+def _tril_grad(lib: Any) -> Any:
+    x = lib.ones(3, 3, requires_grad=True)
+    y = x.tril()
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _roll_grad(lib: Any) -> Any:
+    x = lib.tensor([1., 2., 3.], requires_grad=True)
+    y = x.roll(1)
+    (y * lib.arange(3.)).sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _sort_grad(lib: Any) -> Any:
+    x = lib.tensor([3., 1., 2.], requires_grad=True)
+    v, i = x.sort()
+    (v * lib.arange(3.)).sum().backward()
+    return v.grad_fn, i, x.grad
+
+
+def _topk_grad(lib: Any) -> Any:
+    x = lib.tensor([3., 1., 2.], requires_grad=True)
+    v, i = x.topk(2)
+    (v * lib.tensor([1., 10.])).sum().backward()
+    return v.grad_fn, x.grad
+
+
+def _cumsum_grad(lib: Any) -> Any:
+    x = lib.tensor([1., 2., 3.], requires_grad=True)
+    y = x.cumsum(0)
+    (y * lib.tensor([1., 0., 0.])).sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _sigmoid_saturated(lib: Any) -> Any:
+    x = lib.tensor([100., -100.], requires_grad=True)
+    x.sigmoid().sum().backward()
+    return x.grad
+
+
+def _softplus_threshold(lib: Any) -> Any:
+    x = lib.tensor([25., 1.], requires_grad=True)
+    y = lib.nn.functional.softplus(x, beta=1, threshold=20)
+    y.sum().backward()
+    return y, x.grad
+
+
+def _leaky_relu_zero(lib: Any) -> Any:
+    x = lib.tensor([0., -1.], requires_grad=True)
+    lib.nn.functional.leaky_relu(x, 0.1).sum().backward()
+    return x.grad
+
+
+def _elu_zero(lib: Any) -> Any:
+    x = lib.tensor([0., -1.], requires_grad=True)
+    lib.nn.functional.elu(x).sum().backward()
+    return x.grad
+
+
+def _gelu_tanh(lib: Any) -> Any:
+    x = lib.tensor([0.5, -1.], requires_grad=True)
+    y = lib.nn.functional.gelu(x, approximate='tanh')
+    y.sum().backward()
+    return y, x.grad
+
+
+def _cosine_sim_zero(lib: Any) -> Any:
+    a = lib.zeros(3, requires_grad=True)
+    b = lib.ones(3, requires_grad=True)
+    y = lib.nn.functional.cosine_similarity(a, b, dim=0)
+    y.backward()
+    return y, a.grad, b.grad
+
+
+def _dist_zero(lib: Any) -> Any:
+    a = lib.ones(3, requires_grad=True)
+    b = lib.ones(3, requires_grad=True)
+    y = lib.dist(a, b)
+    y.backward()
+    return y, a.grad
+
+
+def _pow_zero_zero(lib: Any) -> Any:
+    x = lib.tensor([0.], requires_grad=True)
+    e = lib.tensor([0.], requires_grad=True)
+    (x ** e).sum().backward()
+    return x.grad, e.grad
+
+
+def _pow_neg_base_tensor_exp(lib: Any) -> Any:
+    x = lib.tensor([-2.], requires_grad=True)
+    e = lib.tensor([2.], requires_grad=True)
+    (x ** e).sum().backward()
+    return x.grad, e.grad
+
+
+def _rpow_grad(lib: Any) -> Any:
+    x = lib.tensor([0., 1.], requires_grad=True)
+    y = 2 ** x
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _zero_pow_x(lib: Any) -> Any:
+    x = lib.tensor([0., 1.], requires_grad=True)
+    y = 0 ** x
+    y.sum().backward()
+    return y, x.grad
+
+
+def _exp2_grad(lib: Any) -> Any:
+    x = lib.tensor([1.], requires_grad=True)
+    lib.exp2(x).backward()
+    return x.grad
+
+
+def _log1p_at_minus1(lib: Any) -> Any:
+    x = lib.tensor([-1.], requires_grad=True)
+    y = x.log1p()
+    y.backward()
+    return y, x.grad
+
+
+def _rsqrt_zero(lib: Any) -> Any:
+    x = lib.tensor([0.], requires_grad=True)
+    y = x.rsqrt()
+    y.backward()
+    return y, x.grad
+
+
+def _reciprocal_zero(lib: Any) -> Any:
+    x = lib.tensor([0.], requires_grad=True)
+    y = x.reciprocal()
+    y.backward()
+    return y, x.grad
+
+
+def _mean_int_error(lib: Any) -> Any:
+    return lib.tensor([1, 2]).mean()
+
+
+def _sum_bool_dtype(lib: Any) -> Any:
+    return lib.tensor([True, False]).sum().dtype, lib.tensor([1, 2], dtype=lib.int32).sum().dtype
+
+
+def _grad_outputs_ones_like(lib: Any) -> Any:
+    x = lib.tensor([1., 2.], requires_grad=True)
+    y = x * x
+    return lib.autograd.grad(y, x, grad_outputs=lib.ones_like(y))
+
+
+def _grad_retain_graph_default_create(lib: Any) -> Any:
+    x = lib.tensor([1., 2.], requires_grad=True)
+    y = (x ** 3).sum()
+    (g,) = lib.autograd.grad(y, x, create_graph=True)
+    (g2,) = lib.autograd.grad(g.sum(), x)
+    return g, g2
+
+
+def _backward_retain_then_grad(lib: Any) -> Any:
+    x = lib.tensor(2., requires_grad=True)
+    y = x.exp()
+    y.backward(retain_graph=True)
+    g = lib.autograd.grad(y, x)
+    return x.grad, g
+
+
+def _requires_grad_view_of_leaf(lib: Any) -> Any:
+    x = lib.ones(3)
+    v = x[:2]
+    v.requires_grad_()
+    (v * 2).sum().backward()
+    return v.grad, x.requires_grad, v.is_leaf
+
+
+def _detach_then_inplace_base(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = x * 2
+    d = y.detach()
+    d.add_(1)
+    return y, y._version
+
+
+def _empty_backward_sum(lib: Any) -> Any:
+    x = lib.ones(0, requires_grad=True)
+    x.sum().backward()
+    return x.grad
+
+
+def _mean_empty(lib: Any) -> Any:
+    x = lib.ones(0, requires_grad=True)
+    y = x.mean()
+    y.backward()
+    return y, x.grad
+
+
+def _square_int(lib: Any) -> Any:
+    return lib.tensor([2, 3]).square().dtype, lib.tensor([2]).sqrt().dtype
+
+
+def _div_floor_grad(lib: Any) -> Any:
+    x = lib.tensor([5.], requires_grad=True)
+    y = lib.div(x, 2, rounding_mode='floor')
+    y.backward()
+    return y.grad_fn, x.grad
+
+
+def _floor_divide_grad(lib: Any) -> Any:
+    x = lib.tensor([5.], requires_grad=True)
+    y = x // 2
+    y.backward()
+    return y.grad_fn, x.grad
+
+
+def _true_div_int(lib: Any) -> Any:
+    return lib.tensor([5]) / 2, lib.tensor([5]) // 2, lib.tensor([-5]) // 2
+
+
+def _mse_int_target(lib: Any) -> Any:
+    x = lib.tensor([1., 2.], requires_grad=True)
+    return lib.nn.functional.mse_loss(x, lib.tensor([1, 2]))
+
+
+def _l1_loss_at_equal(lib: Any) -> Any:
+    x = lib.tensor([1., 2.], requires_grad=True)
+    lib.nn.functional.l1_loss(x, lib.tensor([1., 3.])).backward()
+    return x.grad
+
+
+def _embedding_padding(lib: Any) -> Any:
+    lib.manual_seed(0)
+    e = lib.nn.Embedding(4, 2, padding_idx=0)
+    e(lib.tensor([0, 1, 1])).sum().backward()
+    return e.weight.grad
+
+
+def _linear_no_bias_nf(lib: Any) -> Any:
+    lib.manual_seed(0)
+    l = lib.nn.Linear(2, 3, bias=False)
+    y = l(lib.ones(1, 2))
+    return y.grad_fn, y.grad_fn.next_functions
+
+
+def _linear_1d_input(lib: Any) -> Any:
+    lib.manual_seed(0)
+    l = lib.nn.Linear(2, 3)
+    y = l(lib.ones(2))
+    return y.grad_fn, y.grad_fn.next_functions
+
+
+def _dropout_eval_identity(lib: Any) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    d = lib.nn.Dropout(0.5)
+    d.eval()
+    y = d(x)
+    return y is x, y.grad_fn
+
+
+def _dropout_p1(lib: Any) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    y = lib.nn.functional.dropout(x, 1.0)
+    y.sum().backward()
+    return y, x.grad
+
+
+def _dropout_p0(lib: Any) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    y = lib.nn.functional.dropout(x, 0.0)
+    return y.grad_fn, y is x
+
+
+def _sgd_momentum_nesterov(lib: Any) -> Any:
+    w = lib.tensor([1., 2.], requires_grad=True)
+    o = lib.optim.SGD([w], lr=0.1, momentum=0.9, nesterov=True, weight_decay=0.1)
+    for _ in range(3):
+        o.zero_grad()
+        (w ** 2).sum().backward()
+        o.step()
+    return w, o.state[w]['momentum_buffer']
+
+
+def _sgd_maximize(lib: Any) -> Any:
+    w = lib.tensor([1., 2.], requires_grad=True)
+    o = lib.optim.SGD([w], lr=0.1, maximize=True)
+    (w ** 2).sum().backward()
+    o.step()
+    return w
+
+
+def _adam_amsgrad(lib: Any) -> Any:
+    w = lib.tensor([1., 2.], requires_grad=True)
+    o = lib.optim.Adam([w], lr=0.1, amsgrad=True, weight_decay=0.01)
+    for i in range(3):
+        o.zero_grad()
+        ((w - i) ** 2).sum().backward()
+        o.step()
+    return w, sorted(o.state[w].keys()), o.state[w]['step']
+
+
+def _optimizer_no_grad_param(lib: Any) -> Any:
+    w = lib.tensor([1.], requires_grad=True)
+    o = lib.optim.Adam([w])
+    o.step()
+    return w, dict(o.state)
+
+
+def _optimizer_duplicate_params(lib: Any) -> Any:
+    w = lib.tensor([1.], requires_grad=True)
+    return lib.optim.SGD([w, w], lr=0.1)
+
+
+def _optimizer_non_leaf(lib: Any) -> Any:
+    w = lib.tensor([1.], requires_grad=True)
+    return lib.optim.SGD([w * 2], lr=0.1)
+
+
+def _optimizer_tensor_not_iterable(lib: Any) -> Any:
+    w = lib.tensor([1.], requires_grad=True)
+    return lib.optim.SGD(w, lr=0.1)
+
+
+def _add_param_group_overlap(lib: Any) -> Any:
+    w = lib.tensor([1.], requires_grad=True)
+    o = lib.optim.SGD([w], lr=0.1)
+    o.add_param_group({'params': [w]})
+
+
+def _module_requires_grad_(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    m.requires_grad_(False)
+    y = m(lib.ones(2))
+    return y.requires_grad, y.grad_fn
+
+
+def _module_zero_grad_default_none(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    m(lib.ones(2)).sum().backward()
+    m.zero_grad()
+    return m.weight.grad
+
+
+def _parameter_requires_grad_false(lib: Any) -> Any:
+    p = lib.nn.Parameter(lib.ones(2), requires_grad=False)
+    return p, p.requires_grad, p.is_leaf
+
+
+def _parameter_deepcopy(lib: Any) -> Any:
+    p = lib.nn.Parameter(lib.ones(2))
+    (p * 2).sum().backward()
+    q = copy.deepcopy(p)
+    return q, q.grad, type(q).__name__
+
+
+def _tensor_deepcopy_non_leaf(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = x * 2
+    return copy.deepcopy(y)
+
+
+def _retain_grad_then_inplace(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = x * 2
+    y.retain_grad()
+    y.mul_(3)
+    y.sum().backward()
+    return y.grad, x.grad
+
+
+def _inplace_on_input_of_exp_saved(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = x * 1
+    z = y.exp()
+    z.add_(1)
+    z.sum().backward()
+    return x.grad
+
+
+def _sigmoid_output_modified(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = x.sigmoid()
+    y.mul_(2)
+    y.sum().backward()
+    return x.grad
+
+
+def _tanh_output_modified(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = x.tanh()
+    y[0] = 0
+    y.sum().backward()
+    return x.grad
+
+
+def _relu_inplace_grad(lib: Any) -> Any:
+    x = lib.tensor([-1., 2.], requires_grad=True)
+    y = x * 1
+    lib.relu_(y)
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _functional_relu_inplace(lib: Any) -> Any:
+    x = lib.tensor([-1., 2.], requires_grad=True)
+    y = x * 1
+    z = lib.nn.functional.relu(y, inplace=True)
+    z.sum().backward()
+    return z is y, z.grad_fn, x.grad
+
+
+def _nn_relu_inplace_leaf(lib: Any) -> Any:
+    x = lib.tensor([-1., 2.], requires_grad=True)
+    return lib.nn.ReLU(inplace=True)(x)
+
+
+def _zero_grad_on_view_grad(lib: Any) -> Any:
+    x = lib.ones(2, 2, requires_grad=True)
+    x.sum().backward()
+    g = x.grad
+    x.grad.zero_()
+    return g is x.grad, x.grad
+
+
+def _grad_is_not_leaf_requires(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    (x * 2).sum().backward()
+    return x.grad.requires_grad, x.grad.is_leaf, x.grad.grad_fn
+
+
+def _backward_inputs_empty(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    (x * 2).sum().backward(inputs=[])
+
+
+def _autograd_backward_fn(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = x * 3
+    lib.autograd.backward([y], [lib.ones(2)])
+    return x.grad
+
+
+def _autograd_backward_tensor_grad_tensors_none(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = (x * 3).sum()
+    lib.autograd.backward(y, None)
+    return x.grad
+
+
+def _jacobian_fn(lib: Any) -> Any:
+    return lib.autograd.functional.jacobian(lambda x: x ** 2, lib.tensor([1., 2.]))
+
+
+def _hessian_fn(lib: Any) -> Any:
+    return lib.autograd.functional.hessian(lambda x: (x ** 3).sum(), lib.tensor([1., 2.]))
+
+
+def _vjp_fn(lib: Any) -> Any:
+    return lib.autograd.functional.vjp(lambda x: x ** 2, lib.tensor([1., 2.]), lib.ones(2))
+
+
+def _cosine_sim_broadcast_graph(lib: Any) -> Any:
+    a = lib.ones(2, 3, requires_grad=True)
+    b = lib.full((3,), 2., requires_grad=True)
+    y = lib.nn.functional.cosine_similarity(a, b, dim=-1)
+    y.sum().backward()
+    n = y.grad_fn.next_functions[0][0].next_functions[0][0]
+    return y, a.grad, b.grad, n.next_functions, n.next_functions[1][0].next_functions
+
+
+def _cosine_sim_mismatch(lib: Any) -> Any:
+    return lib.nn.functional.cosine_similarity(lib.ones(2, 3), lib.ones(4))
+
+
+def _clamp_both_tensor_bounds(lib: Any) -> Any:
+    x = lib.tensor([[0., 1., 2., 3.]], requires_grad=True)
+    lo = lib.tensor([[1.], [3.]], requires_grad=True)
+    hi = lib.tensor([2.5, 2.5, 2.5, 2.], requires_grad=True)
+    y = lib.clamp(x, lo, hi)
+    (y * lib.arange(8.).reshape(2, 4)).sum().backward()
+    return y, y.grad_fn, y.grad_fn.next_functions, x.grad, lo.grad, hi.grad
+
+
+def _clamp_max_tensor_only(lib: Any) -> Any:
+    x = lib.tensor([0., 1., 2.], requires_grad=True)
+    hi = lib.tensor(1., requires_grad=True)
+    y = x.clamp(max=hi)
+    y.sum().backward()
+    return y, y.grad_fn.next_functions, x.grad, hi.grad
+
+
+def _clamp_number_and_0d_tensor(lib: Any) -> Any:
+    x = lib.tensor([0., 1., 2.], requires_grad=True)
+    y = x.clamp(min=0.5, max=lib.tensor(1.5))
+    y.sum().backward()
+    return y, x.grad
+
+
+def _clamp_int_by_float_tensor(lib: Any) -> Any:
+    return (lib.tensor([1, 2]).clamp(min=lib.tensor(1.5)),
+            lib.tensor([1., 2.]).clamp(lib.tensor([1.5], dtype=lib.float64)))
+
+
+def _clamp_tensor_in_place(lib: Any) -> Any:
+    x = lib.tensor([0., 1., 2.], requires_grad=True)
+    y = x * 1
+    lo = lib.tensor([1., 1., 1.], requires_grad=True)
+    y.clamp_(min=lo)
+    y.sum().backward()
+    return y.grad_fn, x.grad, lo.grad
+
+
+def _clamp_tensor_no_grad_bound(lib: Any) -> Any:
+    x = lib.tensor([0., 1., 2.], requires_grad=True)
+    y = x.clamp(lib.tensor([1., 1., 1.]))
+    y.sum().backward()
+    return y.grad_fn.next_functions, x.grad
+
+
+def _clamp_tensor_bounds_broadcast(lib: Any) -> Any:
+    x = lib.tensor([[0., 1., 2., 3.], [3., 2., 1., 0.]], requires_grad=True)
+    lo = lib.tensor([[1.], [3.]], requires_grad=True)
+    hi = lib.tensor([2.5, 2.5, 2.5, 2.], requires_grad=True)
+    y = lib.clamp(x, lo, hi)
+    (y * lib.arange(8.).reshape(2, 4)).sum().backward()
+    return y, y.grad_fn, y.grad_fn.next_functions, x.grad, lo.grad, hi.grad
+
+
+def _zero_pow_negative_exponent(lib: Any) -> Any:
+    x = lib.tensor([-1., 0., 2.], requires_grad=True)
+    y = 0 ** x
+    (y * lib.tensor([-1., -1., -1.])).sum().backward()
+    return y, x.grad
+
+
+def _deepcopy_leaf_keeps_grad(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    (x * 3).sum().backward()
+    y = copy.deepcopy(x)
+    x.grad.add_(1)
+    return y, y.grad, y.is_leaf
+
+
+def _deepcopy_view_of_leaf(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return copy.deepcopy(x.view(2))
+
+
+def _deepcopy_shared(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    c = copy.deepcopy([x, x, lib.nn.Parameter(lib.zeros(1))])
+    return c[0] is c[1], c
+
+
+def _deepcopy_module_after_backward(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    m(lib.ones(2)).sum().backward()
+    n = copy.deepcopy(m)
+    return n.weight.grad, n.weight, type(n.weight).__name__
+
+
+def _deepcopy_no_grad_result(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    with lib.no_grad():
+        y = x * 2
+    return copy.deepcopy(y), copy.deepcopy(lib.tensor(3, dtype=lib.int16))
+
+
+def _mean_empty_dims(lib: Any) -> Any:
+    x = lib.ones(0, 3, requires_grad=True)
+    y = x.mean(0)
+    y.sum().backward()
+    return y, x.grad, lib.ones(2, 0).mean(1), lib.ones(0).var(), lib.ones(0).std()
+
+
+
+def _module_full_backward_hook(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 2)
+    seen = []
+    m.register_full_backward_hook(lambda mod, gi, go: seen.append((gi, go)))
+    x = lib.ones(1, 2, requires_grad=True)
+    m(x).sum().backward()
+    return seen
+
+
+def _module_full_backward_hook_no_input_grad(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 2)
+    seen = []
+    m.register_full_backward_hook(lambda mod, gi, go: seen.append((gi, go)))
+    m(lib.ones(1, 2)).sum().backward()
+    return seen
+
+
+def _module_forward_hook_changes_output(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    h = m.register_forward_hook(lambda mod, inp, out: out * 2)
+    y = m(lib.ones(2))
+    h.remove()
+    return y, m(lib.ones(2))
+
+
+def _module_forward_pre_hook_changes_input(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    m.register_forward_pre_hook(lambda mod, inp: (inp[0] * 0,))
+    return m(lib.ones(2))
+
+
+def _tensor_hook_on_view(lib: Any) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    v = x[:2] * 1
+    seen = []
+    v.register_hook(lambda g: seen.append(g.clone()))
+    v.sum().backward()
+    return seen, x.grad
+
+
+def _hook_returning_none_keeps(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = x * 3
+    y.register_hook(lambda g: None)
+    y.sum().backward()
+    return x.grad
+
+
+def _retain_grad_view_after_inplace(lib: Any) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    y = x * 1
+    v = y[:2]
+    v.retain_grad()
+    v.mul_(2)
+    y.sum().backward()
+    return v.grad, x.grad
+
+
+def _inplace_on_view_changes_base_grad_fn(lib: Any) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    y = x * 1
+    y[1:].mul_(3)
+    return y.grad_fn, y._version, y[1:]._base is y
+
+
+def _view_of_view_base(lib: Any) -> Any:
+    x = lib.ones(4)
+    a = x[1:]
+    b = a[1:]
+    return b._base is x, a._base is x, x._base
+
+
+def _detach_view_version(lib: Any) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    d = x.detach()
+    d[0] = 5
+    return x, x._version, d._version
+
+
+def _grad_of_view_output(lib: Any) -> Any:
+    x = lib.ones(2, 2, requires_grad=True)
+    y = x.view(4)
+    return lib.autograd.grad(y.sum(), y)
+
+
+def _grad_with_retain_graph_false_then_again(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = (x.exp()).sum()
+    lib.autograd.grad(y, x)
+    return lib.autograd.grad(y, x)
+
+
+def _grad_only_inputs_not_accumulated(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    w = lib.ones(2, requires_grad=True)
+    y = (x * w).sum()
+    g = lib.autograd.grad(y, x)
+    return g, x.grad, w.grad
+
+
+def _backward_non_scalar_error(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    (x * 2).backward()
+
+
+def _backward_on_int_output(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = (x * 2).long()
+    return y.requires_grad, y.grad_fn
+
+
+def _argmax_no_grad(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return x.argmax().requires_grad, (x > 0).requires_grad
+
+
+def _comparison_of_requires_grad(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return x == 1, x.eq(1).dtype
+
+
+def _to_same_dtype_is_self(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return x.to(lib.float32) is x, x.float() is x, x.double().grad_fn
+
+
+def _contiguous_is_self(lib: Any) -> Any:
+    x = lib.ones(2, 3, requires_grad=True)
+    return x.contiguous() is x, x.t().contiguous().grad_fn
+
+
+def _clone_of_leaf_is_not_leaf(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    c = x.clone()
+    return c.is_leaf, c.grad_fn, c.requires_grad
+
+
+def _new_tensor_from_requires_grad(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return x.new_zeros(2).requires_grad, x.new_ones(2), x.new_full((2,), 3.)
+
+
+def _zeros_like_requires(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return lib.zeros_like(x).requires_grad, lib.zeros_like(x, requires_grad=True)
+
+
+def _tensor_of_tensor_warns(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return lib.tensor(x)
+
+
+def _as_tensor_keeps_graph(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = lib.as_tensor(x)
+    return y is x
+
+
+def _numpy_of_requires_grad(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return x.numpy()
+
+
+def _tolist_of_requires_grad(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return x.tolist(), x[0].item()
+
+
+def _sum_of_list_of_tensors(lib: Any) -> Any:
+    xs = [lib.tensor(float(i), requires_grad=True) for i in range(3)]
+    s = sum(xs)
+    s.backward()
+    return s, s.grad_fn, [x.grad for x in xs]
+
+
+def _python_max_of_tensors(lib: Any) -> Any:
+    a = lib.tensor(1., requires_grad=True)
+    b = lib.tensor(2., requires_grad=True)
+    m = max(a, b)
+    m.backward()
+    return m is b, a.grad, b.grad
+
+
+def _bool_of_requires_grad(lib: Any) -> Any:
+    x = lib.tensor([1.], requires_grad=True)
+    return bool(x), bool(x > 0)
+
+
+def _grad_accumulates_on_retain_graph(lib: Any) -> Any:
+    x = lib.tensor([1.], requires_grad=True)
+    y = x ** 2
+    y.backward(retain_graph=True)
+    y.backward()
+    return x.grad
+
+
+def _grad_zero_then_backward(lib: Any) -> Any:
+    x = lib.tensor([1.], requires_grad=True)
+    (x * 2).backward()
+    g = x.grad
+    x.grad.zero_()
+    (x * 3).backward()
+    return g, x.grad, g is x.grad
+
+
+def _grad_set_then_backward(lib: Any) -> Any:
+    x = lib.tensor([1.], requires_grad=True)
+    x.grad = lib.tensor([5.])
+    (x * 2).backward()
+    return x.grad
+
+
+def _grad_set_requires_grad_tensor(lib: Any) -> Any:
+    x = lib.tensor([1.], requires_grad=True)
+    x.grad = lib.tensor([5.], requires_grad=True)
+    (x * 2).backward()
+    return x.grad
+
+
+def _backward_create_graph_accumulate(lib: Any) -> Any:
+    x = lib.tensor([1.], requires_grad=True)
+    (x ** 3).backward(create_graph=True)
+    g = x.grad
+    (x ** 2).backward(create_graph=True)
+    return g, x.grad
+
+
+def _no_grad_inplace_on_leaf_then_backward(lib: Any) -> Any:
+    w = lib.ones(2, requires_grad=True)
+    y = (w * w).sum()
+    with lib.no_grad():
+        w -= 0.1
+    y.backward()
+
+
+def _no_grad_inplace_on_leaf_add_only(lib: Any) -> Any:
+    w = lib.ones(2, requires_grad=True)
+    y = (w * 3).sum()
+    with lib.no_grad():
+        w -= 0.1
+    y.backward()
+    return w, w.grad
+
+
+def _data_assignment_keeps_grad(lib: Any) -> Any:
+    w = lib.ones(2, requires_grad=True)
+    (w * 2).sum().backward()
+    w.data = lib.zeros(2)
+    return w, w.grad, w._version
+
+
+def _data_sub_inplace(lib: Any) -> Any:
+    w = lib.ones(2, requires_grad=True)
+    y = (w * w).sum()
+    w.data.sub_(0.5)
+    y.backward()
+    return w.grad
+
+
+def _leaf_view_requires_grad_inplace_no_grad(lib: Any) -> Any:
+    w = lib.ones(2, 2, requires_grad=True)
+    with lib.no_grad():
+        w[0] = 3.
+    return w, w.grad_fn, w.is_leaf
+
+
+def _sigmoid_backward_twice(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = x.sigmoid().sum()
+    y.backward()
+    y.backward()
+
+
+def _exp_backward_twice_message(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = (x * 2).sum()
+    y.backward()
+    y.backward()
+    return x.grad
+
+
+def _mul_by_constant_twice(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = (x * lib.ones(2)).sum()
+    y.backward()
+    y.backward()
+    return x.grad
+
+
+
+def _doubling_function(lib: Any) -> Any:
+    """A custom Function with a default argument: x * k."""
+    class Double(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k=2.0):
+            ctx.k = k
+            return x * k
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.k, None
+    return Double
+
+
+def _fn_default_arg(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = _doubling_function(lib).apply(x)
+    y.sum().backward()
+    return y, x.grad
+
+
+def _fn_keyword_arg(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = _doubling_function(lib).apply(x, k=3.0)
+    y.sum().backward()
+    return y, x.grad
+
+
+def _fn_under_no_grad(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    with lib.no_grad():
+        y = _doubling_function(lib).apply(x)
+    return y.requires_grad, y.grad_fn
+
+
+def _fn_input_no_grad(lib: Any) -> Any:
+    y = _doubling_function(lib).apply(lib.ones(2))
+    return y.requires_grad, y.grad_fn
+
+
+def _fn_twice_backward(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = _doubling_function(lib).apply(x).sum()
+    y.backward()
+    y.backward()
+    return x.grad
+
+
+def _fn_grad_fn_name(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = _doubling_function(lib).apply(x)
+    return type(y.grad_fn).__name__, y.grad_fn.name()
+
+
+def _fn_in_autograd_grad_create_graph(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = _doubling_function(lib).apply(x * x).sum()
+    (g,) = lib.autograd.grad(y, x, create_graph=True)
+    return g, g.grad_fn
+
+
+def _fn_once_differentiable(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+        @staticmethod
+        @lib.autograd.function.once_differentiable
+        def backward(ctx, g):
+            return g * 2
+    x = lib.ones(2, requires_grad=True)
+    y = F.apply(x).sum()
+    (g,) = lib.autograd.grad(y, x, create_graph=True)
+    return g, g.requires_grad
+
+
+def _fn_ctx_saved_tensors_twice(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+        @staticmethod
+        def backward(ctx, g):
+            (a,) = ctx.saved_tensors
+            (b,) = ctx.saved_tensors
+            return g * (a + b)
+    x = lib.tensor([3.], requires_grad=True)
+    F.apply(x).backward()
+    return x.grad
+
+
+def _fn_save_intermediate(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            t = x * 2
+            ctx.save_for_backward(t)
+            return t + 1
+        @staticmethod
+        def backward(ctx, g):
+            (t,) = ctx.saved_tensors
+            return g * t
+    x = lib.tensor([3.], requires_grad=True)
+    F.apply(x).backward()
+    return x.grad
+
+
+def _fn_returns_tuple_of_one(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return (x * 2,)
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+    x = lib.tensor([3.], requires_grad=True)
+    y = F.apply(x)
+    return type(y).__name__, y
+
+
+def _fn_backward_returns_too_few(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            return x * y
+        @staticmethod
+        def backward(ctx, g):
+            return g
+    x = lib.tensor([3.], requires_grad=True)
+    F.apply(x, x).backward()
+
+
+def _fn_materialize_grads_false(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_materialize_grads(False)
+            return x * 2, x * 3
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return (g1 if g1 is not None else 0) + (0 if g2 is None else g2 * 10)
+    x = lib.tensor([3.], requires_grad=True)
+    a, b = F.apply(x)
+    a.backward()
+    return x.grad
+
+
+def _fn_materialize_grads_default(lib: Any) -> Any:
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, x * 3
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return g1 + g2 * 10
+    x = lib.tensor([3.], requires_grad=True)
+    a, b = F.apply(x)
+    a.backward()
+    return x.grad
+
+
+def _grad_allow_unused_materialize(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    z = lib.ones(2, requires_grad=True)
+    return lib.autograd.grad((x * 2).sum(), [x, z], allow_unused=True, materialize_grads=True)
+
+
+def _grad_outputs_none_for_scalar(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return lib.autograd.grad([(x * 2).sum()], [x], grad_outputs=[None])
+
+
+def _grad_non_tensor_output(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return lib.autograd.grad(3.0, x)
+
+
+def _grad_wrt_non_requires(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    z = lib.ones(2)
+    return lib.autograd.grad((x * z).sum(), z)
+
+
+def _grad_retain_graph_none_create(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = (x ** 2).sum()
+    lib.autograd.grad(y, x, create_graph=True)
+    return lib.autograd.grad(y, x)
+
+
+def _backward_gradient_on_scalar(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    (x * 2).sum().backward(lib.tensor(3.))
+    return x.grad
+
+
+def _backward_gradient_wrong_dtype_scalar(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    (x * 2).sum().backward(lib.tensor(3))
+    return x.grad
+
+
+def _backward_gradient_requires_grad(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    g = lib.tensor([1., 2.], requires_grad=True)
+    (x * 2).backward(g)
+    return x.grad
+
+
+def _autograd_arguments_not_tensors(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = (x * 2).sum()
+    return (_error(lambda: lib.autograd.grad(y, 3.0)), _error(lambda: lib.autograd.backward(3.0)),
+            _error(lambda: lib.autograd.grad(y, [x], grad_outputs=3.0)),
+            lib.autograd.grad(y, iter([x]), retain_graph=True),
+            _error(lambda: lib.autograd.grad([3.0], x)))
+
+
+
+def _shared_parameter_listed_once(lib: Any) -> Any:
+    lib.manual_seed(0)
+    a = lib.nn.Linear(2, 2)
+    m = lib.nn.Sequential(a, lib.nn.ReLU(), a)
+    return (len(list(m.parameters())), [n for n, _ in m.named_parameters()],
+            [n for n, _ in m.named_modules()])
+
+
+def _shared_parameter_grad_accumulates(lib: Any) -> Any:
+    lib.manual_seed(0)
+    a = lib.nn.Linear(2, 2)
+    m = lib.nn.Sequential(a, a)
+    m(lib.ones(1, 2)).sum().backward()
+    return a.weight.grad
+
+
+def _buffer_not_persistent(lib: Any) -> Any:
+    m = lib.nn.Module()
+    m.register_buffer('b', lib.ones(2), persistent=False)
+    m.register_buffer('c', lib.zeros(1))
+    return list(m.state_dict().keys()), [n for n, _ in m.named_buffers()]
+
+
+def _buffer_none(lib: Any) -> Any:
+    m = lib.nn.Module()
+    m.register_buffer('b', None)
+    return list(m.state_dict().keys()), list(m.buffers()), m.b
+
+
+def _state_dict_detached(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    sd = m.state_dict()
+    w = sd['weight']
+    return w.requires_grad, w.grad_fn, type(w).__name__
+
+
+def _load_state_dict_strict(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    return m.load_state_dict({'weight': lib.zeros(1, 2)})
+
+
+def _load_state_dict_non_strict(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    r = m.load_state_dict({'weight': lib.zeros(1, 2), 'extra': lib.ones(1)}, strict=False)
+    return r, m.weight
+
+
+def _load_state_dict_shape_mismatch(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    return m.load_state_dict({'weight': lib.zeros(2, 2), 'bias': lib.zeros(1)})
+
+
+def _load_state_dict_keeps_identity(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    w = m.weight
+    m.load_state_dict({'weight': lib.zeros(1, 2), 'bias': lib.zeros(1)})
+    return m.weight is w, w, w._version
+
+
+def _optimizer_lr_change(lib: Any) -> Any:
+    w = lib.tensor([1.], requires_grad=True)
+    o = lib.optim.SGD([w], lr=0.1)
+    o.param_groups[0]['lr'] = 1.0
+    (w * 2).sum().backward()
+    o.step()
+    return w, o.param_groups[0]['lr']
+
+
+def _optimizer_param_groups(lib: Any) -> Any:
+    a = lib.tensor([1.], requires_grad=True)
+    b = lib.tensor([1.], requires_grad=True)
+    o = lib.optim.SGD([{'params': [a]}, {'params': [b], 'lr': 1.0}], lr=0.1, momentum=0.5)
+    (a * 2 + b * 2).sum().backward()
+    o.step()
+    return a, b, [sorted(g.keys()) for g in o.param_groups], o.param_groups[1]['momentum']
+
+
+def _optimizer_state_dict_shape(lib: Any) -> Any:
+    w = lib.tensor([1.], requires_grad=True)
+    o = lib.optim.SGD([w], lr=0.1, momentum=0.9)
+    (w * 2).sum().backward()
+    o.step()
+    sd = o.state_dict()
+    return sorted(sd.keys()), sd['state'], sd['param_groups']
+
+
+def _optimizer_zero_grad_then_step(lib: Any) -> Any:
+    w = lib.tensor([1.], requires_grad=True)
+    o = lib.optim.SGD([w], lr=0.1, momentum=0.9)
+    (w * 2).sum().backward()
+    o.step()
+    o.zero_grad()
+    o.step()
+    return w, o.state[w]['momentum_buffer']
+
+
+def _adam_step_count_tensor(lib: Any) -> Any:
+    w = lib.tensor([1.], requires_grad=True)
+    o = lib.optim.Adam([w], lr=0.1)
+    (w * 2).sum().backward()
+    o.step()
+    o.step()
+    return o.state[w]['step'], w, o.state[w]['exp_avg_sq']
+
+
+def _rmsprop_steps(lib: Any) -> Any:
+    w = lib.tensor([1., -2.], requires_grad=True)
+    o = lib.optim.RMSprop([w], lr=0.01, momentum=0.5, centered=True)
+    for _ in range(3):
+        o.zero_grad()
+        (w ** 2).sum().backward()
+        o.step()
+    return w, sorted(o.state[w].keys())
+
+
+def _sgd_weight_decay_dampening(lib: Any) -> Any:
+    w = lib.tensor([1., -2.], requires_grad=True)
+    o = lib.optim.SGD([w], lr=0.1, momentum=0.9, dampening=0.5, weight_decay=0.01)
+    for _ in range(3):
+        o.zero_grad()
+        (w ** 2).sum().backward()
+        o.step()
+    return w
+
+
+def _clip_grad_norm_returns(lib: Any) -> Any:
+    a = lib.tensor([3.], requires_grad=True)
+    b = lib.tensor([4.], requires_grad=True)
+    (a * 3 + b * 4).sum().backward()
+    n = lib.nn.utils.clip_grad_norm_([a, b], 1.0)
+    return n, a.grad, b.grad
+
+
+def _clip_grad_norm_inf(lib: Any) -> Any:
+    a = lib.tensor([3., -5.], requires_grad=True)
+    (a * a).sum().backward()
+    n = lib.nn.utils.clip_grad_norm_(a, 2.0, norm_type=float('inf'))
+    return n, a.grad
+
+
+def _clip_grad_norm_no_grads(lib: Any) -> Any:
+    a = lib.tensor([3.], requires_grad=True)
+    return lib.nn.utils.clip_grad_norm_([a], 1.0)
+
+
+def _module_train_eval_flags(lib: Any) -> Any:
+    m = lib.nn.Sequential(lib.nn.Dropout(), lib.nn.Linear(1, 1))
+    m.eval()
+    r = [c.training for c in m]
+    m.train()
+    return r, [c.training for c in m], m.train(False).training
+
+
+def _module_to_double(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    w = m.weight
+    m.double()
+    return m.weight.dtype, m.weight is w, m.weight.is_leaf, type(m.weight).__name__
+
+
+def _module_parameters_requires_grad_after_double(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    m.double()
+    m(lib.ones(2, dtype=lib.float64)).sum().backward()
+    return m.weight.grad
+
+
+def _module_setattr_tensor_not_param(lib: Any) -> Any:
+    m = lib.nn.Module()
+    m.t = lib.ones(2, requires_grad=True)
+    return list(m.parameters()), list(m.state_dict().keys())
+
+
+def _module_setattr_param_over_buffer(lib: Any) -> Any:
+    m = lib.nn.Module()
+    m.register_buffer('b', lib.ones(1))
+    m.b = lib.nn.Parameter(lib.ones(1))
+
+
+def _module_delattr_param(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(2, 1)
+    del m.bias
+    return [n for n, _ in m.named_parameters()], hasattr(m, 'bias')
+
+
+def _modulelist_append_params(lib: Any) -> Any:
+    lib.manual_seed(0)
+    ml = lib.nn.ModuleList([lib.nn.Linear(1, 1)])
+    ml.append(lib.nn.Linear(1, 2))
+    return [n for n, _ in ml.named_parameters()], len(ml)
+
+
+def _parameter_of_parameter(lib: Any) -> Any:
+    p = lib.nn.Parameter(lib.ones(2))
+    q = lib.nn.Parameter(p)
+    return q is p, type(q).__name__, q.requires_grad
+
+
+def _parameter_int_requires_grad(lib: Any) -> Any:
+    return lib.nn.Parameter(lib.ones(2, dtype=lib.int64))
+
+
+def _parameter_ops_result_type(lib: Any) -> Any:
+    p = lib.nn.Parameter(lib.ones(2))
+    return [type(t).__name__ for t in (p * 2, p.detach(), p.data, p[0])]
+
+
+def _linear_weight_shape_error(lib: Any) -> Any:
+    lib.manual_seed(0)
+    return lib.nn.Linear(3, 2)(lib.ones(4, 2))
+
+
+def _mse_loss_reduction_none_grad(lib: Any) -> Any:
+    x = lib.tensor([1., 2.], requires_grad=True)
+    l = lib.nn.functional.mse_loss(x, lib.zeros(2), reduction='none')
+    l.sum().backward()
+    return l, l.grad_fn, x.grad
+
+
+def _cross_entropy_ignore_all(lib: Any) -> Any:
+    x = lib.ones(2, 3, requires_grad=True)
+    l = lib.nn.functional.cross_entropy(x, lib.tensor([-100, -100]))
+    l.backward()
+    return l, x.grad
+
+
+def _nll_loss_weight_mean(lib: Any) -> Any:
+    x = lib.log_softmax(lib.arange(6.).reshape(2, 3).requires_grad_(), 1)
+    w = lib.tensor([1., 2., 3.])
+    l = lib.nn.functional.nll_loss(x, lib.tensor([0, 2]), weight=w)
+    return l
+
+
+def _bce_out_of_range(lib: Any) -> Any:
+    return lib.nn.functional.binary_cross_entropy(lib.tensor([1.5]), lib.tensor([1.]))
+
+
+def _bce_log_clamp(lib: Any) -> Any:
+    x = lib.tensor([0., 1.], requires_grad=True)
+    l = lib.nn.functional.binary_cross_entropy(x, lib.tensor([1., 0.]))
+    l.backward()
+    return l, x.grad
+
+
+
+def _setitem_bool_mask_grad(lib: Any) -> Any:
+    x = lib.ones(4, requires_grad=True)
+    y = x * 2
+    y[y > 1] = 0.
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _setitem_tensor_value_grad(lib: Any) -> Any:
+    x = lib.zeros(3)
+    v = lib.tensor(2., requires_grad=True)
+    x[1] = v
+    (x * lib.arange(3.)).sum().backward()
+    return x.grad_fn, v.grad
+
+
+def _setitem_broadcast_value_grad(lib: Any) -> Any:
+    x = lib.zeros(2, 3)
+    v = lib.tensor([1., 2., 3.], requires_grad=True)
+    x[:] = v
+    x.sum().backward()
+    return v.grad
+
+
+def _setitem_index_list_duplicate(lib: Any) -> Any:
+    x = lib.zeros(3)
+    v = lib.tensor([1., 2.], requires_grad=True)
+    x[[0, 0]] = v
+    return x
+
+
+def _index_with_long_tensor_grad(lib: Any) -> Any:
+    x = lib.arange(4.).requires_grad_()
+    y = x[lib.tensor([[0, 1], [1, 3]])]
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _index_none_ellipsis_grad(lib: Any) -> Any:
+    x = lib.ones(2, 3, requires_grad=True)
+    y = x[None, ..., 1]
+    y.sum().backward()
+    return y.shape, y.grad_fn, x.grad
+
+
+def _index_negative_step_error(lib: Any) -> Any:
+    return lib.arange(4.)[::-1]
+
+
+def _index_bool_scalar(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return x[True].shape, x[False].shape
+
+
+def _index_2d_mixed(lib: Any) -> Any:
+    x = lib.arange(12.).reshape(3, 4).requires_grad_()
+    y = x[1:, [0, 2]]
+    y.sum().backward()
+    return y, y.grad_fn, x.grad
+
+
+def _index_select_grad(lib: Any) -> Any:
+    x = lib.arange(6.).reshape(2, 3).requires_grad_()
+    y = x.index_select(1, lib.tensor([2, 2]))
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _masked_select_grad(lib: Any) -> Any:
+    x = lib.arange(4.).requires_grad_()
+    y = x.masked_select(x > 1)
+    y.sum().backward()
+    return y, y.grad_fn, x.grad
+
+
+def _narrow_grad(lib: Any) -> Any:
+    x = lib.arange(5.).requires_grad_()
+    y = x.narrow(0, 1, 2)
+    y.sum().backward()
+    return y.grad_fn, y._base is x, x.grad
+
+
+def _select_negative(lib: Any) -> Any:
+    x = lib.arange(6.).reshape(2, 3).requires_grad_()
+    y = x.select(1, -1)
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _scatter_value_grad(lib: Any) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    y = x.scatter(0, lib.tensor([1]), 5.0)
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _scatter_src_grad(lib: Any) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    s = lib.tensor([7., 8.], requires_grad=True)
+    y = x.scatter(0, lib.tensor([2, 0]), s)
+    (y * lib.arange(3.)).sum().backward()
+    return x.grad, s.grad
+
+
+def _gather_2d_grad(lib: Any) -> Any:
+    x = lib.arange(6.).reshape(2, 3).requires_grad_()
+    y = x.gather(1, lib.tensor([[0, 0], [2, 1]]))
+    y.sum().backward()
+    return y, x.grad
+
+
+def _put_along_gather_error(lib: Any) -> Any:
+    return lib.ones(2, 3).gather(1, lib.tensor([[3]]))
+
+
+def _inplace_index_on_leaf_view_error(lib: Any) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    x[0] = 2.
+
+
+def _inplace_add_to_slice_of_nonleaf(lib: Any) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    y = x * 2
+    y[1:] += 1
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _inplace_on_expanded_error(lib: Any) -> Any:
+    x = lib.ones(1, requires_grad=True)
+    y = (x * 1).expand(3)
+    y.add_(1)
+
+
+def _chained_views_inplace(lib: Any) -> Any:
+    x = lib.ones(2, 3, requires_grad=True)
+    y = x * 1
+    z = y.t()[0]
+    z.mul_(5)
+    y.sum().backward()
+    return y.grad_fn, z.grad_fn, x.grad
+
+
+def _unfold_like_view_chain(lib: Any) -> Any:
+    x = lib.arange(6.).requires_grad_()
+    y = x.view(2, 3).t().reshape(6)
+    y[0].backward()
+    return y.grad_fn, x.grad
+
+
+def _split_sizes_grad(lib: Any) -> Any:
+    x = lib.arange(5.).requires_grad_()
+    a, b = x.split([2, 3])
+    (a.sum() * 2 + b.sum()).backward()
+    return a.grad_fn, x.grad
+
+
+def _chunk_uneven(lib: Any) -> Any:
+    x = lib.arange(5.).requires_grad_()
+    return [c.shape for c in x.chunk(3)], x.chunk(3)[0].grad_fn
+
+
+def _where_scalar_both(lib: Any) -> Any:
+    x = lib.tensor([1., -1.], requires_grad=True)
+    y = lib.where(x > 0, x, 0.)
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+def _tril_indices_view(lib: Any) -> Any:
+    x = lib.ones(3, 3, requires_grad=True)
+    y = x.triu(1)
+    y.sum().backward()
+    return y.grad_fn, x.grad
+
+
+ROUND_FIVE_CASES = {f.__name__.lstrip("_"): f for f in (
+    _amax_ties, _amax_all_ties, _max_all_ties, _maximum_ties, _prod_with_zero, _prod_two_zeros,
+    _prod_dim_zero, _std_one_element, _var_unbiased_false, _norm_zero_vector, _softmax_grad,
+    _log_softmax_inf, _logsumexp_all_inf, _masked_fill_grad, _scatter_add_grad, _gather_repeat,
+    _where_broadcast, _clamp_tensor_bounds, _clamp_min_equal, _round_floor_grad, _sign_grad,
+    _remainder_grad, _fmod_grad, _cat_grad_fn, _stack_grads, _repeat_grad, _expand_grad_fn,
+    _tril_grad, _roll_grad, _sort_grad, _topk_grad, _cumsum_grad, _sigmoid_saturated,
+    _softplus_threshold, _leaky_relu_zero, _elu_zero, _gelu_tanh, _cosine_sim_zero, _dist_zero,
+    _pow_zero_zero, _pow_neg_base_tensor_exp, _rpow_grad, _zero_pow_x, _exp2_grad,
+    _log1p_at_minus1, _rsqrt_zero, _reciprocal_zero, _mean_int_error, _sum_bool_dtype,
+    _grad_outputs_ones_like, _grad_retain_graph_default_create, _backward_retain_then_grad,
+    _requires_grad_view_of_leaf, _detach_then_inplace_base, _empty_backward_sum, _mean_empty,
+    _square_int, _div_floor_grad, _floor_divide_grad, _true_div_int, _mse_int_target,
+    _l1_loss_at_equal, _embedding_padding, _linear_no_bias_nf, _linear_1d_input,
+    _dropout_eval_identity, _dropout_p1, _dropout_p0, _sgd_momentum_nesterov, _sgd_maximize,
+    _adam_amsgrad, _optimizer_no_grad_param, _optimizer_duplicate_params, _optimizer_non_leaf,
+    _optimizer_tensor_not_iterable, _add_param_group_overlap, _module_requires_grad_,
+    _module_zero_grad_default_none, _parameter_requires_grad_false, _parameter_deepcopy,
+    _tensor_deepcopy_non_leaf, _retain_grad_then_inplace, _inplace_on_input_of_exp_saved,
+    _sigmoid_output_modified, _tanh_output_modified, _relu_inplace_grad, _functional_relu_inplace,
+    _nn_relu_inplace_leaf, _zero_grad_on_view_grad, _grad_is_not_leaf_requires,
+    _backward_inputs_empty, _autograd_backward_fn, _autograd_backward_tensor_grad_tensors_none,
+    _jacobian_fn, _hessian_fn, _vjp_fn, _cosine_sim_broadcast_graph, _cosine_sim_mismatch,
+    _clamp_both_tensor_bounds, _clamp_max_tensor_only, _clamp_number_and_0d_tensor,
+    _clamp_int_by_float_tensor, _clamp_tensor_in_place, _clamp_tensor_no_grad_bound,
+    _clamp_tensor_bounds_broadcast, _zero_pow_negative_exponent, _deepcopy_leaf_keeps_grad,
+    _deepcopy_view_of_leaf, _deepcopy_shared, _deepcopy_module_after_backward,
+    _deepcopy_no_grad_result, _mean_empty_dims,
+    _module_full_backward_hook, _module_full_backward_hook_no_input_grad,
+    _module_forward_hook_changes_output, _module_forward_pre_hook_changes_input,
+    _tensor_hook_on_view, _hook_returning_none_keeps, _retain_grad_view_after_inplace,
+    _inplace_on_view_changes_base_grad_fn, _view_of_view_base, _detach_view_version,
+    _grad_of_view_output, _grad_with_retain_graph_false_then_again,
+    _grad_only_inputs_not_accumulated, _backward_non_scalar_error, _backward_on_int_output,
+    _argmax_no_grad, _comparison_of_requires_grad, _to_same_dtype_is_self, _contiguous_is_self,
+    _clone_of_leaf_is_not_leaf, _new_tensor_from_requires_grad, _zeros_like_requires,
+    _tensor_of_tensor_warns, _as_tensor_keeps_graph, _numpy_of_requires_grad,
+    _tolist_of_requires_grad, _sum_of_list_of_tensors, _python_max_of_tensors,
+    _bool_of_requires_grad, _grad_accumulates_on_retain_graph, _grad_zero_then_backward,
+    _grad_set_then_backward, _grad_set_requires_grad_tensor, _backward_create_graph_accumulate,
+    _no_grad_inplace_on_leaf_then_backward, _no_grad_inplace_on_leaf_add_only,
+    _data_assignment_keeps_grad, _data_sub_inplace, _leaf_view_requires_grad_inplace_no_grad,
+    _sigmoid_backward_twice, _exp_backward_twice_message, _mul_by_constant_twice,
+    _fn_default_arg, _fn_keyword_arg, _fn_under_no_grad, _fn_input_no_grad, _fn_twice_backward,
+    _fn_grad_fn_name, _fn_in_autograd_grad_create_graph, _fn_once_differentiable,
+    _fn_ctx_saved_tensors_twice, _fn_save_intermediate, _fn_returns_tuple_of_one,
+    _fn_backward_returns_too_few, _fn_materialize_grads_false, _fn_materialize_grads_default,
+    _grad_allow_unused_materialize, _grad_outputs_none_for_scalar, _grad_non_tensor_output,
+    _grad_wrt_non_requires, _grad_retain_graph_none_create, _backward_gradient_on_scalar,
+    _backward_gradient_wrong_dtype_scalar, _backward_gradient_requires_grad,
+    _autograd_arguments_not_tensors,
+    _shared_parameter_listed_once, _shared_parameter_grad_accumulates, _buffer_not_persistent,
+    _buffer_none, _state_dict_detached, _load_state_dict_strict, _load_state_dict_non_strict,
+    _load_state_dict_shape_mismatch, _load_state_dict_keeps_identity, _optimizer_lr_change,
+    _optimizer_param_groups, _optimizer_state_dict_shape, _optimizer_zero_grad_then_step,
+    _adam_step_count_tensor, _rmsprop_steps, _sgd_weight_decay_dampening, _clip_grad_norm_returns,
+    _clip_grad_norm_inf, _clip_grad_norm_no_grads, _module_train_eval_flags, _module_to_double,
+    _module_parameters_requires_grad_after_double, _module_setattr_tensor_not_param,
+    _module_setattr_param_over_buffer, _module_delattr_param, _modulelist_append_params,
+    _parameter_of_parameter, _parameter_int_requires_grad, _parameter_ops_result_type,
+    _linear_weight_shape_error, _mse_loss_reduction_none_grad, _cross_entropy_ignore_all,
+    _nll_loss_weight_mean, _bce_out_of_range, _bce_log_clamp,
+    _setitem_bool_mask_grad, _setitem_tensor_value_grad, _setitem_broadcast_value_grad,
+    _setitem_index_list_duplicate, _index_with_long_tensor_grad, _index_none_ellipsis_grad,
+    _index_negative_step_error, _index_bool_scalar, _index_2d_mixed, _index_select_grad,
+    _masked_select_grad, _narrow_grad, _select_negative, _scatter_value_grad, _scatter_src_grad,
+    _gather_2d_grad, _put_along_gather_error, _inplace_index_on_leaf_view_error,
+    _inplace_add_to_slice_of_nonleaf, _inplace_on_expanded_error, _chained_views_inplace,
+    _unfold_like_view_chain, _split_sizes_grad, _chunk_uneven, _where_scalar_both,
+    _tril_indices_view)}
+
+
 CASES: dict[str, Callable[[Any], Any]] = {
     **{f.__name__: f for f in (
         retained_then_add_, retained_then_mul_, retained_then_two_in_place,
@@ -2632,7 +4550,8 @@ CASES: dict[str, Callable[[Any], Any]] = {
     **HOOK_CASES,
     **INDEX_CASES, **MATMUL_CASES, **SCALAR_CASES,
     **FUNCTION_CORNER_CASES, **GRAD_INPUTS_CASES, **INFERENCE_NESTING_CASES,
-    **VIEW_AND_WRITE_CASES, **MODULE_AND_ERROR_CASES, **FRESH_CASES,
+    **VIEW_AND_WRITE_CASES, **MODULE_AND_ERROR_CASES, **FRESH_CASES, **LEFTOVER_CASES,
+    **ROUND_FIVE_CASES,
 }
 
 
@@ -2644,7 +4563,8 @@ def test_same_as_torch(name: str, torch) -> None:
 @pytest.mark.slow  # two fresh interpreters
 def test_float_of_a_tensor_that_requires_grad_warns_once_as_in_pytorch(tmp_path, torch) -> None:
     """PyTorch warns at the first float() of a tensor that requires grad in a process, and
-    never again: each library runs in a fresh interpreter."""
+    never again, and not at all while grad mode is off (no_grad, inference_mode,
+    set_grad_enabled(False), LBFGS's step): each library runs in a fresh interpreter."""
     program = """
 import warnings
 warnings.simplefilter("always")
@@ -2653,7 +4573,24 @@ x = torch.tensor([2.5], requires_grad=True)
 print(int(x), x.item(), x.tolist(), float(x.detach()))
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
-    print(float(x), float(x * 2), "%.1f" % x)
+    with torch.no_grad():
+        print(float(x), "%.1f" % x)
+    with torch.inference_mode():
+        print(float(x))
+    with torch.set_grad_enabled(False):
+        print(float(x))
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    lbfgs = torch.optim.LBFGS([w], max_iter=3)
+
+    def closure():
+        lbfgs.zero_grad()
+        loss = (w ** 2).sum()
+        loss.backward()
+        return loss
+    lbfgs.step(closure)  # float() of each loss under no_grad
+    print("grad mode off:", len(caught))
+    with torch.no_grad(), torch.enable_grad():
+        print(float(x), float(x * 2), "%.1f" % x)
 print([str(w.message).split(" (Triggered internally")[0] for w in caught])
 """
     assert "Converting a tensor with requires_grad=True" in assert_same_on_both(program, tmp_path)

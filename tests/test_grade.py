@@ -434,16 +434,20 @@ WRONG = {
                     "        return (1 + x.exp()).log()\n\n    @staticmethod\n"
                     "    def backward(ctx, grad_output):\n        (x,) = ctx.saved_tensors\n"
                     "        return grad_output * torch.sigmoid(-x)"),
-    "13-train": ("def train(model, optimizer, xs, ys, steps):\n"
+    "14-train": ("def train(model, optimizer, xs, ys, steps):\n"
                  "    loss_fn = torch.nn.CrossEntropyLoss()\n    losses = []\n"
                  "    for step in range(steps):\n        loss = loss_fn(model(xs), ys)\n"
                  "        loss.backward()\n        optimizer.step()\n"
                  "        losses.append(loss.item())\n    return losses"),
-    "13-frozen": "frozen_prints = [None, [1.0], False]",
-    "13-norms": ("def gradient_norms(model):\n    return {n: p.grad.abs().sum().item()\n"
+    "14-frozen": "frozen_prints = [None, [1.0], False]",
+    "14-norms": ("def gradient_norms(model):\n    return {n: p.grad.abs().sum().item()\n"
                  "            for n, p in model.named_parameters()}"),
-    "13-accuracy": ("def accuracy(model, xs, ys):\n"
+    "14-accuracy": ("def accuracy(model, xs, ys):\n"
                     "    return (model(xs).argmax(dim=1) == ys).float().mean().item()"),
+    "13-grad-prints": "grad_prints = [[[1.5], [1.5]], [[1.0], [0.0], [1.0]], None, None]",
+    "13-paths": ("def paths_from(inputs_of, root):\n    return {node: 1 for node in inputs_of}"),
+    "13-tape": ("def tape_backward(tape, values, wrt):\n"
+                "    return {name: np.zeros_like(values[name]) for name in wrt}"),
 }
 
 
@@ -477,7 +481,7 @@ def test_every_check_rejects_a_wrong_answer(name: str, monkeypatch: pytest.Monke
 FIX_THE_BUG = {"02-init": "INIT_BUGGY", "03-two-losses": "TWO_LOSSES_BUGGY",
                "04-fit": "FIT_BUGGY", "05-mse": "MSE_BUGGY", "06-hidden": "HIDDEN_BUGGY",
                "08-normalized": "NORMALIZED_BUGGY", "10-td": "TD_BUGGY",
-               "12-softplus": "SOFTPLUS_BUGGY", "13-train": "TRAIN_BUGGY"}
+               "12-softplus": "SOFTPLUS_BUGGY", "14-train": "TRAIN_BUGGY"}
 
 
 def check_module(name: str):  # "ex03_accumulation.ipynb" -> ...checks.accumulation

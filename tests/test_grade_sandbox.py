@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from minigrad_course.grade import grader
-from minigrad_course.grade.sandbox import DEFAULT_UIDS, NAMESPACES, _running_as
+from minigrad_course.grade.sandbox import (DEFAULT_UIDS, NAMESPACES, TMP_FILES, TMP_MB,
+                                           _running_as)
 from minigrad_course.grade.worker import Session
 
 pytestmark = pytest.mark.slow  # starts grading workers, each a kernel
@@ -97,18 +98,59 @@ def test_a_worker_has_no_network() -> None:
 
 @root_only
 def test_two_live_workers_never_share_a_user_id_and_nothing_outlives_them() -> None:
+    """A worker is one process with one thread: it cannot fork (no fork bomb, no daemon, no
+    children to hold memory past its limit or CPUs past its share) nor start a thread."""
     first, second = session(), session()
     try:
         assert first.uid != second.uid
-        daemon = ("import os, time\nif os.fork() == 0:\n    os.setsid()\n"
-                  "    if os.fork() == 0:\n        time.sleep(600)\n    os._exit(0)\n"
-                  "os.wait()\nprint('started')")
-        assert printed(first, daemon) == "started"
-        assert len(processes_of(first.uid)) >= 2  # the worker and its daemon, at least
+        assert printed(first, "import os\ntry:\n    os.fork()\n    print('forked')\n"
+                              "except OSError as e:\n    print(type(e).__name__)") == \
+            "BlockingIOError"
+        assert printed(first, "import threading, time\ntry:\n"
+                              "    threading.Thread(target=time.sleep, args=(60,)).start()\n"
+                              "    print('started')\nexcept RuntimeError:\n    print('refused')") == \
+            "refused"
+        assert len(processes_of(first.uid)) == 2  # the namespace's first process, the worker
     finally:
         first.close()
         second.close()
     assert processes_of(first.uid) == [] and processes_of(second.uid) == []
+
+
+@root_only
+def test_what_a_worker_writes_stays_in_its_own_bounded_space() -> None:
+    """Its notebook's folder and /tmp are one file system in memory, of TMP_MB and TMP_FILES:
+    a notebook cannot fill the grader's disk, nor its memory with empty files, and nothing it
+    writes reaches the grader's copy of its folder."""
+    worker = session()
+    try:
+        found = printed(worker, f"""\
+import os
+written, block = 0, b'x' * (1 << 20)
+for folder in ('.', '/tmp'):
+    for i in range(4):
+        try:
+            with open(os.path.join(folder, f'fill{{i}}'), 'wb') as out:
+                for _ in range(100):
+                    out.write(block)
+                    written += 1
+        except OSError:
+            break
+for name in os.listdir('.'):
+    if name.startswith('fill'):
+        os.remove(name)
+files = 0
+try:
+    for files in range({TMP_FILES + 10}):
+        open(f'/tmp/{{files}}', 'w').close()
+except OSError:
+    pass
+print(written, files)""")
+        written, files = map(int, found.split())
+        assert written <= TMP_MB and files <= TMP_FILES
+        assert sorted(path.name for path in worker.work.iterdir()) == ["notebook.ipynb"]
+    finally:
+        worker.close()
 
 
 def test_the_grader_works_beside_a_clone_named_minigrad(tmp_path: Path) -> None:

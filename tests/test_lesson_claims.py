@@ -350,22 +350,22 @@ class SignSTE(torch.autograd.Function):
 t = torch.tensor([0.3, 1.7, -0.6], dtype=torch.float64, requires_grad=True)
 assert not torch.autograd.gradcheck(SignSTE.apply, (t,), raise_exception=False)
 """, BOTH),
-    # 13: the linear layer's node, cross-entropy, the output bias's gradient, freezing.
-    ("13", "`AddmmBackward0` (PyTorch's name for the `x @ W.T + b` of a linear layer)", """
+    # 14: the linear layer's node, cross-entropy, the output bias's gradient, freezing.
+    ("14", "`AddmmBackward0` (PyTorch's name for the `x @ W.T + b` of a linear layer)", """
 layer = torch.nn.Linear(2, 3)
 x = torch.ones(4, 2)
 out = layer(x)
 assert out.grad_fn.name() == "AddmmBackward0"
 assert torch.allclose(out, x @ layer.weight.T + layer.bias)
 """, BOTH),
-    ("13", "averages $-\\log$ of the probability given to the right class", """
+    ("14", "averages $-\\log$ of the probability given to the right class", """
 scores = torch.tensor([[2.0, -1.0], [0.5, 0.5], [-1.0, 3.0]])
 labels = torch.tensor([0, 1, 0])
 probabilities = torch.nn.functional.softmax(scores, dim=1)
 by_hand = -probabilities[torch.arange(3), labels].log().mean()
 assert torch.allclose(torch.nn.CrossEntropyLoss()(scores, labels), by_hand)
 """, BOTH),
-    ("13", ("its gradient is the average over all points of (predicted probabilities minus "
+    ("14", ("its gradient is the average over all points of (predicted probabilities minus "
             "the one-hot label)"), """
 layer = torch.nn.Linear(2, 2)
 xs = torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
@@ -376,7 +376,7 @@ one_hot = torch.nn.functional.one_hot(labels, 2).float()
 expected = (torch.nn.functional.softmax(scores.detach(), dim=1) - one_hot).mean(dim=0)
 assert torch.allclose(layer.bias.grad, expected)
 """, BOTH),
-    ("13", "The optimizer does not read `requires_grad`", """
+    ("14", "The optimizer does not read `requires_grad`", """
 for momentum, set_to_none in ((0.0, True), (0.9, False)):
     frozen = torch.nn.Linear(2, 2)
     optimizer = torch.optim.SGD(frozen.parameters(), lr=0.1, momentum=momentum)
@@ -392,6 +392,139 @@ optimizer.zero_grad()  # None: skipped
 before = frozen.weight.detach().clone()
 optimizer.step()
 assert torch.equal(frozen.weight.detach(), before)
+""", BOTH),
+    # Issue 32's sections (05, 07, 09, 12) and the engine from scratch (13).
+    # 05: forward mode, and how many passes each mode needs for a Jacobian.
+    ("05", "and PyTorch's own forward mode, `torch.func.jvp`", """
+f = lambda t: t * t.sin() + t
+point, direction = torch.tensor([0.5, 1.0, 2.0]), torch.tensor([1.0, 0.0, -1.0])
+_, tangent = torch.func.jvp(f, (point,), (direction,))
+assert torch.allclose(tangent, torch.autograd.functional.jacobian(f, point) @ direction)
+""", TORCH),
+    ("05", "the whole Jacobian takes 3 passes in reverse mode and 1,000 in forward mode", """
+W = torch.randn(3, 1000)
+passes = []
+def f(t):
+    t.register_hook(lambda grad: passes.append(1))  # once per backward pass through t
+    return W @ t
+J = torch.autograd.functional.jacobian(f, torch.randn(1000))
+assert J.shape == (3, 1000) and len(passes) == 3
+column = torch.func.jvp(lambda t: W @ t, (torch.randn(1000),), (torch.eye(1000)[7],))[1]
+assert torch.allclose(column, W[:, 7])  # one forward pass: one column of 1,000
+""", TORCH),
+    # 07: node hooks get tuples and may replace them; retain_grad's copy comes before pre-hooks.
+    ("07", "`y.grad_fn.register_hook(fn)` calls `fn(grad_inputs, grad_outputs)` after it ran", """
+x = torch.tensor(2.0, requires_grad=True)
+y = x * 3
+seen = []
+y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append(grad_outputs[0].item())
+                        or (grad_inputs[0] + 1, *grad_inputs[1:]))
+y.grad_fn.register_prehook(lambda grad_outputs: (grad_outputs[0] * 10,))
+y.backward()
+assert seen == [10.0] and x.grad.item() == 31.0
+""", BOTH),
+    ("07", "then `retain_grad()`'s copy, the node's pre-hooks", """
+x = torch.tensor(2.0, requires_grad=True)
+y = x * 3
+y.retain_grad()
+y.register_hook(lambda grad: grad * 2)  # a tensor hook: the copy sees it
+y.grad_fn.register_prehook(lambda grad_outputs: (grad_outputs[0] * 10,))  # comes after it
+y.backward()
+assert y.grad.item() == 2.0 and x.grad.item() == 60.0
+""", BOTH),
+    # 09: what is kept, and save_on_cpu.
+    ("09", "every layer keeps its input until backward", """
+layer = torch.nn.Linear(3, 2)
+inputs = torch.randn(4, 3)
+packed = []
+with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, lambda t: t):
+    layer(inputs).sum().backward()
+assert any(t.shape == inputs.shape and torch.equal(t, inputs) for t in packed)
+""", BOTH),
+    ("09", "`sum` keeps only a shape", """
+w = torch.ones(3, requires_grad=True)
+packed = []
+with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, lambda t: t):
+    total = w.sum()
+assert packed == []
+""", BOTH),
+    ("09", "`torch.autograd.graph.save_on_cpu()` is such a pair", """
+hooks = torch.autograd.graph.save_on_cpu()
+assert isinstance(hooks, torch.autograd.graph.saved_tensors_hooks)
+w = torch.ones(3, requires_grad=True)
+with hooks:
+    y = (w * w).sum()
+y.backward()
+assert w.grad.tolist() == [2.0, 2.0, 2.0]
+""", BOTH),
+    # 12: the rules at points without a derivative.
+    ("12", "(`relu` and `abs` at 0: 0)", """
+for fn in (torch.relu, torch.abs):
+    t = torch.tensor(0.0, requires_grad=True)
+    fn(t).backward()
+    assert t.grad.item() == 0.0
+""", BOTH),
+    ("12", "`sqrt(-1)` gives NaN, `log(-1)` gives $-1$", """
+import math
+t = torch.tensor(-1.0, requires_grad=True)
+t.sqrt().backward()
+assert math.isnan(t.grad.item())
+t.grad = None
+t.log().backward()
+assert t.grad.item() == -1.0
+""", BOTH),
+    # 13: the engine from scratch, held against PyTorch's behaviour.
+    ("13", "(our `.grad` is a numpy array, PyTorch's a tensor)", """
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+(w * 2).sum().backward()
+assert isinstance(w.grad, torch.Tensor)
+""", BOTH),
+    ("13", "PyTorch does this for every operation that broadcasts", """
+x = torch.ones(4, 3) * 2
+for op in (torch.add, torch.sub, torch.mul, torch.div, torch.maximum, torch.minimum):
+    b = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    column = torch.ones(4, 1, requires_grad=True)
+    op(op(x, b), column).sum().backward()
+    assert b.grad.shape == (3,) and column.grad.shape == (4, 1), op
+""", BOTH),
+    ("13", "as in PyTorch, a result of constants is a leaf, and no graph is kept for it", """
+c = torch.tensor(10.0)
+result = c + c * 2
+assert result.is_leaf and result.grad_fn is None and not result.requires_grad
+assert not (torch.tensor(1.0, requires_grad=True) + c).is_leaf
+""", BOTH),
+    ("13", "an intermediate result keeps nothing, and a tensor that does not require grad gets", """
+x = torch.tensor([1.0, 2.0])
+w = torch.tensor([3.0, 4.0], requires_grad=True)
+h = x * w
+(h * h).sum().backward()
+assert x.grad is None and h.grad is None and w.grad is not None
+""", BOTH),
+    ("13", "and 0 elsewhere, at 0 too (PyTorch's choice)", """
+t = torch.tensor([-1.0, 0.0, 1.0], requires_grad=True)
+torch.relu(t).sum().backward()
+assert t.grad.tolist() == [0.0, 0.0, 1.0]
+""", BOTH),
+    ("13", "which sets each parameter's `.grad` to `None` (PyTorch's default, notebook 04)", """
+w = torch.tensor([1.0], requires_grad=True)
+optimizer = torch.optim.SGD([w], lr=0.1)
+(w * 2).sum().backward()
+optimizer.step()
+optimizer.zero_grad()
+assert w.grad is None and abs(w.item() - 0.8) < 1e-6
+""", BOTH),
+    ("13", "`mul_` raised `w`'s, `MulBackward0` saved the old number with `w`", """
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+y = (w * w).sum()
+assert w._version == 0
+with torch.no_grad():
+    w.mul_(10)
+assert w._version == 1
+try:
+    y.backward()
+    raise AssertionError("no error")
+except RuntimeError as error:
+    assert "is at version 1; expected version 0 instead" in str(error)
 """, BOTH),
 ]
 
@@ -440,9 +573,9 @@ def test_the_claim_holds_on_minigrad(row: tuple) -> None:
 
 @pytest.mark.slow  # two fresh interpreters importing PyTorch
 def test_pytorch_seeds_every_run_differently(torch: object) -> None:
-    """13: "PyTorch seeds its random numbers differently on every run" (why it overwrites
+    """14: "PyTorch seeds its random numbers differently on every run" (why it overwrites
     nn.Linear's start): two fresh processes start from different seeds and weights."""
-    assert "PyTorch seeds its random numbers differently on every run" in source_text("13")
+    assert "PyTorch seeds its random numbers differently on every run" in source_text("14")
     script = "import torch; print(torch.initial_seed(), torch.nn.Linear(2, 2).weight.tolist())"
     runs = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                            check=True).stdout for _ in range(2)}

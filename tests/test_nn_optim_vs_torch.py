@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import warnings
+from collections import OrderedDict
 
 import numpy as np
 import pytest
@@ -106,8 +107,165 @@ def test_losses_values_grads_and_graph_match_torch(torch, case):
     (value, grad, graph), (want_value, want_grad, want_graph) = results
     np.testing.assert_allclose(value, want_value, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(grad, want_grad, rtol=1e-10, atol=1e-12)
-    if case != "ce_soft":  # PyTorch's soft-label graph is a chain of generic ops
-        assert graph == want_graph
+    assert graph == want_graph
+
+
+_RNG = np.random.default_rng(11)
+_LOGITS = _RNG.standard_normal((4, 3))
+_PROBS = _RNG.uniform(0.05, 0.95, (4, 3))
+_WEIGHTS = _RNG.uniform(0.5, 2.0, (4, 3))
+_CLASSES = np.array([2, 0, 1, 1])
+
+# Each loss with every tensor argument it takes, float64; the test makes each in turn (and all
+# together) require grad. The arguments: name -> (array, whether it is an index tensor).
+LOSS_ARGUMENTS = {
+    "mse_loss": ("mse_loss", {"input": _LOGITS, "target": _PROBS}, {}),
+    "mse_loss, broadcast target": ("mse_loss", {"input": _LOGITS, "target": _PROBS[0]}, {}),
+    "l1_loss": ("l1_loss", {"input": _LOGITS, "target": _PROBS}, {}),
+    "binary_cross_entropy": ("binary_cross_entropy",
+                             {"input": _PROBS, "target": _PROBS[::-1].copy(),
+                              "weight": _WEIGHTS}, {}),
+    "binary_cross_entropy, broadcast weight": ("binary_cross_entropy",
+                                               {"input": _PROBS, "target": _PROBS[::-1].copy(),
+                                                "weight": _WEIGHTS[0]}, {}),
+    "binary_cross_entropy_with_logits": ("binary_cross_entropy_with_logits",
+                                         {"input": _LOGITS, "target": _PROBS,
+                                          "weight": _WEIGHTS, "pos_weight": _WEIGHTS[1]}, {}),
+    "cross_entropy, probabilities": ("cross_entropy",
+                                     {"input": _LOGITS, "target": _PROBS / _PROBS.sum(1)[:, None],
+                                      "weight": _WEIGHTS[0]}, {}),
+    "cross_entropy, probabilities, smoothed": ("cross_entropy",
+                                               {"input": _LOGITS, "target": _PROBS,
+                                                "weight": _WEIGHTS[0]},
+                                               {"label_smoothing": 0.2}),
+    "cross_entropy, classes": ("cross_entropy",
+                               {"input": _LOGITS, "target": _CLASSES, "weight": _WEIGHTS[0]},
+                               {}),
+    "cross_entropy, classes, smoothed, ignored": ("cross_entropy",
+                                                  {"input": _LOGITS, "target": _CLASSES,
+                                                   "weight": _WEIGHTS[0]},
+                                                  {"label_smoothing": 0.3, "ignore_index": 1}),
+    "nll_loss": ("nll_loss", {"input": _LOGITS, "target": _CLASSES, "weight": _WEIGHTS[0]},
+                 {"ignore_index": 0}),
+    "nll_loss, 3-d": ("nll_loss", {"input": _LOGITS.reshape(2, 3, 2),
+                                   "target": _CLASSES.reshape(2, 2) % 2,
+                                   "weight": _WEIGHTS[0]}, {}),
+}
+
+
+def _loss_outcome(lib, case, reduction, needs_grad):
+    """The loss, every argument's gradient and the graph's names, or the error; each float
+    argument named in `needs_grad` requires grad."""
+    function, arrays, options = LOSS_ARGUMENTS[case]
+    args = {name: lib.tensor(data, requires_grad=name in needs_grad and data.dtype.kind == "f")
+            for name, data in arrays.items()}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # mse_loss's broadcast warning: compared elsewhere
+            out = getattr(lib.nn.functional, function)(**args, reduction=reduction, **options)
+        out.backward(lib.ones_like(out))
+    except RuntimeError as error:
+        return str(error)
+    return (out.detach().numpy(), names(out.grad_fn),
+            {name: None if t.grad is None else t.grad.numpy() for name, t in args.items()})
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("case", LOSS_ARGUMENTS)
+def test_losses_differentiate_each_argument_as_torch(torch, case, reduction):
+    """PyTorch's losses differentiate their input and a float target (binary_cross_entropy's
+    target too), and refuse a weight or pos_weight that requires grad."""
+    arguments = [name for name, data in LOSS_ARGUMENTS[case][1].items() if data.dtype.kind == "f"]
+    for needs_grad in [*([name] for name in arguments), arguments]:
+        ours, theirs = (_loss_outcome(lib, case, reduction, needs_grad) for lib in (mg, torch))
+        if isinstance(theirs, str):
+            assert ours == theirs, needs_grad
+            continue
+        assert not isinstance(ours, str), (needs_grad, ours)
+        np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-12)
+        assert ours[1] == theirs[1], needs_grad
+        assert ours[2].keys() == theirs[2].keys()
+        for name, grad in theirs[2].items():
+            assert (ours[2][name] is None) == (grad is None), (needs_grad, name)
+            if grad is not None:
+                np.testing.assert_allclose(ours[2][name], grad, rtol=1e-12, atol=1e-15)
+
+
+def _four_layers(lib):
+    return lib.nn.Sequential(lib.nn.Linear(2, 3), lib.nn.ReLU(), lib.nn.Linear(3, 1),
+                             lib.nn.Tanh())
+
+
+def _named_layers(lib):
+    return lib.nn.Sequential(OrderedDict([("fc", lib.nn.Linear(2, 3)), ("act", lib.nn.ReLU()),
+                                          ("out", lib.nn.Linear(3, 1))]))
+
+
+def _assigned(sequential, index, module):
+    sequential[index] = module
+    return sequential
+
+
+def _deleted(sequential, index):
+    del sequential[index]
+    return sequential, [name for name, _ in sequential.named_parameters()]
+
+
+def _changed_in_place(sequential, change):
+    change(sequential)
+    return sequential
+
+
+SEQUENTIAL = {  # what each returns is printed (or the error), by both libraries
+    "s[1] = m": lambda lib: _assigned(_four_layers(lib), 1, lib.nn.Sigmoid()),
+    "s[-1] = m": lambda lib: _assigned(_four_layers(lib), -1, lib.nn.Sigmoid()),
+    "s[4] = m": lambda lib: _assigned(_four_layers(lib), 4, lib.nn.Sigmoid()),
+    "s[1] = 3": lambda lib: _assigned(_four_layers(lib), 1, 3),
+    "s[1] = None": lambda lib: _assigned(_four_layers(lib), 1, None),
+    "s[1.0] = m": lambda lib: _assigned(_four_layers(lib), 1.0, lib.nn.ReLU()),
+    "named s[1] = m": lambda lib: _assigned(_named_layers(lib), 1, lib.nn.Sigmoid()),
+    "del s[0]": lambda lib: _deleted(_four_layers(lib), 0),
+    "del s[-1]": lambda lib: _deleted(_four_layers(lib), -1),
+    "del s[1:3]": lambda lib: _deleted(_four_layers(lib), slice(1, 3)),
+    "del s[:]": lambda lib: _deleted(_four_layers(lib), slice(None)),
+    "del s[9]": lambda lib: _deleted(_four_layers(lib), 9),
+    "del named s[1]": lambda lib: _deleted(_named_layers(lib), 1),
+    "pop": lambda lib: (lambda s: (s.pop(1), s))(_four_layers(lib)),
+    "insert": lambda lib: _four_layers(lib).insert(1, lib.nn.Sigmoid()),
+    "insert -1": lambda lib: _four_layers(lib).insert(-1, lib.nn.Sigmoid()),
+    "insert at the end": lambda lib: _four_layers(lib).insert(4, lib.nn.Sigmoid()),
+    "insert out of range": lambda lib: _four_layers(lib).insert(9, lib.nn.Sigmoid()),
+    "insert a number": lambda lib: _four_layers(lib).insert(0, 3),
+    "s + named": lambda lib: _four_layers(lib) + _named_layers(lib),
+    "s + 3": lambda lib: _four_layers(lib) + 3,
+    "s += s": lambda lib: _changed_in_place(_four_layers(lib),
+                                            lambda s: s.__iadd__(_four_layers(lib))),
+    "s[:2] * 2": lambda lib: _four_layers(lib)[:2] * 2,
+    "2 * s[:1]": lambda lib: 2 * _four_layers(lib)[:1],
+    "s * 0": lambda lib: _four_layers(lib) * 0,
+    "s * 2.0": lambda lib: _four_layers(lib) * 2.0,
+    "s[1:3] *= 3": lambda lib: _changed_in_place(_four_layers(lib)[1:3], lambda s: s.__imul__(3)),
+    "named s[1:]": lambda lib: _named_layers(lib)[1:],
+    "s[1.0]": lambda lib: _four_layers(lib)[1.0],
+    "extend": lambda lib: _four_layers(lib).extend([lib.nn.ReLU()]),
+    "dir has no indices": lambda lib: [k for k in dir(_four_layers(lib))
+                                       if k in ("0", "1", "forward", "append")],
+    "forward after del": lambda lib: (lib.manual_seed(0),
+                                      _deleted(_four_layers(lib), 1)[0](lib.ones(1, 2)))[1],
+}
+
+
+@pytest.mark.parametrize("case", SEQUENTIAL)
+def test_sequential_as_a_container_matches_torch(torch, case):
+    """nn.Sequential's indexing, assignment, deletion (which renumbers), insert, pop, + and *."""
+    assert _printed(SEQUENTIAL[case], mg) == _printed(SEQUENTIAL[case], torch)
+
+
+def _printed(case, lib):
+    try:
+        return repr(case(lib))
+    except Exception as error:  # noqa: BLE001 - the error is what is compared
+        return f"{type(error).__name__}: {error}"
 
 
 def test_module_reprs_names_and_versions_match_torch(torch):

@@ -38,6 +38,8 @@ TABLE = [
      ["tracked as soon as", "result does too", "remembers how it was made"], "reveal"),
     ("01", "is x * 5 a leaf?", ["records nothing", "even though it was computed"], "reveal"),
     ("01", "will its graph hold one divbackward0", ["nine", "records what happened"], "reveal"),
+    ("01", "at w = 3, four halvings, what will w.grad be", ["w.grad = 0.1875", "3 / 2^4"],
+     "output"),
     ("02", "which number will that ratio approach?", ["4.001", "2x"], "output"),
     ("02", "how many units will l move per unit of a?", ["18.000", "3 \\times 6", "multiply"],
      "output"),
@@ -80,6 +82,9 @@ TABLE = [
     ("07", "what will w, b and their .grad be",
      ["tensor([ 1.7000, -0.6000]", "tensor(1.2000"], "output"),
     ("07", "what will w1.grad hold for them?", ["[0., 0., 0.]", "exact zeros"], "output"),
+    ("07", "in which order will the five hooks below run?",
+     ["['y hook', 'mulbackward0 pre-hook', 'mulbackward0 hook', 'x hook', "
+      "'x post-accumulate hook']", "whatever order they were registered in"], "output"),
     ("08", "what will w += 1 do?",
      ["is being used in an in-place operation", "cannot be changed in place"], "output"),
     ("08", "what will the last line print?", ["three in-place changes"], "reveal"),
@@ -102,6 +107,11 @@ TABLE = [
      ["(tensor(12.),)", "x.grad: none", "writes no .grad"], "output"),
     ("09", "what will first print, and then second?",
      ["tensor(12., grad_fn=<mulbackward0>)", "can be differentiated again"], "output"),
+    ("09", "what will loss.backward(inputs=[a]) leave", ["tensor(3.) none", "left alone"],
+     "output"),
+    ("09", "how many tensors will pack see", ["packed: [(3,), (3,)]", "mulbackward0 saves x"],
+     "output"),
+    ("09", "what will pack see this time", ["packed: [(3,)]", "runs twice"], "output"),
     ("10", "without .detach(), what will w.grad be?", ["w.grad: tensor(0.)", "runs away"],
      "output"),
     ("10", "how many nodes will the graph behind total hold",
@@ -122,11 +132,19 @@ TABLE = [
     ("12", "what will a.grad be for hypot.apply(a, b)",
      ["tensor(nan)", "0/0", "infty \\cdot 0"], "output"),
     ("12", "what will w.grad be now?", ["tensor([1., 2., 3.])"], "reveal"),  # waits for SignSTE
-    ("13", "after loss.backward(), which tensors have a .grad?",
+    ("12", "what gradient will each give at t = 0?",
+     ["clamp(min=0) tensor(1.)", "maximum(t, zero) tensor(0.5000)", "one function, three"],
+     "output"),
+    # the cells after these two wait for the learner's backward: their reveals answer
+    ("13", "what will w.grad, b.grad and x.grad be", ["(1, -2)", "b.grad is 1", "stays none"],
+     "reveal"),
+    ("13", "what will w.grad hold, on your engine?",
+     ["[20. 40.]", "version counter", "is at version 1; expected version 0"], "reveal"),
+    ("14", "after loss.backward(), which tensors have a .grad?",
      ["grad shape (16, 2)", "the four parameters", "stays none"], "output"),
-    ("13", "is that the gradient of the loss at the weights the model has now?",
+    ("14", "is that the gradient of the loss at the weights the model has now?",
      ["before the last update", "a little smaller"], "reveal"),
-    ("13", "will model[0].weight move?",  # its cell waits for train_step: the reveal says it
+    ("14", "will model[0].weight move?",  # its cell waits for train_step: the reveal says it
      ["does not read requires_grad", "still holds the last step's gradient"], "reveal"),
 ]
 

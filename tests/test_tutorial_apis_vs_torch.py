@@ -218,6 +218,18 @@ def test_float32_normals_take_pytorchs_avx2_path_bit_for_bit(torch) -> None:
         assert np.array_equal(torch.randn(4096).numpy(), minigrad.randn(4096).numpy()), seed
 
 
+def test_float64_normals_are_pytorchs_bit_for_bit(torch) -> None:
+    """40,000 normal numbers in float64 (Box-Muller with the C library's log, sin and cos)
+    over 10 seeds, then a batch of images' worth of float32 ones (fidelity/generator.py
+    makes all blocks of 16 at once)."""
+    for seed in range(10):
+        torch.manual_seed(seed)
+        minigrad.manual_seed(seed)
+        assert np.array_equal(torch.randn(4000, dtype=torch.float64).numpy(),
+                              minigrad.randn(4000, dtype=minigrad.float64).numpy()), seed
+    assert np.array_equal(torch.randn(64, 3, 32, 32).numpy(),
+                          minigrad.randn(64, 3, 32, 32).numpy())
+
 
 # ---- float fidelity (minigrad/fidelity/ranges.py and vector_math.py) --------------------------
 

@@ -432,7 +432,7 @@ def test_steps_of_a_vector_output_and_frame_cap() -> None:
 
 def test_draw_keeps_no_reference_cycle_that_holds_the_graph() -> None:
     """An intermediate freed by the learner is freed at once, not at the next garbage
-    collection: lesson 13's after-backward diagram draws it as "temporary, freed". Run as a
+    collection: lesson 14's after-backward diagram draws it as "temporary, freed". Run as a
     notebook cell runs, at the top level of a namespace (a function's frame would keep its
     own snapshot of its locals once draw() has read them)."""
     import gc

@@ -138,4 +138,4 @@ check.softplus(Softplus)
 #   and must multiply by `grad_output`; `sum()` (all ones) hides a missing
 #   factor, `gradcheck` does not.
 #
-# Next: [exercises 13](ex13_capstone.ipynb).
+# Next: [exercises 13](ex13_engine_from_scratch.ipynb).

@@ -23,9 +23,11 @@ __all__ = ["backward", "grad", "Function", "FunctionCtx", "Node", "Variable", "g
 
 
 def _as_tuple(x: Any) -> tuple:
+    """A tensor as a tuple of one, None as (), any other iterable as its items; anything else
+    fails as PyTorch's tuple() does ('float' object is not iterable)."""
     if x is None:
         return ()
-    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
+    return (x,) if isinstance(x, Tensor) else tuple(x)
 
 
 def _make_grads(outputs: Sequence[Any], grad_outputs: Sequence[Any]) -> list[Any]:

@@ -16,7 +16,8 @@ from .. import _grad_mode
 from ..tensor import Tensor
 from . import anomaly, saved_hooks
 from .accumulate import grad_accumulator
-from .graph import _NO_EDGE, ERR_BACKWARD_TWICE, Node, SavedTensor, pack_outputs
+from .custom_view import make_custom_view
+from .graph import _NO_EDGE, ABSENT_INPUT, ERR_BACKWARD_TWICE, Node, SavedTensor, pack_outputs
 from .saved import saved_properties
 from .saved_hooks import HookedSavedTensor
 
@@ -162,6 +163,9 @@ class Function:
     # PyTorch's names for what a built-in op saves, read as grad_fn._saved_<name> (saved.py):
     saved_names: tuple[str, ...] = ()  # the tensors given to save_for_backward, in order
     saved_attributes: tuple[str, ...] = ()  # attributes forward set on ctx
+    # The positions of PyTorch's optional tensor arguments (`Tensor?`: a convolution's bias):
+    # given None, the node still has an edge for it, to nowhere, as PyTorch's has.
+    optional_tensors: tuple[int, ...] = ()
     # A built-in op may give its backward again on numpy arrays, for backward passes that build
     # no graph: see _backward_on_arrays. None: `backward` runs, on tensors.
     _backward_on_arrays: Any = None
@@ -226,6 +230,11 @@ class Function:
         mode = _grad_mode.state
         records = mode.enabled and True in needs
         enabled, mode.enabled = mode.enabled, False  # what forward computes is not recorded
+        in_inference = mode.inference
+        if in_inference:  # grad mode is off inside forward there too (enable_grad's or not)
+            grad_in_inference, mode.grad_in_inference = mode.grad_in_inference, False
+            if cls._is_custom:  # PyTorch's Python Function obeys grad mode alone: it records
+                records = grad_in_inference and True in needs  # under enable_grad there
         quiet = _numpy_errors.set(_QUIET)  # numpy's warnings off: see _run_quietly
         try:
             if setup_context is None:
@@ -235,6 +244,8 @@ class Function:
                 setup_context(node, args, outputs)
         finally:
             mode.enabled = enabled
+            if in_inference:
+                mode.grad_in_inference = grad_in_inference
             _numpy_errors.reset(quiet)
         for tensor in node._dirty:  # changed in place: PyTorch counts one more version
             tensor._bump_version()
@@ -347,8 +358,12 @@ def _connect(node: BackwardFunction, args: tuple, outs: tuple) -> None:
             kept.append(_input_ref(a))
             only_numbers_kept = only_numbers_kept and a._is_wrapped_number
     if len(edges) != len(args):  # some arguments were not tensors: backward skips them
+        optional = node._forward_cls.optional_tensors
+        if optional:
+            edges, meta, kept = _with_absent_inputs(args, optional, edges, meta, kept)
         node._tensor_positions = _shared(tuple([i for i, a in enumerate(args)
-                                                if isinstance(a, Tensor)]))
+                                                if isinstance(a, Tensor)
+                                                or (a is None and i in optional)]))
         node._num_args = len(args)
     node.needs_input_grad = _shared(node.needs_input_grad)
     node._next_functions = tuple(edges)  # what Node.next_functions returns
@@ -365,6 +380,17 @@ def _connect(node: BackwardFunction, args: tuple, outs: tuple) -> None:
         node._saved, node._to_save = _save(node._to_save, node), None
     if anomaly.state.enabled:  # for the warning if this node's backward fails (anomaly.py)
         anomaly.record_forward_stack(node)
+
+
+def _with_absent_inputs(args: tuple, optional: tuple, edges: list, meta: list,
+                        kept: list) -> tuple[list, list, list]:
+    """The node's edges, input metadata and kept inputs with an entry for each optional tensor
+    argument given None, in its place among the tensors: an edge to nowhere, ABSENT_INPUT."""
+    found = iter(zip(edges, meta, kept))
+    rows = [next(found) if isinstance(a, Tensor) else (_NO_EDGE, ABSENT_INPUT, None)
+            for i, a in enumerate(args)
+            if isinstance(a, Tensor) or (a is None and i in optional)]
+    return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
 
 
 def _mark_no_grad_view(view: Tensor) -> None:
@@ -481,7 +507,7 @@ def _link_outputs(ctx: BackwardFunction, outs: tuple) -> tuple:
             raise RuntimeError(ERR_LEAF_DIRTY)
         if out._base is not None and ctx._forward_cls._is_custom and not (
                 dirty and any(out is d for d in dirty)):
-            out._custom_function_view = True  # its backward is the user's: _inplace refuses it
+            make_custom_view(out, out._version)  # its backward is the user's (custom_view.py)
         out.grad_fn, out._output_nr = ctx, i
     return pack_outputs(refs)
 

@@ -86,6 +86,9 @@ def forward_name(node_name: str) -> str:
 
 _NO_HOOKS: Any = MappingProxyType({})  # shared, read-only, until a node gets a hook of its own
 _NO_EDGE = (None, 0)  # next_functions' entry for an input that does not require grad
+# _input_meta's entry for an optional tensor argument given None (function.optional_tensors):
+# an edge to nowhere, with nothing behind it to draw
+ABSENT_INPUT = (None, None)
 
 
 class Node:
@@ -128,7 +131,9 @@ class Node:
         return self._name
 
     def __repr__(self) -> str:  # PyTorch's, by class name, without the address
-        return f"<{type(self).__name__} object>"
+        cls = type(self)  # a learner's Function: <torch.autograd.function.MyFnBackward object>
+        where = "" if cls.__module__ == "builtins" else f"{cls.__module__}."
+        return f"<{where}{cls.__qualname__} object>"
 
     def register_hook(self, hook: Any) -> RemovableHandle:
         """`hook(grad_inputs, grad_outputs)` runs after this node; it may return new grad_inputs."""

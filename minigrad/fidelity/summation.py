@@ -10,6 +10,7 @@ one thread; other sums keep numpy's order."""
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -34,6 +35,10 @@ def mean_like_torch(data: np.ndarray, dims: Any = None, keepdims: bool = False) 
     if _in_torchs_order(data, dims) and data.size:
         mean = _total(data) / data.dtype.type(data.size)
         return np.asarray(mean, dtype=data.dtype).reshape((1,) * data.ndim if keepdims else ())
+    if not data.size:  # nan (or an empty result), silently, as PyTorch: numpy warns
+        with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return np.asarray(data.mean(axis=dims, keepdims=keepdims), dtype=data.dtype)
     return np.asarray(data.mean(axis=dims, keepdims=keepdims), dtype=data.dtype)
 
 

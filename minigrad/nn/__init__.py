@@ -1,12 +1,12 @@
 """minigrad.nn: torch.nn's building blocks for models: Module, Parameter, layers, losses."""
 from . import functional, init, utils
 from .activations import ELU, GELU, Softplus
-from .containers import Identity, ModuleDict, ModuleList
+from .containers import Identity, ModuleDict, ModuleList, Sequential
 from .conv import Conv1d, Conv2d
 from .conv_transpose import ConvTranspose1d, ConvTranspose2d
 from .dropout import Dropout, Dropout1d, Dropout2d
 from .embedding import Embedding
-from .layers import CrossEntropyLoss, LeakyReLU, Linear, MSELoss, ReLU, Sequential, Sigmoid, Tanh
+from .layers import CrossEntropyLoss, LeakyReLU, Linear, MSELoss, ReLU, Sigmoid, Tanh
 from .lazy import (LazyBatchNorm1d, LazyBatchNorm2d, LazyConv1d, LazyConv2d, LazyLinear,
                    UninitializedParameter)
 from .module import Module

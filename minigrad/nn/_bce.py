@@ -1,4 +1,8 @@
-"""binary_cross_entropy_with_logits as one op, with PyTorch's grad_fn name and formula."""
+"""binary_cross_entropy and binary_cross_entropy_with_logits as one op each, with PyTorch's
+grad_fn names and formulas. Both differentiate the input and the target, never the weights:
+PyTorch's nodes have two edges (input, target), and a weight that requires grad is refused
+(nn/functional.py); the weights are handed over in a tuple so that they make no edge, and saved
+all the same (saved-tensor hooks see what PyTorch's nodes save, in its order)."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,15 +13,29 @@ from ..fidelity.summation import mean_like_torch, sum_like_torch
 from ..tensor import Tensor
 
 
+def _reduced(loss: np.ndarray, reduction: str) -> np.ndarray:
+    """As PyTorch's loss.mean() / loss.sum() would add it up."""
+    if reduction == "mean":
+        return mean_like_torch(loss)
+    return sum_like_torch(loss) if reduction == "sum" else loss
+
+
+def _log_sigmoid(x: Tensor) -> Tensor:
+    """log(sigmoid(x)) written so that a large |x| cannot overflow: min(x, 0) - log1p(exp(-|x|))
+    (PyTorch's log_sigmoid)."""
+    return x.clamp(max=0) - (-x.abs()).exp().log1p()
+
+
 class BinaryCrossEntropyWithLogits(Function):
-    """Per element (1 - y) * x - log(sigmoid(x)), with log(sigmoid(x)) written as PyTorch
-    writes it so that a large |x| cannot overflow: min(x, 0) - log1p(exp(-|x|)). With
-    pos_weight p the log term is scaled by 1 + (p - 1) * y. d/dx is sigmoid(x) - y
-    (times the weights), and PyTorch does not differentiate the target here either."""
+    """Per element (1 - y) * x - log(sigmoid(x)); with pos_weight p the log term is scaled by
+    1 + (p - 1) * y. d/dx is sigmoid(x) - y, d/dy is -x (with p: log(sigmoid(-x)) -
+    p log(sigmoid(x))), each times the weight, and divided by the count for the mean."""
     node_name = "BinaryCrossEntropyWithLogitsBackward0"
+    saved_names = ("self", "target", "weight", "pos_weight")
 
     @staticmethod
-    def forward(ctx, x, y, weight, pos_weight, reduction):
+    def forward(ctx, x, y, weights, reduction):
+        weight, pos_weight = weights
         xs, ys = x._data, y._data
         log_sigmoid = np.minimum(xs, 0) - np.log1p(np.exp(-np.abs(xs)))
         if pos_weight is not None:
@@ -27,25 +45,33 @@ class BinaryCrossEntropyWithLogits(Function):
             loss = loss * weight._data
         ctx.reduction, ctx.numel = reduction, xs.size
         ctx.save_for_backward(x, y, weight, pos_weight)
-        if reduction == "mean":
-            loss = loss.mean()
-        elif reduction == "sum":
-            loss = loss.sum()
-        return Tensor(np.asarray(loss, dtype=xs.dtype))
+        return Tensor(np.asarray(_reduced(loss.astype(xs.dtype, copy=False), reduction)))
 
     @staticmethod
     def backward(ctx, grad):
         x, y, weight, pos_weight = ctx.saved_tensors
-        if pos_weight is None:  # PyTorch's steps: (sigmoid(x) - y) * g, weighted, / numel
-            d = (x.sigmoid() - y) * grad
-        else:
-            t = pos_weight * y
-            d = ((t + 1 - y) * x.sigmoid() - t) * grad
-        if weight is not None:
-            d = d * weight
-        if ctx.reduction == "mean":
-            d = d / ctx.numel
-        return d, None, None, None, None
+        need_x, need_y = ctx.needs_input_grad[:2]
+        dx = dy = None
+        if need_x:  # PyTorch's steps: (sigmoid(x) - y) * g, weighted, / numel
+            if pos_weight is None:
+                dx = (x.sigmoid() - y) * grad
+            else:
+                t = pos_weight * y
+                dx = ((t + 1 - y) * x.sigmoid() - t) * grad
+        if need_y:
+            if pos_weight is None:
+                dy = -x * grad
+            else:
+                dy = (_log_sigmoid(-x) - _log_sigmoid(x) * pos_weight) * grad
+        return (*(_weighted(d, weight, ctx) for d in (dx, dy)), None, None)
+
+
+def _weighted(d: Tensor | None, weight: Tensor | None, ctx) -> Tensor | None:  # noqa: ANN001
+    if d is None:
+        return None
+    if weight is not None:
+        d = d * weight
+    return d / ctx.numel if ctx.reduction == "mean" else d
 
 
 _EPSILON = float(np.float32(1e-12))  # PyTorch's constant is a C float, in double too
@@ -54,11 +80,13 @@ _EPSILON = float(np.float32(1e-12))  # PyTorch's constant is a C float, in doubl
 class BinaryCrossEntropy(Function):
     """Per element -(y log(x) + (1 - y) log(1 - x)) on probabilities x, each log floored at
     -100 as PyTorch does (so x = 0 or 1 gives 100, not inf). d/dx is (x - y) / (x (1 - x)),
-    its denominator kept from 0 by 1e-12 (PyTorch's EPSILON)."""
+    its denominator kept from 0 by 1e-12 (PyTorch's EPSILON); d/dy is -log(x / (1 - x))."""
     node_name = "BinaryCrossEntropyBackward0"
+    saved_names = ("self", "target", "weight")
 
     @staticmethod
-    def forward(ctx, x, y, weight, reduction):
+    def forward(ctx, x, y, weights, reduction):
+        (weight,) = weights
         xs, ys = x._data, y._data
         if ((xs < 0) | (xs > 1)).any():
             raise RuntimeError("all elements of input should be between 0 and 1")
@@ -73,18 +101,12 @@ class BinaryCrossEntropy(Function):
             loss = loss * weight._data
         ctx.reduction, ctx.numel = reduction, xs.size
         ctx.save_for_backward(x, y, weight)
-        if reduction == "mean":  # reduced as PyTorch's loss.mean() / loss.sum() would
-            loss = mean_like_torch(loss)
-        elif reduction == "sum":
-            loss = sum_like_torch(loss)
-        return Tensor(np.asarray(loss, dtype=xs.dtype))
+        return Tensor(np.asarray(_reduced(loss, reduction), dtype=xs.dtype))
 
     @staticmethod
     def backward(ctx, grad):
         x, y, weight = ctx.saved_tensors
-        d = grad * (x - y) / ((1 - x) * x).clamp(min=_EPSILON)
-        if weight is not None:
-            d = d * weight
-        if ctx.reduction == "mean":
-            d = d / ctx.numel
-        return d, None, None, None
+        need_x, need_y = ctx.needs_input_grad[:2]
+        dx = grad * (x - y) / ((1 - x) * x).clamp(min=_EPSILON) if need_x else None
+        dy = -(x / (1 - x)).log() * grad if need_y else None  # -logit(x)
+        return _weighted(dx, weight, ctx), _weighted(dy, weight, ctx), None, None

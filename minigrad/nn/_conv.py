@@ -131,6 +131,7 @@ class Convolution(Function):
     saved_names = ("input", "weight")
     saved_attributes = ("stride", "padding", "dilation", "groups", "transposed", "output_padding",
                         "bias_sym_sizes_opt")
+    optional_tensors = (2,)  # the bias
 
     @staticmethod
     def forward(ctx, x, w, b, geo):
@@ -218,6 +219,8 @@ def convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any,
     if input.ndim == dims + 1:  # one sample: PyTorch adds the batch axis, then takes it away
         return convolution(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups,
                            dims).squeeze(0)
+    if weight.ndim < 3:
+        raise RuntimeError("weight should have at least three dimensions")
     k = weight.ndim - 2  # PyTorch counts the spatial dimensions from the weight
     stride = _expand("stride", _shown(stride, dims), k)
     dilation = _expand("dilation", _shown(dilation, dims), k)
@@ -303,6 +306,7 @@ class ConvolutionTransposed(Function):
     db = g per channel"""
     node_name = "ConvolutionBackward0"
     saved_names = ("input", "weight")
+    optional_tensors = (2,)  # the bias
 
     @staticmethod
     def forward(ctx, x, w, b, geo, out_shape):
@@ -334,6 +338,8 @@ def conv_transpose(input: Tensor, weight: Tensor, bias: Tensor | None, stride: A
     if input.ndim == dims + 1:
         return conv_transpose(input.unsqueeze(0), weight, bias, stride, padding, output_padding,
                               groups, dilation, dims).squeeze(0)
+    if weight.ndim < 3:
+        raise RuntimeError("weight should have at least three dimensions")
     stride, padding = _tuple(stride, dims), _tuple(padding, dims)
     output_padding, dilation = _tuple(output_padding, dims), _tuple(dilation, dims)
     if input.shape[1] != weight.shape[0]:

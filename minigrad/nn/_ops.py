@@ -102,7 +102,8 @@ class NllLoss(Function):
         else:
             value = losses.sum() if reduction == "sum" else losses
         local = np.zeros(logp.shape, dtype=logp._data.dtype)
-        np.put_along_axis(local, index, np.expand_dims(-weights, axis), axis)
+        # an ignored sample's entries stay +0 (-weights would write -0 there)
+        np.put_along_axis(local, index, np.expand_dims(np.where(kept, -weights, 0), axis), axis)
         ctx.local, ctx.unsqueeze = Tensor(local), reduction == "none" and axis == 1
         return Tensor(np.asarray(value, dtype=logp._data.dtype))
 
@@ -111,6 +112,11 @@ class NllLoss(Function):
         _ = ctx.saved_tensors  # read as PyTorch does: in-place changes, saved-tensor hooks see it
         grad = grad.unsqueeze(1) if ctx.unsqueeze else grad  # per-sample grads meet the classes
         return grad * ctx.local, None, None, None
+
+
+class NllLoss2d(NllLoss):
+    """nll_loss of an input with spatial dimensions (N, C, H, W), PyTorch's nll_loss2d."""
+    node_name = "NllLoss2DBackward0"
 
 
 class MseLoss(Function):

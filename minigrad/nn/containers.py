@@ -1,12 +1,147 @@
-"""Holding sub-modules without a forward of their own: ModuleList and ModuleDict, and
-Identity, the module that changes nothing (as in torch.nn). Their modules are registered, so
-that `parameters()` finds their weights."""
+"""Holding sub-modules: Sequential (which calls them in turn), ModuleList and ModuleDict
+(which have no forward of their own), and Identity, the module that changes nothing (as in
+torch.nn). Their modules are registered, so that `parameters()` finds their weights."""
 from __future__ import annotations
 
+import operator
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .module import Module
+
+
+def _position(size: int, index: Any) -> int:
+    """An index into `size` modules, as a position from 0, or PyTorch's IndexError."""
+    index = operator.index(index)
+    if not -size <= index < size:
+        raise IndexError(f"index {index} is out of range")
+    return index % size
+
+
+# Where PyTorch keeps the classes minigrad's messages name (they print as <class '...'>)
+_TORCH_MODULES = {"minigrad.nn.containers": "torch.nn.modules.container",
+                  "minigrad.nn.module": "torch.nn.modules.module"}
+
+
+def _class(cls: type) -> str:
+    """A class as PyTorch's message prints it: minigrad's own under PyTorch's module path."""
+    if cls.__module__ not in _TORCH_MODULES:
+        return str(cls)
+    return f"<class '{_TORCH_MODULES[cls.__module__]}.{cls.__qualname__}'>"
+
+
+def _only_sequential(other: Any) -> None:
+    if not isinstance(other, Sequential):
+        raise ValueError("add operator supports only objects of Sequential class, but "
+                         f"{_class(type(other))} is given.")
+
+
+def _repeats(container: Any, times: Any) -> int:
+    if not isinstance(times, int):
+        raise TypeError(f"unsupported operand type(s) for *: {_class(type(container))} and "
+                        f"{_class(type(times))}")
+    if times <= 0:
+        raise ValueError(f"Non-positive multiplication factor {times} for "
+                         f"{_class(type(container))}")
+    return times
+
+
+class Sequential(Module):
+    """Modules applied one after the other; they are named "0", "1", ... (or by the keys of
+    an OrderedDict), which is where parameter names like "0.weight" come from. Index, slice,
+    assign, delete, insert, pop, add (`+`) and repeat (`*`) as in PyTorch: deleting renumbers
+    the modules from "0"."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__()
+        if len(args) == 1 and isinstance(args[0], OrderedDict):
+            for name, module in args[0].items():
+                self.add_module(name, module)
+        else:
+            for index, module in enumerate(args):
+                self.add_module(str(index), module)
+
+    def forward(self, input: Any) -> Any:
+        for module in self._modules.values():
+            input = module(input)
+        return input
+
+    def _key(self, index: Any) -> str:
+        return list(self._modules)[_position(len(self), index)]
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return type(self)(OrderedDict(list(self._modules.items())[index]))
+        return self._modules[self._key(index)]
+
+    def __setitem__(self, index: int, module: Module) -> None:
+        setattr(self, self._key(index), module)
+
+    def __delitem__(self, index: int | slice) -> None:
+        keys = list(self._modules)[index] if isinstance(index, slice) else [self._key(index)]
+        for key in keys:
+            delattr(self, key)
+        modules = list(self._modules.values())  # renumbered, as PyTorch does
+        self._modules.clear()
+        self._modules.update((str(i), module) for i, module in enumerate(modules))
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[Module]:
+        return iter(self._modules.values())
+
+    def __dir__(self) -> list[str]:
+        return [key for key in super().__dir__() if not key.isdigit()]
+
+    def pop(self, index: int | slice) -> Any:
+        module = self[index]
+        del self[index]
+        return module
+
+    def append(self, module: Module) -> Sequential:
+        self.add_module(str(len(self)), module)
+        return self
+
+    def extend(self, sequential: Iterable[Module]) -> Sequential:
+        for module in sequential:
+            self.append(module)
+        return self
+
+    def insert(self, index: int, module: Module) -> Sequential:
+        if not isinstance(module, Module):
+            raise AssertionError(f"module should be of type: {_class(Module)}")
+        n = len(self._modules)
+        if not -n <= index <= n:
+            raise IndexError(f"Index out of range: {index}")
+        index = index + n if index < 0 else index
+        for i in range(n, index, -1):
+            self._modules[str(i)] = self._modules[str(i - 1)]
+        self._modules[str(index)] = module
+        return self
+
+    def __add__(self, other: Any) -> Sequential:
+        _only_sequential(other)
+        return Sequential().extend(self).extend(other)
+
+    def __iadd__(self, other: Any) -> Sequential:
+        _only_sequential(other)
+        offset = len(self)
+        for i, module in enumerate(other):
+            self.add_module(str(i + offset), module)
+        return self
+
+    def __mul__(self, other: Any) -> Sequential:
+        return Sequential().extend(list(self) * _repeats(self, other))
+
+    __rmul__ = __mul__
+
+    def __imul__(self, other: Any) -> Sequential:
+        modules = [self._modules[str(i)] for i in range(len(self))]
+        for i, module in enumerate(modules * (_repeats(self, other) - 1), start=len(self)):
+            self.add_module(str(i), module)
+        return self
 
 
 class ModuleList(Module):

@@ -11,14 +11,16 @@ from typing import Any
 
 import numpy as np
 
+from .. import _grad_mode
 from .._dtype import dtype as _dtype_cls
 from .._dtype import int64
 from ..ops import statistics
+from ..ops.pointwise import AddScalar, DivScalar, MulScalar
 from ..ops.shape import SqueezeDimInPlace, _dims
 from ..tensor import Tensor
 from ._bce import BinaryCrossEntropy, BinaryCrossEntropyWithLogits
 from ._conv import conv_transpose, convolution
-from ._ops import Addmm, LeakyRelu, MseLoss, NllLoss
+from ._ops import Addmm, LeakyRelu, MseLoss, NllLoss, NllLoss2d
 from ._pad import pad
 from ._pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 from .activations import elu, gelu, softplus
@@ -146,6 +148,14 @@ def _check_reduction(reduction: str) -> None:
         raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
+def _refuse_grad_of(argument: Tensor | None, name: str, function: str) -> None:
+    """PyTorch's loss kernels have no derivative for their weights: a weight that requires
+    grad is refused while grad mode is on, whatever the other inputs."""
+    if argument is not None and argument.requires_grad and _grad_mode.is_grad_enabled():
+        raise RuntimeError(f"The function '{function}' is not differentiable with respect to "
+                           f"argument '{name}'. This input cannot have requires_grad True.")
+
+
 def _warn_if_sizes_differ(input: Tensor, target: Tensor) -> bool:
     """PyTorch's warning for a target that broadcasts against the input (shown at the line
     that called the loss); True when the sizes differ."""
@@ -163,7 +173,8 @@ def mse_loss(input: Tensor, target: Tensor, size_average: None = None,
     """The mean (or sum, or each) of the squared differences."""
     if _warn_if_sizes_differ(input, target):
         shape = _broadcast_shape(input.shape, target.shape)
-        input, target = input.expand(shape), target.expand(shape)
+        # as torch.broadcast_tensors: a tensor already of that shape is kept, not expanded
+        input, target = (t if t.shape == shape else t.expand(shape) for t in (input, target))
     _check_reduction(reduction)
     return MseLoss.apply(input, target, reduction)
 
@@ -187,9 +198,10 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
                          f"size ({input.shape}) is deprecated. Please ensure they have the same "
                          "size.")
     _check_reduction(reduction)
+    _refuse_grad_of(weight, "weight", "binary_cross_entropy")
     if weight is not None and weight.shape != input.shape:
         weight = weight.expand(input.shape)
-    return BinaryCrossEntropy.apply(input, target, weight, reduction)
+    return BinaryCrossEntropy.apply(input, target, (weight,), reduction)
 
 
 def _broadcast_shape(a: tuple, b: tuple) -> tuple:
@@ -224,29 +236,105 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
         expected = input.shape[:1] + input.shape[2:]
         if target.shape != expected:
             raise RuntimeError(f"Expected target size {list(expected)}, got {list(target.shape)}")
-    return NllLoss.apply(input, (target, weight), reduction, ignore_index)
+    if input.ndim <= 2:
+        _refuse_grad_of(weight, "weight", "nll_loss_forward")
+        return NllLoss.apply(input, (target, weight), reduction, ignore_index)
+    _refuse_grad_of(weight, "weight", "nll_loss2d_forward")
+    if input.ndim == 4:
+        return NllLoss2d.apply(input, (target, weight), reduction, ignore_index)
+    # other spatial shapes go through a view to (N, C, 1, H * W ...), as in PyTorch
+    n, c, out_shape = input.shape[0], input.shape[1], input.shape[:1] + input.shape[2:]
+    flat = input.numel() > 0
+    input = input.contiguous().view(n, c, 1, -1) if flat else input.view(n, c, 0, 0)
+    target = target.contiguous().view(n, 1, -1) if target.numel() else target.view(n, 0, 0)
+    loss = NllLoss2d.apply(input, (target, weight), reduction, ignore_index)
+    return loss.view(out_shape) if reduction == "none" else loss
 
 
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
                   size_average: None = None, ignore_index: int = -100, reduce: None = None,
                   reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
     """nll_loss(log_softmax(input)): how surprised the model is by each sample's class.
-    `target` holds class indices (int64), or class probabilities shaped like `input`."""
-    if label_smoothing != 0.0:
-        raise NotImplementedError("minigrad's cross_entropy does not implement label_smoothing")
+    `target` holds class indices (int64), or class probabilities shaped like `input`.
+    `label_smoothing` mixes each target with the uniform distribution over the classes.
+    The steps (and so the grad_fns and roundings) are those of PyTorch's C++ cross_entropy."""
+    _check_reduction(reduction)
     class_dim = 0 if input.ndim == 1 else 1
+    if target.shape == input.shape:  # PyTorch takes equal shapes to mean class probabilities
+        return _cross_entropy_of_probabilities(input, target, weight, reduction, ignore_index,
+                                               label_smoothing, class_dim)
+    if label_smoothing > 0.0:
+        _check_label_smoothing(label_smoothing)
+        return _cross_entropy_smoothed(input, target, weight, reduction, ignore_index,
+                                       label_smoothing, class_dim)
+    return nll_loss(log_softmax(input, class_dim), target, weight, ignore_index=ignore_index,
+                    reduction=reduction)
+
+
+def _check_label_smoothing(label_smoothing: float) -> None:
+    if label_smoothing > 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing:g}")
+
+
+def _class_weights(weight: Tensor, ndim: int, class_dim: int) -> Tensor:
+    """The class weights shaped to broadcast along the class dimension."""
+    return weight.view([1] * class_dim + [-1] + [1] * (ndim - class_dim - 1)) if ndim > 1 \
+        else weight
+
+
+def _cross_entropy_of_probabilities(input: Tensor, target: Tensor, weight: Tensor | None,
+                                    reduction: str, ignore_index: int, label_smoothing: float,
+                                    class_dim: int) -> Tensor:
+    if not target.dtype.is_floating_point:
+        raise RuntimeError("Expected floating point type for target with class probabilities, "
+                           "got " + target.dtype.tensor_type.replace("Tensor", ""))
+    if ignore_index >= 0:
+        raise RuntimeError("ignore_index is not supported for floating point target")
+    n_classes = input.shape[class_dim]
+    if weight is not None and (weight.ndim != 1 or weight.numel() != n_classes):
+        raise RuntimeError(f"cross_entropy: weight tensor should be defined either for all "
+                           f"{n_classes} classes or no classes but got weight tensor of shape: "
+                           f"{list(weight.shape)}")
     logp = log_softmax(input, class_dim)
-    if target.dtype.is_floating_point and target.shape == input.shape:
-        _check_reduction(reduction)
+    if label_smoothing > 0.0:
+        _check_label_smoothing(label_smoothing)
+        target = AddScalar.apply(MulScalar.apply(target, 1 - label_smoothing),
+                                label_smoothing / n_classes)
+    terms = logp * target
+    if weight is not None:
+        terms = terms * _class_weights(weight, input.ndim, class_dim)
+    if reduction == "none":
+        return -terms.sum(class_dim)
+    if reduction == "sum":
+        return -terms.sum()
+    if input.numel() == 0:
+        return -terms.sum().fill_(float("nan"))
+    return DivScalar.apply(-terms.sum(), input.numel() // n_classes)  # samples, not classes
+
+
+def _cross_entropy_smoothed(input: Tensor, target: Tensor, weight: Tensor | None,
+                            reduction: str, ignore_index: int, label_smoothing: float,
+                            class_dim: int) -> Tensor:
+    """Class indices with label smoothing: (1 - s) * nll_loss + s / C * (minus the sum of the
+    log-probabilities over the classes, weighted), ignored samples left out."""
+    logp = log_softmax(input, class_dim)
+    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    n_classes = input.shape[class_dim]
+    if weight is not None:
+        smooth = -(logp * _class_weights(weight, input.ndim, class_dim)).sum(class_dim)
+    else:
+        smooth = -logp.sum(class_dim)
+    ignored = target == ignore_index
+    smooth = smooth.masked_fill(ignored, 0.0)
+    if reduction == "mean":
         if weight is not None:
-            target = target * weight.reshape([-1] + [1] * (input.ndim - class_dim - 1))
-        losses = -(logp * target).sum(class_dim)
-        if reduction == "none":
-            return losses
-        if reduction == "sum":
-            return losses.sum()
-        return losses.sum() / (input.numel() // input.shape[class_dim])  # samples, not classes
-    return nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+            smooth = smooth.sum() / weight.gather(0, target.masked_select(~ignored).flatten()).sum()
+        else:
+            smooth = smooth.sum() / (~ignored).sum()
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return (MulScalar.apply(nll, 1 - label_smoothing)
+            + MulScalar.apply(smooth, label_smoothing / n_classes))
 
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,
@@ -259,7 +347,9 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
-    return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction)
+    for argument, name in ((weight, "weight"), (pos_weight, "pos_weight")):
+        _refuse_grad_of(argument, name, "binary_cross_entropy_with_logits")
+    return BinaryCrossEntropyWithLogits.apply(input, target, (weight, pos_weight), reduction)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
@@ -292,10 +382,14 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
 
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
     """x1·x2 / (|x1| |x2|) along dim, each norm at least eps; PyTorch divides each by its norm
-    first, and so does minigrad (grad_fn SumBackward1)."""
+    first, and so does minigrad (grad_fn SumBackward1). Each norm is clamped in a copy
+    (CloneBackward0, as PyTorch's graph has): the norm's node saves its result."""
     from .. import _grad_mode
 
-    norms = [x.norm(2, dim=dim, keepdim=True) for x in (x1, x2)]
+    if x1.shape != x2.shape:  # PyTorch expands both (expand_outplace), even one of full shape
+        shape = _broadcast_shape(x1.shape, x2.shape)
+        x1, x2 = x1.expand(shape), x2.expand(shape)
+    norms = [x.norm(2, dim=dim, keepdim=True).clone() for x in (x1, x2)]
     with _grad_mode.no_grad():
         for norm in norms:
             norm.clamp_min_(eps)

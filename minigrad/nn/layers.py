@@ -1,8 +1,6 @@
-"""The layers: Linear, the activations, Sequential and the two losses, as in torch.nn."""
+"""The layers: Linear, the activations and the two losses, as in torch.nn."""
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Iterator
 from typing import Any
 
 from .. import _grad_mode
@@ -86,43 +84,6 @@ class Tanh(Module):
 class Sigmoid(Module):
     def forward(self, input: Tensor) -> Tensor:
         return input.sigmoid()
-
-
-class Sequential(Module):
-    """Modules applied one after the other; they are named "0", "1", ... (or by the keys of
-    an OrderedDict), which is where parameter names like "0.weight" come from."""
-
-    def __init__(self, *args: Any) -> None:
-        super().__init__()
-        if len(args) == 1 and isinstance(args[0], OrderedDict):
-            for name, module in args[0].items():
-                self.add_module(name, module)
-        else:
-            for index, module in enumerate(args):
-                self.add_module(str(index), module)
-
-    def forward(self, input: Any) -> Any:
-        for module in self._modules.values():
-            input = module(input)
-        return input
-
-    def __getitem__(self, index: int | slice) -> Any:
-        items = list(self._modules.items())
-        if isinstance(index, slice):
-            return Sequential(OrderedDict(items[index]))
-        if not -len(items) <= index < len(items):
-            raise IndexError(f"index {index} is out of range")
-        return items[index][1]
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self) -> Iterator[Module]:
-        return iter(self._modules.values())
-
-    def append(self, module: Module) -> Sequential:
-        self.add_module(str(len(self)), module)
-        return self
 
 
 class MSELoss(Module):

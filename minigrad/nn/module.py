@@ -353,8 +353,8 @@ class Module:
             extra = module.extra_repr()
             lines = extra.split("\n") if extra else []
             children = [line.replace("\n", "\n  ") for line in module._repr_children(
-                [(key, text[child]) for key, child in module._modules.items()
-                 if child is not None])]
+                [(key, "None" if child is None else text[child])
+                 for key, child in module._modules.items()])]
             if len(lines) == 1 and not children:
                 inside = lines[0]
             elif lines or children:

@@ -53,6 +53,7 @@ class LayerNormFunction(Function):
     """Normalise over the last dims: d x as in _normalised_backward, d weight = Σ g·x̂,
     d bias = Σ g (over the other dims)"""
     node_name = "NativeLayerNormBackward0"
+    optional_tensors = (1, 2)  # weight and bias
 
     @staticmethod
     def forward(ctx, x, weight, bias, dims, eps):
@@ -91,9 +92,11 @@ class BatchNormFunction(Function):
     """Normalise each channel over the batch (and positions): in training with the batch's
     statistics (d x as in _normalised_backward), in eval with the running ones (d x = g·w·rstd)"""
     node_name = "NativeBatchNormBackward0"
+    optional_tensors = (1, 2)  # weight and bias
 
     @staticmethod
-    def forward(ctx, x, weight, bias, mean, rstd, dims, training):
+    def forward(ctx, x, weight, bias, statistics, dims, training):
+        mean, rstd = statistics  # in a tuple: no edges (PyTorch's node has three)
         ctx.save_for_backward(x, weight)
         ctx.mean, ctx.rstd, ctx.dims, ctx.training = mean, rstd, dims, training
         channels = mean.shape  # (1, C, 1, ...): weight and bias broadcast along the channels
@@ -113,7 +116,7 @@ class BatchNormFunction(Function):
         if ctx.needs_input_grad[0]:
             grad_x = _normalised_backward(grad, x, ctx.mean, ctx.rstd, weight, ctx.dims) \
                 if ctx.training else grad * ctx.rstd * (1 if weight is None else weight)
-        return grad_x, grad_weight, grad_bias, None, None, None, None
+        return grad_x, grad_weight, grad_bias, None, None, None
 
 
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
@@ -141,7 +144,7 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         mean, var = running_mean._data.astype(np.float64), running_var._data.astype(np.float64)
     rstd = (1 / np.sqrt(var + eps)).astype(dtype).reshape(shape)
     mean = Tensor(mean.astype(dtype).reshape(shape))
-    return BatchNormFunction.apply(input, weight, bias, mean, Tensor(rstd), dims, training)
+    return BatchNormFunction.apply(input, weight, bias, (mean, Tensor(rstd)), dims, training)
 
 
 def instance_norm(input: Tensor, running_mean: Tensor | None = None,

@@ -32,6 +32,10 @@ class Parameter(Tensor):
     def __reduce_ex__(self, protocol: int) -> Any:
         return (_rebuild_parameter, (self._data, self._requires_grad))
 
+    def __deepcopy__(self, memo: dict) -> Parameter:  # as PyTorch's: without .grad
+        new = memo[id(self)] = _rebuild_parameter(self._data.copy(), self._requires_grad)
+        return new
+
 
 def _rebuild_parameter(data: np.ndarray, requires_grad: bool) -> Parameter:
     return Parameter(Tensor(data), requires_grad)

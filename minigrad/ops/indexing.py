@@ -265,6 +265,41 @@ class CopySlices(Function):
         return where(Tensor(kept), grad, 0.0), None, grad_value, None
 
 
+class WriteThroughExpanded(Function):
+    """`e[indices] = value` on an expanded view e: PyTorch writes into the memory e's elements
+    share, and records the base's new values as CopySlices. `written` holds the base position
+    of each element written (a position once per element of e that shares it); forward is given
+    the base with the values already there. value gets the base's gradient at each, so a value
+    written into two rows that share memory gets its one element's gradient twice, as in
+    PyTorch. The base's old values get the gradient where nothing was written, unless the view
+    written into (what is left of e after its integers and slices) has elements that share
+    memory (`overlapping`): PyTorch's backward then writes into it and refuses."""
+    node_name = "CopySlices"
+    node_qualname = "torch::autograd::CopySlices"
+
+    @staticmethod
+    def forward(ctx, base, value, written, overlapping):
+        ctx.written, ctx.overlapping, ctx.value_shape = written, overlapping, value.shape
+        return Tensor(base._data.copy())
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad_base = None
+        if ctx.needs_input_grad[0]:
+            if ctx.overlapping:
+                raise RuntimeError(ERR_INTERNAL_OVERLAP)
+            kept = np.ones(grad.shape, dtype=bool)
+            kept[ctx.written] = False
+            grad_base = where(Tensor(kept), grad, 0.0)
+        grad_value = None
+        if ctx.needs_input_grad[1]:
+            grad_value = Index.apply(grad, ctx.written)
+            if grad_value.numel() == int(np.prod(ctx.value_shape)) and grad_value.ndim < len(
+                    ctx.value_shape):
+                grad_value = grad_value.reshape(ctx.value_shape)
+        return grad_base, grad_value, None, None
+
+
 class IndexPut(CopySlices):
     """a[mask_or_indices] = value: as CopySlices, recorded under PyTorch's index_put_ name"""
     node_name = "IndexPutBackward0"

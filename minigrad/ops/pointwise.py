@@ -3,6 +3,8 @@
 come out broadcast; the engine sums them back to each input's shape."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..autograd.function import Function
@@ -90,6 +92,51 @@ class Div(Function):
                 -grad * a / (b * b) if ctx.needs_input_grad[1] else None)
 
 
+class AddScalar(Function):
+    """a tensor plus a number inside PyTorch's C++ code: grad_fn AddBackward1 (Python's
+    `x + 1` is AddBackward0)."""
+    node_name = "AddBackward1"
+
+    @staticmethod
+    def forward(ctx, a, other):
+        return result_like(a._data + other, a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
+
+
+class MulScalar(Function):
+    """a tensor times a number where PyTorch's own C++ code multiplies (inside cross_entropy's
+    label smoothing, say): grad_fn MulBackward1. Python's `x * 2` is MulBackward0."""
+    node_name = "MulBackward1"
+    saved_attributes = ("other",)
+
+    @staticmethod
+    def forward(ctx, a, other):
+        ctx.other = other
+        return result_like(a._data * other, a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * ctx.other, None
+
+
+class DivScalar(Function):
+    """a tensor divided by a number inside PyTorch's C++ code: grad_fn DivBackward1."""
+    node_name = "DivBackward1"
+    saved_attributes = ("other",)
+
+    @staticmethod
+    def forward(ctx, a, other):
+        ctx.other = other
+        return result_like(a._data / other, a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad / ctx.other, None
+
+
 class Reciprocal(Function):
     """d(1/a) = -da / a^2"""
     node_name = "ReciprocalBackward0"
@@ -151,7 +198,7 @@ class PowTensor(Function):
             grad_a = where(Tensor(b._data == 0), 0.0, grad * b * a ** (b - 1))
         grad_b = None
         if ctx.needs_input_grad[1]:  # where a == 0 and b >= 0, PyTorch defines this as 0
-            grad_b = grad * out * _masked_log(a, b)
+            grad_b = grad * (out * _masked_log(a, b))  # PyTorch's grouping
         return grad_a, grad_b
 
 
@@ -177,14 +224,16 @@ class RPow(Function):
     @staticmethod
     def forward(ctx, a, base):
         out = result_like(_power(np.asarray(base, dtype=a._data.dtype), a._data), a)
-        ctx.save_for_backward(a, out)  # a, unused, as PyTorch (saved-tensor hooks see it)
+        ctx.save_for_backward(a, out)
         ctx.base = base
         return out
 
     @staticmethod
     def backward(ctx, grad):
-        _, out = ctx.saved_tensors
-        return grad * out * float(np.log(ctx.base)), None
+        a, out = ctx.saved_tensors
+        if ctx.base == 0:  # 0^a is constant where a >= 0: PyTorch's gradient is 0 there
+            return grad * where(Tensor(a._data >= 0), 0.0, out * -math.inf), None
+        return grad * (out * float(np.log(ctx.base))), None  # PyTorch's grouping
 
 
 class Neg(Function):

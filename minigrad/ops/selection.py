@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from .._dtype import result_type
 from ..autograd.function import Function
 from ..tensor import Tensor
 from .operands import as_tensor_pair, result_like, zero_gradient
@@ -91,6 +92,57 @@ class Clamp(Function):
         if high is not None:
             inside &= a._data <= high
         return where(Tensor(inside), grad, 0.0), None, None
+
+
+class ClampTensors(Function):
+    """clamp(a, min, max) with tensor bounds (PyTorch's clamp.Tensor): d a = da where
+    min <= a <= max; d min = da where a < min (and min < max); d max = da where a > max, and
+    wherever max < min, where max is the result (PyTorch's clamp_backward_min_max)"""
+    node_name = "ClampBackward0"
+    saved_names = ("self", "min", "max")
+    optional_tensors = (1, 2)  # a bound left out still has its edge
+
+    @staticmethod
+    def forward(ctx, a, low, high):
+        ctx.save_for_backward(a, low, high)
+        out = a._data
+        if low is not None:
+            out = np.maximum(out, low._data)
+        if high is not None:
+            out = np.minimum(out, high._data)
+        if out.shape != a._data.shape:  # the result takes a's shape: bounds do not widen it
+            raise RuntimeError(f"output with shape {_listed(a.shape)} doesn't match the "
+                               f"broadcast shape {_listed(out.shape)}")
+        return Tensor(np.asarray(out, dtype=result_type(a, low, high).numpy))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, low, high = ctx.saved_tensors
+        x = a._data
+        if low is not None and high is not None:
+            lo, hi = low._data, high._data
+            picked = ((x >= lo) & (x <= hi), (x < lo) & (lo < hi), (x > hi) | (hi < lo))
+        elif low is not None:
+            picked = (x >= low._data, x < low._data, None)
+        else:
+            picked = (x <= high._data, None, x > high._data)
+        return tuple(where(Tensor(p), grad, 0.0) if needed and p is not None else None
+                     for p, needed in zip(picked, ctx.needs_input_grad))
+
+
+def _listed(shape: tuple) -> str:
+    return f"[{', '.join(map(str, shape))}]"
+
+
+def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002 - PyTorch's names
+    """torch.clamp's two overloads, chosen as PyTorch's argument parser chooses: numbers (a
+    zero-dim tensor beside a number counts as one) record ClampBackward1, tensors
+    ClampBackward0."""
+    bounds = (min, max)
+    if any(isinstance(b, Tensor) for b in bounds) and not any(
+            isinstance(b, (int, float)) for b in bounds):
+        return ClampTensors.apply(a, min, max)
+    return Clamp.apply(a, *[b.item() if isinstance(b, Tensor) else b for b in bounds])
 
 
 class Where(Function):

@@ -1,6 +1,6 @@
-"""Rearranging copies of the values: repeat, repeat_interleave, roll, flip, meshgrid,
-unflatten and sum_to_size. Each value's gradient goes back to where it was copied from
-(summed over its copies)."""
+"""Rearranging copies of the values: repeat, repeat_interleave, roll, flip (fliplr, flipud),
+meshgrid, unflatten and sum_to_size. Each value's gradient goes back to where it was copied
+from (summed over its copies)."""
 from __future__ import annotations
 
 import warnings
@@ -11,7 +11,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
-from .shape import _dims, sum_to
+from .shape import _dims, distinct_dims, sum_to
 
 
 class Repeat(Function):
@@ -91,8 +91,62 @@ class Flip(Function):
         return Flip.apply(grad, ctx.dims), None
 
 
-def flip(a: Tensor, dims: Any) -> Tensor:
-    return Flip.apply(a, _dims(dims, a.ndim))
+def flip(a: Tensor, args: tuple, kwargs: dict, method: bool = True) -> Tensor:
+    """`a.flip(0, 1)`, `a.flip((0, 1))`, `a.flip(dims=[0])` or `torch.flip(a, (0, 1))`."""
+    return Flip.apply(a, distinct_dims(_flip_dims(args, kwargs, method), a.ndim))
+
+
+def fliplr(a: Tensor) -> Tensor:
+    if a.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return Flip.apply(a, (1,))
+
+
+def flipud(a: Tensor) -> Tensor:
+    if a.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return Flip.apply(a, (0,))
+
+
+def _is_int(value: Any) -> bool:
+    return not isinstance(value, bool) and hasattr(value, "__index__")
+
+
+def _flip_dims(args: tuple, kwargs: dict, method: bool) -> tuple:
+    """The dims as PyTorch's argument parser reads them, with its messages: the method takes
+    them one by one too (`x.flip(0, 1)`), torch.flip only as a sequence."""
+    if kwargs:
+        dims = kwargs.pop("dims", None)
+        if kwargs or dims is None:
+            raise TypeError(f"flip() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        if args:
+            raise TypeError("flip() got multiple values for argument 'dims'")
+        if not isinstance(dims, (tuple, list)) or not all(map(_is_int, dims)):
+            raise TypeError(f"flip(): argument 'dims' must be tuple of ints, not "
+                            f"{type(dims).__name__}")
+        return tuple(dims)
+    if not args:
+        raise TypeError('flip() missing 1 required positional arguments: "dims"')
+    if len(args) > 1:
+        if not method or isinstance(args[0], (tuple, list)):
+            raise TypeError(f"flip() takes {2 - method} positional argument"
+                            f"{'s' * (not method)} but {len(args) + 1 - method} were given")
+        dims = args
+    elif method and _is_int(args[0]):
+        dims = args
+    elif isinstance(args[0], (tuple, list)):
+        dims = args[0]
+    else:
+        raise TypeError(f"flip(): argument 'dims' (position {2 - method}) must be tuple of ints, "
+                        f"not {type(args[0]).__name__}")
+    for i, d in enumerate(dims):
+        if isinstance(d, bool):
+            raise TypeError(f"flip(): argument 'dims' (position {2 - method}) must be tuple of "
+                            f"ints, but found element of type bool at pos {i}")
+        if not _is_int(d):
+            raise TypeError(f"flip(): argument 'dims' failed to unpack the object at pos {i + 1} "
+                            f'with error "type must be tuple of ints,but got {type(d).__name__}"')
+    return tuple(dims)
 
 
 _warned_indexing = False

@@ -99,7 +99,8 @@ class LBFGS(Optimizer):
                 self._move(t, d)
                 if n_iter != max_iter:  # re-evaluate, except after the last iteration
                     with _grad_mode.enable_grad():
-                        loss = float(closure())
+                        loss = closure()
+                    loss = float(loss)  # under no_grad, as PyTorch's: no scalar warning
                     flat_grad = self._flat_grad()
                     evals += 1
                     state["func_evals"] += 1

@@ -12,7 +12,7 @@ from typing import Any
 
 from .._dtype import from_numpy
 from ..autograd.accumulate import AccumulateGrad
-from ..autograd.graph import Node, input_tensor, num_outputs, output_ref
+from ..autograd.graph import ABSENT_INPUT, Node, input_tensor, num_outputs, output_ref
 from ..autograd.saved_hooks import HookedSavedTensor
 
 
@@ -116,6 +116,8 @@ def forward_graph(outputs: Sequence[Any]) -> Graph:
             if out is not None:
                 produce(node, nr, g.tensor(out))
         for position, (child, nr) in enumerate(node.next_functions):
+            if position < len(node._input_meta) and node._input_meta[position] is ABSENT_INPUT:
+                continue  # an optional input left out (a convolution without bias)
             shape, dtype = node._input_meta[position] if position < len(node._input_meta) else (
                 None, None)
             dtype = None if dtype is None else from_numpy(dtype)

@@ -148,7 +148,7 @@ class Exercise:
         """In the judge: (status, message) for what `run_case` returned on each case."""
         checks = Checks(self.subject, trusted=True)
         try:
-            for case, result in zip(cases, results):
+            for case, result in zip(cases, results, strict=True):
                 self._judge_one(checks, case, result)
             if self.finish is not None:
                 self.finish(checks, cases, [result.get("got") for result in results])

@@ -240,28 +240,43 @@ def without_repeated_hints(failures: list[str]) -> list[str]:
     return kept
 
 
+def _payload(value: Any) -> Any:
+    """What holds a numeric answer's numbers: a tensor's data, a tuple's items, the value."""
+    if isinstance(value, Tensor):
+        return value.detach()._data
+    if isinstance(value, dict):
+        return value.get("tensor", value.get("tuple"))
+    return value
+
+
 def as_array(value: Any) -> np.ndarray | None:
     """A learner's numeric answer (number, list, numpy array or tensor, or the data of one: see
-    `_data`) as a float array."""
-    if isinstance(value, Tensor):
-        return np.asarray(value.detach()._data, dtype=float)
-    if isinstance(value, dict):
-        value = value.get("tensor", value.get("tuple"))
-        if value is None:
-            return None
+    `_data`) as a float array; None for anything else (text such as "12" among it)."""
+    value = _payload(value)
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return None
     try:
-        array = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
+        array = np.asarray(value)
+        # Text, objects and integers too large for a float are no numbers.
+        return None if array.dtype.kind not in "biuf" else array.astype(float)
+    except (TypeError, ValueError, OverflowError):
         return None
-    return array
+
+
+def _truth_values(value: Any) -> bool:
+    """Is `value` made of True and False (a list of them, a bool array or tensor)?"""
+    try:
+        return np.asarray(_payload(value)).dtype.kind == "b"
+    except (TypeError, ValueError, OverflowError):
+        return False
 
 
 def same_numbers(answer: Any, expected: Any) -> bool:
-    """True when `answer` holds the numbers of `expected` (shape included, up to rounding)."""
+    """True when `answer` holds the numbers of `expected` (shape included, up to rounding).
+    True and False are not the numbers 1 and 0: [False, False] is no prediction of a tensor
+    of zeros."""
     mine, theirs = as_array(answer), as_array(expected)
-    if mine is None or theirs is None:
+    if mine is None or theirs is None or _truth_values(answer) != _truth_values(expected):
         return False
     if mine.shape != theirs.shape and mine.size == theirs.size == 1:
         mine, theirs = mine.reshape(()), theirs.reshape(())

@@ -171,7 +171,7 @@ class Watch:
             kind = OURS
         elif code in _genuine():
             kind = ("borrowed", code.co_qualname) if code.co_filename in _TOPIC_MODULES else OURS
-        elif _in_a_library(code.co_filename):
+        elif code in _FROZEN or _in_a_library(code.co_filename):
             kind = OURS  # Python's own and installed packages (minigrad's are genuine above)
         else:
             twin = _fingerprint(code)
@@ -197,6 +197,33 @@ _TOPIC_PRINTS: dict[Any, str] = {}
 
 def _copy_print(code: CodeType) -> Any:
     return _fingerprint(code), code.co_firstlineno, code.co_linetable
+
+
+def _frozen_codes() -> frozenset[CodeType]:
+    """The code of Python's frozen modules (importlib's bootstrap, which runs every first
+    import, abc, os...), read at import: Python's own, though their file names are no files
+    ("<frozen importlib._bootstrap>"). A learner's code compiled under such a name is not
+    among them."""
+    stack = []
+    for module in list(sys.modules.values()):
+        if getattr(getattr(module, "__spec__", None), "origin", None) != "frozen":
+            continue
+        for value in list(vars(module).values()):
+            for member in list(vars(value).values()) if isinstance(value, type) else [value]:
+                function = getattr(member, "__func__", getattr(member, "fget", member))
+                code = getattr(function, "__code__", None)
+                if isinstance(code, CodeType) and code.co_filename.startswith("<frozen "):
+                    stack.append(code)
+    found: set[CodeType] = set()
+    while stack:
+        code = stack.pop()
+        if code not in found:
+            found.add(code)
+            stack += [c for c in code.co_consts if isinstance(c, CodeType)]
+    return frozenset(found)
+
+
+_FROZEN = _frozen_codes()
 
 
 def _in_a_library(filename: str) -> bool:

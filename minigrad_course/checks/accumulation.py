@@ -112,12 +112,18 @@ def _two_losses_judge(checks: Checks, w0: np.ndarray, got: dict) -> None:
                   "out by hand.")
 
 
+def _two_losses_cases(rng: np.random.Generator, n: int) -> list[np.ndarray]:
+    """w = [1, -1, 3], then two w of one drawn length: an answer that remembers its results by
+    the length of w (or by how often it was called) gives the first one's for the second."""
+    return [np.array([1.0, -1.0, 3.0]), rng.normal(size=n), rng.normal(size=n)]
+
+
 two_losses = Exercise(
     "gradients_of_two_losses(w)", ("gradients_of_two_losses",),
-    cases=lambda rng: [np.array([1.0, -1.0, 3.0]), rng.normal(size=int(rng.integers(2, 6)))],
+    cases=lambda rng: _two_losses_cases(rng, int(rng.integers(2, 6))),
     run=_two_losses_run, judge=_two_losses_judge, seed=3,
     buggy=(TWO_LOSSES_BUGGY, "gradients_of_two_losses"),
-    success="Both gradients are right for two w, each from its own backward pass.")
+    success="Both gradients are right for three w, each from its own backward pass.")
 
 
 def _gradient(inputs: np.ndarray, targets: np.ndarray, w0: np.ndarray, n: int) -> np.ndarray:

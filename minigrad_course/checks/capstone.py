@@ -1,4 +1,4 @@
-"""Checks for exercises/ex13_capstone.ipynb and lesson 13's builds: a small classifier
+"""Checks for exercises/ex14_capstone.ipynb and lesson 14's builds: a small classifier
 trained with nn and optim, its training step and a frozen layer."""
 from __future__ import annotations
 
@@ -95,9 +95,9 @@ def _train_judge(checks: Checks, case: list, got: dict) -> None:
     expected = _usual_loop(reference, optim.SGD(reference.parameters(), lr=lr), xs, ys, steps)
     checks.expect(lambda: same_numbers(losses, expected),
                   f"{call_text}: the losses differ from those of the usual loop. Hint: what "
-                  "should .grad hold when step() runs? (notebook 13)")
+                  "should .grad hold when step() runs? (notebook 14)")
     checks.expect(lambda: all(same_numbers(mine, theirs) for mine, theirs in
-                              zip(got["parameters"], reference.parameters())),
+                              zip(got["parameters"], reference.parameters(), strict=True)),
                   f"{call_text}: the model given was not trained as the usual loop trains it: "
                   "train that model, with that optimizer.")
     checks.expect(got["backward_runs"] == steps,
@@ -252,7 +252,7 @@ def _snapshot(model: nn.Module) -> list[np.ndarray]:
 
 
 def train_step(step_fn: Callable) -> None:
-    """Lesson 13's build: one step of the usual loop (reset first, forward, backward, step),
+    """Lesson 14's build: one step of the usual loop (reset first, forward, backward, step),
     judged against that loop on two models, over two calls (a missing reset shows on the
     second), with the loss returned as a float and .grad holding this step's gradient."""
     checks = Checks("train_step(model, optimizer, loss_fn, xs, ys)")
@@ -293,7 +293,7 @@ def train_step(step_fn: Callable) -> None:
 
 
 def freeze(freeze_fn: Callable) -> None:
-    """Lesson 13's build: `freeze(model, index, lr)` switches off model[index], drops its
+    """Lesson 14's build: `freeze(model, index, lr)` switches off model[index], drops its
     gradients, and returns SGD(lr, momentum=0.9) over only the parameters still trained; then
     training with zero_grad(set_to_none=False) must leave the frozen layer exactly as it was."""
     checks = Checks("freeze(model, index, lr)")

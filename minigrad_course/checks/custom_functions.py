@@ -75,7 +75,8 @@ def _judge_applied(checks: Checks, got: dict, name: str, value: np.ndarray,
                         "input does.")
     checks.expect(got["backward_runs"] == 1, f"{name}'s backward runs a backward pass of its "
                   "own: write the derivative with tensor operations instead (notebook 12).")
-    checks.expect(all(same_numbers(mine, wanted) for mine, wanted in zip(got["grads"], grads)),
+    checks.expect(lambda: all(mine is None if wanted is None else same_numbers(mine, wanted)
+                              for mine, wanted in zip(got["grads"], grads, strict=True)),
                   wrong_grad)
 
 
@@ -93,8 +94,9 @@ def _cube_judge(checks: Checks, case: dict, got: dict) -> None:
     _judge_kind(checks, got, "Cube")
     x, v = case["x"], case["v"]
     _judge_applied(checks, got, "Cube", x ** 3, [3 * x ** 2 * v], 1,
-                   "x.grad is not v · 3x². Hint: backward receives the gradient of the output; "
-                   "multiply it by the derivative.", "Cube.apply(x) should compute x ** 3.")
+                   "x.grad is not what the chain rule gives for an upstream gradient v. Hint: "
+                   "backward receives the gradient of the output; multiply it by the "
+                   "derivative of x ** 3.", "Cube.apply(x) should compute x ** 3.")
 
 
 cube = Exercise(
@@ -121,16 +123,29 @@ def _mul_pow_judge(checks: Checks, case: dict, got: dict) -> None:
     _judge_kind(checks, got, name)
     if name == "Mul":
         a, b = case["a"], case["b"]
-        _judge_applied(checks, got, "Mul", a * b, [v * b, v * a], 2,
-                       "Mul's gradients are wrong. Hint: the gradient for a is grad_output "
-                       "times b, and for b it is grad_output times a.",
+        _judge_applied(checks, got, "Mul", a * b, [v * b, v * a], 2, _mul_mistake(got, a, b, v),
                        "Mul.apply(a, b) should compute a * b.")
         return
     x, n = case["x"], case["n"]
-    _judge_applied(checks, got, "Pow", x ** n, [v * n * x ** (n - 1)], 1,
-                   f"Pow's gradient is wrong for n = {n:g}. Hint: the derivative of x ** n is "
-                   "n * x ** (n - 1), times grad_output.",
+    _judge_applied(checks, got, "Pow", x ** n, [v * n * x ** (n - 1), None], 1,
+                   f"Pow's gradient is wrong for n = {n:g}. Hint: which power of x does the "
+                   "power rule leave, and is the upstream gradient grad_output in it?",
                    f"Pow.apply(x, {n:g}) should compute x ** {n:g}.")
+
+
+def _mul_mistake(got: dict, a: np.ndarray, b: np.ndarray, v: np.ndarray) -> str:
+    """What is wrong with Mul's gradients, named without the formula: the upstream gradient
+    left out, the two gradients swapped, or something else."""
+    grads = got.get("grads")
+    mine = list(grads) if isinstance(grads, (list, tuple)) and len(grads) == 2 else [None, None]
+    if same_numbers(mine[0], b) and same_numbers(mine[1], a):
+        return ("Mul's gradients leave out grad_output, the gradient arriving from the output. "
+                "Hint: the chain rule multiplies each local derivative by it.")
+    if same_numbers(mine[0], v * a) and same_numbers(mine[1], v * b):
+        return ("Mul's gradients are swapped: what came back for a belongs to b. Hint: how much "
+                "does a * b move when a alone moves by 1?")
+    return ("Mul's gradients are wrong. Hint: how much does a * b move when a alone moves by "
+            "1, and what does the chain rule do with grad_output?")
 
 
 def _mul_pow_cases(rng: np.random.Generator) -> list[dict]:

@@ -180,7 +180,7 @@ def _by_hand_judge(checks: Checks, case: dict, got: dict) -> None:
     leaves = [t for op, t in zip(case["ops"], values) if op[0] == "leaf"]
     leaves[0].grad = Tensor(np.ones_like(leaves[0]._data))
     values[-1].backward()
-    for index, (leaf, mine) in enumerate(zip(leaves, got["grads"])):
+    for index, (leaf, mine) in enumerate(zip(leaves, got["grads"], strict=True)):
         checks.expect(mine is None if leaf.grad is None else same_numbers(mine, leaf.grad),
                       f"{which}, leaf {index + 1}'s .grad differs from what y.backward() gives. "
                       "Hint: add up every gradient that reaches a node before running it, and "

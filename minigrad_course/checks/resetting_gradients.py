@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from minigrad.tensor import Tensor
-from ._data import value_data
+from ._data import BadData, value_data
 from ._exercise import Exercise, call, prediction
 from ._feedback import Checks, as_array, same_numbers
 from ._guards import Watch
@@ -169,6 +169,8 @@ def _sgd_judge(checks: Checks, case: list, got: dict) -> None:
     before = [p._data for p in params]
     which = f"with lr={rate}"
     values = got["values"]
+    if not len(values) == len(got["versions_moved"]) == len(got["grads_none"]) == len(params):
+        raise BadData("a reply about another number of parameters")
     checks.expect(got["same_objects"],
                   f"{which}: the list should hold the very same tensor objects after the "
                   "step (an optimizer keeps references to them). Hint: update each tensor "

@@ -135,7 +135,7 @@ def _build_judge(checks: Checks, case: list, got: dict) -> None:
                   "other nodes (equal values are not enough, the graph is asked). Hint: follow "
                   "each arrow in the picture: which leaf or operation feeds which operation?")
     checks.expect(all(same_numbers(mine, theirs) for mine, theirs in
-                      zip(got["grads"], expected["grads"])),
+                      zip(got["grads"], expected["grads"], strict=True)),
                   f"{which}: a.grad or b.grad differ from the pictured graph's after backward. "
                   "Hint: check which inputs feed each operation.")
 

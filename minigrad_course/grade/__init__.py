@@ -35,7 +35,8 @@ from pathlib import Path  # noqa: E402
 
 from ..checks._exercise import FAILED, NOT_ATTEMPTED, PASSED  # noqa: E402
 from .judge import Limits, judge_notebook, modules_of  # noqa: E402
-from .plan import Unreadable, find_reference, load, make_plan, read  # noqa: E402
+from .plan import (Unreadable, find_reference, load, make_plan, not_of_this_course,  # noqa: E402
+                   read)
 from .sandbox import Sandbox  # noqa: E402
 from .worker import MEMORY_MB, Session, packages, write_library  # noqa: E402
 
@@ -103,8 +104,7 @@ def grade_notebook(path: Path, solutions: Path | None = None, timeout: float = 3
     if reference is None:
         reference_path = find_reference(path, learner, solutions)
         if reference_path is None and solutions is not None:
-            raise Unreadable(f"{path}: not a notebook of this course, no notebook in "
-                             f"{solutions} has its exercises")
+            raise not_of_this_course(path, learner, solutions)
         reference = (reference_path, load(reference_path) if reference_path else learner)
     reference_path, reference_notebook = reference
     plan = make_plan(learner, reference_notebook if reference_path else learner)

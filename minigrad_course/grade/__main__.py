@@ -27,21 +27,25 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import NOTEBOOK_TIMEOUT, NotebookGrade, Unreadable, grade_notebook, grader
-from .plan import find_reference, load, read
-from .report import exercise_lines
+from .plan import find_reference, load, not_of_this_course, read, stripped
+from .report import exercise_lines, printable
 from .runner import capped
 from .worker import MEMORY_MB, NamespacePackage
 from .table import as_csv, as_json, rows, summary_lines
 
 
 def notebooks(paths: list[Path]) -> list[Path]:
-    """The notebooks named, with folders expanded to their *.ipynb files (sorted)."""
+    """The notebooks named, with folders expanded to their *.ipynb files (sorted); a folder
+    with none of its own, such as nbgrader's submitted/, to the notebooks below it (not in
+    hidden folders such as .ipynb_checkpoints)."""
     found = []
     for path in paths:
-        if path.is_dir():
-            found += sorted(p for p in path.glob("*.ipynb") if p.is_file())
-        else:
+        if not path.is_dir():
             found.append(path)
+            continue
+        own = sorted(p for p in path.glob("*.ipynb") if p.is_file())
+        found += own or sorted(p for p in path.rglob("*.ipynb") if p.is_file() and not any(
+            part.startswith(".") for part in p.relative_to(path).parts))
     return found
 
 
@@ -51,10 +55,10 @@ def _show(path: Path) -> str:
     try:
         relative = os.path.relpath(path)
     except ValueError:  # another drive on Windows
-        return str(path.resolve())
+        return printable(str(path.resolve()))
     parts = Path(relative).parts
     beside = parts[0] != ".." or (parts.count("..") == 1 and len(parts) == 3)
-    return relative if beside else str(path.resolve())
+    return printable(relative if beside else str(path.resolve()))
 
 
 def report(grade: NotebookGrade) -> str:
@@ -109,7 +113,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}: run the grader from another folder, or install the course "
               "(pip install -e .)", file=sys.stderr)
         return 2
-    contents = {path: _read_with_reference(path, args.solutions) for path in paths}
+    references: dict[Path, dict] = {}  # each solutions notebook read once, shared
+    contents = {path: _read_with_reference(path, args.solutions, references) for path in paths}
 
     def grade_one(path: Path) -> NotebookGrade | Unreadable:
         if isinstance(contents[path], Unreadable):
@@ -133,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         for path, grade in zip(paths, grades):
             table += rows(path, grade)
             if isinstance(grade, Unreadable):
-                print(f"error: {' '.join(str(grade).split())}", flush=True)
+                print(f"error: {printable(' '.join(str(grade).split()))}", flush=True)
                 unreadable = True
                 continue
             print(report(grade), flush=True)
@@ -159,18 +164,21 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if passed == total else 1
 
 
-def _read_with_reference(path: Path, solutions: Path | None
+def _read_with_reference(path: Path, solutions: Path | None, references: dict[Path, dict]
                          ) -> tuple[bytes, tuple[Path | None, dict]] | Unreadable:
-    """The notebook's bytes and its solutions notebook, both read now, before any grading: a
-    notebook that rewrites solutions/ (or anything else) while graded changes no grade."""
+    """The notebook's bytes (without outputs) and its solutions notebook, both read now,
+    before any grading: a notebook that rewrites solutions/ (or anything else) while graded
+    changes no grade."""
     try:
-        data = read(path)
-        learner = load(path, data)
+        learner = load(path, read(path))
         reference = find_reference(path, learner, solutions)
         if reference is None and solutions is not None:
-            raise Unreadable(f"{path}: not a notebook of this course, no notebook in "
-                             f"{solutions} has its exercises")
-        return data, (reference, load(reference) if reference is not None else learner)
+            raise not_of_this_course(path, learner, solutions)
+        if reference is None:
+            return stripped(learner), (None, learner)
+        if reference not in references:
+            references[reference] = load(reference)
+        return stripped(learner), (reference, references[reference])
     except Unreadable as error:
         return error
 
@@ -181,7 +189,9 @@ def write_whole(destination: Path, text: str) -> None:
     folder = destination.parent if str(destination.parent) else Path(".")
     handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{destination.name}.")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
+        # A file name that is no UTF-8 (its bytes read as lone surrogates) is written as
+        # escapes (\udce9): valid JSON that reads back as the same name, text in a CSV.
+        with os.fdopen(handle, "w", encoding="utf-8", errors="backslashreplace") as out:
             out.write(text)
         os.chmod(temporary, 0o644)
         os.replace(temporary, destination)

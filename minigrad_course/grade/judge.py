@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..checks import _feedback
-from ..checks._data import BadData, encode
+from ..checks._data import encode
 from ..checks._exercise import (FAILED, NOT_ATTEMPTED, PASSED, Exercise, canary,
                                 canary_numbers)
 from ..checks._feedback import same_numbers
@@ -130,7 +130,10 @@ def _prediction(check: object, call: CheckCall, answer: Step, values: dict) -> t
                         f"anything: {error}. A prediction is numbers, lists, None, True/False "
                         "or 'error', not the output of running the code.")
     with JUDGING:
-        return _feedback.judged(lambda: check(value, **call.options))
+        try:
+            return _feedback.judged(lambda: check(value, **call.options))
+        except Exception as error:  # noqa: BLE001 - values the learner wrote: never the run's end
+            return FAILED, f"your prediction could not be judged ({type(error).__name__})"
 
 
 def _function(check: Exercise, call: CheckCall, session: Session, limits: Limits,
@@ -169,7 +172,8 @@ def _function(check: Exercise, call: CheckCall, session: Session, limits: Limits
     with JUDGING:
         try:
             return check.evaluate(cases, results, call.options)
-        except (BadData, KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
-            # A reply of the wrong shape, written by the learner's process: no credit.
+        except Exception as error:  # noqa: BLE001 - whatever the reply makes the judge do
+            # A reply of a shape no run half writes (lists cut short, numbers too large to
+            # read), written by the learner's process: no credit, and the class goes on.
             return FAILED, (f"the reply from your notebook's process could not be judged "
                             f"({type(error).__name__}): was the grading machinery changed?")

@@ -9,7 +9,13 @@ import ast
 import operator
 from typing import Any
 
-MAX_ITEMS = 10_000
+# A prediction is a few numbers. Names make values shared, not copied (`b = [a, a]`), so a few
+# lines can describe a list of 10**10 numbers: every value bound is measured, and refused past
+# these bounds, before anything in the judge walks it.
+MAX_ITEMS = 10_000  # numbers and lists in one value, counted as if written out
+MAX_DEPTH = 20  # lists in lists
+MAX_INT = 10**30
+MAX_TEXT = 100_000  # characters of a cell read at all
 _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
            ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
            ast.Pow: operator.pow}
@@ -24,11 +30,27 @@ class Unanswered(Exception):
     """The cell still holds the placeholder."""
 
 
+def _parse(source: str) -> ast.Module:
+    """The cell's syntax tree. Raises SyntaxError as Python does, and NotValues for a text
+    too long to be a prediction or that Python's parser gives up on in other ways (nested too
+    deep, a number too long)."""
+    if len(source) > MAX_TEXT:
+        raise NotValues(f"the cell holds {len(source):,} characters: a prediction is a few "
+                        "numbers")
+    try:
+        return ast.parse(source)
+    except SyntaxError:
+        raise
+    except (ValueError, MemoryError, RecursionError) as error:
+        raise NotValues(f"the cell cannot be read as values ({type(error).__name__})") \
+            from None
+
+
 def values_set(source: str) -> dict[str, Any]:
     """The names a learner's own cell sets to plain values (others it binds are left out)."""
     try:
-        tree = ast.parse(source)
-    except SyntaxError:
+        tree = _parse(source)
+    except (SyntaxError, NotValues):
         return {}
     found: dict[str, Any] = {}
     for statement in tree.body:
@@ -44,7 +66,7 @@ def values_set(source: str) -> dict[str, Any]:
 def prediction(source: str, name: str, earlier: dict[str, Any]) -> Any:
     """The value the answer cell `source` sets `name` to. Raises Unanswered for the
     placeholder, NotValues for code, SyntaxError as Python does."""
-    tree = ast.parse(source)
+    tree = _parse(source)
     if any(isinstance(node, ast.Raise) and "NotImplementedError" in ast.unparse(node)
            for node in ast.walk(tree)):
         raise Unanswered()
@@ -71,6 +93,7 @@ def _statement(statement: ast.stmt, names: dict[str, Any]) -> dict[str, Any]:
     if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
         targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
         value = _value(statement.value, names)
+        _measure(value, statement)
         bound: dict[str, Any] = {}
         for target in targets:
             if isinstance(target, ast.Name):
@@ -96,6 +119,8 @@ def _value(node: ast.expr, names: dict[str, Any], depth: int = 0) -> Any:
         raise _code(node)
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, str, bool)) or \
             isinstance(node, ast.Constant) and node.value is None:
+        if isinstance(node.value, int) and abs(node.value) >= MAX_INT:
+            raise _code(node)  # 31 digits or more: no prediction, a burden on the judge
         return node.value
     if isinstance(node, (ast.List, ast.Tuple)):
         if len(node.elts) > MAX_ITEMS:
@@ -116,9 +141,25 @@ def _value(node: ast.expr, names: dict[str, Any], depth: int = 0) -> Any:
                 result = _BINARY[type(node.op)](left, right)
             except (ZeroDivisionError, OverflowError, ValueError):
                 raise _code(node) from None
-            if isinstance(result, float) or isinstance(result, int) and abs(result) < 10**30:
+            if isinstance(result, float) or isinstance(result, int) and abs(result) < MAX_INT:
                 return result  # not a complex number, not a giant integer
     raise _code(node)
+
+
+def _measure(value: Any, statement: ast.stmt) -> None:
+    """Refuse a value with more than MAX_ITEMS parts or more than MAX_DEPTH levels, counting
+    each shared part as often as it appears. The walk stops as soon as a bound is passed, so a
+    value described in a few lines as 10**10 numbers costs MAX_ITEMS steps, not 10**10."""
+    count, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        count += 1
+        if count > MAX_ITEMS or depth > MAX_DEPTH:
+            raise NotValues(f"line {statement.lineno} sets a value of more than {MAX_ITEMS:,} "
+                            f"parts or {MAX_DEPTH} levels of lists: a prediction is a few "
+                            "numbers")
+        if isinstance(item, (list, tuple)):
+            stack.extend((part, depth + 1) for part in item)
 
 
 def _number(value: Any) -> bool:

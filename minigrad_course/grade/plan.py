@@ -14,7 +14,10 @@ which constant options. The judge runs those checks itself; the cell's text neve
 from __future__ import annotations
 
 import ast
+import errno
 import json
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,19 +60,55 @@ class Plan:
     check_names: dict[str, str] = field(default_factory=dict)  # "check" -> its module
 
 
-def read(path: Path) -> bytes:
+# A class is read into memory before the first notebook is graded: a notebook is refused past
+# MAX_FILE (outputs included), or past MAX_CODE of text in its code cells, and kept without its
+# outputs (`stripped`), so that no submission can take the grader's memory.
+MAX_FILE = 64 << 20
+MAX_CODE = 4 << 20
+# ...and past MAX_CELLS cells (the course's longest has 60): 500,000 empty cells, 44 MB, kept a
+# worker busy until the notebook's timeout, one cell at a time.
+MAX_CELLS = 2_000
+
+
+def read(path: Path, *, links: bool = False) -> bytes:
+    """The file's bytes. A student's notebook (`links` False) must be a file of its own: not a
+    symbolic link, which the grader (root, often) would follow to what the student cannot read,
+    the solutions among them; and never a named pipe or a device, whose reading never ends."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | (0 if links else os.O_NOFOLLOW)
     try:
-        return path.read_bytes()
+        descriptor = os.open(path, flags)
     except FileNotFoundError:
         raise Unreadable(f"{path}: no such file") from None
     except OSError as error:
+        if error.errno == errno.ELOOP and not links:
+            raise Unreadable(f"{path}: a symbolic link, not a notebook: the grader reads the "
+                             "student's own file, never what a link points to") from None
         raise Unreadable(f"{path}: cannot be read ({error.strerror or error})") from None
+    with os.fdopen(descriptor, "rb") as stream:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            raise Unreadable(f"{path}: not a file (a folder, a named pipe or a device)")
+        if info.st_size > MAX_FILE:
+            raise Unreadable(f"{path}: {info.st_size / (1 << 20):.0f} MB, more than a notebook "
+                             f"of this course holds ({MAX_FILE >> 20} MB): clear its outputs "
+                             "and save it again")
+        try:
+            return stream.read(MAX_FILE + 1)
+        except OSError as error:
+            raise Unreadable(f"{path}: cannot be read ({error.strerror or error})") from None
+
+
+def stripped(notebook: dict) -> bytes:
+    """The notebook as bytes without its code cells' outputs: all that grading reads."""
+    cells = [{key: value for key, value in cell.items() if key not in ("outputs", "attachments")}
+             for cell in notebook["cells"]]
+    return json.dumps({**notebook, "cells": cells}).encode()
 
 
 def load(path: Path, data: bytes | None = None) -> dict:
     """The notebook at `path` (or in `data`, its bytes read earlier) as a dict, checked to be
     one. Raises Unreadable with a one-line message."""
-    data = read(path) if data is None else data
+    data = read(path, links=True) if data is None else data
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -82,13 +121,23 @@ def load(path: Path, data: bytes | None = None) -> dict:
         raise Unreadable(f"{path}: not a notebook, the file is not valid JSON ({error.msg}, "
                          f"line {error.lineno}); "
                          "restore it with git, or copy it again from exercises/") from None
+    if isinstance(notebook, dict) and "worksheets" in notebook:
+        raise Unreadable(f"{path}: a notebook in the format of Jupyter before 2015 (nbformat "
+                         "3): open it in JupyterLab and save it, which converts it")
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
         raise Unreadable(f"{path}: valid JSON, but not a notebook (no list of cells)")
+    if len(notebook["cells"]) > MAX_CELLS:
+        raise Unreadable(f"{path}: {len(notebook['cells']):,} cells, more than a notebook of "
+                         f"this course holds ({MAX_CELLS:,})")
     for index, cell in enumerate(notebook["cells"]):
         problem = _malformed(cell)
         if problem:
             raise Unreadable(f"{path}: cell {index} is malformed ({problem}); restore the "
                              "notebook with git, or copy it again from exercises/")
+    code = sum(len(markers.source_of(cell)) for cell in notebook["cells"])
+    if code > MAX_CODE:
+        raise Unreadable(f"{path}: its cells hold {code / (1 << 20):.0f} MB of text, more than "
+                         f"a notebook of this course ({MAX_CODE >> 20} MB)")
     return notebook
 
 
@@ -112,6 +161,22 @@ def _malformed(cell: object) -> str:
 
 
 def find_reference(path: Path, learner: dict, solutions: Path | None) -> Path | None:
+    """`_reference`, refused (Unreadable) when the notebook is that very file reached by
+    another name, through a linked folder or a hard link: a student's folder that leads into
+    solutions/ would hand in the solutions."""
+    reference = _reference(path, learner, solutions)
+    if reference is not None and os.path.abspath(path) != os.path.abspath(reference):
+        try:
+            same = os.path.samefile(path, reference)
+        except OSError:
+            same = False
+        if same:
+            raise Unreadable(f"{path}: the solutions notebook itself, reached through a link: "
+                             "the grader reads the student's own file")
+    return reference
+
+
+def _reference(path: Path, learner: dict, solutions: Path | None) -> Path | None:
     """solutions/<same name>: in --solutions when given; else beside the notebook's folder (as
     exercises/ and solutions/ are), else in the course around the current folder, so that a
     copy of an exercise notebook anywhere is graded with the same checks. A renamed copy
@@ -138,6 +203,22 @@ def find_reference(path: Path, learner: dict, solutions: Path | None) -> Path | 
         if best is not None and overlap[best]:
             return folder / best
     return None
+
+
+def not_of_this_course(path: Path, learner: dict, solutions: Path) -> Unreadable:
+    """Why `path` has no solutions notebook in `solutions`: another course's, or this course's
+    from before its exercises were numbered as now (07-which-raise is 08-which-raise today)."""
+    unnumbered = {grade_id.split("-", 1)[-1] for cell in _code_cells(learner)
+                  if markers.is_answer(cell) and (grade_id := markers.grade_id(cell))}
+    overlap = {name: len(unnumbered & {i.split("-", 1)[-1] for i in ids})
+               for name, ids in _answer_ids(solutions.resolve()).items()}
+    best = max(overlap, key=lambda name: (overlap[name], name), default=None)
+    if best is not None and overlap[best]:
+        return Unreadable(f"{path}: its exercises are those of {best} in an older version of "
+                          "the course, which numbered them otherwise: copy its answers into "
+                          f"the current {best}")
+    return Unreadable(f"{path}: not a notebook of this course, no notebook in {solutions} has "
+                      "its exercises")
 
 
 _ANSWER_IDS: dict[Path, dict[str, set[str]]] = {}  # solutions folder -> notebook -> answer ids

@@ -9,7 +9,9 @@ As root on Linux (CI, a grading server), each worker gets
   processes, no network, and a file system holding the Python installation (read-only), the
   course's packages (read-only), its notebook's folder and a /tmp of its own, and nothing else:
   no solutions/, no other student's work, not the grader's files or command line;
-- resource limits (memory, processes, open files, file size, no core files);
+- resource limits: memory, open files, file size, no core files, and no second process or
+  thread (so a worker can take no more memory than its limit, no more than one CPU, and
+  leave nothing behind);
 and when it is done every process of its user id is killed (`kill(-1)` sent as that user, which
 no fork can slip through), so nothing it started outlives it: the namespace's first process
 dies with the grader's launcher, and the rest of the namespace with it.
@@ -43,8 +45,10 @@ LOCKS = Path("/run/minigrad-grade-uids")
 CANNOT = 97  # the launcher's exit status when the kernel refuses what it asks
 SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc")
 DEVICES = ("null", "zero", "full", "random", "urandom")
-TMP_MB = 256  # the worker's writable space in namespaces (a memory-backed file system)
-PROCESSES, FILES = 64, 256  # per worker (threads count as processes)
+# In namespaces, everything the worker may write (its notebook's folder and /tmp) is one
+# memory-backed file system of this size and this many files, gone with the worker.
+TMP_MB, TMP_FILES = 256, 16_384
+FILES = 256  # open files per worker
 STUDENT, COURSE = "/student", "/course"  # in namespaces: the notebook's folder, the packages
 
 DESCRIPTIONS = {
@@ -237,11 +241,14 @@ def _bind(libc: ctypes.CDLL, source: str, target: str, writable: bool) -> None:
 
 def _build_root(libc: ctypes.CDLL, config: dict) -> None:
     """The worker's file system: the system's and Python's folders read-only, the course's
-    packages read-only, its notebook's folder writable as /work, a /tmp and /dev of its own."""
+    packages read-only, a copy of its notebook's folder as /student and a /tmp, both in one
+    file system of TMP_MB in memory (nothing it writes reaches the grader's disk), a /dev of
+    its own."""
     jail = config["jail"]
     _mount(libc, None, "/", None, MS_REC | MS_PRIVATE)  # nothing of ours leaks out
     os.makedirs(jail, mode=0o755, exist_ok=True)
-    _mount(libc, "tmpfs", jail, "tmpfs", MS_NOSUID | MS_NODEV, f"mode=755,size={TMP_MB}m")
+    _mount(libc, "tmpfs", jail, "tmpfs", MS_NOSUID | MS_NODEV,
+           f"mode=755,size={TMP_MB}m,nr_inodes={TMP_FILES}")
     for folder in (*SYSTEM_DIRS, *config["read_only"]):
         if os.path.islink(folder) and folder in SYSTEM_DIRS:
             os.symlink(os.readlink(folder), jail + folder)
@@ -255,7 +262,10 @@ def _build_root(libc: ctypes.CDLL, config: dict) -> None:
     _mount(libc, "proc", jail + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     os.makedirs(jail + "/tmp", mode=0o1777)
     os.chmod(jail + "/tmp", 0o1777)
-    _bind(libc, config["work"], jail + STUDENT, writable=True)
+    shutil.copytree(config["work"], jail + STUDENT)
+    for folder, _, files in os.walk(jail + STUDENT):
+        for path in (folder, *(os.path.join(folder, name) for name in files)):
+            os.chown(path, config["uid"], config["uid"])
     _check(libc.chroot(jail.encode()), "chroot")
     os.chdir(STUDENT)
 
@@ -284,10 +294,14 @@ def _wait_for(child: int) -> None:
             os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
 
 
-def _limit(config: dict) -> None:
+def _limit(processes: int) -> None:
+    """The worker's limits. RLIMIT_NPROC counts the processes and threads of its user id, which
+    no other process has: at `processes`, the ones running now (the namespace's first process
+    and the worker), it can start none. Memory is limited per process (RLIMIT_AS, which the
+    worker sets), so one process is the whole of it, and one thread is one CPU at most."""
     import resource
 
-    for limit, value in ((resource.RLIMIT_NPROC, PROCESSES), (resource.RLIMIT_NOFILE, FILES),
+    for limit, value in ((resource.RLIMIT_NPROC, processes), (resource.RLIMIT_NOFILE, FILES),
                          (resource.RLIMIT_CORE, 0)):
         resource.setrlimit(limit, (value, value))
 
@@ -324,7 +338,7 @@ def launch(config: dict) -> None:
             _forward(worker)
             _wait_for(worker)
         os.close(alive)
-    _limit(config)
+    _limit(2 if config["namespaces"] else 1)
     env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": os.getcwd(), "LANG": "C.UTF-8",
            "TMPDIR": "/tmp", **config["env"]}
     os.execve(config["argv"][0], config["argv"], env)

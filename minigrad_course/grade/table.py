@@ -6,7 +6,12 @@ names the student. Elsewhere (a learner's own exercises/) the student is left em
 
 One row per exercise: student, assignment, exercise, score, max_score, status, message, notebook.
 A notebook that could not be graded gets one row with no exercise, a score of 0 and the error
-as its message, so that a spreadsheet of the class has every student in it."""
+as its message, so that a spreadsheet of the class has every student in it.
+
+Student, notebook and message are the learner's text in part (a folder named
+`=HYPERLINK(...)`, an exception's message): in the CSV, a cell a spreadsheet would read as a
+formula starts with a quote, and the characters a terminal acts on are escapes (see
+`report.printable`); the JSON keeps every text as it is, for scripts."""
 from __future__ import annotations
 
 import csv
@@ -16,6 +21,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from . import PASSED, NotebookGrade, Unreadable
+from .report import printable
 
 FIELDS = ("student", "assignment", "exercise", "score", "max_score", "status", "message",
           "notebook")
@@ -59,13 +65,23 @@ def as_csv(table: list[Row]) -> str:
     writer = csv.DictWriter(out, fieldnames=FIELDS, lineterminator="\n")
     writer.writeheader()
     for row in table:
-        writer.writerow({key: _number(value) for key, value in asdict(row).items()})
+        writer.writerow({key: _cell(_number(value), key == "message")
+                         for key, value in asdict(row).items()})
     return out.getvalue()
 
 
 def as_json(table: list[Row]) -> str:
     return json.dumps([{key: _number(value) for key, value in asdict(row).items()}
                        for row in table], indent=1, ensure_ascii=False) + "\n"
+
+
+def _cell(value: object, lines: bool = False) -> object:
+    """A CSV cell no spreadsheet runs: text as `printable` shows it (a message keeps its lines)
+    and a quote before what would start a formula (=, +, -, @)."""
+    if not isinstance(value, str):
+        return value
+    text = "\n".join(map(printable, value.split("\n"))) if lines else printable(value)
+    return "'" + text if text.startswith(("=", "+", "-", "@")) else text
 
 
 def _number(value: object) -> object:
@@ -97,5 +113,6 @@ def summary_lines(table: list[Row]) -> list[str]:
                          f"{_number(sum(r.max_score for r in rows_of_one))} ({detail})")
         score = _number(sum(row.score for row in their_rows))
         most = _number(sum(row.max_score for row in their_rows))
-        lines.append(f"student {student}: {score} of {most} points; " + "; ".join(parts))
+        lines.append(f"student {printable(student)}: {score} of {most} points; " +
+                     printable("; ".join(parts)))
     return lines

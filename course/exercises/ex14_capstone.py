@@ -1,7 +1,7 @@
 # %% [markdown]
-# # Exercises 13 · Capstone: a classifier and its gradients
+# # Exercises 14 · Capstone: a classifier and its gradients
 #
-# Companion to [notebook 13](../notebooks/13_capstone.ipynb). A small network learns to tell two
+# Companion to [notebook 14](../notebooks/14_capstone.ipynb). A small network learns to tell two
 # interleaved half-moons apart, with `torch.nn` and `torch.optim`. Replace each
 # `# YOUR CODE HERE` with your answer, run the cell, then run the check below it.
 
@@ -41,7 +41,7 @@ print(f"loss: {losses[0]:.4f} at the start, {losses[-1]:.4f} after 100 steps")
 # %% [markdown]
 # Write the fixed `train` below.
 
-# %% grade_id="13-train"
+# %% grade_id="14-train"
 ### BEGIN SOLUTION
 def train(model, optimizer, xs, ys, steps):
     loss_fn = torch.nn.CrossEntropyLoss()
@@ -75,7 +75,7 @@ check.train(train)
 #
 # Set `frozen_prints` to the three things it prints.
 
-# %% grade_id="13-frozen"
+# %% grade_id="14-frozen"
 ### BEGIN SOLUTION
 frozen_prints = [None, [4.0], False]
 ### END SOLUTION
@@ -92,7 +92,7 @@ check.frozen(frozen_prints)
 # dict with one entry per name of `model.named_parameters()`, in that order: the Euclidean norm of
 # that parameter's `.grad` as a Python float, or `None` when its `.grad` is `None`.
 
-# %% grade_id="13-norms"
+# %% grade_id="14-norms"
 def gradient_norms(model):
     ### BEGIN SOLUTION
     return {name: None if param.grad is None else (param.grad ** 2).sum().sqrt().item()
@@ -111,7 +111,7 @@ check.gradient_norms(gradient_norms)
 # dimension 1 of `model(xs)`) is their label, as a Python float. Evaluation needs no gradients, so
 # run the model under `torch.no_grad()`: no graph is built, which saves memory and time.
 
-# %% grade_id="13-accuracy"
+# %% grade_id="14-accuracy"
 def accuracy(model, xs, ys):
     ### BEGIN SOLUTION
     with torch.no_grad():

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 13 · Capstone: a classifier, and the gradients that train it
+# # 14 · Capstone: a classifier, and the gradients that train it
 #
 # Everything so far was about one attribute on small tensors. This last notebook puts it to
 # work the way PyTorch is used every day: a small neural network from `torch.nn`, an optimizer
@@ -356,5 +356,5 @@ assert torch.equal(model[0].weight.detach(), frozen) and model[2].weight.grad is
 #   backward, accumulation and resetting, leaves versus intermediates, in-place updates under
 #   `no_grad`.
 #
-# Exercises: [exercises/ex13_capstone.ipynb](../exercises/ex13_capstone.ipynb).
+# Exercises: [exercises/ex14_capstone.ipynb](../exercises/ex14_capstone.ipynb).
 # That is the end of the course: the worked answers to all exercises are in `solutions/`.
