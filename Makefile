@@ -1,9 +1,9 @@
-# The one way in: `make lab` opens the course, `make test` runs every test, `make site` builds the
-# course's website, `make notebooks` runs only the notebooks as tests. Each first makes sure .venv
-# holds the project with the extras it needs: a learner's `make lab` only the course's
-# (`course`); `make site` adds the site builder's (`site`), `make test` and `make venv` the
-# tests' (`test`) too; `make notebooks` needs only the kernel's packages, pytest and nbval
-# (`nbval`). .venv is created when missing,
+# The one way in: `make lab` opens the course, `make test` runs every test, `make check` the fast
+# tier of them (under two minutes on two cores), `make site` builds the course's website, `make
+# notebooks` runs only the notebooks as tests. Each first makes sure .venv holds the project with
+# the extras it needs: a learner's `make lab` only the course's (`course`); `make site` adds the
+# site builder's (`site`), `make test` and `make venv` the tests' (`test`) too; `make notebooks`
+# needs only the kernel's packages, pytest and nbval (`nbval`). .venv is created when missing,
 # re-installed when pyproject.toml changed, rebuilt when broken; then scripts/set_up_lab.py sets
 # up its JupyterLab (terminals, settings) and compiles the diagrams' Graphviz once, so that no
 # learner waits for it at the first diagram.
@@ -34,7 +34,7 @@ MIN_PYTHON := 3.11
 VENV_OK := import pip, sys; sys.exit(sys.version_info < tuple(map(int, "$(MIN_PYTHON)".split("."))))
 VENV_BROKEN := $(if $(wildcard $(VENV)),$(shell $(BIN)/python -c '$(VENV_OK)' >/dev/null 2>&1 || echo yes))
 
-.PHONY: venv test lab site notebooks bench golden clean FORCE
+.PHONY: venv test check lab site notebooks bench golden clean FORCE
 
 # Everything a developer needs: the course, the site builder and the tests.
 venv: $(TEST_STAMP)
@@ -64,6 +64,14 @@ test: $(TEST_STAMP)
 	@$(BIN)/python -m pytest -n auto $(PYTEST_ARGS); status=$$?; \
 		if [ $$status -eq 5 ]; then echo "make: pytest collected no tests" >&2; fi; exit $$status
 
+# The fast tier, for the loop of a change: the engine, the checks, the grader's unit tests, the
+# golden programs and a sample of the rest of the parity tests. Chosen by deselecting the
+# markers of pyproject.toml (a skip would fail CI); the notebooks are left out with the slow.
+CHECK_TIER := not slow and not browser and not hub and not nbgrader and not docker
+check: $(TEST_STAMP)
+	@$(BIN)/python -m pytest -n auto -m "$(CHECK_TIER)" $(PYTEST_ARGS) tests; status=$$?; \
+		if [ $$status -eq 5 ]; then echo "make: pytest collected no tests" >&2; fi; exit $$status
+
 # The lessons, exercises and solutions under nbval, each cell's outputs compared with the stored
 # ones, one notebook after another. pyproject.toml's addopts name pytest-xdist's --dist, which
 # this environment need not have: they are replaced by nbval's own.
@@ -87,8 +95,9 @@ bench: $(TEST_STAMP)
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python benchmarks/run.py
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python benchmarks/peers.py
 
+# PyTorch's transcripts of the golden programs and the tutorial corpus (torch==2.13.0 needed).
 golden: $(TEST_STAMP)
-	$(BIN)/python scripts/record_golden.py
+	$(BIN)/python scripts/record_transcripts.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info $(SITE_DIR)

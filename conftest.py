@@ -1,4 +1,4 @@
-"""Project-wide pytest policy: in CI nothing may be skipped.
+"""Project-wide pytest policy: in CI nothing may be skipped; tiers are chosen by deselecting.
 
 A test that needs something optional (Debian's Chromium for the browser test, PyTorch for the
 parity tests) skips on a learner's machine that lacks it, with one line saying why. CI
@@ -6,6 +6,11 @@ parity tests) skips on a learner's machine that lacks it, with one line saying w
 mean a missing install step: it is reported as a failure, with the skip's reason.
 
 A notebook cell tagged `nbval-skip` by its author is not an environment skip and stays skipped.
+
+So `make check` (the fast tier) leaves tests out with `-m "not slow and not browser ..."`, the
+markers pyproject.toml registers: the notebooks' cells are marked slow here, the browser tests
+in tests/browser/conftest.py, a test that takes the `torch` fixture torch in tests/conftest.py,
+the others where they are written.
 """
 from __future__ import annotations
 
@@ -57,6 +62,13 @@ def pytest_make_collect_report(collector: pytest.Collector):
     """A whole module skipped at import (`pytest.importorskip` at top level) counts too."""
     outcome = yield
     _fail_if_skipped_in_ci(outcome.get_result())
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each notebook's cells run in a kernel of its own: they belong to the slow tier."""
+    for item in items:
+        if item.path.suffix == ".ipynb":
+            item.add_marker(pytest.mark.slow)
 
 
 BROWSER_ARTIFACTS = "tests/.artifacts/browser"

@@ -21,12 +21,12 @@ from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_infere
 from ._printing import get_printoptions, set_printoptions
 from .compat.device import (accelerator, backends, cuda, device, get_default_device,
                             set_default_device)
+from .compat import storage  # noqa: F401 - gives Tensor stride(), storage() and the like
 from .compat.serialization import load, save
 from .compat.legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,
                             HalfTensor, IntTensor, LongTensor, ShortTensor)
 from .creation import (arange, as_tensor, empty, eye, from_numpy, full, full_like, linspace, ones,
                        ones_like, tensor, zeros, zeros_like)
-from .fidelity.generator import Generator, default_generator
 from .ops.linalg import einsum
 from .ops.pointwise import where
 from .ops.shape import cat, stack
@@ -34,8 +34,9 @@ from .ops.sorting import bucketize
 from .ops import pointwise_more as _pointwise_more
 from .ops import tiling as _tiling
 from .ops.tiling import meshgrid
-from .random import (get_rng_state, initial_seed, manual_seed, normal, rand, rand_like, randint,
-                     randn, randn_like, randperm, seed, set_rng_state)
+from .random import (Generator, default_generator, get_rng_state, initial_seed, manual_seed,
+                     normal, rand, rand_like, randint, randn, randn_like, randperm, seed,
+                     set_rng_state)
 from .tensor import Tensor, is_tensor
 
 __version__ = "0.1.0"
@@ -153,5 +154,5 @@ def __getattr__(name: str) -> Any:  # minigrad.nn and minigrad.optim load on fir
 
     if name in ("nn", "optim", "viz", "linalg", "utils", "testing"):
         return importlib.import_module(f".{name}", __name__)
-    from .compat.subset import module_getattr
+    from ._subset import module_getattr
     return module_getattr("torch", "minigrad")(name)

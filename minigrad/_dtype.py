@@ -76,12 +76,10 @@ def _category(d: dtype) -> int:
 def result_type(*operands: object) -> dtype:
     """PyTorch's type promotion: the highest category wins; within it, tensors with
     dimensions outrank zero-dim tensors, which outrank Python numbers."""
-    from .tensor import Tensor  # (tensor.py imports this module: it cannot be imported above)
-
     best: tuple[int, int] | None = None
     chosen: list[dtype] = []
     for x in operands:
-        if isinstance(x, Tensor):
+        if isinstance(getattr(x, "dtype", None), dtype):  # a tensor (Tensor sits above this)
             d, rank = x.dtype, (2 if x.ndim else 1)
         elif isinstance(x, builtins.bool):
             d, rank = bool, 0

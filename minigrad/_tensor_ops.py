@@ -5,18 +5,18 @@ The ops are built on Tensor (they import it), so Tensor cannot inherit these met
 an import cycle. Instead tensor.py defines the class, the ops import it, and this module,
 which imports both, copies the methods of `TensorOps` onto `Tensor` once (`_attach`, at the
 bottom; minigrad/__init__.py imports this module). Each layer imports only the layers below.
-`backward` and `type` are here for the same reason: they hand over to `minigrad.autograd` and
-to the legacy types, both built on Tensor."""
+`backward` is here for the same reason: it hands over to `minigrad.autograd`, built on Tensor.
+(compat/ attaches the legacy `type()` and the storage methods the same way, from above.)"""
 from __future__ import annotations
 
+import builtins
 import warnings
 from types import FunctionType
+from typing import Any
 
 import numpy as np
 
-from . import _dtype, _inplace, autograd, creation, random
-from .compat import device as _device
-from .compat import legacy as _legacy
+from . import _device, _dtype, _inplace, autograd, creation, random
 from .ops import (fill, gather, indexing, linalg, norm, pointwise, reduction, rounding,
                   selection, shape, statistics)
 from .ops.operands import as_tensor_pair
@@ -288,7 +288,7 @@ class TensorOps:
         return self if self.is_contiguous() else shape.Clone.apply(self)
 
     def to(self, *args, **kwargs):
-        dtype = _device.dtype_of_to(args, kwargs)  # a device named is checked (CUDA fails): CPU
+        dtype = dtype_of_to(args, kwargs)  # a device named is checked (CUDA fails): CPU
         flags = [a for a in args if isinstance(a, bool)]  # non_blocking, then copy
         copy = kwargs.get("copy", len(flags) > 1 and flags[1])
         if copy:  # a new tensor even when nothing changes
@@ -361,12 +361,6 @@ class TensorOps:
         """Add the gradient of this tensor into the leaves' `.grad` (`torch.autograd.backward`)."""
         autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
-    def type(self, dtype=None):
-        """With no argument, the type's name (`torch.FloatTensor`); with a dtype, a cast."""
-        if dtype is None:
-            return f"torch.{self.dtype.tensor_type}"
-        return self.to(_legacy.dtype_of(dtype))
-
 
 def _numpy_names(dim, keepdim, axis, keepdims):
     """PyTorch accepts numpy's `axis=` for `dim=` and `keepdims=` for `keepdim=`."""
@@ -406,6 +400,26 @@ def _warn_once(message: str) -> None:
     if message not in _warned:
         _warned.add(message)
         warnings.warn(message, UserWarning, stacklevel=3)
+
+
+def dtype_of_to(args: tuple, kwargs: dict) -> Any:
+    """What `tensor.to(...)` and `module.to(...)` were asked for, of the forms PyTorch takes:
+    `.to(device)`, `.to(dtype)`, `.to(device, dtype)`, `.to(other_tensor)`, with keywords too.
+    A device is checked (the CPU, or PyTorch's error for CUDA); the dtype (or None) returned."""
+    found = None
+    for arg in (*args, kwargs.get("device"), kwargs.get("dtype")):
+        if arg is None or isinstance(arg, builtins.bool):
+            continue
+        if isinstance(arg, _dtype.dtype):
+            found = arg
+        elif isinstance(arg, Tensor):
+            found = arg.dtype
+        elif isinstance(arg, (str, _device.device, builtins.int)):
+            _device.check(arg)
+        else:
+            raise TypeError(f"to() received an invalid combination of arguments - got "
+                            f"({type(arg).__name__})")
+    return found
 
 
 def _attach(methods: type, cls: type) -> None:

@@ -7,7 +7,6 @@ import numpy as np
 
 from . import _inplace
 from ._tensor_ops import _attach, _shape_args
-from .compat import storage
 from .ops import (index_write, logical, masking, norm, pointwise_more, reduction, rounding,
                   sampling, selection, shape, sorting, statistics, tiling)
 from .ops import transcendental as tr
@@ -75,12 +74,10 @@ class MoreTensorOps:
     def trace(self): return reduction.trace(self)
 
     def softmax(self, dim, dtype=None):
-        from .nn import functional  # minigrad.nn loads on first use
-        return functional.softmax(self, dim, dtype=dtype)
+        return statistics.softmax(self if dtype is None else self.to(dtype), dim)
 
     def log_softmax(self, dim, dtype=None):
-        from .nn import functional
-        return functional.log_softmax(self, dim, dtype=dtype)
+        return statistics.log_softmax(self if dtype is None else self.to(dtype), dim)
 
     # ---- order --------------------------------------------------------------------------------
     def sort(self, dim=-1, descending=False, *, stable=False):
@@ -187,10 +184,6 @@ class MoreTensorOps:
     def square_(self): return _inplace.inplace(self, Tensor.square)
 
     # ---- where the values live ----------------------------------------------------------------
-    def stride(self, dim=None): return storage.stride(self, dim)
-    def storage_offset(self): return storage.storage_offset(self)
-    def data_ptr(self): return storage.data_ptr(self)
-    def storage(self): return storage.TypedStorage(self)
     def element_size(self): return self._data.itemsize
 
     @property

@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 
 from . import _dtype
-from .compat.device import check as _check_device
+from ._device import check as _check_device
 from .fidelity import ranges
 from .tensor import Tensor
 

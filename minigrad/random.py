@@ -8,11 +8,36 @@ from typing import Any
 
 import numpy as np
 
-from . import _dtype
-from .compat.device import check as _check_device
+from . import _device, _dtype
+from ._device import check as _check_device
 from .creation import _sizes
-from .fidelity.generator import Generator, default_generator
+from .fidelity.generator import MersenneTwister
 from .tensor import Tensor
+
+
+class Generator(MersenneTwister):
+    """A source of random numbers with its own seed, as `torch.Generator()`.
+
+    On the CPU only; its state is a uint8 tensor (fidelity/generator.py draws the numbers)."""
+
+    def __init__(self, device: Any = "cpu") -> None:
+        if _device.device(device).type != "cpu":
+            raise RuntimeError(f"minigrad is a subset of PyTorch: it has only the CPU generator, "
+                               f"not one on '{device}'")
+        super().__init__()
+
+    @property
+    def device(self) -> Any:
+        return _device.device("cpu")
+
+    def get_state(self) -> Tensor:
+        return Tensor(super().get_state())
+
+    def set_state(self, new_state: Tensor) -> Generator:
+        return super().set_state(new_state._data)
+
+
+default_generator = Generator()
 
 
 def _pick(generator: Generator | None) -> Generator:

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any, Callable
 import numpy as np
 
 from . import _dtype, _grad_mode
+from ._device import CPU
+from ._handles import RemovableHandle
 from ._printing import tensor_repr
-from .compat.device import CPU
-from .compat.subset import missing
-from .utils.hooks import RemovableHandle
+from ._subset import missing
 
 if TYPE_CHECKING:  # Tensor sits below the graph: it holds a node but never makes one
     from .autograd.graph import Node

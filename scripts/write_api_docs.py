@@ -34,7 +34,7 @@ HEADER = """# What minigrad implements
 minigrad is the part of PyTorch 2.13 that this course needs, with PyTorch's behaviour, errors
 and printed output. This page lists that part; anything else raises an AttributeError whose
 one-line message says that minigrad is a subset of PyTorch and, for the APIs tutorials use most,
-what to use in the course instead (`minigrad/compat/subset.py`).
+what to use in the course instead (`minigrad/_subset.py`).
 
 Convolutions and pooling (`nn.Conv1d`/`Conv2d`, `MaxPool2d`, `AvgPool2d`,
 `AdaptiveAvgPool2d`, `F.conv1d`/`conv2d`, `F.max_pool2d`, `F.avg_pool2d`, `F.pad`) are numpy:

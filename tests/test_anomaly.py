@@ -14,12 +14,9 @@ import pytest
 
 import minigrad as mg
 
-torch = pytest.importorskip("torch")
-LIBS = pytest.mark.parametrize("lib", [mg, torch], ids=["minigrad", "torch"])
-
 
 @pytest.fixture(autouse=True)
-def anomaly_off():
+def anomaly_off(torch):
     yield
     for lib in (mg, torch):
         lib.autograd.set_detect_anomaly(False)
@@ -49,7 +46,7 @@ def _report(lib: Any, work: Callable) -> dict:
     return {"warnings": shown, "error": error}
 
 
-def both(work: Callable) -> dict:
+def both(work: Callable, torch: Any) -> dict:
     mine, theirs = _report(mg, work), _report(torch, work)
     assert mine == theirs
     return mine
@@ -77,12 +74,12 @@ def _switches(lib: Any) -> list:
 
 
 @pytest.mark.filterwarnings("ignore:Anomaly Detection has been enabled")
-def test_the_switches_and_what_they_report():
+def test_the_switches_and_what_they_report(torch):
     assert _switches(mg) == _switches(torch)
     assert _switches(mg)[1] == (True, True)  # (the comparison alone could pass on no-ops)
 
 
-def test_detect_anomaly_warns_where_it_is_made_and_set_detect_anomaly_does_not():
+def test_detect_anomaly_warns_where_it_is_made_and_set_detect_anomaly_does_not(torch):
     def work(lib):
         with lib.autograd.detect_anomaly():
             pass
@@ -105,7 +102,6 @@ def _make_y(lib: Any) -> Any:
     return x * 2
 
 
-@LIBS
 def test_nodes_keep_their_forward_stack_only_while_it_is_on(lib):
     assert _make_y(lib).grad_fn.metadata == {}
     lib.autograd.set_detect_anomaly(True)
@@ -132,8 +128,8 @@ def _hook_fails(lib):
         y.sum().backward()
 
 
-def test_a_failing_node_is_named_with_its_forward_stack_then_the_error_goes_on():
-    seen = both(_hook_fails)
+def test_a_failing_node_is_named_with_its_forward_stack_then_the_error_goes_on(torch):
+    seen = both(_hook_fails, torch)
     assert seen["error"] == ("ZeroDivisionError", "division by zero")
     (_, enabled, _), (category, header, frames) = seen["warnings"]
     assert header == ("Error detected in MulBackward0. Traceback of forward call that caused "
@@ -167,16 +163,16 @@ def _nan(check_nan: bool) -> Callable:
     return work
 
 
-def test_with_check_nan_a_backward_that_returns_nan_is_an_error():
-    seen = both(_nan(check_nan=True))
+def test_with_check_nan_a_backward_that_returns_nan_is_an_error(torch):
+    seen = both(_nan(check_nan=True), torch)
     assert seen["error"] == ("RuntimeError",
                              "Function 'SqrtBackward0' returned nan values in its 0th output.")
     assert seen["warnings"][1][1].startswith("Error detected in SqrtBackward0.")
     assert seen["warnings"][1][2][-1][2].startswith("a = x.sqrt()")
 
 
-def test_without_check_nan_nan_goes_through():
-    seen = both(_nan(check_nan=False))
+def test_without_check_nan_nan_goes_through(torch):
+    seen = both(_nan(check_nan=False), torch)
     assert seen["error"] is None and len(seen["warnings"]) == 1
 
 
@@ -187,8 +183,8 @@ def _custom_nan(lib):
     nan.apply(x * 3).sum().backward()
 
 
-def test_a_custom_functions_nan_is_named_by_its_node():
-    seen = both(_custom_nan)
+def test_a_custom_functions_nan_is_named_by_its_node(torch):
+    seen = both(_custom_nan, torch)
     assert seen["error"] == ("RuntimeError",
                              "Function 'NanBackward' returned nan values in its 0th output.")
 
@@ -201,8 +197,8 @@ def _made_before(lib):
     y.sum().backward()
 
 
-def test_a_node_made_before_it_was_on_says_it_has_no_forward_stack():
-    seen = both(_made_before)
+def test_a_node_made_before_it_was_on_says_it_has_no_forward_stack(torch):
+    seen = both(_made_before, torch)
     assert seen["warnings"][0][1] == ("Error detected in MulBackward0. No forward pass "
                                       "information available. Enable detect anomaly during "
                                       "forward pass for more information.")
@@ -221,8 +217,8 @@ def _inplace(on: bool) -> Callable:
 
 
 @pytest.mark.parametrize("on", [False, True], ids=["off", "on"])
-def test_the_in_place_errors_hint_tells_what_to_do_in_each_mode(on):
-    seen = both(_inplace(on))
+def test_the_in_place_errors_hint_tells_what_to_do_in_each_mode(on, torch):
+    seen = both(_inplace(on), torch)
     assert seen["error"][0] == "RuntimeError"
     assert ("the backtrace further above" in seen["error"][1]) == on
     assert len(seen["warnings"]) == int(on)
@@ -240,8 +236,8 @@ def _in_double_backward(lib):
         g.sum().backward()
 
 
-def test_a_node_made_by_a_backward_also_shows_whose_backward_made_it():
-    seen = both(_in_double_backward)
+def test_a_node_made_by_a_backward_also_shows_whose_backward_made_it(torch):
+    seen = both(_in_double_backward, torch)
     assert [w[1] for w in seen["warnings"][1:]] == [
         "Error detected in MulBackward0. Traceback of forward call that caused the error:\n",
         "\n\nPrevious calculation was induced by ExpBackward0. Traceback of forward call that "

@@ -2,8 +2,8 @@
 AdaptiveAvgPool2d, their functional forms and F.pad) against PyTorch 2.13: the same values and
 gradients (to float32 rounding), second derivatives, grad_fn names, shapes, the indices
 max pooling picks, initial weights after manual_seed, printed modules, and errors (type and
-message). Printed results, warnings and errors go through test_tutorial_apis_vs_torch's
-`_outcome`."""
+message). Printed results, warnings and errors go through the parity harness
+(tests/harness/parity.py)."""
 from __future__ import annotations
 
 import warnings
@@ -13,11 +13,9 @@ import numpy as np
 import pytest
 
 import minigrad
-from test_tutorial_apis_vs_torch import _outcome
 
-torch = pytest.importorskip("torch")
-
-LIBS = (minigrad, torch)
+from harness.parity import assert_same_as_torch
+from harness.programs import assert_same_on_both
 
 
 def _leaf(lib: Any, shape: tuple, seed: int, dtype: str = "float32") -> Any:
@@ -41,8 +39,8 @@ def _run(lib: Any, op: Callable, shapes: list, dtype: str) -> dict:
             "values": [None if t is None else t.detach().numpy() for t in (out, *grads, *second)]}
 
 
-def _same_run(op: Callable, shapes: list, dtype: str = "float32") -> None:
-    ours, theirs = (_run(lib, op, shapes, dtype) for lib in LIBS)
+def _same_run(torch: Any, op: Callable, shapes: list, dtype: str = "float32") -> None:
+    ours, theirs = (_run(lib, op, shapes, dtype) for lib in (minigrad, torch))
     assert (ours["shape"], ours["names"], ours["dtype"]) == (theirs["shape"], theirs["names"],
                                                              theirs["dtype"])
     tolerance = {"float32": 2e-5, "float64": 1e-12}[dtype]
@@ -129,17 +127,17 @@ OPS = {**CONVOLUTIONS, **POOLS, **PADS}
 
 @pytest.mark.filterwarnings("ignore:Using padding='same' with even kernel")
 @pytest.mark.parametrize("name", OPS)
-def test_values_gradients_second_derivatives_and_names(name: str) -> None:
+def test_values_gradients_second_derivatives_and_names(name: str, torch) -> None:
     op, shapes = OPS[name]
-    _same_run(op, shapes)
+    _same_run(torch, op, shapes)
 
 
 @pytest.mark.parametrize("name", ["conv2d stride 2 padding 1", "conv1d", "max_pool2d ceil_mode",
                                   "avg_pool2d padding, count_include_pad False",
                                   "adaptive_avg_pool2d (3, 4)", "pad reflect 2d"])
-def test_in_float64(name: str) -> None:
+def test_in_float64(name: str, torch) -> None:
     op, shapes = OPS[name]
-    _same_run(op, shapes, "float64")
+    _same_run(torch, op, shapes, "float64")
 
 
 def _pool_indices(lib: Any, values: np.ndarray, **kwargs: Any) -> tuple:
@@ -150,7 +148,7 @@ def _pool_indices(lib: Any, values: np.ndarray, **kwargs: Any) -> tuple:
 
 
 @pytest.mark.parametrize("case", ["ties", "nan", "-inf in padding", "overlapping windows"])
-def test_max_pool_picks_what_pytorch_picks(case: str) -> None:
+def test_max_pool_picks_what_pytorch_picks(case: str, torch) -> None:
     """Ties go to the first element, a NaN wins (the last one, if several), and a window of
     -inf alone names its first element inside the input, never padding."""
     values = np.array([[1.0, 3.0, 3.0, 0.0], [3.0, 2.0, 1.0, 3.0], [0.0, 0.0, 5.0, 5.0],
@@ -163,7 +161,7 @@ def test_max_pool_picks_what_pytorch_picks(case: str) -> None:
         kwargs.update(stride=2, padding=1)
     elif case == "overlapping windows":
         kwargs.update(kernel_size=3, stride=1, padding=1, dilation=1)
-    ours, theirs = (_pool_indices(lib, values, **kwargs) for lib in LIBS)
+    ours, theirs = (_pool_indices(lib, values, **kwargs) for lib in (minigrad, torch))
     for got, expected in zip(ours, theirs):
         np.testing.assert_array_equal(got, expected)
 
@@ -332,36 +330,31 @@ ERRORS: dict[str, Callable[[Any], Any]] = {
 
 
 @pytest.mark.parametrize("name", sorted({**CASES, **ERRORS}))
-def test_same_as_torch(name: str) -> None:
+def test_same_as_torch(name: str, torch) -> None:
     case = {**CASES, **ERRORS}[name]
-    ours = _outcome(case, minigrad)
-    assert ours == _outcome(case, torch)
+    ours = assert_same_as_torch(case, torch)
     if name in ERRORS:
         assert ours[0].split(":")[0] in ("RuntimeError", "ValueError", "IndexError",
                                          "NotImplementedError", "TypeError"), ours
 
 
-def test_same_padding_with_an_even_kernel_warns_once_per_process() -> None:
-    import subprocess
-    import sys
-
-    code = ("import warnings, {lib} as L\n"
+@pytest.mark.slow  # two fresh interpreters
+def test_same_padding_with_an_even_kernel_warns_once_per_process(tmp_path, torch) -> None:
+    code = ("import warnings, torch as L\n"
             "warnings.simplefilter('always')\n"
             "with warnings.catch_warnings(record=True) as caught:\n"
             "    for _ in range(2):\n"
             "        L.nn.functional.conv2d(L.ones(1, 1, 4, 4), L.ones(1, 1, 2, 2),\n"
             "                               padding='same')\n"
             "print([str(w.message).split(' (Triggered')[0] for w in caught])\n")
-    printed = [subprocess.run([sys.executable, "-c", code.format(lib=lib)], capture_output=True,
-                              text=True, check=True).stdout for lib in ("minigrad", "torch")]
-    assert printed[0] == printed[1] and printed[0].count("Using padding='same'") == 1
+    assert assert_same_on_both(code, tmp_path).count("Using padding='same'") == 1
 
 
-def test_lenet_trains_as_in_pytorch() -> None:
+def test_lenet_trains_as_in_pytorch(torch) -> None:
     """The blitz tutorial's LeNet on a batch of 4: the same loss and parameters after three
     SGD steps, from the same seeded start."""
     params = []
-    for lib in LIBS:
+    for lib in (minigrad, torch):
         lib.manual_seed(0)
         net = lib.nn.Sequential(
             lib.nn.Conv2d(1, 6, 5), lib.nn.ReLU(), lib.nn.MaxPool2d(2),

@@ -11,11 +11,6 @@ import pytest
 import minigrad as mg
 
 
-@pytest.fixture
-def torch():
-    return pytest.importorskip("torch")
-
-
 def _data(lib):
     return importlib.import_module(f"{lib.__name__}.utils.data")
 

@@ -9,13 +9,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import minigrad as mg
-
-torch = pytest.importorskip("torch")
 
 SHAPES = [(), (4,), (3, 1), (1, 4), (3, 4)]
 OFFSETS = np.arange(12.0).reshape(3, 4) * 0.01  # separates values, so max/min have no ties
@@ -143,7 +140,7 @@ moderate = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 
 @moderate
 @given(program)
-def test_values_and_grads_match_torch(case: tuple) -> None:
+def test_values_and_grads_match_torch(torch: Any, case: tuple) -> None:
     (ours, our_loss), (theirs, their_loss) = run(mg, *case), run(torch, *case)
     our_loss.backward()
     their_loss.backward()
@@ -156,7 +153,7 @@ def test_values_and_grads_match_torch(case: tuple) -> None:
 
 @moderate
 @given(program)
-def test_second_derivatives_match_torch(case: tuple) -> None:
+def test_second_derivatives_match_torch(torch: Any, case: tuple) -> None:
     grads = []
     for lib in (mg, torch):
         pool, loss = run(lib, *case)

@@ -10,8 +10,6 @@ import pytest
 
 import minigrad as mg
 
-torch = pytest.importorskip("torch")
-
 
 def _hooked(lib: Any) -> tuple:
     """x -> a = 2x -> b = 3a -> c = sum(b * b), with a hook on a and b and a pre-hook on their
@@ -48,7 +46,7 @@ def _passes(lib: Any) -> list:
     return seen
 
 
-def test_hooks_with_inputs_run_as_in_pytorch():
+def test_hooks_with_inputs_run_as_in_pytorch(torch):
     mine = _passes(mg)
     assert mine == _passes(torch)
     # autograd.grad(c, [b]) needs no node below b: a's hook does not run
@@ -67,7 +65,7 @@ def _leaf_node_hooks(lib: Any) -> list:
     return log + [w.grad.tolist()]
 
 
-def test_a_leafs_accumulate_grad_runs_its_pre_and_post_hooks():
+def test_a_leafs_accumulate_grad_runs_its_pre_and_post_hooks(torch):
     assert _leaf_node_hooks(mg) == _leaf_node_hooks(torch)
 
 
@@ -80,5 +78,5 @@ def _first_grad_with_graph(lib: Any) -> tuple:
 
 
 @pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True")
-def test_a_first_grad_made_with_create_graph_is_a_copy_as_in_pytorch():
+def test_a_first_grad_made_with_create_graph_is_a_copy_as_in_pytorch(torch):
     assert _first_grad_with_graph(mg) == _first_grad_with_graph(torch)

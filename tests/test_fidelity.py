@@ -1,7 +1,7 @@
 """minigrad.fidelity's promise to a learner who skips it: each of its functions returns what its
 plain numpy counterpart returns (same shape, same dtype, same values but for a float's last
 bits), so `fidelity.sum_like_torch(x)` can be read as `x.sum()`. That PyTorch's last bits are
-the ones it gives is checked against PyTorch elsewhere (test_golden.py, test_corpus.py)."""
+the ones it gives is checked against PyTorch elsewhere (test_programs.py)."""
 from __future__ import annotations
 
 from fractions import Fraction

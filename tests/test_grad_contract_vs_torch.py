@@ -6,46 +6,20 @@ repr of what it returns, or the error it raises, and the warnings on the way."""
 from __future__ import annotations
 
 import copy
-import re
-import warnings
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
-import minigrad
-
-torch = pytest.importorskip("torch")
-
-
-def _outcome(case: Callable[[Any], Any], lib: Any) -> tuple:
-    """What a learner sees: the printed result (or the error) and the warnings, in order."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            shown = _without_addresses(repr(case(lib)))
-        except Exception as error:  # noqa: BLE001 - the error is what is compared
-            shown = f"{type(error).__name__}: {error}"
-    return shown, [f"{w.category.__name__}: {_without_cpp_source(str(w.message))}"
-                   for w in caught]
-
-
-def _without_cpp_source(message: str) -> str:
-    """PyTorch ends some warnings with where its C++ code raised them; minigrad has no such
-    place (tests/test_anomaly.py drops it the same way)."""
-    return re.sub(r" \(Triggered internally at [^)]*\.\)$", "", message)
-
-
-def _without_addresses(text: str) -> str:
-    """PyTorch prints a node with its address (`<MulBackward0 object at 0x7f..>`), minigrad
-    without, so that notebooks print the same on every run."""
-    return re.sub(r" at 0x[0-9a-f]+>", ">", text)
+from harness.parity import assert_same_as_torch
+from harness.programs import assert_same_on_both
 
 
 def _error(run: Callable[[], Any]) -> str:
     """The error `run` raises, as a learner reads it; or what it returned."""
     try:
         return repr(run())
-    except Exception as error:  # noqa: BLE001 - the error is what is compared
+    except Exception as error:
         return f"{type(error).__name__}: {error}"
 
 
@@ -1089,6 +1063,7 @@ MORE_TOPIC_CASES = {
     "backward_inputs_non_leaf": _backward_inputs_non_leaf,
     "module_zero_grad": _zero_grad_module,
     "new_grad_versions": lambda lib: _new_grad_versions(lib),
+    "new_grad_versions_passed_on": lambda lib: _new_grad_versions_passed_on(lib),
     "optimizer_zero_grad_keep": _optimizer_zero_grad_keep,
     "backward_on_leaf_itself": lambda lib: (_leaf(lib, (2.0,)).backward(), None)[1],
     "sum_backward_of_leaf": lambda lib: _leaf_grad_of(lib, lambda x: x.sum()),
@@ -1119,6 +1094,21 @@ def _new_grad_versions(lib: Any) -> Any:
     m = lib.nn.Linear(2, 3)
     m(lib.ones(4, 2)).pow(2).mean().backward()
     return versions, m.weight.grad._version, m.bias.grad._version
+
+
+def _new_grad_versions_passed_on(lib: Any) -> Any:
+    """The same, when a gradient summed over two paths reaches the leaf through a node that
+    passes it on as it is (x - y's) or makes a new one (-x's, x ** 2's), with and without a
+    graph of the backward."""
+    versions = []
+    for f in (lambda x: x - 1, lambda x: x - lib.ones(3), lambda x: 1 - x, lambda x: -x,
+              lambda x: x ** 2, lambda x: (x * 1).mean(0, keepdim=True)):
+        for create_graph in (False, True):
+            x = lib.ones(3).requires_grad_()
+            y = f(x)
+            (y * 2 + y * 3).sum().backward(create_graph=create_graph)
+            versions.append(x.grad._version)
+    return versions
 
 
 def _hook_then_in_place(lib: Any) -> Any:
@@ -4582,22 +4572,19 @@ CASES: dict[str, Callable[[Any], Any]] = {
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_same_as_torch(name: str) -> None:
-    case = CASES[name]
-    assert _outcome(case, minigrad) == _outcome(case, torch)
+def test_same_as_torch(name: str, torch) -> None:
+    assert_same_as_torch(CASES[name], torch)
 
 
-def test_float_of_a_tensor_that_requires_grad_warns_once_as_in_pytorch() -> None:
+@pytest.mark.slow  # two fresh interpreters
+def test_float_of_a_tensor_that_requires_grad_warns_once_as_in_pytorch(tmp_path, torch) -> None:
     """PyTorch warns at the first float() of a tensor that requires grad in a process, and
     never again, and not at all while grad mode is off (no_grad, inference_mode,
     set_grad_enabled(False), LBFGS's step): each library runs in a fresh interpreter."""
-    import subprocess
-    import sys
-
     program = """
 import warnings
 warnings.simplefilter("always")
-import {lib} as torch
+import torch
 x = torch.tensor([2.5], requires_grad=True)
 print(int(x), x.item(), x.tolist(), float(x.detach()))
 with warnings.catch_warnings(record=True) as caught:
@@ -4622,29 +4609,21 @@ with warnings.catch_warnings(record=True) as caught:
         print(float(x), float(x * 2), "%.1f" % x)
 print([str(w.message).split(" (Triggered internally")[0] for w in caught])
 """
-    seen = [subprocess.run([sys.executable, "-c", program.format(lib=lib)], capture_output=True,
-                           text=True, check=True).stdout for lib in ("minigrad", "torch")]
-    assert seen[0] == seen[1]
-    assert "Converting a tensor with requires_grad=True" in seen[0]
+    assert "Converting a tensor with requires_grad=True" in assert_same_on_both(program, tmp_path)
 
 
-def test_T_of_other_than_two_dims_warns_once_as_in_pytorch() -> None:
+@pytest.mark.slow  # two fresh interpreters
+def test_T_of_other_than_two_dims_warns_once_as_in_pytorch(tmp_path, torch) -> None:
     """`x.T` of a 3-d (or 0-d) tensor warns the first time in a process only (PyTorch's
     TORCH_WARN_ONCE); a 1-d tensor's never: each library runs in a fresh interpreter."""
-    import subprocess
-    import sys
-
     program = """
 import warnings
 warnings.simplefilter("always")
-import {lib} as torch
+import torch
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     shapes = [tuple(t.T.shape) for t in (torch.ones(3), torch.ones(2, 3, 4), torch.ones(4, 3, 2),
                                          torch.tensor(1.0), torch.tensor(2.0))]
 print(shapes, [str(w.message).split(" (Triggered internally")[0] for w in caught])
 """
-    seen = [subprocess.run([sys.executable, "-c", program.format(lib=lib)], capture_output=True,
-                           text=True, check=True).stdout for lib in ("minigrad", "torch")]
-    assert seen[0] == seen[1]
-    assert "deprecated on 0-D tensors" in seen[0]
+    assert "deprecated on 0-D tensors" in assert_same_on_both(program, tmp_path)

@@ -1,23 +1,11 @@
 """Grad mode is per thread, as in PyTorch: `no_grad()` in one thread does not stop another from
-recording, and a new thread starts with grad mode on and inference mode off. Run on minigrad
-and, when it is installed, on PyTorch, which must agree."""
+recording, and a new thread starts with grad mode on and inference mode off. Each test runs on
+minigrad and on PyTorch (the `lib` fixture), which must agree."""
 from __future__ import annotations
 
 import threading
 from typing import Any
 
-import pytest
-
-import minigrad
-
-try:
-    import torch
-except ImportError:  # the parity half is skipped (conftest fails skips under CI=true)
-    torch = None
-
-LIBRARIES = [pytest.param(minigrad, id="minigrad"),
-             pytest.param(torch, id="torch", marks=pytest.mark.skipif(
-                 torch is None, reason="torch is not installed"))]
 
 
 def _in_a_new_thread(fn: Any) -> Any:
@@ -32,7 +20,6 @@ def _modes(lib: Any) -> tuple:
     return lib.is_grad_enabled(), lib.is_inference_mode_enabled()
 
 
-@pytest.mark.parametrize("lib", LIBRARIES)
 def test_a_new_thread_starts_with_grad_mode_on(lib: Any) -> None:
     with lib.no_grad():
         assert _in_a_new_thread(lambda: _modes(lib)) == (True, False)
@@ -40,7 +27,6 @@ def test_a_new_thread_starts_with_grad_mode_on(lib: Any) -> None:
         assert _in_a_new_thread(lambda: _modes(lib)) == (True, False)
 
 
-@pytest.mark.parametrize("lib", LIBRARIES)
 def test_no_grad_in_another_thread_leaves_this_one_recording(lib: Any) -> None:
     inside, outside = threading.Event(), threading.Event()
 
@@ -60,7 +46,6 @@ def test_no_grad_in_another_thread_leaves_this_one_recording(lib: Any) -> None:
     assert lib.is_grad_enabled()
 
 
-@pytest.mark.parametrize("lib", LIBRARIES)
 def test_set_grad_enabled_in_a_thread_stays_in_that_thread(lib: Any) -> None:
     def other() -> bool:
         lib.set_grad_enabled(False)

@@ -64,6 +64,7 @@ def all_answer_ids() -> list[str]:
     return [exercise for name in NAMES for exercise in answer_ids(name)]
 
 
+@pytest.mark.slow  # runs the grader (a worker and a kernel per notebook)
 def test_shipped_exercises_are_not_attempted() -> None:
     code, report = grade(EXERCISES, "--jobs", "2")
     assert code == 1
@@ -71,6 +72,7 @@ def test_shipped_exercises_are_not_attempted() -> None:
     assert f"total: 0 of {len(all_answer_ids())} exercises passed" in report
 
 
+@pytest.mark.slow  # runs the grader (a worker and a kernel per notebook)
 def test_solutions_pass() -> None:
     code, report = grade(SOLUTIONS, "--jobs", "2")
     assert statuses(report) == dict.fromkeys(all_answer_ids(), "passed"), report
@@ -83,6 +85,7 @@ def _cells_by_id(notebook: dict) -> dict[str, dict]:
     return {markers.grade_id(cell): cell for cell in notebook["cells"] if markers.grade_id(cell)}
 
 
+@pytest.mark.slow  # runs the grader (a worker and a kernel per notebook)
 def test_a_broken_notebook_is_graded_exercise_by_exercise(tmp_path: Path) -> None:
     """05's four exercises, three broken differently, plus deleted read-only cells and a cell
     of the learner's that kills the kernel."""
@@ -112,6 +115,7 @@ def test_a_broken_notebook_is_graded_exercise_by_exercise(tmp_path: Path) -> Non
     assert "ran longer than 5 s" in lines["05-vjp"]
 
 
+@pytest.mark.slow  # runs the grader (a worker and a kernel per notebook)
 def test_learner_cells_timeouts_missing_answers_and_a_bad_file(tmp_path: Path) -> None:
     """04 with a helper cell of the learner's own, a deleted answer, a check that loops
     forever and a wrong answer, graded as a folder next to a file that is not JSON."""
@@ -139,6 +143,7 @@ def test_learner_cells_timeouts_missing_answers_and_a_bad_file(tmp_path: Path) -
     assert "total: 1 of 4 exercises passed in 2 notebooks" in report
 
 
+@pytest.mark.slow  # runs the grader (a worker and a kernel per notebook)
 def test_without_solutions_beside_the_notebook_its_own_checks_are_used(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Outside any course (a student's folder on a hub): the notebook's own check cells."""
@@ -157,6 +162,7 @@ def test_without_solutions_beside_the_notebook_its_own_checks_are_used(
     assert "its check cell is missing" in report
 
 
+@pytest.mark.slow  # runs the grader (a worker and a kernel per notebook)
 def test_any_folder_any_path(tmp_path: Path) -> None:
     """From inside exercises/ with the bare file name, and from anywhere in the course with an
     absolute path to a copy named like an exercise: both are graded with the course's solutions.
@@ -196,6 +202,7 @@ def test_the_engine_does_not_import_the_course_tooling() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+@pytest.mark.slow  # runs the grader (a worker and a kernel per notebook)
 def test_untouched_bugs_unfinished_functions_and_crashes(tmp_path: Path) -> None:
     """A fix-the-bug answer that leaves the bug, and a function still raising
     NotImplementedError, are "not attempted" (not failures of code the learner did not write);
@@ -487,6 +494,7 @@ def test_every_buggy_cell_is_listed() -> None:
     assert found == set(FIX_THE_BUG.values())
 
 
+@pytest.mark.slow  # runs the grader (a worker and a kernel per notebook)
 @pytest.mark.parametrize("exercise", sorted(FIX_THE_BUG))
 def test_an_untouched_bug_is_not_answered(exercise: str, monkeypatch: pytest.MonkeyPatch,
                                           tmp_path: Path) -> None:
@@ -527,6 +535,7 @@ def test_a_folder_without_notebooks_is_one_line_and_exit_2(tmp_path: Path) -> No
     assert run.stderr.strip() == f"no notebooks found in {tmp_path / 'alice'}"
 
 
+@pytest.mark.slow  # runs the grader (a worker and a kernel per notebook)
 def test_a_notebook_from_another_course_is_one_line_and_exit_2(tmp_path: Path) -> None:
     """One without our answer cells, and, with --solutions, one whose exercises solutions/ does
     not have."""
@@ -550,6 +559,7 @@ def test_a_notebook_from_another_course_is_one_line_and_exit_2(tmp_path: Path) -
     assert "not a notebook of this course" in report
 
 
+@pytest.mark.slow  # runs the grader (a worker and a kernel per notebook)
 def test_a_class_in_nbgrader_layout_as_csv_json_and_one_line_per_student(
         tmp_path: Path) -> None:
     """submitted/<student>/<assignment>/: alice hands in the exercise untouched, bob the worked

@@ -22,7 +22,8 @@ from minigrad_course.grade.__main__ import main
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions"
 NAME = "ex03_accumulation.ipynb"
-pytestmark = pytest.mark.skipif(not (SOLUTIONS / NAME).is_file(), reason="no solutions")
+pytestmark = [pytest.mark.slow,  # runs the grader on each attack
+              pytest.mark.skipif(not (SOLUTIONS / NAME).is_file(), reason="no solutions")]
 
 WRONG = {
     "03-both-orders": "both_orders = [4.0, 12.0, 12.0, 4.0]",

@@ -22,6 +22,8 @@ import hostile_notebooks as hostile
 from minigrad_course.grade.__main__ import main
 from minigrad_course.grade.sandbox import DEFAULT_UIDS
 
+pytestmark = pytest.mark.slow  # grades a class of hostile notebooks
+
 SOLUTIONS = hostile.ROOT / "solutions"
 
 

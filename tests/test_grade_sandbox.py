@@ -19,6 +19,8 @@ from minigrad_course.grade.sandbox import (DEFAULT_UIDS, NAMESPACES, TMP_FILES, 
                                            _running_as)
 from minigrad_course.grade.worker import Session
 
+pytestmark = pytest.mark.slow  # starts grading workers, each a kernel
+
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions"
 UIDS = range(DEFAULT_UIDS[0], DEFAULT_UIDS[1] + 1)

@@ -26,6 +26,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+pytestmark = pytest.mark.hub  # the students' image and its hub
+
 pytest.importorskip("nbgrader", reason="nbgrader is in the test extra")
 
 from minigrad_course.generate import render  # noqa: E402

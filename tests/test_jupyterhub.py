@@ -34,9 +34,9 @@ from minigrad_course.checks import markers  # noqa: E402
 from students_image import export_tracked, git, image_environment  # noqa: E402
 from worked_answers import worked  # noqa: E402
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.hub, pytest.mark.skipif(
     proxy_command() is None,
-    reason="configurable-http-proxy not installed: npm install -g configurable-http-proxy@5.2.0")
+    reason="configurable-http-proxy not installed: npm install -g configurable-http-proxy@5.2.0")]
 
 STUDENTS = ["ada", "grace"]
 TEACHER = "teacher"

@@ -19,6 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 import set_up_lab  # noqa: E402
 
+pytestmark = pytest.mark.slow  # runs make lab's install
+
 # What only the tests, the site or a class use: none of it belongs in a learner's lab.
 NOT_FOR_LEARNERS = {"pytest", "pytest-xdist", "hypothesis", "nbval", "playwright", "pyyaml",
                     "build", "jupyterhub", "requests", "psutil", "nbgrader", "latex2mathml",

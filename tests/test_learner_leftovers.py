@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # opens every notebook of a copy of the clone
+
 pytest.importorskip("docker", reason="docker (Docker's SDK) is in the test extra")
 
 from minigrad_course.lab_contents import CourseContentsManager  # noqa: E402

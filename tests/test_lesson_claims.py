@@ -551,13 +551,6 @@ def test_the_claim_is_still_made(row: tuple) -> None:
     assert words in source_text(where), f"{where} no longer says {words!r}: update this row"
 
 
-@pytest.fixture(scope="module")
-def torch():
-    torch = pytest.importorskip("torch")
-    assert torch.__version__.startswith("2.13."), torch.__version__
-    return torch
-
-
 def run(snippet: str, library: object) -> None:
     if snippet.lstrip().startswith("# fresh process"):
         subprocess.run([sys.executable, "-c", f"import {library.__name__} as torch\n{snippet}"],
@@ -578,10 +571,10 @@ def test_the_claim_holds_on_minigrad(row: tuple) -> None:
     run(row[2], minigrad)
 
 
-def test_pytorch_seeds_every_run_differently() -> None:
+@pytest.mark.slow  # two fresh interpreters importing PyTorch
+def test_pytorch_seeds_every_run_differently(torch: object) -> None:
     """14: "PyTorch seeds its random numbers differently on every run" (why it overwrites
     nn.Linear's start): two fresh processes start from different seeds and weights."""
-    pytest.importorskip("torch")
     assert "PyTorch seeds its random numbers differently on every run" in source_text("14")
     script = "import torch; print(torch.initial_seed(), torch.nn.Linear(2, 2).weight.tolist())"
     runs = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,

@@ -6,13 +6,6 @@ import pytest
 
 import minigrad as mg
 
-try:
-    import torch
-except ImportError:  # pragma: no cover - the literal facts below still run
-    torch = None
-
-needs_torch = pytest.mark.skipif(torch is None, reason="torch is not installed")
-
 
 @pytest.mark.parametrize(("op", "node"), [("max", "MaxBackward0"), ("min", "MinBackward0")])
 @pytest.mark.parametrize("dim", [0, -1])
@@ -35,9 +28,8 @@ def test_extremum_of_a_0d_tensor_checks_the_dim(op: str) -> None:
         getattr(mg.tensor(3.0), op)(dim=1)
 
 
-@needs_torch
 @pytest.mark.parametrize("op", ["max", "min"])
-def test_extremum_of_a_0d_tensor_matches_torch(op: str) -> None:
+def test_extremum_of_a_0d_tensor_matches_torch(op: str, torch) -> None:
     ours, theirs = (getattr(lib.tensor(3.0, requires_grad=True) * 2, op)(0) for lib in (mg, torch))
     assert ours.values.grad_fn.name() == theirs.values.grad_fn.name()
     assert ours.indices.item() == theirs.indices.item()
@@ -75,8 +67,7 @@ def test_the_extremum_along_a_non_empty_dim_of_an_empty_tensor_is_empty(op: str)
     assert indices.dtype == mg.int64
 
 
-@needs_torch
 @pytest.mark.parametrize("op", ["max", "min"])
 @pytest.mark.parametrize("dim", [None, 0])
-def test_empty_extremum_errors_match_torch(op: str, dim: int | None) -> None:
+def test_empty_extremum_errors_match_torch(op: str, dim: int | None, torch) -> None:
     assert _empty_error(mg, op, dim) == _empty_error(torch, op, dim)

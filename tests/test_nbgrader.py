@@ -28,6 +28,8 @@ from minigrad_course.nbgrader_course import (FEEDBACK_PREPROCESSORS, SANITIZE_PR
                                              for_class)
 from worked_answers import worked
 
+pytestmark = pytest.mark.nbgrader  # nbgrader's own commands, a kernel per notebook
+
 ROOT = Path(__file__).resolve().parent.parent
 ASSIGNMENT = "ex03_accumulation"
 NOTEBOOK = f"{ASSIGNMENT}.ipynb"

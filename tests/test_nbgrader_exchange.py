@@ -23,6 +23,8 @@ import pytest
 
 from worked_answers import worked
 
+pytestmark = pytest.mark.nbgrader  # nbgrader's exchange between an instructor and students
+
 ROOT = Path(__file__).resolve().parent.parent
 ASSIGNMENT = "ex03_accumulation"
 NOTEBOOK = f"{ASSIGNMENT}.ipynb"

@@ -26,6 +26,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.nbgrader  # docs/teaching.md's recipe, as OS users
+
 pytest.importorskip("nbgrader", reason="nbgrader is in the test extra")
 
 from students_image import ROOT, export_tracked, git, layered_environment  # noqa: E402

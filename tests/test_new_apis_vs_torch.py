@@ -12,12 +12,6 @@ import pytest
 
 import minigrad as mg
 
-
-@pytest.fixture
-def torch():
-    return pytest.importorskip("torch")
-
-
 DATA = np.array([[1.5, -2.0, 0.5], [0.0, 0.0, 0.0], [3.0, 3.0, -1.0]])  # a zero row: the kink
 INF = math.inf
 NORMS = {

@@ -20,11 +20,6 @@ def mlp(lib, sizes=(2, 16, 16, 1)):
     return lib.nn.Sequential(*layers[:-1])
 
 
-@pytest.fixture
-def torch():
-    return pytest.importorskip("torch")
-
-
 def twins(torch):
     """The same MLP in both libraries: minigrad's initial weights copied into PyTorch's. Seeded,
     so that the weights do not depend on which tests ran before on this worker."""

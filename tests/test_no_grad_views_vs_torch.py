@@ -4,14 +4,7 @@ place with grad mode on raises PyTorch's "A view was created in no_grad mode ...
 the same change under no_grad is allowed. Skipped without PyTorch."""
 from __future__ import annotations
 
-import pytest
-
 import minigrad as mg
-
-
-@pytest.fixture
-def torch():
-    return pytest.importorskip("torch")
 
 
 def _attempt(change) -> str:

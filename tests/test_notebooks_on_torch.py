@@ -6,10 +6,10 @@ runs on the worked answers.
 Cells tagged `minigrad-only` (drawing with minigrad.viz, reading minigrad's source) are left out;
 any other cell that mentions minigrad is an error, so a forgotten tag cannot hide a difference.
 Compared per cell: stdout, the `text/plain` of results and displays, and error names and messages.
-Without PyTorch 2.13 the test skips, except in CI, where conftest.py makes a skip fail."""
+Without PyTorch 2.13 the test skips (the `torch` fixture), except in CI, where conftest.py makes
+a skip fail."""
 from __future__ import annotations
 
-import importlib.metadata
 from pathlib import Path
 
 import nbformat
@@ -22,18 +22,6 @@ NOTEBOOKS = [ROOT / "solutions" / "lessons" / path.name
              for path in sorted((ROOT / "notebooks").glob("*.ipynb"))]
 MINIGRAD_IMPORT = "import minigrad as torch"
 ONLY_ON_MINIGRAD = "minigrad-only"
-REFERENCE_VERSION = "2.13."
-
-
-def _require_reference_torch() -> None:
-    """Skip without PyTorch 2.13 (conftest.py turns that skip into a failure in CI). Only the
-    installed version is read here: the kernels import torch, this process need not."""
-    try:
-        version = importlib.metadata.version("torch")
-    except importlib.metadata.PackageNotFoundError:
-        pytest.skip("PyTorch is not installed")
-    if not version.startswith(REFERENCE_VERSION):
-        pytest.skip(f"PyTorch {version} is installed; the reference is {REFERENCE_VERSION}x")
 
 
 def _runs_on_torch(cell: nbformat.NotebookNode) -> bool:
@@ -73,13 +61,13 @@ def _torch_version_of(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return torch_notebook
 
 
+@pytest.mark.slow  # a kernel per notebook
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.stem)
-def test_notebook_prints_the_same_on_pytorch(path: Path):
+def test_notebook_prints_the_same_on_pytorch(path: Path, torch):
     stored = nbformat.read(path, as_version=4)
     assert any(MINIGRAD_IMPORT in cell.source for cell in stored.cells), (
         f"{path.name} should import minigrad with `{MINIGRAD_IMPORT}`")
     torch_notebook = _torch_version_of(stored)
-    _require_reference_torch()
     NotebookClient(torch_notebook, kernel_name="python3", timeout=120,
                    resources={"metadata": {"path": str(path.parent)}}).execute()
 

@@ -90,11 +90,10 @@ def test_forward_sees_the_callers_context_variables_as_they_are_now():
     assert seen == ["cell 3", "cell 4"]
 
 
-def test_an_update_under_no_grad_that_overflows_does_not_warn():
+def test_an_update_under_no_grad_that_overflows_does_not_warn(torch):
     # `p.add_(g, alpha=...)` under no_grad takes _inplace.update's one-pass numpy call, which
     # runs quietly too: alpha times the gradient overflows float32 without a warning, as in
     # PyTorch, and the learner's own numpy warns again afterwards.
-    torch = pytest.importorskip("torch")
     results = []
     for lib in (minigrad, torch):
         p = lib.tensor([1.0, 2.0], requires_grad=True)

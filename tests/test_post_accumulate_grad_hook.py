@@ -9,11 +9,6 @@ import pytest
 import minigrad as mg
 
 
-@pytest.fixture
-def torch():
-    return pytest.importorskip("torch")
-
-
 def _hook_order(lib) -> list:
     """Every kind of hook on one leaf, over two backward passes, logging what each sees."""
     log = []

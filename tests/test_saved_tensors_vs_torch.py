@@ -17,12 +17,6 @@ import pytest
 
 import minigrad as mg
 
-
-@pytest.fixture
-def torch():
-    return pytest.importorskip("torch")
-
-
 OPS = {
     "h * h": lambda lib, h, z, c: h * h,
     "h * z": lambda lib, h, z, c: h * z,

@@ -16,6 +16,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+pytestmark = pytest.mark.slow  # builds the website from every notebook
+
 ROOT = Path(__file__).resolve().parent.parent
 REPO = "example-owner/minigrad"
 REMOTE_LINK_HOSTS = {"github.com", "mybinder.org"}

@@ -5,7 +5,6 @@ A case is a function of the library (`torch` or `minigrad`) returning what is co
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Any, Callable
 
 import numpy as np
@@ -13,18 +12,7 @@ import pytest
 
 import minigrad
 
-torch = pytest.importorskip("torch")
-
-
-def _outcome(case: Callable[[Any], Any], lib: Any) -> tuple:
-    """What a learner sees: the printed result (or the error) and the warnings, in order."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            shown = repr(case(lib))
-        except Exception as error:  # noqa: BLE001 - the error is what is compared
-            shown = f"{type(error).__name__}: {error}"
-    return shown, [f"{w.category.__name__}: {w.message}" for w in caught]
+from harness.parity import assert_same_as_torch, outcome
 
 
 def _x(lib: Any) -> Any:
@@ -137,7 +125,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
                                    lib.nn.Softmax(dim=1)(lib.tensor([[1.0, 2.0, 3.0]]))),
     "one_hot": lambda lib: (lib.nn.functional.one_hot(lib.tensor([0, 2, 1])),
                             lib.nn.functional.one_hot(lib.tensor([0, 5]), num_classes=6).float()),
-    "one_hot_errors": lambda lib: [_outcome(c, lib)[0] for c in (
+    "one_hot_errors": lambda lib: [outcome(c, lib)[0] for c in (
         lambda lib: lib.nn.functional.one_hot(lib.tensor([0.0])),
         lambda lib: lib.nn.functional.one_hot(lib.tensor([3]), num_classes=2),
         lambda lib: lib.nn.functional.one_hot(lib.tensor([-1])))],
@@ -174,7 +162,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
     "backward_order": lambda lib: lib.autograd.backward(_x(lib) * 2, inputs=[lib.ones(3)]),
     "gradcheck_float32_warning": lambda lib: lib.autograd.gradcheck(
         lambda a: a * 2, (lib.tensor([1.0, 2.0], requires_grad=True),)),
-    "matmul_dtype": lambda lib: [_outcome(c, lib)[0] for c in (
+    "matmul_dtype": lambda lib: [outcome(c, lib)[0] for c in (
         lambda lib: lib.ones(3) @ lib.arange(3),
         lambda lib: lib.ones(2, 3) @ lib.ones(3, 2, dtype=lib.int64))],
 }
@@ -199,7 +187,7 @@ def _optimised(lib: Any, make: Callable[[Any], Any]) -> list:
 
 @pytest.mark.parametrize("options", [{}, {"alpha": 0.9, "momentum": 0.5, "centered": True,
                                                                    "weight_decay": 0.1}])
-def test_rmsprop_follows_torch(options: dict) -> None:
+def test_rmsprop_follows_torch(options: dict, torch) -> None:
     """To float32 rounding: the first steps agree bit for bit, later ones within an ulp or two
     (PyTorch's kernels round a few intermediate steps differently)."""
     mine = _optimised(minigrad, lambda params: minigrad.optim.RMSprop(params, lr=0.01, **options))
@@ -208,7 +196,7 @@ def test_rmsprop_follows_torch(options: dict) -> None:
     np.testing.assert_allclose(mine, theirs, rtol=1e-6, atol=1e-7)
 
 
-def test_a_typo_gets_pytorchs_message_and_a_pointer() -> None:
+def test_a_typo_gets_pytorchs_message_and_a_pointer(torch) -> None:
     with pytest.raises(AttributeError) as caught:
         minigrad.tensr  # noqa: B018
     with pytest.raises(AttributeError) as expected:
@@ -218,12 +206,11 @@ def test_a_typo_gets_pytorchs_message_and_a_pointer() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_same_as_torch(name: str) -> None:
-    case = CASES[name]
-    assert _outcome(case, minigrad) == _outcome(case, torch)
+def test_same_as_torch(name: str, torch) -> None:
+    assert_same_as_torch(CASES[name], torch)
 
 
-def test_float32_normals_take_pytorchs_avx2_path_bit_for_bit() -> None:
+def test_float32_normals_take_pytorchs_avx2_path_bit_for_bit(torch) -> None:
     """80,000 normal numbers in float32 (the vectorised Box-Muller), over 20 seeds."""
     for seed in range(20):
         torch.manual_seed(seed)
@@ -231,7 +218,7 @@ def test_float32_normals_take_pytorchs_avx2_path_bit_for_bit() -> None:
         assert np.array_equal(torch.randn(4096).numpy(), minigrad.randn(4096).numpy()), seed
 
 
-def test_float64_normals_are_pytorchs_bit_for_bit() -> None:
+def test_float64_normals_are_pytorchs_bit_for_bit(torch) -> None:
     """40,000 normal numbers in float64 (Box-Muller with the C library's log, sin and cos)
     over 10 seeds, then a batch of images' worth of float32 ones (fidelity/generator.py
     makes all blocks of 16 at once)."""
@@ -253,7 +240,7 @@ SPACES = [(-math.pi, math.pi, 2000), (-1, 1, 100), (0, 2 * math.pi, 50), (-10, 1
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_float_ranges_are_pytorchs_bit_for_bit(dtype: str) -> None:
+def test_float_ranges_are_pytorchs_bit_for_bit(dtype: str, torch) -> None:
     """arange with a float step and linspace: every value's last bit as PyTorch 2.13's kernel
     makes it (arange(-8.0, 8.0, 0.1)[-1] is 7.8999996, not 7.9000001)."""
     for make, cases in ((lambda lib, *a: lib.arange(*a, dtype=getattr(lib, dtype)), RANGES),
@@ -265,7 +252,7 @@ def test_float_ranges_are_pytorchs_bit_for_bit(dtype: str) -> None:
     assert repr(minigrad.arange(-8.0, 8.0, 0.1)[-1].item()) == "7.899999618530273"
 
 
-def test_tanh_backward_is_pytorchs_bit_for_bit() -> None:
+def test_tanh_backward_is_pytorchs_bit_for_bit(torch) -> None:
     """grad * (1 - y*y) with the inner multiply-add fused, as PyTorch's kernel rounds it: the
     gradient of every element equals PyTorch's (given the same tanh)."""
     rng = np.random.default_rng(0)
@@ -279,8 +266,8 @@ def test_tanh_backward_is_pytorchs_bit_for_bit() -> None:
 
 @pytest.mark.parametrize(("name", "least"), [("tanh", 0.995), ("sin", 0.93), ("cos", 0.93),
                                            ("exp", 0.98), ("log", 0.9)])
-def test_float32_vector_math_agrees_with_pytorchs_mkl_as_measured(name: str, least: float
-                                                                  ) -> None:
+def test_float32_vector_math_agrees_with_pytorchs_mkl_as_measured(name: str, least: float,
+                                                                  torch) -> None:
     """PyTorch's x86-64 builds compute these with Intel MKL's closed vector math, which is not
     correctly rounded; minigrad's correctly rounded values agree on at least `least` of the
     inputs (measured: 99.9%, 95%, 95%, 99%, 92%; numpy's float32: 66%, 88%, 84%, 61%, 84%)."""
@@ -335,7 +322,7 @@ def test_probes_by_tools_get_plain_errors() -> None:
         minigrad.__wrapped__  # noqa: B018
 
 
-def test_the_unseeded_default_is_pytorchs_old_fixed_seed() -> None:
+def test_the_unseeded_default_is_pytorchs_old_fixed_seed(torch) -> None:
     """PyTorch 2.13 seeds itself from the system at start; minigrad keeps PyTorch's documented
     default seed, so that notebooks print the same on every run."""
     import subprocess

@@ -11,11 +11,6 @@ import pytest
 import minigrad as mg
 
 
-@pytest.fixture
-def torch():
-    return pytest.importorskip("torch")
-
-
 def _cubic(x):
     return (x ** 3).sum() + x[0] * x[1]
 

@@ -13,11 +13,6 @@ import pytest
 import minigrad as mg
 
 
-@pytest.fixture
-def torch():
-    return pytest.importorskip("torch")
-
-
 def _same_after(y, method, *args):
     """y changed in place by `method`: itself returned, its version one up."""
     before = y._version

@@ -10,14 +10,6 @@ import pytest
 
 import minigrad as mg
 
-try:
-    import torch
-except ImportError:  # pragma: no cover - the literal facts below still run
-    torch = None
-
-needs_torch = pytest.mark.skipif(torch is None, reason="torch is not installed")
-
-
 # (PyTorch's select_backward/slice_backward/as_strided_backward copy; an advanced index adds.)
 
 def _sign_bits(values: list[float]) -> list[bool]:
@@ -56,9 +48,8 @@ def test_select_times_zero_gives_a_negative_zero_gradient() -> None:
     assert _sign_bits(x.grad.tolist()) == [False, True]
 
 
-@needs_torch
 @pytest.mark.parametrize("view", BASIC_VIEWS)
-def test_gradient_signs_through_views_match_torch(view: str) -> None:
+def test_gradient_signs_through_views_match_torch(view: str, torch) -> None:
     fn = BASIC_VIEWS[view][0]
     ours, theirs = (_grad_through_view(lib, fn) for lib in (mg, torch))
     assert _sign_bits(ours) == _sign_bits(theirs)

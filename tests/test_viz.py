@@ -128,6 +128,7 @@ def _run_without_dot(script: str, tmp_path: Path) -> str:
     return result.stdout
 
 
+@pytest.mark.slow  # fresh interpreters
 def test_svg_identical_across_processes_without_dot(tmp_path: Path) -> None:
     first = _run_without_dot(_SVG_SCRIPT, tmp_path)
     second = _run_without_dot(_SVG_SCRIPT, tmp_path)
@@ -247,6 +248,7 @@ def test_intermediate_colour_in_legend() -> None:
     assert boxes == legend and "#ffffff" in legend  # y: an intermediate alive and named
 
 
+@pytest.mark.slow  # a 100,000-node graph
 def test_100k_node_graph_is_capped_without_recursion() -> None:
     x = torch.tensor(1.0, requires_grad=True)
     y = x

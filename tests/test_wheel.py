@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # builds and installs the wheel
+
 ROOT = Path(__file__).resolve().parent.parent
 EXERCISE = "ex03_accumulation.ipynb"  # four exercises, a kernel start and a second or two
 NAME, IMPORTS = "minigrad_course", {"minigrad", "minigrad_course"}

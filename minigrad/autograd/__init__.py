@@ -7,8 +7,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import _grad_mode
-from ..compat.legacy import Variable  # PyTorch 0.3's wrapper, a plain tensor now
-from ..compat.subset import module_getattr
+from .._subset import module_getattr
 from ..creation import zeros_like
 from ..ops.shape import stack
 from ..tensor import Tensor
@@ -163,5 +162,5 @@ from . import profiler  # noqa: E402, F401
 
 
 def __getattr__(name: str) -> Any:
-    """A name minigrad leaves out gets one line that says so (see compat/subset.py)."""
+    """A name minigrad leaves out gets one line that says so (see _subset.py)."""
     return module_getattr("torch.autograd", __name__)(name)

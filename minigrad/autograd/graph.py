@@ -10,7 +10,7 @@ import weakref
 from types import MappingProxyType
 from typing import Any
 
-from ..utils.hooks import RemovableHandle
+from .._handles import RemovableHandle
 from . import anomaly
 
 _sequence = itertools.count()  # creation order; the engine runs later nodes first, as PyTorch does

@@ -6,11 +6,15 @@ device (`torch.device("cuda" if torch.cuda.is_available() else "cpu")`), wrap te
 gives those names a meaning on a CPU-only, modern minigrad, and says plainly what minigrad leaves
 out of PyTorch:
 
-- device.py: `torch.device`, `torch.cuda`, `torch.backends`, `torch.accelerator`, and the check
-  behind every `device=` argument (the CPU is fine, CUDA fails with PyTorch's own error);
-- legacy.py: PyTorch 0.3's `torch.FloatTensor(...)` and friends, and `autograd.Variable`, which
-  today are plain tensors;
-- subset.py: the one-line error for a PyTorch name minigrad does not have (`torch.fft`,
-  `nn.LSTM`), with what to use in the course instead.
+- device.py: `torch.cuda`, `torch.backends`, `torch.accelerator` (`torch.device` itself, and the
+  check behind every `device=` argument, are the core's: minigrad/_device.py);
+- legacy.py: PyTorch 0.3's `torch.FloatTensor(...)` and friends, `x.type(...)` and
+  `autograd.Variable`, which today are plain tensors;
+- storage.py: `stride()`, `storage_offset()`, `data_ptr()` and `storage()`, read from the numpy
+  array under a tensor;
+- serialization.py: `torch.save` and `torch.load`.
 
-None of it takes part in computing a gradient: a learner can skip this folder."""
+The core never imports this folder: legacy.py and storage.py give Tensor (and autograd) their
+names when minigrad/__init__.py imports them, on top of the core. (What minigrad leaves out of
+PyTorch is said by minigrad/_subset.py, which the core's modules use.) None of it takes part in
+computing a gradient: a learner can skip this folder."""

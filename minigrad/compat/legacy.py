@@ -3,13 +3,15 @@ and `torch.autograd.Variable`. In PyTorch today both are thin names for plain te
 
 `torch.FloatTensor(data)` makes a float32 tensor from data, `torch.FloatTensor(2, 3)` an
 (uninitialised in PyTorch, zero here) one of that shape, and `x.type(torch.FloatTensor)` casts;
-`isinstance(x, torch.FloatTensor)` asks for the dtype."""
+`isinstance(x, torch.FloatTensor)` asks for the dtype. Importing this module gives Tensor its
+`type()` and `minigrad.autograd` its `Variable` (the core knows neither)."""
 from __future__ import annotations
 
 import builtins
 from typing import Any
 
-from .. import _dtype
+from .. import _dtype, autograd
+from .._tensor_ops import _attach
 from ..creation import tensor, zeros
 from ..tensor import Tensor
 
@@ -64,3 +66,15 @@ def Variable(data: Tensor, requires_grad: bool = False,  # noqa: N802 - PyTorch'
     if not isinstance(data, Tensor):
         raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
     return data.detach().requires_grad_(requires_grad)
+
+
+class _LegacyMethods:
+    def type(self, dtype=None):
+        """With no argument, the type's name (`torch.FloatTensor`); with a dtype, a cast."""
+        if dtype is None:
+            return f"torch.{self.dtype.tensor_type}"
+        return self.to(dtype_of(dtype))
+
+
+_attach(_LegacyMethods, Tensor)
+autograd.Variable = Variable  # PyTorch 0.3's wrapper, a plain tensor now

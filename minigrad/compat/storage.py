@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .._tensor_ops import _attach
 from ..tensor import Tensor
 
 TYPED_STORAGE_WARNING = (
@@ -81,3 +82,16 @@ class TypedStorage:
         return " " + "\n ".join(str(v) for v in self._values.tolist()) + "\n" + info
 
     __str__ = __repr__
+
+
+class _StorageMethods:
+    """Where a tensor's values live, which compat gives Tensor (the core computes on numpy
+    arrays and has no storage of its own)."""
+
+    def stride(self, dim=None): return stride(self, dim)
+    def storage_offset(self): return storage_offset(self)
+    def data_ptr(self): return data_ptr(self)
+    def storage(self): return TypedStorage(self)
+
+
+_attach(_StorageMethods, Tensor)

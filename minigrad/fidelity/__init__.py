@@ -18,7 +18,9 @@ prints, digit for digit, and `torch.manual_seed(0)` gives the same random number
   round them (and `fma64`, the same fused multiply-add for float64);
 - vector_math.py: float32 tanh, sin, cos, exp, log as near as numpy gets to PyTorch's (MKL's,
   whose last bits no published algorithm gives), tanh's backward as PyTorch rounds it, and
-  the sqrt of Adam's and RMSprop's steps.
+  the sqrt of Adam's and RMSprop's steps;
+- formulas.py: the optimizers' updates (`add_scaled`, `addcmul_`, `lerp_`), binary
+  cross-entropy's logs and the default initialisation's bounds, in PyTorch's steps.
 
 Each function returns what its plain numpy counterpart returns, but for the last bits of a
 float: read `fidelity.sum_like_torch(x)` as `x.sum()` and skip this folder on a first reading.

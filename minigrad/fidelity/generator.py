@@ -1,11 +1,12 @@
-"""torch.Generator: PyTorch's CPU random numbers, bit for bit.
+"""PyTorch's CPU random numbers, bit for bit: the engine behind torch.Generator.
 
 PyTorch draws from a Mersenne Twister (mt19937) seeded the standard way, and turns its 32-bit
 words into numbers with a few fixed recipes. numpy has the same Mersenne Twister, so minigrad
 seeds numpy's with PyTorch's seeding and applies PyTorch's recipes: `torch.manual_seed(0)`
 followed by `torch.randn(3)` gives the same three numbers here as in PyTorch, and so does the
 default initialisation of `nn.Linear`. `minigrad.random` (torch.rand, randn, randint, randperm,
-normal) asks a Generator for its numbers and makes tensors of them."""
+normal) asks a Generator for its numbers and makes tensors of them; it also gives the Generator
+its torch face (a device, a state as a tensor). This module works on numpy arrays only."""
 from __future__ import annotations
 
 import math
@@ -13,8 +14,6 @@ from typing import Any
 
 import numpy as np
 
-from ..compat.device import device as _device
-from ..tensor import Tensor
 from . import avx_mathfun
 
 DEFAULT_SEED = 67280421310721  # the seed PyTorch's default CPU generator starts from
@@ -32,21 +31,14 @@ def _mt19937_state(seed: int) -> np.ndarray:
     return key
 
 
-class Generator:
-    """A source of random numbers with its own seed, as `torch.Generator()`."""
+class MersenneTwister:
+    """PyTorch's CPU generator: a Mersenne Twister with PyTorch's seeding and recipes."""
 
-    def __init__(self, device: Any = "cpu") -> None:
-        if _device(device).type != "cpu":
-            raise RuntimeError(f"minigrad is a subset of PyTorch: it has only the CPU generator, "
-                               f"not one on '{device}'")
+    def __init__(self) -> None:
         self._bits = np.random.MT19937()
         self.manual_seed(DEFAULT_SEED)
 
-    @property
-    def device(self) -> Any:
-        return _device("cpu")
-
-    def manual_seed(self, seed: int) -> Generator:
+    def manual_seed(self, seed: int) -> MersenneTwister:
         seed = int(seed)
         self._seed = seed
         self._bits.state = {"bit_generator": "MT19937",
@@ -54,17 +46,17 @@ class Generator:
         self._next_normal: float | None = None  # Box-Muller makes two numbers, keeps one
         return self
 
-    def get_state(self) -> Any:
-        """The whole state as a uint8 tensor, for set_state (its bytes are minigrad's own layout:
+    def get_state(self) -> np.ndarray:
+        """The whole state as uint8 values, for set_state (its bytes are minigrad's own layout:
         the 624 words, the position, the kept normal number and the seed)."""
         state = self._bits.state["state"]
         kept = np.nan if self._next_normal is None else self._next_normal
         parts = [state["key"].astype(np.uint32).tobytes(), np.int64(state["pos"]).tobytes(),
                  np.float64(kept).tobytes(), np.uint64(self._seed & (2**64 - 1)).tobytes()]
-        return Tensor(np.frombuffer(b"".join(parts), dtype=np.uint8).copy())
+        return np.frombuffer(b"".join(parts), dtype=np.uint8).copy()
 
-    def set_state(self, new_state: Any) -> Generator:
-        raw = new_state._data.astype(np.uint8).tobytes()
+    def set_state(self, new_state: np.ndarray) -> MersenneTwister:
+        raw = new_state.astype(np.uint8).tobytes()
         if len(raw) != 624 * 4 + 24:
             raise RuntimeError("Expected a state made by get_state()")
         key = np.frombuffer(raw[:2496], dtype=np.uint32).copy()
@@ -187,5 +179,3 @@ def _libm_log(x: np.ndarray) -> np.ndarray:
     randn would show it. Python's math.log is the C library's."""
     return np.frompyfunc(math.log, 1, 1)(x).astype(x.dtype)
 
-
-default_generator = Generator()

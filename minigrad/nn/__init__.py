@@ -75,6 +75,6 @@ __all__ = [
            "utils",
 ]
 
-from ..compat.subset import module_getattr as _module_getattr  # noqa: E402
+from .._subset import module_getattr as _module_getattr  # noqa: E402
 
 __getattr__ = _module_getattr("torch.nn", __name__)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import Function
+from ..fidelity.formulas import log1p_from_double, log_from_double
 from ..fidelity.summation import mean_like_torch, sum_like_torch
 from ..tensor import Tensor
 
@@ -92,9 +93,9 @@ class BinaryCrossEntropy(Function):
         if ((ys < 0) | (ys > 1)).any():
             raise RuntimeError("all elements of target should be between 0 and 1")
         f = xs.dtype.type
-        with np.errstate(divide="ignore"):  # each log rounded once from double, as the C library
-            log_x = np.maximum(np.log(xs.astype(np.float64)).astype(xs.dtype), f(-100))
-            log_1mx = np.maximum(np.log1p(-xs.astype(np.float64)).astype(xs.dtype), f(-100))
+        with np.errstate(divide="ignore"):
+            log_x = np.maximum(log_from_double(xs), f(-100))
+            log_1mx = np.maximum(log1p_from_double(-xs), f(-100))
         loss = (ys - f(1)) * log_1mx - ys * log_x
         if weight is not None:
             loss = loss * weight._data

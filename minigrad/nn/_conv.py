@@ -293,3 +293,70 @@ def _warn_once_of_padded_copy() -> None:
         warnings.warn("Using padding='same' with even kernel lengths and odd dilation may "
                       "require a zero-padded copy of the input be created", UserWarning,
                       stacklevel=4)
+
+
+def _tuple(value: Any, dims: int) -> tuple:
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * dims
+
+
+# ---- transposed convolutions (nn/conv_transpose.py's modules) -----------------------------
+
+class ConvolutionTransposed(Function):
+    """convT(x, w) + b = input_gradient(x, w) + b: dx = conv(g, w), dw = weight_gradient(g, x),
+    db = g per channel"""
+    node_name = "ConvolutionBackward0"
+    saved_names = ("input", "weight")
+    optional_tensors = (2,)  # the bias
+
+    @staticmethod
+    def forward(ctx, x, w, b, geo, out_shape):
+        ctx.geo = geo
+        ctx.save_for_backward(x, w)
+        y = input_gradient(x._data, w._data, out_shape, geo)
+        if b is not None:
+            y += b._data.reshape(-1, *(1,) * (y.ndim - 2))
+        return Tensor(y)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, w = ctx.saved_tensors
+        need = ctx.needs_input_grad
+        grad_x = Convolution.apply(grad, w, None, ctx.geo) if need[0] else None
+        grad_w = ConvolutionBackward.apply(x, grad, w, ctx.geo, (False, True, False))[1] \
+            if need[1] else None
+        grad_b = grad.sum((0, *range(2, grad.ndim))) if need[2] else None
+        return grad_x, grad_w, grad_b, None, None
+
+
+def conv_transpose(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any,
+                   padding: Any, output_padding: Any, groups: int, dilation: Any,
+                   dims: int) -> Tensor:
+    """F.conv_transpose1d (dims 1) and F.conv_transpose2d (dims 2)."""
+    if input.ndim not in (dims + 1, dims + 2):
+        raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to "
+                           f"conv_transpose{dims}d, but got input of size: {list(input.shape)}")
+    if input.ndim == dims + 1:
+        return conv_transpose(input.unsqueeze(0), weight, bias, stride, padding, output_padding,
+                              groups, dilation, dims).squeeze(0)
+    if weight.ndim < 3:
+        raise RuntimeError("weight should have at least three dimensions")
+    stride, padding = _tuple(stride, dims), _tuple(padding, dims)
+    output_padding, dilation = _tuple(output_padding, dims), _tuple(dilation, dims)
+    if input.shape[1] != weight.shape[0]:
+        raise RuntimeError(f"Given transposed=1, weight of size {list(weight.shape)}, expected "
+                           f"input{list(input.shape)} to have {weight.shape[0]} channels, but "
+                           f"got {input.shape[1]} channels instead")
+    if any(op >= max(s, d) for op, s, d in zip(output_padding, stride, dilation)):
+        # PyTorch's kernel is 2-D: a 1-D one has height 1 (output padding 0)
+        shown = {"output_padding": output_padding, "stride": stride, "dilation": dilation}
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but "
+                           "got " + " ".join(
+                               f"{name}_{side}: {value}" for name, values in shown.items()
+                               for side, value in zip(("height", "width"), (
+                                   (0 if name == "output_padding" else 1,) * (2 - dims)
+                                   + tuple(values)))))
+    spatial = tuple((n - 1) * s - 2 * p + d * (k - 1) + op + 1 for n, s, p, d, k, op in zip(
+        input.shape[2:], stride, padding, dilation, weight.shape[2:], output_padding))
+    out_shape = (input.shape[0], weight.shape[1] * groups, *spatial)
+    geo = Geometry(stride, tuple((p, p) for p in padding), dilation, groups)
+    return ConvolutionTransposed.apply(input, weight, bias, geo, out_shape)

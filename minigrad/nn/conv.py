@@ -9,16 +9,13 @@ from typing import Any
 from ..creation import empty
 from ..tensor import Tensor
 from . import functional as F
+from ._conv import _tuple
 from .layers import default_init
 from .module import Module
 from .parameter import Parameter
 
 PADDING_STRINGS = ("same", "valid")
 PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
-
-
-def _tuple(value: Any, dims: int) -> tuple:
-    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * dims
 
 
 class _ConvNd(Module):

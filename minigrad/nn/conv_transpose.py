@@ -2,84 +2,21 @@
 adjoint of a convolution, which spreads each input value over a kernel-sized patch of a larger
 output (the upsampling half of autoencoders and GANs).
 
-It is built from the convolution's own pieces (_conv.py): the forward is a convolution's input
-gradient, and its gradients are a convolution (for the input) and a convolution's weight
-gradient (for the weight), both Functions, so derivatives of any order work. The grad_fn is
-ConvolutionBackward0, as in PyTorch."""
+The Function and F.conv_transpose1d/2d's body are in _conv.py, built from the convolution's own
+pieces: the forward is a convolution's input gradient, and its gradients are a convolution (for
+the input) and a convolution's weight gradient (for the weight), both Functions, so derivatives
+of any order work. The grad_fn is ConvolutionBackward0, as in PyTorch."""
 from __future__ import annotations
 
 import math
 from typing import Any
 
-from ..autograd.function import Function
 from ..creation import empty
 from ..tensor import Tensor
-from ._conv import Convolution, ConvolutionBackward, Geometry, input_gradient
-from .conv import _tuple
+from ._conv import _tuple, conv_transpose
 from .layers import default_init
 from .module import Module
 from .parameter import Parameter
-
-
-class ConvolutionTransposed(Function):
-    """convT(x, w) + b = input_gradient(x, w) + b: dx = conv(g, w), dw = weight_gradient(g, x),
-    db = g per channel"""
-    node_name = "ConvolutionBackward0"
-    saved_names = ("input", "weight")
-    optional_tensors = (2,)  # the bias
-
-    @staticmethod
-    def forward(ctx, x, w, b, geo, out_shape):
-        ctx.geo = geo
-        ctx.save_for_backward(x, w)
-        y = input_gradient(x._data, w._data, out_shape, geo)
-        if b is not None:
-            y += b._data.reshape(-1, *(1,) * (y.ndim - 2))
-        return Tensor(y)
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, w = ctx.saved_tensors
-        need = ctx.needs_input_grad
-        grad_x = Convolution.apply(grad, w, None, ctx.geo) if need[0] else None
-        grad_w = ConvolutionBackward.apply(x, grad, w, ctx.geo, (False, True, False))[1] \
-            if need[1] else None
-        grad_b = grad.sum((0, *range(2, grad.ndim))) if need[2] else None
-        return grad_x, grad_w, grad_b, None, None
-
-
-def conv_transpose(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any,
-                   padding: Any, output_padding: Any, groups: int, dilation: Any,
-                   dims: int) -> Tensor:
-    """F.conv_transpose1d (dims 1) and F.conv_transpose2d (dims 2)."""
-    if input.ndim not in (dims + 1, dims + 2):
-        raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to "
-                           f"conv_transpose{dims}d, but got input of size: {list(input.shape)}")
-    if input.ndim == dims + 1:
-        return conv_transpose(input.unsqueeze(0), weight, bias, stride, padding, output_padding,
-                              groups, dilation, dims).squeeze(0)
-    if weight.ndim < 3:
-        raise RuntimeError("weight should have at least three dimensions")
-    stride, padding = _tuple(stride, dims), _tuple(padding, dims)
-    output_padding, dilation = _tuple(output_padding, dims), _tuple(dilation, dims)
-    if input.shape[1] != weight.shape[0]:
-        raise RuntimeError(f"Given transposed=1, weight of size {list(weight.shape)}, expected "
-                           f"input{list(input.shape)} to have {weight.shape[0]} channels, but "
-                           f"got {input.shape[1]} channels instead")
-    if any(op >= max(s, d) for op, s, d in zip(output_padding, stride, dilation)):
-        # PyTorch's kernel is 2-D: a 1-D one has height 1 (output padding 0)
-        shown = {"output_padding": output_padding, "stride": stride, "dilation": dilation}
-        raise RuntimeError("output padding must be smaller than either stride or dilation, but "
-                           "got " + " ".join(
-                               f"{name}_{side}: {value}" for name, values in shown.items()
-                               for side, value in zip(("height", "width"), (
-                                   (0 if name == "output_padding" else 1,) * (2 - dims)
-                                   + tuple(values)))))
-    spatial = tuple((n - 1) * s - 2 * p + d * (k - 1) + op + 1 for n, s, p, d, k, op in zip(
-        input.shape[2:], stride, padding, dilation, weight.shape[2:], output_padding))
-    out_shape = (input.shape[0], weight.shape[1] * groups, *spatial)
-    geo = Geometry(stride, tuple((p, p) for p in padding), dilation, groups)
-    return ConvolutionTransposed.apply(input, weight, bias, geo, out_shape)
 
 
 class _ConvTransposeNd(Module):

@@ -14,17 +14,17 @@ import numpy as np
 from .. import _grad_mode
 from .._dtype import dtype as _dtype_cls
 from .._dtype import int64
+from ..ops import statistics
 from ..ops.pointwise import AddScalar, DivScalar, MulScalar
 from ..ops.shape import SqueezeDimInPlace, _dims
 from ..tensor import Tensor
 from ._bce import BinaryCrossEntropy, BinaryCrossEntropyWithLogits
-from ._conv import convolution
-from ._ops import Addmm, LeakyRelu, LogSoftmax, MseLoss, NllLoss, NllLoss2d, Softmax
+from ._conv import conv_transpose, convolution
+from ._ops import Addmm, LeakyRelu, MseLoss, NllLoss, NllLoss2d
 from ._pad import pad
 from ._pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 from ._smooth_losses import HuberLoss, SmoothL1Loss
 from .activations import elu, gelu, hardtanh, relu6, softplus
-from .conv_transpose import conv_transpose
 from .dropout import dropout, dropout1d, dropout2d
 from .embedding import embedding
 from .normalization import batch_norm, instance_norm, layer_norm
@@ -138,14 +138,14 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
             dtype: _dtype_cls | None = None) -> Tensor:
     """exp(x) / sum(exp(x)) along `dim`, computed without overflow."""
     input = input if dtype is None else input.to(dtype)
-    return Softmax.apply(input, _softmax_dim("softmax", input.ndim, dim))
+    return statistics.softmax(input, _softmax_dim("softmax", input.ndim, dim))
 
 
 def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
                 dtype: _dtype_cls | None = None) -> Tensor:
     """x - log(sum(exp(x))) along `dim`, with the max subtracted first so exp cannot overflow."""
     input = input if dtype is None else input.to(dtype)
-    return LogSoftmax.apply(input, _softmax_dim("log_softmax", input.ndim, dim))
+    return statistics.log_softmax(input, _softmax_dim("log_softmax", input.ndim, dim))
 
 
 def _check_reduction(reduction: str) -> None:
@@ -435,6 +435,6 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
     return input / denom
 
 
-from ..compat.subset import module_getattr as _module_getattr  # noqa: E402
+from .._subset import module_getattr as _module_getattr  # noqa: E402
 
 __getattr__ = _module_getattr("torch.nn.functional", __name__)

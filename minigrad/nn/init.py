@@ -117,6 +117,6 @@ def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
     return tensor if std is None else normal_(tensor, 0, std, generator)
 
 
-from ..compat.subset import module_getattr as _module_getattr  # noqa: E402
+from .._subset import module_getattr as _module_getattr  # noqa: E402
 
 __getattr__ = _module_getattr("torch.nn.init", __name__)

@@ -1,11 +1,11 @@
 """The layers: Linear, the activations and the two losses, as in torch.nn."""
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from .. import _grad_mode
 from ..creation import empty
+from ..fidelity.formulas import default_init_bounds
 from ..tensor import Tensor
 from . import functional as F
 from .module import Module
@@ -15,11 +15,8 @@ from .parameter import Parameter
 def default_init(weight: Parameter, bias: Parameter | None, fan_in: int) -> None:
     """PyTorch's default for Linear and Conv: kaiming_uniform_(a=sqrt(5)) for the weight, which
     comes down to uniform(-1/sqrt(fan_in), 1/sqrt(fan_in)), and the same range for the bias.
-    The bounds are computed in PyTorch's steps (they can differ in the last bit from
-    1/sqrt(n)), and the generator is PyTorch's, so the numbers are PyTorch's."""
-    gain = math.sqrt(2.0 / (1 + math.sqrt(5) ** 2))  # calculate_gain("leaky_relu", sqrt(5))
-    weight_bound = math.sqrt(3.0) * (gain / math.sqrt(fan_in)) if fan_in > 0 else 0
-    bias_bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+    The bounds are PyTorch's to the last bit (fidelity.formulas), and so is the generator."""
+    weight_bound, bias_bound = default_init_bounds(fan_in)
     with _grad_mode.no_grad():  # initialising is not part of any graph
         weight.uniform_(-weight_bound, weight_bound)
         if bias is not None:

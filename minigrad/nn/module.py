@@ -10,8 +10,8 @@ from typing import Any
 
 from .. import _grad_mode
 from .._dtype import float16, float32, float64
+from .._tensor_ops import dtype_of_to
 from ..autograd.graph import RemovableHandle
-from ..compat.device import dtype_of_to
 from ..tensor import Tensor
 from .hooks import add_hook, call_with_hooks
 from .parameter import Parameter, zero_grads

@@ -237,3 +237,60 @@ class Logsumexp(Function):
 
 def logsumexp(a: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
     return Logsumexp.apply(a._float_if_int(), _all_or(dim, a.ndim), keepdim)
+
+
+class LogSoftmax(Function):
+    """d log_softmax(x) = g - softmax(x) * sum(g) along dim"""
+    node_name = "LogSoftmaxBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        # Subtracting the max first keeps exp() from overflowing; the result is the same.
+        data = np.atleast_1d(x._data)
+        shifted = data - data.max(axis=dim, keepdims=True)
+        log_sums = np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+        return _saved_result(ctx, x, shifted - log_sums, dim)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        if out.ndim == 0:  # softmax of one number is 1: the gradient cancels exactly
+            return grad - grad, None
+        return grad - out.exp() * grad.sum(ctx.dim, keepdim=True), None
+
+
+class Softmax(Function):
+    """d softmax(x) = s * (g - sum(g * s)) along dim"""
+    node_name = "SoftmaxBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        data = np.atleast_1d(x._data)
+        exps = np.exp(data - data.max(axis=dim, keepdims=True))
+        return _saved_result(ctx, x, exps / exps.sum(axis=dim, keepdims=True), dim)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        if out.ndim == 0:
+            return grad - grad, None
+        return out * (grad - (grad * out).sum(ctx.dim, keepdim=True)), None
+
+
+def _saved_result(ctx, x: Tensor, values: np.ndarray, dim: int) -> Tensor:
+    """Softmax's and LogSoftmax's result in `x`'s shape (a 0-d input was computed as 1-d) and
+    dtype, saved with `dim` for backward, which needs only the result."""
+    result = Tensor(values.reshape(x.shape).astype(x._data.dtype, copy=False))
+    ctx.dim = dim
+    ctx.save_for_backward(result)
+    return result
+
+
+def softmax(a: Tensor, dim: int) -> Tensor:
+    """exp(x) / sum(exp(x)) along `dim`, computed without overflow (Tensor.softmax, F.softmax)."""
+    return Softmax.apply(a, _dims(dim, a.ndim)[0] if a.ndim else 0)
+
+
+def log_softmax(a: Tensor, dim: int) -> Tensor:
+    """x - log(sum(exp(x))) along `dim`, with the max subtracted first so exp cannot overflow."""
+    return LogSoftmax.apply(a, _dims(dim, a.ndim)[0] if a.ndim else 0)

@@ -11,6 +11,6 @@ from .sgd import SGD
 
 __all__ = ["LBFGS", "SGD", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "lr_scheduler"]
 
-from ..compat.subset import module_getattr as _module_getattr  # noqa: E402
+from .._subset import module_getattr as _module_getattr  # noqa: E402
 
 __getattr__ = _module_getattr("torch.optim", __name__)

@@ -8,8 +8,9 @@ from typing import Any
 import numpy as np
 
 from ..fidelity import fma
+from ..fidelity.formulas import add_scaled
 from ..tensor import Tensor
-from .optimizer import Optimizer, _check_not_supported, add_scaled
+from .optimizer import Optimizer, _check_not_supported
 
 
 class Adagrad(Optimizer):

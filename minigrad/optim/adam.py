@@ -1,15 +1,15 @@
 """Adam, as torch.optim.Adam: momentum on the gradient and on its square, bias-corrected."""
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 
-from ..fidelity import fma, vector_math
+from ..fidelity import vector_math
+from ..fidelity.formulas import add_scaled, addcmul_, lerp_
 from ..tensor import Tensor
-from .optimizer import Optimizer, _check_not_supported, add_scaled
+from .optimizer import Optimizer, _check_not_supported
 
 
 class Adam(Optimizer):
@@ -58,10 +58,9 @@ class Adam(Optimizer):
                 grad = add_scaled(grad, param._data, weight_decay)  # grad.add(p, alpha=wd)
         state["step"]._data += 1
         m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
-        _lerp_(m, grad, 1 - beta1)
-        v *= beta2  # then addcmul_(g, g, value=1 - beta2): (value * g) * g + v, rounded once
-        v[...] = fma(np.float32(1 - beta2) * grad, grad, v) if v.dtype == np.float32 \
-            else v + (1 - beta2) * grad * grad
+        lerp_(m, grad, 1 - beta1)
+        v *= beta2
+        addcmul_(v, grad, grad, 1 - beta2)
         step = float(state["step"]._data)
         bias_correction1 = 1 - beta1 ** step
         bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5  # as PyTorch: not math.sqrt
@@ -71,16 +70,3 @@ class Adam(Optimizer):
         param._data += -(lr / bias_correction1) * m / denom
         for memory in state.values():
             memory._bump_version()
-
-
-def _lerp_(start: np.ndarray, end: np.ndarray, weight: float) -> None:
-    """start += weight * (end - start), in place, computed from the nearer end like PyTorch's
-    lerp kernel so float32 results agree to the last bit."""
-    if start.dtype == np.float32:  # each branch one fused multiply-add, as the kernel's
-        w = np.float32(weight)
-        start[...] = (fma(w, end - start, start) if weight < 0.5
-                      else fma(-(end - start), np.float32(1) - w, end))
-    elif weight < 0.5:
-        start += weight * (end - start)
-    else:
-        start[...] = end - (end - start) * (1 - weight)

@@ -11,10 +11,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import numpy as np
-
 from .. import _grad_mode
-from ..fidelity import fma
 from ..nn.parameter import zero_grads
 from ..tensor import Tensor
 
@@ -142,15 +139,6 @@ def _cast(param: Tensor, value: Any, key: Any = None) -> Any:
     if isinstance(value, (list, tuple)):
         return type(value)(_cast(param, v, key) for v in value)
     return value
-
-
-def add_scaled(a: Any, b: Any, alpha: float) -> Any:
-    """a + alpha * b as PyTorch's `a.add(b, alpha=alpha)` computes it: on float32, one fused
-    multiply-add, rounded once (`a - lr * b` in numpy rounds twice, and an ulp's difference in
-    a quarter of the elements shows in printed losses after a few hundred steps)."""
-    if np.asarray(a).dtype == np.float32:
-        return fma(b, np.float32(alpha), a)
-    return a + alpha * b
 
 
 def _check_not_supported(**flags: Any) -> None:

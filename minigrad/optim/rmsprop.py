@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..fidelity import fma, vector_math
+from ..fidelity.formulas import lerp_
 from ..tensor import Tensor
 from .optimizer import Optimizer, _check_not_supported
 
@@ -59,7 +60,7 @@ class RMSprop(Optimizer):
         square_avg[...] = fma(dtype(1 - group["alpha"]) * grad, grad, square_avg)
         if group["centered"]:
             grad_avg = state["grad_avg"]._data
-            grad_avg[...] = _lerp(grad_avg, grad, dtype(1 - group["alpha"]))
+            lerp_(grad_avg, grad, 1 - group["alpha"])
             avg = vector_math.sqrt_like_torch(fma(-grad_avg, grad_avg, square_avg))
         else:
             avg = vector_math.sqrt_like_torch(square_avg)
@@ -71,10 +72,3 @@ class RMSprop(Optimizer):
             param._data[...] = fma(buffer, dtype(-group["lr"]), param._data)  # add_(b, alpha=-lr)
         else:
             param._data += (dtype(-group["lr"]) * grad) / avg  # addcdiv_(g, avg, value=-lr)
-
-
-def _lerp(start: np.ndarray, end: np.ndarray, weight: np.floating) -> np.ndarray:
-    """PyTorch's lerp: from the nearer end, so that weight 0 and 1 give the ends exactly."""
-    if abs(weight) < 0.5:
-        return fma(weight, end - start, start)
-    return fma(-(end - start), 1 - weight, end)

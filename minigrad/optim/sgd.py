@@ -6,15 +6,16 @@ from typing import Any
 
 import numpy as np
 
+from ..fidelity.formulas import add_scaled
 from ..tensor import Tensor
-from .optimizer import Optimizer, _check_not_supported, add_scaled
+from .optimizer import Optimizer, _check_not_supported
 
 
 class SGD(Optimizer):
     """p -= lr * g, where g is the gradient plus weight_decay * p, and with momentum the
     running buffer b = momentum * b + (1 - dampening) * g (b = g on the first step) takes
     g's place (nesterov: g + momentum * b). Same order of operations and rounding as
-    PyTorch's (each `add(x, alpha=...)` rounds once: optimizer.add_scaled)."""
+    PyTorch's (each `add(x, alpha=...)` rounds once: fidelity.formulas.add_scaled)."""
 
     def __init__(self, params: Iterable[Any], lr: float = 1e-3, momentum: float = 0,
                  dampening: float = 0, weight_decay: float = 0, nesterov: bool = False, *,

@@ -4,7 +4,7 @@ from typing import Any
 
 
 def __getattr__(name: str) -> Any:  # torch.utils.data works after `import torch` alone
-    if name in ("data", "checkpoint"):  # loaded on first use: tensor.py imports utils.hooks
-        import importlib                   # before ops exist
+    if name in ("data", "checkpoint", "hooks"):  # loaded on first use
+        import importlib
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'minigrad.utils' has no attribute '{name}'")

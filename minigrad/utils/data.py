@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import _dtype
 from ..creation import as_tensor, tensor
-from ..fidelity.generator import Generator, default_generator
+from ..random import Generator, default_generator
 from ..ops.shape import stack
 from ..random import randint, randperm
 from ..tensor import Tensor

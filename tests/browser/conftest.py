@@ -5,10 +5,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from lab_driver import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, Lab, copy_course, start_lab, stop_lab
+
+
+HERE = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test of this folder is in the browser tier (deselected by `make check`)."""
+    for item in items:
+        if HERE in item.path.parents:
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture(scope="module")

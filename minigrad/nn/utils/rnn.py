@@ -26,6 +26,6 @@ def pad_sequence(sequences: Sequence[Tensor], batch_first: bool = False,
     return out
 
 
-from ...compat.subset import module_getattr as _module_getattr  # noqa: E402
+from ..._subset import module_getattr as _module_getattr  # noqa: E402
 
 __getattr__ = _module_getattr("torch.nn.utils.rnn", __name__)

@@ -1,0 +1,48 @@
+"""What every test may ask for: `torch`, the reference PyTorch 2.13 (the one torch fixture of
+the parity tests; a test that takes it is marked `torch`), `lib`, which runs a test once on
+minigrad and once on PyTorch, and the shared helpers in tests/harness/ (on the path:
+pyproject.toml's pythonpath)."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import minigrad
+
+from harness.parity import reference_torch
+
+
+@pytest.fixture(scope="session")
+def torch() -> Any:
+    """PyTorch 2.13, imported once per worker; without it, the test skips (a failure in CI)."""
+    return reference_torch()
+
+
+@pytest.fixture(params=["minigrad", pytest.param("torch", marks=pytest.mark.torch)])
+def lib(request: pytest.FixtureRequest) -> Any:
+    """The test runs on each library: minigrad, then PyTorch 2.13."""
+    if request.param == "torch":
+        return request.getfixturevalue("torch")
+    return minigrad
+
+
+# The answer tables: each row runs a check on a learner's answer, watched call by call (a second
+# or more each). The fast tier judges one answer per check and test; the others are marked slow.
+ANSWER_TABLES = {"test_check_judges_the_answer", "test_a_failure_gives_each_hint_once",
+                 "test_the_check_judges_the_answer", "test_an_expected_value_is_shown_only_roughly"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that takes the torch fixture is marked torch; in the answer tables, every row
+    after the first of its check is marked slow."""
+    judged = set()
+    for item in items:
+        if "torch" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.torch)
+        if getattr(item, "originalname", None) in ANSWER_TABLES:
+            params = item.callspec.params
+            check = (item.module.__name__, item.originalname, params.get("check", params.get("checks")))
+            if check in judged:
+                item.add_marker(pytest.mark.slow)
+            judged.add(check)

@@ -1,0 +1,66 @@
+"""The edge-case half of the parity harness: a case is a function of the library (`minigrad` or
+`torch`) that does what a learner's code does; both libraries must show the same for it.
+
+    def case(lib):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        (x * x).sum().backward()
+        return x.grad
+
+    assert_same_as_torch(case, torch)   # torch: the `torch` fixture (tests/conftest.py)
+
+What is compared is what a learner sees: the repr of what the case returns, or the error it
+raises (type and exact message), and the warnings raised on the way, in order. Programs that
+need an interpreter of their own go through harness/programs.py instead."""
+from __future__ import annotations
+
+import importlib
+import re
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import minigrad
+
+REFERENCE_VERSION = "2.13."
+
+
+def reference_torch() -> Any:
+    """PyTorch 2.13, the reference; without it, a skip (which fails in CI: conftest.py)."""
+    torch = pytest.importorskip("torch")
+    if not torch.__version__.startswith(REFERENCE_VERSION):
+        pytest.skip(f"PyTorch {torch.__version__} is installed; the reference is "
+                    f"{REFERENCE_VERSION}x")
+    return importlib.import_module("torch")
+
+
+def without_cpp_source(message: str) -> str:
+    """PyTorch ends some warnings with where its C++ code raised them; minigrad has no such
+    place."""
+    return re.sub(r" \(Triggered internally at [^)]*\.\)$", "", message)
+
+
+def without_addresses(text: str) -> str:
+    """PyTorch prints a node with its address (`<MulBackward0 object at 0x7f..>`), minigrad
+    without, so that notebooks print the same on every run."""
+    return re.sub(r" at 0x[0-9a-f]+>", ">", text)
+
+
+def outcome(case: Callable[[Any], Any], lib: Any) -> tuple[str, list[str]]:
+    """What a learner sees: the printed result (or the error) and the warnings, in order."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            shown = without_addresses(repr(case(lib)))
+        except Exception as error:
+            shown = f"{type(error).__name__}: {error}"
+    return shown, [f"{w.category.__name__}: {without_cpp_source(str(w.message))}"
+                   for w in caught]
+
+
+def assert_same_as_torch(case: Callable[[Any], Any], torch: Any) -> tuple[str, list[str]]:
+    """The case shows the same on minigrad as on PyTorch; returns minigrad's outcome."""
+    ours = outcome(case, minigrad)
+    assert ours == outcome(case, torch)
+    return ours
