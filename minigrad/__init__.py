@@ -76,7 +76,8 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
               "sqrt_", "exp_", "sin_", "cos_", "relu_", "sigmoid_", "tanh_", "dist", "bincount",
               "bernoulli",
               # issue 31 item 2: names learners use that a contract engineer found missing
-              "lerp", "addcmul", "frac", "nan_to_num", "trace", "index_add", "index_fill"):
+              "lerp", "addcmul", "frac", "nan_to_num", "trace", "index_add", "index_fill",
+              "cumprod"):
     globals()[_name] = _function_form(_name)
 del _name
 # Binary operations PyTorch also takes with a number first: torch.add(1.5, 2.5) is tensor(4.)

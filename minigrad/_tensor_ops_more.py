@@ -73,6 +73,11 @@ class MoreTensorOps:
     def logsumexp(self, dim, keepdim=False): return statistics.logsumexp(self, dim, keepdim)
     def trace(self): return reduction.trace(self)
 
+    def cumprod(self, dim=None, *, dtype=None):
+        if dim is None:
+            raise TypeError('cumprod() missing 1 required positional arguments: "dim"')
+        return statistics.cumprod(self, dim, dtype)
+
     def softmax(self, dim, dtype=None):
         return statistics.softmax(self if dtype is None else self.to(dtype), dim)
 

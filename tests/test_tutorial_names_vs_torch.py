@@ -289,6 +289,16 @@ OPS = {
     "unsqueeze_ of a view, then written through": lambda L, x: _view_reshaped_then_written(x),
     "unsqueeze_ of a plain tensor's row writes through": lambda L, x: _row_reshaped(L),
     "unsqueeze_ of a leaf under no_grad": lambda L, x: _leaf_reshaped_under_no_grad(L, x),
+    "(x + 3).cumprod(1) (no zero)": lambda L, x: (x + 3).cumprod(1),
+    "x.cumprod(0) (a zero)": lambda L, x: x.cumprod(0),
+    "torch.cumprod(x, -1) (zeros)": lambda L, x: L.cumprod(x * (x > 1.9), -1),
+    "cumprod of integers, bools, 0-d, dtype=": lambda L, x: (
+        L.tensor([1, 2, 3]).cumprod(0), L.tensor([True, False]).cumprod(0),
+        x[0, 0].cumprod(0), L.tensor([1, 2], dtype=L.int32).cumprod(0, dtype=L.float64)),
+    "cumprod's gradient of a gradient": lambda L, x: L.autograd.grad(
+        ((x + 3).cumprod(1) * (x + 3).cumprod(1)).sum(), x, create_graph=True)[0],
+    "cumprod's gradient of a gradient, zeros": lambda L, x: L.autograd.grad(
+        ((x * (x > 1.9)).cumprod(1) * x.cumprod(1)).sum(), x, create_graph=True)[0],
     "x.index_fill_(1, index, 0) on a copy": lambda L, x: (x * 1).index_fill_(1, L.tensor(3), 0),
 }
 # float64 std along a dimension: PyTorch accumulates with Welford's update, minigrad with
@@ -303,7 +313,12 @@ CLOSE_ONLY = {("x.std(0, keepdim=True)", "float64"), *(
         "torch.log_softmax(x, dim=1)", "abs_, clamp_min_, sqrt_ on a copy",
         # the gradients of norm and division that normalize is composed of, in another order
         "F.normalize(x)", "F.normalize(x, p=1, dim=0)", "F.normalize of a zero row")),
-    ("torch.lerp(x, end, weights)", "float64")}
+    ("torch.lerp(x, end, weights)", "float64"),
+    # the sums at and after a zero are added in another order than PyTorch's; the gradient
+    # of a gradient goes through minigrad's float32 cumsum (PyTorch's adds in float64)
+    *((name, dtype) for dtype in ("float32", "float64") for name in (
+        "x.cumprod(0) (a zero)", "torch.cumprod(x, -1) (zeros)",
+        "cumprod's gradient of a gradient", "cumprod's gradient of a gradient, zeros"))}
 
 
 def _outcome(lib, name, dtype):
@@ -439,6 +454,8 @@ ERRORS = {
     "squeeze_, a dim twice": lambda L: L.ones(2, 3).squeeze_((0, 0)),
     "unsqueeze_, dim out of range": lambda L: L.ones(2, 2).unsqueeze_(3),
     "unsqueeze, dim out of range": lambda L: L.ones(2, 2).unsqueeze(-4),
+    "cumprod without dim": lambda L: L.ones(2).cumprod(),
+    "cumprod, dim out of range": lambda L: L.ones(2).cumprod(1),
     "index_fill, 1-d value": lambda L: L.zeros(3, 2).index_fill(1, L.tensor([0]), L.ones(2)),
 }
 

@@ -15,7 +15,7 @@ from ..tensor import Tensor
 from .operands import result_like
 from .pointwise import where
 from .reduction import _restore
-from .shape import _dims, distinct_dims
+from .shape import _dims, distinct_dims, stack
 
 
 def _all_or(dims: Any, ndim: int) -> tuple:
@@ -207,6 +207,80 @@ def cumsum(a: Tensor, dim: int, dtype: Any = None) -> Tensor:
     if dtype is not None:
         a = a.to(dtype)
     return Cumsum.apply(a, _dims(dim, a.ndim)[0] if a.ndim else 0)
+
+
+class Cumprod(Function):
+    """running products along dim. With no zero in the input, d = (the running sums, from the
+    end, of out·g) / a; a zero stops the products after it, so PyTorch's formula splits there:
+    before the first zero as above, at it the sum over later outputs of g times the product of
+    the other factors, after it 0"""
+    node_name = "CumprodBackward0"
+    saved_names = ("self", "result")
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.dim = dim
+        data = a._data
+        if data.dtype.kind in "biu":
+            out = Tensor(np.cumprod(data.astype(np.int64), axis=dim) if a.ndim else
+                         data.astype(np.int64))
+        else:  # PyTorch multiplies float32 in float64
+            wide = np.cumprod(data, axis=dim, dtype=np.float64) if a.ndim else data
+            out = Tensor(np.asarray(wide, dtype=data.dtype))
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):  # with a graph of the backward pass: tensor operations
+        a, out = ctx.saved_tensors
+        if a.numel() <= 1 or a.ndim == 0:
+            return grad, None
+        d = ctx.dim
+        if not (a._data == 0).any():
+            return (out * grad).flip(d).cumsum(d).flip(d) / a, None
+        # a zero: for each i, the sum over j >= i of g_j times the product of the factors up
+        # to j but a_i (O(n²), as PyTorch's formula for this case)
+        n, parts = a.shape[d], []
+        for i in range(n):
+            others = a.index_fill(d, Tensor(np.array([i])), 1.0).cumprod(d)
+            parts.append((others * grad).narrow(d, i, n - i).sum(d))
+        return stack(parts, d), None
+
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):
+        a, out = ctx.saved_tensors
+        if a.numel() <= 1 or a.ndim == 0:
+            return grad, None
+        return _cumprod_gradient(a._data, out._data, grad, ctx.dim), None
+
+
+def _reversed_cumsum(x: np.ndarray) -> np.ndarray:
+    """running sums from the end of the last axis, added in float64 as PyTorch's cumsum does"""
+    return np.flip(np.cumsum(np.flip(x, -1), -1, dtype=np.float64), -1).astype(x.dtype)
+
+
+def _cumprod_gradient(x: np.ndarray, out: np.ndarray, g: np.ndarray, dim: int) -> np.ndarray:
+    x, out, g = (np.moveaxis(np.broadcast_to(v, x.shape), dim, -1) for v in (x, out, g))
+    zeros_so_far = np.cumsum(x == 0, axis=-1)
+    before = zeros_so_far == 0  # before the first zero of its row
+    safe = np.where(before, x, 1)  # (no division by zero where the result is not used)
+    grad = np.where(before, _reversed_cumsum(np.where(before, out * g, 0)) / safe, 0)
+    first = (x == 0) & (zeros_so_far == 1)
+    if first.any():  # the product of the factors before it, times the sum over later outputs
+        # of g times the factors after it
+        ones = np.ones(x.shape[:-1] + (1,), dtype=x.dtype)
+        product_before = np.concatenate([ones, out[..., :-1]], axis=-1)
+        after = np.where(zeros_so_far >= 1, np.where(first, 1, x), 1)
+        factors_after = np.cumprod(after, -1, dtype=np.float64).astype(x.dtype)
+        later = np.sum(np.where(zeros_so_far >= 1, g * factors_after, 0), -1, keepdims=True)
+        grad = np.where(first, product_before * later, grad)
+    return np.moveaxis(grad.astype(x.dtype), -1, dim)
+
+
+def cumprod(a: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    if dtype is not None:
+        a = a.to(dtype)
+    return Cumprod.apply(a, _dims(dim, a.ndim)[0] if a.ndim else 0)
 
 
 class Logsumexp(Function):
