@@ -62,6 +62,12 @@ def _leaf_reshaped_under_no_grad(L, x):
     return x.shape, x.is_leaf, x.grad_fn, x._version, (x * 2).sum()
 
 
+def _PROBABILITIES(L, x):  # noqa: N802 - a constant's role
+    """Rows of probabilities, one of them 0."""
+    return L.tensor([[0.0, 0.5, 0.25, 0.25], [0.1, 0.2, 0.3, 0.4], [0.7, 0.1, 0.1, 0.1]],
+                    dtype=x.dtype)
+
+
 def _NOT_FINITE(L, x):  # noqa: N802 - a constant's role
     """A matrix of x's shape with nan, inf and -inf among ordinary numbers."""
     return L.tensor([[float("nan"), 1.0, float("inf"), 0.0], [-float("inf"), 2.0, 0.0, 0.0],
@@ -299,6 +305,19 @@ OPS = {
         ((x + 3).cumprod(1) * (x + 3).cumprod(1)).sum(), x, create_graph=True)[0],
     "cumprod's gradient of a gradient, zeros": lambda L, x: L.autograd.grad(
         ((x * (x > 1.9)).cumprod(1) * x.cumprod(1)).sum(), x, create_graph=True)[0],
+    "F.kl_div(log_softmax, probabilities) (mean warns)": lambda L, x: L.nn.functional.kl_div(
+        x.log_softmax(1), _PROBABILITIES(L, x)),
+    "F.kl_div(batchmean), target requires grad": lambda L, x: L.nn.functional.kl_div(
+        x.log_softmax(1), x.softmax(0), reduction="batchmean"),
+    "F.kl_div(sum), a zero in the target": lambda L, x: L.nn.functional.kl_div(
+        x * -1, _PROBABILITIES(L, x), reduction="sum"),
+    "F.kl_div(none), log_target": lambda L, x: L.nn.functional.kl_div(
+        x.log_softmax(1), _PROBABILITIES(L, x).log(), reduction="none", log_target=True),
+    "nn.KLDivLoss(batchmean, log_target)": lambda L, x: (
+        L.nn.KLDivLoss(), L.nn.KLDivLoss(reduction="batchmean", log_target=True)(
+            x.log_softmax(1), x.detach().log_softmax(1))),
+    "F.kl_div(batchmean) of 0-d": lambda L, x: L.nn.functional.kl_div(
+        x[0, 0], x[1, 1].detach() / 4, reduction="batchmean"),
     "x.index_fill_(1, index, 0) on a copy": lambda L, x: (x * 1).index_fill_(1, L.tensor(3), 0),
 }
 # float64 std along a dimension: PyTorch accumulates with Welford's update, minigrad with
@@ -318,7 +337,10 @@ CLOSE_ONLY = {("x.std(0, keepdim=True)", "float64"), *(
     # of a gradient goes through minigrad's float32 cumsum (PyTorch's adds in float64)
     *((name, dtype) for dtype in ("float32", "float64") for name in (
         "x.cumprod(0) (a zero)", "torch.cumprod(x, -1) (zeros)",
-        "cumprod's gradient of a gradient", "cumprod's gradient of a gradient, zeros"))}
+        "cumprod's gradient of a gradient", "cumprod's gradient of a gradient, zeros",
+        # through log_softmax and softmax (as their own cases above)
+        "F.kl_div(log_softmax, probabilities) (mean warns)",
+        "F.kl_div(batchmean), target requires grad", "F.kl_div(none), log_target"))}
 
 
 def _outcome(lib, name, dtype):
@@ -456,6 +478,8 @@ ERRORS = {
     "unsqueeze, dim out of range": lambda L: L.ones(2, 2).unsqueeze(-4),
     "cumprod without dim": lambda L: L.ones(2).cumprod(),
     "cumprod, dim out of range": lambda L: L.ones(2).cumprod(1),
+    "kl_div, bad reduction": lambda L: L.nn.functional.kl_div(L.ones(2), L.ones(2), reduction="avg"),
+    "kl_div, shapes": lambda L: L.nn.functional.kl_div(L.ones(2, 2), L.ones(3), reduction="sum"),
     "index_fill, 1-d value": lambda L: L.zeros(3, 2).index_fill(1, L.tensor([0]), L.ones(2)),
 }
 

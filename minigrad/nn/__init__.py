@@ -14,8 +14,8 @@ from .normalization import BatchNorm1d, BatchNorm2d, InstanceNorm1d, InstanceNor
 from .parameter import Parameter
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .recurrent import GRU, LSTM, RNN, RNNBase
-from .tutorial_layers import (BCELoss, BCEWithLogitsLoss, Flatten, HuberLoss, L1Loss, NLLLoss,
-                             SmoothL1Loss, Softmax)
+from .tutorial_layers import (BCELoss, BCEWithLogitsLoss, Flatten, HuberLoss, KLDivLoss, L1Loss,
+                             NLLLoss, SmoothL1Loss, Softmax)
 
 __all__ = [
            "AdaptiveAvgPool2d",
@@ -42,6 +42,7 @@ __all__ = [
            "Identity",
            "InstanceNorm1d",
            "InstanceNorm2d",
+           "KLDivLoss",
            "L1Loss",
            "LSTM",
            "LayerNorm",

@@ -15,7 +15,9 @@ from .. import _grad_mode
 from .._dtype import dtype as _dtype_cls
 from .._dtype import int64
 from ..ops import statistics
+from ..ops.operands import as_tensor_pair
 from ..ops.pointwise import AddScalar, DivScalar, MulScalar
+from ..ops.pointwise_more import Xlogy
 from ..ops.shape import SqueezeDimInPlace, _dims
 from ..tensor import Tensor
 from ._bce import BinaryCrossEntropy, BinaryCrossEntropyWithLogits
@@ -50,6 +52,7 @@ __all__ = [
     "hardtanh",
     "huber_loss",
     "instance_norm",
+    "kl_div",
     "l1_loss",
     "layer_norm",
     "leaky_relu",
@@ -218,6 +221,31 @@ def _smooth_loss(input: Tensor, target: Tensor, reduction: str, threshold: float
     if loss is HuberLoss and threshold <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     return loss.apply(input, target, reduction, threshold)
+
+
+KL_DIV_MEAN_WARNING = (
+    "reduction: 'mean' divides the total loss by both the batch size and the support size."
+    "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+    "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
+
+
+def kl_div(input: Tensor, target: Tensor, size_average: None = None, reduce: None = None,
+           reduction: str = "mean", log_target: bool = False) -> Tensor:
+    """KL(target || exp(input)) element by element, input holding log-probabilities (target
+    too when log_target), composed as PyTorch composes it: target·log(target) - target·input."""
+    if reduction == "mean":
+        warnings.warn(KL_DIV_MEAN_WARNING, UserWarning, stacklevel=2)
+    summed = "sum" if reduction == "batchmean" else reduction
+    _check_reduction(summed)
+    if log_target:
+        losses = target.exp() * (target - input)
+    else:
+        losses = Xlogy.apply(*as_tensor_pair(target, target)) - target * input
+    reduced = (losses if summed == "none" else losses.sum() if summed == "sum"
+               else losses.mean())
+    if reduction == "batchmean" and input.ndim:
+        reduced = reduced / input.shape[0]
+    return reduced
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,

@@ -101,6 +101,18 @@ class HuberLoss(Module):
         return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
 
 
+class KLDivLoss(Module):
+    """KL divergence of input's log-probabilities from target's (see `functional.kl_div`)."""
+
+    def __init__(self, size_average: None = None, reduce: None = None, reduction: str = "mean",
+                 log_target: bool = False) -> None:
+        super().__init__()
+        self.reduction, self.log_target = reduction, log_target
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+
+
 class NLLLoss(Module):
     """The negative log-likelihood of log-probabilities (see `functional.nll_loss`)."""
 

@@ -163,3 +163,29 @@ def nan_to_num(a: Tensor, nan: float = 0.0, posinf: Any = None, neginf: Any = No
     if not a.dtype.is_floating_point:  # nothing to replace: PyTorch returns a copy
         return a.clone()
     return NanToNum.apply(a, nan, posinf, neginf)
+
+
+class Xlogy(Function):
+    """a·log(b), 0 where a is 0 (kl_div's t·log t): d a = g·log(b) (0 where a is 0 and b <= 0),
+    d b = g·a / b"""
+    node_name = "XlogyBackward0"
+    saved_names = ("self", "other")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        x, y = a._data, b._data
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = np.where(np.isnan(y), np.nan, np.where(x == 0, 0, x * np.log(y)))
+        return result_like(out, a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        grad_a = grad_b = None
+        if ctx.needs_input_grad[0]:
+            flat = Tensor((a._data == 0) & (b._data <= 0))
+            grad_a = where(flat, 0.0, Xlogy.apply(grad, b))
+        if ctx.needs_input_grad[1]:
+            grad_b = grad * a / b
+        return grad_a, grad_b
