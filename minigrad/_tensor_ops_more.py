@@ -109,6 +109,9 @@ class MoreTensorOps:
         return index_write.index_add(self, dim, index, source, alpha)
 
     def index_fill(self, dim, index, value): return index_write.index_fill(self, dim, index, value)
+
+    def index_put(self, indices, values, accumulate=False):
+        return index_write.index_put(self, indices, values, accumulate)
     def triu(self, diagonal=0): return masking.triangle(self, True, diagonal)
     def tril(self, diagonal=0): return masking.triangle(self, False, diagonal)
 
@@ -166,6 +169,9 @@ class MoreTensorOps:
     def index_add_(self, dim, index, source, *, alpha=1):
         return _inplace.inplace(self, lambda t: t.index_add(dim, index, source, alpha=alpha),
                                 source)
+
+    def index_put_(self, indices, values, accumulate=False):
+        return _inplace.inplace(self, lambda t: t.index_put(indices, values, accumulate), values)
 
     def index_fill_(self, dim, index, value):
         return _inplace.inplace(self, lambda t: t.index_fill(dim, index, value), value)

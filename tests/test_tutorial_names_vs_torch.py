@@ -318,6 +318,17 @@ OPS = {
             x.log_softmax(1), x.detach().log_softmax(1))),
     "F.kl_div(batchmean) of 0-d": lambda L, x: L.nn.functional.kl_div(
         x[0, 0], x[1, 1].detach() / 4, reduction="batchmean"),
+    "x.index_put((rows, cols), values)": lambda L, x: x.index_put(
+        (L.tensor([0, 2]), L.tensor([3, 1])), x[1, :2] * 10),
+    "x.index_put([rows], a number tensor)": lambda L, x: x.index_put(
+        [L.tensor([1])], L.tensor(7.0, dtype=x.dtype)),
+    "x.index_put((mask,), 0), accumulate=True repeated": lambda L, x: (
+        x.index_put((x > 1,), L.tensor(0.0, dtype=x.dtype)),
+        x.index_put((L.tensor([0, 0, 2]), L.tensor([1, 1, 3])), x[1, 1:] * 3, accumulate=True)),
+    "torch.index_put(x, (rows,), row, accumulate=True)": lambda L, x: L.index_put(
+        x, (L.tensor([2, 2]),), x[0].detach(), accumulate=True),
+    "x.index_put_ on a copy": lambda L, x: (x * 1).index_put_(
+        (L.tensor([1]), L.tensor([0])), x[2, 2:3] * -1),
     "x.index_fill_(1, index, 0) on a copy": lambda L, x: (x * 1).index_fill_(1, L.tensor(3), 0),
 }
 # float64 std along a dimension: PyTorch accumulates with Welford's update, minigrad with
@@ -480,6 +491,13 @@ ERRORS = {
     "cumprod, dim out of range": lambda L: L.ones(2).cumprod(1),
     "kl_div, bad reduction": lambda L: L.nn.functional.kl_div(L.ones(2), L.ones(2), reduction="avg"),
     "kl_div, shapes": lambda L: L.nn.functional.kl_div(L.ones(2, 2), L.ones(3), reduction="sum"),
+    "index_put, float index": lambda L: L.ones(2, 3).index_put((L.tensor([0.0]),), L.tensor(1.0)),
+    "index_put, values of another dtype": lambda L: L.ones(2, 3).index_put(
+        (L.tensor([0]),), L.tensor(1.0, dtype=L.float64)),
+    "index_put, out of range": lambda L: L.ones(2, 3).index_put((L.tensor([5]),), L.tensor(1.0)),
+    "index_put, indices a tensor": lambda L: L.ones(2, 3).index_put(L.tensor([1]), L.tensor(1.0)),
+    "index_put, values a number": lambda L: L.ones(2, 3).index_put((L.tensor([1]),), 1.0),
+    "index_put, values' shape": lambda L: L.ones(2, 3).index_put((L.tensor([0]),), L.ones(2)),
     "index_fill, 1-d value": lambda L: L.zeros(3, 2).index_fill(1, L.tensor([0]), L.ones(2)),
 }
 

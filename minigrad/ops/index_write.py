@@ -1,5 +1,6 @@
 """Writing into slices picked by an index along one dimension: index_add (source's slices added,
-repeated positions adding up) and index_fill (one value written). Their gradients, as PyTorch's:
+repeated positions adding up) and index_fill (one value written); and index_put, the
+out-of-place `a[indices] = values`. Their gradients, as PyTorch's:
 the input's passes through (but where index_fill wrote), the source's is read back with
 index_select, a filled value's is the sum over the slices it went to."""
 from __future__ import annotations
@@ -10,6 +11,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
+from .indexing import Index, IndexPut, check_advanced_key
 from .masking import index_select
 from .shape import _dims
 
@@ -120,3 +122,44 @@ def index_fill(a: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     if isinstance(value, Tensor):
         return IndexFillTensor.apply(a, d, positions, value, named)
     return IndexFill.apply(a, d, positions, value)
+
+
+class IndexPutAccumulate(Function):
+    """index_put(..., accumulate=True): values added at the positions (repeated ones adding up,
+    in order); a's gradient passes through whole, values' is read back at the positions"""
+    node_name = "IndexPutBackward0"
+
+    @staticmethod
+    def forward(ctx, a, key, values):
+        ctx.key = key
+        out = a._data.copy()
+        np.add.at(out, key, np.broadcast_to(values._data, out[key].shape))
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None, Index.apply(grad, ctx.key)
+
+
+def index_put(a: Tensor, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
+    """`a.index_put((rows, cols), values)`: a copy of a with values written (or added) at the
+    positions the index tensors pick, as `a[rows, cols] = values` writes them in place."""
+    if not isinstance(indices, (tuple, list)) or not all(isinstance(i, Tensor) for i in indices):
+        raise TypeError(f"index_put(): argument 'indices' (position 1) must be tuple of Tensors, "
+                        f"not {type(indices).__name__}")
+    if not isinstance(values, Tensor):
+        raise TypeError(f"index_put(): argument 'values' (position 2) must be Tensor, not "
+                        f"{type(values).__name__}")
+    key = tuple(i._data for i in indices)
+    check_advanced_key(a.shape, key)
+    if values.dtype is not a.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                           f"{_word(a)} for the destination and {_word(values)} for the source.")
+    picked = a._data[key].shape
+    try:
+        np.broadcast_shapes(values.shape, picked)
+    except ValueError:
+        raise RuntimeError(f"shape mismatch: value tensor of shape {_as_list(values.shape)} "
+                           f"cannot be broadcast to indexing result of shape "
+                           f"{_as_list(picked)}") from None
+    return (IndexPutAccumulate if accumulate else IndexPut).apply(a, key, values)
