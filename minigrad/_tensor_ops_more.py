@@ -72,6 +72,7 @@ class MoreTensorOps:
     # ---- reductions along a dimension ---------------------------------------------------------
     def logsumexp(self, dim, keepdim=False): return statistics.logsumexp(self, dim, keepdim)
     def trace(self): return reduction.trace(self)
+    def median(self, dim=None, keepdim=False): return reduction.median(self, dim, keepdim)
 
     def cumprod(self, dim=None, *, dtype=None):
         if dim is None:

@@ -329,6 +329,15 @@ OPS = {
         x, (L.tensor([2, 2]),), x[0].detach(), accumulate=True),
     "x.index_put_ on a copy": lambda L, x: (x * 1).index_put_(
         (L.tensor([1]), L.tensor([0])), x[2, 2:3] * -1),
+    "x.median()": lambda L, x: x.median(),
+    "torch.median(x) with ties shares the gradient": lambda L, x: L.median(x[1:, :2]),
+    "x.median(1) (no ties in a row)": lambda L, x: x.median(1),
+    "x.median(0, keepdim=True), type": lambda L, x: (
+        x[:, 2:].median(0, keepdim=True), str(type(x.median(0)))),
+    "median of nan, integers, 0-d": lambda L, x: (
+        (x * L.tensor([1.0, float("nan"), 1.0, 1.0], dtype=x.dtype)).median(),
+        L.tensor([[1.0, float("nan"), 3.0]], dtype=x.dtype).median(1),
+        L.tensor([3, 1, 2]).median(), x[0, 0].median(0)),
     "x.index_fill_(1, index, 0) on a copy": lambda L, x: (x * 1).index_fill_(1, L.tensor(3), 0),
 }
 # float64 std along a dimension: PyTorch accumulates with Welford's update, minigrad with
@@ -498,6 +507,7 @@ ERRORS = {
     "index_put, indices a tensor": lambda L: L.ones(2, 3).index_put(L.tensor([1]), L.tensor(1.0)),
     "index_put, values a number": lambda L: L.ones(2, 3).index_put((L.tensor([1]),), 1.0),
     "index_put, values' shape": lambda L: L.ones(2, 3).index_put((L.tensor([0]),), L.ones(2)),
+    "median, dim out of range": lambda L: L.ones(2, 3).median(2),
     "index_fill, 1-d value": lambda L: L.zeros(3, 2).index_fill(1, L.tensor([0]), L.ones(2)),
 }
 

@@ -34,8 +34,13 @@ class MinResult(_ValuesIndices):
     op = "min"
 
 
+class MedianResult(_ValuesIndices):
+    __slots__ = ()
+    op = "median"
+
+
 # `type(t.max(dim=0))` prints as in PyTorch: <class 'torch.return_types.max'>, as its repr does
-for _result in (MaxResult, MinResult):
+for _result in (MaxResult, MinResult, MedianResult):
     _result.__name__ = _result.__qualname__ = _result.op
     _result.__module__ = "torch.return_types"
 del _result
@@ -194,6 +199,51 @@ def extremum(a: Tensor, name: str, dim: int | None = None, keepdim: bool = False
 def _one_dim(dim: int, ndim: int) -> int:
     dims = _dims(dim, ndim)  # checks the range; a 0-d tensor takes 0 or -1 and gives ()
     return dims[0] if dims else 0
+
+
+class Median(Extremum):
+    """median() of all elements, the lower of the two middle ones (nan if there is one): the
+    gradient is shared evenly among the elements equal to it, as PyTorch shares it"""
+    node_name = "MedianBackward0"
+
+    @staticmethod
+    def forward(ctx, a, pick=None):
+        data = a._data
+        nan = data.dtype.kind == "f" and bool(np.isnan(data).any())
+        if nan or data.size == 0:
+            value = np.asarray(np.nan, dtype=data.dtype)
+            hits = np.isnan(data)
+        else:
+            value = np.sort(data, axis=None)[(data.size - 1) // 2]
+            hits = data == value
+        ctx.hits, ctx.count = Tensor(hits), int(hits.sum())
+        return Tensor(np.asarray(value, dtype=data.dtype))
+
+
+class MedianDim(ExtremumDim):
+    """median(dim): the values and their positions; the gradient goes to the position picked.
+    Among equal values PyTorch's position is whichever its selection algorithm meets (its docs:
+    "not necessarily the first occurrence"); minigrad's is the first in a stable sort."""
+    node_name = "MedianBackward1"
+
+
+def _median_positions(data: np.ndarray, axis: int) -> np.ndarray:
+    """where the lower median of each slice along `axis` is; in a slice with nan, its first nan
+    (the median is then nan)"""
+    order = np.argsort(data, axis=axis, kind="stable")
+    lower = np.take(order, (data.shape[axis] - 1) // 2, axis=axis)
+    if data.dtype.kind != "f":
+        return lower
+    nans = np.isnan(data)
+    return np.where(nans.any(axis=axis), np.argmax(nans, axis=axis), lower)
+
+
+def median(a: Tensor, dim: int | None = None, keepdim: bool = False) -> Any:
+    if dim is None:
+        return Median.apply(a)
+    d = _one_dim(dim, a.ndim)
+    _check_extent(a, "median", d)
+    return MedianResult(*MedianDim.apply(a, d, keepdim, _median_positions))
 
 
 class Trace(Function):
