@@ -77,7 +77,7 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
               "bernoulli",
               # issue 31 item 2: names learners use that a contract engineer found missing
               "lerp", "addcmul", "frac", "nan_to_num", "trace", "index_add", "index_fill",
-              "cumprod", "index_put", "median"):
+              "cumprod", "index_put", "median", "diagonal"):
     globals()[_name] = _function_form(_name)
 del _name
 # Binary operations PyTorch also takes with a number first: torch.add(1.5, 2.5) is tensor(4.)

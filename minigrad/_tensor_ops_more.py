@@ -10,6 +10,7 @@ from ._tensor_ops import _attach, _shape_args
 from .ops import (index_write, logical, masking, norm, pointwise_more, reduction, rounding,
                   sampling, selection, shape, sorting, statistics, tiling)
 from .ops import transcendental as tr
+from .ops.diagonal import diagonal as _diagonal
 from .tensor import Tensor
 
 
@@ -126,6 +127,9 @@ class MoreTensorOps:
     def flip(self, *dims, **kwargs): return tiling.flip(self, dims, kwargs)
     def fliplr(self): return tiling.fliplr(self)
     def flipud(self): return tiling.flipud(self)
+    def diagonal(self, offset=0, dim1=0, dim2=1):
+        return _diagonal(self, offset, dim1, dim2)
+
     def unflatten(self, dim, sizes): return tiling.unflatten(self, dim, sizes)
     def sum_to_size(self, *size): return tiling.sum_to_size(self, _shape_args(size))
 

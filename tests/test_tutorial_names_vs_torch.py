@@ -68,6 +68,13 @@ def _PROBABILITIES(L, x):  # noqa: N802 - a constant's role
                     dtype=x.dtype)
 
 
+def _diagonal_written(L, x):
+    t = L.zeros(2, 3)
+    d = t.diagonal()
+    d.fill_(1)
+    return t, d._base is t, d.stride(), x.detach().diagonal(1).stride()
+
+
 def _NOT_FINITE(L, x):  # noqa: N802 - a constant's role
     """A matrix of x's shape with nan, inf and -inf among ordinary numbers."""
     return L.tensor([[float("nan"), 1.0, float("inf"), 0.0], [-float("inf"), 2.0, 0.0, 0.0],
@@ -338,6 +345,16 @@ OPS = {
         (x * L.tensor([1.0, float("nan"), 1.0, 1.0], dtype=x.dtype)).median(),
         L.tensor([[1.0, float("nan"), 3.0]], dtype=x.dtype).median(1),
         L.tensor([3, 1, 2]).median(), x[0, 0].median(0)),
+    "x.diagonal(), offsets 1 and -1": lambda L, x: (x.diagonal(), x.diagonal(1) * 2,
+                                                   x.diagonal(-1) * 3),
+    "torch.diagonal(x, 0, 1, 0), offset past the end": lambda L, x: (
+        L.diagonal(x, 0, 1, 0), L.diagonal(x, offset=5)),
+    "diagonal of 3-d, dims 0 and 2": lambda L, x: x.reshape(3, 2, 2).diagonal(0, 0, 2),
+    "a view: stride, base, written through": lambda L, x: _diagonal_written(L, x),
+    "diagonal().mul_(10) of a non-leaf": lambda L, x: (lambda y: (y.diagonal().mul_(10), y))(
+        x * 1),
+    "diagonal's gradient of a gradient": lambda L, x: L.autograd.grad(
+        (x.diagonal(1) ** 3).sum(), x, create_graph=True)[0],
     "x.index_fill_(1, index, 0) on a copy": lambda L, x: (x * 1).index_fill_(1, L.tensor(3), 0),
 }
 # float64 std along a dimension: PyTorch accumulates with Welford's update, minigrad with
@@ -508,6 +525,11 @@ ERRORS = {
     "index_put, values a number": lambda L: L.ones(2, 3).index_put((L.tensor([1]),), 1.0),
     "index_put, values' shape": lambda L: L.ones(2, 3).index_put((L.tensor([0]),), L.ones(2)),
     "median, dim out of range": lambda L: L.ones(2, 3).median(2),
+    "diagonal of 1-d": lambda L: L.ones(3).diagonal(),
+    "diagonal, the same dim twice": lambda L: L.ones(3, 3).diagonal(0, 0, 0),
+    "diagonal, the same dim twice, negative": lambda L: L.ones(3, 3).diagonal(0, 1, -1),
+    "diagonal of a leaf, changed in place": lambda L: L.ones(2, 2, requires_grad=True
+                                                             ).diagonal().mul_(2),
     "index_fill, 1-d value": lambda L: L.zeros(3, 2).index_fill(1, L.tensor([0]), L.ones(2)),
 }
 

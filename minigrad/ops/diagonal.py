@@ -1,0 +1,60 @@
+"""diagonal(offset, dim1, dim2): a view of the elements a[..., i, ..., i + offset, ...], which
+an in-place change writes through to its base, as PyTorch's. Its gradient is zeros with the
+incoming gradient written along the same diagonal."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+from .shape import _dims, _view_of
+
+
+def _diagonal_of(data: np.ndarray, offset: int, dim1: int, dim2: int) -> np.ndarray:
+    """numpy's diagonal, as a writable view: numpy's own is read-only, so the same strides are
+    laid over the memory, starting at the diagonal's first element."""
+    start = [slice(None)] * data.ndim
+    if offset >= 0:
+        start[dim2] = slice(offset, None)
+    else:
+        start[dim1] = slice(-offset, None)
+    corner = data[tuple(start)]
+    picked = np.diagonal(corner, 0, dim1, dim2)
+    return np.lib.stride_tricks.as_strided(corner, picked.shape, picked.strides)
+
+
+class Diagonal(Function):
+    """the view; d = the gradient placed back on the diagonal, zeros elsewhere"""
+    node_name = "DiagonalBackward0"
+
+    @staticmethod
+    def forward(ctx, a, offset, dim1, dim2):
+        ctx.shape, ctx.where = a.shape, (offset, dim1, dim2)
+        return _view_of(_diagonal_of(a._data, offset, dim1, dim2), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return DiagonalBackward.apply(grad, ctx.shape, *ctx.where), None, None, None
+
+
+class DiagonalBackward(Function):
+    """diagonal's backward, recorded for a gradient of a gradient: its own is diagonal"""
+    node_name = "DiagonalBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, shape, offset, dim1, dim2):
+        ctx.where = (offset, dim1, dim2)
+        out = np.zeros(shape, dtype=grad._data.dtype)
+        _diagonal_of(out, offset, dim1, dim2)[...] = grad._data
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Diagonal.apply(grad, *ctx.where), None, None, None, None
+
+
+def diagonal(a: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    d1, d2 = _dims((dim1, dim2), a.ndim)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return Diagonal.apply(a, offset, d1, d2)
