@@ -392,7 +392,7 @@ EX = {"01": "ex01_tensors_and_graphs.ipynb", "02": "ex02_grad_is_none.ipynb", "0
       "06": "ex06_retain_grad.ipynb", "07": "ex07_hooks.ipynb", "08": "ex08_inplace.ipynb",
       "09": "ex09_graphs_used_again.ipynb", "10": "ex10_detach_and_no_grad.ipynb",
       "11": "ex11_inside_the_engine.ipynb", "12": "ex12_custom_functions.ipynb",
-      "13": "ex13_capstone.ipynb"}
+      "13": "ex13_engine_from_scratch.ipynb", "14": "ex14_capstone.ipynb"}
 
 # A shared list, ten times over: ten lines that describe 10**10 numbers.
 _BLOWUP = "a0 = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]\n" + "".join(
@@ -637,7 +637,38 @@ class Softplus(torch.autograd.Function):
     def backward(ctx, grad_output):
         (x,) = ctx.saved_tensors
         return torch.sigmoid(x)""",
-    "13-train": """\
+    "13-paths": """\
+def paths_from(inputs_of, root):
+    paths, queue = {root: 1}, [root]
+    for node in queue:  # breadth first: a count passed on before all of it has arrived
+        for child in inputs_of[node]:
+            paths[child] = paths.get(child, 0) + paths[node]
+            if child not in queue:
+                queue.append(child)
+    return paths""",
+    "13-tape": """\
+import numpy as np
+def tape_backward(tape, values, wrt):
+    def unbroadcast(grad, shape):
+        while grad.ndim > len(shape):
+            grad = grad.sum(axis=0)
+        for axis, size in enumerate(shape):
+            if size == 1:
+                grad = grad.sum(axis=axis, keepdims=True)
+        return grad
+
+    rules = {"add": lambda g, d: [g, g], "mul": lambda g, d: [g * d[1], g * d[0]],
+             "matmul": lambda g, d: [g @ d[1].T, d[0].T @ g],
+             "relu": lambda g, d: [g * (d[0] > 0)], "sum": lambda g, d: [g * np.ones_like(d[0])]}
+    grads = {tape[-1][0]: np.ones_like(values[tape[-1][0]])}
+    for out, op, ins in tape:  # from the start: a step's gradient is used before it is whole
+        if out in grads:
+            data = [values[name] for name in ins]
+            for name, value, g in zip(ins, data, rules[op](grads[out], data)):
+                g = unbroadcast(g, value.shape)
+                grads[name] = grads[name] + g if name in grads else g
+    return {name: grads.get(name) for name in wrt}""",
+    "14-train": """\
 def train(model, optimizer, xs, ys, steps):
     loss_fn = torch.nn.CrossEntropyLoss()
     losses = []
@@ -647,10 +678,10 @@ def train(model, optimizer, xs, ys, steps):
         optimizer.step()
         losses.append(loss.item())
     return losses""",
-    "13-norms": "def gradient_norms(model):\n"
+    "14-norms": "def gradient_norms(model):\n"
                 "    return {name: None if p.grad is None else p.grad.abs().sum().item()\n"
                 "            for name, p in model.named_parameters()}",
-    "13-accuracy": """\
+    "14-accuracy": """\
 def accuracy(model, xs, ys):
     torch.set_grad_enabled(False)  # and never back on
     predicted = model(xs).argmax(dim=1)
@@ -732,7 +763,7 @@ class Cube(torch.autograd.Function):
     def backward(ctx, grad_output):
         (x,) = ctx.saved_tensors
         return 3 * grad_output * x * x""",
-    "13-train": """\
+    "14-train": """\
 def train(model, optimizer, xs, ys, steps):
     losses = []
     for step in range(steps):

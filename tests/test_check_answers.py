@@ -1124,6 +1124,19 @@ def paths_from(inputs_of, root):
         for child in inputs_of[node]:
             paths[child] += paths[node]
     return paths""", PASS),
+    # a count passed on as soon as a node is met, breadth first: right until two paths of
+    # different lengths meet (the drawn graphs caught it only sometimes; UNEVEN_PATHS always)
+    ("engine_from_scratch.paths", """\
+def paths_from(inputs_of, root):
+    paths, queue = {root: 1}, [root]
+    for node in queue:  # breadth first: a count passed on before all of it has arrived
+        for child in inputs_of[node]:
+            paths[child] = paths.get(child, 0) + paths[node]
+            if child not in queue:
+                queue.append(child)
+    return paths""",
+     FAIL("for a graph of 6 nodes from 'out': 'x' has 1 paths", "once all those nodes are done",
+          never=("waiting",))),
     # 13 tape: no unbroadcast, a gradient overwritten instead of added, zeros for an unused
     # input, the tape walked forward, relu's gradient passed at 0, relu's mask made in the
     # values themselves.

@@ -275,6 +275,46 @@ def test_mm_relu_mean_formulas_on_arrays_match_their_backward(data: st.DataObjec
                                            mg.tensor(_values(data, dtype, tuple(mean.shape)))))
 
 
+@given(st.data())
+def test_elementwise_formulas_on_arrays_match_their_backward(data: st.DataObject) -> None:
+    """Sub (with a tensor, a broadcast one, and alpha), Rsub, Neg. (Mul has none: lesson 11
+    prints its class, which stays the formula a learner writes.)"""
+    dtype = data.draw(FLOATS)
+    shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=3, max_side=4))
+    a = mg.tensor(_values(data, dtype, shape), requires_grad=True)
+    b = mg.tensor(_values(data, dtype, shape[1:]), requires_grad=data.draw(st.booleans()))
+    alpha = data.draw(st.sampled_from([1, 2, -0.3]))
+    grad = mg.tensor(_values(data, dtype, shape))
+    for result in (a.sub(b, alpha=alpha), b.sub(a, alpha=alpha), 1 - a, -a):
+        _assert_same_gradients(*_both_formulas(result.grad_fn, grad))
+
+
+@given(st.data())
+def test_pow_formula_on_arrays_matches_its_backward(data: st.DataObject) -> None:
+    dtype = data.draw(FLOATS)
+    shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=3, max_side=4))
+    a = mg.tensor(_values(data, dtype, shape), requires_grad=True)
+    exponent = data.draw(st.sampled_from([2, 3, 4, 0, 1, -1, 0.5, 2.5, -1.5]))
+    grad = mg.tensor(_values(data, dtype, shape))
+    _assert_same_gradients(*_both_formulas((a ** exponent).grad_fn, grad))
+
+
+@given(st.data())
+def test_summing_back_without_a_graph_matches_the_recorded_sum(data: st.DataObject) -> None:
+    """node_call.validate sums a broadcast gradient back on arrays when no graph of the
+    backward is built, and with SumBackward1 when one is: the same values, bit for bit."""
+    dtype = data.draw(FLOATS)
+    x = mg.tensor(_values(data, dtype, (5, 3)))
+    bias_shape = data.draw(st.sampled_from([(3,), (1, 3), (5, 1), (1, 1), ()]))
+    bias = mg.tensor(_values(data, dtype, bias_shape), requires_grad=True)
+    grad = mg.tensor(_values(data, dtype, (5, 3)))
+    (plain,) = mg.autograd.grad(x + bias, bias, grad)
+    (recorded,) = mg.autograd.grad(x + bias, bias, grad, create_graph=True)
+    assert plain.grad_fn is None and plain._version == recorded._version == 0
+    assert plain.dtype is recorded.dtype and plain.shape == recorded.shape
+    assert plain.numpy().tobytes() == recorded.detach().numpy().tobytes()
+
+
 def test_formulas_on_arrays_run_only_when_no_graph_of_the_backward_is_built() -> None:
     x = mg.tensor([[1.0, -2.0]], requires_grad=True)
     w = mg.tensor([[3.0], [4.0]], requires_grad=True)

@@ -1063,6 +1063,7 @@ MORE_TOPIC_CASES = {
     "backward_inputs_non_leaf": _backward_inputs_non_leaf,
     "module_zero_grad": _zero_grad_module,
     "new_grad_versions": lambda lib: _new_grad_versions(lib),
+    "new_grad_versions_passed_on": lambda lib: _new_grad_versions_passed_on(lib),
     "optimizer_zero_grad_keep": _optimizer_zero_grad_keep,
     "backward_on_leaf_itself": lambda lib: (_leaf(lib, (2.0,)).backward(), None)[1],
     "sum_backward_of_leaf": lambda lib: _leaf_grad_of(lib, lambda x: x.sum()),
@@ -1093,6 +1094,21 @@ def _new_grad_versions(lib: Any) -> Any:
     m = lib.nn.Linear(2, 3)
     m(lib.ones(4, 2)).pow(2).mean().backward()
     return versions, m.weight.grad._version, m.bias.grad._version
+
+
+def _new_grad_versions_passed_on(lib: Any) -> Any:
+    """The same, when a gradient summed over two paths reaches the leaf through a node that
+    passes it on as it is (x - y's) or makes a new one (-x's, x ** 2's), with and without a
+    graph of the backward."""
+    versions = []
+    for f in (lambda x: x - 1, lambda x: x - lib.ones(3), lambda x: 1 - x, lambda x: -x,
+              lambda x: x ** 2, lambda x: (x * 1).mean(0, keepdim=True)):
+        for create_graph in (False, True):
+            x = lib.ones(3).requires_grad_()
+            y = f(x)
+            (y * 2 + y * 3).sum().backward(create_graph=create_graph)
+            versions.append(x.grad._version)
+    return versions
 
 
 def _hook_then_in_place(lib: Any) -> Any:

@@ -93,7 +93,7 @@ def accumulate_into(tensor: Tensor, grad: Tensor, keep_graph: bool) -> None:
 def _version_of_new_grad(grad: Tensor) -> int:
     """The version PyTorch's new .grad has, which `x.grad._version` shows. PyTorch keeps the
     incoming gradient itself, or a copy of it (version 0), unless gradients from several paths
-    were added into it in place first (engine.added counts that); a broadcast gradient
+    were added into it in place first (engine.sum_of_gradients counts that); a broadcast gradient
     (`x.sum()`'s) it copies in with copy_ (version 1). Measured on PyTorch 2.13: see
     tests/test_grad_contract_vs_torch.py, `new_grad_versions`."""
     data = grad._data

@@ -111,7 +111,7 @@ class GraphTask:
         slots = self.buffers.get(node)
         if slots is None:
             slots = self.buffers[node] = [None] * max(nr + 1, num_outputs(node))
-        slots[nr] = grad if slots[nr] is None else added(slots[nr], grad)
+        slots[nr] = grad if slots[nr] is None else sum_of_gradients(slots[nr], grad)
 
     def run_node(self, node: Node, grads: list) -> tuple:
         """The tensors' hooks, then the node itself; one gradient per `next_functions` entry."""
@@ -174,7 +174,7 @@ class CapturingTask(GraphTask):
             free_saved(node)
 
 
-def added(total: Any, grad: Any) -> Any:
+def sum_of_gradients(total: Any, grad: Any) -> Any:
     """PyTorch adds a further gradient into the buffer in place (out of place when building a
     graph): the sum's version is then 1, which a leaf's new .grad shows
     (accumulate._version_of_new_grad)."""

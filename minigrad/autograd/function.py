@@ -145,13 +145,26 @@ def _backward_on_arrays(formula: Any, node: BackwardFunction, grad_outputs: tupl
     its `backward` makes through tensor operations, without an operation's bookkeeping for
     each (what it earns: benchmarks/tricks.md, row `_backward_on_arrays`). numpy is quiet, as
     in every operation; the gradients go on as tensors."""
+    arrays = [g._data for g in grad_outputs]
     quiet = _numpy_errors.set(_QUIET)
     try:
-        results = formula(node, *[g._data for g in grad_outputs])
+        results = formula(node, *arrays)
     finally:
         _numpy_errors.reset(quiet)
     results = results if isinstance(results, tuple) else (results,)
-    return tuple([None if r is None else Tensor(np.asarray(r)) for r in results])
+    return tuple([_as_gradient(r, arrays, grad_outputs) for r in results])
+
+
+def _as_gradient(result: Any, arrays: list, grad_outputs: tuple) -> Any:
+    """An array formula's result as a gradient tensor. One handed on as it came (`Sub`'s first
+    input's) stays the very tensor it came in, as the tensor formula's does: its version then
+    reaches the leaf's `.grad` as in PyTorch (accumulate._version_of_new_grad)."""
+    if result is None:
+        return None
+    for array, grad in zip(arrays, grad_outputs):
+        if result is array:
+            return grad
+    return Tensor(np.asarray(result))
 
 
 class Function:

@@ -11,9 +11,10 @@ import numpy as np
 from .. import _grad_mode
 from .._dtype import from_numpy
 from ..creation import zeros
-from ..ops.shape import sum_to
+from ..ops.shape import sum_to, summed_to
 from ..tensor import Tensor
 from .accumulate import accumulate_into
+from .function import _run_quietly
 from .hook_results import checked_hook_result, checked_hook_results
 from .graph import Node, output_ref
 
@@ -80,11 +81,11 @@ def validate(node: Node, grad_inputs: tuple) -> tuple:
     to the input's shape, as PyTorch's engine does), and cast to the input's dtype."""
     for g, (shape, dtype) in zip(grad_inputs, node._input_meta):
         if g is not None and (g._data.shape != shape or g._data.dtype != dtype):
-            return tuple(_fit(node, i, g) for i, g in enumerate(grad_inputs))
+            return tuple(_fitted_to_input(node, i, g) for i, g in enumerate(grad_inputs))
     return grad_inputs  # as they mostly are
 
 
-def _fit(node: Node, i: int, grad: Any) -> Any:
+def _fitted_to_input(node: Node, i: int, grad: Any) -> Any:
     if grad is None or node.next_functions[i][0] is None:
         return None
     shape, dtype = node._input_meta[i]
@@ -94,7 +95,10 @@ def _fit(node: Node, i: int, grad: Any) -> Any:
                 f"Function {node.name()} returned an invalid gradient at index {i} - got "
                 f"[{', '.join(map(str, grad.shape))}] but expected shape compatible with "
                 f"[{', '.join(map(str, shape))}]")
-        grad = sum_to(grad, shape)
+        # Building a graph of the backward (create_graph=True), the sum is an operation of it
+        # (SumBackward1); otherwise it is numpy's sum alone, without an operation's bookkeeping.
+        grad = (sum_to(grad, shape) if _grad_mode.state.enabled
+                else Tensor(_run_quietly(summed_to, grad._data, shape)))
     if grad._data.dtype != dtype:
         grad = grad.to(from_numpy(dtype))
     return grad

@@ -7,10 +7,10 @@ import math
 
 import numpy as np
 
-from ..autograd.function import Function
+from ..autograd.function import Function, FunctionCtx
 from ..fidelity import vector_math
 from ..tensor import Tensor
-from .operands import result_like, zero_gradient
+from .operands import as_tensor_pair, result_like, zero_gradient
 from .selection import Clamp, Relu, sign, where  # noqa: F401 - (re-exported)
 
 
@@ -43,6 +43,10 @@ class Sub(Function):
     def backward(ctx, grad):
         return grad, (-grad if ctx.alpha == 1 else grad * -ctx.alpha), None
 
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: function._backward_on_arrays
+        return grad, (-grad if ctx.alpha == 1 else grad * grad.dtype.type(-ctx.alpha)), None
+
 
 class Rsub(Function):
     """other - a, for a Python number other: d = -da"""
@@ -54,6 +58,10 @@ class Rsub(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        return -grad, None
+
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: function._backward_on_arrays
         return -grad, None
 
 
@@ -178,6 +186,16 @@ class Pow(Function):
             return zero_gradient(grad), None
         return grad * (k * a ** (k - 1)), None  # PyTorch's grouping, which decides the rounding
 
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: function._backward_on_arrays
+        (a,) = ctx.saved_tensors
+        k = ctx.exponent
+        if k == 0:
+            return np.zeros(grad.shape, grad.dtype), None
+        power = Pow.forward(FunctionCtx(), a, k - 1)  # `a ** (k - 1)`, as backward computes it
+        power, k = as_tensor_pair(power, k)  # then `k * power`, k promoted as `*` promotes it
+        return grad * (power._data * k._data), None
+
 
 class PowTensor(Function):
     """d(a^b) = b a^(b-1) da + a^b ln(a) db"""
@@ -250,6 +268,10 @@ class Neg(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        return -grad
+
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: function._backward_on_arrays
         return -grad
 
 

@@ -47,10 +47,7 @@ class SumTo(Function):
     @staticmethod
     def forward(ctx, a, shape):
         ctx.shape = a.shape
-        lead = a.ndim - len(shape)
-        axes = tuple(range(lead)) + tuple(
-            lead + i for i, s in enumerate(shape) if s == 1 and a.shape[lead + i] != 1)
-        return Tensor(fidelity.sum_like_torch(a._data, axes, keepdims=True).reshape(shape))
+        return Tensor(summed_to(a._data, shape))
 
     @staticmethod
     def backward(ctx, grad):
@@ -59,6 +56,15 @@ class SumTo(Function):
 
 def sum_to(a: Tensor, shape: Sequence[int]) -> Tensor:
     return a if tuple(a.shape) == tuple(shape) else SumTo.apply(a, tuple(shape))
+
+
+def summed_to(data: np.ndarray, shape: tuple) -> np.ndarray:
+    """SumTo's computation on an array: the leading dimensions broadcasting added, and those
+    that were 1 in `shape`, summed in PyTorch's order."""
+    lead = data.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        lead + i for i, s in enumerate(shape) if s == 1 and data.shape[lead + i] != 1)
+    return fidelity.sum_like_torch(data, axes, keepdims=True).reshape(shape)
 
 
 class View(Function):

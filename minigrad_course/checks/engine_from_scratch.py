@@ -629,6 +629,9 @@ def _stacked_diamonds(count: int) -> dict:
 PATHS_EXAMPLE_SNIPPET = """\
 {"loss": ["c", "b"], "c": ["b", "b"], "b": ["a", "w"], "a": [], "w": []}"""
 PATHS_EXAMPLE = ast.literal_eval(PATHS_EXAMPLE_SNIPPET)
+# Two paths of different lengths meet at z (out-g-z and out-h-k-z) before x: a walk that passes
+# a node's count on as soon as it meets the node (breadth first, say) gives x 1 path, not 2.
+UNEVEN_PATHS = {"out": ["g", "h"], "g": ["z"], "h": ["k"], "k": ["z"], "z": ["x"], "x": []}
 
 
 def _paths_cases(rng: np.random.Generator, hidden: bool = False) -> list[dict]:
@@ -641,6 +644,7 @@ def _paths_cases(rng: np.random.Generator, hidden: bool = False) -> list[dict]:
                 {"inputs_of": _random_dag(rng, 40), "root": "n0"}]
     return [{"inputs_of": PATHS_EXAMPLE, "root": "loss"},
             {"inputs_of": _stacked_diamonds(3), "root": "d0"},
+            {"inputs_of": UNEVEN_PATHS, "root": "out"},
             {"inputs_of": _random_dag(rng, int(rng.integers(10, 16))), "root": "n0"},
             {"inputs_of": _random_dag(rng, int(rng.integers(18, 26))), "root": "n0"}]
 
@@ -710,7 +714,7 @@ paths = Exercise(
     "paths_from(inputs_of, root)", ("paths_from",), cases=_paths_cases, run=_paths_run,
     judge=_paths_judge, finish=_no_recursion("keep the walk's state in lists."), seed=14,
     hints=PATHS_HINTS,
-    success="paths_from counts the paths to every node of 4 graphs: the runs a "
+    success="paths_from counts the paths to every node of 5 graphs: the runs a "
             "once-per-path pass would make.")
 paths_deep = Exercise(
     paths.subject, paths.names, cases=lambda rng: _paths_cases(rng, hidden=True),
