@@ -83,7 +83,7 @@ def result_type(*operands: object) -> dtype:
             d, rank = x.dtype, (2 if x.ndim else 1)
         elif isinstance(x, builtins.bool):
             d, rank = bool, 0
-        elif isinstance(x, builtins.int):
+        elif isinstance(x, (builtins.int, np.integer)):  # numpy's bool_ counts as a float
             d, rank = int64, 0
         else:
             d, rank = _default_float, 0

@@ -68,6 +68,9 @@ class Tensor:
     _saved_once: Any = None  # a wrapped number's one SavedTensor
     _number_type: type | None = None  # int, float, bool: the Python number it was made from
     __hash__ = object.__hash__  # == is elementwise, yet tensors can be dict keys, as in PyTorch
+    # numpy scalars on the left (np.float64(2) * x) defer to the tensor's reflected operator, as
+    # they do for PyTorch's Tensor; without it numpy converts x with __array__ and refuses
+    __array_priority__ = 1000
 
     def __init__(self, data: Any = (), *sizes: int, requires_grad: bool = False) -> None:
         if sizes or type(data) is int:  # the legacy `torch.Tensor(2, 3)`: sizes, not values

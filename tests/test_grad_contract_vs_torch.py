@@ -9,6 +9,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pytest
 
 from harness.parity import assert_same_as_torch
@@ -4544,6 +4545,38 @@ ROUND_FIVE_CASES = {f.__name__.lstrip("_"): f for f in (
     _tril_indices_view)}
 
 
+# numpy's scalars beside a tensor: on the left they defer to the tensor (PyTorch's Tensor has
+# __array_priority__ 1000), and they promote as Python numbers do, np.bool_ as a float.
+def _numpy_float_scalar_on_the_left(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = np.float64(2.0) * x + np.float32(3) - np.float64(0.5) / x + np.pi * x
+    y.sum().backward()
+    return y, x.grad
+
+
+def _numpy_scalar_comparisons_on_the_left(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    return np.float64(2.0) == x, np.float64(1.5) < x, np.int64(3) - x
+
+
+def _numpy_scalar_exponent_double_backward(lib: Any) -> Any:
+    x = lib.tensor([1.0, 3.0], requires_grad=True)
+    (g,) = lib.autograd.grad((x ** np.float64(3.0)).sum(), x, create_graph=True)
+    g.sum().backward()
+    return g, x.grad, np.float64(2.0) ** x
+
+
+def _numpy_scalars_promote_as_numbers(lib: Any) -> Any:
+    ints = lib.tensor([1, 2])
+    return (np.int64(2) * ints, np.int32(3) / ints, np.float32(2) * ints, np.bool_(True) + ints,
+            np.float64(0.5) - ints)
+
+
+NUMPY_SCALAR_CASES = {f.__name__.lstrip("_"): f for f in (
+    _numpy_float_scalar_on_the_left, _numpy_scalar_comparisons_on_the_left,
+    _numpy_scalar_exponent_double_backward, _numpy_scalars_promote_as_numbers)}
+
+
 CASES: dict[str, Callable[[Any], Any]] = {
     **{f.__name__: f for f in (
         retained_then_add_, retained_then_mul_, retained_then_two_in_place,
@@ -4567,7 +4600,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
     **INDEX_CASES, **MATMUL_CASES, **SCALAR_CASES,
     **FUNCTION_CORNER_CASES, **GRAD_INPUTS_CASES, **INFERENCE_NESTING_CASES,
     **VIEW_AND_WRITE_CASES, **MODULE_AND_ERROR_CASES, **FRESH_CASES, **LEFTOVER_CASES,
-    **ROUND_FIVE_CASES,
+    **ROUND_FIVE_CASES, **NUMPY_SCALAR_CASES,
 }
 
 
