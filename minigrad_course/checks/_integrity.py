@@ -29,6 +29,9 @@ CALLABLE_KINDS = (types.FunctionType, types.BuiltinFunctionType, type, types.Mod
                   types.WrapperDescriptorType)
 SHOWN = 3  # names listed in the message; the rest are counted
 SNAPSHOT_NAME = "_PRISTINE"  # where _feedback keeps its snapshot
+# What Python itself writes on a class after the fact: copyreg caches a class's slot names the
+# first time one of its objects is copied or pickled (`copy.deepcopy(model)`, `torch.save`).
+PYTHON_CACHES = frozenset({"__slotnames__"})
 
 
 def _watched_module(name: str) -> bool:
@@ -91,12 +94,13 @@ class Snapshot:
             is_class = isinstance(owner, type)
             if is_class:  # a class, unlike a module, is complete when first seen: a name
                 # added later (a __getattribute__ that hides failures) is the notebook's
-                known = self.class_names.setdefault(label, set(vars(owner)))
+                known = self.class_names.setdefault(label, set(vars(owner)) | PYTHON_CACHES)
                 self.foreign += [f"{label}.{name}" for name in vars(owner) if name not in known]
                 known.update(vars(owner))
             for name, value in list(vars(owner).items()):
                 dunder = name.startswith("__") and name.endswith("__")
-                if (dunder and not is_class) or (label, name) in self.seen:
+                if (dunder and not is_class) or (label, name) in self.seen \
+                        or name in PYTHON_CACHES:
                     continue  # a class's __init__ or __eq__ is watched as its methods are
                 if name == SNAPSHOT_NAME:
                     continue  # a snapshot is replaced by a newer one, never patched to cheat
