@@ -105,7 +105,8 @@ def arctan2(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tenso
     return _atan2_form(input, other, "arctan2", out)
 
 
-def _atan2_form(input: Tensor, other: Tensor, name: str, out: Tensor | None) -> Tensor:  # noqa: A002
+def _atan2_form(input: Tensor, other: Tensor, name: str,  # noqa: A002
+                out: Tensor | None) -> Tensor:
     result = _pointwise_more.atan2(input, other, name, position=2)
     return result if out is None else _into(out, result, name)
 

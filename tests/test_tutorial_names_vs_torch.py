@@ -506,7 +506,8 @@ ERRORS = {
         0, L.tensor([-1]), L.ones((), requires_grad=True) * 2).sum().backward(),
     "atan2 (method) of a number": lambda L: L.ones(2).atan2(2.0),
     "arctan2 of a number": lambda L: L.arctan2(L.ones(2), 2),
-    "unsqueeze_ of a leaf that requires grad": lambda L: L.ones(2, requires_grad=True).unsqueeze_(0),
+    "unsqueeze_ of a leaf that requires grad": lambda L: L.ones(2, requires_grad=True
+                                                                ).unsqueeze_(0),
     "squeeze_ of a view of such a leaf": lambda L: L.ones(1, 2, requires_grad=True)[:1].squeeze_(),
     "t_ of 3-d": lambda L: L.ones(2, 2, 2).t_(),
     "squeeze_, dim out of range": lambda L: L.ones(2, 2).squeeze_(3),
@@ -515,7 +516,8 @@ ERRORS = {
     "unsqueeze, dim out of range": lambda L: L.ones(2, 2).unsqueeze(-4),
     "cumprod without dim": lambda L: L.ones(2).cumprod(),
     "cumprod, dim out of range": lambda L: L.ones(2).cumprod(1),
-    "kl_div, bad reduction": lambda L: L.nn.functional.kl_div(L.ones(2), L.ones(2), reduction="avg"),
+    "kl_div, bad reduction": lambda L: L.nn.functional.kl_div(L.ones(2), L.ones(2),
+                                                              reduction="avg"),
     "kl_div, shapes": lambda L: L.nn.functional.kl_div(L.ones(2, 2), L.ones(3), reduction="sum"),
     "index_put, float index": lambda L: L.ones(2, 3).index_put((L.tensor([0.0]),), L.tensor(1.0)),
     "index_put, values of another dtype": lambda L: L.ones(2, 3).index_put(

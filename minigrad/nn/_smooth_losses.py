@@ -54,6 +54,7 @@ class SmoothL1Loss(Function):
 
 
 class HuberLoss(SmoothL1Loss):
-    """z = |a - b|: z²/2 below delta, delta (z - delta/2) above; d a = clip(a - b, -delta, delta) g"""
+    """z = |a - b|: z²/2 below delta, delta (z - delta/2) above;
+    d a = clip(a - b, -delta, delta) g"""
     node_name = "HuberLossBackward0"
     huber = True

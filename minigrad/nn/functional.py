@@ -231,8 +231,10 @@ KL_DIV_MEAN_WARNING = (
 
 def kl_div(input: Tensor, target: Tensor, size_average: None = None, reduce: None = None,
            reduction: str = "mean", log_target: bool = False) -> Tensor:
-    """KL(target || exp(input)) element by element, input holding log-probabilities (target
-    too when log_target), composed as PyTorch composes it: target·log(target) - target·input."""
+    """KL(target || exp(input)), element by element; input holds log-probabilities.
+
+    target holds probabilities (log-probabilities when log_target); composed as PyTorch
+    composes it: target·log(target) - target·input."""
     if reduction == "mean":
         warnings.warn(KL_DIV_MEAN_WARNING, UserWarning, stacklevel=2)
     summed = "sum" if reduction == "batchmean" else reduction
