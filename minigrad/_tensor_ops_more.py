@@ -107,6 +107,7 @@ class MoreTensorOps:
     def masked_fill(self, mask, value): return masking.masked_fill(self, mask, value)
     def masked_select(self, mask): return masking.masked_select(self, mask)
     def index_select(self, dim, index): return masking.index_select(self, dim, index)
+
     def index_add(self, dim, index, source, *, alpha=1):
         return index_write.index_add(self, dim, index, source, alpha)
 
@@ -114,6 +115,7 @@ class MoreTensorOps:
 
     def index_put(self, indices, values, accumulate=False):
         return index_write.index_put(self, indices, values, accumulate)
+
     def triu(self, diagonal=0): return masking.triangle(self, True, diagonal)
     def tril(self, diagonal=0): return masking.triangle(self, False, diagonal)
 
@@ -127,9 +129,7 @@ class MoreTensorOps:
     def flip(self, *dims, **kwargs): return tiling.flip(self, dims, kwargs)
     def fliplr(self): return tiling.fliplr(self)
     def flipud(self): return tiling.flipud(self)
-    def diagonal(self, offset=0, dim1=0, dim2=1):
-        return _diagonal(self, offset, dim1, dim2)
-
+    def diagonal(self, offset=0, dim1=0, dim2=1): return _diagonal(self, offset, dim1, dim2)
     def unflatten(self, dim, sizes): return tiling.unflatten(self, dim, sizes)
     def sum_to_size(self, *size): return tiling.sum_to_size(self, _shape_args(size))
 

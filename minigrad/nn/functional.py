@@ -15,7 +15,6 @@ from .. import _grad_mode
 from .._dtype import dtype as _dtype_cls
 from .._dtype import int64
 from ..ops import statistics
-from ..ops.operands import as_tensor_pair
 from ..ops.pointwise import AddScalar, DivScalar, MulScalar
 from ..ops.pointwise_more import Xlogy
 from ..ops.shape import SqueezeDimInPlace, _dims
@@ -205,6 +204,9 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average: None = None,
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
                weight: None = None) -> Tensor:
     """z²/2 below delta, delta·(z - delta/2) above, for z = |input - target|."""
+    if weight is not None:
+        raise NotImplementedError("minigrad is a subset of PyTorch: huber_loss(weight=...) is "
+                                  "not implemented")
     return _smooth_loss(input, target, reduction, delta, HuberLoss)
 
 
@@ -242,7 +244,7 @@ def kl_div(input: Tensor, target: Tensor, size_average: None = None, reduce: Non
     if log_target:
         losses = target.exp() * (target - input)
     else:
-        losses = Xlogy.apply(*as_tensor_pair(target, target)) - target * input
+        losses = Xlogy.apply(target, target) - target * input
     reduced = (losses if summed == "none" else losses.sum() if summed == "sum"
                else losses.mean())
     if reduction == "batchmean" and input.ndim:
