@@ -61,6 +61,10 @@ def lerp(start: Tensor, end: Any, weight: Any) -> Tensor:
     if end.dtype is not start.dtype:
         raise RuntimeError(f"expected dtype {_word(start)} for `end` but got dtype {_word(end)}")
     check_broadcast(start.shape, end.shape)
+    if not start.dtype.is_floating_point:
+        kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for "
+                                  f"'{start.dtype.tensor_type.replace('Tensor', '')}'")
     if isinstance(weight, Tensor):
         if weight.dtype is not start.dtype:
             raise RuntimeError(f"expected dtype {_word(start)} for `weight` but got dtype "
