@@ -4577,6 +4577,30 @@ NUMPY_SCALAR_CASES = {f.__name__.lstrip("_"): f for f in (
     _numpy_scalar_exponent_double_backward, _numpy_scalars_promote_as_numbers)}
 
 
+# float64 parameters: PyTorch's kernels fuse add(alpha=), addcmul and lerp into one rounding on
+# float64 too (RMSprop rounded its averages through float32). 64 elements, whole vectors: a
+# kernel's tail of fewer elements than a vector may round apart.
+def _float64_optimizer_steps(lib: Any) -> Any:
+    optim, finals = lib.optim, []
+    for make in (lambda p: optim.SGD(p, lr=0.0013, momentum=0.9, weight_decay=0.1, nesterov=True),
+                 lambda p: optim.Adam(p, lr=0.0013, weight_decay=0.1, amsgrad=True),
+                 lambda p: optim.AdamW(p, lr=0.0013),
+                 lambda p: optim.RMSprop(p, lr=0.0013, momentum=0.9, centered=True),
+                 lambda p: optim.Adagrad(p, lr=0.0013, weight_decay=0.1)):
+        w = lib.linspace(-2.0, 3.0, 64, dtype=lib.float64).requires_grad_()
+        scale = lib.arange(64, dtype=lib.float64)
+        step = make([w])
+        for _ in range(30):
+            step.zero_grad()
+            ((w - 0.5) ** 2 * scale).sum().backward()
+            step.step()
+        finals.append(w.detach().tolist())  # every digit, not the 4 a repr shows
+    return finals
+
+
+FLOAT64_OPTIMIZER_CASES = {"float64_optimizer_steps": _float64_optimizer_steps}
+
+
 CASES: dict[str, Callable[[Any], Any]] = {
     **{f.__name__: f for f in (
         retained_then_add_, retained_then_mul_, retained_then_two_in_place,
@@ -4600,7 +4624,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
     **INDEX_CASES, **MATMUL_CASES, **SCALAR_CASES,
     **FUNCTION_CORNER_CASES, **GRAD_INPUTS_CASES, **INFERENCE_NESTING_CASES,
     **VIEW_AND_WRITE_CASES, **MODULE_AND_ERROR_CASES, **FRESH_CASES, **LEFTOVER_CASES,
-    **ROUND_FIVE_CASES, **NUMPY_SCALAR_CASES,
+    **ROUND_FIVE_CASES, **NUMPY_SCALAR_CASES, **FLOAT64_OPTIMIZER_CASES,
 }
 
 

@@ -1,7 +1,7 @@
 """Small formulas computed in PyTorch's steps and roundings: the optimizers' updates, the logs of
 binary cross-entropy, and the bounds of the layers' default initialisation.
 
-On float32, PyTorch's compiled kernels fuse a multiply and the add that follows into one
+On float32 and float64, PyTorch's compiled kernels fuse a multiply and the add that follows into one
 rounding, and its lerp starts from the nearer end; numpy rounds each step. An ulp's difference in
 a quarter of the elements shows in printed losses after a few hundred steps. Read each function
 as the plain formula its docstring gives."""
@@ -13,12 +13,16 @@ from typing import Any
 import numpy as np
 
 from .avx_mathfun import fma
+from .ranges import fma64
 
 
 def add_scaled(a: Any, b: Any, alpha: float) -> Any:
-    """a + alpha * b, as PyTorch's `a.add(b, alpha=alpha)`: on float32 one fused multiply-add."""
-    if np.asarray(a).dtype == np.float32:
+    """a + alpha * b, as PyTorch's `a.add(b, alpha=alpha)`: one fused multiply-add."""
+    dtype = np.asarray(a).dtype
+    if dtype == np.float32:
         return fma(b, np.float32(alpha), a)
+    if dtype == np.float64:
+        return fma64(b, alpha, a)
     return a + alpha * b
 
 
@@ -27,6 +31,8 @@ def addcmul_(v: np.ndarray, a: np.ndarray, b: np.ndarray, value: float) -> None:
     (value * a) * b + v with the last multiply and the add fused."""
     if v.dtype == np.float32:
         v[...] = fma(np.float32(value) * a, b, v)
+    elif v.dtype == np.float64:
+        v[...] = fma64(value * a, b, v)
     else:
         v += value * a * b
 
@@ -39,6 +45,9 @@ def lerp_(start: np.ndarray, end: np.ndarray, weight: float) -> None:
         w = np.float32(weight)
         start[...] = (fma(w, end - start, start) if abs(weight) < 0.5
                       else fma(-(end - start), np.float32(1) - w, end))
+    elif start.dtype == np.float64:
+        start[...] = (fma64(weight, end - start, start) if abs(weight) < 0.5
+                      else fma64(-(end - start), 1 - weight, end))
     elif abs(weight) < 0.5:
         start += weight * (end - start)
     else:

@@ -66,7 +66,8 @@ def linspace_like_torch(start: float, end: float, steps: int, numpy_dtype: type)
 
 
 def fma64(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """a * b + c on float64 arrays, rounded once (as the FMA instruction), for finite values.
+    """a * b + c on float64 arrays, rounded once (as the FMA instruction); where the result is
+    infinite or NaN, as numpy computes it.
 
     The product is split exactly into p + e (Dekker's product), p + c into s + e1 (Knuth's
     two-sum), e + e1 into t + r. The exact result is s + t + r, and s + t rounded is its
@@ -75,16 +76,19 @@ def fma64(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
     a, b, c = (np.broadcast_to(np.asarray(v, dtype=np.float64), shape).reshape(-1)
                for v in (a, b, c))
-    p = a * b
-    e = _product_error(a, b, p)
-    s = p + c
-    e1 = _sum_error(p, c, s)
-    t = e + e1
-    r = _sum_error(e, e1, t)
-    result = s + t
-    to_half_way = 0.5 * np.spacing(np.abs(result)) - np.abs(_sum_error(s, t, result))
-    for i in np.flatnonzero((r != 0) & (to_half_way <= np.abs(r))):
-        result[i] = float(Fraction(a[i]) * Fraction(b[i]) + Fraction(c[i]))
+    with np.errstate(all="ignore"):  # infinities and NaN: the error terms are not used there
+        p = a * b
+        e = _product_error(a, b, p)
+        s = p + c
+        e1 = _sum_error(p, c, s)
+        t = e + e1
+        r = _sum_error(e, e1, t)
+        result = s + t
+        exact = np.isfinite(result) & np.isfinite(e)  # elsewhere a * b + c, infinite or NaN
+        result = np.where(exact, result, s)
+        to_half_way = 0.5 * np.spacing(np.abs(result)) - np.abs(_sum_error(s, t, result))
+        for i in np.flatnonzero(exact & (r != 0) & (to_half_way <= np.abs(r))):
+            result[i] = float(Fraction(a[i]) * Fraction(b[i]) + Fraction(c[i]))
     return result.reshape(shape)
 
 

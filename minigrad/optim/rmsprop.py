@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from ..fidelity import fma, vector_math
-from ..fidelity.formulas import lerp_
+from ..fidelity import vector_math
+from ..fidelity.formulas import add_scaled, addcmul_, lerp_
 from ..tensor import Tensor
 from .optimizer import Optimizer, _check_not_supported
 
@@ -55,13 +55,13 @@ class RMSprop(Optimizer):
         state["step"]._data = state["step"]._data + np.float32(1)
         square_avg = state["square_avg"]._data
         square_avg *= dtype(group["alpha"])
-        # addcmul_(g, g, value=1 - alpha): PyTorch's kernel computes (value * g) * g + v with
-        # the last multiply and the add fused into one rounding (see fidelity.fma)
-        square_avg[...] = fma(dtype(1 - group["alpha"]) * grad, grad, square_avg)
+        addcmul_(square_avg, grad, grad, 1 - group["alpha"])
         if group["centered"]:
             grad_avg = state["grad_avg"]._data
             lerp_(grad_avg, grad, 1 - group["alpha"])
-            avg = vector_math.sqrt_like_torch(fma(-grad_avg, grad_avg, square_avg))
+            avg = square_avg.copy()  # square_avg.addcmul(grad_avg, grad_avg, value=-1)
+            addcmul_(avg, grad_avg, grad_avg, -1)
+            avg = vector_math.sqrt_like_torch(avg)
         else:
             avg = vector_math.sqrt_like_torch(square_avg)
         avg = avg + dtype(group["eps"])
@@ -69,6 +69,6 @@ class RMSprop(Optimizer):
             buffer = state["momentum_buffer"]._data
             buffer *= dtype(group["momentum"])
             buffer += grad / avg
-            param._data[...] = fma(buffer, dtype(-group["lr"]), param._data)  # add_(b, alpha=-lr)
+            param._data[...] = add_scaled(param._data, buffer, -group["lr"])
         else:
             param._data += (dtype(-group["lr"]) * grad) / avg  # addcdiv_(g, avg, value=-lr)
