@@ -4572,7 +4572,15 @@ def _numpy_scalars_promote_as_numbers(lib: Any) -> Any:
             np.float64(0.5) - ints)
 
 
-NUMPY_SCALAR_CASES = {f.__name__.lstrip("_"): f for f in (
+def _log_gradient_divides(lib: Any) -> Any:  # grad / a, not grad * (1 / a): every digit
+    x = lib.tensor([3.0, 0.3, 7.0, 1e-3], requires_grad=True)
+    (g,) = lib.autograd.grad((lib.log(x) * lib.tensor([10.0, 1.0, 3.0, 2.0])).sum(), x,
+                             create_graph=True)
+    g.sum().backward()
+    return g, g.tolist(), x.grad.tolist()
+
+
+NUMPY_SCALAR_CASES = {f.__name__.lstrip("_"): f for f in (_log_gradient_divides,
     _numpy_float_scalar_on_the_left, _numpy_scalar_comparisons_on_the_left,
     _numpy_scalar_exponent_double_backward, _numpy_scalars_promote_as_numbers)}
 

@@ -97,7 +97,7 @@ class Div(Function):
     def backward(ctx, grad):
         b, a = ctx.saved_tensors
         return (grad / b if ctx.needs_input_grad[0] else None,
-                -grad * a / (b * b) if ctx.needs_input_grad[1] else None)
+                -grad * (a / b / b) if ctx.needs_input_grad[1] else None)  # PyTorch's rounding
 
 
 class AddScalar(Function):
@@ -305,7 +305,7 @@ class Log(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return grad * (1 / a)
+        return grad / a  # PyTorch divides (grad * (1 / a) rounds twice, and is MulBackward0)
 
 
 class Sqrt(Function):
