@@ -4,6 +4,7 @@ minigrad and once on PyTorch, and the shared helpers in tests/harness/ (on the p
 pyproject.toml's pythonpath)."""
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import pytest
@@ -11,6 +12,15 @@ import pytest
 import minigrad
 
 from harness.parity import reference_torch
+
+
+@pytest.fixture(autouse=True)
+def _recursion_limit_restored() -> Any:
+    """Answers run in-process (the answer tables) may raise Python's recursion limit, as a
+    learner's recursive answer does; the next test on the worker starts from the default."""
+    limit = sys.getrecursionlimit()
+    yield
+    sys.setrecursionlimit(limit)
 
 
 @pytest.fixture(scope="session")
