@@ -148,11 +148,12 @@ print(add(c, c))
 # `unbroadcast` where inputs may broadcast:
 #
 # - `mul(a, b)`: `a` gets `grad * b.data`, and `b` gets `grad * a.data`;
-# - `matmul(a, b)`, for 2-D `a` and `b`: `a` gets `grad @ b.data.T`, `b` gets
-#   `a.data.T @ grad` (the shapes tell you which side each goes on);
+# - `matmul(a, b)`, for 2-D `a` and `b`: `a` gets `grad` and `b.data.T` multiplied with `@`,
+#   `b` gets `a.data.T` and `grad`; each gradient has its input's shape, and that tells you
+#   which side of `@` each goes on;
 # - `relu(a)`: the gradient where `a.data > 0`, and 0 elsewhere, at 0 too (PyTorch's choice);
 # - `total(a)`, the sum of all elements (named so as not to hide Python's `sum`): every
-#   element gets the gradient, `grad * np.ones_like(a.data)`.
+#   element gets the gradient: the scalar `grad`, spread to an array of `a`'s shape.
 #
 # `grad_fn` returns a tuple even for one input: `(g,)`. The last lines make them `Tensor`'s
 # `*`, `@`, `.relu()` and `.sum()`.
