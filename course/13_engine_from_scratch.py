@@ -258,8 +258,8 @@ Tensor.backward = backward
 check.backward_pass(Tensor, backward)
 
 # %% [markdown]
-# A layer on your engine: two rows of inputs `x`, which need no gradient, a weight `w` and a
-# bias `b`, added to both rows:
+# A layer on your engine: two rows of inputs `x`, a weight `w` and a bias `b`, added to both
+# rows:
 #
 # ```python
 # x = Tensor([[1.0, -2.0], [3.0, 4.0]])
@@ -391,8 +391,8 @@ except RuntimeError as error:
     print(error)
 
 # %% [markdown]
-# And errors where a result would be silently wrong. Here is one: a weight changed in place
-# after the forward pass used it.
+# One more program, on your engine first: a weight changed in place after the forward pass
+# used it.
 
 # %%
 w = Tensor([1.0, 2.0], requires_grad=True)
