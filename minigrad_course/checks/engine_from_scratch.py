@@ -693,14 +693,17 @@ def _paths_slip(inputs_of: dict, root: str, result: dict) -> str:
     reached = _paths_expected(inputs_of, root)
     counted = Counter(child for node, inputs in inputs_of.items() if node in reached
                       for child in inputs)
+    twice_as_once = matches(_paths_expected({node: list(dict.fromkeys(inputs)) for node, inputs
+                                             in inputs_of.items()}, root))
     if matches(dict.fromkeys(reached, 1)):
+        # On stacked diamonds (d0 uses d1 twice) both slips give all 1s: name both.
         return (": every node got 1, as if each were reached once, however many paths lead to "
-                "it.")
+                "it" + (", or as if an input a node uses twice (as in b + b) were counted once."
+                        if twice_as_once else "."))
     if matches({name: counted[name] for name in reached} | {root: 1}):
         return (": these are the number of times each node is used, not paths: a use by a node "
                 "that several paths reach is on each of them.")
-    if matches(_paths_expected({node: list(dict.fromkeys(inputs)) for node, inputs in
-                                inputs_of.items()}, root)):
+    if twice_as_once:
         return (": an input a node uses twice (as in b + b) was counted once; each use is a "
                 "path of its own.")
     if any(result.get(name, 0) > count for name, count in reached.items()):
