@@ -183,13 +183,21 @@ _OP_HINTS = {  # the rule each breaks, without the line that follows it
 
 
 def _op_slip(name: str, grads: Any, arrays: list, grad: np.ndarray) -> str | None:
-    """The hint for a slip recognised by its numbers (mul's two gradients swapped, relu's
-    gradient passed at 0), or None."""
+    """The hint for a slip recognised by its numbers (mul's two gradients swapped or not
+    summed back to a broadcast input's shape, relu's gradient passed at 0), or None."""
     if name == "mul" and all(_is_array(g) and np.shape(g) == a.shape for g, a in
                              zip(grads, arrays)) and all(
             _same(g, broadcast_gradient(grad * a, a.shape)) for g, a in zip(grads, arrays)):
         return (" Hint: the two gradients are swapped: what came back for a belongs to b. How "
                 "much does a * b move when a alone moves by 1?")
+    full = np.broadcast_shapes(*(a.shape for a in arrays))
+    others = arrays[::-1]
+    if name == "mul" and any(np.shape(g) != a.shape for g, a in zip(grads, arrays)) and all(
+            _is_array(g) and np.shape(g) in (a.shape, full) and _same(broadcast_gradient(np.asarray(g), a.shape),
+                      broadcast_gradient(grad * other, a.shape))
+            for g, a, other in zip(grads, arrays, others)):
+        return (" Hint: right numbers, but not yet summed: an input that was broadcast gets "
+                "its gradient summed back to its shape.")
     if name == "relu" and _is_array(grads[0]) and _same(grads[0], grad * (arrays[0] >= 0)):
         return (" Hint: it passes the gradient where the input is exactly 0; PyTorch's relu "
                 "sends 0 there (it takes the slope at 0 to be 0).")
