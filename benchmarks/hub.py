@@ -1,5 +1,5 @@
-"""The course on a JupyterHub on 127.0.0.1, as tests/test_jupyterhub.py sets it up (each server
-started as the students' image starts it): how long the
+"""The course on a JupyterHub on 127.0.0.1, as tests/deploy/test_jupyterhub.py sets it up (each
+server started as the students' image starts it): how long the
 hub and each student's server take to start, and how much memory each student costs.
 
     python benchmarks/hub.py               # 2 students
@@ -23,7 +23,7 @@ from pathlib import Path
 
 import nbformat
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "deploy"))
 from hub_driver import ROOT, proxy_command, start_hub  # noqa: E402
 from students_image import image_environment  # noqa: E402
 

@@ -117,7 +117,8 @@ c.GenerateFeedback.preprocessors = {python_list(FEEDBACK_PREPROCESSORS)}
 # on 127.0.0.1 only): autograde would print it once per submission.
 c.Execute.extra_arguments = ["--IPKernelApp.log_level=ERROR"]
 # nbgrader 0.9.6 with SQLAlchemy 2 warns "Object of type <SubmittedAssignment> not in session"
-# at every autograde; the submission is added and graded all the same (tests/test_nbgrader.py).
+# at every autograde; the submission is added and graded all the same
+# (tests/grading/test_nbgrader.py).
 import warnings  # noqa: E402
 
 warnings.filterwarnings("ignore", message=r"Object of type <Submitted\\w+> not in session")

@@ -9,7 +9,7 @@ A diagram is an `image/svg+xml` output, or an SVG inside a `text/html` output as
 `data:image/svg+xml;base64` image (the frames of `viz.backward_steps`). Graphviz writes sizes
 in pt; a browser shows 1pt as 4/3 CSS px. A diagram wider than the column would have to be
 shrunk to fit (or scrolled sideways): its text is measured at the shrunk size.
-tests/test_diagram_fit.py runs the same measurement over the stored notebooks."""
+tests/course/test_diagram_fit.py runs the same measurement over the stored notebooks."""
 from __future__ import annotations
 
 import argparse

@@ -1,4 +1,4 @@
-"""Record what real PyTorch prints, for tests/test_printing.py (which never needs torch).
+"""Record what real PyTorch prints, for tests/engine/test_printing.py (which never needs torch).
 
     python scripts/record_printing_golden.py            # rewrite tests/golden/printing.json
     python scripts/record_printing_golden.py --fuzz N   # compare minigrad with torch on N

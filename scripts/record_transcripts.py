@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Record what PyTorch 2.13 shows for each program of the golden programs and of the tutorial
-corpus, the transcripts tests/test_programs.py compares minigrad with.
+corpus, the transcripts tests/parity/test_programs.py compares minigrad with.
 
     python scripts/record_transcripts.py            # record every program of both suites
     python scripts/record_transcripts.py golden     # one suite (golden or corpus)

@@ -1,4 +1,4 @@
-"""Record the golden DOT files of tests/test_viz.py: run each graph in its CASES and write
+"""Record the golden DOT files of tests/engine/test_viz.py: run each graph in its CASES and write
 what minigrad.viz draws to tests/golden/viz/<case>.dot.
 
     python scripts/record_viz_golden.py           # rewrite every file

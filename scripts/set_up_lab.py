@@ -32,8 +32,8 @@ Jupyter Notebook 7 (`jupyter notebook`, in the course's packages too) links the 
 test_notebook7.py checks the placeholder's text in Notebook 7).
 
 nbgrader: a learner's environment (`make lab`, the `course` extra) has no nbgrader. The tests'
-(`make test`) has it: tests/test_nbgrader.py runs the course as a class, and nbgrader turns its
-JupyterLab panels and server extensions on wherever it is installed, so where it is installed
+(`make test`) has it: tests/grading/test_nbgrader.py runs the course as a class, and nbgrader turns
+its JupyterLab panels and server extensions on wherever it is installed, so where it is installed
 they are turned off here (a developer's `make lab` shows the course as a learner's does).
 Where it is not, its entries are left out: a server extension named but not installed would
 print a warning at every start. With --students (a class's image, hub/Dockerfile), nbgrader

@@ -1,6 +1,6 @@
 """Writes docs/api.md: what minigrad implements of PyTorch's API, read from the code itself
 (each module's public names, the Tensor's methods and properties), so that the list cannot
-drift from the code; tests/test_api_docs.py checks it.
+drift from the code; tests/engine/test_api_docs.py checks it.
 
     python scripts/write_api_docs.py          # rewrite docs/api.md
     python scripts/write_api_docs.py --check  # exit 1 if docs/api.md is not what the code says

@@ -95,7 +95,7 @@ def _version_of_new_grad(grad: Tensor) -> int:
     incoming gradient itself, or a copy of it (version 0), unless gradients from several paths
     were added into it in place first (engine.sum_of_gradients counts that); a broadcast gradient
     (`x.sum()`'s) it copies in with copy_ (version 1). Measured on PyTorch 2.13: see
-    tests/test_grad_contract_vs_torch.py, `new_grad_versions`."""
+    tests/parity/test_grad_contract_vs_torch.py, `new_grad_versions`."""
     data = grad._data
     broadcast = data.size > 1 and 0 in data.strides
     return 1 if broadcast else min(grad._version, 1)

@@ -10,7 +10,7 @@ Python number made a tensor (`x * 3`) is never packed; unpack runs at every read
 returns becomes a new tensor with the saved tensor's history (its grad_fn, or the leaf it was);
 an in-place change after packing is not detected (the hooks own the values now). What each
 operation saves, and in which order, is PyTorch's for the operations tutorials use
-(tests/test_saved_tensors_vs_torch.py); the index tensors that gather, where and max(dim)
+(tests/parity/test_saved_tensors_vs_torch.py); the index tensors that gather, where and max(dim)
 keep, and prod's result, are not saved tensors in minigrad, so they are not packed.
 
 The engine pays one module attribute read per operation that saves something (`entered`, 0

@@ -7,7 +7,7 @@ the same numbers minigrad repeats the same float32 operations in the same order.
 intermediate is float32, as in the vector registers. GCC, which builds PyTorch for Linux, fuses
 a multiply whose only use is an add into one FMA instruction (one rounding instead of two),
 taking the multiplies in program order; `fma` marks each place where it does. Checked bit for
-bit against PyTorch 2.13 on 80,000 numbers (tests/test_tutorial_apis_vs_torch.py)."""
+bit against PyTorch 2.13 on 80,000 numbers (tests/parity/test_tutorial_apis_vs_torch.py)."""
 from __future__ import annotations
 
 import numpy as np

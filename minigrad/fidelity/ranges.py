@@ -16,7 +16,7 @@ first half counts up from start, the second half down from end:
 `step = (end - start) / (steps - 1)`, then `fma(step, i, start)` below `steps // 2` and
 `fma(-step, steps - 1 - i, end)` from there.
 
-Checked bit for bit against PyTorch 2.13 (tests/test_fidelity.py). Above 32768 values PyTorch
+Checked bit for bit against PyTorch 2.13 (tests/engine/test_fidelity.py). Above 32768 values PyTorch
 splits the range among its threads, each starting its own blocks, so its own last bits depend
 on its thread count there: minigrad computes such a range as one thread would."""
 from __future__ import annotations

@@ -9,7 +9,7 @@ rounds the other way now and then (0.59 of an ulp away at most for sin, 0.51 for
 minigrad does for float32: each value computed in float64 and rounded once, i.e. correctly
 rounded, which agrees with MKL's bits for about 99.9% of tanh's inputs, 99% of exp's, 95% of
 sin's and cos's and 92% of log's (numpy's own float32 functions: 66%, 61%, 88%, 84%, 84%);
-tests/test_tutorial_apis_vs_torch.py measures it. (Composite operations such as sigmoid and
+tests/parity/test_tutorial_apis_vs_torch.py measures it. (Composite operations such as sigmoid and
 softmax run PyTorch's own vectorised code instead, and keep numpy's values here.) ARM
 builds (macOS, Linux aarch64) use SLEEF or the C library instead, with other last bits. float64
 values are numpy's, as they were.
@@ -50,7 +50,7 @@ def sqrt_like_torch(data: np.ndarray) -> np.ndarray:
     AVX-512: one value in five an ulp off, whatever the tensor's size), and its algorithm is
     not published: minigrad keeps the correctly rounded one. Adam's and RMSprop's steps call
     it here, where that difference is the only one left between their float32 results and
-    PyTorch's (tests/test_tutorial_names_vs_torch.py swaps in PyTorch's sqrt to check)."""
+    PyTorch's (tests/parity/test_tutorial_names_vs_torch.py swaps in PyTorch's sqrt to check)."""
     return np.sqrt(data)
 
 

@@ -284,7 +284,7 @@ def test_a_lesson_leads_to_its_exercises_and_back(reader, site) -> None:
 
 def test_exercise_pages_show_the_graphs_their_exercises_ask_for(reader, site) -> None:
     """Exercise 01's "Here is a graph": the page shows it (exercises/ stores no output; the site
-    takes the given cell's from the solutions, tests/test_site_files.py checks which)."""
+    takes the given cell's from the solutions, tests/deploy/test_site_files.py checks which)."""
     page, problems = reader
     _, base = site
     page.goto(base + "exercises/ex01_tensors_and_graphs.html")

@@ -1,6 +1,6 @@
 """The two suites of programs written for PyTorch that minigrad must show the same for: where
 their programs and PyTorch's transcripts are, and which programs are compared up to float32
-rounding (tests/test_programs.py compares, scripts/record_transcripts.py records)."""
+rounding (tests/parity/test_programs.py compares, scripts/record_transcripts.py records)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
