@@ -33,11 +33,15 @@ class AccumulateGrad(Node):
     def __repr__(self) -> str:
         return "<AccumulateGrad object>"
 
-    def apply(self, grad: Tensor) -> tuple:
+    def apply_to_arrays(self, grads: list) -> tuple:
+        return self.apply(*grads)  # takes an array as it is
+
+    def apply(self, grad: Tensor | np.ndarray) -> tuple:
         """Add `grad` into the leaf's `.grad`, then run the leaf's post-accumulate-grad hooks
         (each is handed the leaf, its `.grad` now complete); a leaf sends nothing further. A
         leaf whose requires_grad was turned off after the graph was built
-        (`x.requires_grad = False`, `x.detach_()`) gets nothing, as in PyTorch."""
+        (`x.requires_grad = False`, `x.detach_()`) gets nothing, as in PyTorch. (In a backward
+        pass that builds no graph, `grad` may be a numpy array: `.grad` is its first tensor.)"""
         leaf = self.variable
         if not leaf._requires_grad:
             return ()
@@ -68,7 +72,7 @@ def grad_accumulator(leaf: Tensor) -> AccumulateGrad:
     return node
 
 
-def accumulate_into(tensor: Tensor, grad: Tensor, keep_graph: bool) -> None:
+def accumulate_into(tensor: Tensor, grad: Tensor | np.ndarray, keep_graph: bool) -> None:
     """Add `grad` into `tensor.grad` with PyTorch's values and grad_fns. A leaf gets a fresh
     copy the first time (made by `copy_`, so recorded as CopyBackwards when building a graph of
     the backward), then in-place additions (out of place when building a graph). A retained
@@ -87,7 +91,7 @@ def accumulate_into(tensor: Tensor, grad: Tensor, keep_graph: bool) -> None:
     elif keep_graph:
         tensor._grad = tensor._grad + grad
     else:  # grad mode is off: nothing is recorded
-        tensor._grad.add_(grad)
+        tensor._grad.add_(grad if type(grad) is Tensor else Tensor(np.asarray(grad)))
 
 
 def _version_of_new_grad(grad: Tensor) -> int:
@@ -96,14 +100,15 @@ def _version_of_new_grad(grad: Tensor) -> int:
     were added into it in place first (engine.sum_of_gradients counts that); a broadcast gradient
     (`x.sum()`'s) it copies in with copy_ (version 1). Measured on PyTorch 2.13: see
     tests/parity/test_grad_contract_vs_torch.py, `new_grad_versions`."""
-    data = grad._data
+    is_tensor = type(grad) is Tensor
+    data = grad._data if is_tensor else np.asarray(grad)
     broadcast = data.size > 1 and 0 in data.strides
-    return 1 if broadcast else min(grad._version, 1)
+    return 1 if broadcast else min(grad._version, 1) if is_tensor else 0
 
 
-def _copy(grad: Tensor) -> Tensor:
+def _copy(grad: Tensor | np.ndarray) -> Tensor:
     """`grad.detach().clone()`, without the two operations' bookkeeping."""
-    return Tensor(np.array(grad._data, order="C"))
+    return Tensor(np.array(grad._data if type(grad) is Tensor else grad, order="C"))
 
 
 _warned_grad_cycle = False

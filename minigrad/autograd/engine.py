@@ -12,9 +12,13 @@ import itertools
 import threading
 from typing import Any, Iterator, Sequence
 
+import numpy as np
+
 from .. import _grad_mode
+from ..tensor import Tensor
 from . import anomaly, observe
 from .accumulate import grad_accumulator
+from .function import _run_quietly
 from .graph import Node, num_outputs
 from .node_call import (call_post_hooks, call_pre_hooks, call_tensor_hooks, materialize,
                         validate)
@@ -53,6 +57,9 @@ class GraphTask:
     def __init__(self, roots: Sequence[Any], grad_roots: Sequence[Any], retain_graph: bool,
                  create_graph: bool) -> None:
         self.retain_graph, self.create_graph = retain_graph, create_graph
+        # Without a graph of the backward to build, gradients travel as numpy arrays: a node
+        # with nothing to show them to (no hook, no retained .grad) makes no tensor at all.
+        self.on_arrays = not create_graph
         root_edges = [edge_of(t) for t in roots]
         self.root_nodes = list(dict.fromkeys(node for node, _ in root_edges))
         self.dependencies = count_dependencies(self.root_nodes)  # gradients still to come
@@ -65,10 +72,11 @@ class GraphTask:
             if self.dependencies[node] == 0:
                 self.push_ready(node)
         # Debugging aids wrap how a node runs, for this pass only: the loop does not know.
+        # They see every gradient as a tensor.
         if anomaly.state.enabled:
-            self.run_node = anomaly.checking(self.run_node)
+            self.run_node, self.on_arrays = anomaly.checking(self.run_node), False
         if observe.watching():
-            self.call_function = observe.reporting(self.call_function)
+            self.call_function, self.on_arrays = observe.reporting(self.call_function), False
 
     def run(self) -> None:
         """Run every node once, after all the nodes that send it a gradient."""
@@ -116,11 +124,16 @@ class GraphTask:
     def run_node(self, node: Node, grads: list) -> tuple:
         """The tensors' hooks, then the node itself; one gradient per `next_functions` entry."""
         if node._tensor_hooks or node._retained:
-            grads = call_tensor_hooks(node, grads)
+            grads = call_tensor_hooks(node, as_tensors(grads))
         return self.call_function(node, grads)
 
     def call_function(self, node: Node, grads: list) -> tuple:
         """The node's hooks and its backward: the one way every node runs."""
+        if self.on_arrays and not (node._pre_hooks or node._post_hooks):
+            if len(grads) > 1:
+                grads = materialize(node, grads)
+            return validate(node, node.apply_to_arrays(grads))  # no hook to see a tensor
+        grads = as_tensors(grads)
         if node._pre_hooks:
             grads = call_pre_hooks(node, grads)
             if all(g is None for g in grads):  # the hooks took every gradient away
@@ -164,7 +177,7 @@ class CapturingTask(GraphTask):
             grads = call_tensor_hooks(node, grads)
         for nr, grad in enumerate(grads):
             for i in self.captures.get((node, nr), ()):
-                self.captured[i] = grad
+                self.captured[i] = grads[nr] = as_tensors([grad])[0]
         return self.call_function(node, grads) if self.needed[node] else nothing
 
     def release(self, node: Node) -> None:
@@ -177,11 +190,25 @@ class CapturingTask(GraphTask):
 def sum_of_gradients(total: Any, grad: Any) -> Any:
     """PyTorch adds a further gradient into the buffer in place (out of place when building a
     graph): the sum's version is then 1, which a leaf's new .grad shows
-    (accumulate._version_of_new_grad)."""
-    total = total + grad
+    (accumulate._version_of_new_grad). Without a graph, the sum of two gradients of one dtype
+    is numpy's, made a tensor for its version."""
     if not _grad_mode.state.enabled:
+        a = total._data if type(total) is Tensor else total
+        b = grad._data if type(grad) is Tensor else grad
+        if a.dtype == b.dtype:
+            total = Tensor(np.asarray(_run_quietly(np.add, a, b), dtype=a.dtype))
+        else:
+            total = as_tensors([total])[0] + as_tensors([grad])[0]
         total._bump_version()
-    return total
+        return total
+    return total + grad
+
+
+def as_tensors(grads: Any) -> list:
+    """Gradients as tensors, for what shows them to the learner: hooks, retained and captured
+    gradients, a node's formula on tensors. (A pass that builds no graph carries them as
+    numpy arrays.)"""
+    return [g if g is None or isinstance(g, Tensor) else Tensor(np.asarray(g)) for g in grads]
 
 
 def free_saved(node: Node) -> None:

@@ -97,17 +97,48 @@ class BackwardFunction(FunctionCtx, Node):
     _materialize_grads = True
     _num_args = 0  # 0: as many as next_functions
     _tensor_positions: tuple | None = None  # None: every argument was a tensor
+    _unpacks_through_hooks = False  # saved under saved_tensors_hooks (saved_hooks.py)
 
     def name(self) -> str:
         return self._qualname
 
     def apply(self, *grad_outputs: Any) -> tuple:
-        """The Function's backward, then one gradient per `next_functions` entry."""
-        on_arrays = self._forward_cls._backward_on_arrays
-        if on_arrays is not None and not _grad_mode.state.enabled:  # no graph of the backward
-            grads = _backward_on_arrays(on_arrays, self, grad_outputs)
-        else:
-            grads = self._forward_cls.backward(self, *grad_outputs)
+        """The Function's backward on tensors (`grad_fn(grad)`), then one gradient per
+        `next_functions` entry."""
+        if (self._forward_cls._backward_on_arrays is not None and not _grad_mode.state.enabled
+                and not self._unpacks_through_hooks):
+            return tuple([g if g is None or type(g) is Tensor else Tensor(np.asarray(g))
+                          for g in self.apply_to_arrays(grad_outputs)])
+        return self._one_per_input(self._forward_cls.backward(self, *grad_outputs))
+
+    def apply_to_arrays(self, grads: list) -> tuple:
+        """The node's turn in a backward pass that builds no graph: `grads`, numpy arrays
+        (or tensors, which stay themselves where the formula hands them on as they came), go
+        through the Function's formula on arrays, `_backward_on_arrays`. An operation without
+        one, or whose saved tensors come back through saved_tensors_hooks, runs `backward` on
+        tensors instead (what the formulas on arrays earn: benchmarks/tricks.md)."""
+        formula = self._forward_cls._backward_on_arrays
+        if formula is None or self._unpacks_through_hooks:
+            return self._one_per_input(self._forward_cls.backward(
+                self, *[g if g is None or type(g) is Tensor else Tensor(np.asarray(g))
+                        for g in grads]))
+        arrays = [g._data if type(g) is Tensor else g for g in grads]
+        quiet = _numpy_errors.set(_QUIET)  # numpy's warnings off, as in every operation
+        try:
+            results = formula(self, *arrays)
+        finally:
+            _numpy_errors.reset(quiet)
+        if type(results) is not tuple:
+            results = (results,)
+        for came, array in zip(grads, arrays):  # a gradient that came as a tensor and is
+            if came is not array:  # handed on as it came stays that tensor: its version then
+                results = tuple([came if r is array else r for r in results])  # reaches .grad
+        return self._one_per_input(results)
+
+    def _one_per_input(self, grads: Any) -> tuple:
+        """What a formula returned as one gradient per `next_functions` entry: the gradients
+        for the arguments that were not tensors are dropped, and a custom Function's are
+        checked."""
         grads = grads if isinstance(grads, tuple) else (grads,)
         if (self._tensor_positions is None and len(grads) == len(self._next_functions)
                 and not self._forward_cls._is_custom):
@@ -137,34 +168,6 @@ class BackwardFunction(FunctionCtx, Node):
                                    "input was not a Variable")
             if not isinstance(g, Tensor):
                 raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
-
-
-def _backward_on_arrays(formula: Any, node: BackwardFunction, grad_outputs: tuple) -> tuple:
-    """A built-in node's formula run on the gradients' arrays, when no graph of the backward
-    pass is being built (`create_graph=False`, every training step): the same numpy calls as
-    its `backward` makes through tensor operations, without an operation's bookkeeping for
-    each (what it earns: benchmarks/tricks.md, row `_backward_on_arrays`). numpy is quiet, as
-    in every operation; the gradients go on as tensors."""
-    arrays = [g._data for g in grad_outputs]
-    quiet = _numpy_errors.set(_QUIET)
-    try:
-        results = formula(node, *arrays)
-    finally:
-        _numpy_errors.reset(quiet)
-    results = results if isinstance(results, tuple) else (results,)
-    return tuple([_as_gradient(r, arrays, grad_outputs) for r in results])
-
-
-def _as_gradient(result: Any, arrays: list, grad_outputs: tuple) -> Any:
-    """An array formula's result as a gradient tensor. One handed on as it came (`Sub`'s first
-    input's) stays the very tensor it came in, as the tensor formula's does: its version then
-    reaches the leaf's `.grad` as in PyTorch (accumulate._version_of_new_grad)."""
-    if result is None:
-        return None
-    for array, grad in zip(arrays, grad_outputs):
-        if result is array:
-            return grad
-    return Tensor(np.asarray(result))
 
 
 class Function:

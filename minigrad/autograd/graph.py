@@ -164,6 +164,11 @@ class Node:
     def apply(self, *grad_outputs: Any) -> tuple:  # pragma: no cover - overridden
         raise NotImplementedError
 
+    def apply_to_arrays(self, grads: list) -> tuple:  # pragma: no cover - overridden
+        """`apply` in a backward pass that builds no graph: the gradients are numpy arrays (or
+        tensors, where they came as tensors)."""
+        raise NotImplementedError
+
     def __call__(self, *grad_outputs: Any) -> Any:
         grads = self.apply(*grad_outputs)
         return grads[0] if len(grads) == 1 else grads

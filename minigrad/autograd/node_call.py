@@ -80,8 +80,10 @@ def validate(node: Node, grad_inputs: tuple) -> tuple:
     """Each gradient as its input is: the one place where broadcasting is undone (summed back
     to the input's shape, as PyTorch's engine does), and cast to the input's dtype."""
     for g, (shape, dtype) in zip(grad_inputs, node._input_meta):
-        if g is not None and (g._data.shape != shape or g._data.dtype != dtype):
-            return tuple(_fitted_to_input(node, i, g) for i, g in enumerate(grad_inputs))
+        if g is not None:
+            data = g._data if type(g) is Tensor else g  # (a numpy array, in a pass on arrays)
+            if data.shape != shape or data.dtype != dtype:
+                return tuple(_fitted_to_input(node, i, g) for i, g in enumerate(grad_inputs))
     return grad_inputs  # as they mostly are
 
 
@@ -89,19 +91,30 @@ def _fitted_to_input(node: Node, i: int, grad: Any) -> Any:
     if grad is None or node.next_functions[i][0] is None:
         return None
     shape, dtype = node._input_meta[i]
-    if grad._data.shape != shape:
-        if not _expandable(shape, grad.shape):
-            raise RuntimeError(
-                f"Function {node.name()} returned an invalid gradient at index {i} - got "
-                f"[{', '.join(map(str, grad.shape))}] but expected shape compatible with "
-                f"[{', '.join(map(str, shape))}]")
-        # Building a graph of the backward (create_graph=True), the sum is an operation of it
-        # (SumBackward1); otherwise it is numpy's sum alone, without an operation's bookkeeping.
-        grad = (sum_to(grad, shape) if _grad_mode.state.enabled
-                else Tensor(_run_quietly(summed_to, grad._data, shape)))
-    if grad._data.dtype != dtype:
-        grad = grad.to(from_numpy(dtype))
-    return grad
+    if _grad_mode.state.enabled:  # building a graph of the backward: operations of it
+        if grad._data.shape != shape:
+            _check_expandable(node, i, grad._data.shape, shape)
+            grad = sum_to(grad, shape)  # SumBackward1
+        return grad if grad._data.dtype == dtype else grad.to(from_numpy(dtype))
+    # otherwise numpy's sum and cast alone, without an operation's bookkeeping
+    is_tensor = type(grad) is Tensor
+    data = grad._data if is_tensor else grad
+    if data.shape == shape and data.dtype == dtype:
+        return grad  # as it came (a tensor keeps its version)
+    if data.shape != shape:
+        _check_expandable(node, i, data.shape, shape)
+        data = _run_quietly(summed_to, data, shape)
+    if data.dtype != dtype:
+        data = _run_quietly(data.astype, dtype)
+    return Tensor(data) if is_tensor else data
+
+
+def _check_expandable(node: Node, i: int, got: tuple, shape: tuple) -> None:
+    if not _expandable(shape, got):
+        raise RuntimeError(
+            f"Function {node.name()} returned an invalid gradient at index {i} - got "
+            f"[{', '.join(map(str, got))}] but expected shape compatible with "
+            f"[{', '.join(map(str, shape))}]")
 
 
 def _expandable(shape: tuple, target: tuple) -> bool:

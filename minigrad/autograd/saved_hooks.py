@@ -113,6 +113,8 @@ class HookedSavedTensor:
     def __init__(self, tensor: Tensor, owner: Any, hooks: tuple) -> None:
         pack_hook, self.unpack_hook = hooks
         self.was_output = tensor.grad_fn is owner and owner is not None
+        if owner is not None:  # its backward sees what unpack_hook returns: on tensors
+            owner._unpacks_through_hooks = True
         # The node's own output gets the node back at unpack: keeping it here would make a
         # cycle (node -> saved -> node).
         self.grad_fn = None if self.was_output else tensor.grad_fn

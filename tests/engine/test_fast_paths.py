@@ -229,17 +229,18 @@ def test_unrecorded_zero_refuses_what_the_general_way_refuses() -> None:
     assert leaf.tolist() == [1.0, 2.0] and leaf._version == 0
 
 
-# ---- built-in formulas on arrays (function._backward_on_arrays) -----------------------------
+# ---- built-in formulas on arrays (BackwardFunction.apply_to_arrays) ------------------------
 
 def _both_formulas(node, grad: mg.Tensor) -> tuple[tuple, tuple]:
-    """A node's gradients from its `backward` on tensors and from its formula on arrays."""
-    from minigrad.autograd.function import _backward_on_arrays
-    forward_cls = node._forward_cls
+    """A node's gradients from its `backward` on tensors and from its formula on arrays (as a
+    backward pass without a graph runs it: an array in, arrays out)."""
+    from minigrad.autograd.engine import as_tensors
+    assert node._forward_cls._backward_on_arrays is not None
     with mg.no_grad():
-        on_tensors = forward_cls.backward(node, grad)
-        on_arrays = _backward_on_arrays(forward_cls._backward_on_arrays, node, (grad,))
-    on_tensors = on_tensors if isinstance(on_tensors, tuple) else (on_tensors,)
-    return on_tensors, on_arrays
+        on_tensors = node._one_per_input(node._forward_cls.backward(node, grad))
+        on_arrays = node.apply_to_arrays([grad._data])
+    assert not any(isinstance(g, mg.Tensor) for g in on_arrays)
+    return on_tensors, tuple(as_tensors(on_arrays))
 
 
 def _assert_same_gradients(on_tensors: tuple, on_arrays: tuple) -> None:
