@@ -45,7 +45,7 @@ def _make_grads(outputs: Sequence[Any], grad_outputs: Sequence[Any]) -> list[Any
             if not out.dtype.is_floating_point:
                 raise RuntimeError("grad can be implicitly created only for real scalar outputs "
                                    f"but got {out.dtype}")
-            g = Tensor(np.ones(out._data.shape, out._data.dtype))
+            g = np.ones(out._data.shape, out._data.dtype)  # the engine makes it a tensor if shown
         elif not isinstance(g, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
         elif g.shape != out.shape:

@@ -105,35 +105,33 @@ class BackwardFunction(FunctionCtx, Node):
     def apply(self, *grad_outputs: Any) -> tuple:
         """The Function's backward on tensors (`grad_fn(grad)`), then one gradient per
         `next_functions` entry."""
-        if (self._forward_cls._backward_on_arrays is not None and not _grad_mode.state.enabled
-                and not self._unpacks_through_hooks):
-            return tuple([g if g is None or type(g) is Tensor else Tensor(np.asarray(g))
-                          for g in self.apply_to_arrays(grad_outputs)])
         return self._one_per_input(self._forward_cls.backward(self, *grad_outputs))
 
     def apply_to_arrays(self, grads: list) -> tuple:
-        """The node's turn in a backward pass that builds no graph: `grads`, numpy arrays
-        (or tensors, which stay themselves where the formula hands them on as they came), go
-        through the Function's formula on arrays, `_backward_on_arrays`. An operation without
-        one, or whose saved tensors come back through saved_tensors_hooks, runs `backward` on
-        tensors instead (what the formulas on arrays earn: benchmarks/tricks.md)."""
+        """The node's turn in a backward pass that builds no graph, where gradients travel as
+        numpy arrays: the Function's formula on arrays, `_backward_on_arrays`, the same numpy
+        calls as `backward` makes through tensor operations, without an operation's bookkeeping
+        for each (what it earns: benchmarks/tricks.md). `backward` runs instead, on tensors, for
+        a Function without one, for saved tensors that come back through saved_tensors_hooks,
+        and for a gradient that came as a tensor (given by the caller, or summed in place over
+        paths: its identity and version must reach .grad as backward hands them on)."""
         formula = self._forward_cls._backward_on_arrays
-        if formula is None or self._unpacks_through_hooks:
-            return self._one_per_input(self._forward_cls.backward(
-                self, *[g if g is None or type(g) is Tensor else Tensor(np.asarray(g))
-                        for g in grads]))
-        arrays = [g._data if type(g) is Tensor else g for g in grads]
+        if formula is None or self._unpacks_through_hooks or Tensor in [type(g) for g in grads]:
+            return self._apply_at_the_door(grads)
         quiet = _numpy_errors.set(_QUIET)  # numpy's warnings off, as in every operation
         try:
-            results = formula(self, *arrays)
+            return self._one_per_input(formula(self, *grads))
         finally:
             _numpy_errors.reset(quiet)
-        if type(results) is not tuple:
-            results = (results,)
-        for came, array in zip(grads, arrays):  # a gradient that came as a tensor and is
-            if came is not array:  # handed on as it came stays that tensor: its version then
-                results = tuple([came if r is array else r for r in results])  # reaches .grad
-        return self._one_per_input(results)
+
+    def _apply_at_the_door(self, grads: list) -> tuple:
+        """`backward` on tensors in a pass on arrays: arrays come in as tensors, and the
+        gradients it makes go on as arrays when nothing else can see them (a new tensor, not
+        a view, never versioned): those that came in, or share a version, stay tensors."""
+        tensors = [g if g is None or type(g) is Tensor else Tensor(np.asarray(g)) for g in grads]
+        results = self.apply(*tensors)
+        return tuple([r._data if type(r) is Tensor and r._counter is None and r._base is None
+                      and not any(r is g for g in grads) else r for r in results])
 
     def _one_per_input(self, grads: Any) -> tuple:
         """What a formula returned as one gradient per `next_functions` entry: the gradients

@@ -41,7 +41,7 @@ class Mm(Function):
                 a.t().mm(grad) if ctx.needs_input_grad[1] else None)
 
     @staticmethod
-    def _backward_on_arrays(ctx, grad):  # the same on arrays: function._backward_on_arrays
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
         b, a = ctx.saved_tensors
         return (grad @ b._data.T if ctx.needs_input_grad[0] else None,
                 a._data.T @ grad if ctx.needs_input_grad[1] else None)

@@ -28,6 +28,14 @@ class Add(Function):
     def backward(ctx, grad):
         return grad, (grad if ctx.alpha == 1 else grad * ctx.alpha), None
 
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
+        if ctx.alpha == 1:
+            return grad, grad, None
+        if type(ctx.alpha) not in (float, int, bool):  # (as_tensor_pair promotes by its type)
+            return Add.backward(ctx, Tensor(np.asarray(grad)))
+        return grad, np.asarray(grad * np.asarray(ctx.alpha, grad.dtype), grad.dtype), None
+
 
 class Sub(Function):
     """d(a-b) = da - db"""
@@ -44,7 +52,7 @@ class Sub(Function):
         return grad, (-grad if ctx.alpha == 1 else grad * -ctx.alpha), None
 
     @staticmethod
-    def _backward_on_arrays(ctx, grad):  # the same on arrays: function._backward_on_arrays
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
         return grad, (-grad if ctx.alpha == 1 else grad * grad.dtype.type(-ctx.alpha)), None
 
 
@@ -61,7 +69,7 @@ class Rsub(Function):
         return -grad, None
 
     @staticmethod
-    def _backward_on_arrays(ctx, grad):  # the same on arrays: function._backward_on_arrays
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
         return -grad, None
 
 
@@ -83,6 +91,21 @@ class Mul(Function):
                 grad * a if ctx.needs_input_grad[1] else None)
 
 
+def _mul_on_arrays(ctx, grad):
+    """Mul's backward on arrays (BackwardFunction.apply_to_arrays): it sits outside the class,
+    which lesson 11 prints as the formula a learner writes. The operands have the gradient's
+    dtype (forward promoted them), so `grad * b` is numpy's product as Mul.forward makes it."""
+    b, a = ctx.saved_tensors
+    if (b is not None and b._data.dtype != grad.dtype) or (
+            a is not None and a._data.dtype != grad.dtype):
+        return Mul.backward(ctx, Tensor(np.asarray(grad)))  # (never, by the above)
+    return (np.asarray(grad * b._data, grad.dtype) if ctx.needs_input_grad[0] else None,
+            np.asarray(grad * a._data, grad.dtype) if ctx.needs_input_grad[1] else None)
+
+
+Mul._backward_on_arrays = staticmethod(_mul_on_arrays)
+
+
 class Div(Function):
     """d(a/b) = da / b - a db / b^2"""
     node_name = "DivBackward0"
@@ -98,6 +121,17 @@ class Div(Function):
         b, a = ctx.saved_tensors
         return (grad / b if ctx.needs_input_grad[0] else None,
                 -grad * (a / b / b) if ctx.needs_input_grad[1] else None)  # PyTorch's rounding
+
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
+        b, a = ctx.saved_tensors
+        dtype = grad.dtype
+        if b._data.dtype != dtype or (a is not None and a._data.dtype != dtype):
+            return Div.backward(ctx, Tensor(np.asarray(grad)))
+        b = b._data
+        return (np.asarray(grad / b, dtype) if ctx.needs_input_grad[0] else None,
+                np.asarray(-grad * np.asarray(a._data / b / b, dtype), dtype)
+                if ctx.needs_input_grad[1] else None)
 
 
 class AddScalar(Function):
@@ -187,7 +221,7 @@ class Pow(Function):
         return grad * (k * a ** (k - 1)), None  # PyTorch's grouping, which decides the rounding
 
     @staticmethod
-    def _backward_on_arrays(ctx, grad):  # the same on arrays: function._backward_on_arrays
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
         (a,) = ctx.saved_tensors
         k = ctx.exponent
         if k == 0:
@@ -271,7 +305,7 @@ class Neg(Function):
         return -grad
 
     @staticmethod
-    def _backward_on_arrays(ctx, grad):  # the same on arrays: function._backward_on_arrays
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
         return -grad
 
 
@@ -291,6 +325,13 @@ class Exp(Function):
         (out,) = ctx.saved_tensors
         return grad * out
 
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
+        (out,) = ctx.saved_tensors
+        if out._data.dtype != grad.dtype:
+            return Tensor(np.asarray(grad)) * out
+        return np.asarray(grad * out._data, grad.dtype)
+
 
 class Log(Function):
     """d log(a) = da / a"""
@@ -306,6 +347,13 @@ class Log(Function):
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
         return grad / a  # PyTorch divides (grad * (1 / a) rounds twice, and is MulBackward0)
+
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
+        (a,) = ctx.saved_tensors
+        if a._data.dtype != grad.dtype:
+            return Tensor(np.asarray(grad)) / a
+        return np.asarray(grad / a._data, grad.dtype)
 
 
 class Sqrt(Function):
@@ -373,6 +421,12 @@ class Tanh(Function):
         (out,) = ctx.saved_tensors
         return TanhBackward.apply(grad, out)
 
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
+        (out,) = ctx.saved_tensors
+        out = out._data
+        return np.asarray(vector_math.tanh_backward_like_torch(grad, out), out.dtype)
+
 
 class TanhBackward(Function):
     """grad * (1 - out^2), PyTorch's tanh_backward, rounded as PyTorch rounds it (one fused
@@ -405,6 +459,15 @@ class Sigmoid(Function):
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
         return grad * (out * (1 - out))
+
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
+        (out,) = ctx.saved_tensors
+        dtype = out._data.dtype
+        if dtype != grad.dtype:
+            return Tensor(np.asarray(grad)) * (out * (1 - out))
+        out = out._data
+        return np.asarray(grad * np.asarray(out * np.asarray(1 - out, dtype), dtype), dtype)
 
 
 class Abs(Function):

@@ -69,6 +69,11 @@ class Sum(Function):
         dims = ctx.dims if ctx.dims is not None else tuple(range(len(ctx.shape)))
         return _restore(grad, ctx.shape, dims, ctx.keepdim).expand(ctx.shape), None, None
 
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
+        dims = ctx.dims if ctx.dims is not None else tuple(range(len(ctx.shape)))
+        return np.broadcast_to(_restore(grad, ctx.shape, dims, ctx.keepdim), ctx.shape), None, None
+
 
 class SumDim(Sum):
     node_name = "SumBackward1"
@@ -96,7 +101,7 @@ class Mean(Function):
         return grad / ctx.count, None, None
 
     @staticmethod
-    def _backward_on_arrays(ctx, grad):  # the same on arrays: function._backward_on_arrays
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
         dims = ctx.dims if ctx.dims is not None else tuple(range(len(ctx.shape)))
         grad = np.broadcast_to(_restore(grad, ctx.shape, dims, ctx.keepdim), ctx.shape)
         return grad / np.asarray(ctx.count, dtype=grad.dtype), None, None

@@ -29,7 +29,7 @@ class Relu(Function):
         return ThresholdBackward.apply(grad, out)
 
     @staticmethod
-    def _backward_on_arrays(ctx, grad):  # the same on arrays: function._backward_on_arrays
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
         (out,) = ctx.saved_tensors
         return _keep_where(out._data > 0, grad)
 

@@ -89,6 +89,10 @@ class View(Function):
     def backward(ctx, grad):
         return grad.reshape(ctx.shape), None
 
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
+        return grad.reshape(ctx.shape), None  # a view, or a copy in C order as reshape's
+
 
 class UnsafeView(View):
     """the reshape of a fresh copy (reshape of a non-contiguous tensor, folded matmul): nothing
@@ -136,6 +140,11 @@ class Expand(Function):
     def backward(ctx, grad):
         return sum_to(grad, ctx.shape), None
 
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
+        shape = tuple(ctx.shape)
+        return grad if grad.shape == shape else summed_to(grad, shape), None
+
 
 class Permute(Function):
     """permute/.T: the gradient is permuted back"""
@@ -149,6 +158,10 @@ class Permute(Function):
     @staticmethod
     def backward(ctx, grad):
         return grad.permute(*np.argsort(ctx.dims).tolist()), None
+
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
+        return grad.transpose(np.argsort(ctx.dims)), None
 
 
 class Transpose(Function):
@@ -164,6 +177,10 @@ class Transpose(Function):
     def backward(ctx, grad):
         return grad.transpose(*ctx.swap), None, None
 
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
+        return (np.swapaxes(grad, *ctx.swap) if grad.ndim else grad), None, None
+
 
 class T(Function):
     """t(): transpose of a matrix"""
@@ -178,6 +195,10 @@ class T(Function):
     @staticmethod
     def backward(ctx, grad):
         return grad.t()
+
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
+        return grad.T
 
 
 class Squeeze(Function):

@@ -291,6 +291,28 @@ def test_elementwise_formulas_on_arrays_match_their_backward(data: st.DataObject
 
 
 @given(st.data())
+def test_common_formulas_on_arrays_match_their_backward(data: st.DataObject) -> None:
+    """Add, Mul (its formula sits outside the class lesson 11 prints), Div, Exp, Log, Tanh,
+    Sigmoid, Sum and the views (reshape, permute, transpose, t, expand)."""
+    dtype = data.draw(FLOATS)
+    shape = data.draw(hnp.array_shapes(min_dims=2, max_dims=2, max_side=4))
+    a = mg.tensor(_values(data, dtype, shape), requires_grad=True)
+    b = mg.tensor(_values(data, dtype, shape[1:]), requires_grad=data.draw(st.booleans()))
+    positive = mg.tensor(np.abs(_values(data, dtype, shape)) + 1, requires_grad=True)
+    grad = mg.tensor(_values(data, dtype, shape))
+    dims = data.draw(st.sampled_from([None, 0, 1, (0, 1)]))
+    for result in (a + b, b + a, a.add(b, alpha=2), a * b, b * a, a * 3, a / positive,
+                   positive / a, a / 2, a.exp(), positive.log(), a.tanh(), a.sigmoid(),
+                   b.expand(*shape), a.reshape(shape[::-1]).reshape(shape),
+                   a.t().t(), a.transpose(0, 1).transpose(1, 0), a.permute(1, 0).permute(1, 0)):
+        if result.grad_fn is not None:  # (b may need no gradient)
+            _assert_same_gradients(*_both_formulas(result.grad_fn, grad))
+    total = a.sum() if dims is None else a.sum(dims)
+    _assert_same_gradients(*_both_formulas(total.grad_fn,
+                                           mg.tensor(_values(data, dtype, tuple(total.shape)))))
+
+
+@given(st.data())
 def test_pow_formula_on_arrays_matches_its_backward(data: st.DataObject) -> None:
     dtype = data.draw(FLOATS)
     shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=3, max_side=4))
