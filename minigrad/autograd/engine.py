@@ -59,7 +59,15 @@ class GraphTask:
         self.retain_graph, self.create_graph = retain_graph, create_graph
         # Without a graph of the backward to build, gradients travel as numpy arrays: a node
         # with nothing to show them to (no hook, no retained .grad) makes no tensor at all.
+        # Debugging aids wrap how a node runs, for this pass only (the loop does not know),
+        # and see every gradient as a tensor.
         self.on_arrays = not create_graph
+        if anomaly.state.enabled:
+            self.run_node, self.on_arrays = anomaly.checking(self.run_node), False
+        if observe.watching():
+            self.call_function, self.on_arrays = observe.reporting(self.call_function), False
+        if not self.on_arrays:
+            grad_roots = as_tensors(grad_roots)
         root_edges = [edge_of(t) for t in roots]
         self.root_nodes = list(dict.fromkeys(node for node, _ in root_edges))
         self.dependencies = count_dependencies(self.root_nodes)  # gradients still to come
@@ -71,12 +79,6 @@ class GraphTask:
         for node in self.root_nodes:
             if self.dependencies[node] == 0:
                 self.push_ready(node)
-        # Debugging aids wrap how a node runs, for this pass only: the loop does not know.
-        # They see every gradient as a tensor.
-        if anomaly.state.enabled:
-            self.run_node, self.on_arrays = anomaly.checking(self.run_node), False
-        if observe.watching():
-            self.call_function, self.on_arrays = observe.reporting(self.call_function), False
 
     def run(self) -> None:
         """Run every node once, after all the nodes that send it a gradient."""
@@ -100,8 +102,10 @@ class GraphTask:
                         self.push_ready(child)
 
     def release(self, node: Node) -> None:
-        """Once a node has run, what it saved is dropped (without retain_graph)."""
-        free_saved(node)
+        """Once a node has run, what it saved is dropped (without retain_graph): memory comes
+        back during the backward pass, and a second backward raises ERR_BACKWARD_TWICE."""
+        if node._saved is not None:
+            node._saved, node._freed = None, True
 
     def push_ready(self, node: Node) -> None:
         """Of the nodes whose gradients are all in, the one created last runs first: PyTorch's
@@ -125,14 +129,14 @@ class GraphTask:
         """The tensors' hooks, then the node itself; one gradient per `next_functions` entry."""
         if node._tensor_hooks or node._retained:
             grads = call_tensor_hooks(node, as_tensors(grads))
+        elif self.on_arrays and not (node._pre_hooks or node._post_hooks):
+            if len(grads) > 1:  # (only a node with several outputs can have one without)
+                grads = materialize(node, grads)
+            return validate(node, node.apply_to_arrays(grads))  # no hook to see a tensor
         return self.call_function(node, grads)
 
     def call_function(self, node: Node, grads: list) -> tuple:
-        """The node's hooks and its backward: the one way every node runs."""
-        if self.on_arrays and not (node._pre_hooks or node._post_hooks):
-            if len(grads) > 1:
-                grads = materialize(node, grads)
-            return validate(node, node.apply_to_arrays(grads))  # no hook to see a tensor
+        """The node's hooks and its backward on tensors."""
         grads = as_tensors(grads)
         if node._pre_hooks:
             grads = call_pre_hooks(node, grads)
@@ -184,7 +188,7 @@ class CapturingTask(GraphTask):
         """A node that leads to no input never ran: it keeps what it saved, as in PyTorch,
         for a later backward through it."""
         if self.needed[node]:
-            free_saved(node)
+            super().release(node)
 
 
 def sum_of_gradients(total: Any, grad: Any) -> Any:
@@ -209,13 +213,6 @@ def as_tensors(grads: Any) -> list:
     gradients, a node's formula on tensors. (A pass that builds no graph carries them as
     numpy arrays.)"""
     return [g if g is None or isinstance(g, Tensor) else Tensor(np.asarray(g)) for g in grads]
-
-
-def free_saved(node: Node) -> None:
-    """Without retain_graph, what a node saved is dropped as soon as it has run: memory comes
-    back during the backward pass, and a second backward raises ERR_BACKWARD_TWICE."""
-    if node._saved is not None:
-        node._saved, node._freed = None, True
 
 
 def edge_of(t: Any) -> tuple[Node, int]:

@@ -116,13 +116,14 @@ class BackwardFunction(FunctionCtx, Node):
         and for a gradient that came as a tensor (given by the caller, or summed in place over
         paths: its identity and version must reach .grad as backward hands them on)."""
         formula = self._forward_cls._backward_on_arrays
-        if formula is None or self._unpacks_through_hooks or Tensor in [type(g) for g in grads]:
+        if formula is None or self._unpacks_through_hooks or Tensor in map(type, grads):
             return self._apply_at_the_door(grads)
         quiet = _numpy_errors.set(_QUIET)  # numpy's warnings off, as in every operation
         try:
-            return self._one_per_input(formula(self, *grads))
+            grads = formula(self, *grads)
         finally:
             _numpy_errors.reset(quiet)
+        return self._one_per_input(grads)
 
     def _apply_at_the_door(self, grads: list) -> tuple:
         """`backward` on tensors in a pass on arrays: arrays come in as tensors, and the
@@ -152,7 +153,7 @@ class BackwardFunction(FunctionCtx, Node):
             self._check_gradients(grads, positions)
         if len(positions) == num_args:  # every argument was a tensor
             return grads
-        return tuple(grads[i] for i in positions)
+        return tuple(map(grads.__getitem__, positions))
 
     def _check_gradients(self, grads: tuple, positions: Any) -> None:
         """PyTorch's refusals of what a custom backward returned: a gradient for an argument

@@ -40,6 +40,7 @@ def backward_steps(output: Any, gradient: Any = None, retain_graph: bool | None 
     will appear (what the node sends, what `.grad` becomes), captioned with the question; the
     frame after it shows the answer."""
     from ..autograd import _make_grads
+    from ..autograd.engine import as_tensors
     from ..tensor import Tensor
 
     if not isinstance(output, Tensor):
@@ -48,7 +49,9 @@ def backward_steps(output: Any, gradient: Any = None, retain_graph: bool | None 
         raise ValueError(f"layout must be 'auto' or one of {LAYOUTS}, got {layout!r}")
     if max_frames < 2:
         raise ValueError(f"max_frames must be at least 2 (the start and the end), got {max_frames}")
-    seed = _make_grads([output], [gradient])[0]  # PyTorch's errors for a missing gradient
+    # PyTorch's errors for a missing gradient; the implicit 1 comes as an array (as the engine
+    # carries gradients), shown as a tensor
+    seed = as_tensors(_make_grads([output], [gradient]))[0]
     frame = inspect.currentframe()
     label_names = Names(frame.f_back if frame is not None else None, names)
     graph = capped(forward_graph([output]), max_nodes)
