@@ -1,4 +1,4 @@
-"""The checks' integrity snapshot (minigrad_course/checks/_integrity.py) tells a notebook that
+"""The checks' integrity snapshot (minigrad_course/integrity/snapshot.py) tells a notebook that
 replaced what the checks rely on from one that only used it: copying or pickling a model is use
 (Python caches the class's slot names on it), adding a method to a watched class is not."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 import minigrad
 import minigrad.nn  # loaded before each snapshot, as a notebook that uses it has it
-from minigrad_course.checks._integrity import Snapshot
+from minigrad_course.integrity.snapshot import Snapshot
 
 
 def test_copying_and_pickling_a_model_changes_nothing_watched() -> None:

@@ -4,14 +4,13 @@ the learner to write rather than borrow, and functions of the learner's that cal
 
 A value alone cannot tell a gradient from one written out by hand, or a walk without recursion
 from one with a raised recursion limit; watching can. The engine announces each pass it starts,
-in any thread (`minigrad.autograd.observe.observe_passes`); the calls are seen through
+in any thread (`minigrad.autograd.observe.observe_passes`); calls are seen through
 `sys.setprofile`, which sees every Python call in this thread (and, through
 `threading.setprofile`, in the threads the learner's code starts) and costs a little time only
-while it is on. Like all
-in-process checking it can be switched off by the code it watches; it notices that, even when
-the code switches it back on, and the check fails saying so. In the course's grader a Watch
-runs in the sandboxed worker: what it saw is data the judge may use to fail an answer, never
-to pass one (docs/grading.md)."""
+while it is on. Like all in-process checking it can be switched off by the code it watches; it
+notices that (even when the code switches it back on, or takes its observer off the engine),
+and the check fails saying so. In the course's grader a Watch runs in the sandboxed worker:
+what it saw is data the judge may use to fail an answer, never to pass one (docs/integrity.md)."""
 from __future__ import annotations
 
 import inspect
@@ -23,12 +22,10 @@ from pathlib import Path
 from types import CodeType, FrameType
 from typing import Any
 
-import numpy as np
-
 import minigrad
 import minigrad_course
 from minigrad.autograd import engine, observe
-from ._feedback import NOT_LEARNERS, CheckFailed, _fingerprint, as_array
+from ..checks._feedback import NOT_LEARNERS, CheckFailed, _fingerprint
 
 # Calls that switch a watcher off, even for a moment: seen as they are made ("c_call"; the two
 # of `threading` are Python functions, seen as a "call").
@@ -42,9 +39,10 @@ _thread_setprofile, _thread_getprofile = threading.setprofile, threading.getprof
 # (sys._getframe is seen as a "c_call", inspect's functions as a "call").
 _FRAME_READER_CODES = frozenset(f.__code__ for f in (inspect.currentframe, inspect.stack,
                                                      inspect.trace))
-# The topic modules (tensors_and_graphs.py, ...): the learner's namespace holds one as `check`,
-# and its helpers compute the answers the checks compare with.
-_TOPIC_MODULES = frozenset(str(path.resolve()) for path in Path(__file__).parent.glob("[a-z]*.py"))
+# The topic modules (checks/tensors_and_graphs.py, ...): the learner's namespace holds one as
+# `check`, and its helpers compute the answers the checks compare with.
+_TOPIC_MODULES = frozenset(str(path.resolve()) for path in
+                           (Path(__file__).parent.parent / "checks").glob("[a-z]*.py"))
 
 
 @dataclass
@@ -270,30 +268,3 @@ def _borrowed_twin(twin: Any) -> tuple[str, str] | None:
 def _code_of(function: Callable) -> CodeType:
     function = getattr(function, "__func__", function)
     return function.__code__
-
-
-def reaches(root: Any, nodes: set, limit: int = 10_000) -> bool:
-    """Does the graph of the tensor `root` contain one of `nodes` (grad_fn objects)? A walk
-    with a list, at most `limit` nodes: enough for the small graphs checks build."""
-    start = getattr(root, "grad_fn", None)
-    stack, seen = ([start] if start is not None else []), set()
-    while stack and len(seen) < limit:
-        node = stack.pop()
-        if node in nodes:
-            return True
-        if node in seen:
-            continue
-        seen.add(node)
-        stack.extend(child for child, _ in node.next_functions if child is not None)
-    return False
-
-
-def roughly(value: Any) -> str:
-    """An expected value for a failure message, to 2 significant digits: enough to see how far
-    off an answer is, too rough to paste back in (checks compare to 1e-4)."""
-    array = as_array(value)
-    if array is None:
-        return "None" if value is None else type(value).__name__
-    text = np.array2string(array, separator=", ", max_line_width=10**6,
-                           formatter={"float_kind": lambda x: f"{x:.2g}"})
-    return "about " + " ".join(text.split())
