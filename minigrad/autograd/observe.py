@@ -50,13 +50,16 @@ def watching() -> bool:
     return bool(_observers) or bool(_pass_observers)
 
 
-def starting(task: Any, roots: Any) -> None:
+def starting(task: Any, roots: Any) -> bool:
     """A pass is about to run (called by GraphTask when `watching()`): the pass observers hear
-    of it, and when steps are observed, the task's `call_function` reports each node it runs."""
+    of it, and when steps are observed, the task's `call_function` reports each node it runs.
+    Returns whether it does (the steps then show every gradient as a tensor)."""
     for callback in list(_pass_observers):
         callback("pass", task=task, roots=tuple(roots))
-    if _observers:
-        task.call_function = reporting(task.call_function)
+    if not _observers:
+        return False
+    task.call_function = reporting(task.call_function)
+    return True
 
 
 def reporting(call_function: Callable) -> Callable:
