@@ -10,8 +10,8 @@ from typing import Any, Callable
 from .. import _grad_mode
 from ..creation import zeros_like
 from ..tensor import Tensor
-from .gradient_ops import Stack
 from . import grad  # (this package's __init__ imports this module last, once grad exists)
+from .gradient_ops import Stack
 
 __all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 

@@ -14,14 +14,14 @@ _observers: list[Callable[..., None]] = []  # each step of every pass: see `obse
 _pass_observers: list[Callable[..., None]] = []  # the start of every pass: see `observe_passes`
 
 
-def observe(callback: Callable[..., None]) -> "_Observation":
+def observe(callback: Callable[..., None]) -> _Observation:
     """Call `callback(event, **details)` for each step of every backward pass inside the block:
     `("node", node=, grad_outputs=, grad_inputs=)` after a node runs and
     `("accumulate", tensor=, grad=, before=)` when a leaf's `.grad` is updated."""
     return _Observation(callback, _observers)
 
 
-def observe_passes(callback: Callable[..., None]) -> "_Observation":
+def observe_passes(callback: Callable[..., None]) -> _Observation:
     """Call `callback("pass", task=, roots=)` as each backward pass inside the block starts, in
     any thread, however it was started (backward(), autograd.grad(), a GraphTask run by hand):
     `task` is the engine's GraphTask (`create_graph`; a CapturingTask's `accumulate` and, once

@@ -23,8 +23,8 @@ from minigrad.autograd.function import BackwardFunction
 from minigrad.autograd.graph import Node
 from minigrad.tensor import Tensor
 
-from . import _graphs
 from ..integrity.watch import Watch
+from . import _graphs
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
 from ._feedback import Checks, same_numbers, shown

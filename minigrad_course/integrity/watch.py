@@ -25,6 +25,7 @@ from typing import Any
 import minigrad
 import minigrad_course
 from minigrad.autograd import engine, observe
+
 from ..checks._feedback import NOT_LEARNERS, CheckFailed, _fingerprint
 
 # Calls that switch a watcher off, even for a moment: seen as they are made ("c_call"; the two
