@@ -1,6 +1,6 @@
 """The two operations autograd records on gradients themselves, kept in this layer so the
-engine needs nothing from ops/ above it (ops/shape.py offers them to learners as `sum_to_size`'s
-sum and `torch.stack`):
+engine needs nothing from ops/ above it (ops/ uses them too: Expand's backward and
+`sum_to_size` sum with SumTo, `torch.stack` is Stack after its checks):
 
 - SumTo sums a broadcast gradient back to its input's shape: the one place broadcasting is
   undone (node_call.validate; with create_graph it is a SumBackward1 of the backward's graph).
