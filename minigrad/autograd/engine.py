@@ -59,13 +59,11 @@ class GraphTask:
         self.retain_graph, self.create_graph = retain_graph, create_graph
         # Without a graph of the backward to build, gradients travel as numpy arrays: a node
         # with nothing to show them to (no hook, no retained .grad) makes no tensor at all.
-        # Debugging aids wrap how a node runs, for this pass only (the loop does not know),
-        # and see every gradient as a tensor.
+        # Anomaly mode wraps how a node runs, for this pass only (the loop does not know), and
+        # sees every gradient as a tensor.
         self.on_arrays = not create_graph
         if anomaly.state.enabled:
             self.run_node, self.on_arrays = anomaly.checking(self.run_node), False
-        if observe.watching():
-            self.call_function, self.on_arrays = observe.reporting(self.call_function), False
         if not self.on_arrays:
             grad_roots = as_tensors(grad_roots)
         root_edges = [edge_of(t) for t in roots]
@@ -79,6 +77,10 @@ class GraphTask:
         for node in self.root_nodes:
             if self.dependencies[node] == 0:
                 self.push_ready(node)
+        if observe.watching() and observe.starting(self, roots):  # observers hear of the
+            self.on_arrays = False  # pass, and may follow its steps: then as tensors
+            for slots in self.buffers.values():
+                slots[:] = as_tensors(slots)
 
     def run(self) -> None:
         """Run every node once, after all the nodes that send it a gradient."""
@@ -158,6 +160,7 @@ class CapturingTask(GraphTask):
     def __init__(self, roots: Sequence[Any], grad_roots: Sequence[Any], retain_graph: bool,
                  create_graph: bool, inputs: Sequence[Any], accumulate: bool) -> None:
         super().__init__(roots, grad_roots, retain_graph, create_graph)
+        self.accumulate = accumulate
         self.captures: dict[tuple, list[int]] = {}  # edge -> its positions in `inputs`
         for i, t in enumerate(inputs):
             self.captures.setdefault(edge_of(t), []).append(i)
