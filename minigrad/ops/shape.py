@@ -11,7 +11,7 @@ import numpy as np
 from .. import fidelity
 from .._dtype import result_type
 from ..autograd.function import Function
-from ..autograd.gradient_ops import Stack, sum_to
+from ..autograd.gradient_ops import Stack, sum_to, summed_to
 from ..tensor import Tensor
 
 
