@@ -127,10 +127,13 @@ class BackwardFunction(FunctionCtx, Node):
 
     def _apply_at_the_door(self, grads: list) -> tuple:
         """`backward` on tensors in a pass on arrays: arrays come in as tensors, and the
-        gradients it makes go on as arrays when nothing else can see them (a new tensor, not
-        a view, never versioned): those that came in, or share a version, stay tensors."""
+        gradients a built-in op makes go on as arrays when nothing else can see them (a new
+        tensor, not a view, never versioned): those that came in, or share a version, stay
+        tensors, and so does whatever a learner's Function returns (a hook may look for it)."""
         tensors = [g if g is None or type(g) is Tensor else Tensor(np.asarray(g)) for g in grads]
         results = self.apply(*tensors)
+        if self._forward_cls._is_custom:
+            return results
         return tuple([r._data if type(r) is Tensor and r._counter is None and r._base is None
                       and not any(r is g for g in grads) else r for r in results])
 
