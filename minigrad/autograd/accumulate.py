@@ -94,7 +94,7 @@ def accumulate_into(tensor: Tensor, grad: Tensor | np.ndarray, keep_graph: bool)
         tensor._grad.add_(grad if type(grad) is Tensor else Tensor(np.asarray(grad)))
 
 
-def _version_of_new_grad(grad: Tensor) -> int:
+def _version_of_new_grad(grad: Tensor | np.ndarray) -> int:
     """The version PyTorch's new .grad has, which `x.grad._version` shows. PyTorch keeps the
     incoming gradient itself, or a copy of it (version 0), unless gradients from several paths
     were added into it in place first (engine.sum_of_gradients counts that); a broadcast gradient
