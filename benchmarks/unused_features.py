@@ -22,9 +22,11 @@ HERE = Path(__file__).resolve().parent
 
 # (file, the code as it is, what the copy has instead)
 CUTS = [
-    ("autograd/engine.py",  # tensor hooks and retain_grad
+    ("autograd/engine.py",  # tensor hooks and retain_grad, and the node hooks' test
      "        if node._tensor_hooks or node._retained:\n"
-     "            grads = call_tensor_hooks(node, grads)\n", ""),
+     "            grads = call_tensor_hooks(node, as_tensors(grads))\n"
+     "        elif self.on_arrays and not (node._pre_hooks or node._post_hooks):\n",
+     "        if self.on_arrays:\n"),
     ("autograd/engine.py",  # a node's pre-hooks
      "        if node._pre_hooks:\n            grads = call_pre_hooks(node, grads)\n"
      "            if all(g is None for g in grads):  # the hooks took every gradient away\n"
@@ -33,9 +35,15 @@ CUTS = [
      "        if node._post_hooks:\n"
      "            grad_inputs = call_post_hooks(node, grad_inputs, grads)\n", ""),
     ("autograd/engine.py",  # anomaly mode and the step-by-step observers, once per pass
-     "        if anomaly.state.enabled:\n            self.run_node = anomaly.checking(self.run_node)\n"
-     "        if observe.watching():  # observers hear of the pass, and may follow its steps\n"
-     "            observe.starting(self, roots)\n", ""),
+     "        if anomaly.state.enabled:\n"
+     "            self.run_node, self.on_arrays = anomaly.checking(self.run_node), False\n", ""),
+    ("autograd/engine.py",
+     "        if observe.watching() and observe.starting(self, roots):  # observers hear of the\n"
+     "            self.on_arrays = False  # pass, and may follow its steps: then as tensors\n"
+     "            for slots in self.buffers.values():\n"
+     "                slots[:] = as_tensors(slots)\n", ""),
+    ("autograd/function.py",  # saved tensors unpacked through saved_tensors_hooks
+     "formula is None or self._unpacks_through_hooks or", "formula is None or"),
     ("autograd/function.py",  # anomaly mode, once per recorded op
      "    if anomaly.state.enabled:  # for the warning if this node's backward fails (anomaly.py)\n"
      "        anomaly.record_forward_stack(node)\n", ""),
