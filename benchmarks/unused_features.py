@@ -22,10 +22,11 @@ HERE = Path(__file__).resolve().parent
 
 # (file, the code as it is, what the copy has instead)
 CUTS = [
-    ("autograd/engine.py",  # tensor hooks and retain_grad, and the node hooks' test
+    ("autograd/engine.py",  # tensor hooks and retain_grad
      "        if node._tensor_hooks or node._retained:\n"
-     "            grads = call_tensor_hooks(node, as_tensors(grads))\n"
-     "        elif self.on_arrays and not (node._pre_hooks or node._post_hooks):\n",
+     "            grads = call_tensor_hooks(node, as_tensors(grads))\n", ""),
+    ("autograd/engine.py",  # the node hooks' test of a pass on arrays
+     "        if self.on_arrays and not (node._pre_hooks or node._post_hooks):\n",
      "        if self.on_arrays:\n"),
     ("autograd/engine.py",  # a node's pre-hooks
      "        if node._pre_hooks:\n            grads = call_pre_hooks(node, grads)\n"

@@ -131,14 +131,15 @@ class GraphTask:
         """The tensors' hooks, then the node itself; one gradient per `next_functions` entry."""
         if node._tensor_hooks or node._retained:
             grads = call_tensor_hooks(node, as_tensors(grads))
-        elif self.on_arrays and not (node._pre_hooks or node._post_hooks):
-            if len(grads) > 1:  # (only a node with several outputs can have one without)
-                grads = materialize(node, grads)
-            return validate(node, node.apply_to_arrays(grads))  # no hook to see a tensor
         return self.call_function(node, grads)
 
     def call_function(self, node: Node, grads: list) -> tuple:
-        """The node's hooks and its backward on tensors."""
+        """The node's hooks and its backward: the one way every node runs. On arrays when
+        the pass carries arrays and no node hook is there to see them."""
+        if self.on_arrays and not (node._pre_hooks or node._post_hooks):
+            if len(grads) > 1:
+                grads = materialize(node, grads)
+            return validate(node, node.apply_to_arrays(grads))
         grads = as_tensors(grads)
         if node._pre_hooks:
             grads = call_pre_hooks(node, grads)
@@ -183,8 +184,9 @@ class CapturingTask(GraphTask):
         if node._tensor_hooks or node._retained:
             grads = call_tensor_hooks(node, grads)
         for nr, grad in enumerate(grads):
+            captured = as_tensors([grad])[0]  # (one tensor, should inputs name it twice)
             for i in self.captures.get((node, nr), ()):
-                self.captured[i] = grads[nr] = as_tensors([grad])[0]
+                self.captured[i] = captured
         return self.call_function(node, grads) if self.needed[node] else nothing
 
     def release(self, node: Node) -> None:
