@@ -12,6 +12,7 @@ runs in the sandboxed worker: what it saw is data the judge may use to fail an a
 to pass one (docs/grading.md)."""
 from __future__ import annotations
 
+import functools
 import inspect
 import sys
 import threading
@@ -189,6 +190,10 @@ _LIBRARIES = tuple(folder for folder in NOT_LEARNERS if folder not in _COURSE)
 _TWINS = {_fingerprint(_ENGINE_RUN): ENGINE, _fingerprint(_TASK_RUN): TASK}
 _GENUINE: set[CodeType] = set()  # every code object of minigrad's and minigrad_course's modules
 _SCANNED: set[str] = set()
+# How many modules sys.modules held at the last scan: _genuine() runs for every new code object
+# a watch meets, and with PyTorch or IPython loaded sys.modules holds thousands of names; it is
+# read again only when it grew (modules are imported, seldom removed).
+_MODULES_SCANNED = [0]
 # A check module's function, as a copy of its code object would be (its instructions and where
 # its lines are) -> its name. Not its instructions alone: a learner who types the same
 # algorithm (reference_order is one) writes their own code.
@@ -226,6 +231,7 @@ def _frozen_codes() -> frozenset[CodeType]:
 _FROZEN = _frozen_codes()
 
 
+@functools.lru_cache(maxsize=None)  # a Path.resolve() per new code object of each watch
 def _in_a_library(filename: str) -> bool:
     path = Path(filename).resolve()
     return not any(path.is_relative_to(folder) for folder in _COURSE) and \
@@ -235,6 +241,9 @@ def _in_a_library(filename: str) -> bool:
 def _genuine() -> set[CodeType]:
     """The packages' own code objects, their modules read as they were imported (a module
     imported since is read on the next call; a function put in an old module later is not)."""
+    if len(sys.modules) == _MODULES_SCANNED[0]:
+        return _GENUINE
+    _MODULES_SCANNED[0] = len(sys.modules)
     for name, module in list(sys.modules.items()):
         if name in _SCANNED or not name.startswith(("minigrad.", "minigrad_course.")) and \
                 name not in ("minigrad", "minigrad_course"):
