@@ -10,6 +10,7 @@ from ._tensor_ops import _attach, _shape_args
 from .ops import (index_write, logical, masking, norm, pointwise_more, reduction, rounding,
                   sampling, selection, shape, sorting, statistics, tiling)
 from .ops import transcendental as tr
+from .ops.operands import type_name
 from .ops.diagonal import diagonal as _diagonal
 from .tensor import Tensor
 
@@ -56,7 +57,7 @@ class MoreTensorOps:
     def type_as(self, other):
         if not isinstance(other, Tensor):
             raise TypeError(f"type_as(): argument 'other' (position 1) must be Tensor, not "
-                            f"{type(other).__name__}")
+                            f"{type_name(other)}")
         return self.to(other.dtype)
 
     # ---- truth values -------------------------------------------------------------------------

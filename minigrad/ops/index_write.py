@@ -9,10 +9,12 @@ from typing import Any
 
 import numpy as np
 
+from .. import _grad_mode
 from ..autograd.function import Function
 from ..tensor import Tensor
 from .indexing import Index, IndexPut, check_advanced_key
 from .masking import index_select
+from .operands import type_name
 from .shape import _dims
 
 
@@ -120,6 +122,10 @@ def index_fill(a: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
                              f"{size}")
     named, positions = positions, np.where(positions < 0, positions + size, positions)
     if isinstance(value, Tensor):
+        if value.requires_grad and _grad_mode.state.enabled and not a.dtype.is_floating_point:
+            # the result takes a's dtype, which cannot carry the value's gradient
+            raise RuntimeError("Autograd not support dtype: "
+                               + a.dtype.tensor_type.removesuffix("Tensor"))
         return IndexFillTensor.apply(a, d, positions, value, named)
     return IndexFill.apply(a, d, positions, value)
 
@@ -146,10 +152,10 @@ def index_put(a: Tensor, indices: Any, values: Any, accumulate: bool = False) ->
     positions the index tensors pick, as `a[rows, cols] = values` writes them in place."""
     if not isinstance(indices, (tuple, list)) or not all(isinstance(i, Tensor) for i in indices):
         raise TypeError(f"index_put(): argument 'indices' (position 1) must be tuple of Tensors, "
-                        f"not {type(indices).__name__}")
+                        f"not {type_name(indices)}")
     if not isinstance(values, Tensor):
         raise TypeError(f"index_put(): argument 'values' (position 2) must be Tensor, not "
-                        f"{type(values).__name__}")
+                        f"{type_name(values)}")
     key = tuple(i._data for i in indices)
     check_advanced_key(a.shape, key)
     if values.dtype is not a.dtype:

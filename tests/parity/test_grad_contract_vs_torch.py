@@ -4609,6 +4609,84 @@ def _float64_optimizer_steps(lib: Any) -> Any:
 FLOAT64_OPTIMIZER_CASES = {"float64_optimizer_steps": _float64_optimizer_steps}
 
 
+# ---- issue 35's small contract gaps ---------------------------------------------------------
+def _median_dim_ties(lib: Any) -> Any:  # which of the tied positions comes back
+    rows = lib.tensor([[2.0, 1.0, 2.0, 1.0], [5.0, 5.0, 5.0, 5.0], [1.0, 0.0, 1.0, 0.0]])
+    ints = lib.tensor([3, 1, 3, 1, 3, 1, 2, 2, 2])
+    with_nan = lib.tensor([[1.0, float("nan"), 1.0, float("nan")]])
+    x = lib.tensor([[0.0, 0.0, 0.0, 0.0, 0.0], [1.0, 2.0, 2.0, 2.0, 3.0]], requires_grad=True)
+    picked = x.median(1)
+    picked.values.sum().backward()
+    return (rows.median(1), rows.median(0), rows.median(-1, keepdim=True), ints.median(0),
+            with_nan.median(1), picked, x.grad)
+
+
+def _hardtanh_in_place(lib: Any) -> Any:
+    F = lib.nn.functional
+    x = lib.tensor([-2.0, 0.5, 3.0, 1.0], requires_grad=True)
+    y = x * 1
+    clipped = F.hardtanh(y, inplace=True)
+    clipped.sum().backward()
+    module = lib.nn.Hardtanh(-0.5, 0.5, inplace=True)
+    plain = lib.tensor([-2.0, 0.25, 3.0])
+    ints = lib.tensor([-2, 0, 3])
+    six = lib.tensor([-1.0, 7.0])
+    return (clipped, clipped is y, y._version, x.grad, module, module(plain) is plain, plain,
+            F.hardtanh(ints, inplace=True), ints, F.relu6(six, inplace=True), six,
+            lib.nn.ReLU6(inplace=True)(lib.tensor([7.0])))
+
+
+def _hardtanh_in_place_errors(lib: Any) -> Any:
+    F, errors = lib.nn.functional, []
+    leaf = lib.tensor([2.0], requires_grad=True)
+    saved = lib.tensor([2.0], requires_grad=True) * 1
+    product = saved * saved  # saves `saved`, which the in-place clip then changes
+    for attempt in (lambda: F.hardtanh(leaf, inplace=True),
+                    lambda: (F.hardtanh(saved, inplace=True), product.backward())):
+        try:
+            attempt()
+        except RuntimeError as error:
+            errors.append(str(error))
+    return errors
+
+
+def _index_fill_value_of_another_dtype(lib: Any) -> Any:
+    index = lib.tensor([0, 2])
+    a = lib.zeros(2, 3, requires_grad=True)
+    value = lib.tensor(2.5, dtype=lib.float64, requires_grad=True)
+    filled = a.index_fill(1, index, value)
+    filled.sum().backward()
+    ints = lib.zeros(2, 3, dtype=lib.int64)
+    shown = [filled, a.grad, value.grad, lib.zeros(3).index_fill(0, index, lib.tensor(5)),
+             ints.index_fill(1, index, lib.tensor(2.7)),
+             lib.zeros(3, dtype=lib.bool).index_fill(0, index, lib.tensor(3.0))]
+    with lib.no_grad():
+        shown.append(ints.index_fill(1, index, lib.tensor(2.5, requires_grad=True)))
+    try:  # an integer result cannot carry the value's gradient
+        ints.index_fill(1, index, lib.tensor(2.5, requires_grad=True))
+    except RuntimeError as error:
+        shown.append(str(error))
+    return shown
+
+
+def _ndarray_argument_errors(lib: Any) -> Any:  # PyTorch names numpy's type with its module
+    array, t, errors = np.array([1.0, 2.0]), lib.tensor([1.0, 2.0]), []
+    for attempt in (lambda: lib.sum(array), lambda: lib.exp(array), lambda: lib.sum([1.0]),
+                    lambda: lib.atan2(t, array), lambda: t.atan2(array),
+                    lambda: t.type_as(array), lambda: t.index_put((lib.tensor([0]),), array),
+                    lambda: t.index_put(np.array([0]), t), lambda: lib.sum(np.float64(1.0))):
+        try:
+            attempt()
+        except TypeError as error:
+            errors.append(str(error))
+    return errors
+
+
+CONTRACT_GAP_CASES = {f.__name__.lstrip("_"): f for f in (
+    _median_dim_ties, _hardtanh_in_place, _hardtanh_in_place_errors,
+    _index_fill_value_of_another_dtype, _ndarray_argument_errors)}
+
+
 CASES: dict[str, Callable[[Any], Any]] = {
     **{f.__name__: f for f in (
         retained_then_add_, retained_then_mul_, retained_then_two_in_place,
@@ -4632,7 +4710,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
     **INDEX_CASES, **MATMUL_CASES, **SCALAR_CASES,
     **FUNCTION_CORNER_CASES, **GRAD_INPUTS_CASES, **INFERENCE_NESTING_CASES,
     **VIEW_AND_WRITE_CASES, **MODULE_AND_ERROR_CASES, **FRESH_CASES, **LEFTOVER_CASES,
-    **ROUND_FIVE_CASES, **NUMPY_SCALAR_CASES, **FLOAT64_OPTIMIZER_CASES,
+    **ROUND_FIVE_CASES, **NUMPY_SCALAR_CASES, **FLOAT64_OPTIMIZER_CASES, **CONTRACT_GAP_CASES,
 }
 
 
