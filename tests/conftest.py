@@ -11,7 +11,9 @@ import pytest
 
 import minigrad
 
-from harness.parity import reference_torch
+# The harness's asserts report what differed, as a test module's do.
+pytest.register_assert_rewrite("harness")
+from harness.parity import reference_torch  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
