@@ -135,7 +135,7 @@ def test_the_backward_pass_check_puts_backward_back() -> None:
 
     originals = patched()
     passed, message = run_checks("inside_the_engine.backward_pass",
-                                "def my_backward(root):\n    root.backward()")
+                                 "def my_backward(root):\n    root.backward()")
     assert not passed and "should run the nodes itself" in message, message
     assert patched() == originals
     x = minigrad.tensor(2.0, requires_grad=True)
@@ -177,6 +177,7 @@ def test_predictions_are_marked_as_a_whole(check: str, right: list, first: int,
         messages.append(str(failure.value))
     assert messages[0] == messages[1]
 
+
 def _exercise_checks() -> list[str]:
     """"module.function" for every check a check cell of solutions/ calls (hidden ones too)."""
     found = []
@@ -205,8 +206,7 @@ def test_the_watcher_works_in_a_graded_kernel(tmp_path) -> None:
     backward pass are seen there too (one kernel, two wrong answers, one right)."""
     from minigrad_course.checks import markers
 
-    root = ROOT
-    notebook = json.loads((root / "solutions" / "ex11_inside_the_engine.ipynb").read_text())
+    notebook = json.loads((ROOT / "solutions" / "ex11_inside_the_engine.ipynb").read_text())
     answers = {"11-topological": next(source for checks, source, _ in ROWS
                                       if checks.startswith("inside_the_engine.topological")
                                       and "visit(child)" in source),
@@ -217,7 +217,7 @@ def test_the_watcher_works_in_a_graded_kernel(tmp_path) -> None:
     path = tmp_path / "ex11_inside_the_engine.ipynb"
     path.write_text(json.dumps(notebook), encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "minigrad_course.grade", "--solutions",
-                           str(root / "solutions"), str(path)], cwd=root, capture_output=True,
+                           str(ROOT / "solutions"), str(path)], cwd=ROOT, capture_output=True,
                           text=True, timeout=300)
     lines = {line.split()[1]: line for line in done.stdout.splitlines()
              if line.strip().startswith(("passed", "failed"))}
