@@ -28,10 +28,10 @@ from .compat.legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, Fl
 from .creation import (arange, as_tensor, empty, eye, from_numpy, full, full_like, linspace, ones,
                        ones_like, tensor, zeros, zeros_like)
 from .ops.linalg import einsum
+from .ops.operands import type_name as _type_name
 from .ops.pointwise import where
 from .ops.shape import cat, stack
 from .ops.sorting import bucketize
-from .ops.operands import type_name as _type_name
 from .ops import pointwise_more as _pointwise_more
 from .ops import tiling as _tiling
 from .ops.tiling import meshgrid

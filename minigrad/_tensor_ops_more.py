@@ -10,8 +10,8 @@ from ._tensor_ops import _attach, _shape_args
 from .ops import (index_write, logical, masking, norm, pointwise_more, reduction, rounding,
                   sampling, selection, shape, sorting, statistics, tiling)
 from .ops import transcendental as tr
-from .ops.operands import type_name
 from .ops.diagonal import diagonal as _diagonal
+from .ops.operands import type_name
 from .tensor import Tensor
 
 
