@@ -48,7 +48,7 @@ class Suite:
 # near 1e-9. (tests/corpus/README.md)
 FLOAT_ORDER = frozenset({
     "d2l_ndarray", "karpathy_makemore_backprop", "karpathy_makemore_bigram_nn",
-    "karpathy_makemore_mlp", "mrdbourke_workflow",
+    "jovian_linear_regression", "karpathy_makemore_mlp", "mrdbourke_workflow",
     "mrdbourke_workflow_together", "nyu_spiral_classification", "pytorch_dynamic_net",
     "pytorch_polynomial_custom_function", "pytorch_polynomial_nn", "pytorch_polynomial_optim",
     "pytorch_polynomial_tensor"})
