@@ -180,7 +180,8 @@ class MoreTensorOps:
         return _inplace.inplace(self, lambda t: t.index_put(indices, values, accumulate), values)
 
     def index_fill_(self, dim, index, value):
-        return _inplace.inplace(self, lambda t: t.index_fill(dim, index, value), value)
+        return _inplace.inplace(
+            self, lambda t: index_write.index_fill(t, dim, index, value, in_place=True), value)
 
     def lerp_(self, end, weight):
         return _inplace.inplace(self, lambda t: t.lerp(end, weight), end, weight)

@@ -105,7 +105,8 @@ class IndexFillTensor(IndexFill):
     node_name = "IndexFillBackward1"
 
 
-def index_fill(a: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+def index_fill(a: Tensor, dim: int, index: Tensor, value: Any, *, in_place: bool = False
+               ) -> Tensor:
     (d,) = _dims(dim, a.ndim) or (0,)
     if index.dtype.name != "int64":
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
@@ -122,8 +123,9 @@ def index_fill(a: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
                              f"{size}")
     named, positions = positions, np.where(positions < 0, positions + size, positions)
     if isinstance(value, Tensor):
-        if value.requires_grad and _grad_mode.state.enabled and not a.dtype.is_floating_point:
-            # the result takes a's dtype, which cannot carry the value's gradient
+        if value.requires_grad and _grad_mode.state.enabled and not a.dtype.is_floating_point \
+                and not in_place:  # a's dtype cannot carry the value's gradient (in place,
+            # PyTorch records the fill all the same and fails at backward)
             raise RuntimeError("Autograd not support dtype: "
                                + a.dtype.tensor_type.removesuffix("Tensor"))
         return IndexFillTensor.apply(a, d, positions, value, named)
