@@ -34,8 +34,8 @@ CUTS = [
      "            grad_inputs = call_post_hooks(node, grad_inputs, grads)\n", ""),
     ("autograd/engine.py",  # anomaly mode and the step-by-step observers, once per pass
      "        if anomaly.state.enabled:\n            self.run_node = anomaly.checking(self.run_node)\n"
-     "        if observe.watching():\n"
-     "            self.call_function = observe.reporting(self.call_function)\n", ""),
+     "        if observe.watching():  # observers hear of the pass, and may follow its steps\n"
+     "            observe.starting(self, roots)\n", ""),
     ("autograd/function.py",  # anomaly mode, once per recorded op
      "    if anomaly.state.enabled:  # for the warning if this node's backward fails (anomaly.py)\n"
      "        anomaly.record_forward_stack(node)\n", ""),

@@ -9,12 +9,12 @@ import numpy as np
 from .. import _grad_mode
 from .._subset import module_getattr
 from ..creation import zeros_like
-from ..ops.shape import stack
 from ..tensor import Tensor
 from .anomaly import detect_anomaly, set_detect_anomaly
 from .accumulate import warn_grad_cycle
 from .engine import run_backward
 from .function import Function, FunctionCtx
+from .gradient_ops import Stack
 from .graph import Node
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "Node", "Variable", "gradcheck",
@@ -147,7 +147,7 @@ def _batched_grad(outputs: Any, inputs: Any, grad_outputs: tuple, retain_graph: 
                  retain_graph=keep or b < count - 1, create_graph=create_graph,
                  allow_unused=allow_unused, materialize_grads=materialize_grads)
             for b in range(count)]
-    return tuple(None if rows[0][i] is None else stack([row[i] for row in rows])
+    return tuple(None if rows[0][i] is None else Stack.apply(0, *[row[i] for row in rows])
                  for i in range(len(rows[0])))
 
 

@@ -65,7 +65,7 @@ class CustomFunctionView(Tensor):
 
 
 # Named as the tensor it is (type(view).__name__ is "Tensor"); it keeps its module, where the
-# grader's integrity check finds and watches it (minigrad_course/checks/_integrity.py).
+# grader's integrity check finds and watches it (minigrad_course/integrity/snapshot.py).
 CustomFunctionView.__name__ = CustomFunctionView.__qualname__ = "Tensor"
 
 

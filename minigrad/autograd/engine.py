@@ -67,8 +67,8 @@ class GraphTask:
         # Debugging aids wrap how a node runs, for this pass only: the loop does not know.
         if anomaly.state.enabled:
             self.run_node = anomaly.checking(self.run_node)
-        if observe.watching():
-            self.call_function = observe.reporting(self.call_function)
+        if observe.watching():  # observers hear of the pass, and may follow its steps
+            observe.starting(self, roots)
 
     def run(self) -> None:
         """Run every node once, after all the nodes that send it a gradient."""
@@ -141,6 +141,7 @@ class CapturingTask(GraphTask):
     def __init__(self, roots: Sequence[Any], grad_roots: Sequence[Any], retain_graph: bool,
                  create_graph: bool, inputs: Sequence[Any], accumulate: bool) -> None:
         super().__init__(roots, grad_roots, retain_graph, create_graph)
+        self.accumulate = accumulate
         self.captures: dict[tuple, list[int]] = {}  # edge -> its positions in `inputs`
         for i, t in enumerate(inputs):
             self.captures.setdefault(edge_of(t), []).append(i)

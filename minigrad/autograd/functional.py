@@ -9,9 +9,9 @@ from typing import Any, Callable
 
 from .. import _grad_mode
 from ..creation import zeros_like
-from ..ops.shape import stack
 from ..tensor import Tensor
 from . import grad  # (this package's __init__ imports this module last, once grad exists)
+from .gradient_ops import Stack
 
 __all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 
@@ -60,8 +60,10 @@ def jacobian(func: Callable, inputs: Any, create_graph: bool = False, strict: bo
                     if entry.requires_grad else (None,) * len(inputs)
                 for k, (g, t) in enumerate(zip(row, inputs)):
                     rows[k].append(zeros_like(t) if g is None else g)
-            result.append(tuple(_done(stack(r).view(out.shape + t.shape), create_graph)
-                                for r, t in zip(rows, inputs)))
+            # the rows of an input share its shape and dtype: stacked with no checks
+            result.append(tuple(
+                _done(Stack.apply(0, *r).view(out.shape + t.shape), create_graph)
+                for r, t in zip(rows, inputs)))
     if not inputs_tuple:
         result = [r[0] for r in result]
     return tuple(result) if outputs_tuple else result[0]

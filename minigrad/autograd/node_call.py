@@ -11,10 +11,10 @@ import numpy as np
 from .. import _grad_mode
 from .._dtype import from_numpy
 from ..creation import zeros
-from ..ops.shape import sum_to, summed_to
 from ..tensor import Tensor
 from .accumulate import accumulate_into
 from .function import _run_quietly
+from .gradient_ops import sum_to, summed_to
 from .hook_results import checked_hook_result, checked_hook_results
 from .graph import Node, output_ref
 

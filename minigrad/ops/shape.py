@@ -11,6 +11,7 @@ import numpy as np
 from .. import fidelity
 from .._dtype import result_type
 from ..autograd.function import Function
+from ..autograd.gradient_ops import Stack, sum_to
 from ..tensor import Tensor
 
 
@@ -38,33 +39,6 @@ def distinct_dims(dim: Any, ndim: int) -> tuple[int, ...]:
         if d in dims[:i]:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
     return dims
-
-
-class SumTo(Function):
-    """Sums a broadcast gradient back to `shape`: the one place broadcasting is undone."""
-    node_name = "SumBackward1"
-
-    @staticmethod
-    def forward(ctx, a, shape):
-        ctx.shape = a.shape
-        return Tensor(summed_to(a._data, shape))
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad.expand(ctx.shape), None
-
-
-def sum_to(a: Tensor, shape: Sequence[int]) -> Tensor:
-    return a if tuple(a.shape) == tuple(shape) else SumTo.apply(a, tuple(shape))
-
-
-def summed_to(data: np.ndarray, shape: tuple) -> np.ndarray:
-    """SumTo's computation on an array: the leading dimensions broadcasting added, and those
-    that were 1 in `shape`, summed in PyTorch's order."""
-    lead = data.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(
-        lead + i for i, s in enumerate(shape) if s == 1 and data.shape[lead + i] != 1)
-    return fidelity.sum_like_torch(data, axes, keepdims=True).reshape(shape)
 
 
 class View(Function):
@@ -247,21 +221,6 @@ class SqueezeDimsInPlace(SqueezeDimInPlace):
 
 class TInPlace(T):
     node_name = "TBackward1"
-
-
-class Stack(Function):
-    """stack: each input gets its slice of the gradient"""
-    node_name = "StackBackward0"
-
-    @staticmethod
-    def forward(ctx, dim, *tensors):
-        ctx.dim = dim
-        # PyTorch's result is always contiguous; numpy's follows the inputs' layout
-        return Tensor(np.ascontiguousarray(np.stack([t._data for t in tensors], axis=dim)))
-
-    @staticmethod
-    def backward(ctx, grad):
-        return (None, *(grad.select(ctx.dim, i) for i in range(grad.shape[ctx.dim])))
 
 
 class Cat(Function):

@@ -10,8 +10,9 @@ from typing import Any
 import numpy as np
 
 from ..autograd.function import Function
+from ..autograd.gradient_ops import sum_to
 from ..tensor import Tensor
-from .shape import _dims, distinct_dims, sum_to
+from .shape import _dims, distinct_dims
 
 
 class Repeat(Function):

@@ -63,24 +63,6 @@ def call(function: Any, *args: Any, doing: str = "calling it", **kwargs: Any) ->
                       "line": learner_line(error)[:300]}) from None
 
 
-def canary(numbers: dict) -> dict:
-    """A computation the judge knows the answer to, run in the learner's process right after
-    the learner's functions: two backward passes into one leaf through a few operations. A
-    notebook that changed how minigrad computes (an observer that overwrites instead of adding,
-    a patched operation) gets it wrong, and its answers are not credited."""
-    from minigrad.tensor import Tensor
-
-    x = Tensor(numbers["x"].copy(), requires_grad=True)
-    y = (x * Tensor(numbers["a"])).tanh()
-    (y.sum() + (x ** 2).exp().sum()).backward()
-    (x * Tensor(numbers["b"])).sum().backward()
-    return {"y": y.detach()._data.copy(), "grad": x.grad._data.copy()}
-
-
-def canary_numbers(rng: np.random.Generator) -> dict:
-    return {name: rng.uniform(-1, 1, 3) for name in ("x", "a", "b")}
-
-
 def prediction(check: Callable) -> Callable:
     """Marks a check that takes predicted values: the grader reads them from the answer cell's
     text and judges them in its own process, where no learner's code runs."""

@@ -10,9 +10,10 @@ package), success shows as a green box, and unanswered cells say so in one line 
 A check's verdict is `Checks.verdict(success)` (or `succeed(text)`): the success line, or
 CheckFailed. In the notebook, every `Checks` also refuses to judge (raising `Tampered`) when the
 notebook's code has replaced something the checks rely on (numpy, minigrad, the checks
-themselves: see `_integrity`), which matters under nbgrader, where checks run in the student's
-kernel. The course's grader runs no check there: its judge calls them in its own process, on
-data (`_exercise`, `judged`), and collects their success lines instead of printing them."""
+themselves: see minigrad_course/integrity/ and docs/integrity.md), which matters under nbgrader,
+where checks run in the student's kernel. The course's grader runs no check there: its judge
+calls them in its own process, on data (`_exercise`, `judged`), and collects their success
+lines instead of printing them."""
 from __future__ import annotations
 
 import html
@@ -30,7 +31,8 @@ import numpy as np
 import minigrad
 import minigrad_course
 from minigrad.tensor import Tensor
-from . import _integrity, _notebook
+from ..integrity import snapshot
+from . import _notebook
 
 TOLERANCE = 1e-4
 # Frames in the engine, in this course's tooling, the standard library or installed packages
@@ -118,15 +120,15 @@ _collecting = threading.local()
 
 
 def refuse_if_tampered() -> None:
-    """Raise Tampered when the notebook replaced something watched (see `_integrity`)."""
+    """Raise Tampered when the notebook replaced something watched (integrity/snapshot.py)."""
     global _PRISTINE
     if _PRISTINE is None:  # only in the grader's kernel, if it did not set one
-        _PRISTINE = _integrity.Snapshot()
+        _PRISTINE = snapshot.Snapshot()
     _PRISTINE.extend()  # the check modules imported since this module was
     changed = _PRISTINE.changes()
     if changed:
         raise Tampered(f"✗ This check cannot be trusted: the notebook's code replaced "
-                       f"{_integrity.describe(changed)}, which the checks rely on. Remove that "
+                       f"{snapshot.describe(changed)}, which the checks rely on. Remove that "
                        "code, restart the kernel and run the notebook again.")
 
 
@@ -263,6 +265,17 @@ def as_array(value: Any) -> np.ndarray | None:
         return None
 
 
+def roughly(value: Any) -> str:
+    """An expected value for a failure message, to 2 significant digits: enough to see how far
+    off an answer is, too rough to paste back in (checks compare to 1e-4)."""
+    array = as_array(value)
+    if array is None:
+        return "None" if value is None else type(value).__name__
+    text = np.array2string(array, separator=", ", max_line_width=10**6,
+                           formatter={"float_kind": lambda x: f"{x:.2g}"})
+    return "about " + " ".join(text.split())
+
+
 def _truth_values(value: Any) -> bool:
     """Is `value` made of True and False (a list of them, a bool array or tensor)?"""
     try:
@@ -375,4 +388,4 @@ def graphs_html(pictures: list[tuple[str, Tensor]], names: dict | None = None,
 _notebook.install()  # every check module imports this one: one-line "not answered yet" in IPython
 # numpy, minigrad and this package as they are on import; the grader's kernel sets its own, once
 # it has imported everything (one snapshot fewer for each notebook graded).
-_PRISTINE: _integrity.Snapshot | None = None if _notebook.grading() else _integrity.Snapshot()
+_PRISTINE: snapshot.Snapshot | None = None if _notebook.grading() else snapshot.Snapshot()

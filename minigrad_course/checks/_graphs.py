@@ -96,3 +96,19 @@ def diamonds(count: int) -> Ops:
         ops += [["tanh", x], ["scale", x, 0.5], ["add", x + 1, x + 2]]
     ops.append(["sum", len(ops) - 1])
     return ops
+
+
+def reaches(root: Any, nodes: set, limit: int = 10_000) -> bool:
+    """Does the graph of the tensor `root` contain one of `nodes` (grad_fn objects)? A walk
+    with a list, at most `limit` nodes: enough for the small graphs checks build."""
+    start = getattr(root, "grad_fn", None)
+    stack, seen = ([start] if start is not None else []), set()
+    while stack and len(seen) < limit:
+        node = stack.pop()
+        if node in nodes:
+            return True
+        if node in seen:
+            continue
+        seen.add(node)
+        stack.extend(child for child, _ in node.next_functions if child is not None)
+    return False

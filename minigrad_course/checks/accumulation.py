@@ -7,10 +7,10 @@ from typing import Any
 import numpy as np
 
 from minigrad.tensor import Tensor
+from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
-from ._feedback import Checks, same_numbers, shown
-from ._guards import Watch, roughly
+from ._feedback import Checks, roughly, same_numbers, shown
 from ._snippets import check_predictions
 
 BOTH_ORDERS_SNIPPETS = {

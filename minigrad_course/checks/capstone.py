@@ -11,10 +11,10 @@ import numpy as np
 from minigrad import _grad_mode, nn, optim, random
 from minigrad.tensor import Tensor
 
+from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
-from ._feedback import Checks, describe, is_number, same_numbers, shown
-from ._guards import Watch, roughly
+from ._feedback import Checks, describe, is_number, roughly, same_numbers, shown
 from ._snippets import check_predictions
 
 STEPS = 100

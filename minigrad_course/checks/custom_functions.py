@@ -8,10 +8,10 @@ import numpy as np
 
 from minigrad.autograd import Function
 from minigrad.tensor import Tensor
+from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call
 from ._feedback import Checks, same_numbers
-from ._guards import Watch
 
 
 def _what_it_is(function: Any) -> dict:

@@ -19,10 +19,10 @@ from typing import Any
 import numpy as np
 
 import minigrad
+from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
 from ._feedback import Checks, as_array, same_numbers, shown
-from ._guards import Watch
 from ._snippets import check_predictions
 
 SHAPES = [(3, 4), (4,), (1, 4), (3, 1), ()]  # any two broadcast together, to (3, 4) at most

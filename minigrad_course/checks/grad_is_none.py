@@ -12,10 +12,10 @@ import numpy as np
 from minigrad import random
 from minigrad.tensor import Tensor
 
+from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
 from ._feedback import Checks, as_array, describe, is_number, same_numbers, shown
-from ._guards import Watch
 from ._snippets import check_predictions
 
 BEFORE_AND_AFTER_SNIPPET = """\

@@ -23,11 +23,11 @@ from minigrad.autograd.function import BackwardFunction
 from minigrad.autograd.graph import Node
 from minigrad.tensor import Tensor
 
+from ..integrity.watch import Watch
 from . import _graphs
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
 from ._feedback import Checks, same_numbers, shown
-from ._guards import Watch
 from ._snippets import check_predictions
 
 Graph = tuple[Tensor, list[Tensor]]  # a scalar output and its leaves

@@ -9,10 +9,11 @@ import numpy as np
 
 from minigrad.tensor import Tensor
 
+from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
 from ._feedback import Checks, as_array, describe, same_numbers
-from ._guards import Watch, reaches
+from ._graphs import reaches
 from ._snippets import check_predictions
 
 WEIGHTED_SNIPPETS = {

@@ -8,10 +8,10 @@ from typing import Any
 import numpy as np
 
 from minigrad.tensor import Tensor
+from ..integrity.watch import Watch
 from ._data import BadData, value_data
 from ._exercise import Exercise, call, prediction
 from ._feedback import Checks, as_array, same_numbers
-from ._guards import Watch
 from ._snippets import check_predictions
 
 ZERO_GRAD_SNIPPET = """\

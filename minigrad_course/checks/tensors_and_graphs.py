@@ -10,10 +10,10 @@ import numpy as np
 
 from minigrad.tensor import Tensor
 from . import _graphs
+from ..integrity.watch import Watch
 from ._data import tensor_data, value_data
 from ._exercise import Exercise, call, prediction
 from ._feedback import Checks, same_numbers
-from ._guards import Watch
 from ._snippets import check_predictions
 
 LEAVES_SNIPPET = """\

@@ -19,9 +19,9 @@ import numpy as np
 
 from ..checks import _feedback
 from ..checks._data import encode
-from ..checks._exercise import (FAILED, NOT_ATTEMPTED, PASSED, Exercise, canary,
-                                canary_numbers)
+from ..checks._exercise import FAILED, NOT_ATTEMPTED, PASSED, Exercise
 from ..checks._feedback import same_numbers
+from ..integrity.canary import canary, canary_numbers
 from . import literal
 from .plan import CheckCall, Plan, Step
 from .worker import Outcome, Session

@@ -176,7 +176,7 @@ def _probe(shell: Any, request: dict) -> dict:
         functions = tuple(shell.user_ns[name] for name in probe["names"])
         results, _ = _quietly(lambda: [exercise.run_case(functions, case)
                                        for case in probe["cases"]])
-        from minigrad_course.checks._exercise import canary
+        from minigrad_course.integrity.canary import canary
 
         return {"status": "ok", "results": results, "canary": canary(probe["canary"])}
     except BaseException as error:  # noqa: BLE001 - the judge is told, whatever it was

@@ -3,13 +3,14 @@ backward passes the engine ran (and from which tensors), calls to functions the 
 the learner to write rather than borrow, and functions of the learner's that call themselves.
 
 A value alone cannot tell a gradient from one written out by hand, or a walk without recursion
-from one with a raised recursion limit; watching the calls can. `Watch` uses `sys.setprofile`,
-which sees every Python call in this thread (and, through `threading.setprofile`, in the
-threads the learner's code starts) and costs a little time only while it is on. Like all
-in-process checking it can be switched off by the code it watches; it notices that, even when
-the code switches it back on, and the check fails saying so. In the course's grader a Watch
-runs in the sandboxed worker: what it saw is data the judge may use to fail an answer, never
-to pass one (docs/grading.md)."""
+from one with a raised recursion limit; watching can. The engine announces each pass it starts,
+in any thread (`minigrad.autograd.observe.observe_passes`); calls are seen through
+`sys.setprofile`, which sees every Python call in this thread (and, through
+`threading.setprofile`, in the threads the learner's code starts) and costs a little time only
+while it is on. Like all in-process checking it can be switched off by the code it watches; it
+notices that (even when the code switches it back on, or takes its observer off the engine),
+and the check fails saying so. In the course's grader a Watch runs in the sandboxed worker:
+what it saw is data the judge may use to fail an answer, never to pass one (docs/integrity.md)."""
 from __future__ import annotations
 
 import inspect
@@ -21,15 +22,12 @@ from pathlib import Path
 from types import CodeType, FrameType
 from typing import Any
 
-import numpy as np
-
 import minigrad
 import minigrad_course
-from minigrad.autograd import engine
-from ._feedback import NOT_LEARNERS, CheckFailed, _fingerprint, as_array
+from minigrad.autograd import engine, observe
 
-_ENGINE_RUN = engine.run_backward.__code__  # every backward() and autograd.grad() runs this
-_TASK_RUN = engine.GraphTask.run.__code__  # and this: called alone, it is a backward pass too
+from ..checks._feedback import NOT_LEARNERS, CheckFailed, _fingerprint
+
 # Calls that switch a watcher off, even for a moment: seen as they are made ("c_call"; the two
 # of `threading` are Python functions, seen as a "call").
 _SWITCHES = (sys.setprofile, sys.settrace)
@@ -42,18 +40,32 @@ _thread_setprofile, _thread_getprofile = threading.setprofile, threading.getprof
 # (sys._getframe is seen as a "c_call", inspect's functions as a "call").
 _FRAME_READER_CODES = frozenset(f.__code__ for f in (inspect.currentframe, inspect.stack,
                                                      inspect.trace))
-# The topic modules (tensors_and_graphs.py, ...): the learner's namespace holds one as `check`,
-# and its helpers compute the answers the checks compare with.
-_TOPIC_MODULES = frozenset(str(path.resolve()) for path in Path(__file__).parent.glob("[a-z]*.py"))
+# The topic modules (checks/tensors_and_graphs.py, ...): the learner's namespace holds one as
+# `check`, and its helpers compute the answers the checks compare with.
+_TOPIC_MODULES = frozenset(str(path.resolve()) for path in
+                           (Path(__file__).parent.parent / "checks").glob("[a-z]*.py"))
 
 
 @dataclass
 class Run:
-    """One pass of the engine: the tensors it started from, and how it was asked to run."""
+    """One pass of the engine, as it announced itself: the tensors it started from, and how it
+    was asked to run (read from its task once the learner's function has returned)."""
     roots: tuple
-    accumulate: bool  # backward() fills .grad; autograd.grad() returns the gradients instead
-    create_graph: bool
-    result: Any = None  # what autograd.grad's pass returned: the gradients it captured
+    task: engine.GraphTask
+
+    @property
+    def accumulate(self) -> bool:
+        """backward() fills .grad; autograd.grad() returns the gradients instead."""
+        return not isinstance(self.task, engine.CapturingTask) or self.task.accumulate
+
+    @property
+    def create_graph(self) -> bool:
+        return self.task.create_graph
+
+    @property
+    def result(self) -> Any:
+        """What autograd.grad's pass returned: the gradients it captured."""
+        return None if self.accumulate else self.task.captured
 
 
 class Watch:
@@ -78,14 +90,15 @@ class Watch:
         self.switched_off = False
         self._leaving = False  # __exit__'s own sys.setprofile is no learner's
         self.peeked = False  # the learner's code read the stack of frames
-        self._in_engine_run = 0  # how many run_backward calls are open
         self._depth: dict[CodeType, int] = {}  # learner's code -> how many of its calls are open
         self._kinds: dict[CodeType, Any] = {}
         self._forbidden_prints = {_fingerprint(code): name for code, name in
                                   self.forbidden.items()}
         self._hook = self._event  # one bound method, so that `is` can recognise it later
+        self._passes = observe.observe_passes(self._on_pass)
 
     def __enter__(self) -> Watch:
+        self._passes.__enter__()
         self._previous = _getprofile()
         self._previous_in_threads = _thread_getprofile()
         _thread_setprofile(self._hook)  # threads the learner's code starts are watched too
@@ -94,9 +107,11 @@ class Watch:
 
     def __exit__(self, kind: type | None, *exc_info: Any) -> None:
         self._leaving = True
-        self.switched_off = self.switched_off or _getprofile() is not self._hook
+        self.switched_off = self.switched_off or _getprofile() is not self._hook \
+            or not self._passes.active
         _thread_setprofile(self._previous_in_threads)
         _setprofile(self._previous)
+        self._passes.__exit__()
         if self.switched_off and kind is None:
             raise CheckFailed("✗ Your code switched off the check's watcher (sys.setprofile), "
                               "so the check cannot judge it: leave sys.setprofile alone.")
@@ -113,6 +128,9 @@ class Watch:
     def backward_runs(self) -> int:
         return len(self.runs)
 
+    def _on_pass(self, event: str, task: engine.GraphTask, roots: tuple) -> None:
+        self.runs.append(Run(roots, task))
+
     def _event(self, frame: FrameType, event: str, arg: Any) -> None:
         if event == "c_call":  # every C function called: kept to two cheap tests
             if arg in _SWITCHES and not self._leaving:
@@ -122,15 +140,7 @@ class Watch:
         elif event == "call":
             code = frame.f_code
             kind = self._kinds.get(code) or self._kind(code)
-            if kind is ENGINE:
-                self._in_engine_run += 1
-                found = frame.f_locals
-                self.runs.append(Run(tuple(found["roots"]), bool(found["accumulate"]),
-                                     bool(found["create_graph"])))
-            elif kind is TASK:  # a GraphTask run by hand
-                if not self._in_engine_run:
-                    self.runs.append(Run((), True, False))
-            elif code in _SWITCH_CODES and not self._leaving:
+            if code in _SWITCH_CODES and not self._leaving:
                 self.switched_off = True
             elif code in _FRAME_READER_CODES:
                 caller = frame.f_back
@@ -144,9 +154,6 @@ class Watch:
                 if depth > 1 and code.co_name not in self.recursive:
                     self.recursive.append(code.co_name)
         elif event == "return":
-            if self._kinds.get(frame.f_code) is ENGINE and self.runs:
-                self._in_engine_run -= 1
-                self.runs[-1].result = arg
             depth = self._depth.get(frame.f_code)
             if depth:
                 self._depth[frame.f_code] = depth - 1
@@ -155,18 +162,13 @@ class Watch:
         return (self._kinds.get(code) or self._kind(code)) is LEARNER
 
     def _kind(self, code: CodeType) -> Any:
-        """What a function is, by what it is and then by what it does: the engine's pass, a
-        forbidden function, a check's own function (borrowed), the learner's, or ours. Code
-        that is not one of the packages' own code objects is the learner's, whatever file name
-        it claims (a recursion compiled under minigrad's name), unless its instructions are
-        those of the engine's pass, of a forbidden function or of a check's (re-wrapped in a
-        new code object, or typed out again)."""
-        if code is _ENGINE_RUN:
-            kind: Any = ENGINE
-        elif code is _TASK_RUN:
-            kind = TASK
-        elif code in self.forbidden:
-            kind = ("forbidden", self.forbidden[code])
+        """What a function is, by what it is and then by what it does: a forbidden function,
+        a check's own function (borrowed), the learner's, or ours. Code that is not one of the
+        packages' own code objects is the learner's, whatever file name it claims (a recursion
+        compiled under minigrad's name), unless its instructions are those of a forbidden
+        function or of a check's (re-wrapped in a new code object, or typed out again)."""
+        if code in self.forbidden:
+            kind: Any = ("forbidden", self.forbidden[code])
         elif code in self.given:
             kind = OURS
         elif code in _genuine():
@@ -175,18 +177,17 @@ class Watch:
             kind = OURS  # Python's own and installed packages (minigrad's are genuine above)
         else:
             twin = _fingerprint(code)
-            kind = _TWINS.get(twin) or (("forbidden", self._forbidden_prints[twin])
-                                        if twin in self._forbidden_prints else None) or \
+            kind = (("forbidden", self._forbidden_prints[twin])
+                    if twin in self._forbidden_prints else None) or \
                 _borrowed_twin(_copy_print(code)) or LEARNER
         self._kinds[code] = kind
         return kind
 
 
-ENGINE, TASK, LEARNER, OURS = "engine", "task", "learner", "ours"
+LEARNER, OURS = "learner", "ours"
 _COURSE = tuple(Path(folder).resolve() for folder in (*minigrad.__path__,
                                                       *minigrad_course.__path__))
 _LIBRARIES = tuple(folder for folder in NOT_LEARNERS if folder not in _COURSE)
-_TWINS = {_fingerprint(_ENGINE_RUN): ENGINE, _fingerprint(_TASK_RUN): TASK}
 _GENUINE: set[CodeType] = set()  # every code object of minigrad's and minigrad_course's modules
 _SCANNED: set[str] = set()
 # A check module's function, as a copy of its code object would be (its instructions and where
@@ -268,30 +269,3 @@ def _borrowed_twin(twin: Any) -> tuple[str, str] | None:
 def _code_of(function: Callable) -> CodeType:
     function = getattr(function, "__func__", function)
     return function.__code__
-
-
-def reaches(root: Any, nodes: set, limit: int = 10_000) -> bool:
-    """Does the graph of the tensor `root` contain one of `nodes` (grad_fn objects)? A walk
-    with a list, at most `limit` nodes: enough for the small graphs checks build."""
-    start = getattr(root, "grad_fn", None)
-    stack, seen = ([start] if start is not None else []), set()
-    while stack and len(seen) < limit:
-        node = stack.pop()
-        if node in nodes:
-            return True
-        if node in seen:
-            continue
-        seen.add(node)
-        stack.extend(child for child, _ in node.next_functions if child is not None)
-    return False
-
-
-def roughly(value: Any) -> str:
-    """An expected value for a failure message, to 2 significant digits: enough to see how far
-    off an answer is, too rough to paste back in (checks compare to 1e-4)."""
-    array = as_array(value)
-    if array is None:
-        return "None" if value is None else type(value).__name__
-    text = np.array2string(array, separator=", ", max_line_width=10**6,
-                           formatter={"float_kind": lambda x: f"{x:.2g}"})
-    return "about " + " ".join(text.split())

@@ -11,7 +11,8 @@ minigrad_course's classes, and the builtins and `math`. Plain data of numpy and 
 mode, the random generator, print options) is left alone: learners change it for good reasons.
 
 This raises the cost of cheating, it does not make it impossible: code in the same process can
-always find and undo any guard (docs/teaching.md says what a class does where that matters)."""
+always find and undo any guard (docs/integrity.md; docs/teaching.md says what a class does
+where that matters)."""
 from __future__ import annotations
 
 import builtins
