@@ -348,7 +348,7 @@ def _apply_builtin(cls: type, args: tuple) -> Any:
         out.grad_fn, out._output_nr = node, 0
     if node._to_save is not None:
         node._saved, node._to_save = _save(node._to_save, node), None
-    if anomaly.state.enabled:
+    if anomaly.state.enabled:  # for the warning if this node's backward fails (anomaly.py)
         anomaly.record_forward_stack(node)
     return out
 
