@@ -4609,6 +4609,76 @@ def _float64_optimizer_steps(lib: Any) -> Any:
 FLOAT64_OPTIMIZER_CASES = {"float64_optimizer_steps": _float64_optimizer_steps}
 
 
+# ---- found by the tutorial corpus (tests/corpus/pytorch_autograd_mechanics.py and others) ---
+
+def _raw_saved_hooks_pack_now_unpack_at_each_read(lib: Any) -> Any:
+    seen = []
+
+    def pack(t):
+        seen.append(("pack", t.tolist(), t.grad_fn))
+        return t.tolist()
+
+    def unpack(values):
+        seen.append(("unpack", values))
+        return lib.tensor(values) * 10  # what backward gets instead of what was saved
+
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = x.pow(2)
+    y.grad_fn._raw_saved_self.register_hooks(pack, unpack)
+    read = y.grad_fn._saved_self
+    y.sum().backward()
+    return seen, read, read.grad_fn, x.grad
+
+
+def _raw_saved_hooks_of_an_output(lib: Any) -> Any:  # packed without history, unpacked with
+    seen = []
+    x = lib.tensor([0.0, 1.0], requires_grad=True)
+    y = x.exp()
+    y.grad_fn._raw_saved_result.register_hooks(
+        lambda t: seen.append(t.grad_fn) or t, lambda t: t * 2)
+    read = y.grad_fn._saved_result
+    y.sum().backward()
+    return seen, read, x.grad
+
+
+def _raw_saved_hooks_errors(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = x.sin()
+    y.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t)
+    twice = _error(lambda: y.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t))
+    with lib.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+        z = x.cos()
+    under_context = _error(lambda: z.grad_fn._raw_saved_self.register_hooks(lambda t: t,
+                                                                             lambda t: t))
+    w = lib.ones(2) * x  # the constant needs no gradient: x is not saved
+    unsaved = _error(lambda: w.grad_fn._raw_saved_other.register_hooks(lambda t: t, lambda t: t))
+    v = x.pow(2)
+    v.sum().backward()
+    freed = _error(lambda: v.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t))
+    return twice, under_context, unsaved, freed
+
+
+RAW_SAVED_CASES = {f.__name__.lstrip("_"): f for f in (
+    _raw_saved_hooks_pack_now_unpack_at_each_read, _raw_saved_hooks_of_an_output,
+    _raw_saved_hooks_errors)}
+
+
+def _to_refuses_requires_grad(lib: Any) -> Any:  # the former_torchies autograd tutorial's cell
+    a = lib.ones(2)
+    try:
+        a.to(requires_grad=True)
+    except TypeError as error:
+        return str(error).startswith("to() received an invalid combination of arguments")
+    return "accepted"
+
+
+@pytest.mark.xfail(strict=True, reason="Tensor.to accepts requires_grad= (PyTorch: TypeError); "
+                   "the fix lies in _tensor_ops.py (dtype_of_to), which another engineer is "
+                   "rewriting (tests/corpus/waiting/pytorch_former_torchies_autograd.py)")
+def test_to_refuses_requires_grad_as_torch_does(torch) -> None:
+    assert_same_as_torch(_to_refuses_requires_grad, torch)
+
+
 CASES: dict[str, Callable[[Any], Any]] = {
     **{f.__name__: f for f in (
         retained_then_add_, retained_then_mul_, retained_then_two_in_place,
@@ -4633,6 +4703,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
     **FUNCTION_CORNER_CASES, **GRAD_INPUTS_CASES, **INFERENCE_NESTING_CASES,
     **VIEW_AND_WRITE_CASES, **MODULE_AND_ERROR_CASES, **FRESH_CASES, **LEFTOVER_CASES,
     **ROUND_FIVE_CASES, **NUMPY_SCALAR_CASES, **FLOAT64_OPTIMIZER_CASES,
+    **RAW_SAVED_CASES,
 }
 
 
