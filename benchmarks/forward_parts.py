@@ -4,7 +4,9 @@ out of the running minigrad in turn (replaced by a stand-in that does none of it
 forward is timed with and without it in interleaved rounds, in one process. The graphs built
 without a part are broken (nothing reads them: no backward runs); the figure is the share of the
 forward's time that part costs. The figures of benchmarks/op_path.md, "the forward, profiled
-part by part".
+part by part". The parts are those of the general path (`Function.apply`, `_connect`): since
+2026-11-28 minigrad's own operations take `_apply_builtin`, which has the same parts inline,
+so this script sends every operation through the general path while it measures.
 
 Usage: `OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python benchmarks/forward_parts.py [--rounds N]`
 (CPU time; the median over the pairs of rounds, and its quartiles)."""
@@ -77,6 +79,16 @@ def parts() -> dict[str, list[tuple[object, str, object]]]:
     }
 
 
+def _general_path_only() -> None:
+    """Every operation through `Function.apply`'s general path, whose parts `parts` swaps."""
+    stack = [function.Function]
+    while stack:
+        cls = stack.pop()
+        stack.extend(cls.__subclasses__())
+        if cls.__dict__.get("_is_builtin"):
+            cls._is_builtin = False
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15)
@@ -86,6 +98,7 @@ def main() -> None:
     labels = np.where(np.sin(3 * x[:, :1]) * x[:, 1:] > 0, 1, -1).astype(np.float32)
     params = [torch.tensor(w, requires_grad=True) for w in mlp._weights([2, 16, 16, 1], seed=0)]
     xs, ys = torch.tensor(x), torch.tensor(labels)
+    _general_path_only()
 
     def forward_us() -> float:
         start = time.process_time()
