@@ -47,9 +47,8 @@ class Suite:
 # relative on a coefficient of 5e-5 (pytorch_polynomial_tensor), and 1e-9 absolute on a value
 # near 1e-9. (tests/corpus/README.md)
 FLOAT_ORDER = frozenset({
-    "d2l_ndarray", "karpathy_makemore_backprop", "karpathy_makemore_bigram_nn",
-    "jovian_linear_regression", "karpathy_makemore_mlp", "mrdbourke_workflow",
-    "mrdbourke_workflow_together", "nyu_spiral_classification", "pytorch_dynamic_net",
+    "karpathy_makemore_backprop", "karpathy_makemore_bigram_nn", "jovian_linear_regression",
+    "karpathy_makemore_mlp", "nyu_spiral_classification", "pytorch_dynamic_net",
     "pytorch_polynomial_custom_function", "pytorch_polynomial_nn", "pytorch_polynomial_optim",
     "pytorch_polynomial_tensor"})
 
