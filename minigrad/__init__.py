@@ -28,6 +28,7 @@ from .compat.legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, Fl
 from .creation import (arange, as_tensor, empty, eye, from_numpy, full, full_like, linspace, ones,
                        ones_like, tensor, zeros, zeros_like)
 from .ops.linalg import einsum
+from .ops.operands import type_name as _type_name
 from .ops.pointwise import where
 from .ops.shape import cat, stack
 from .ops.sorting import bucketize
@@ -92,7 +93,7 @@ def _number_input(name: str, number: Any, args: tuple) -> Tensor:
     if name in _NUMBER_FIRST and isinstance(number, (builtins.int, builtins.float, builtins.bool)):
         return tensor(number)
     raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
-                    f"{type(number).__name__}")
+                    f"{_type_name(number)}")
 
 
 def atan2(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A002

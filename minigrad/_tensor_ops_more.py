@@ -11,6 +11,7 @@ from .ops import (index_write, logical, masking, norm, pointwise_more, reduction
                   sampling, selection, shape, sorting, statistics, tiling)
 from .ops import transcendental as tr
 from .ops.diagonal import diagonal as _diagonal
+from .ops.operands import type_name
 from .tensor import Tensor
 
 
@@ -56,7 +57,7 @@ class MoreTensorOps:
     def type_as(self, other):
         if not isinstance(other, Tensor):
             raise TypeError(f"type_as(): argument 'other' (position 1) must be Tensor, not "
-                            f"{type(other).__name__}")
+                            f"{type_name(other)}")
         return self.to(other.dtype)
 
     # ---- truth values -------------------------------------------------------------------------
@@ -179,7 +180,8 @@ class MoreTensorOps:
         return _inplace.inplace(self, lambda t: t.index_put(indices, values, accumulate), values)
 
     def index_fill_(self, dim, index, value):
-        return _inplace.inplace(self, lambda t: t.index_fill(dim, index, value), value)
+        return _inplace.inplace(
+            self, lambda t: index_write.index_fill(t, dim, index, value, in_place=True), value)
 
     def lerp_(self, end, weight):
         return _inplace.inplace(self, lambda t: t.lerp(end, weight), end, weight)

@@ -53,10 +53,42 @@ def tensor(data: Any, dtype: _dtype.dtype | None = None, device: Any = None,
     _check_device(device)
     if isinstance(data, Tensor):  # allowed, but PyTorch steers towards saying what is meant
         warnings.warn(COPY_CONSTRUCT_WARNING, UserWarning, stacklevel=2)
-    array = np.array(_plain(data), dtype=_numpy_dtype_of(data, dtype))
+    try:
+        array = np.array(_plain(data), dtype=_numpy_dtype_of(data, dtype))
+    except ValueError:  # numpy's words for ragged lists; PyTorch's name the dim and lengths
+        if not isinstance(data, (list, tuple)):
+            raise
+        array = _ragged(_plain(data), dtype)
+        if array is None:  # ragged in another way: numpy's words
+            raise
     if array.dtype.kind == "O":
         raise TypeError(f"Could not infer dtype of {type(data).__name__}")
     return Tensor(array, requires_grad=requires_grad)
+
+
+def _ragged(data: list, dtype: _dtype.dtype | None) -> np.ndarray | None:
+    """Nested lists numpy refused: PyTorch's error for the first list, depth first, whose
+    length is not that of the first list at its depth (the shape is read along the first
+    elements). With no element at all, PyTorch checks nothing: an empty tensor of that shape."""
+    shape, first = [], data
+    while isinstance(first, (list, tuple, np.ndarray)):
+        shape.append(len(first))
+        if not len(first):
+            break
+        first = first[0]
+    if 0 in shape:
+        return np.empty(shape, dtype=(dtype or _dtype.get_default_dtype()).numpy)
+    stack = [(data, 0)]
+    while stack:
+        sequence, dim = stack.pop()
+        if not isinstance(sequence, (list, tuple, np.ndarray)):
+            raise TypeError("not a sequence")
+        if len(sequence) != shape[dim]:
+            raise ValueError(f"expected sequence of length {shape[dim]} at dim {dim} "
+                             f"(got {len(sequence)})")
+        if dim + 1 < len(shape):
+            stack.extend((item, dim + 1) for item in reversed(sequence))
+    return None
 
 
 def as_tensor(data: Any, dtype: _dtype.dtype | None = None, device: Any = None) -> Tensor:

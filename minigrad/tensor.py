@@ -50,23 +50,13 @@ class _VersionCounter:
 
 
 class Tensor:
-    __slots__ = ("_data", "_requires_grad", "_grad", "grad_fn", "_output_nr", "_counter",
-                 "__dict__", "__weakref__")
-    # A graph may hold a million tensors: what few of them have is a class default until set.
-    _base: Tensor | None = None  # what a view looks into
-    _views: weakref.WeakValueDictionary | None = None  # a root's live views that need history
-    _accumulator: weakref.ref | None = None  # a leaf's AccumulateGrad: accumulate.grad_accumulator
-    _hooks: dict | None = None  # a leaf's own hooks
-    _post_accumulate_grad_hooks: dict | None = None  # run by its AccumulateGrad, after .grad
-    _retains_grad = False
-    _is_inference = False  # made in inference_mode: see is_inference
-    _multi_output_view = False  # a view made by unbind(): see _inplace.check_inplace
-    _custom_function_view = False  # a view a custom Function returned: autograd/custom_view.py
-    _made_in_no_grad = False  # a view made under no_grad of one that requires grad (function.py)
-    _version_when_made: int | None = None  # such a view's version then
-    _is_wrapped_number = False  # a Python number made a tensor (see ops.operands.wrapped_number)
-    _saved_once: Any = None  # a wrapped number's one SavedTensor
-    _number_type: type | None = None  # int, float, bool: the Python number it was made from
+    # Every field is set in __init__, each a slot: 8 bytes a tensor, and 70 ns more to make
+    # one, under 1% of a training step (benchmarks/tricks.md, "Plain layouts, not tricks").
+    __slots__ = ("_data", "_requires_grad", "_grad", "grad_fn", "_output_nr", "_counter", "_base",
+                 "_views", "_accumulator", "_hooks", "_post_accumulate_grad_hooks",
+                 "_retains_grad", "_is_inference", "_multi_output_view", "_custom_function_view",
+                 "_made_in_no_grad", "_version_when_made", "_is_wrapped_number", "_saved_once",
+                 "_number_type", "__dict__", "__weakref__")
     __hash__ = object.__hash__  # == is elementwise, yet tensors can be dict keys, as in PyTorch
     # numpy scalars on the left (np.float64(2) * x) defer to the tensor's reflected operator, as
     # they do for PyTorch's Tensor; without it numpy converts x with __array__ and refuses
@@ -82,8 +72,20 @@ class Tensor:
         self.grad_fn: Node | None = None
         self._output_nr = 0  # which output of grad_fn this is
         self._counter = None  # made when first needed: most tensors are never saved or changed
-        if _grad_mode.state.inference:
-            self._is_inference = True
+        self._is_inference = _grad_mode.state.inference  # made in inference_mode: is_inference
+        self._base: Tensor | None = None  # what a view looks into
+        self._views: weakref.WeakValueDictionary | None = None  # a root's live views with history
+        self._accumulator: weakref.ref | None = None  # a leaf's AccumulateGrad (grad_accumulator)
+        self._hooks: dict | None = None  # a leaf's own hooks
+        self._post_accumulate_grad_hooks: dict | None = None  # run by its AccumulateGrad
+        self._retains_grad = False
+        self._multi_output_view = False  # a view made by unbind(): see _inplace.check_inplace
+        self._custom_function_view = False  # a view a custom Function returned: custom_view.py
+        self._made_in_no_grad = False  # a view made under no_grad of one that requires grad
+        self._version_when_made: int | None = None  # such a view's version then
+        self._is_wrapped_number = False  # a Python number made a tensor (operands.wrapped_number)
+        self._saved_once: Any = None  # a wrapped number's one SavedTensor
+        self._number_type: type | None = None  # int, float, bool: the number it was made from
         if requires_grad:
             if not self.dtype.is_floating_point:  # PyTorch's factories word it with a capital
                 raise RuntimeError("Only Tensors of floating point and complex dtype can require "

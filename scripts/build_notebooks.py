@@ -134,8 +134,7 @@ def test(chosen: list[Path]) -> int:
     names = sorted({source.stem.split("_", 1)[1] for source in chosen})
     pytest = [sys.executable, "-m", "pytest", "-n", "0", "-p", "no:randomly", "-q"]
     suites = ["tests/course/test_notebooks_built.py", "tests/course/test_exercises_in_sync.py",
-              "tests/parity/test_notebooks_on_torch.py", "tests/course/test_wrong_answers.py",
-              "tests/course/test_check_answers.py"]
+              "tests/parity/test_notebooks_on_torch.py", "tests/course/test_answers.py"]
     selection = " or ".join([*names, "test_every_"])  # and the tests over every notebook
     failed = 0
     for command in ([*pytest, *built], [*pytest, *suites, "-k", selection]):

@@ -199,6 +199,7 @@ class Function:
             "_forward_cls": cls, "_name": name, "_qualname": cls.node_qualname or name,
             **saved_properties(cls.saved_names, cls.saved_attributes)})
         cls._is_custom = not cls.__module__.startswith("minigrad.")  # not one of minigrad's ops
+        cls._is_builtin = not cls._is_custom and cls.setup_context is Function.setup_context
         # The setup_context style (forward without ctx) when the subclass defines it.
         cls._setup_context = (None if cls.setup_context is Function.setup_context
                               else cls.setup_context)
@@ -236,7 +237,10 @@ class Function:
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         """Run `forward` and, when grad mode is on and an input requires grad, link its result
-        into the graph (`_connect`): the path of every operation, built-in or yours."""
+        into the graph (`_connect`): the path of every operation, built-in or yours. (minigrad's
+        own operations take the same steps in fewer calls: `_apply_builtin`.)"""
+        if cls._is_builtin and not kwargs and not _grad_mode.state.inference:
+            return _apply_builtin(cls, args)
         setup_context = cls._setup_context
         if setup_context is not None:  # PyTorch binds the defaults into the inputs first
             args, kwargs = _bind_with_defaults(cls.forward, args, kwargs)
@@ -274,6 +278,84 @@ class Function:
         elif True in needs and getattr(outputs, "_base", None) is not None:
             _mark_no_grad_view(outputs)
         return outputs
+
+
+def _apply_builtin(cls: type, args: tuple) -> Any:
+    """`Function.apply` for one of minigrad's own operations (no keywords, no setup_context,
+    outside inference mode), in the fewest calls: the same steps as `apply` and `_connect`, in
+    the same order, with what only a custom Function can ask for (an input returned as it is,
+    a view of its own) left out. An operation whose result is not one new tensor (several
+    outputs, a view, an input changed in place, an output without gradient) or that has
+    optional tensor arguments is linked by `_connect` as in `apply`. What this second path
+    earns: benchmarks/tricks.md, row `_apply_builtin`; tests/engine/test_fast_paths.py checks
+    that both paths leave the same graph."""
+    node = cls._backward_cls()  # forward's ctx is the node it leaves in the graph
+    node.needs_input_grad = needs = tuple([  # (a.requires_grad, without the property's call)
+        isinstance(a, Tensor) and (a._requires_grad or a.grad_fn is not None) for a in args])
+    mode = _grad_mode.state
+    enabled, mode.enabled = mode.enabled, False  # what forward computes is not recorded
+    quiet = _numpy_errors.set(_QUIET)  # numpy's warnings off: see _run_quietly
+    try:
+        out = cls.forward(node, *args)
+    finally:
+        mode.enabled = enabled
+        _numpy_errors.reset(quiet)
+    records = enabled and True in needs
+    if (type(out) is not Tensor or out._base is not None or node._dirty
+            or node._non_differentiable or cls.optional_tensors):
+        for tensor in node._dirty:  # changed in place: PyTorch counts one more version
+            tensor._bump_version()
+        if records:
+            _connect(node, args, out if isinstance(out, tuple) else (out,))
+        elif True in needs and getattr(out, "_base", None) is not None:
+            _mark_no_grad_view(out)
+        return out
+    if not records:
+        return out
+    # _connect's loop, with the tensors' positions noted as it goes (when an argument is not a
+    # tensor) and the kept inputs made only when one needs no gradient
+    edges, meta = [], []
+    positions = kept = None
+    only_numbers_kept = True
+    for i, a in enumerate(args):
+        if not isinstance(a, Tensor):
+            if positions is None:
+                positions = list(range(i))
+            continue
+        if positions is not None:
+            positions.append(i)
+        meta.append((a._data.shape, a._data.dtype))
+        if a.grad_fn is not None:
+            edges.append((a.grad_fn, a._output_nr))
+        elif a._requires_grad and not a._made_in_no_grad:
+            edges.append((grad_accumulator(a), 0))
+        else:
+            if a._made_in_no_grad:
+                check_no_grad_view_unchanged(a)
+            if kept is None:
+                kept = [None] * len(edges)
+            kept.append(_input_ref(a))
+            only_numbers_kept = only_numbers_kept and a._is_wrapped_number
+            edges.append(_NO_EDGE)
+            continue
+        if kept is not None:
+            kept.append(None)
+    if positions is not None:
+        node._tensor_positions = _shared(tuple(positions))
+        node._num_args = len(args)
+    node.needs_input_grad = _shared(needs)
+    node._next_functions = tuple(edges)
+    node._input_meta = _shared(tuple(meta))
+    if kept is not None:  # (inputs that all have an edge: Node's `()`, read as None each)
+        node._inputs = _shared(tuple(kept)) if only_numbers_kept else tuple(kept)
+    node._outputs = weakref.ref(out)  # one output: graph.pack_outputs
+    if out._data.dtype.kind == "f":  # only floating point results carry gradients
+        out.grad_fn, out._output_nr = node, 0
+    if node._to_save is not None:
+        node._saved, node._to_save = _save(node._to_save, node), None
+    if anomaly.state.enabled:  # for the warning if this node's backward fails (anomaly.py)
+        anomaly.record_forward_stack(node)
+    return out
 
 
 def _bind_with_defaults(forward: Any, args: tuple, kwargs: dict) -> tuple[tuple, dict]:

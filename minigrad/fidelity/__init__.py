@@ -19,6 +19,8 @@ prints, digit for digit, and `torch.manual_seed(0)` gives the same random number
 - vector_math.py: float32 tanh, sin, cos, exp, log as near as numpy gets to PyTorch's (MKL's,
   whose last bits no published algorithm gives), tanh's backward as PyTorch rounds it, and
   the sqrt of Adam's and RMSprop's steps;
+- products.py: matrix products with 2 to 4 terms to add, rounded product by product where
+  PyTorch's CPU build does so (`matmul_like_torch`, which the matrix-product ops call);
 - formulas.py: the optimizers' updates (`add_scaled`, `addcmul_`, `lerp_`), binary
   cross-entropy's logs and the default initialisation's bounds, in PyTorch's steps.
 

@@ -6,6 +6,7 @@ import numpy as np
 
 from .._dtype import result_type
 from ..autograd.function import Function
+from ..fidelity.products import matmul_like_torch
 from ..ops.operands import zero_gradient
 from ..ops.selection import where
 from ..tensor import Tensor
@@ -24,7 +25,8 @@ class Addmm(Function):
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({x.shape[0]}x"
                                f"{x.shape[1]} and {wt.shape[0]}x{wt.shape[1]})")
         ctx.save_for_backward(x if wt.requires_grad else None, wt if x.requires_grad else None)
-        return Tensor(np.asarray(x._data @ wt._data + bias._data, dtype=x._data.dtype))
+        product = matmul_like_torch(x._data, wt._data)  # then the bias, as PyTorch adds it
+        return Tensor(np.asarray(product + bias._data, dtype=x._data.dtype))
 
     @staticmethod
     def backward(ctx, grad):

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 
+from .. import _inplace
 from ..autograd.function import Function
 from ..ops.operands import result_like
 from ..ops.selection import where
@@ -155,9 +156,8 @@ def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,
              inplace: bool = False) -> Tensor:
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
-    if inplace:
-        raise NotImplementedError("minigrad is a subset of PyTorch: hardtanh(inplace=True) "
-                                  "is not implemented; use inplace=False")
+    if inplace:  # PyTorch's hardtanh_: the input clipped in place, recorded as in-place ops are
+        return _inplace.inplace(input, lambda t: HardtanhFunction.apply(t, min_val, max_val))
     return HardtanhFunction.apply(input, min_val, max_val)
 
 

@@ -9,10 +9,12 @@ from typing import Any
 
 import numpy as np
 
+from .. import _grad_mode
 from ..autograd.function import Function
 from ..tensor import Tensor
 from .indexing import Index, IndexPut, check_advanced_key
 from .masking import index_select
+from .operands import type_name
 from .shape import _dims
 
 
@@ -103,7 +105,8 @@ class IndexFillTensor(IndexFill):
     node_name = "IndexFillBackward1"
 
 
-def index_fill(a: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+def index_fill(a: Tensor, dim: int, index: Tensor, value: Any, *, in_place: bool = False
+               ) -> Tensor:
     (d,) = _dims(dim, a.ndim) or (0,)
     if index.dtype.name != "int64":
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
@@ -120,6 +123,11 @@ def index_fill(a: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
                              f"{size}")
     named, positions = positions, np.where(positions < 0, positions + size, positions)
     if isinstance(value, Tensor):
+        if value.requires_grad and _grad_mode.state.enabled and not a.dtype.is_floating_point \
+                and not in_place:  # a's dtype cannot carry the value's gradient (in place,
+            # PyTorch records the fill all the same and fails at backward)
+            raise RuntimeError("Autograd not support dtype: "
+                               + a.dtype.tensor_type.removesuffix("Tensor"))
         return IndexFillTensor.apply(a, d, positions, value, named)
     return IndexFill.apply(a, d, positions, value)
 
@@ -146,10 +154,10 @@ def index_put(a: Tensor, indices: Any, values: Any, accumulate: bool = False) ->
     positions the index tensors pick, as `a[rows, cols] = values` writes them in place."""
     if not isinstance(indices, (tuple, list)) or not all(isinstance(i, Tensor) for i in indices):
         raise TypeError(f"index_put(): argument 'indices' (position 1) must be tuple of Tensors, "
-                        f"not {type(indices).__name__}")
+                        f"not {type_name(indices)}")
     if not isinstance(values, Tensor):
         raise TypeError(f"index_put(): argument 'values' (position 2) must be Tensor, not "
-                        f"{type(values).__name__}")
+                        f"{type_name(values)}")
     key = tuple(i._data for i in indices)
     check_advanced_key(a.shape, key)
     if values.dtype is not a.dtype:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import Function
+from ..fidelity.products import matmul_like_torch
 from ..tensor import Tensor
 from .shape import SqueezeDimInPlace, UnsafeView
 
@@ -32,7 +33,7 @@ class Mm(Function):
         _check_same_dtype(a, b)
         a_needs_grad, b_needs_grad = ctx.needs_input_grad  # each keeps the other for backward
         ctx.save_for_backward(b if a_needs_grad else None, a if b_needs_grad else None)
-        return Tensor(a._data @ b._data)
+        return Tensor(matmul_like_torch(a._data, b._data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -43,8 +44,8 @@ class Mm(Function):
     @staticmethod
     def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
         b, a = ctx.saved_tensors
-        return (grad @ b._data.T if ctx.needs_input_grad[0] else None,
-                a._data.T @ grad if ctx.needs_input_grad[1] else None)
+        return (matmul_like_torch(grad, b._data.T) if ctx.needs_input_grad[0] else None,
+                matmul_like_torch(a._data.T, grad) if ctx.needs_input_grad[1] else None)
 
 
 class Mv(Function):
@@ -64,7 +65,7 @@ class Mv(Function):
                                f"{v.dtype.scalar_name}, {a.dtype.scalar_name}, and "
                                f"{v.dtype.scalar_name}")
         ctx.save_for_backward(a if v.requires_grad else None, v if a.requires_grad else None)
-        return Tensor(a._data @ v._data)
+        return Tensor(matmul_like_torch(a._data, v._data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -91,7 +92,7 @@ class Dot(Function):
                 "number of elements, but got %d and %d elements respectively"
                 % (a.shape[0], b.shape[0], a.shape[0], b.shape[0]))
         ctx.save_for_backward(a if b.requires_grad else None, b if a.requires_grad else None)
-        return Tensor(np.asarray(a._data @ b._data))
+        return Tensor(np.asarray(matmul_like_torch(a._data, b._data)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -108,7 +109,7 @@ class BatchedMatmul(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(b, a)
-        return Tensor(np.matmul(a._data, b._data))
+        return Tensor(matmul_like_torch(a._data, b._data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -161,7 +162,7 @@ class Bmm(Function):
                                f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, "
                                f"{b.shape[1]}].")
         ctx.save_for_backward(b, a)
-        return Tensor(np.matmul(a._data, b._data))
+        return Tensor(matmul_like_torch(a._data, b._data))
 
     @staticmethod
     def backward(ctx, grad):

@@ -31,6 +31,19 @@ def as_tensor_pair(a: Any, b: Any) -> tuple[Tensor, Tensor]:
     return a, b
 
 
+HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement
+
+
+def type_name(value: Any) -> str:
+    """A value's type as PyTorch's argument errors name it (CPython's tp_name): a built-in or a
+    program's own class by its name (`list`), an extension's type with its module
+    (`numpy.ndarray`)."""
+    kind = type(value)
+    if kind.__module__ == "builtins" or kind.__flags__ & HEAP_TYPE:
+        return kind.__name__
+    return f"{kind.__module__}.{kind.__name__}"
+
+
 def check_broadcast(a: tuple, b: tuple) -> None:
     """PyTorch's error for shapes that do not broadcast, naming the first clash from the right."""
     if len(a) >= len(b) and a[len(a) - len(b):] == b:  # the common case: `x @ w + bias`

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
-from .operands import as_tensor_pair, check_broadcast, result_like
+from .operands import as_tensor_pair, check_broadcast, result_like, type_name
 from .selection import where
 
 
@@ -57,7 +57,7 @@ class LerpTensor(Function):
 def lerp(start: Tensor, end: Any, weight: Any) -> Tensor:
     if not isinstance(end, Tensor):
         raise TypeError(f"lerp(): argument 'end' (position 1) must be Tensor, not "
-                        f"{type(end).__name__}")
+                        f"{type_name(end)}")
     if end.dtype is not start.dtype:
         raise RuntimeError(f"expected dtype {_word(start)} for `end` but got dtype {_word(end)}")
     check_broadcast(start.shape, end.shape)
@@ -142,7 +142,7 @@ def atan2(a: Tensor, b: Any, name: str = "atan2", position: int = 1) -> Tensor:
     """`position`: where `other` stands, as PyTorch's error counts it (2 in torch.atan2(a, b))"""
     if not isinstance(b, Tensor):
         raise TypeError(f"{name}(): argument 'other' (position {position}) must be Tensor, not "
-                        f"{type(b).__name__}")
+                        f"{type_name(b)}")
     a, b = as_tensor_pair(a._float_if_int(), b._float_if_int())
     return Atan2.apply(a, b)
 

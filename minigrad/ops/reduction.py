@@ -227,8 +227,9 @@ class Median(Extremum):
 
 class MedianDim(ExtremumDim):
     """median(dim): the values and their positions; the gradient goes to the position picked.
-    Among equal values PyTorch's position is whichever its selection algorithm meets (its docs:
-    "not necessarily the first occurrence"); minigrad's is the first in a stable sort."""
+    Among equal values PyTorch's docs promise no position ("not necessarily the first
+    occurrence"); minigrad's, the one a stable sort puts in the middle, is the one PyTorch 2.13
+    returned on every tie tried (test_grad_contract_vs_torch.py, median_dim_ties)."""
     node_name = "MedianBackward1"
 
 

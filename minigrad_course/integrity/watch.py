@@ -13,6 +13,7 @@ and the check fails saying so. In the course's grader a Watch runs in the sandbo
 what it saw is data the judge may use to fail an answer, never to pass one (docs/integrity.md)."""
 from __future__ import annotations
 
+import functools
 import inspect
 import sys
 import threading
@@ -190,6 +191,10 @@ _COURSE = tuple(Path(folder).resolve() for folder in (*minigrad.__path__,
 _LIBRARIES = tuple(folder for folder in NOT_LEARNERS if folder not in _COURSE)
 _GENUINE: set[CodeType] = set()  # every code object of minigrad's and minigrad_course's modules
 _SCANNED: set[str] = set()
+# How many modules sys.modules held at the last scan: _genuine() runs for every new code object
+# a watch meets, and with PyTorch or IPython loaded sys.modules holds thousands of names; it is
+# read again only when it grew (modules are imported, seldom removed).
+_MODULES_SCANNED = [0]
 # A check module's function, as a copy of its code object would be (its instructions and where
 # its lines are) -> its name. Not its instructions alone: a learner who types the same
 # algorithm (reference_order is one) writes their own code.
@@ -227,6 +232,7 @@ def _frozen_codes() -> frozenset[CodeType]:
 _FROZEN = _frozen_codes()
 
 
+@functools.lru_cache(maxsize=None)  # a Path.resolve() per new code object of each watch
 def _in_a_library(filename: str) -> bool:
     path = Path(filename).resolve()
     return not any(path.is_relative_to(folder) for folder in _COURSE) and \
@@ -236,6 +242,9 @@ def _in_a_library(filename: str) -> bool:
 def _genuine() -> set[CodeType]:
     """The packages' own code objects, their modules read as they were imported (a module
     imported since is read on the next call; a function put in an old module later is not)."""
+    if len(sys.modules) == _MODULES_SCANNED[0]:
+        return _GENUINE
+    _MODULES_SCANNED[0] = len(sys.modules)
     for name, module in list(sys.modules.items()):
         if name in _SCANNED or not name.startswith(("minigrad.", "minigrad_course.")) and \
                 name not in ("minigrad", "minigrad_course"):

@@ -356,3 +356,101 @@ def test_formulas_on_arrays_keep_numpy_quiet() -> None:
         warnings.simplefilter("error")  # numpy's overflow warning would fail the test
         (x @ w).backward(mg.tensor([[big]]))  # MmBackward0's products overflow
     assert np.isinf(x.grad.numpy()).all() and np.isinf(w.grad.numpy()).all()
+
+
+# ---- minigrad's own operations: Function.apply's shorter path (_apply_builtin) -------------
+
+def _graph_fields(root: mg.Tensor) -> list:
+    """Every node reachable from `root`, with what a graph reader sees of it: its class, flags,
+    edges (as positions in this list), input metadata, kept inputs, saved tensors and outputs."""
+    from minigrad.autograd.graph import input_tensor, num_outputs, output_ref
+    order, index, stack = [], {}, [root.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in index:
+            continue
+        index[id(node)] = len(order)
+        order.append(node)
+        stack.extend(child for child, _ in node.next_functions)
+    rows = []
+    for node in order:
+        if type(node).__name__ == "AccumulateGrad":
+            rows.append(("AccumulateGrad", id(node.variable)))
+            continue
+        edges = tuple((None if child is None else index[id(child)], nr)
+                      for child, nr in node.next_functions)
+        kept = tuple(None if input_tensor(node, i) is None else id(input_tensor(node, i))
+                     for i in range(len(edges)))
+        saved = tuple(None if s is None else (id(s.tensor) if not s.is_own_output else "own",
+                                              s.version, s.output_nr)
+                      for s in (node._saved or ()))
+        outputs = tuple(None if output_ref(node, nr) is None else id(output_ref(node, nr)())
+                        for nr in range(num_outputs(node)))
+        rows.append((type(node).__name__, node.needs_input_grad, edges, node._input_meta, kept,
+                     saved, node._never_saved, outputs, node._tensor_positions, node._num_args,
+                     {k: _comparable(v) for k, v in vars(node).items()
+                      if not k.startswith("_") and k != "needs_input_grad"}))
+    return rows
+
+
+def _comparable(value: object) -> object:
+    """A ctx attribute as something == compares: a tensor by its values, dtype and shape."""
+    if isinstance(value, mg.Tensor):
+        return ("tensor", value.shape, str(value.dtype), value.numpy().tobytes())
+    return value
+
+
+def _lesson_graph(x: mg.Tensor, params: list) -> mg.Tensor:
+    h = x
+    for i in range(0, len(params) - 2, 2):
+        h = (h @ params[i] + params[i + 1]).relu()
+    scores = h @ params[-2] + params[-1]
+    loss = (1 - x[:, :1] * scores).relu().mean() + ((scores - 0.5) ** 2).sum() * 0.25
+    return loss + (scores.exp() / (1 + scores.abs())).mean(0).sum() - (-scores).max()
+
+
+def test_builtin_path_leaves_the_graph_the_general_path_leaves(monkeypatch) -> None:
+    """`_apply_builtin` links the same nodes with the same fields as `apply` and `_connect`,
+    and the same values come out of forward and backward."""
+    from minigrad.autograd.function import Function
+    rng = np.random.default_rng(0)
+    x = mg.tensor(rng.standard_normal((5, 2)).astype(np.float32))
+    params = [mg.tensor(rng.standard_normal(s).astype(np.float32), requires_grad=True)
+              for s in ((2, 4), (4,), (4, 1), (1,))]
+    results = []
+    for builtin in (True, False):
+        if not builtin:
+            for cls in _function_classes(Function):
+                if cls.__dict__.get("_is_builtin"):
+                    monkeypatch.setattr(cls, "_is_builtin", False)
+        loss = _lesson_graph(x, params)
+        fields = _graph_fields(loss)
+        loss.backward()
+        results.append((loss.item(), fields, [p.grad.numpy().tobytes() for p in params]))
+        for p in params:
+            p.grad = None
+    (value, fields, grads), (value_general, fields_general, grads_general) = results
+    assert value == value_general and grads == grads_general
+    assert [row[0] for row in fields] == [row[0] for row in fields_general]
+    for row, row_general in zip(fields, fields_general):
+        assert row[1:] == row_general[1:] or _same_but_for_ids(row, row_general), row[0]
+
+
+def _function_classes(base: type) -> list:
+    found, stack = [], [base]
+    while stack:
+        cls = stack.pop()
+        found.append(cls)
+        stack.extend(cls.__subclasses__())
+    return found
+
+
+def _same_but_for_ids(row: tuple, row_general: tuple) -> bool:
+    """Kept inputs, saved tensors and outputs are told apart by identity, and the two graphs
+    hold different tensors: compare what does not depend on which tensors they are."""
+    def shape(row: tuple) -> tuple:
+        kept = tuple(k is None for k in row[4])
+        saved = tuple(None if s is None else s[1:] for s in row[5])
+        return (row[1], row[2], row[3], kept, saved, row[6], len(row[7]), row[8], row[9],
+                row[10])
+    return shape(row) == shape(row_general)

@@ -137,3 +137,37 @@ def test_vector_math_is_numpys_but_for_the_last_bit(data: np.ndarray) -> None:
     np.testing.assert_allclose(vector_math.tanh_backward_like_torch(data, y), data * (1 - y * y),
                                rtol=4 * np.finfo(data.dtype).eps, atol=4 * np.finfo(
                                    data.dtype).eps)
+
+
+def _total_row_by_row(data: np.ndarray) -> np.generic:
+    """`summation._total` by the general path alone (`_row_sum`, a Python loop per row), which
+    a sum of fewer than 64 vectors skips for `_short_total`."""
+    from minigrad.fidelity import summation
+    flat = data.reshape(-1)
+    lanes = summation._LANES[flat.dtype]
+    n_vectors = flat.size // lanes
+    result = flat.dtype.type(0)
+    for value in flat[n_vectors * lanes:]:
+        result = result + value
+    for value in summation._row_sum(flat[:n_vectors * lanes].reshape(n_vectors, lanes)):
+        result = result + value
+    return result
+
+
+@given(st.sampled_from([np.float32, np.float64]), st.integers(8, 600), st.integers(0, 2**32 - 1),
+       st.sampled_from(["normal", "magnitudes", "special"]))
+def test_short_total_adds_in_the_order_of_the_row_loop(dtype, size, seed, kind):
+    """The short sum's running sums add what the general path adds, in its order: bit for bit
+    the same, signed zeros, infinities and nan included."""
+    from minigrad.fidelity import summation
+    rng = np.random.default_rng(seed)
+    if kind == "normal":
+        data = rng.standard_normal(size)
+    elif kind == "magnitudes":
+        data = rng.standard_normal(size) * 10.0 ** rng.integers(-30, 30, size)
+    else:
+        data = rng.choice([0.0, -0.0, 1e30, -1e30, 1.0, -1.0, np.inf, np.nan, 1e-40, 3.0], size)
+    data = data.astype(dtype)
+    with np.errstate(all="ignore"):
+        got, expected = summation._total(data), _total_row_by_row(data)
+    assert got.dtype == expected.dtype and got.tobytes() == expected.tobytes()

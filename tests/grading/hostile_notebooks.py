@@ -496,8 +496,8 @@ def round_2_notebook(attack: Attack) -> dict:
     return notebook
 
 
-# Misconceptions, one per exercise that takes a function, written unlike test_wrong_answers's
-# and test_check_answers's: each must fail, graded as a class.
+# Misconceptions, one per exercise that takes a function, written unlike the rows of
+# tests/course/answers/: each must fail, graded as a class.
 MISCONCEPTIONS = {
     "01-build": "def build(a, b):\n    out = (a * b + b) ** 2\n"
                 "    return out.detach().requires_grad_()  # it requires grad: a graph?",

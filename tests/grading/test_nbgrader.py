@@ -1,6 +1,7 @@
 """The course as an nbgrader class, end to end, with nbgrader's own commands: lay it out from
-solutions/ (python -m minigrad_course.nbgrader_course), generate_assignment, three students'
-submissions and four students' attacks, autograde, export, generate_feedback.
+solutions/ (python -m minigrad_course.nbgrader_course), generate_assignment, two students'
+submissions and four students' attacks, autograde, export, generate_feedback. Worked answers
+scoring full marks is test_nbgrader_exchange.py's (its alice): the solution runs there, once.
 
 One assignment, ex03_accumulation: it has a hidden test (an answer can pass the visible check and
 fail the hidden one), a read-only cell whose bug the learner fixes, and four exercises; four
@@ -129,11 +130,9 @@ def test_the_course_as_an_nbgrader_class(tmp_path: Path) -> None:
     text = "\n".join(markers.source_of(c) for c in release["cells"])
     assert "../notebooks/" not in text and f"](../ex04_resetting_gradients/" in text
 
-    # alice hands in the release untouched; bob the worked answers; carol the worked answers,
-    # except a wrong 03-loop whose check cell she emptied, and a micro-batch answer that passes
-    # only the visible check.
+    # alice hands in the release untouched; carol the worked answers, except a wrong 03-loop
+    # whose check cell she emptied, and a micro-batch answer that passes only the visible check.
     submit(course, "alice", release)
-    submit(course, "bob", worked(release, ASSIGNMENT))
     carol = worked(release, ASSIGNMENT)
     cell(carol, "03-loop")["source"] = "after_loop = [4.0, 4.0]"
     cell(carol, "03-loop-check")["source"] = "pass  # checked it myself"
@@ -157,14 +156,13 @@ def test_the_course_as_an_nbgrader_class(tmp_path: Path) -> None:
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
         scores = {s: gradebook.find_submission(ASSIGNMENT, s).score
-                  for s in ("alice", "bob", "carol", *ATTACKS)}
+                  for s in ("alice", "carol", *ATTACKS)}
         max_score = gradebook.find_assignment(ASSIGNMENT).max_score
         carol_cells = {grade.name: grade.score for grade in
                        gradebook.find_submission_notebook(NOTEBOOK.removesuffix(".ipynb"),
                                                           ASSIGNMENT, "carol").grades}
     assert max_score == 4
-    assert scores == {"alice": 0, "bob": 4, "carol": 2, "dave": 0, "erin": 0, "frank": 0,
-                      "gina": 0}
+    assert scores == {"alice": 0, "carol": 2, "dave": 0, "erin": 0, "frank": 0, "gina": 0}
     assert carol_cells == {"03-both-orders-check": 1, "03-loop-check": 0,
                            "03-two-losses-check": 1, "03-micro-batches-check": 0}
 
@@ -186,7 +184,7 @@ def test_the_course_as_an_nbgrader_class(tmp_path: Path) -> None:
               for line in hidden_lines(markers.source_of(c))]
     assert any("micro_batches_uneven" in line for line in hidden)
     assert any("refuse_if_tampered" in line for line in hidden)
-    for student in ("alice", "bob", "carol", *ATTACKS):
+    for student in ("alice", "carol", *ATTACKS):
         shown = html.unescape((course / "feedback" / student / ASSIGNMENT /
                                f"{ASSIGNMENT}.html").read_text(encoding="utf-8"))
         assert "HIDDEN TESTS" not in shown, student

@@ -9,16 +9,19 @@
     assert_same_as_torch(case, torch)   # torch: the `torch` fixture (tests/conftest.py)
 
 What is compared is what a learner sees: the repr of what the case returns, or the error it
-raises (type and exact message), and the warnings raised on the way, in order. Programs that
-need an interpreter of their own go through harness/programs.py instead."""
+raises (type and exact message), and the warnings raised on the way, in order. A case whose
+numbers must match beyond what a repr prints (a gradient's last bits) returns
+`WithArrays(result, arrays)`: the result is compared by its repr, the arrays value for value.
+Programs that need an interpreter of their own go through harness/programs.py instead."""
 from __future__ import annotations
 
 import importlib
 import re
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
+import numpy as np
 import pytest
 
 import minigrad
@@ -47,20 +50,51 @@ def without_addresses(text: str) -> str:
     return re.sub(r" at 0x[0-9a-f]+>", ">", text)
 
 
-def outcome(case: Callable[[Any], Any], lib: Any) -> tuple[str, list[str]]:
-    """What a learner sees: the printed result (or the error) and the warnings, in order."""
+class WithArrays(NamedTuple):
+    """What a case returns when its printed result is not all that must match: `result` is
+    compared by its repr, `arrays` (numpy arrays, or None) dtype and value for value."""
+    result: Any
+    arrays: tuple
+
+
+def run(case: Callable[[Any], Any], lib: Any) -> tuple[str, list[str], tuple]:
+    """What a learner sees: the printed result (or the error) and the warnings, in order; and
+    the arrays the case returned with WithArrays (none when it raised)."""
+    arrays: tuple = ()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            shown = without_addresses(repr(case(lib)))
+            result = case(lib)
+            if isinstance(result, WithArrays):
+                result, arrays = result
+            shown = without_addresses(repr(result))
         except Exception as error:
             shown = f"{type(error).__name__}: {error}"
     return shown, [f"{w.category.__name__}: {without_cpp_source(str(w.message))}"
-                   for w in caught]
+                   for w in caught], arrays
 
 
-def assert_same_as_torch(case: Callable[[Any], Any], torch: Any) -> tuple[str, list[str]]:
-    """The case shows the same on minigrad as on PyTorch; returns minigrad's outcome."""
-    ours = outcome(case, minigrad)
-    assert ours == outcome(case, torch)
-    return ours
+def outcome(case: Callable[[Any], Any], lib: Any) -> tuple[str, list[str]]:
+    """What a learner sees: the printed result (or the error) and the warnings, in order."""
+    shown, warned, _ = run(case, lib)
+    return shown, warned
+
+
+def assert_same_as_torch(case: Callable[[Any], Any], torch: Any,
+                         rtol: float | None = None) -> tuple[str, list[str]]:
+    """The case shows the same on minigrad as on PyTorch, and its arrays (WithArrays) are the
+    same: to the bit, or within `rtol` where the two sum in another order. Returns minigrad's
+    outcome."""
+    *ours, our_arrays = run(case, minigrad)
+    *theirs, their_arrays = run(case, torch)
+    assert ours == theirs
+    assert len(our_arrays) == len(their_arrays)
+    for mine, reference in zip(our_arrays, their_arrays):
+        if reference is None or mine is None:
+            assert mine is reference
+        elif rtol is None:
+            assert mine.dtype == reference.dtype
+            np.testing.assert_array_equal(mine, reference)
+        else:
+            np.testing.assert_allclose(mine, reference, rtol=rtol)
+    return ours[0], ours[1]

@@ -47,14 +47,14 @@ class Suite:
 # relative on a coefficient of 5e-5 (pytorch_polynomial_tensor), and 1e-9 absolute on a value
 # near 1e-9. (tests/corpus/README.md)
 FLOAT_ORDER = frozenset({
-    "d2l_ndarray", "karpathy_makemore_bigram_nn", "mrdbourke_workflow",
-    "mrdbourke_workflow_together", "nyu_spiral_classification", "pytorch_dynamic_net",
+    "karpathy_makemore_backprop", "karpathy_makemore_bigram_nn", "jovian_linear_regression",
+    "karpathy_makemore_mlp", "nyu_spiral_classification", "pytorch_dynamic_net",
     "pytorch_polynomial_custom_function", "pytorch_polynomial_nn", "pytorch_polynomial_optim",
     "pytorch_polynomial_tensor"})
 
 # The corpus programs that take over a second each on minigrad (training loops; measured one
 # after another on a busy 2-core machine: from 1.3 s for nyu_spiral_classification to 28 s for
-# uvadlc_intro_to_pytorch); the other 40 take 5 s together.
+# uvadlc_intro_to_pytorch); the others take well under a second each.
 CORPUS_SLOW = frozenset({
     "dlwpt_autograd", "dlwpt_optimizers", "dlwpt_parameter_estimation",
     "hunkim_logistic_regression", "mrdbourke_workflow_together", "nyu_spiral_classification",

@@ -48,6 +48,13 @@ CASES: dict[str, Callable[[Any], Any]] = {
     "cuda_is_available": lambda lib: (lib.cuda.is_available(), lib.cuda.device_count()),
     "seeding every generator": lambda lib: _seed_everything(lib),
     "tensor_on_cuda": lambda lib: lib.zeros(2, device="cuda"),
+    # ragged nested lists (Zero to GANs, lesson 1): PyTorch names the dim and the lengths
+    "tensor of ragged rows": lambda lib: lib.tensor([[5., 6, 11], [7, 8], [9, 10]]),
+    "tensor of a short row": lambda lib: lib.tensor([[1, 2], [3]]),
+    "tensor of a ragged third dim": lambda lib: lib.tensor([[[1, 2], [3, 4]], [[1, 2], [3]]]),
+    "tensor of an empty row after a full one": lambda lib: lib.tensor([[1.0, 2.0], []]),
+    "tensor of a number among rows": lambda lib: lib.tensor([[1, 2], 3]),
+    "tensor of an empty first row": lambda lib: lib.tensor([[], [1.0]]),
     "tensor_to_cuda": lambda lib: lib.ones(2).to("cuda"),
     "tensor_cuda": lambda lib: lib.ones(2).cuda(),
     "factories_on_cpu": lambda lib: [f(device=lib.device("cpu")) for f in (

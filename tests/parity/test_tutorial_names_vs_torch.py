@@ -1,16 +1,16 @@
 """The names issue 22 found learners' tutorial code reaching for, against real PyTorch: std/var,
 round, split/chunk, axis=, torch.max(a, b), maximum/minimum, amax/amin, prod, gather, scatter,
 scatter_add, bmm, nn.BCELoss, nn.L1Loss and the legacy torch.Tensor(2, 3) give the same
-values, gradients, grad_fn names, printed text, warnings and errors. Skipped without PyTorch."""
+values, gradients, grad_fn names, printed text, warnings and errors (tests/harness/parity.py
+runs each case on both). Skipped without PyTorch."""
 from __future__ import annotations
 
 import re
-import warnings
 
 import numpy as np
 import pytest
 
-import minigrad as mg
+from harness.parity import WithArrays, assert_same_as_torch
 
 
 def _same_after(y, method, *args):
@@ -380,37 +380,24 @@ CLOSE_ONLY = {("x.std(0, keepdim=True)", "float64"), *(
         "F.kl_div(batchmean), target requires grad", "F.kl_div(none), log_target"))}
 
 
-def _outcome(lib, name, dtype):
-    x = lib.tensor(DATA, dtype=getattr(lib, dtype), requires_grad=True)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            out = OPS[name](lib, x)
-        except Exception as error:  # noqa: BLE001 - the error is part of what is compared
-            return (type(error).__name__, str(error)), None, []
-        if isinstance(out, lib.Tensor) and out.requires_grad:
-            weights = lib.arange(1, out.numel() + 1, dtype=out.dtype).reshape(out.shape)
+def _op_then_backward(name, dtype):
+    """OPS[name] on x, then a backward of its output weighted 1, 2, 3, ...: what it printed,
+    and x.grad to the bit."""
+    def case(L):
+        x = L.tensor(DATA, dtype=getattr(L, dtype), requires_grad=True)
+        out = OPS[name](L, x)
+        if isinstance(out, L.Tensor) and out.requires_grad:
+            weights = L.arange(1, out.numel() + 1, dtype=out.dtype).reshape(out.shape)
             (out * weights).sum().backward()
-    grad = None if x.grad is None else x.grad.numpy()
-    # PyTorch's C++ warnings end with where in its sources they were raised
-    messages = [re.sub(r" \(Triggered internally at [^)]*\.\)$", "", str(w.message))
-                for w in caught]
-    return repr(out).replace(" object at", ""), grad, messages
+        return WithArrays(out, (None if x.grad is None else x.grad.numpy(),))
+    return case
 
 
 @pytest.mark.parametrize("name", OPS)
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_values_gradients_and_printing(torch, name, dtype):
-    ours, theirs = _outcome(mg, name, dtype), _outcome(torch, name, dtype)
-    assert ours[0] == theirs[0]
-    assert ours[2] == theirs[2]
-    if theirs[1] is None:
-        assert ours[1] is None
-    elif (name, dtype) in CLOSE_ONLY:
-        np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-14 if dtype == "float64" else 1e-5)
-    else:
-        assert ours[1].dtype == theirs[1].dtype
-        np.testing.assert_array_equal(ours[1], theirs[1])
+    rtol = (1e-14 if dtype == "float64" else 1e-5) if (name, dtype) in CLOSE_ONLY else None
+    assert_same_as_torch(_op_then_backward(name, dtype), torch, rtol)
 
 
 ERRORS = {
@@ -541,12 +528,8 @@ ERRORS = {
 
 @pytest.mark.parametrize("name", ERRORS)
 def test_errors(torch, name):
-    seen = []
-    for lib in (mg, torch):
-        with pytest.raises(Exception) as error:
-            ERRORS[name](lib)
-        seen.append((error.type.__name__, str(error.value)))
-    assert seen[0] == seen[1]
+    shown, _ = assert_same_as_torch(ERRORS[name], torch)
+    assert re.match(r"\w+(Error|Exception): ", shown), f"no error: {shown}"
 
 
 OPTIMIZERS = {
@@ -565,15 +548,15 @@ def test_sgd_rounds_each_update_once_as_torch(torch, name):
     rng = np.random.default_rng(0)
     start = rng.standard_normal(1000).astype(np.float32)
     grads = [rng.standard_normal(1000).astype(np.float32) for _ in range(20)]
-    seen = []
-    for lib in (mg, torch):
+
+    def trained(lib):
         p = lib.tensor(start.copy(), requires_grad=True)
         optimizer = lib.optim.SGD([p], **OPTIMIZERS[name])
         for g in grads:
             p.grad = lib.tensor(g.copy())
             optimizer.step()
-        seen.append(p.detach().numpy())
-    np.testing.assert_array_equal(seen[0], seen[1])
+        return WithArrays(p, (p.detach().numpy(),))
+    assert_same_as_torch(trained, torch)
 
 
 def test_adam_moments_round_as_torch(torch, monkeypatch):
@@ -593,12 +576,11 @@ def test_adam_moments_round_as_torch(torch, monkeypatch):
         for g in grads:
             p.grad = lib.tensor(g.copy())
             optimizer.step()
-        return p.detach().numpy()
-    expected, own = trained(torch), trained(mg)
-    np.testing.assert_allclose(own, expected, rtol=1e-6)
+        return WithArrays(p.shape, (p.detach().numpy(),))
+    assert_same_as_torch(trained, torch, rtol=1e-6)
     monkeypatch.setattr(vector_math, "sqrt_like_torch",
                         lambda v: torch.sqrt(torch.from_numpy(np.ascontiguousarray(v))).numpy())
-    np.testing.assert_array_equal(trained(mg), expected)
+    assert_same_as_torch(trained, torch)
 
 
 EINSUMS = {"ij,jk->ik": ((2, 3), (3, 4)), "ij->ji": ((2, 3),), "ij->": ((2, 3),),
@@ -614,23 +596,20 @@ def test_einsum_values_and_gradients(torch, equation):
     equation into products (ViewBackward0, PermuteBackward0, SumBackward1, ...)."""
     rng = np.random.default_rng(0)
     arrays = [rng.standard_normal(shape) for shape in EINSUMS[equation]]
-    seen = []
-    for lib in (mg, torch):
+
+    def case(lib):
         operands = [lib.tensor(a, requires_grad=True) for a in arrays]
         out = lib.einsum(equation, *operands)
         weights = lib.arange(1, out.numel() + 1, dtype=out.dtype).reshape(out.shape)
         (out * weights).sum().backward()
-        seen.append((out.detach().numpy(), [t.grad.numpy() for t in operands]))
-    np.testing.assert_allclose(seen[0][0], seen[1][0], rtol=1e-12)
-    for ours, theirs in zip(seen[0][1], seen[1][1]):
-        np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+        return WithArrays(out.shape, (out.detach().numpy(), *(t.grad.numpy() for t in operands)))
+    assert_same_as_torch(case, torch, rtol=1e-12)
 
 
 def test_einsum_gradient_of_a_gradient(torch):
-    seen = []
-    for lib in (mg, torch):
+    def case(lib):
         x = lib.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=lib.float64, requires_grad=True)
         (g,) = lib.autograd.grad(lib.einsum("ij,jk->", x, x), x, create_graph=True)
         (gg,) = lib.autograd.grad(g.sum(), x)
-        seen.append((g.detach().numpy().tolist(), gg.numpy().tolist()))
-    assert seen[0] == seen[1]
+        return g.detach().numpy().tolist(), gg.numpy().tolist()  # a float's repr is exact
+    assert_same_as_torch(case, torch)

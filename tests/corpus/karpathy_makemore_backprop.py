@@ -1,0 +1,195 @@
+# Source: karpathy/nn-zero-to-hero, lectures/makemore/makemore_part4_backprop.ipynb
+#   ("makemore: becoming a backprop ninja": exercises 1 to 3, each manual gradient checked
+#   against PyTorch's .grad with retain_grad())
+# Edits: names.txt (a download) is replaced by eight names (the first eight of names.txt), all
+#   used for training with no dev/test split; the alphabet is built from them; the matplotlib
+#   cells and exercise 4's 200000-step training loop are left out; bngain and bnbias draw
+#   from the generator g too (the lecture draws them unseeded); a cell's displayed last
+#   expression is printed with print(); the two prints of a forward pass's float32 rounding
+#   (F.cross_entropy against the chunked loss, the one-line batchnorm against the chunked one)
+#   are left out: they show the order of PyTorch's reductions (tests/corpus/README.md).
+import torch
+import torch.nn.functional as F
+
+words = ['emma', 'olivia', 'ava', 'isabella', 'sophia', 'charlotte', 'mia', 'amelia']
+print(len(words))
+print(max(len(w) for w in words))
+print(words[:8])
+
+chars = sorted(list(set(''.join(words))))
+stoi = {s:i+1 for i,s in enumerate(chars)}
+stoi['.'] = 0
+itos = {i:s for s,i in stoi.items()}
+vocab_size = len(itos)
+print(itos)
+print(vocab_size)
+
+block_size = 3 # context length: how many characters do we take to predict the next one?
+
+def build_dataset(words):
+  X, Y = [], []
+
+  for w in words:
+    context = [0] * block_size
+    for ch in w + '.':
+      ix = stoi[ch]
+      X.append(context)
+      Y.append(ix)
+      context = context[1:] + [ix] # crop and append
+
+  X = torch.tensor(X)
+  Y = torch.tensor(Y)
+  print(X.shape, Y.shape)
+  return X, Y
+
+Xtr,  Ytr  = build_dataset(words)
+
+def cmp(s, dt, t):
+  ex = torch.all(dt == t.grad).item()
+  app = torch.allclose(dt, t.grad)
+  maxdiff = (dt - t.grad).abs().max().item()
+  print(f'{s:15s} | exact: {str(ex):5s} | approximate: {str(app):5s} | maxdiff: {maxdiff}')
+
+n_embd = 10 # the dimensionality of the character embedding vectors
+n_hidden = 64 # the number of neurons in the hidden layer of the MLP
+
+g = torch.Generator().manual_seed(2147483647) # for reproducibility
+C  = torch.randn((vocab_size, n_embd),            generator=g)
+# Layer 1
+W1 = torch.randn((n_embd * block_size, n_hidden), generator=g) * (5/3)/((n_embd * block_size)**0.5)
+b1 = torch.randn(n_hidden,                        generator=g) * 0.1
+# Layer 2
+W2 = torch.randn((n_hidden, vocab_size),          generator=g) * 0.1
+b2 = torch.randn(vocab_size,                      generator=g) * 0.1
+# BatchNorm parameters
+bngain = torch.randn((1, n_hidden), generator=g)*0.1 + 1.0
+bnbias = torch.randn((1, n_hidden), generator=g)*0.1
+
+parameters = [C, W1, b1, W2, b2, bngain, bnbias]
+print(sum(p.nelement() for p in parameters)) # number of parameters in total
+for p in parameters:
+  p.requires_grad = True
+
+batch_size = 32
+n = batch_size # a shorter variable also, for convenience
+# construct a minibatch
+ix = torch.randint(0, Xtr.shape[0], (batch_size,), generator=g)
+Xb, Yb = Xtr[ix], Ytr[ix] # batch X,Y
+
+emb = C[Xb] # embed the characters into vectors
+embcat = emb.view(emb.shape[0], -1) # concatenate the vectors
+# Linear layer 1
+hprebn = embcat @ W1 + b1 # hidden layer pre-activation
+# BatchNorm layer
+bnmeani = 1/n*hprebn.sum(0, keepdim=True)
+bndiff = hprebn - bnmeani
+bndiff2 = bndiff**2
+bnvar = 1/(n-1)*(bndiff2).sum(0, keepdim=True) # note: Bessel's correction (dividing by n-1, not n)
+bnvar_inv = (bnvar + 1e-5)**-0.5
+bnraw = bndiff * bnvar_inv
+hpreact = bngain * bnraw + bnbias
+# Non-linearity
+h = torch.tanh(hpreact) # hidden layer
+# Linear layer 2
+logits = h @ W2 + b2 # output layer
+# cross entropy loss (same as F.cross_entropy(logits, Yb))
+logit_maxes = logits.max(1, keepdim=True).values
+norm_logits = logits - logit_maxes # subtract max for numerical stability
+counts = norm_logits.exp()
+counts_sum = counts.sum(1, keepdims=True)
+counts_sum_inv = counts_sum**-1
+probs = counts * counts_sum_inv
+logprobs = probs.log()
+loss = -logprobs[range(n), Yb].mean()
+
+# PyTorch backward pass
+for p in parameters:
+  p.grad = None
+for t in [logprobs, probs, counts, counts_sum, counts_sum_inv,
+          norm_logits, logit_maxes, logits, h, hpreact, bnraw,
+         bnvar_inv, bnvar, bndiff2, bndiff, hprebn, bnmeani,
+         embcat, emb]:
+  t.retain_grad()
+loss.backward()
+print(loss)
+
+dlogprobs = torch.zeros_like(logprobs)
+dlogprobs[range(n), Yb] = -1.0/n
+dprobs = (1.0 / probs) * dlogprobs
+dcounts_sum_inv = (counts * dprobs).sum(1, keepdim=True)
+dcounts = counts_sum_inv * dprobs
+dcounts_sum = (-counts_sum**-2) * dcounts_sum_inv
+dcounts += torch.ones_like(counts) * dcounts_sum
+dnorm_logits = counts * dcounts
+dlogits = dnorm_logits.clone()
+dlogit_maxes = (-dnorm_logits).sum(1, keepdim=True)
+dlogits += F.one_hot(logits.max(1).indices, num_classes=logits.shape[1]) * dlogit_maxes
+dh = dlogits @ W2.T
+dW2 = h.T @ dlogits
+db2 = dlogits.sum(0)
+dhpreact = (1.0 - h**2) * dh
+dbngain = (bnraw * dhpreact).sum(0, keepdim=True)
+dbnraw = bngain * dhpreact
+dbnbias = dhpreact.sum(0, keepdim=True)
+dbndiff = bnvar_inv * dbnraw
+dbnvar_inv = (bndiff * dbnraw).sum(0, keepdim=True)
+dbnvar = (-0.5*(bnvar + 1e-5)**-1.5) * dbnvar_inv
+dbndiff2 = (1.0/(n-1))*torch.ones_like(bndiff2) * dbnvar
+dbndiff += (2*bndiff) * dbndiff2
+dhprebn = dbndiff.clone()
+dbnmeani = (-dbndiff).sum(0)
+dhprebn += 1.0/n * (torch.ones_like(hprebn) * dbnmeani)
+dembcat = dhprebn @ W1.T
+dW1 = embcat.T @ dhprebn
+db1 = dhprebn.sum(0)
+demb = dembcat.view(emb.shape)
+dC = torch.zeros_like(C)
+for k in range(Xb.shape[0]):
+  for j in range(Xb.shape[1]):
+    ix = Xb[k,j]
+    dC[ix] += demb[k,j]
+
+cmp('logprobs', dlogprobs, logprobs)
+cmp('probs', dprobs, probs)
+cmp('counts_sum_inv', dcounts_sum_inv, counts_sum_inv)
+cmp('counts_sum', dcounts_sum, counts_sum)
+cmp('counts', dcounts, counts)
+cmp('norm_logits', dnorm_logits, norm_logits)
+cmp('logit_maxes', dlogit_maxes, logit_maxes)
+cmp('logits', dlogits, logits)
+cmp('h', dh, h)
+cmp('W2', dW2, W2)
+cmp('b2', db2, b2)
+cmp('hpreact', dhpreact, hpreact)
+cmp('bngain', dbngain, bngain)
+cmp('bnbias', dbnbias, bnbias)
+cmp('bnraw', dbnraw, bnraw)
+cmp('bnvar_inv', dbnvar_inv, bnvar_inv)
+cmp('bnvar', dbnvar, bnvar)
+cmp('bndiff2', dbndiff2, bndiff2)
+cmp('bndiff', dbndiff, bndiff)
+cmp('bnmeani', dbnmeani, bnmeani)
+cmp('hprebn', dhprebn, hprebn)
+cmp('embcat', dembcat, embcat)
+cmp('W1', dW1, W1)
+cmp('b1', db1, b1)
+cmp('emb', demb, emb)
+cmp('C', dC, C)
+
+loss_fast = F.cross_entropy(logits, Yb)
+
+dlogits = F.softmax(logits, 1)
+dlogits[range(n), Yb] -= 1
+dlogits /= n
+
+cmp('logits', dlogits, logits)
+print(logits.shape, Yb.shape)
+print(F.softmax(logits, 1)[0])
+print(dlogits[0] * n)
+print(dlogits[0].sum())
+
+
+dhprebn = bngain*bnvar_inv/n * (n*dhpreact - dhpreact.sum(0) - n/(n-1)*bnraw*(dhpreact*bnraw).sum(0))
+
+cmp('hprebn', dhprebn, hprebn)
+print(dhprebn.shape, bngain.shape, bnvar_inv.shape, dbnraw.shape, dbnraw.sum(0).shape)

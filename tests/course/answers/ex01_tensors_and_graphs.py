@@ -1,0 +1,123 @@
+"""The answers learners write, right and wrong, for the checks of exercise 01 and of
+lesson 01's builds (minigrad_course/checks/tensors_and_graphs.py);
+rows as answers/__init__.py says."""
+from __future__ import annotations
+
+from .feedback_words import FAIL, PASS
+
+
+RECURSIVE_WALK = """\
+import sys
+sys.setrecursionlimit(100_000)
+def reachable_nodes(t):
+    order, seen = [], set()
+    def visit(level):
+        if not level:
+            return
+        following = []
+        for node in level:
+            if node not in seen:
+                seen.add(node)
+                order.append(node)
+                following.extend(c for c, _ in node.next_functions if c is not None)
+        visit(following)
+    visit([t.grad_fn] if t.grad_fn is not None else [])
+    return order"""
+
+
+ROWS = [
+    # 01 leaves, chain: predictions (wrong ones, and right ones written differently)
+    ("tensors_and_graphs.leaves",
+     "leaf_predictions = [True, True, True, False, False, True, False, True, True, True]",
+     FAIL("leaves are the tensors no recorded operation produced", never=("True, True",))),
+    ("tensors_and_graphs.leaves",
+     "leaf_predictions = (True, True, True, False, False, True, False, True, True, False)", PASS),
+    ("tensors_and_graphs.grad_fn_chain",
+     "chain_names = ['PowBackward0', 'MulBackward0', 'AddBackward0', 'AccumulateGrad']",
+     FAIL("replays the operations backwards", never=("AddBackward0",))),
+    ("tensors_and_graphs.grad_fn_chain",
+     "chain_names = ['PowBackward0', 'AddBackward0', 'MulBackward0', 'AccumulateGrad']", PASS),
+    # 01 build: the check's own formula, other operations, right answers written otherwise
+    ("tensors_and_graphs.build_the_graph",
+     "def build(a, b):\n    return check._target(a, b)",
+     FAIL("the check's own _target()", "write the answer yourself", never=("a * b + b",))),
+    ("tensors_and_graphs.build_the_graph",
+     "def build(a, b):\n    return (a * b + b) * (a * b + b)",
+     FAIL("other operations (or more of them) than the picture", "count the oval nodes",
+          never=("** 2",))),
+    ("tensors_and_graphs.build_the_graph",
+     "def build(a, b):\n    return ((a + 1) * b) ** 2",
+     FAIL("wired differently from the picture", "equal values are not enough",
+          never=("a * b + b",))),
+    ("tensors_and_graphs.build_the_graph",
+     "def build(a, b):\n    return torch.pow(a * b + b, 2)", PASS),
+    ("tensors_and_graphs.build_the_graph",
+     "def build(a, b):\n    return (b + b * a).pow(2)", PASS),
+    # 01 walk: recursion with a raised limit, depth-first, the engine's order
+    ("tensors_and_graphs.walk+walk_deep", RECURSIVE_WALK,
+     FAIL("calls itself", "recursion limit", never=("deque",))),
+    # issue 30: a recursion compiled under minigrad's own file name is the learner's code too
+    ("tensors_and_graphs.walk+walk_deep",
+     f"exec(compile({RECURSIVE_WALK!r}, torch.__file__, 'exec'))\n_walk = reachable_nodes\n"
+     "def reachable_nodes(t):\n    return _walk(t)",
+     FAIL("calls itself", "recursion limit", never=("deque",))),
+    # issue 30: the check's own walk, re-wrapped in a new code object
+    ("tensors_and_graphs.walk+walk_deep", """\
+import types
+_walk = types.FunctionType(
+    check._breadth_first.__code__.replace(co_filename='<mine>'), vars(check))
+def reachable_nodes(t):
+    return _walk(t)""",
+     FAIL("the check's own _breadth_first", "write the answer yourself", never=("seen = set()",))),
+    # issue 30: deduplicated within a level only: a node reached by paths of different lengths
+    # is listed twice (every graph the check had joined paths of equal length)
+    ("tensors_and_graphs.walk+walk_deep", """\
+def reachable_nodes(t):
+    order, level = [], [t.grad_fn] if t.grad_fn is not None else []
+    while level:
+        level = list(dict.fromkeys(level))
+        order += level
+        level = [c for node in level for c, _ in node.next_functions if c is not None]
+    return order""", FAIL("each listed once", "already visited", never=("seen = set()",))),
+    ("tensors_and_graphs.walk+walk_deep",
+     "def reachable_nodes(t):\n    return check._breadth_first(t)",
+     FAIL("the check's own _breadth_first()", "write the answer yourself",
+          never=("seen = set()",))),
+    ("tensors_and_graphs.walk+walk_deep", """\
+def reachable_nodes(t):
+    order, seen = [], set()
+    stack = [t.grad_fn] if t.grad_fn is not None else []
+    while stack:
+        node = stack.pop()
+        if node not in seen:
+            seen.add(node)
+            order.append(node)
+            stack.extend(c for c, _ in node.next_functions if c is not None)
+    return order""",
+     FAIL("not in breadth-first order", "in the order you first meet them", never=("popleft",))),
+    ("tensors_and_graphs.walk+walk_deep", """\
+from minigrad.autograd.engine import topological_order
+def reachable_nodes(t):
+    return topological_order([t.grad_fn]) if t.grad_fn is not None else []""",
+     FAIL("not in breadth-first order", "in the order you first meet them", never=("popleft",))),
+    ("tensors_and_graphs.walk+walk_deep", """\
+from collections import deque
+def reachable_nodes(t):
+    if t.grad_fn is None:
+        return []
+    order, seen, queue = [], {t.grad_fn}, deque([t.grad_fn])
+    while queue:
+        node = queue.popleft()
+        order.append(node)
+        for child, _ in node.next_functions:
+            if child is not None and child not in seen:
+                seen.add(child)
+                queue.append(child)
+    return order""", PASS),
+    # 01 build-the-graph: equal values and gradients, other arrows.
+    ("tensors_and_graphs.build_the_graph", "def build(a, b):\n    return (a * b + b) ** 2", PASS),
+    ("tensors_and_graphs.build_the_graph", "def build(a, b):\n    return (b + b * a) ** 2", PASS),
+    ("tensors_and_graphs.build_the_graph", "def build(a, b):\n    return (b * (a + 1)) ** 2",
+     FAIL("wired differently from the picture", "equal values are not enough",
+          never=("a * b + b",))),
+]

@@ -1,0 +1,125 @@
+"""The answers learners write, right and wrong, for the checks of exercise 04 and of
+lesson 04's builds (minigrad_course/checks/resetting_gradients.py);
+rows as answers/__init__.py says."""
+from __future__ import annotations
+
+from .feedback_words import FAIL, PASS
+
+ROWS = [
+    # 04 predictions
+    ("resetting_gradients.zero_grad", "zero_grad_prints = [[0.0, 0.0], [3.0, 3.0], [0.0, 0.0]]",
+     FAIL("zero_grad() sets .grad to None", never=("[3.0, 3.0]",))),
+    ("resetting_gradients.zero_grad", "zero_grad_prints = [[0, 0], [3, 3], None]", PASS),
+    ("resetting_gradients.kept_reference", "saved_prints = [5.0, 5.0]",
+     FAIL("zero_() reuses the tensor in place", never=("2.0",))),
+    ("resetting_gradients.kept_reference", "saved_prints = (2, 5)", PASS),
+    # 04 fit: the line solved in closed form with made-up losses, steps written in
+    ("resetting_gradients.fit", """\
+def fit(steps=100, lr=0.1):
+    return torch.tensor(3.0), torch.tensor(1.0), [0.0] * steps""",
+     FAIL("backward() ran 0 times, once per step is asked", never=("w.grad = None",))),
+    ("resetting_gradients.fit", """\
+def fit(steps=100, lr=0.1):
+    xs = torch.linspace(-1, 1, 20)
+    ys = 3 * xs + 1
+    w = torch.tensor(0.0, requires_grad=True)
+    b = torch.tensor(0.0, requires_grad=True)
+    losses = []
+    for step in range(100):
+        loss = ((w * xs + b - ys) ** 2).mean()
+        loss.backward()
+        with torch.no_grad():
+            w -= 0.1 * w.grad
+            b -= 0.1 * b.grad
+        w.grad = b.grad = None
+        losses.append(loss.item())
+    return w, b, losses[:steps]""",
+     FAIL("fit(steps=40, lr=0.3): backward() ran 100 times, once per step",
+          never=("w.grad = None",))),
+    ("resetting_gradients.fit", """\
+def fit(steps=100, lr=0.1):
+    xs = torch.linspace(-1, 1, 20)
+    ys = 3 * xs + 1
+    w = torch.tensor(0.0, requires_grad=True)
+    b = torch.tensor(0.0, requires_grad=True)
+    optimizer = torch.optim.SGD([w, b], lr=lr)
+    losses = []
+    for step in range(steps):
+        optimizer.zero_grad()
+        loss = ((w * xs + b - ys) ** 2).mean()
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return w, b, losses""", PASS),
+    ("resetting_gradients.fit", """\
+def fit(steps=100, lr=0.1):
+    xs = torch.linspace(-1, 1, 20)
+    ys = 3 * xs + 1
+    w = torch.tensor(0.0, requires_grad=True)
+    b = torch.tensor(0.0, requires_grad=True)
+    losses = []
+    for step in range(steps):
+        if w.grad is not None:
+            w.grad.zero_()
+            b.grad.zero_()
+        loss = ((w * xs + b - ys) ** 2).mean()
+        loss.backward()
+        with torch.no_grad():
+            w -= lr * w.grad
+            b -= lr * b.grad
+        losses.append(loss.item())
+    return w, b, losses""", PASS),
+    # 04 sgd step: lr written in, the update left in the graph, .grad zeroed not dropped
+    ("resetting_gradients.sgd_step+sgd_step", """\
+def sgd_step(params, lr):
+    with torch.no_grad():
+        for p in params:
+            if p.grad is not None:
+                p -= 0.1 * p.grad
+            p.grad = None""",
+     FAIL("with lr=0.25: some parameter did not move by -lr × its gradient",
+          never=("p -= lr * p.grad",))),
+    ("resetting_gradients.sgd_step", """\
+def sgd_step(params, lr):
+    for i, p in enumerate(params):
+        if p.grad is not None:
+            params[i] = (p - lr * p.grad).detach().requires_grad_()
+        p.grad = None""",
+     FAIL("the very same tensor objects", "in place", never=("p -= lr * p.grad",))),
+    ("resetting_gradients.sgd_step", """\
+def sgd_step(params, lr):
+    with torch.no_grad():
+        for p in params:
+            if p.grad is not None:
+                p -= lr * p.grad
+                p.grad.zero_()""",
+     FAIL("every .grad should be None, as zero_grad() leaves it", never=("p.grad = None",))),
+    ("resetting_gradients.sgd_step", """\
+def sgd_step(params, lr):
+    optimizer = torch.optim.SGD(params, lr=lr)
+    optimizer.step()
+    optimizer.zero_grad()""", PASS),
+    ("resetting_gradients.sgd_step", """\
+def sgd_step(params, lr):
+    with torch.no_grad():
+        for p in params:
+            if p.grad is not None:
+                p.copy_(p - lr * p.grad)
+    for p in params:
+        p.grad = None""", PASS),
+    # 04 sgd-step: writing through .data hides the update from autograd (lesson 08).
+    ("resetting_gradients.sgd_step", """\
+def sgd_step(params, lr):
+    for p in params:
+        if p.grad is not None:
+            p.data -= lr * p.grad
+        p.grad = None""",
+     FAIL("changed behind autograd's back", "writing through p.data", never=("torch.no_grad()",))),
+    ("resetting_gradients.sgd_step", """\
+def sgd_step(params, lr):
+    with torch.no_grad():
+        for p in params:
+            if p.grad is not None:
+                p.sub_(lr * p.grad)
+            p.grad = None""", PASS),
+]

@@ -1,0 +1,52 @@
+"""The answers learners write, right and wrong, for the checks of exercise 09 and of
+lesson 09's builds (minigrad_course/checks/graphs_used_again.py);
+rows as answers/__init__.py says."""
+from __future__ import annotations
+
+from .feedback_words import FAIL, PASS
+
+ROWS = [
+    # 09 predictions
+    ("graphs_used_again.twice", "twice_prints = [24.0, 'error', 12.0, 12.0]",
+     FAIL("retain_graph keeps the graph", "autograd.grad leaves .grad alone", never=("None",))),
+    ("graphs_used_again.twice", "twice_prints = [24, 'ERROR', 12, None]", PASS),
+    ("graphs_used_again.second_order", "second_order_prints = [4.0, 12.0, 12.0]",
+     FAIL("create_graph makes the gradient differentiable", never=("None",))),
+    # 09 second derivative: finite differences, backward(), the first grad without a graph
+    ("graphs_used_again.second_derivative", """\
+def second_derivative(f, x):
+    h = 1e-4
+    with torch.no_grad():
+        return (f(x + h) - 2 * f(x) + f(x - h)) / h ** 2""",
+     FAIL("it is not f''(x)", "did not differentiate twice with autograd.grad",
+          never=("create_graph",))),
+    ("graphs_used_again.second_derivative", """\
+def second_derivative(f, x):
+    h = 1e-3
+    def first(v):
+        v = v.detach().requires_grad_()
+        return torch.autograd.grad(f(v), v)[0]
+    return (first(x + h) - first(x - h)) / (2 * h)""",
+     FAIL("did not differentiate twice with autograd.grad",
+          "the second pass should start from the first one's result", never=("create_graph",))),
+    ("graphs_used_again.second_derivative", """\
+def second_derivative(f, x):
+    (first,) = torch.autograd.grad(f(x), x, create_graph=True)
+    first.backward()
+    result = x.grad
+    x.grad = None
+    return result""",
+     FAIL("backward() ran (or x.grad was filled)", "torch.autograd.grad for both derivatives",
+          never=("create_graph",))),
+    ("graphs_used_again.second_derivative", """\
+def second_derivative(f, x):
+    first = torch.autograd.grad(f(x), [x], create_graph=True)[0]
+    return torch.autograd.grad(first.sum(), [x])[0].item()""", PASS),
+    # the first gradient taken without a graph of its own (issue 30: a raw error before)
+    ("graphs_used_again.second_derivative", """\
+def second_derivative(f, x):
+    (first,) = torch.autograd.grad(f(x), x)
+    (second,) = torch.autograd.grad(first, x)
+    return second""", FAIL("no graph of its own", "which argument of autograd.grad",
+                          never=("create_graph=True",))),
+]

@@ -1,0 +1,222 @@
+"""The answers learners write, right and wrong, for the checks of exercise 14 and of
+lesson 14's builds (minigrad_course/checks/capstone.py);
+rows as answers/__init__.py says."""
+from __future__ import annotations
+
+from .feedback_words import FAIL, PASS
+
+ROWS = [
+    # 13 train: the check's reference losses, a model of its own, no reset at all
+    ("capstone.train", """\
+def train(model, optimizer, xs, ys, steps):
+    return list(check._reference_losses(steps))""",
+     FAIL("raised AttributeError", never=("zero_grad()",))),
+    ("capstone.train", """\
+def train(model, optimizer, xs, ys, steps):
+    model = check.make_model()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
+    loss_fn = torch.nn.CrossEntropyLoss()
+    losses = []
+    for step in range(steps):
+        optimizer.zero_grad()
+        loss = loss_fn(model(xs), ys)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses""",
+     FAIL("the check's own make_model()", "write the answer yourself", never=("zero_grad()",))),
+    ("capstone.train", """\
+def train(model, optimizer, xs, ys, steps):
+    loss_fn = torch.nn.CrossEntropyLoss()
+    losses = []
+    for step in range(steps):
+        model.zero_grad(set_to_none=False)
+        loss = loss_fn(model(xs), ys)
+        loss.backward()
+        optimizer.step()
+        losses.append(float(loss))
+    return losses""", PASS),
+    # 13 prediction
+    ("capstone.frozen", "frozen_prints = [None, [1.0], False]",
+     FAIL("a frozen layer gets no .grad", never=("4.0",))),
+    ("capstone.frozen", "frozen_prints = [None, [4], False]", PASS),
+    # 13 gradient norms: numbers written in, gradients squared in place, zeros for None
+    ("capstone.gradient_norms", """\
+def gradient_norms(model):
+    norms = {}
+    for name, p in model.named_parameters():
+        norms[name] = None if p.grad is None else p.grad.pow_(2).sum().sqrt().item()
+    return norms""",
+     FAIL("the gradients changed", "reading their size should leave them as they are",
+          never=("sqrt()",))),
+    ("capstone.gradient_norms", """\
+def gradient_norms(model):
+    return {name: 0.0 if p.grad is None else p.grad.norm().item()
+            for name, p in model.named_parameters()}""",
+     FAIL("the entry for '2.bias' is wrong", "None when .grad is None", never=("sqrt()",))),
+    ("capstone.gradient_norms", """\
+import math
+def gradient_norms(model):
+    norms = {}
+    for name, p in model.named_parameters():
+        entries = [] if p.grad is None else p.grad.flatten().tolist()
+        norms[name] = None if p.grad is None else math.sqrt(sum(g * g for g in entries))
+    return norms""", PASS),
+    # 13 accuracy: recording left off, the graph built anyway, a number written in
+    ("capstone.accuracy", """\
+def accuracy(model, xs, ys):
+    torch.set_grad_enabled(False)
+    predicted = model(xs).argmax(dim=1)
+    return (predicted == ys).float().mean().item()""",
+     FAIL("gradients are still off after accuracy() returned",
+          "a `with` block turns recording back on", never=("no_grad()",))),
+    ("capstone.accuracy", """\
+def accuracy(model, xs, ys):
+    predicted = model(xs).detach().argmax(dim=1)
+    return (predicted == ys).float().mean().item()""",
+     FAIL("the model ran while recording a graph", "which block turns recording off",
+          never=("no_grad()",))),
+    ("capstone.accuracy", """\
+def accuracy(model, xs, ys):
+    with torch.no_grad():
+        model(xs)
+    return 0.5""",
+     FAIL("not the fraction of points whose highest score is their label", never=("no_grad()",))),
+    ("capstone.accuracy", """\
+@torch.no_grad()
+def accuracy(model, xs, ys):
+    right = (model(xs).argmax(dim=1) == ys).sum().item()
+    return right / len(ys)""", PASS),
+    ("capstone.accuracy", """\
+def accuracy(model, xs, ys):
+    with torch.set_grad_enabled(False):
+        predicted = model(xs).argmax(dim=1)
+    return float((predicted == ys).float().mean())""", PASS),
+    # 13 train: zero_grad() after step() resets before the next backward(): right.
+    ("capstone.train", """\
+def train(model, optimizer, xs, ys, steps):
+    loss_fn = torch.nn.CrossEntropyLoss()
+    losses = []
+    for step in range(steps):
+        loss = loss_fn(model(xs), ys)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        losses.append(loss.item())
+    return losses""", PASS),
+    ("capstone.train", """\
+def train(model, optimizer, xs, ys, steps):
+    loss_fn = torch.nn.CrossEntropyLoss()
+    losses = []
+    for step in range(steps):
+        loss = loss_fn(model(xs), ys)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses""",
+     FAIL("the losses differ from those of the usual loop",
+          "what should .grad hold when step() runs", never=("zero_grad()",))),
+    # 13 lesson build, the training step: zero_grad() first; a reset after step() leaves
+    # .grad None, none at all accumulates, a reset between backward() and step() never moves.
+    ("capstone.train_step", """\
+def train_step(model, optimizer, loss_fn, xs, ys):
+    optimizer.zero_grad()
+    loss = loss_fn(model(xs), ys)
+    loss.backward()
+    optimizer.step()
+    return loss.item()""", PASS),
+    ("capstone.train_step", """\
+def train_step(model, optimizer, loss_fn, xs, ys):
+    loss = loss_fn(model(xs), ys)
+    loss.backward()
+    optimizer.step()
+    return loss.item()""",
+     FAIL("does not hold this step's gradient", "reset first, then backward()",
+          never=("zero_grad()",))),
+    ("capstone.train_step", """\
+def train_step(model, optimizer, loss_fn, xs, ys):
+    loss = loss_fn(model(xs), ys)
+    loss.backward()
+    optimizer.step()
+    optimizer.zero_grad()
+    return loss.item()""",
+     FAIL("does not hold this step's gradient", "reset first, then backward()",
+          never=("zero_grad()",))),
+    ("capstone.train_step", """\
+def train_step(model, optimizer, loss_fn, xs, ys):
+    loss = loss_fn(model(xs), ys)
+    loss.backward()
+    optimizer.zero_grad()
+    optimizer.step()
+    return loss.item()""",
+     FAIL("does not hold this step's gradient", "reset first, then backward()",
+          never=("zero_grad()",))),
+    ("capstone.train_step", """\
+def train_step(model, optimizer, loss_fn, xs, ys):
+    optimizer.zero_grad()
+    loss = loss_fn(model(xs), ys)
+    loss.backward()
+    optimizer.step()
+    return loss""", FAIL("as a Python float (loss.item())", never=("zero_grad()",))),
+    # 13 lesson build, the freeze: an optimizer over the trained parameters only; the old
+    # optimizer's parameters, or every parameter, are not.
+    ("capstone.freeze", """\
+def freeze(model, index, lr):
+    model[index].requires_grad_(False)
+    for param in model[index].parameters():
+        param.grad = None
+    trained = [param for param in model.parameters() if param.requires_grad]
+    return torch.optim.SGD(trained, lr=lr, momentum=0.9)""", PASS),
+    ("capstone.freeze", """\
+def freeze(model, index, lr):
+    for param in model[index].parameters():
+        param.requires_grad = False
+        param.grad = None
+    trained = [p for i, layer in enumerate(model) if i != index for p in layer.parameters()]
+    return torch.optim.SGD(trained, lr=lr, momentum=0.9)""", PASS),
+    ("capstone.freeze", """\
+def freeze(model, index, lr):
+    model[index].requires_grad_(False)
+    return torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9)""",
+     FAIL("still hold their old .grad", "filter model.parameters() by requires_grad",
+          never=("p.grad = None",))),
+    ("capstone.freeze", """\
+def freeze(model, index, lr):
+    model[index].requires_grad_(False)
+    for param in model[index].parameters():
+        param.grad = None
+    return torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9)""",
+     FAIL("should hold exactly the 2 parameters still trained",
+          "filter model.parameters() by requires_grad", never=("p.grad = None",))),
+    ("capstone.freeze", """\
+def freeze(model, index, lr):
+    for param in model[index].parameters():
+        param.grad = None
+    trained = [p for i, layer in enumerate(model) if i != index for p in layer.parameters()]
+    return torch.optim.SGD(trained, lr=lr, momentum=0.9)  # still requires grad""",
+     FAIL("only model[0]'s parameters should stop requiring grad",
+          never=("requires_grad_(False)",))),
+    # 13 gradient norms: any correct Euclidean norm, as a float.
+    ("capstone.gradient_norms", """\
+def gradient_norms(model):
+    return {name: None if p.grad is None else p.grad.norm().item()
+            for name, p in model.named_parameters()}""", PASS),
+    ("capstone.gradient_norms", """\
+def gradient_norms(model):
+    return {name: None if p.grad is None else float((p.grad ** 2).sum() ** 0.5)
+            for name, p in model.named_parameters()}""", PASS),
+    ("capstone.gradient_norms", """\
+def gradient_norms(model):
+    return {name: None if p.grad is None else p.grad.abs().sum().item()
+            for name, p in model.named_parameters()}""",
+     FAIL("the entry for '0.weight' is wrong",
+          "the square root of the sum of the squared gradient entries", never=("sqrt()",),
+          shows_got=True)),
+    ("capstone.gradient_norms", """\
+def gradient_norms(model):
+    return {name: None if p.grad is None else (p.grad ** 2).sum().sqrt()
+            for name, p in model.named_parameters()}""",
+     FAIL("the entry for '0.weight' is wrong",
+          "the square root of the sum of the squared gradient entries", never=("sqrt()",),
+          shows_got=True)),
+]
