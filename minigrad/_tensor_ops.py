@@ -288,6 +288,8 @@ class TensorOps:
         return self if self.is_contiguous() else shape.Clone.apply(self)
 
     def to(self, *args, **kwargs):
+        if not _TO_KEYWORDS.issuperset(kwargs):  # `requires_grad=` is not one (a tutorial tries it)
+            raise TypeError(_to_signatures_error(args, kwargs))
         dtype = dtype_of_to(args, kwargs)  # a device named is checked (CUDA fails): CPU
         flags = [a for a in args if isinstance(a, bool)]  # non_blocking, then copy
         copy = kwargs.get("copy", len(flags) > 1 and flags[1])
@@ -420,6 +422,28 @@ def dtype_of_to(args: tuple, kwargs: dict) -> Any:
             raise TypeError(f"to() received an invalid combination of arguments - got "
                             f"({type(arg).__name__})")
     return found
+
+
+_TO_KEYWORDS = frozenset({"device", "dtype", "non_blocking", "copy", "memory_format"})
+_TO_SIGNATURES = (
+    " * (torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, "
+    "bool copy = False, *, torch.memory_format memory_format = None)\n"
+    " * (torch.dtype dtype, bool non_blocking = False, bool copy = False, *, "
+    "torch.memory_format memory_format = None)\n"
+    " * (Tensor tensor, bool non_blocking = False, bool copy = False, *, "
+    "torch.memory_format memory_format = None)\n")
+
+
+def _to_signatures_error(args: tuple, kwargs: dict) -> str:
+    """PyTorch's words when `tensor.to(...)` matches none of its three forms."""
+    def name(value: Any) -> str:
+        if isinstance(value, (_dtype.dtype, _device.device)):
+            return "torch." + type(value).__name__
+        return "Tensor" if isinstance(value, Tensor) else type(value).__name__
+    got = [name(arg) for arg in args] + [f"{key}={name(value)}" for key, value in kwargs.items()]
+    return (f"to() received an invalid combination of arguments - got ({', '.join(got)}"
+            f"{', ' if len(got) == 1 and not args else ''}), but expected one of:\n"
+            + _TO_SIGNATURES)
 
 
 def _attach(methods: type, cls: type) -> None:

@@ -4749,16 +4749,17 @@ RAW_SAVED_CASES = {f.__name__.lstrip("_"): f for f in (
 
 def _to_refuses_requires_grad(lib: Any) -> Any:  # the former_torchies autograd tutorial's cell
     a = lib.ones(2)
-    try:
-        a.to(requires_grad=True)
-    except TypeError as error:
-        return str(error).startswith("to() received an invalid combination of arguments")
-    return "accepted"
+    messages = []
+    for call in (lambda: a.to(requires_grad=True), lambda: a.to(lib.float64, requires_grad=True),
+                 lambda: a.to("cpu", foo=1)):
+        try:
+            call()
+            messages.append("accepted")
+        except TypeError as error:
+            messages.append(str(error))
+    return messages
 
 
-@pytest.mark.xfail(strict=True, reason="Tensor.to accepts requires_grad= (PyTorch: TypeError); "
-                   "the fix lies in _tensor_ops.py (dtype_of_to), which another engineer is "
-                   "rewriting (tests/corpus/waiting/pytorch_former_torchies_autograd.py)")
 def test_to_refuses_requires_grad_as_torch_does(torch) -> None:
     assert_same_as_torch(_to_refuses_requires_grad, torch)
 
