@@ -244,7 +244,7 @@ print(inspect.getsource(engine.GraphTask.run))
 # (`unbind`'s) gets one buffer slot per output: `add_gradient` puts a gradient in slot `nr`, the
 # index of `next_functions` that your loop skipped as `_`. And a gradient that comes out
 # broadcast, like a bias's in `w * x + b` with a scalar `b`, is summed back to its input's shape
-# (`validate`, called by `run_node` after each node's formula) before it travels on. And for
+# (`validate`, called by `call_function` after each node's formula) before it travels on. And for
 # speed, a pass that builds no graph of its own (no `create_graph=True`) carries the gradients
 # between nodes as plain numpy arrays, each node running its formula on arrays, unless a hook
 # must see them: a tensor is made where a gradient becomes visible, such as `.grad`.
