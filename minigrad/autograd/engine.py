@@ -182,7 +182,7 @@ class CapturingTask(GraphTask):
         if not (self.needed[node] or node in self.targets):
             return nothing  # it leads to no input: as if it were not in the graph
         if node._tensor_hooks or node._retained:
-            grads = call_tensor_hooks(node, grads)
+            grads = call_tensor_hooks(node, as_tensors(grads))
         for nr, grad in enumerate(grads):
             captured = as_tensors([grad])[0]  # (one tensor, should inputs name it twice)
             for i in self.captures.get((node, nr), ()):

@@ -3773,6 +3773,19 @@ def _backward_create_graph_accumulate(lib: Any) -> Any:
     return g, x.grad
 
 
+def _hooked_input_of_autograd_grad(lib: Any) -> Any:
+    # A hook on an input of autograd.grad sees a tensor, as everywhere (exercise 03's check
+    # registers one; the pass without a graph carries arrays between nodes).
+    w = lib.tensor([1., -1., 3.], requires_grad=True)
+    seen = []
+    w.register_hook(lambda grad: seen.append((type(grad).__name__, grad.numpy().tolist())))
+    x = w * 1
+    x.register_hook(lambda grad: seen.append(grad.sum().item()))
+    first = lib.autograd.grad((w * 2).sum(), w)
+    second = lib.autograd.grad((x ** 2).sum(), [w, x])
+    return first, second, seen
+
+
 def _no_grad_inplace_on_leaf_then_backward(lib: Any) -> Any:
     w = lib.ones(2, requires_grad=True)
     y = (w * w).sum()
@@ -4524,6 +4537,7 @@ ROUND_FIVE_CASES = {f.__name__.lstrip("_"): f for f in (
     _tolist_of_requires_grad, _sum_of_list_of_tensors, _python_max_of_tensors,
     _bool_of_requires_grad, _grad_accumulates_on_retain_graph, _grad_zero_then_backward,
     _grad_set_then_backward, _grad_set_requires_grad_tensor, _backward_create_graph_accumulate,
+    _hooked_input_of_autograd_grad,
     _no_grad_inplace_on_leaf_then_backward, _no_grad_inplace_on_leaf_add_only,
     _data_assignment_keeps_grad, _data_sub_inplace, _leaf_view_requires_grad_inplace_no_grad,
     _sigmoid_backward_twice, _exp_backward_twice_message, _mul_by_constant_twice,
