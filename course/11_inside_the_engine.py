@@ -24,8 +24,7 @@ from minigrad.ops import pointwise
 #
 # Every `grad_fn` is a node you can call: give it the gradient of its output, it returns the
 # gradient for each of its inputs, in the order of `next_functions` (a tuple, or the tensor
-# itself when the node has one input). Take a graph where an
-# intermediate is used twice (a *diamond*): $a = 3$, $b = a + a = 6$, $c = b \cdot b = 36$.
+# itself when the node has one input). Take a graph where an intermediate is used twice (a *diamond*): $a = 3$, $b = a + a = 6$, $c = b \cdot b = 36$.
 # By hand, $c = 4a^2$, so $dc/da = 8a = 24$.
 
 # %%
@@ -64,8 +63,8 @@ viz.draw(c)
 # %% [markdown]
 # ## A first attempt: recursion
 #
-# A natural first attempt: whenever a gradient reaches a node, add it to what that node has
-# received so far, run the node with the total, and recurse into its inputs. A node of class
+# A first attempt: whenever a gradient reaches a node, add it to what that node has received
+# so far, run the node with the total, and recurse into its inputs. A node of class
 # `AccumulateGrad` stands for a leaf (`node.variable`): there the total goes into `.grad`.
 
 # %%
@@ -103,11 +102,11 @@ assert a.grad.item() == 8 * a.item()  # 24, what backward() gives
 
 # %% [markdown]
 # The fix is in the *timing*: a node may run only once every gradient it will receive has
-# arrived, and then once, with their sum. (Running it once per arriving gradient also sums
+# arrived, then once, with their sum. (Running it once per arriving gradient also sums
 # right, but its work grows with the number of *paths*, which doubles with every diamond.)
 #
-# Recursion has a second problem: Python stops it after about a thousand nested calls, and
-# graphs are easily deeper. micrograd and torchviz have both had this bug:
+# Recursion has a second problem: Python stops it after about a thousand nested calls;
+# graphs are often deeper. micrograd and torchviz have both had this bug:
 
 # %%
 t = torch.tensor(1.0, requires_grad=True)
@@ -242,20 +241,18 @@ print(inspect.getsource(engine.GraphTask.run))
 #
 # It also handles two kinds of graph that yours was not asked to. A node with several outputs
 # (`unbind`'s) gets one buffer slot per output: `add_gradient` puts a gradient in slot `nr`, the
-# index of `next_functions` that your loop skipped as `_`. And a gradient that comes out
-# broadcast, like a bias's in `w * x + b` with a scalar `b`, is summed back to its input's shape
-# (`validate`, called by `call_function` after each node's formula) before it travels on. And for
-# speed, a pass that builds no graph of its own (no `create_graph=True`) carries the gradients
-# between nodes as plain numpy arrays, each node running its formula on arrays, unless a hook
-# must see them: a tensor is made where a gradient becomes visible, such as `.grad`.
+# index of `next_functions` that your loop skipped as `_`. And a broadcast gradient, like a
+# scalar bias's in `w * x + b`, is summed back to its input's shape (`validate`, in
+# `call_function` after each node's formula) before it travels on. For
+# speed, a pass without `create_graph=True` carries gradients as numpy arrays, and makes a
+# tensor only where one is seen: a hook, `.grad`.
 #
 # One difference: your `ready` is a plain list, theirs a *priority queue*. PyTorch numbers each
 # node as it is created (its *sequence number*) and, of the ready nodes, runs the one created
-# last, the closest to the output: backward retraces the forward pass in reverse, and since
-# each node frees what it saved right after it runs, what was saved last is freed first.
-# `AccumulateGrad` gets the largest number of all, so a leaf's `.grad` is written as soon as
-# its gradient is complete. The order changes no result, only when memory comes back and when
-# hooks fire.
+# last, the closest to the output: backward retraces the forward pass in reverse, and each node
+# frees what it saved right after it runs. `AccumulateGrad` gets the largest number of all, so a
+# leaf's `.grad` is written as soon as it is complete. The order changes no result, only when
+# memory comes back and when hooks fire.
 #
 # Below, the forward computes `exp`, `sin`, `cos`, then the product, and a hook on each result
 # (notebook 07) notes the name of its `grad_fn` when that node's turn comes.
