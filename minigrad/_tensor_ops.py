@@ -419,8 +419,7 @@ def dtype_of_to(args: tuple, kwargs: dict) -> Any:
         elif isinstance(arg, (str, _device.device, builtins.int)):
             _device.check(arg)
         else:
-            raise TypeError(f"to() received an invalid combination of arguments - got "
-                            f"({type(arg).__name__})")
+            raise TypeError(_to_signatures_error(args, kwargs))
     return found
 
 

@@ -4770,7 +4770,8 @@ def _to_refuses_requires_grad(lib: Any) -> Any:  # the former_torchies autograd 
     a = lib.ones(2)
     messages = []
     for call in (lambda: a.to(requires_grad=True), lambda: a.to(lib.float64, requires_grad=True),
-                 lambda: a.to("cpu", foo=1)):
+                 lambda: a.to("cpu", foo=1), lambda: a.to([1]), lambda: a.to(lib.float64, [1]),
+                 lambda: lib.nn.Linear(1, 1).to([1])):
         try:
             call()
             messages.append("accepted")
