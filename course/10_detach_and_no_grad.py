@@ -113,9 +113,9 @@ def train(steps, keep_graphs):
 # <details><summary>How many nodes will the graph behind <code>total</code> hold after 100
 # steps? Click to reveal</summary>
 #
-# 401. Each step's loss has three nodes (`MulBackward0`, `SubBackward0`, `PowBackward0`), and
-# each `+=` adds one `AddBackward0`: four per step, plus `w`'s one `AccumulateGrad`, which every
-# step shares. The graph grows with every step and is freed only when `total` is.
+# It holds 401. Each step's loss has three nodes (`MulBackward0`, `SubBackward0`,
+# `PowBackward0`), and each `+=` adds one `AddBackward0`: four per step, plus `w`'s one
+# `AccumulateGrad`, which every step shares. The graph grows with every step and is freed only when `total` is.
 # </details>
 
 # %%

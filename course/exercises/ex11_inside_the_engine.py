@@ -130,7 +130,7 @@ check.one_step(step_prints)
 # - A node called with the gradient of its output returns one gradient per input: one step of
 #   the chain rule.
 # - A node runs once, after every node that sends it a gradient, with the sum of what they
-#   sent; leaves accumulate into `.grad`. Counting each node's gradients (the engine, notebook
-#   11) and walking a topological order (here) both guarantee it.
+#   sent; leaves accumulate into `.grad`. Counting each node's gradients (the engine,
+#   notebook 11) and walking a topological order (here) both guarantee it.
 #
 # Next: [exercises 12](ex12_custom_functions.ipynb).
