@@ -54,11 +54,11 @@ def _inputs(lib: ModuleType) -> tuple[list, object, object]:
 
 def _per_node(minigrad: ModuleType, steps: int) -> dict[str, list[float]]:
     """Seconds per call of each kind of node in minigrad's backward (the engine's
-    call_function, timed around: the node's hooks, its backward and the check of its
+    run_node, timed around: the node's hooks, its backward and the check of its
     result), over `steps` steps."""
     from minigrad.autograd import engine
     times: dict[str, list[float]] = collections.defaultdict(list)
-    plain = engine.GraphTask.call_function
+    plain = engine.GraphTask.run_node
 
     def timed(task, node, grads):
         start = time.perf_counter()
@@ -67,12 +67,12 @@ def _per_node(minigrad: ModuleType, steps: int) -> dict[str, list[float]]:
         return result
 
     params, x, labels = _inputs(minigrad)
-    engine.GraphTask.call_function = timed
+    engine.GraphTask.run_node = timed
     try:
         for _ in range(steps):
             _step_parts(minigrad, params, x, labels)
     finally:
-        engine.GraphTask.call_function = plain
+        engine.GraphTask.run_node = plain
     return times
 
 

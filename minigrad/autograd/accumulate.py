@@ -91,23 +91,22 @@ def accumulate_into(tensor: Tensor, grad: Tensor | np.ndarray, keep_graph: bool)
             tensor._grad._bump_version()
     elif keep_graph:
         tensor._grad = tensor._grad + grad
-    elif not _add_in_place(tensor._grad, grad):  # grad mode is off: nothing is recorded
-        tensor._grad.add_(grad if type(grad) is Tensor else Tensor(np.asarray(grad)))
+    else:  # grad mode is off: nothing is recorded
+        add_in_place(tensor._grad, grad)
 
 
-def _add_in_place(total: Tensor, grad: Tensor | np.ndarray) -> bool:
-    """`total.add_(grad)` under no_grad, for the commonest case (a float .grad of its own
-    memory, and a gradient of its shape and dtype): numpy adds into `.grad`'s memory and the
-    version goes up, as `add_` does (_inplace.update) without its dispatch. False, and nothing
-    done, for any other case."""
+def add_in_place(total: Tensor, grad: Tensor | np.ndarray) -> None:
+    """`total.add_(grad)` under no_grad. In the commonest case (a float .grad of its own memory,
+    a gradient of its shape and dtype) numpy adds into `.grad`'s memory and the version goes
+    up, which is what add_ does there (_inplace.update), without its dispatch."""
     data, values = total._data, grad._data if type(grad) is Tensor else grad
-    if (values.shape != data.shape or values.dtype != data.dtype or data.dtype.kind != "f"
-            or total._base is not None or 0 in data.strides or not data.flags.writeable
-            or total._is_inference):
-        return False
-    _run_quietly(np.add, data, values, out=data)  # no overflow warning, as add_
-    total._bump_version()
-    return True
+    if (values.shape == data.shape and values.dtype == data.dtype and data.dtype.kind == "f"
+            and total._base is None and 0 not in data.strides and data.flags.writeable
+            and not total._is_inference):
+        _run_quietly(np.add, data, values, out=data)  # numpy quiet, as in add_
+        total._bump_version()
+    else:
+        total.add_(grad if type(grad) is Tensor else Tensor(np.asarray(grad)))
 
 
 def _version_of_new_grad(grad: Tensor | np.ndarray) -> int:

@@ -84,14 +84,11 @@ class GraphTask:
 
     def run(self) -> None:
         """Run every node once, after all the nodes that send it a gradient."""
-        mode = _grad_mode.state  # the backward's own operations are recorded with create_graph
-        switch = "grad_in_inference" if mode.inference else "enabled"  # (as set_grad_enabled)
-        outer = getattr(mode, switch)
-        setattr(mode, switch, self.create_graph)
-        try:
-            while self.ready:
-                node = heapq.heappop(self.ready)[2]  # of the nodes ready, the one created last
-                grads = self.buffers.pop(node, None)  # what reached it, summed over paths
+        ready, buffers, dependencies = self.ready, self.buffers, self.dependencies
+        with _grad_mode.set_grad_enabled(self.create_graph):  # record backward's own ops?
+            while ready:
+                node = heapq.heappop(ready)[2]  # of the nodes ready, the one created last
+                grads = buffers.pop(node, None)  # what reached it, summed over paths
                 if grads is None:  # nothing did: it has nothing to send
                     grad_inputs = (None,) * len(node._next_functions)
                 else:
@@ -103,11 +100,9 @@ class GraphTask:
                         continue
                     if grad is not None:
                         self.add_gradient(child, nr, grad)
-                    self.dependencies[child] -= 1
-                    if self.dependencies[child] == 0:  # everything it waited for is in
+                    dependencies[child] -= 1
+                    if dependencies[child] == 0:  # everything it waited for is in
                         self.push_ready(child)
-        finally:
-            setattr(mode, switch, outer)
 
     def release(self, node: Node) -> None:
         """Once a node has run, what it saved is dropped (without retain_graph): memory comes
@@ -241,7 +236,7 @@ def count_dependencies(roots: list[Node]) -> dict[Node, int]:
     counts = dict.fromkeys(roots, 0)
     stack = list(counts)
     while stack:
-        for child, _ in stack.pop().next_functions:
+        for child, _ in stack.pop()._next_functions:
             if child is None:
                 continue
             if child in counts:
