@@ -277,8 +277,11 @@ class TensorOps:
                              requires_grad=requires_grad)
 
     def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
-        return creation.tensor(data, dtype=dtype or self.dtype, device=device,
-                               requires_grad=requires_grad)
+        _device.check(device)
+        if isinstance(data, Tensor):
+            warnings.warn(creation.COPY_CONSTRUCT_WARNING.format(call="tensor.new_tensor"),
+                          UserWarning, stacklevel=2)
+        return creation.copy_of(data, dtype or self.dtype, requires_grad)
 
     # ---- copies and types -------------------------------------------------------------------
     def clone(self):  # keeps the layout (PyTorch's default, torch.preserve_format)

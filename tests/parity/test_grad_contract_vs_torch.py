@@ -4766,6 +4766,53 @@ RAW_SAVED_CASES = {f.__name__.lstrip("_"): f for f in (
     _raw_saved_hooks_errors)}
 
 
+# ---- found by tests/corpus/dvgodoy_chapter1.py (Deep Learning with PyTorch Step-by-Step) ----
+
+def _as_tensor_shares_a_numpy_arrays_memory(lib: Any) -> Any:
+    ints, floats, strided = np.array([1, 2, 3]), np.array([1.0, 2.0]), np.arange(6.0)[::2]
+    shared = (lib.as_tensor(ints), lib.as_tensor(floats, dtype=lib.float64),
+              lib.as_tensor(strided), lib.as_tensor(np.array(2.5)))
+    copied = lib.as_tensor(floats, dtype=lib.float32)  # another dtype: a copy
+    ints[1], floats[0], strided[1] = 0, 9.0, 7.0
+    return shared, copied, shared[2].stride()
+
+
+def _as_tensor_of_a_tensor_in_another_dtype(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = lib.as_tensor(x, dtype=lib.float64)
+    y.sum().backward()
+    return y, x.grad
+
+
+def _from_numpy_negative_strides(lib: Any) -> Any:
+    return (_error(lambda: lib.from_numpy(np.arange(3.0)[::-1])),
+            _error(lambda: lib.as_tensor(np.arange(3.0)[::-1])))
+
+
+def _new_tensor_of_a_tensor_warns(lib: Any) -> Any:
+    matrix = lib.ones(2, 3, requires_grad=True)
+    copy = matrix.new_tensor(matrix.view(1, 6))
+    copy[0, 1] = 3.0
+    return matrix, copy
+
+
+def _sgd_without_momentum_keeps_no_state(lib: Any) -> Any:
+    b, w = lib.ones(1, requires_grad=True), lib.ones(1, requires_grad=True)
+    plain = lib.optim.SGD([b, w], lr=0.1)
+    moving = lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], lr=0.1, momentum=0.9)
+    for optimizer in (plain, moving):
+        for param in optimizer.param_groups[0]["params"]:
+            (param * 2).sum().backward()
+        optimizer.step()
+    return plain.state_dict()["state"], moving.state_dict()["state"]
+
+
+DVGODOY_CASES = {f.__name__.lstrip("_"): f for f in (
+    _as_tensor_shares_a_numpy_arrays_memory, _as_tensor_of_a_tensor_in_another_dtype,
+    _from_numpy_negative_strides, _new_tensor_of_a_tensor_warns,
+    _sgd_without_momentum_keeps_no_state)}
+
+
 def _to_refuses_requires_grad(lib: Any) -> Any:  # the former_torchies autograd tutorial's cell
     a = lib.ones(2)
     messages = []
@@ -4808,7 +4855,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
     **FUNCTION_CORNER_CASES, **GRAD_INPUTS_CASES, **INFERENCE_NESTING_CASES,
     **VIEW_AND_WRITE_CASES, **MODULE_AND_ERROR_CASES, **FRESH_CASES, **LEFTOVER_CASES,
     **ROUND_FIVE_CASES, **NUMPY_SCALAR_CASES, **FLOAT64_OPTIMIZER_CASES,
-    **RAW_SAVED_CASES, **CONTRACT_GAP_CASES,
+    **RAW_SAVED_CASES, **CONTRACT_GAP_CASES, **DVGODOY_CASES,
 }
 
 
