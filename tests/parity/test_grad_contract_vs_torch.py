@@ -4813,6 +4813,31 @@ DVGODOY_CASES = {f.__name__.lstrip("_"): f for f in (
     _sgd_without_momentum_keeps_no_state)}
 
 
+# ---- found by tests/corpus/udacity_training_neural_networks.py (Udacity, Part 3) --------------
+
+def _log_softmax_module(lib: Any) -> Any:
+    x = lib.tensor([[1.0, 2.0, 0.5], [0.0, -1.0, 3.0]], requires_grad=True)
+    layer = lib.nn.LogSoftmax(dim=1)
+    logps = layer(x)
+    lib.nn.NLLLoss()(logps, lib.tensor([1, 2])).backward()
+    implicit = lib.nn.LogSoftmax()(lib.ones(2, 3))  # no dim: PyTorch's deprecation warning
+    return layer, logps, x.grad, implicit, lib.nn.Sequential(lib.nn.LogSoftmax(dim=0))
+
+
+def _resize_of_a_batch(lib: Any) -> Any:
+    images = lib.arange(24.0).reshape(2, 3, 2, 2)
+    flat = images.resize_(2, 12)
+    base = lib.arange(12.0).reshape(3, 4)
+    view = base[:, 1:].resize_(2, 2)  # contiguous from the view's first element
+    shrunk = lib.arange(6.0)
+    shrunk.resize_([3])
+    return (flat is images, images, view, view.stride(), view.storage_offset(), shrunk,
+            shrunk._version, _error(lambda: lib.ones(2, requires_grad=True).resize_(4)))
+
+
+UDACITY_CASES = {f.__name__.lstrip("_"): f for f in (_log_softmax_module, _resize_of_a_batch)}
+
+
 def _to_refuses_requires_grad(lib: Any) -> Any:  # the former_torchies autograd tutorial's cell
     a = lib.ones(2)
     messages = []
@@ -4856,6 +4881,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
     **VIEW_AND_WRITE_CASES, **MODULE_AND_ERROR_CASES, **FRESH_CASES, **LEFTOVER_CASES,
     **ROUND_FIVE_CASES, **NUMPY_SCALAR_CASES, **FLOAT64_OPTIMIZER_CASES,
     **RAW_SAVED_CASES, **CONTRACT_GAP_CASES, **DVGODOY_CASES,
+    **UDACITY_CASES,
 }
 
 
