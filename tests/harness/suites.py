@@ -56,7 +56,7 @@ FLOAT_ORDER = frozenset({
 # after another on a busy 2-core machine: from 1.3 s for nyu_spiral_classification to 28 s for
 # uvadlc_intro_to_pytorch); the others take well under a second each.
 CORPUS_SLOW = frozenset({
-    "dlwpt_autograd", "dlwpt_optimizers", "dlwpt_parameter_estimation",
+    "cs231n_pytorch", "dlwpt_autograd", "dlwpt_optimizers", "dlwpt_parameter_estimation",
     "hunkim_logistic_regression", "mrdbourke_workflow_together", "nyu_spiral_classification",
     "pytorch_dynamic_net", "uvadlc_intro_to_pytorch"})
 
