@@ -79,6 +79,7 @@ class TensorOps:
     def __mod__(self, other): return self.remainder(other)
     def __rmod__(self, other): return rounding.remainder(other, self)
     def nelement(self): return self.numel()
+    def ndimension(self): return self.dim()
     def neg(self): return -self
     def reciprocal(self): return pointwise.Reciprocal.apply(self._float_if_int())
 
@@ -310,6 +311,10 @@ class TensorOps:
     def long(self): return self.to(_dtype.int64)
     def int(self): return self.to(_dtype.int32)
     def bool(self): return self.to(_dtype.bool)
+    def half(self): return self.to(_dtype.float16)
+    def short(self): return self.to(_dtype.int16)
+    def char(self): return self.to(_dtype.int8)
+    def byte(self): return self.to(_dtype.uint8)
 
     def _float_if_int(self):
         return self if self.dtype.is_floating_point else self.to(_dtype.float32)

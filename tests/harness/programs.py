@@ -66,10 +66,14 @@ class _MinigradAsTorch(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None
 
     def create_module(self, spec):
-        return importlib.import_module("minigrad" + spec.name[len("torch"):])
+        module = importlib.import_module("minigrad" + spec.name[len("torch"):])
+        self.own_spec = module.__spec__
+        return module
 
     def exec_module(self, module):  # the aliased module is already executed
-        pass
+        # Python's import gave it torch's spec: its own back, or a relative import in it (say in
+        # minigrad's module __getattr__) warns that __package__ != __spec__.parent
+        module.__spec__ = self.own_spec
 
 
 def import_library(library: str) -> None:

@@ -4838,6 +4838,63 @@ def _resize_of_a_batch(lib: Any) -> Any:
 UDACITY_CASES = {f.__name__.lstrip("_"): f for f in (_log_softmax_module, _resize_of_a_batch)}
 
 
+# ---- found by tests/corpus/aladdin_tensorbasics.py (Aladdin Persson's tensor basics) --------
+
+def _diag_both_ways(lib: Any) -> Any:
+    v = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    m = lib.arange(9.0).reshape(3, 3).requires_grad_()
+    made, above, below = lib.diag(v), v.diag(1), lib.diag(v, -2)
+    picked = lib.diag(m)
+    (made.sum() * 2 + above.sum() + (picked * lib.tensor([1.0, 2.0, 3.0])).sum()).backward()
+    errors = [_error(lambda t=t: lib.diag(t)) for t in (lib.ones(2, 2, 2), lib.tensor(1.0))]
+    return (made, above, below, picked, picked._base is None, lib.diag(m, 1), lib.diag(m, 5),
+            v.grad, m.grad, lib.diag(lib.tensor([1, 2])), errors)
+
+
+def _conversions_by_type_name(lib: Any) -> Any:
+    t = lib.arange(4)
+    return t.half(), t.short(), t.char(), t.byte(), lib.tensor([1.5, -1.0]).short()
+
+
+def _true_divide(lib: Any) -> Any:
+    x, y = lib.tensor([1, 2, 3]), lib.tensor([9, 8, 7])
+    w = lib.tensor([1.0, 4.0], requires_grad=True)
+    z = lib.true_divide(w, 2).sum() + w.true_divide(lib.tensor([2.0, 8.0])).sum()
+    z.backward()
+    t = lib.tensor([3.0, 6.0])
+    t.true_divide_(3)
+    return lib.true_divide(x, y), x.true_divide(2), z, w.grad, t
+
+
+def _matrix_power(lib: Any) -> Any:
+    lib.manual_seed(0)
+    a = lib.rand(3, 3, requires_grad=True)
+    seen = []
+    for n in (0, 1, 2, 3, 4, 5, 6):
+        r = a.matrix_power(n)
+        r.sum().backward()
+        seen.append((r, a.grad))
+        a.grad = None
+    errors = [_error(lambda: lib.ones(2, 3).matrix_power(2)),
+              _error(lambda: lib.ones(3).matrix_power(2))]
+    return (seen, lib.matrix_power(lib.tensor([[1, 2], [3, 4]]), 3),
+            lib.linalg.matrix_power(lib.ones(2, 2, 2), 2), errors)
+
+
+def _ndimension_and_numpy_arrays(lib: Any) -> Any:
+    array = np.zeros((2, 3))
+    t = lib.from_numpy(array)
+    again = t.numpy()
+    again.shape = (3, 2)  # reshaping the array in place leaves the tensor as it was
+    return t.ndimension(), again is array, again is t.numpy(), t.shape, np.shares_memory(again,
+                                                                                       array)
+
+
+ALADDIN_CASES = {f.__name__.lstrip("_"): f for f in (
+    _diag_both_ways, _conversions_by_type_name, _true_divide, _matrix_power,
+    _ndimension_and_numpy_arrays)}
+
+
 def _to_refuses_requires_grad(lib: Any) -> Any:  # the former_torchies autograd tutorial's cell
     a = lib.ones(2)
     messages = []
@@ -4881,7 +4938,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
     **VIEW_AND_WRITE_CASES, **MODULE_AND_ERROR_CASES, **FRESH_CASES, **LEFTOVER_CASES,
     **ROUND_FIVE_CASES, **NUMPY_SCALAR_CASES, **FLOAT64_OPTIMIZER_CASES,
     **RAW_SAVED_CASES, **CONTRACT_GAP_CASES, **DVGODOY_CASES,
-    **UDACITY_CASES,
+    **UDACITY_CASES, **ALADDIN_CASES,
 }
 
 
