@@ -27,9 +27,9 @@ BOTH, TORCH = "both", "torch"
 CLAIMS = [
     # 00: x.grad does not itself require grad.
     ("00", "it does not carry `requires_grad=True` itself", """
-x = torch.tensor(2.0, requires_grad=True)
+x = torch.tensor(3.0, requires_grad=True)
 (x ** 2).backward()
-assert x.grad.item() == 4.0 and not x.grad.requires_grad and x.grad.grad_fn is None
+assert x.grad.item() == 6.0 and not x.grad.requires_grad and x.grad.grad_fn is None
 """, BOTH),
     # 01: only AccumulateGrad and CopySlices carry their C++ namespace.
     ("01", "`torch::autograd::AccumulateGrad` carries its C++ namespace in its name", """

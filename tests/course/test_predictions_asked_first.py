@@ -33,7 +33,7 @@ PREDICTION = re.compile(r"<details>\s*<summary>((?:(?!</summary>).)*?Click\s+to\
 
 # (notebook, a piece of the question, phrases stating the answer, where it first appears)
 TABLE = [
-    ("00", "what will x.grad print?", ["tensor(4.)"], "output"),
+    ("00", "what will x.grad print?", ["tensor(6.)"], "output"),
     ("01", "what will y.requires_grad print?",
      ["tracked as soon as", "result does too", "remembers how it was made"], "reveal"),
     ("01", "is x * 5 a leaf?", ["records nothing", "even though it was computed"], "reveal"),
