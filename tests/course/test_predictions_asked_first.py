@@ -38,7 +38,7 @@ TABLE = [
      ["tracked as soon as", "result does too", "remembers how it was made"], "reveal"),
     ("01", "is x * 5 a leaf?", ["records nothing", "even though it was computed"], "reveal"),
     ("01", "will its graph hold one divbackward0", ["nine", "records what happened"], "reveal"),
-    ("01", "at w = 3, four halvings, what will w.grad be", ["w.grad = 0.1875", "3 / 2^4"],
+    ("01", "halve_until_small(w * 3).backward(), at w = 3?", ["w.grad = 0.1875", "3 / 2^4"],
      "output"),
     ("02", "which number will that ratio approach?", ["4.001", "2x"], "output"),
     ("02", "how many units will l move per unit of a?", ["18.000", "3 \\times 6", "multiply"],
