@@ -261,6 +261,44 @@ def test_no_answer_above_its_question(number: str, question: str, phrases: list[
     assert not missing, f"not the answer's words (in neither reveal nor output): {missing}"
 
 
+def prose_between_question_and_answer(notebook: nbformat.NotebookNode) -> list[str]:
+    """Text a learner reads after a prediction's question and before its answer cell: the rest
+    of its markdown after the reveal, and any markdown cell before the next code cell."""
+    found = []
+    for index, cell in enumerate(notebook.cells):
+        if cell.cell_type != "markdown":
+            continue
+        matches = list(PREDICTION.finditer(cell.source))
+        ends = [match.start() for match in matches[1:]] + [len(cell.source)]
+        for match, end in zip(matches, ends):
+            question = normalised(match.group(1))[:40]
+            if cell.source[match.end():end].strip():
+                found.append(f"cell {index} ({question}): text after its reveal")
+            following = notebook.cells[index + 1] if index + 1 < len(notebook.cells) else None
+            if following is None or following.cell_type != "code":
+                found.append(f"cell {index} ({question}): no code cell right after it")
+    return found
+
+
+@pytest.mark.parametrize("path", sorted(NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.stem)
+def test_a_prediction_is_answered_by_the_cell_right_after_it(path: Path) -> None:
+    """Prose between a question and its answer cell is read before the learner has answered
+    (lesson 06 explained how it would catch "the warning" reading h.grad raises there)."""
+    found = prose_between_question_and_answer(nbformat.read(path, as_version=4))
+    assert not found, found
+
+
+def test_prose_after_a_question_is_found() -> None:
+    notebook = load("06")
+    assert not prose_between_question_and_answer(notebook)
+    index, _, _ = find(notebook, "what will h.grad print?")
+    planted = copy.deepcopy(notebook)
+    planted.cells[index].source += "\n\nThe next cell catches the warning this raises."
+    assert len(prose_between_question_and_answer(planted)) == 1
+    planted = copy.deepcopy(notebook)
+    planted.cells.insert(index + 1, nbformat.v4.new_markdown_cell("It warns."))
+    assert len(prose_between_question_and_answer(planted)) == 1
+
 def test_a_leak_is_found_in_a_heading_an_output_and_a_diagram() -> None:
     """The detector itself: an answer planted above its question, in each kind of place a
     learner reads, is found."""
