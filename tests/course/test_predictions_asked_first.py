@@ -106,7 +106,7 @@ TABLE = [
     ("09", "what will it return, and what is x.grad afterwards?",
      ["(tensor(12.),)", "x.grad: none", "writes no .grad"], "output"),
     ("09", "what will first print, and then second?",
-     ["tensor(12., grad_fn=<mulbackward0>)", "can be differentiated again"], "output"),
+     ["tensor(3., grad_fn=<mulbackward0>)", "can be differentiated again"], "output"),
     ("09", "what will loss.backward(inputs=[a]) leave", ["tensor(3.) none", "left alone"],
      "output"),
     ("09", "how many tensors will pack see", ["packed: [(3,), (3,)]", "mulbackward0 saves x"],
