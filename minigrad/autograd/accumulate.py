@@ -98,7 +98,8 @@ def accumulate_into(tensor: Tensor, grad: Tensor | np.ndarray, keep_graph: bool)
 def add_in_place(total: Tensor, grad: Tensor | np.ndarray) -> None:
     """`total.add_(grad)` under no_grad. In the commonest case (a float .grad of its own memory,
     a gradient of its shape and dtype) numpy adds into `.grad`'s memory and the version goes
-    up, which is what add_ does there (_inplace.update), without its dispatch."""
+    up, which is what add_ does there (_inplace.update), without making a tensor of the array
+    and dispatching (what it earns: benchmarks/tricks.md, row `add_in_place`)."""
     data, values = total._data, grad._data if type(grad) is Tensor else grad
     if (values.shape == data.shape and values.dtype == data.dtype and data.dtype.kind == "f"
             and total._base is None and 0 not in data.strides and data.flags.writeable
