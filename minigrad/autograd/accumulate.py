@@ -12,8 +12,8 @@ import numpy as np
 from .. import _grad_mode
 from ..tensor import Tensor
 from .graph import Node
-from .numpy_quiet import _run_quietly
 from .hook_results import checked_hook_result
+from .numpy_quiet import _run_quietly
 
 
 class AccumulateGrad(Node):
