@@ -240,6 +240,8 @@ class Function:
         into the graph (`_connect`): the path of every operation, built-in or yours. (minigrad's
         own operations take the same steps in fewer calls: `_apply_builtin`.)"""
         if cls._is_builtin and not kwargs:
+            if not _grad_mode.state.enabled:  # no_grad or inference_mode: nothing to record
+                return _compute(cls, args)
             return _apply_builtin(cls, args)
         setup_context = cls._setup_context
         if setup_context is not None:  # PyTorch binds the defaults into the inputs first
@@ -282,23 +284,21 @@ class Function:
 
 def _apply_builtin(cls: type, args: tuple) -> Any:
     """`Function.apply` for one of minigrad's own operations (no keywords, no setup_context), in
-    the fewest calls. Nothing recorded (grad mode off, as it is in inference mode, or no input
-    requires grad): `_compute`. Recorded: the same steps as `apply` and `_connect`, in the same
+    the fewest calls, when grad mode is on (`apply` sends the others to `_compute`). Nothing
+    recorded (no input requires grad): `_compute`. Recorded: the same steps as `apply` and `_connect`, in the same
     order, with what only a custom Function can ask for (an input returned as it is, a view of
     its own) left out. An operation whose result is not one new tensor (several outputs, a view,
     an input changed in place, an output without gradient) or that has optional tensor
     arguments is linked by `_connect` as in `apply`. What this second path earns:
     benchmarks/tricks.md, row `_apply_builtin`; tests/engine/test_fast_paths.py checks that both
     paths leave the same graph."""
-    mode = _grad_mode.state
-    if not mode.enabled:  # no_grad or inference_mode: nothing to look up in the inputs
-        return _compute(cls, args)
     needs = tuple([  # (a.requires_grad, without the property's call)
         isinstance(a, Tensor) and (a._requires_grad or a.grad_fn is not None) for a in args])
     if True not in needs:
         return _compute(cls, args)
     node = cls._backward_cls()  # forward's ctx is the node it leaves in the graph
     node.needs_input_grad = needs
+    mode = _grad_mode.state
     mode.enabled = False  # what forward computes is not recorded
     quiet = _numpy_errors.set(_QUIET)  # numpy's warnings off: see _run_quietly
     try:
