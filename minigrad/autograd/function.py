@@ -238,7 +238,8 @@ class Function:
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         """Run `forward` and, when grad mode is on and an input requires grad, link its result
         into the graph (`_connect`): the path of every operation, built-in or yours. (minigrad's
-        own operations take the same steps in fewer calls: `_apply_builtin`.)"""
+        own operations take the same steps in fewer calls: `_compute` when nothing can be
+        recorded, `_apply_builtin` otherwise.)"""
         if cls._is_builtin and not kwargs:
             if not _grad_mode.state.enabled:  # no_grad or inference_mode: nothing to record
                 return _compute(cls, args)
@@ -283,15 +284,15 @@ class Function:
 
 
 def _apply_builtin(cls: type, args: tuple) -> Any:
-    """`Function.apply` for one of minigrad's own operations (no keywords, no setup_context), in
-    the fewest calls, when grad mode is on (`apply` sends the others to `_compute`). Nothing
-    recorded (no input requires grad): `_compute`. Recorded: the same steps as `apply` and `_connect`, in the same
-    order, with what only a custom Function can ask for (an input returned as it is, a view of
-    its own) left out. An operation whose result is not one new tensor (several outputs, a view,
-    an input changed in place, an output without gradient) or that has optional tensor
-    arguments is linked by `_connect` as in `apply`. What this second path earns:
-    benchmarks/tricks.md, row `_apply_builtin`; tests/engine/test_fast_paths.py checks that both
-    paths leave the same graph."""
+    """`Function.apply` for one of minigrad's own operations (no keywords, no setup_context)
+    with grad mode on, in the fewest calls. With no input that requires grad, nothing is
+    recorded: `_compute`. Otherwise the same steps as `apply` and `_connect`, in the same order,
+    with what only a custom Function can ask for (an input returned as it is, a view of its
+    own) left out. An operation whose result is not one new tensor (several outputs, a view, an
+    input changed in place, an output without gradient) or that has optional tensor arguments
+    is linked by `_connect` as in `apply`. What this second path earns: benchmarks/tricks.md,
+    row `_apply_builtin`; tests/engine/test_fast_paths.py checks that both paths leave the same
+    graph."""
     needs = tuple([  # (a.requires_grad, without the property's call)
         isinstance(a, Tensor) and (a._requires_grad or a.grad_fn is not None) for a in args])
     if True not in needs:
