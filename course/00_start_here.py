@@ -41,11 +41,11 @@ from minigrad import viz
 # next one. The last expression of a cell is printed below it.
 
 # %%
-x = torch.tensor(2.0, requires_grad=True)
+x = torch.tensor(3.0, requires_grad=True)
 x
 
 # %% [markdown]
-# `x` is a tensor holding the number 2. `requires_grad=True` asks PyTorch to remember every
+# `x` is a tensor holding the number 3. `requires_grad=True` asks PyTorch to remember every
 # operation done with `x`, so that it can later say how the result depends on `x`.
 #
 # Now compute something from `x`:
@@ -55,7 +55,7 @@ y = x**2
 y
 
 # %% [markdown]
-# `y` holds 4. The `grad_fn=<PowBackward0>` part says that `y` was produced by a power
+# `y` holds 9. The `grad_fn=<PowBackward0>` part says that `y` was produced by a power
 # operation, and that PyTorch knows how to send a gradient back through it.
 #
 # ## Reading the diagrams
@@ -80,8 +80,9 @@ viz.draw(y)
 #
 # <details><summary>What will <code>x.grad</code> print? Click to reveal</summary>
 #
-# `tensor(4.)`: $y = x^2$, so $dy/dx = 2x$, evaluated at $x = 2$. It is a tensor of the same
-# shape as `x` (here a single number), and it does not carry `requires_grad=True` itself.
+# `tensor(6.)`: $y = x^2$, so $dy/dx = 2x$, evaluated at $x = 3$ (the slope of `y`, not its
+# value 9). It is a tensor of the same shape as `x` (here a single number), and it does not
+# carry `requires_grad=True` itself.
 # </details>
 
 # %%
@@ -96,7 +97,7 @@ x.grad
 assert x.grad.item() == 2 * x.item()
 
 # %% [markdown]
-# Draw the graph again: the box of `x` now shows `grad 4.`. The box of `y` still says `None`;
+# Draw the graph again: the box of `x` now shows `grad 6.`. The box of `y` still says `None`;
 # notebook 06 says why.
 
 # %% tags=["minigrad-only"]

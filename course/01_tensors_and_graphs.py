@@ -223,16 +223,16 @@ print(halvings)
 assert halvings == math.floor(math.log2(300)) + 1  # the least k with 300 / 2**k < 1
 
 # %% [markdown]
-# A gradient through control flow is the gradient of the operations that ran. `halve_until_small`
-# on `w * 3` returns $3w / 2^k$ for the $k$ halvings its loop made, so its derivative is
-# $3 / 2^k$. The loop's condition has no derivative: it only decides $k$, and as $w$ grows, $k$
-# jumps, and the slope with it.
+# What does backward make of a loop? At $w = 3$, `halve_until_small(w * 3)` halved four times
+# (above).
 #
-# <details><summary>At $w = 3$, four halvings, what will <code>w.grad</code> be after
-# <code>halve_until_small(w * 3).backward()</code>? Click to reveal</summary>
+# <details><summary>What will <code>w.grad</code> be after
+# <code>halve_until_small(w * 3).backward()</code>, at $w = 3$? Click to reveal</summary>
 #
-# `0.1875`, that is $3 / 2^4$. Below, three values of $w$ against the formula, with $k$ counted
-# by hand.
+# `0.1875`, that is $3 / 2^4$: the gradient of the operations that ran. After $k$ halvings the
+# function returned $3w / 2^k$, whose derivative is $3 / 2^k$. The loop's condition has no
+# derivative: it only decides $k$, and as $w$ grows, $k$ jumps, and the slope with it. Below,
+# three values of $w$ against the formula, with $k$ counted by hand.
 # </details>
 
 # %%

@@ -257,8 +257,7 @@ assert unused.grad is None
 # The sign of a gradient says which way is uphill. For $y = x^2$ at $x = 2$, `x.grad` is 4,
 # positive: a larger `x` gives a larger `y`. To make `y` smaller, step the other way, by a small
 # multiple `lr` (the *learning rate*) of the gradient: `x -= lr * x.grad`. That line is
-# gradient descent; `torch.optim.SGD` makes exactly this update (notebook 04). Adam, by
-# contrast, moves each parameter about `lr` on its first step, whatever the gradient's size.
+# gradient descent; `torch.optim.SGD` makes exactly this update (notebook 04).
 #
 # <details><summary>With <code>lr = 0.1</code>, what will <code>x</code> and the new
 # <code>x**2</code> be after one step? Click to reveal</summary>
@@ -282,7 +281,7 @@ assert abs(x.item() - 1.6) < 1e-6
 # ## A vector of leaves
 #
 # `.grad` has the shape of its tensor, one partial derivative per element. Square each element of
-# a vector and add the squares: $s = \sum_i x_i^2$.
+# a vector and add the squares: $s = \sum_i x_i^2$, at $x = (2, 3)$.
 #
 # <details><summary>What will <code>x.grad</code> print? Click to reveal</summary>
 #

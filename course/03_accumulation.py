@@ -134,12 +134,12 @@ viz.backward_steps(both, predict=True)
 # So "accumulate" means: `.grad` holds the gradient of the **sum** of everything you have called
 # `backward()` on since it was last cleared.
 #
-# ## Why it is a feature: gradient accumulation over micro-batches
+# ## Adding on purpose: micro-batches
 #
 # Training minimises a loss averaged over a batch of examples. Sometimes a batch does not fit in
-# memory. Because `.grad` adds up, you can split the batch into micro-batches, call `backward()`
-# on each part, and end with the gradient of the whole batch, as if it had been done at once.
-# PyTorch users call this *gradient accumulation*.
+# memory. Since `.grad` adds up, you can split the batch into micro-batches, call `backward()`
+# on each part, and let `.grad` collect the parts: PyTorch users call this *gradient
+# accumulation*.
 #
 # Here is a one-weight model $\hat y = w x$ fitted to $y = 3x$ on eight points, with a
 # mean-squared-error loss. First the whole batch at once:
@@ -155,8 +155,8 @@ full_batch_grad = w.grad.clone()  # kept for later, not shown yet
 
 # %% [markdown]
 # Now the same batch as four micro-batches of two points. Each part's loss is a mean over two
-# points, and it is divided by 4. Before starting,
-# `w.grad = None` throws away the gradient from above (notebook 04 is about resetting).
+# points, and it is divided by 4. Before starting, `w.grad = None` throws away the gradient
+# from above (notebook 04 is about resetting).
 #
 # <details><summary>How will <code>w.grad</code> after the fourth micro-batch compare with the
 # whole batch's gradient? Click to reveal</summary>

@@ -15,9 +15,26 @@ from minigrad import viz
 # The cells you write: until yours runs, the cells that use it wait, and say so.
 # %load_ext minigrad_course.builds
 
+# %% [markdown]
+# A warning normally goes to the notebook's error stream. `show(read)` prints what `read()`
+# returns, then each warning it raised, in the notebook itself.
+
 # %%
 import textwrap
 import warnings
+
+
+def show(read):
+    """Print what read() returns, then each warning it raised; return those warnings."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")  # show a warning even if it was shown before
+        print(read())
+    for warning in caught:
+        # PyTorch ends the text with the C++ file it came from: cut, so it is the same everywhere
+        text = str(warning.message).split(" (Triggered")[0]
+        print(warning.category.__name__ + ":")
+        print(textwrap.fill(text, 96))
+    return caught
 
 # %% [markdown]
 # ## Reading an intermediate's `.grad`
@@ -38,33 +55,22 @@ x.grad
 # `None`, and PyTorch warns: reading it raises a `UserWarning`. `h` is not a leaf, so backward
 # passed its gradient (12) on to `x` and then dropped it.
 # </details>
-#
-# A warning normally goes to the notebook's error stream. To show it here we catch it with
-# `warnings.catch_warnings(record=True)` and print its message (PyTorch adds the C++ file it
-# came from in brackets; we cut that off so the text is the same on every machine).
 
 # %%
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always")  # show it even if it was shown before
-    print(h.grad)
-
-message = str(caught[0].message).split(" (Triggered")[0]
-print(caught[0].category.__name__ + ":")
-print(textwrap.fill(message, 96))
+caught = show(lambda: h.grad)
 
 # %%
 assert len(caught) == 1 and caught[0].category is UserWarning
-assert "not a leaf Tensor" in message and ".retain_grad()" in message
+assert "not a leaf Tensor" in str(caught[0].message)
+assert ".retain_grad()" in str(caught[0].message)
 
 # %% [markdown]
 # The warning says it all: the `.grad` of a non-leaf "won't be populated", and if you want it,
 # call `.retain_grad()`. Reading a leaf's `.grad`, even when it is `None`, never warns:
 
 # %%
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always")
-    untouched = torch.tensor(1.0, requires_grad=True)
-    print(x.grad, untouched.grad)
+untouched = torch.tensor(1.0, requires_grad=True)
+caught = show(lambda: (x.grad, untouched.grad))
 print(len(caught), "warnings")
 
 # %%
@@ -135,8 +141,8 @@ y = h**2
 viz.backward_steps(y, predict=True)
 
 # %% [markdown]
-# Two details. On a leaf, `retain_grad()` does nothing: leaves keep their gradient anyway
-# (and `retains_grad` stays `False` for them). The second: the output itself can retain too.
+# Two details. First, on a leaf `retain_grad()` does nothing: leaves keep their gradient anyway
+# (and `retains_grad` stays `False` for them). Second, the output itself can retain too.
 #
 # <details><summary>With <code>y.retain_grad()</code>, what will <code>y.grad</code> print?
 # Click to reveal</summary>

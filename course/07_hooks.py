@@ -106,7 +106,7 @@ assert w.grad.item() == 1.0  # 8 * 5 = 40, clipped to 1 before it was stored
 # %% [markdown]
 # PyTorch has more hooks than these: on `grad_fn` nodes, and on `nn.Module`s for whole layers
 # (`register_full_backward_hook`). They too are called with gradients and may return
-# replacements. One kind is not.
+# replacements. The next kind does neither.
 #
 # ## After `.grad` is written: an optimizer step inside backward
 #
@@ -250,7 +250,7 @@ plt.show()
 # %% [markdown]
 # The fix belongs to training, not to autograd (a smaller learning rate, a better
 # initialisation, or `LeakyReLU`, whose slope is never zero); finding the problem took one hook.
-# The graph of this loss, with `z` among its intermediates, is small enough to draw:
+# The graph of the loss after that step, with `z` among its intermediates:
 
 # %% tags=["minigrad-only"]
 viz.draw(loss)

@@ -167,19 +167,19 @@ assert (dw.item(), db.item()) == (2.0, 1.0) and w.grad is None and b.grad is Non
 # The gradients so far were plain tensors: no `grad_fn`, no history. With `create_graph=True`
 # the backward pass is itself recorded.
 #
-# Take $y = x^3$ at $x = 2$: $y' = 3x^2$ and $y'' = 6x$.
+# Take $y = x^3$ at $x = 1$: $y' = 3x^2$ and $y'' = 6x$.
 #
 # <details><summary>What will <code>first</code> print, and then <code>second</code>? Click to
 # reveal</summary>
 #
-# `tensor(12., grad_fn=<MulBackward0>)`, then `tensor(12.)` ($3 \cdot 2^2$ and $6 \cdot 2$).
+# `tensor(3., grad_fn=<MulBackward0>)`, then `tensor(6.)` ($3 \cdot 1^2$ and $6 \cdot 1$).
 # The first derivative carries a `grad_fn`: it was computed by recorded operations (the backward
 # of `pow` multiplies), so it is a function of `x` that can be differentiated again. The second
 # was computed without `create_graph`, so it is a plain tensor.
 # </details>
 
 # %%
-x = torch.tensor(2.0, requires_grad=True)
+x = torch.tensor(1.0, requires_grad=True)
 y = x**3
 (first,) = torch.autograd.grad(y, x, create_graph=True)
 print(first)
@@ -187,8 +187,8 @@ print(first)
 print(second)
 
 # %%
-assert first.item() == 3 * 2.0**2 and first.grad_fn is not None
-assert second.item() == 6 * 2.0 and second.grad_fn is None
+assert first.item() == 3 * 1.0**2 and first.grad_fn is not None
+assert second.item() == 6 * 1.0 and second.grad_fn is None
 
 # %% [markdown]
 # Here is the graph behind `first`: the backward of `pow`, written out as ordinary operations
@@ -198,7 +198,7 @@ assert second.item() == 6 * 2.0 and second.grad_fn is None
 viz.draw(first)
 
 # %% [markdown]
-# Nothing stops at two. On a whole range of points at once: `f(xs).sum()` has, at each point,
+# The same works on a whole range of points at once: `f(xs).sum()` has, at each point,
 # the derivative of `f` there (each term depends on one point only), so one call gives $f'$
 # everywhere, and one more gives $f''$.
 
@@ -219,9 +219,11 @@ fig, ax = plt.subplots(figsize=(5.5, 3.2))
 ax.plot(plain.tolist(), f.tolist(), label="f(x) = x³")
 ax.plot(plain.tolist(), df.tolist(), label="f'(x) = 3x²")
 ax.plot(plain.tolist(), d2f.tolist(), label="f''(x) = 6x")
-ax.scatter([2.0], [12.0], color="black", zorder=3)
-ax.annotate("f'(2) = f''(2) = 12", (2.0, 12.0), textcoords="offset points", xytext=(-14, 0),
-            ha="right", va="center")
+ax.scatter([1.0, 1.0], [3.0, 6.0], color="black", zorder=3)  # first and second, above
+ax.annotate("f''(1) = 6", (1.0, 6.0), textcoords="offset points", xytext=(-8, 0), ha="right",
+            va="center")
+ax.annotate("f'(1) = 3", (1.0, 3.0), textcoords="offset points", xytext=(6, -6), ha="left",
+            va="top")
 ax.axhline(0, color="gray", linewidth=0.5)
 ax.set_xlabel("x")
 ax.legend()
@@ -339,7 +341,7 @@ assert packed == [(3,)]
 # - `torch.autograd.grad(outputs, inputs)` returns a tuple of gradients and leaves `.grad`
 #   alone.
 # - `create_graph=True` records the backward pass, so gradients can be differentiated again:
-#   $\frac{d^2}{dx^2} x^3 = 6x$, 12 at $x = 2$.
+#   $\frac{d^2}{dx^2} x^3 = 6x$, 6 at $x = 1$.
 # - `backward(inputs=[...])` fills only the `.grad` of the tensors named.
 # - `saved_tensors_hooks(pack, unpack)` sees every tensor saved for backward; checkpointing
 #   saves a block's inputs only, and runs the block again in backward.

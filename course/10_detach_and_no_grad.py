@@ -21,8 +21,8 @@ from minigrad import viz
 #
 # Where it matters: a prediction trained towards a target computed from the same parameters,
 # such as a *temporal-difference* target in reinforcement learning (the reward plus the
-# discounted value of the next state) or a teacher network's output. Take one weight $w = 0.5$ and a value
-# $v(s) = w\,s$. The prediction for state $s = 2$ is $w \cdot 2 = 1$; the target is the reward
+# discounted value of the next state) or a teacher network's output. Take one weight $w = 0.5$
+# and a value $v(s) = w\,s$. The prediction for state $s = 2$ is $w \cdot 2 = 1$; the target is the reward
 # $r = 1$ plus $\gamma = 0.5$ times the value of the next state $s' = 4$, so
 # $1 + 0.5 \cdot (w \cdot 4) = 2$. The loss is $(\text{prediction} - \text{target})^2 = 1$.
 #
@@ -115,7 +115,8 @@ def train(steps, keep_graphs):
 #
 # It holds 401. Each step's loss has three nodes (`MulBackward0`, `SubBackward0`,
 # `PowBackward0`), and each `+=` adds one `AddBackward0`: four per step, plus `w`'s one
-# `AccumulateGrad`, which every step shares. The graph grows with every step and is freed only when `total` is.
+# `AccumulateGrad`, which every step shares. The graph grows with every step and is freed only
+# when `total` is.
 # </details>
 
 # %%
@@ -142,8 +143,8 @@ assert isinstance(plain_total, float) and abs(plain_total - total.item()) < 1e-3
 #
 # `detach()` cuts one tensor out. `with torch.no_grad():` acts on a block of code: operations
 # inside record no node, so a result such as `x * 2` does not require grad and has no `grad_fn`,
-# even when `x` does. `torch.is_grad_enabled()` tells which mode you are in. The loop above used it
-# for the update `w -= 0.01 * w.grad`, which must not become part of any graph.
+# even when `x` does. The loop above used `no_grad` for the update `w -= 0.01 * w.grad`, which
+# must not become part of any graph. `torch.is_grad_enabled()` tells which mode you are in.
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)

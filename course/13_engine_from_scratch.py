@@ -3,9 +3,9 @@
 #
 # Since notebook 01 minigrad has recorded your operations, and `backward()` has walked them.
 # Here you write that engine yourself, on numpy, in five short steps, each checked against
-# minigrad: a `Tensor` that records operations, their gradients, the backward pass, an
-# optimizer. Then a small network learns with your engine, and with
-# minigrad, from the same lines of code.
+# minigrad: the gradient of a broadcast input, recording an operation, four operations'
+# gradients, the backward pass, an optimizer. Then a small network learns with your engine,
+# and with minigrad, from the same lines of code.
 
 # %%
 import minigrad as torch
@@ -364,7 +364,7 @@ print("torch:", [round(loss, 4) for loss in torchs[::50]])
 
 # %%
 largest = max(abs(mine - theirs) for mine, theirs in zip(yours, torchs))
-print("largest difference:", largest < 1e-5)
+print("the same losses, to 1e-5:", largest < 1e-5)
 
 # %%
 assert largest < 1e-5

@@ -7,9 +7,8 @@ import numpy as np
 
 from . import _inplace
 from ._tensor_ops import _attach, _shape_args
-from .ops import (index_write, logical, masking, norm, pointwise_more, reduction, rounding,
+from .ops import (index_write, linalg, logical, masking, norm, pointwise_more, reduction, rounding,
                   sampling, selection, shape, sorting, statistics, tiling)
-from .ops import linalg as _linalg
 from .ops import transcendental as tr
 from .ops.diagonal import diag as _diag
 from .ops.diagonal import diagonal as _diagonal
@@ -135,7 +134,7 @@ class MoreTensorOps:
     def flipud(self): return tiling.flipud(self)
     def diagonal(self, offset=0, dim1=0, dim2=1): return _diagonal(self, offset, dim1, dim2)
     def diag(self, diagonal=0): return _diag(self, diagonal)
-    def matrix_power(self, n): return _linalg.matrix_power(self, n)
+    def matrix_power(self, n): return linalg.matrix_power(self, n)
     def unflatten(self, dim, sizes): return tiling.unflatten(self, dim, sizes)
     def sum_to_size(self, *size): return tiling.sum_to_size(self, _shape_args(size))
 

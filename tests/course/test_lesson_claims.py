@@ -27,9 +27,9 @@ BOTH, TORCH = "both", "torch"
 CLAIMS = [
     # 00: x.grad does not itself require grad.
     ("00", "it does not carry `requires_grad=True` itself", """
-x = torch.tensor(2.0, requires_grad=True)
+x = torch.tensor(3.0, requires_grad=True)
 (x ** 2).backward()
-assert x.grad.item() == 4.0 and not x.grad.requires_grad and x.grad.grad_fn is None
+assert x.grad.item() == 6.0 and not x.grad.requires_grad and x.grad.grad_fn is None
 """, BOTH),
     # 01: only AccumulateGrad and CopySlices carry their C++ namespace.
     ("01", "`torch::autograd::AccumulateGrad` carries its C++ namespace in its name", """
@@ -58,15 +58,14 @@ assert torch.tensor([1.0], requires_grad=True).requires_grad
     ("01", "floating-point (or complex) tensors can", """
 assert torch.tensor([1j], requires_grad=True).requires_grad
 """, TORCH),
-    # 02: x -= lr * x.grad is SGD's update; Adam's first step moves by about lr.
+    # 02: x -= lr * x.grad is SGD's update, whatever the gradient's size.
     ("02", "`torch.optim.SGD` makes exactly this update", """
-for optimizer, start, expected in [(torch.optim.SGD, 2.0, 1.6), (torch.optim.Adam, 2.0, 1.9),
-                                    (torch.optim.Adam, 200.0, 199.9)]:
+for start, expected in [(2.0, 1.6), (200.0, 160.0)]:
     x = torch.tensor(start, requires_grad=True)
-    step = optimizer([x], lr=0.1)
+    step = torch.optim.SGD([x], lr=0.1)
     (x ** 2).backward()  # x.grad = 2x: 4, or 400
     step.step()
-    assert abs(x.item() - expected) < 1e-4, (optimizer.__name__, start, x.item())
+    assert abs(x.item() - expected) < 1e-4, (start, x.item())
 """, BOTH),
     # 03: in place, except with create_graph=True.
     ("03", "with `create_graph=True`, notebook 09, it makes a new one", """
@@ -368,6 +367,9 @@ assert torch.allclose(torch.nn.CrossEntropyLoss()(scores, labels), by_hand)
     ("14", ("its gradient is the average over all points of (predicted probabilities minus "
             "the one-hot label)"), """
 layer = torch.nn.Linear(2, 2)
+with torch.no_grad():  # fixed weights: random ones made the float comparison flaky
+    layer.weight.copy_(torch.tensor([[0.3, -0.7], [0.5, 0.2]]))
+    layer.bias.copy_(torch.tensor([0.1, -0.4]))
 xs = torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
 labels = torch.tensor([0, 1, 1])
 scores = layer(xs)

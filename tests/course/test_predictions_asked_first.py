@@ -33,12 +33,12 @@ PREDICTION = re.compile(r"<details>\s*<summary>((?:(?!</summary>).)*?Click\s+to\
 
 # (notebook, a piece of the question, phrases stating the answer, where it first appears)
 TABLE = [
-    ("00", "what will x.grad print?", ["tensor(4.)"], "output"),
+    ("00", "what will x.grad print?", ["tensor(6.)"], "output"),
     ("01", "what will y.requires_grad print?",
      ["tracked as soon as", "result does too", "remembers how it was made"], "reveal"),
     ("01", "is x * 5 a leaf?", ["records nothing", "even though it was computed"], "reveal"),
     ("01", "will its graph hold one divbackward0", ["nine", "records what happened"], "reveal"),
-    ("01", "at w = 3, four halvings, what will w.grad be", ["w.grad = 0.1875", "3 / 2^4"],
+    ("01", "halve_until_small(w * 3).backward(), at w = 3?", ["w.grad = 0.1875", "3 / 2^4"],
      "output"),
     ("02", "which number will that ratio approach?", ["4.001", "2x"], "output"),
     ("02", "how many units will l move per unit of a?", ["18.000", "3 \\times 6", "multiply"],
@@ -106,7 +106,7 @@ TABLE = [
     ("09", "what will it return, and what is x.grad afterwards?",
      ["(tensor(12.),)", "x.grad: none", "writes no .grad"], "output"),
     ("09", "what will first print, and then second?",
-     ["tensor(12., grad_fn=<mulbackward0>)", "can be differentiated again"], "output"),
+     ["tensor(3., grad_fn=<mulbackward0>)", "can be differentiated again"], "output"),
     ("09", "what will loss.backward(inputs=[a]) leave", ["tensor(3.) none", "left alone"],
      "output"),
     ("09", "how many tensors will pack see", ["packed: [(3,), (3,)]", "mulbackward0 saves x"],
@@ -260,6 +260,44 @@ def test_no_answer_above_its_question(number: str, question: str, phrases: list[
     missing = [p for p in phrases if normalised(p) not in shown["reveal"] + shown["output"]]
     assert not missing, f"not the answer's words (in neither reveal nor output): {missing}"
 
+
+def prose_between_question_and_answer(notebook: nbformat.NotebookNode) -> list[str]:
+    """Text a learner reads after a prediction's question and before its answer cell: the rest
+    of its markdown after the reveal, and any markdown cell before the next code cell."""
+    found = []
+    for index, cell in enumerate(notebook.cells):
+        if cell.cell_type != "markdown":
+            continue
+        matches = list(PREDICTION.finditer(cell.source))
+        ends = [match.start() for match in matches[1:]] + [len(cell.source)]
+        for match, end in zip(matches, ends):
+            question = normalised(match.group(1))[:40]
+            if cell.source[match.end():end].strip():
+                found.append(f"cell {index} ({question}): text after its reveal")
+            following = notebook.cells[index + 1] if index + 1 < len(notebook.cells) else None
+            if following is None or following.cell_type != "code":
+                found.append(f"cell {index} ({question}): no code cell right after it")
+    return found
+
+
+@pytest.mark.parametrize("path", sorted(NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.stem)
+def test_a_prediction_is_answered_by_the_cell_right_after_it(path: Path) -> None:
+    """Prose between a question and its answer cell is read before the learner has answered
+    (lesson 06 explained how it would catch "the warning" reading h.grad raises there)."""
+    found = prose_between_question_and_answer(nbformat.read(path, as_version=4))
+    assert not found, found
+
+
+def test_prose_after_a_question_is_found() -> None:
+    notebook = load("06")
+    assert not prose_between_question_and_answer(notebook)
+    index, _, _ = find(notebook, "what will h.grad print?")
+    planted = copy.deepcopy(notebook)
+    planted.cells[index].source += "\n\nThe next cell catches the warning this raises."
+    assert len(prose_between_question_and_answer(planted)) == 1
+    planted = copy.deepcopy(notebook)
+    planted.cells.insert(index + 1, nbformat.v4.new_markdown_cell("It warns."))
+    assert len(prose_between_question_and_answer(planted)) == 1
 
 def test_a_leak_is_found_in_a_heading_an_output_and_a_diagram() -> None:
     """The detector itself: an answer planted above its question, in each kind of place a
