@@ -134,6 +134,7 @@ class MoreTensorOps:
     def flipud(self): return tiling.flipud(self)
     def diagonal(self, offset=0, dim1=0, dim2=1): return _diagonal(self, offset, dim1, dim2)
     def diag(self, diagonal=0): return _diag(self, diagonal)
+
     def matrix_power(self, n): return linalg.matrix_power(self, n)
     def unflatten(self, dim, sizes): return tiling.unflatten(self, dim, sizes)
     def sum_to_size(self, *size): return tiling.sum_to_size(self, _shape_args(size))

@@ -4914,9 +4914,11 @@ def _operators_with_arrays(lib: Any, array: np.ndarray) -> Any:
     t, seen = lib.tensor([1.0, 2.0]), []
     for name, apply in _OPERATORS.items():
         for left, right in ((t, array), (array, t)):
-            seen.append((name, _error(lambda: apply(left, right)),
-                         type(apply(left, right)).__name__ if "Error" not in
-                         _error(lambda: apply(left, right)) else None))
+            try:
+                result = apply(left, right)
+                seen.append((name, type(result).__name__, result))  # a tensor, or a bool
+            except Exception as error:
+                seen.append((name, f"{type(error).__name__}: {error}"))
     return seen
 
 
