@@ -75,8 +75,8 @@ print("x.grad:", x.grad)
 assert x.grad.item() == 3 * 2
 
 # %% [markdown]
-# Step by step, on a fresh copy with one hook that multiplies by 10: `MulBackward0` of
-# $h = 2x$ receives 30, not 3.
+# Step by step, on a fresh copy with one hook that multiplies by 10: `h` receives 3, and the
+# hook's 30 goes on to the next `MulBackward0`.
 
 # %% tags=["minigrad-only"]
 x = torch.tensor(1.0, requires_grad=True)
