@@ -79,6 +79,7 @@ class TensorOps:
     def __mod__(self, other): return self.remainder(other)
     def __rmod__(self, other): return rounding.remainder(other, self)
     def nelement(self): return self.numel()
+    def ndimension(self): return self.dim()
     def neg(self): return -self
     def reciprocal(self): return pointwise.Reciprocal.apply(self._float_if_int())
 
@@ -277,8 +278,11 @@ class TensorOps:
                              requires_grad=requires_grad)
 
     def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
-        return creation.tensor(data, dtype=dtype or self.dtype, device=device,
-                               requires_grad=requires_grad)
+        _device.check(device)
+        if isinstance(data, Tensor):
+            warnings.warn(creation.COPY_CONSTRUCT_WARNING.format(call="tensor.new_tensor"),
+                          UserWarning, stacklevel=2)
+        return creation.copy_of(data, dtype or self.dtype, requires_grad)
 
     # ---- copies and types -------------------------------------------------------------------
     def clone(self):  # keeps the layout (PyTorch's default, torch.preserve_format)
@@ -307,6 +311,10 @@ class TensorOps:
     def long(self): return self.to(_dtype.int64)
     def int(self): return self.to(_dtype.int32)
     def bool(self): return self.to(_dtype.bool)
+    def half(self): return self.to(_dtype.float16)
+    def short(self): return self.to(_dtype.int16)
+    def char(self): return self.to(_dtype.int8)
+    def byte(self): return self.to(_dtype.uint8)
 
     def _float_if_int(self):
         return self if self.dtype.is_floating_point else self.to(_dtype.float32)

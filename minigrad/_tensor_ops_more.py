@@ -7,9 +7,10 @@ import numpy as np
 
 from . import _inplace
 from ._tensor_ops import _attach, _shape_args
-from .ops import (index_write, logical, masking, norm, pointwise_more, reduction, rounding,
+from .ops import (index_write, linalg, logical, masking, norm, pointwise_more, reduction, rounding,
                   sampling, selection, shape, sorting, statistics, tiling)
 from .ops import transcendental as tr
+from .ops.diagonal import diag as _diag
 from .ops.diagonal import diagonal as _diagonal
 from .ops.operands import type_name
 from .tensor import Tensor
@@ -40,6 +41,7 @@ class MoreTensorOps:
     def clamp_min(self, min): return selection.ClampMin.apply(self, min)  # noqa: A002
     def clamp_max(self, max): return selection.ClampMax.apply(self, max)  # noqa: A002
     subtract, multiply, divide = Tensor.sub, Tensor.mul, Tensor.div
+    true_divide, true_divide_ = Tensor.div, Tensor.div_
     def where(self, condition, other): return selection.where(condition, self, other)
     def dist(self, other, p=2): return norm.dist(self, other, p)
     def lerp(self, end, weight): return pointwise_more.lerp(self, end, weight)
@@ -131,6 +133,9 @@ class MoreTensorOps:
     def fliplr(self): return tiling.fliplr(self)
     def flipud(self): return tiling.flipud(self)
     def diagonal(self, offset=0, dim1=0, dim2=1): return _diagonal(self, offset, dim1, dim2)
+    def diag(self, diagonal=0): return _diag(self, diagonal)
+
+    def matrix_power(self, n): return linalg.matrix_power(self, n)
     def unflatten(self, dim, sizes): return tiling.unflatten(self, dim, sizes)
     def sum_to_size(self, *size): return tiling.sum_to_size(self, _shape_args(size))
 

@@ -15,7 +15,13 @@ from .tensor import Tensor
 
 COPY_CONSTRUCT_WARNING = (
     "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
-    "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).")
+    "sourceTensor.detach().clone().requires_grad_(True), rather than {call}(sourceTensor).")
+NOT_WRITABLE_WARNING = (
+    "The given NumPy array is not writable, and PyTorch does not support non-writable tensors. "
+    "This means writing to this tensor will result in undefined behavior. You may want to copy "
+    "the array to protect its data or make it writable before converting it to a tensor. This "
+    "type of warning will be suppressed for the rest of this program.")
+_warned = {"not writable": False}
 
 
 def _numpy_dtype_of(data: Any, dtype: _dtype.dtype | None) -> Any:
@@ -52,7 +58,13 @@ def tensor(data: Any, dtype: _dtype.dtype | None = None, device: Any = None,
     """A new leaf tensor holding a copy of `data` (a number, nested lists, or an array)."""
     _check_device(device)
     if isinstance(data, Tensor):  # allowed, but PyTorch steers towards saying what is meant
-        warnings.warn(COPY_CONSTRUCT_WARNING, UserWarning, stacklevel=2)
+        warnings.warn(COPY_CONSTRUCT_WARNING.format(call="torch.tensor"), UserWarning,
+                      stacklevel=2)
+    return copy_of(data, dtype, requires_grad)
+
+
+def copy_of(data: Any, dtype: _dtype.dtype | None, requires_grad: bool) -> Tensor:
+    """torch.tensor's and Tensor.new_tensor's copy, without their warning."""
     try:
         array = np.array(_plain(data), dtype=_numpy_dtype_of(data, dtype))
     except ValueError:  # numpy's words for ragged lists; PyTorch's name the dim and lengths
@@ -92,15 +104,27 @@ def _ragged(data: list, dtype: _dtype.dtype | None) -> np.ndarray | None:
 
 
 def as_tensor(data: Any, dtype: _dtype.dtype | None = None, device: Any = None) -> Tensor:
+    """As in PyTorch: a tensor itself (converted with `to`, in the graph, for another dtype),
+    a numpy array's memory shared when no other dtype is asked for, anything else copied."""
     _check_device(device)
-    if isinstance(data, Tensor) and (dtype is None or data.dtype is dtype):
-        return data
+    if isinstance(data, Tensor):
+        return data if dtype is None or data.dtype is dtype else data.to(dtype)
+    if isinstance(data, np.ndarray) and (dtype is None or data.dtype == dtype.numpy):
+        return from_numpy(data)
     return tensor(data, dtype=dtype)
 
 
 def from_numpy(array: np.ndarray) -> Tensor:
-    """Shares memory with `array`, as in PyTorch."""
+    """Shares memory with `array`, as in PyTorch (which has no negative strides)."""
     _dtype.from_numpy(array.dtype)
+    if any(stride < 0 for stride in array.strides):
+        raise ValueError(
+            "At least one stride in the given numpy array is negative, and tensors with "
+            "negative strides are not currently supported. (You can probably work around this "
+            "by making a copy of your array  with array.copy().) ")
+    if not array.flags.writeable and not _warned["not writable"]:  # once, as in PyTorch
+        _warned["not writable"] = True
+        warnings.warn(NOT_WRITABLE_WARNING, UserWarning, stacklevel=2)
     return Tensor(array)
 
 

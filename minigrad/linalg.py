@@ -1,13 +1,15 @@
-"""minigrad.linalg: the vector norms of torch.linalg (`norm`, `vector_norm`). Matrix norms
-other than the Frobenius norm (ord=2 on a matrix, 'nuc', 1, inf) are PyTorch-only."""
+"""minigrad.linalg: the vector norms of torch.linalg (`norm`, `vector_norm`) and
+`matrix_power`. Matrix norms other than the Frobenius norm (ord=2 on a matrix, 'nuc', 1, inf)
+and inverses are PyTorch-only."""
 from __future__ import annotations
 
 from typing import Any
 
+from .ops.linalg import matrix_power
 from .ops.norm import vector_norm
 from .tensor import Tensor
 
-__all__ = ["norm", "vector_norm"]
+__all__ = ["matrix_power", "norm", "vector_norm"]
 
 
 def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False,  # noqa: A002, N803

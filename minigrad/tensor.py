@@ -334,7 +334,9 @@ class Tensor:
         if self.requires_grad:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
-        return self._data
+        # a new array over the same memory, as PyTorch's: reshaping it in place (`a.shape = ..`)
+        # must not reshape the tensor
+        return self._data.view()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         return self.numpy() if dtype is None else self.numpy().astype(dtype)

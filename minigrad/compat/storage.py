@@ -1,5 +1,5 @@
 """Where a tensor's values live: `stride()`, `storage_offset()`, `data_ptr()` and `storage()`,
-read from the numpy array under it. A view shares its base's storage, as in PyTorch; the
+read from the numpy array under it, and `resize_()`, which lays new sizes over it. A view shares its base's storage, as in PyTorch; the
 storage is the base array's memory, element by element."""
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import creation
 from .._tensor_ops import _attach
 from ..tensor import Tensor
 
@@ -41,6 +42,30 @@ def storage_offset(t: Tensor) -> int:
 
 def data_ptr(t: Tensor) -> int:
     return t._data.__array_interface__["data"][0]
+
+
+def resize_(t: Tensor, sizes: tuple) -> Tensor:
+    """New sizes, contiguous, over the storage from the tensor's first element, as in PyTorch
+    (Udacity's MNIST lesson flattens a batch so); a larger size gets a larger storage, whose
+    new elements PyTorch leaves uninitialised (zeros here)."""
+    if t.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    shape = creation._sizes(sizes)
+    count = int(np.prod(shape))
+    root = _root(t._data)
+    if not root.flags.c_contiguous:  # a numpy array in another memory order: no flat storage
+        raise RuntimeError("resize_ of a tensor over a non-C-ordered numpy array is not "
+                           "supported by minigrad")
+    start = storage_offset(t)
+    available = root.reshape(-1)[start:]
+    if count <= available.size:
+        t._data = available[:count].reshape(shape)
+    else:
+        grown = np.zeros(count, dtype=root.dtype)
+        grown[:available.size] = available
+        t._data = grown.reshape(shape)
+    t._bump_version()
+    return t
 
 
 class TypedStorage:
@@ -92,6 +117,7 @@ class _StorageMethods:
     def storage_offset(self): return storage_offset(self)
     def data_ptr(self): return data_ptr(self)
     def storage(self): return TypedStorage(self)
+    def resize_(self, *sizes, memory_format=None): return resize_(self, sizes)
 
 
 _attach(_StorageMethods, Tensor)

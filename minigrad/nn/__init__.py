@@ -15,7 +15,7 @@ from .parameter import Parameter
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .recurrent import GRU, LSTM, RNN, RNNBase
 from .tutorial_layers import (BCELoss, BCEWithLogitsLoss, Flatten, HuberLoss, KLDivLoss, L1Loss,
-                             NLLLoss, SmoothL1Loss, Softmax)
+                             LogSoftmax, NLLLoss, SmoothL1Loss, Softmax)
 
 __all__ = [
            "AdaptiveAvgPool2d",
@@ -52,6 +52,7 @@ __all__ = [
            "LazyConv2d",
            "LazyLinear",
            "LeakyReLU",
+           "LogSoftmax",
            "Linear",
            "MSELoss",
            "MaxPool2d",

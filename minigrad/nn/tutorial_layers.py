@@ -1,4 +1,4 @@
-"""The layers the public tutorials use besides those in layers.py: Flatten, Softmax,
+"""The layers the public tutorials use besides those in layers.py: Flatten, Softmax, LogSoftmax,
 BCEWithLogitsLoss, BCELoss, L1Loss and NLLLoss, as in torch.nn."""
 from __future__ import annotations
 
@@ -30,6 +30,20 @@ class Softmax(Module):
 
     def forward(self, input: Tensor) -> Tensor:
         return F.softmax(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class LogSoftmax(Module):
+    """log(softmax(x)) along `dim` (see `functional.log_softmax`); NLLLoss's usual input."""
+
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.log_softmax(input, self.dim, _stacklevel=5)
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"

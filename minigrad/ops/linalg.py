@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import Function
+from ..creation import eye
 from ..fidelity.products import matmul_like_torch
 from ..tensor import Tensor
 from .shape import SqueezeDimInPlace, UnsafeView
@@ -223,3 +224,32 @@ def einsum(equation: str, *operands: Tensor) -> Tensor:
         letters = "".join(subscripts)
         output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
     return Einsum.apply(subscripts, output, *operands)
+
+
+def matrix_power(A: Tensor, n: int) -> Tensor:  # noqa: N803
+    """A @ A @ ... (n times), with PyTorch's products in PyTorch's order (so its roundings and
+    grad_fn): A @ A, then (A @ A) @ A, and from n = 4 on, by the binary digits of n."""
+    if A.ndim < 2:
+        raise RuntimeError("linalg.matrix_power: The input tensor A must have at least 2 "
+                           "dimensions.")
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError("linalg.matrix_power: A must be batches of square matrices, but "
+                           f"they are {A.shape[-2]} by {A.shape[-1]} matrices")
+    if n < 0:
+        raise RuntimeError("minigrad is a subset of PyTorch: it has no linalg.inv, so no "
+                           "matrix_power with a negative exponent")
+    if n == 0:  # the identity, written over a copy of A, as PyTorch's (grad_fn CopyBackwards)
+        return A.clone().copy_(eye(A.shape[-1], dtype=A.dtype).expand_as(A))
+    if n == 1:
+        return A.clone()
+    if n == 2:
+        return A.matmul(A)
+    if n == 3:
+        return A.matmul(A).matmul(A)
+    z = result = None
+    while n > 0:
+        bit, n = n % 2, n // 2
+        z = A if z is None else z.matmul(z)
+        if bit:
+            result = z if result is None else result.matmul(z)
+    return result

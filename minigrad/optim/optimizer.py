@@ -74,7 +74,12 @@ class Optimizer:
             for group in self.param_groups:
                 for param in group["params"]:
                     if param.grad is not None:
-                        self._update(param, param.grad._data, group, self.state[param])
+                        # a parameter has a state entry only once an update stores something
+                        # (plain SGD never does), as PyTorch's state_dict shows
+                        state = self.state.get(param, {})
+                        self._update(param, param.grad._data, group, state)
+                        if state:
+                            self.state[param] = state
                         param._bump_version()  # in place, as PyTorch's add_ would count it
         return loss
 

@@ -4,8 +4,8 @@ with minigrad, naming every node the same way on both sides, so that a learner's
 travels as a list of names.
 
 An operation is ["leaf", values], ["const", values], ["add", i, j], ["sub", i, j], ["mul", i, j],
-["scale", i, c], ["exp", i], ["tanh", i], ["sum", i] or ["chain", i, n] (n multiplications by 1),
-where i and j index earlier operations; the last one is the output. Node k is "n{k}" (the
+["scale", i, c], ["pow", i, n], ["exp", i], ["tanh", i], ["sum", i] or ["chain", i, n] (n
+multiplications by 1), where i and j index earlier operations; the last one is the output. Node k is "n{k}" (the
 grad_fn of operation k's result), a leaf's AccumulateGrad is "leaf{k}"."""
 from __future__ import annotations
 
@@ -21,22 +21,7 @@ Ops = list[list]
 
 def build(ops: Ops) -> tuple[list[Tensor], dict[Any, str]]:
     """The tensors of each operation, and every node's name."""
-    values: list[Tensor] = []
-    for op in ops:
-        kind, args = op[0], op[1:]
-        if kind in ("leaf", "const"):
-            values.append(Tensor(np.array(args[0], dtype=float), requires_grad=kind == "leaf"))
-            continue
-        x = values[args[0]]
-        if kind == "chain":
-            for _ in range(args[1]):
-                x = x * 1.0
-            values.append(x)
-            continue
-        other = values[args[1]] if kind in ("add", "sub", "mul") else None
-        values.append({"add": lambda: x + other, "sub": lambda: x - other,
-                       "mul": lambda: x * other, "scale": lambda: x * float(args[1]),
-                       "exp": x.exp, "tanh": x.tanh, "sum": x.sum}[kind]())
+    values = apply(ops)
     names: dict[Any, str] = {}
     for index, (op, t) in enumerate(zip(ops, values)):
         if op[0] == "leaf":
@@ -51,6 +36,29 @@ def build(ops: Ops) -> tuple[list[Tensor], dict[Any, str]]:
                 break
             names[node] = f"n{index}.{depth}"
     return values, names
+
+
+def apply(ops: Ops, values: list[Tensor] | None = None) -> list[Tensor]:
+    """`values` (none by default) and the tensor of each operation after them, in order (an
+    operation's indices count `values` first)."""
+    values = list(values or [])
+    for op in ops:
+        kind, args = op[0], op[1:]
+        if kind in ("leaf", "const"):
+            values.append(Tensor(np.array(args[0], dtype=float), requires_grad=kind == "leaf"))
+            continue
+        x = values[args[0]]
+        if kind == "chain":
+            for _ in range(args[1]):
+                x = x * 1.0
+            values.append(x)
+            continue
+        other = values[args[1]] if kind in ("add", "sub", "mul") else None
+        values.append({"add": lambda: x + other, "sub": lambda: x - other,
+                       "mul": lambda: x * other, "scale": lambda: x * float(args[1]),
+                       "pow": lambda: x ** args[1], "exp": x.exp, "tanh": x.tanh,
+                       "sum": x.sum}[kind]())
+    return values
 
 
 def named(items: Any, names: dict[Any, str]) -> Any:

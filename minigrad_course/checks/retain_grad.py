@@ -42,11 +42,15 @@ def _network(seed: int, rows: int, inputs: int, hidden: int) -> tuple[Tensor, Te
 
 
 def _expected_gradients(x: Tensor, w1: Tensor, w2: Tensor) -> tuple[np.ndarray, ...]:
-    """d(out)/d(hidden), then w1.grad and w2.grad after out.backward()."""
-    hidden = (x @ w1).relu()
-    hidden.retain_grad()
-    (hidden @ w2).sum().backward()
-    return hidden.grad._data, w1.grad._data, w2.grad._data
+    """d(out)/d(hidden), then w1.grad and w2.grad, for out = (relu(x @ w1) @ w2).sum(): the
+    chain rule written out with numpy (out adds up hidden @ w2, so each row of hidden gets w2
+    as its gradient), not the retain_grad() the exercise asks for."""
+    x, w1, w2 = x._data, w1._data, w2._data
+    before_relu = x @ w1
+    d_hidden = np.ones((len(x), 1)) @ w2.T
+    d_w1 = x.T @ (d_hidden * (before_relu > 0))
+    d_w2 = np.maximum(before_relu, 0).T @ np.ones((len(x), 1))
+    return d_hidden, d_w1, d_w2
 
 
 # The read-only cell's bug, as the notebook shows it (a test keeps the two equal): while

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from minigrad.autograd import engine
 from minigrad.tensor import Tensor
 from . import _graphs
 from ..integrity.watch import Watch
@@ -52,10 +53,18 @@ def grad_fn_chain(answers: Any) -> None:
                       "Right: walking next_functions replays the operations backwards.")
 
 
+# The graph learners rebuild in exercise 01-build-the-graph, as data (`_graphs`): operations on
+# the leaves a (0) and b (1). The exercise asks for its formula, which the installed course
+# does not carry as code: the learner reads it off the picture.
+TARGET = [["mul", 0, 1], ["add", 2, 1], ["pow", 3, 2]]
+
+
+def _target(a: Tensor, b: Tensor) -> Tensor:
+    return _graphs.apply(TARGET, [a, b])[-1]
+
+
 def show_target() -> Any:
-    """The graph learners rebuild in exercise 01-build-the-graph. Its formula is written here
-    and in `build_the_graph`, never as a function of this module: the learner's namespace
-    holds this module as `check`, and the exercise asks for the formula."""
+    """The picture of TARGET, with its leaves and output named."""
     from minigrad import viz
 
     from ._notebook import grading
@@ -64,14 +73,14 @@ def show_target() -> Any:
         return None
     a = Tensor(2.0, requires_grad=True)
     b = Tensor(-1.0, requires_grad=True)
-    out = (a * b + b) ** 2
+    out = _target(a, b)
     return viz.draw(out, names={a: "a", b: "b", out: "out"})
 
 
 def _operations(t: Tensor) -> Counter:
     """How many times each kind of operation appears in t's graph (each node counted once)."""
     counts: Counter = Counter()
-    for node in _breadth_first(t):
+    for node in engine.topological_order([t.grad_fn] if t.grad_fn is not None else []):
         if type(node).__name__ != "AccumulateGrad":
             counts[type(node).__name__] += 1
     return counts
@@ -98,10 +107,6 @@ def _wiring(t: Tensor, leaves: dict) -> str:
             wired_in = ", ".join(sorted(written[child] for child in inputs))
             written[node] = f"{type(node).__name__}({wired_in})"
     return written[t.grad_fn]
-
-
-def _target(a: Tensor, b: Tensor) -> Tensor:  # show_target's formula (see there)
-    return (a * b + b) ** 2
 
 
 def _graph_data(build: Callable, a_value: float, b_value: float, watched: bool = True) -> dict:
@@ -154,15 +159,19 @@ build_the_graph = Exercise(
             "values and grads for several a and b.")
 
 
-def _breadth_first(t: Tensor) -> list:
-    order, seen, queue = [], set(), [t.grad_fn] if t.grad_fn is not None else []
-    for node in queue:  # the list grows while we walk it: a queue without recursion
-        if node in seen:
-            continue
-        seen.add(node)
-        order.append(node)
-        queue.extend(child for child, _ in node.next_functions if child is not None)
-    return order
+def _breadth_first(order: list) -> bool:
+    """Is `order` (nodes of one graph, each once) breadth-first from its first node: every
+    other node met, along next_functions, from a node listed before it, and listed in the order
+    those first meetings come? A property checked, not an order computed: the walk is the
+    exercise's answer."""
+    met: dict = {}  # node -> (position of the node that first meets it, slot it is met in)
+    for position, node in enumerate(order):
+        for slot, (child, _) in enumerate(node.next_functions):
+            if child is not None and child not in met:
+                met[child] = (position, slot)
+    firsts = [met.get(node) for node in order[1:]]
+    return None not in firsts and firsts == sorted(firsts) and all(
+        first[0] < position for position, first in enumerate(firsts, start=1))
 
 
 # Graphs every walk meets: a sum of products, a value used twice, a leaf, a constant, and one
@@ -193,7 +202,8 @@ def _walk_run(reachable_nodes: Callable, case: dict) -> dict:
 
 def _walk_judge(checks: Checks, case: dict, got: dict) -> None:
     values, names = _graphs.build(case["ops"])
-    expected = [names[node] for node in _breadth_first(values[-1])]
+    root = values[-1].grad_fn
+    expected = [names[node] for node in engine.topological_order([root] if root else [])]
     mine = got["nodes"]
     which = f"on a graph of {len(expected)} nodes" if len(expected) < 5000 else \
         f"on a chain of {len(expected):,} nodes"
@@ -206,7 +216,10 @@ def _walk_judge(checks: Checks, case: dict, got: dict) -> None:
                   f"{which}: some reachable nodes are missing or extra. Hint: follow every "
                   "entry of next_functions, skip the None ones, and start at t.grad_fn "
                   "(a leaf has no grad_fn, so nothing is reachable from it).")
-    checks.expect(mine == expected,
+    nodes = {name: node for node, name in names.items()}
+    checks.expect(lambda: unique_nodes and set(mine) == set(expected) and
+                  (not mine or mine[0] == names[root]) and
+                  _breadth_first([nodes[name] for name in mine]),
                   f"{which}: the nodes are not in breadth-first order. Hint: visit nodes "
                   "in the order you first meet them (a queue, not a stack).")
 

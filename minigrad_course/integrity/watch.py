@@ -172,7 +172,8 @@ class Watch:
             kind: Any = ("forbidden", self.forbidden[code])
         elif code in self.given:
             kind = OURS
-        elif code in _genuine():
+        elif code in _genuine() and _ours(code.co_filename):  # (a copy under another file
+            # name is equal to the original: code objects compare without their file names)
             kind = ("borrowed", code.co_qualname) if code.co_filename in _TOPIC_MODULES else OURS
         elif code in _FROZEN or _in_a_library(code.co_filename):
             kind = OURS  # Python's own and installed packages (minigrad's are genuine above)
@@ -197,7 +198,7 @@ _SCANNED: set[str] = set()
 _MODULES_SCANNED = [0]
 # A check module's function, as a copy of its code object would be (its instructions and where
 # its lines are) -> its name. Not its instructions alone: a learner who types the same
-# algorithm (reference_order is one) writes their own code.
+# algorithm as a check's function writes their own code.
 _TOPIC_PRINTS: dict[Any, str] = {}
 
 
@@ -233,6 +234,11 @@ _FROZEN = _frozen_codes()
 
 
 @functools.lru_cache(maxsize=None)  # a Path.resolve() per new code object of each watch
+def _ours(filename: str) -> bool:
+    path = Path(filename)
+    return path.is_absolute() and any(path.resolve().is_relative_to(f) for f in _COURSE)
+
+
 def _in_a_library(filename: str) -> bool:
     path = Path(filename).resolve()
     return not any(path.is_relative_to(folder) for folder in _COURSE) and \

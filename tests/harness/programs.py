@@ -7,7 +7,8 @@ A transcript is what a learner sees, in order: what the program printed, each wa
 line (`UserWarning: ...`, every time it is raised, without the file and line Python adds), and
 an uncaught error as one line (`RuntimeError: ...`). Two things that are not behaviour are
 dropped on both sides: a node's memory address (`<MulBackward0 object at 0x7f..>`, which
-minigrad never prints) and where PyTorch's C++ build kept the source of a warning.
+minigrad never prints) and where PyTorch's C++ build kept the source of a warning; and the
+tensor class's own name, `type(t)`, is PyTorch's (`<class 'torch.Tensor'>`) on both.
 
 A batch imports the library once, then runs each program in a forked child (a CPU each), from a
 temporary working directory, with PYTHONHASHSEED=0, no other PYTHON* variable and one OpenMP
@@ -50,6 +51,8 @@ REFERENCE_VERSION = "2.13."
 TIMEOUT = int(os.environ.get("PROGRAM_TIMEOUT", "300"))
 ADDRESS = re.compile(r" object at 0x[0-9a-fA-F]+>")
 CPP_LOCATION = re.compile(r" \(Triggered internally at [^)]*\.\)")
+# The one place a library's own name shows: the tensor class, `type(t)`.
+MINIGRAD_TENSOR_CLASS = "<class 'minigrad.tensor.Tensor'>"
 # The submodules loaded with the library, so that each child need not import them.
 SUBMODULES = ("nn", "nn.functional", "nn.init", "optim", "autograd", "utils.data")
 
@@ -63,10 +66,14 @@ class _MinigradAsTorch(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None
 
     def create_module(self, spec):
-        return importlib.import_module("minigrad" + spec.name[len("torch"):])
+        module = importlib.import_module("minigrad" + spec.name[len("torch"):])
+        self.own_spec = module.__spec__
+        return module
 
     def exec_module(self, module):  # the aliased module is already executed
-        pass
+        # Python's import gave it torch's spec: its own back, or a relative import in it (say in
+        # minigrad's module __getattr__) warns that __package__ != __spec__.parent
+        module.__spec__ = self.own_spec
 
 
 def import_library(library: str) -> None:
@@ -134,7 +141,8 @@ def transcript_of(program: str) -> str:
             runpy.run_path(program, run_name="__main__")
         except Exception as error:
             print(f"{type(error).__name__}: {error}")
-    return CPP_LOCATION.sub("", ADDRESS.sub(" object>", shown.getvalue()))
+    shown = CPP_LOCATION.sub("", ADDRESS.sub(" object>", shown.getvalue()))
+    return shown.replace(MINIGRAD_TENSOR_CLASS, "<class 'torch.Tensor'>")
 
 
 def _start(program: str, rounded_sqrt: bool) -> tuple[int, object, object]:

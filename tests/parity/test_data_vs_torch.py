@@ -97,3 +97,20 @@ def test_tensor_dataset_and_errors(torch):
             out.append((error.type.__name__, str(error.value).split(" <class")[0]))
         seen.append(out)
     assert seen[0] == seen[1]
+
+
+def test_samplers_live_in_a_sampler_module_as_in_torch(torch):
+    """CS231n's notebook (tests/corpus/cs231n_pytorch.py) imports `sampler` from
+    torch.utils.data and splits one dataset into train and val with SubsetRandomSampler."""
+    seen = []
+    for lib in (mg, torch):
+        sampler = importlib.import_module(f"{lib.__name__}.utils.data.sampler")
+        assert sampler is _data(lib).sampler
+        lib.manual_seed(3)
+        loader = _data(lib).DataLoader(list(range(20)), batch_size=4,
+                                       sampler=sampler.SubsetRandomSampler(range(5, 17)))
+        seen.append(([b.tolist() for b in loader], len(loader),
+                     sorted(name for name in ("Sampler", "SequentialSampler", "RandomSampler",
+                                              "SubsetRandomSampler", "BatchSampler")
+                            if hasattr(sampler, name))))
+    assert seen[0] == seen[1]

@@ -4766,6 +4766,135 @@ RAW_SAVED_CASES = {f.__name__.lstrip("_"): f for f in (
     _raw_saved_hooks_errors)}
 
 
+# ---- found by tests/corpus/dvgodoy_chapter1.py (Deep Learning with PyTorch Step-by-Step) ----
+
+def _as_tensor_shares_a_numpy_arrays_memory(lib: Any) -> Any:
+    ints, floats, strided = np.array([1, 2, 3]), np.array([1.0, 2.0]), np.arange(6.0)[::2]
+    shared = (lib.as_tensor(ints), lib.as_tensor(floats, dtype=lib.float64),
+              lib.as_tensor(strided), lib.as_tensor(np.array(2.5)))
+    copied = lib.as_tensor(floats, dtype=lib.float32)  # another dtype: a copy
+    ints[1], floats[0], strided[1] = 0, 9.0, 7.0
+    return shared, copied, shared[2].stride()
+
+
+def _as_tensor_of_a_tensor_in_another_dtype(lib: Any) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = lib.as_tensor(x, dtype=lib.float64)
+    y.sum().backward()
+    return y, x.grad
+
+
+def _from_numpy_negative_strides(lib: Any) -> Any:
+    return (_error(lambda: lib.from_numpy(np.arange(3.0)[::-1])),
+            _error(lambda: lib.as_tensor(np.arange(3.0)[::-1])))
+
+
+def _new_tensor_of_a_tensor_warns(lib: Any) -> Any:
+    matrix = lib.ones(2, 3, requires_grad=True)
+    copy = matrix.new_tensor(matrix.view(1, 6))
+    copy[0, 1] = 3.0
+    return matrix, copy
+
+
+def _sgd_without_momentum_keeps_no_state(lib: Any) -> Any:
+    b, w = lib.ones(1, requires_grad=True), lib.ones(1, requires_grad=True)
+    plain = lib.optim.SGD([b, w], lr=0.1)
+    moving = lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], lr=0.1, momentum=0.9)
+    for optimizer in (plain, moving):
+        for param in optimizer.param_groups[0]["params"]:
+            (param * 2).sum().backward()
+        optimizer.step()
+    return plain.state_dict()["state"], moving.state_dict()["state"]
+
+
+DVGODOY_CASES = {f.__name__.lstrip("_"): f for f in (
+    _as_tensor_shares_a_numpy_arrays_memory, _as_tensor_of_a_tensor_in_another_dtype,
+    _from_numpy_negative_strides, _new_tensor_of_a_tensor_warns,
+    _sgd_without_momentum_keeps_no_state)}
+
+
+# ---- found by tests/corpus/udacity_training_neural_networks.py (Udacity, Part 3) --------------
+
+def _log_softmax_module(lib: Any) -> Any:
+    x = lib.tensor([[1.0, 2.0, 0.5], [0.0, -1.0, 3.0]], requires_grad=True)
+    layer = lib.nn.LogSoftmax(dim=1)
+    logps = layer(x)
+    lib.nn.NLLLoss()(logps, lib.tensor([1, 2])).backward()
+    implicit = lib.nn.LogSoftmax()(lib.ones(2, 3))  # no dim: PyTorch's deprecation warning
+    return layer, logps, x.grad, implicit, lib.nn.Sequential(lib.nn.LogSoftmax(dim=0))
+
+
+def _resize_of_a_batch(lib: Any) -> Any:
+    images = lib.arange(24.0).reshape(2, 3, 2, 2)
+    flat = images.resize_(2, 12)
+    base = lib.arange(12.0).reshape(3, 4)
+    view = base[:, 1:].resize_(2, 2)  # contiguous from the view's first element
+    shrunk = lib.arange(6.0)
+    shrunk.resize_([3])
+    return (flat is images, images, view, view.stride(), view.storage_offset(), shrunk,
+            shrunk._version, _error(lambda: lib.ones(2, requires_grad=True).resize_(4)))
+
+
+UDACITY_CASES = {f.__name__.lstrip("_"): f for f in (_log_softmax_module, _resize_of_a_batch)}
+
+
+# ---- found by tests/corpus/aladdin_tensorbasics.py (Aladdin Persson's tensor basics) --------
+
+def _diag_both_ways(lib: Any) -> Any:
+    v = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    m = lib.arange(9.0).reshape(3, 3).requires_grad_()
+    made, above, below = lib.diag(v), v.diag(1), lib.diag(v, -2)
+    picked = lib.diag(m)
+    (made.sum() * 2 + above.sum() + (picked * lib.tensor([1.0, 2.0, 3.0])).sum()).backward()
+    errors = [_error(lambda t=t: lib.diag(t)) for t in (lib.ones(2, 2, 2), lib.tensor(1.0))]
+    return (made, above, below, picked, picked._base is None, lib.diag(m, 1), lib.diag(m, 5),
+            v.grad, m.grad, lib.diag(lib.tensor([1, 2])), errors)
+
+
+def _conversions_by_type_name(lib: Any) -> Any:
+    t = lib.arange(4)
+    return t.half(), t.short(), t.char(), t.byte(), lib.tensor([1.5, -1.0]).short()
+
+
+def _true_divide(lib: Any) -> Any:
+    x, y = lib.tensor([1, 2, 3]), lib.tensor([9, 8, 7])
+    w = lib.tensor([1.0, 4.0], requires_grad=True)
+    z = lib.true_divide(w, 2).sum() + w.true_divide(lib.tensor([2.0, 8.0])).sum()
+    z.backward()
+    t = lib.tensor([3.0, 6.0])
+    t.true_divide_(3)
+    return lib.true_divide(x, y), x.true_divide(2), z, w.grad, t
+
+
+def _matrix_power(lib: Any) -> Any:
+    lib.manual_seed(0)
+    a = lib.rand(3, 3, requires_grad=True)
+    seen = []
+    for n in (0, 1, 2, 3, 4, 5, 6):
+        r = a.matrix_power(n)
+        r.sum().backward()
+        seen.append((r, a.grad))
+        a.grad = None
+    errors = [_error(lambda: lib.ones(2, 3).matrix_power(2)),
+              _error(lambda: lib.ones(3).matrix_power(2))]
+    return (seen, lib.matrix_power(lib.tensor([[1, 2], [3, 4]]), 3),
+            lib.linalg.matrix_power(lib.ones(2, 2, 2), 2), errors)
+
+
+def _ndimension_and_numpy_arrays(lib: Any) -> Any:
+    array = np.zeros((2, 3))
+    t = lib.from_numpy(array)
+    again = t.numpy()
+    again.shape = (3, 2)  # reshaping the array in place leaves the tensor as it was
+    return t.ndimension(), again is array, again is t.numpy(), t.shape, np.shares_memory(again,
+                                                                                       array)
+
+
+ALADDIN_CASES = {f.__name__.lstrip("_"): f for f in (
+    _diag_both_ways, _conversions_by_type_name, _true_divide, _matrix_power,
+    _ndimension_and_numpy_arrays)}
+
+
 def _to_refuses_requires_grad(lib: Any) -> Any:  # the former_torchies autograd tutorial's cell
     a = lib.ones(2)
     messages = []
@@ -4808,7 +4937,8 @@ CASES: dict[str, Callable[[Any], Any]] = {
     **FUNCTION_CORNER_CASES, **GRAD_INPUTS_CASES, **INFERENCE_NESTING_CASES,
     **VIEW_AND_WRITE_CASES, **MODULE_AND_ERROR_CASES, **FRESH_CASES, **LEFTOVER_CASES,
     **ROUND_FIVE_CASES, **NUMPY_SCALAR_CASES, **FLOAT64_OPTIMIZER_CASES,
-    **RAW_SAVED_CASES, **CONTRACT_GAP_CASES,
+    **RAW_SAVED_CASES, **CONTRACT_GAP_CASES, **DVGODOY_CASES,
+    **UDACITY_CASES, **ALADDIN_CASES,
 }
 
 

@@ -165,6 +165,17 @@ def test_a_transcript_shows_prints_warnings_and_the_error_in_order(tmp_path: Pat
         "ValueError: the end\n")}
 
 
+def test_a_name_minigrad_lacks_shows_only_its_error(tmp_path: Path) -> None:
+    """minigrad's module __getattr__ imports relatively; under the name torch it must not warn
+    that __package__ != __spec__.parent (the runner gives each aliased module its own spec)."""
+    program = tmp_path / "missing.py"
+    program.write_text("import torch\nprint(torch.ones(1))\ntorch.no_such_name\n")
+    result = runner.run([program], "minigrad")[program]
+    assert result["transcript"] == (
+        "tensor([1.])\nAttributeError: module 'torch' has no attribute 'no_such_name' "
+        "(minigrad is a subset of PyTorch: docs/api.md lists what it has)\n")
+
+
 def test_correctly_rounded_sqrt_is_the_only_change(tmp_path: Path, torch) -> None:
     """How MKL_SQRT programs run on PyTorch where this CPU's MKL rounds sqrt otherwise: float32
     sqrt's values correctly rounded, and float64, gradients and every other operation left to

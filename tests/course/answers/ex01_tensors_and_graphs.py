@@ -61,14 +61,13 @@ ROWS = [
      f"exec(compile({RECURSIVE_WALK!r}, torch.__file__, 'exec'))\n_walk = reachable_nodes\n"
      "def reachable_nodes(t):\n    return _walk(t)",
      FAIL("calls itself", "recursion limit", never=("deque",))),
-    # issue 30: the check's own walk, re-wrapped in a new code object
-    ("tensors_and_graphs.walk+walk_deep", """\
+    # issue 30: the check's own function, re-wrapped in a new code object
+    ("tensors_and_graphs.build_the_graph", """\
 import types
-_walk = types.FunctionType(
-    check._breadth_first.__code__.replace(co_filename='<mine>'), vars(check))
-def reachable_nodes(t):
-    return _walk(t)""",
-     FAIL("the check's own _breadth_first", "write the answer yourself", never=("seen = set()",))),
+_target = types.FunctionType(check._target.__code__.replace(co_filename='<mine>'), vars(check))
+def build(a, b):
+    return _target(a, b)""",
+     FAIL("the check's own _target", "write the answer yourself", never=("a * b + b",))),
     # issue 30: deduplicated within a level only: a node reached by paths of different lengths
     # is listed twice (every graph the check had joined paths of equal length)
     ("tensors_and_graphs.walk+walk_deep", """\
@@ -79,10 +78,9 @@ def reachable_nodes(t):
         order += level
         level = [c for node in level for c, _ in node.next_functions if c is not None]
     return order""", FAIL("each listed once", "already visited", never=("seen = set()",))),
-    ("tensors_and_graphs.walk+walk_deep",
-     "def reachable_nodes(t):\n    return check._breadth_first(t)",
-     FAIL("the check's own _breadth_first()", "write the answer yourself",
-          never=("seen = set()",))),
+    ("tensors_and_graphs.walk+walk_deep",  # the engine's walk: every node, depth-first
+     "def reachable_nodes(t):\n    return check.engine.topological_order([t.grad_fn])",
+     FAIL("not in breadth-first order", "a queue, not a stack", never=("seen = set()",))),
     ("tensors_and_graphs.walk+walk_deep", """\
 def reachable_nodes(t):
     order, seen = [], set()

@@ -18,12 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from .. import _dtype
-from ..creation import as_tensor, tensor
-from ..random import Generator, default_generator
-from ..ops.shape import stack
-from ..random import randint, randperm
-from ..tensor import Tensor
+from ... import _dtype
+from ...creation import as_tensor, tensor
+from ...random import Generator, default_generator
+from ...ops.shape import stack
+from ...random import randint, randperm
+from ...tensor import Tensor
 
 __all__ = ["BatchSampler", "ConcatDataset", "DataLoader", "Dataset", "IterableDataset",
            "RandomSampler", "Sampler", "SequentialSampler", "Subset", "SubsetRandomSampler",
@@ -356,3 +356,6 @@ class DataLoader:
                 return length
             return length // self.batch_size if self.drop_last else -(-length // self.batch_size)
         return len(self.batch_sampler if self._batched else self.sampler)
+
+
+from . import sampler  # noqa: E402  (after the classes it names)
