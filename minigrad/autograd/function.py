@@ -218,8 +218,11 @@ class Function:
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         """Run `forward` and, when grad mode is on and an input requires grad, link its result
         into the graph (`_connect`): the path of every operation, built-in or yours. (minigrad's
-        own operations take the same steps in fewer calls: `_apply_builtin`.)"""
-        if cls._is_builtin and not kwargs and not _grad_mode.state.inference:
+        own operations take the same steps in fewer calls: `_compute` when nothing can be
+        recorded, `_apply_builtin` otherwise.)"""
+        if cls._is_builtin and not kwargs:
+            if not _grad_mode.state.enabled:  # no_grad or inference_mode: nothing to record
+                return _compute(cls, args)
             return _apply_builtin(cls, args)
         setup_context = cls._setup_context
         if setup_context is not None:  # PyTorch binds the defaults into the inputs first
@@ -261,36 +264,34 @@ class Function:
 
 
 def _apply_builtin(cls: type, args: tuple) -> Any:
-    """`Function.apply` for one of minigrad's own operations (no keywords, no setup_context,
-    outside inference mode), in the fewest calls: the same steps as `apply` and `_connect`, in
-    the same order, with what only a custom Function can ask for (an input returned as it is,
-    a view of its own) left out. An operation whose result is not one new tensor (several
-    outputs, a view, an input changed in place, an output without gradient) or that has
-    optional tensor arguments is linked by `_connect` as in `apply`. What this second path
-    earns: benchmarks/tricks.md, row `_apply_builtin`; tests/engine/test_fast_paths.py checks
-    that both paths leave the same graph."""
-    node = cls._backward_cls()  # forward's ctx is the node it leaves in the graph
-    node.needs_input_grad = needs = tuple([  # (a.requires_grad, without the property's call)
+    """`Function.apply` for one of minigrad's own operations (no keywords, no setup_context)
+    with grad mode on, in the fewest calls. With no input that requires grad, nothing is
+    recorded: `_compute`. Otherwise the same steps as `apply` and `_connect`, in the same order,
+    with what only a custom Function can ask for (an input returned as it is, a view of its
+    own) left out. An operation whose result is not one new tensor (several outputs, a view, an
+    input changed in place, an output without gradient) or that has optional tensor arguments
+    is linked by `_connect` as in `apply`. What this second path earns: benchmarks/tricks.md,
+    row `_apply_builtin`; tests/engine/test_fast_paths.py checks that both paths leave the same
+    graph."""
+    needs = tuple([  # (a.requires_grad, without the property's call)
         isinstance(a, Tensor) and (a._requires_grad or a.grad_fn is not None) for a in args])
+    if True not in needs:
+        return _compute(cls, args)
+    node = cls._backward_cls()  # forward's ctx is the node it leaves in the graph
+    node.needs_input_grad = needs
     mode = _grad_mode.state
-    enabled, mode.enabled = mode.enabled, False  # what forward computes is not recorded
+    mode.enabled = False  # what forward computes is not recorded
     quiet = _numpy_errors.set(_QUIET)  # numpy's warnings off: see _run_quietly
     try:
         out = cls.forward(node, *args)
     finally:
-        mode.enabled = enabled
+        mode.enabled = True
         _numpy_errors.reset(quiet)
-    records = enabled and True in needs
     if (type(out) is not Tensor or out._base is not None or node._dirty
             or node._non_differentiable or cls.optional_tensors):
         for tensor in node._dirty:  # changed in place: PyTorch counts one more version
             tensor._bump_version()
-        if records:
-            _connect(node, args, out if isinstance(out, tuple) else (out,))
-        elif True in needs and getattr(out, "_base", None) is not None:
-            _mark_no_grad_view(out)
-        return out
-    if not records:
+        _connect(node, args, out if isinstance(out, tuple) else (out,))
         return out
     # _connect's loop, with the tensors' positions noted as it goes (when an argument is not a
     # tensor) and the kept inputs made only when one needs no gradient
@@ -335,6 +336,29 @@ def _apply_builtin(cls: type, args: tuple) -> Any:
         node._saved, node._to_save = _save(node._to_save, node), None
     if anomaly.state.enabled:  # for the warning if this node's backward fails (anomaly.py)
         anomaly.record_forward_stack(node)
+    return out
+
+
+def _compute(cls: type, args: tuple) -> Any:
+    """A built-in operation that records nothing: its forward, with numpy quiet, and the
+    versions of what it changed in place; no node (forward's ctx is a plain FunctionCtx that
+    nothing keeps, told that no input needs a gradient: none will be asked for), and grad
+    mode left as it is (off, or on with no input that requires grad: forward's own operations
+    record nothing either way). A view of an input that requires grad, made under no_grad, is
+    marked so (`_mark_no_grad_view`), as in `apply`."""
+    ctx = FunctionCtx()
+    ctx._forward_cls = cls  # (what a node's class says: some forwards read their Function)
+    ctx.needs_input_grad = (False,) * len(args)
+    quiet = _numpy_errors.set(_QUIET)  # numpy's warnings off: see _run_quietly
+    try:
+        out = cls.forward(ctx, *args)
+    finally:
+        _numpy_errors.reset(quiet)
+    for tensor in ctx._dirty:  # changed in place: PyTorch counts one more version
+        tensor._bump_version()
+    if getattr(out, "_base", None) is not None and any(
+            isinstance(a, Tensor) and a.requires_grad for a in args):
+        _mark_no_grad_view(out)
     return out
 
 
