@@ -31,12 +31,32 @@ def _numpy_dtype_of(data: Any, dtype: _dtype.dtype | None) -> Any:
         return data.dtype
     if isinstance(data, Tensor):
         return data._data.dtype
-    kinds = np.asarray(_plain(data)).dtype.kind
+    plain = _plain(data)
+    probe = np.asarray(plain)
+    kinds = probe.dtype.kind
+    if (kinds in "uO" or kinds == "f" and probe.size and np.abs(probe).max() >= 2**63) \
+            and _has_int_past_int64(plain):  # numpy takes it as uint64, float or an object
+        raise ValueError("Overflow when unpacking long long")  # PyTorch refuses it
     if kinds == "b":
         return np.bool_
     if kinds in "iu":
         return np.int64
     return _dtype.get_default_dtype().numpy
+
+
+def _has_int_past_int64(data: Any) -> bool:
+    """An integer int64 cannot hold, among integers only (beside a float, PyTorch infers a
+    float dtype and takes the integer as a float)."""
+    stack, past = [data], False
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, (builtins.float, np.floating)):
+            return False
+        elif isinstance(item, builtins.int) and not -2**63 <= item < 2**63:
+            past = True
+    return past
 
 
 def _plain(data: Any, inside: bool = False) -> Any:

@@ -4988,7 +4988,15 @@ def _fill_values_that_do_not_fit(lib: Any) -> Any:
     return seen
 
 
-FILL_OVERFLOW_CASES = {"fill_values_that_do_not_fit": _fill_values_that_do_not_fit}
+def _tensor_of_integers_past_int64(lib: Any) -> Any:  # numpy made them uint64, float, objects
+    return ([_error(lambda v=v: lib.tensor(v)) for v in (2 ** 63, -2 ** 63 - 1, [1, 2 ** 63],
+                                                          2 ** 64, [[2 ** 70]], [1.5, 2 ** 63])],
+            lib.tensor(2 ** 63 - 1), lib.tensor(-2 ** 63), lib.tensor([1.0, 1e19]),
+            lib.tensor(1e400))
+
+
+FILL_OVERFLOW_CASES = {f.__name__.lstrip("_"): f for f in (
+    _fill_values_that_do_not_fit, _tensor_of_integers_past_int64)}
 
 
 def _to_refuses_requires_grad(lib: Any) -> Any:  # the former_torchies autograd tutorial's cell
