@@ -350,8 +350,8 @@ class TensorOps:
         return self if self.dtype.is_floating_point else self.to(_dtype.float32)
 
     # ---- in place ---------------------------------------------------------------------------
-    def add_(self, other, *, alpha=1): return _inplace.update(self, Tensor.add, other, alpha=alpha)
-    def sub_(self, other, *, alpha=1): return _inplace.update(self, Tensor.sub, other, alpha=alpha)
+    def add_(self, other, *, alpha=1): return _inplace.update(self, Tensor.add, other, alpha)
+    def sub_(self, other, *, alpha=1): return _inplace.update(self, Tensor.sub, other, alpha)
     def mul_(self, other): return _inplace.update(self, Tensor.mul, other)
     def div_(self, other): return _inplace.update(self, Tensor.div, other)
     # `x += y` and the like are these methods themselves
