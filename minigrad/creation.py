@@ -86,8 +86,12 @@ def tensor(data: Any, dtype: _dtype.dtype | None = None, device: Any = None,
 def copy_of(data: Any, dtype: _dtype.dtype | None, requires_grad: bool) -> Tensor:
     """torch.tensor's and Tensor.new_tensor's copy, without their warning."""
     try:
-        with np.errstate(over="ignore"):  # PyTorch rounds 1e300 to a float32 inf silently
-            array = np.array(_plain(data), dtype=_numpy_dtype_of(data, dtype))
+        array = None
+        if dtype is not None and not isinstance(data, (Tensor, np.ndarray)):
+            array = _as_integers(_plain(data), dtype)
+        if array is None:
+            with np.errstate(over="ignore"):  # PyTorch rounds 1e300 to a float32 inf silently
+                array = np.array(_plain(data), dtype=_numpy_dtype_of(data, dtype))
     except ValueError:  # numpy's words for ragged lists; PyTorch's name the dim and lengths
         if not isinstance(data, (list, tuple)):
             raise
@@ -97,6 +101,27 @@ def copy_of(data: Any, dtype: _dtype.dtype | None, requires_grad: bool) -> Tenso
     if array.dtype.kind == "O":
         raise TypeError(f"Could not infer dtype of {type(data).__name__}")
     return Tensor(array, requires_grad=requires_grad)
+
+
+def _as_integers(plain: Any, dtype: _dtype.dtype) -> np.ndarray | None:
+    """Numbers for an integer dtype, checked as PyTorch checks them: its error for one the
+    dtype cannot hold (torch.tensor(300, dtype=torch.int8), where numpy would wrap a float
+    around), a negative integer within an unsigned type's range wrapped (-1 is 255), a float
+    truncated. None for a float or bool dtype (anything goes: 1e6 is inf in float16) or what
+    is not plain numbers: numpy's own conversion then."""
+    if dtype.is_floating_point or dtype.name == "bool":
+        return None
+    numbers = np.asarray(plain)
+    if numbers.dtype.kind not in "iuf":
+        return None
+    bounds = np.iinfo(dtype.numpy)
+    if numbers.size:
+        low, high = numbers.min(), numbers.max()
+        lowest = -bounds.max if bounds.min == 0 and numbers.dtype.kind in "iu" else bounds.min
+        if not lowest <= low <= high <= bounds.max:  # False for nan too
+            raise RuntimeError(f"value cannot be converted to type {dtype.name} without "
+                               "overflow")
+    return numbers.astype(dtype.numpy)
 
 
 def _ragged(data: list, dtype: _dtype.dtype | None) -> np.ndarray | None:
