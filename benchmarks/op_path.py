@@ -2,7 +2,8 @@
 
 Forward, for `h @ W` and `h + b` of the 2-16-16-1 step (workload (a′)): numpy's own work, the
 result wrapped as a Tensor, the operation with nothing to record (under no_grad), the same
-recorded, and from the operator (`h @ W`, through the Tensor method) recorded. Backward, for the
+recorded, and from the operator (`h @ W`, through the Tensor method) recorded. The update, one
+parameter's share: `lr * g` and `p -= t` under no_grad, `g.zero_()`, beside numpy. Backward, for the
 node that product leaves: the node's formula alone (`grad_fn(grad)`), and a whole `backward()`
 of the one-node graph (the engine's pass, with the leaf's AccumulateGrad). Then the Python calls
 of one step of (a′), by phase (cProfile's count of function calls, C functions included),
@@ -56,6 +57,30 @@ def forward_rows(torch, np) -> list[tuple[str, float]]:
              ("`z.relu()` recorded", best_us(lambda: z.relu()))]
     with torch.no_grad():
         rows.append(("`z + b` under no_grad", best_us(lambda: z + b)))
+    return rows
+
+
+def update_rows(torch, np) -> list[tuple[str, float]]:
+    """The update of (a′), one parameter's part: `p -= lr * p.grad` under no_grad, then
+    `p.grad.zero_()`, each beside numpy's own work."""
+    rng = np.random.default_rng(0)
+    p = torch.tensor(rng.random((16, 16), dtype=np.float32), requires_grad=True)
+    g = torch.tensor(rng.random((16, 16), dtype=np.float32))
+    pd, gd, lr = p._data, g._data, 0.01
+
+    def enter_and_leave() -> None:
+        with torch.no_grad():
+            pass
+
+    rows = [("`lr * g`: numpy's product", best_us(lambda: lr * gd))]
+    with torch.no_grad():
+        step = lr * g
+        rows += [("`lr * g` under no_grad", best_us(lambda: lr * g)),
+                 ("`p -= t`: numpy's in-place difference", best_us(lambda: pd.__isub__(gd))),
+                 ("`p -= t` under no_grad", best_us(lambda: p.__isub__(step))),
+                 ("`with no_grad(): pass`", best_us(enter_and_leave))]
+    rows += [("`g.zero_()`: numpy's `g[...] = 0`", best_us(lambda: gd.__setitem__(..., 0))),
+             ("`g.zero_()`, grad mode on (as the lessons call it)", best_us(g.zero_))]
     return rows
 
 
@@ -140,8 +165,8 @@ def measure(tree: Path) -> dict:
 
     import minigrad as torch
     assert Path(torch.__file__).resolve().is_relative_to(tree), torch.__file__
-    return {"forward": forward_rows(torch, np), "backward": backward_rows(torch, np),
-            "calls": step_calls(torch, np)}
+    return {"forward": forward_rows(torch, np), "update": update_rows(torch, np),
+            "backward": backward_rows(torch, np), "calls": step_calls(torch, np)}
 
 
 def main() -> None:
@@ -159,7 +184,8 @@ def main() -> None:
             runs[tree].append(json.loads(out.stdout))
     header = " | ".join(str(tree) for tree in trees)
     print(f"load average {load}; CPU time, best of 7 loops in each of 2 processes per tree\n")
-    for part, unit in (("forward", "µs"), ("backward", "µs"), ("calls", "calls")):
+    for part, unit in (("forward", "µs"), ("update", "µs"), ("backward", "µs"),
+                       ("calls", "calls")):
         print(f"| {part} ({unit}) | {header} |\n|---|{'---|' * len(trees)}")
         rows = runs[trees[0]][0][part]
         for i, (name, _) in enumerate(rows):

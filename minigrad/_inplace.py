@@ -11,7 +11,7 @@ import numpy as np
 
 from . import _dtype, _grad_mode
 from .autograd.custom_view import CUSTOM_FUNCTION_VIEW
-from .autograd.function import NO_GRAD_VIEW_ADVICE, _run_quietly
+from .autograd.function import _QUIET, NO_GRAD_VIEW_ADVICE, _numpy_errors
 from .autograd.graph import ERR_LEAF_IN_PLACE, forward_name, replace_output
 from .ops.fill import Zero
 from .ops.indexing import (ERR_INTERNAL_OVERLAP, AsStrided, CopySlices, IndexPut,
@@ -87,26 +87,30 @@ _UFUNCS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divi
 def update(t: Tensor, op: Any, other: Any, alpha: Any = 1) -> Tensor:
     """`t.add_(other, alpha=alpha)` and the like, where `op` is the out-of-place method
     (`Tensor.add`). In general that is `inplace(t, op)`. But `w -= lr * w.grad` under no_grad,
-    the commonest in-place operation (every optimizer step), has no graph to record and
-    nothing to cast or broadcast: numpy then does it in one pass into `t`'s memory, with no
-    result tensor made and copied back (for the time it saves, see benchmarks/tricks.md, row
-    `update`)."""
+    the commonest in-place operation (every optimizer step), has no graph to record, nothing
+    PyTorch checks (its checks are for a change that records) and nothing to cast or
+    broadcast: numpy then does it in one pass into `t`'s memory, with no result tensor made and
+    copied back (for the time it saves, see benchmarks/tricks.md, row `update`)."""
+    data = t._data
     if isinstance(other, Tensor):
-        plain = other._data.dtype == t._data.dtype and other._data.shape == t._data.shape
         value = other._data
+        plain = value.dtype == data.dtype and value.shape == data.shape
     else:  # a number takes the tensor's dtype first, as it would become a wrapped number
         plain = type(other) in (float, int)
-        value = t._data.dtype.type(other) if plain else None
-    if (_grad_mode.state.enabled or not plain or t._data.dtype.kind != "f"
-            or not t._data.flags.writeable or t._is_inference):
+        value = data.dtype.type(other) if plain else None
+    if (_grad_mode.state.enabled or not plain or data.dtype.kind != "f"
+            or not data.flags.writeable or t._is_inference or 0 in data.strides):
+        # (a stride of 0: maybe an expanded tensor, which inplace refuses to write into)
         if alpha == 1:
             return inplace(t, lambda x: op(x, other), other)
         return inplace(t, lambda x: op(x, other, alpha=alpha), other)
-    check_no_overlap(t)
-    # No overflow warnings, as in PyTorch: numpy quiet, the way every forward runs.
-    if alpha != 1:
-        value = _run_quietly(np.multiply, alpha, value)
-    _run_quietly(_UFUNCS[op.__name__], t._data, value, out=t._data)
+    quiet = _numpy_errors.set(_QUIET)  # no overflow warnings, as in PyTorch: as in every forward
+    try:
+        if alpha != 1:
+            value = np.multiply(alpha, value)
+        _UFUNCS[op.__name__](data, value, out=data)
+    finally:
+        _numpy_errors.reset(quiet)
     t._bump_version()
     return t
 
@@ -115,10 +119,10 @@ def zero(t: Tensor) -> Tensor:
     """`t.zero_()`. Recorded (grad mode on and `t` requires grad), it is an operation like any
     other: ZeroBackward0. Unrecorded, as `p.grad.zero_()` is in a training loop that resets its
     gradients that way (notebook 04), the zeros are written straight into `t`'s memory: no
-    node, no tensor of zeros made and copied over (benchmarks/tricks.md, `_inplace.zero`)."""
-    if _grad_mode.state.enabled and t.requires_grad:
+    node, no tensor of zeros made and copied over, and none of PyTorch's checks, which are for
+    a change that records (benchmarks/tricks.md, `_inplace.zero`)."""
+    if _grad_mode.state.enabled and (t._requires_grad or t.grad_fn is not None):
         return inplace(t, lambda x: Zero.apply(x, 0), same_value=True)
-    check_inplace(t)  # a view of a leaf that requires grad refuses, as in PyTorch
     t._data[...] = 0
     t._bump_version()
     return t

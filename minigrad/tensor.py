@@ -253,7 +253,9 @@ class Tensor:
     def _bump_version(self) -> None:
         if self._is_inference and not _grad_mode.state.inference:  # it has no version to count
             raise RuntimeError(ERR_INFERENCE_IN_PLACE)
-        self._version_counter.value += 1
+        if self._counter is None:  # (the property _version_counter, without its call)
+            self._counter = _VersionCounter()
+        self._counter.value += 1
 
     # ---- plumbing used by autograd ----------------------------------------------------------
 

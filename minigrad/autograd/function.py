@@ -3,7 +3,6 @@ a `backward(ctx, grad)` that applies the chain rule, and a `ctx` that remembers 
 needs. Calling `.apply` links the result into the backward graph (see graph.py)."""
 from __future__ import annotations
 
-import contextvars
 import inspect
 import itertools
 import warnings
@@ -18,40 +17,10 @@ from . import anomaly, saved_hooks
 from .accumulate import grad_accumulator
 from .custom_view import make_custom_view
 from .graph import _NO_EDGE, ABSENT_INPUT, ERR_BACKWARD_TWICE, Node, SavedTensor, pack_outputs
+# numpy quiet in every forward (numpy_quiet.py); _run_quietly is imported from here elsewhere
+from .numpy_quiet import _QUIET, _numpy_errors, _run_quietly  # noqa: F401
 from .saved import saved_properties
 from .saved_hooks import HookedSavedTensor
-
-# numpy warns of overflow and of 0 * inf, PyTorch does not: every forward runs with numpy's
-# warnings off. `with np.errstate(all="ignore")` rebuilds numpy's error state on every entry
-# (2-3 µs). numpy 2 keeps that state in one context variable, so forward instead sets that
-# variable to the value errstate gives it, and resets it afterwards (a fraction of a µs). What
-# it earns: benchmarks/tricks.md, row `_run_quietly`. It is set in the caller's own context,
-# never in one captured once: Jupyter routes a cell's print() through a context variable, and a
-# stale context sent what a forward printed to another cell, or nowhere.
-
-
-def _variables_set_by(manager: Any) -> tuple:
-    """(context variable, value) for each variable that entering `manager` changes."""
-    before = contextvars.copy_context()
-    with manager:
-        inside = contextvars.copy_context()
-    missing = object()
-    return tuple((var, value) for var, value in inside.items()
-                 if before.get(var, missing) is not value)
-
-
-(_numpy_errors, _QUIET), = _variables_set_by(np.errstate(all="ignore"))
-
-
-def _run_quietly(fn: Any, *args: Any, **kwargs: Any) -> Any:
-    """`fn(*args, **kwargs)` with numpy's floating point warnings off."""
-    if _numpy_errors.get() is _QUIET:  # already quiet: a forward that calls other operations
-        return fn(*args, **kwargs)
-    token = _numpy_errors.set(_QUIET)
-    try:
-        return fn(*args, **kwargs)
-    finally:
-        _numpy_errors.reset(token)  # the caller's error state, whatever fn did to it
 
 
 class FunctionCtx:
@@ -74,6 +43,17 @@ class FunctionCtx:
                 raise RuntimeError(ERR_BACKWARD_TWICE)
             return ()
         return tuple([None if s is None else s.unpack(self) for s in saved])
+
+    @property
+    def saved_arrays(self) -> tuple:
+        """`saved_tensors`' numpy arrays, for the formulas on arrays (`_backward_on_arrays`):
+        the same checks and errors, without a tensor made for each."""
+        saved = self._saved
+        if saved is None:
+            if self._freed:
+                raise RuntimeError(ERR_BACKWARD_TWICE)
+            return ()
+        return tuple([None if s is None else s.unpack_array(self) for s in saved])
 
     def mark_dirty(self, *tensors: Any) -> None:
         """Declare the inputs that forward changed in place (they become its outputs)."""
@@ -142,9 +122,10 @@ class BackwardFunction(FunctionCtx, Node):
         for the arguments that were not tensors are dropped, and a custom Function's are
         checked."""
         grads = grads if isinstance(grads, tuple) else (grads,)
-        if (self._tensor_positions is None and len(grads) == len(self._next_functions)
-                and not self._forward_cls._is_custom):
-            return grads  # a built-in op's, one per argument, every one a tensor: the commonest
+        if not self._forward_cls._is_custom:  # minigrad's own ops: one per argument, trusted
+            if self._tensor_positions is None:  # every argument a tensor (and maybe
+                return grads[:len(self._next_functions)]  # a None for a defaulted one after)
+            return tuple(map(grads.__getitem__, self._tensor_positions))
         num_args = self._num_args or len(self._next_functions)
         positions = self._tensor_positions or range(num_args)
         if len(grads) > num_args and all(g is None for g in grads[num_args:]):
@@ -152,8 +133,7 @@ class BackwardFunction(FunctionCtx, Node):
         if len(grads) != num_args:  # one gradient per forward argument, None for non-tensors
             raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
                                f"(expected {num_args}, got {len(grads)})")
-        if self._forward_cls._is_custom:  # (minigrad's own ops are trusted: None where needed)
-            self._check_gradients(grads, positions)
+        self._check_gradients(grads, positions)
         if len(positions) == num_args:  # every argument was a tensor
             return grads
         return tuple(map(grads.__getitem__, positions))
@@ -238,8 +218,11 @@ class Function:
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         """Run `forward` and, when grad mode is on and an input requires grad, link its result
         into the graph (`_connect`): the path of every operation, built-in or yours. (minigrad's
-        own operations take the same steps in fewer calls: `_apply_builtin`.)"""
-        if cls._is_builtin and not kwargs and not _grad_mode.state.inference:
+        own operations take the same steps in fewer calls: `_compute` when nothing can be
+        recorded, `_apply_builtin` otherwise.)"""
+        if cls._is_builtin and not kwargs:
+            if not _grad_mode.state.enabled:  # no_grad or inference_mode: nothing to record
+                return _compute(cls, args)
             return _apply_builtin(cls, args)
         setup_context = cls._setup_context
         if setup_context is not None:  # PyTorch binds the defaults into the inputs first
@@ -281,36 +264,34 @@ class Function:
 
 
 def _apply_builtin(cls: type, args: tuple) -> Any:
-    """`Function.apply` for one of minigrad's own operations (no keywords, no setup_context,
-    outside inference mode), in the fewest calls: the same steps as `apply` and `_connect`, in
-    the same order, with what only a custom Function can ask for (an input returned as it is,
-    a view of its own) left out. An operation whose result is not one new tensor (several
-    outputs, a view, an input changed in place, an output without gradient) or that has
-    optional tensor arguments is linked by `_connect` as in `apply`. What this second path
-    earns: benchmarks/tricks.md, row `_apply_builtin`; tests/engine/test_fast_paths.py checks
-    that both paths leave the same graph."""
-    node = cls._backward_cls()  # forward's ctx is the node it leaves in the graph
-    node.needs_input_grad = needs = tuple([  # (a.requires_grad, without the property's call)
+    """`Function.apply` for one of minigrad's own operations (no keywords, no setup_context)
+    with grad mode on, in the fewest calls. With no input that requires grad, nothing is
+    recorded: `_compute`. Otherwise the same steps as `apply` and `_connect`, in the same order,
+    with what only a custom Function can ask for (an input returned as it is, a view of its
+    own) left out. An operation whose result is not one new tensor (several outputs, a view, an
+    input changed in place, an output without gradient) or that has optional tensor arguments
+    is linked by `_connect` as in `apply`. What this second path earns: benchmarks/tricks.md,
+    row `_apply_builtin`; tests/engine/test_fast_paths.py checks that both paths leave the same
+    graph."""
+    needs = tuple([  # (a.requires_grad, without the property's call)
         isinstance(a, Tensor) and (a._requires_grad or a.grad_fn is not None) for a in args])
+    if True not in needs:
+        return _compute(cls, args)
+    node = cls._backward_cls()  # forward's ctx is the node it leaves in the graph
+    node.needs_input_grad = needs
     mode = _grad_mode.state
-    enabled, mode.enabled = mode.enabled, False  # what forward computes is not recorded
+    mode.enabled = False  # what forward computes is not recorded
     quiet = _numpy_errors.set(_QUIET)  # numpy's warnings off: see _run_quietly
     try:
         out = cls.forward(node, *args)
     finally:
-        mode.enabled = enabled
+        mode.enabled = True
         _numpy_errors.reset(quiet)
-    records = enabled and True in needs
     if (type(out) is not Tensor or out._base is not None or node._dirty
             or node._non_differentiable or cls.optional_tensors):
         for tensor in node._dirty:  # changed in place: PyTorch counts one more version
             tensor._bump_version()
-        if records:
-            _connect(node, args, out if isinstance(out, tuple) else (out,))
-        elif True in needs and getattr(out, "_base", None) is not None:
-            _mark_no_grad_view(out)
-        return out
-    if not records:
+        _connect(node, args, out if isinstance(out, tuple) else (out,))
         return out
     # _connect's loop, with the tensors' positions noted as it goes (when an argument is not a
     # tensor) and the kept inputs made only when one needs no gradient
@@ -355,6 +336,29 @@ def _apply_builtin(cls: type, args: tuple) -> Any:
         node._saved, node._to_save = _save(node._to_save, node), None
     if anomaly.state.enabled:  # for the warning if this node's backward fails (anomaly.py)
         anomaly.record_forward_stack(node)
+    return out
+
+
+def _compute(cls: type, args: tuple) -> Any:
+    """A built-in operation that records nothing: its forward, with numpy quiet, and the
+    versions of what it changed in place; no node (forward's ctx is a plain FunctionCtx that
+    nothing keeps, told that no input needs a gradient: none will be asked for), and grad
+    mode left as it is (off, or on with no input that requires grad: forward's own operations
+    record nothing either way). A view of an input that requires grad, made under no_grad, is
+    marked so (`_mark_no_grad_view`), as in `apply`."""
+    ctx = FunctionCtx()
+    ctx._forward_cls = cls  # (what a node's class says: some forwards read their Function)
+    ctx.needs_input_grad = (False,) * len(args)
+    quiet = _numpy_errors.set(_QUIET)  # numpy's warnings off: see _run_quietly
+    try:
+        out = cls.forward(ctx, *args)
+    finally:
+        _numpy_errors.reset(quiet)
+    for tensor in ctx._dirty:  # changed in place: PyTorch counts one more version
+        tensor._bump_version()
+    if getattr(out, "_base", None) is not None and any(
+            isinstance(a, Tensor) and a.requires_grad for a in args):
+        _mark_no_grad_view(out)
     return out
 
 
