@@ -119,10 +119,10 @@ def zero(t: Tensor) -> Tensor:
     """`t.zero_()`. Recorded (grad mode on and `t` requires grad), it is an operation like any
     other: ZeroBackward0. Unrecorded, as `p.grad.zero_()` is in a training loop that resets its
     gradients that way (notebook 04), the zeros are written straight into `t`'s memory: no
-    node, no tensor of zeros made and copied over, and none of PyTorch's checks, which are for
-    a change that records (benchmarks/tricks.md, `_inplace.zero`)."""
+    node, no tensor of zeros made and copied over (benchmarks/tricks.md, `_inplace.zero`)."""
     if _grad_mode.state.enabled and (t._requires_grad or t.grad_fn is not None):
         return inplace(t, lambda x: Zero.apply(x, 0), same_value=True)
+    check_inplace(t)  # a view made under no_grad refuses, even after requires_grad_(False)
     t._data[...] = 0
     t._bump_version()
     return t
