@@ -8,7 +8,9 @@ Usage: `OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python benchmarks/paired.py TRE
 [--only alc] [--rounds N]`, where a tree is a directory holding `minigrad/` (a checkout, or
 `git archive REV minigrad | tar -x -C DIR`). Workloads: a = the 2-16-16-1 MLP step, l = the same
 step as the lessons write it, b = the 784-256-10 MLP step, c = a 20,000-op chain forward and
-backward. Prints B's gain over A in CPU time: the median over the pairs, and its quartiles."""
+backward, k = the backward pass alone of l's step (the CPU time of `loss.backward()`, read as
+phases.py reads it). Prints B's gain over A in CPU time: the median over the pairs, and its
+quartiles."""
 from __future__ import annotations
 
 import argparse
@@ -22,6 +24,7 @@ from types import ModuleType
 
 import chain
 import mlp
+import phases
 
 
 def _load(tree: str) -> dict[str, ModuleType]:
@@ -50,6 +53,9 @@ def _workload(key: str, minigrad: ModuleType):
     """(work, calls per round) for one workload on one copy."""
     if key == "c":
         return (lambda: chain.chain_backward(minigrad, 20_000)), 1
+    if key == "k":  # the step's phases in turn; the work returns its backward's seconds
+        inputs = phases._inputs(minigrad)
+        return (lambda: phases._step_parts(minigrad, *inputs, time.process_time)[1]), 100
     contenders = {"a": mlp.small_mlp, "l": mlp.lesson_mlp, "b": mlp.mnist_mlp}[key]
     sys.modules["minigrad"] = minigrad  # mlp builds the contender from `import minigrad`
     work = contenders()["minigrad"]
@@ -72,10 +78,10 @@ def measure(key: str, trees: list[str], rounds: int) -> str:
             sys.modules.update(modules[i])
             work, calls = works[i]
             start = time.process_time()
-            for _ in range(calls):
-                work()
+            parts = [work() for _ in range(calls)]  # (k's: the seconds of its backward)
+            spent = sum(parts) if key == "k" else time.process_time() - start
             if round_nr >= 2:  # the first two rounds warm up
-                seconds[i].append((time.process_time() - start) / calls)
+                seconds[i].append(spent / calls)
     gc.unfreeze()
     gains = [(a - b) / a for a, b in zip(*seconds)]
     low, _, high = statistics.quantiles(gains, n=4)
@@ -88,7 +94,7 @@ def measure(key: str, trees: list[str], rounds: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("trees", nargs=2)
-    parser.add_argument("--only", default="alc", help="workloads, of a, l, b, c")
+    parser.add_argument("--only", default="alc", help="workloads, of a, l, b, c, k")
     parser.add_argument("--rounds", type=int, default=40, help="pairs of rounds per workload")
     args = parser.parse_args()
     print(f"A = {args.trees[0]}\nB = {args.trees[1]}\n{args.rounds} pairs of rounds, CPU time\n")

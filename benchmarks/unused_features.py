@@ -22,10 +22,12 @@ HERE = Path(__file__).resolve().parent
 
 # (file, the code as it is, what the copy has instead)
 CUTS = [
-    ("autograd/engine.py",  # tensor hooks and retain_grad
+    ("autograd/engine.py",  # tensor hooks, retain_grad and node hooks: the tests of run_node
      "        if node._tensor_hooks or node._retained:\n"
-     "            grads = call_tensor_hooks(node, as_tensors(grads))\n", ""),
-    ("autograd/engine.py",  # the node hooks' test of a pass on arrays
+     "            grads = call_tensor_hooks(node, as_tensors(grads))\n"
+     "        elif self.on_arrays and not (node._pre_hooks or node._post_hooks):\n",
+     "        if self.on_arrays:\n"),
+    ("autograd/engine.py",  # the node hooks' test of call_function
      "        if self.on_arrays and not (node._pre_hooks or node._post_hooks):\n",
      "        if self.on_arrays:\n"),
     ("autograd/engine.py",  # a node's pre-hooks
@@ -67,6 +69,9 @@ CUTS = [
      "        if self.counter.value == self.version and not self.is_own_output:",
      "        if not self.is_own_output:"),
     ("autograd/graph.py", "        if self.counter.value != self.version:\n", "        if False:\n"),
+    ("autograd/graph.py",  # ... nor when a formula on arrays reads what was saved
+     "        if self.counter.value == self.version and (self.is_own_output",
+     "        if (self.is_own_output"),
 ]
 
 

@@ -105,7 +105,8 @@ assert untracked.is_leaf and untracked.grad_fn is None
 # ## Following the links backwards
 #
 # Each `grad_fn` points to the nodes of its inputs through `next_functions`, a tuple of
-# `(node, index)` pairs. A leaf that requires grad is represented by an `AccumulateGrad` node,
+# `(node, index)` pairs (the index picks one of that node's outputs, for a node that has several;
+# here it is always 0). A leaf that requires grad is represented by an `AccumulateGrad` node,
 # whose job is to add the incoming gradient into the leaf's `.grad`. An input that does not
 # require grad gets `None`: no gradient will be sent there.
 

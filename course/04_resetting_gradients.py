@@ -79,7 +79,7 @@ print("after (x**3).backward():", x.grad)
 assert x.grad.item() == 3.0
 
 # %% [markdown]
-# Step by step, the last frame now reads "was None, now 3": no addition, a new tensor.
+# Step by step, the `AccumulateGrad` step now reads "was None, now 3": no addition, a new tensor.
 
 # %% tags=["minigrad-only"]
 x = torch.ones(1, requires_grad=True)

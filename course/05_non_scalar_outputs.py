@@ -271,8 +271,8 @@ class Dual:
 
 
 # %% [markdown]
-# One forward pass of $f(t) = t \sin t + t$ on `Dual(point, direction)` gives $J v$, as the
-# Jacobian from backward passes does (and PyTorch's own forward mode, `torch.func.jvp`):
+# One forward pass of $f(t) = t \sin t + t$ on `Dual(point, direction)` gives $J v$, as your
+# `jacobian`, one backward pass per row, does (and PyTorch's own forward mode, `torch.func.jvp`):
 
 # %%
 def f(t):
@@ -282,7 +282,8 @@ def f(t):
 point = torch.tensor([0.5, 1.0, 2.0])
 direction = torch.tensor([1.0, 0.0, -1.0])
 forward_mode = f(Dual(point, direction)).tangent
-reverse_mode = torch.autograd.functional.jacobian(f, point) @ direction
+leaf = point.clone().requires_grad_()
+reverse_mode = jacobian(f(leaf), leaf) @ direction
 print("forward mode:", forward_mode)
 print("J @ v:       ", reverse_mode)
 

@@ -91,13 +91,14 @@ viz.draw(y)
 # ## `retain_grad()`: keep it this time
 #
 # Call `h.retain_grad()` *before* `backward()`: it marks `h`, and `h.retains_grad` tells
-# whether a tensor is marked. The diagram draws a marked intermediate in green.
+# whether a tensor is marked. The diagram draws a marked intermediate in green. This time `h`
+# is used twice: $y = h^2 + h$.
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)
 h = x * 3
 h.retain_grad()
-y = h**2
+y = h**2 + h
 print(h.retains_grad, h.is_leaf)
 
 # %%
@@ -110,9 +111,10 @@ viz.draw(y)
 # <details><summary>What will <code>h.grad</code> and <code>x.grad</code> print after
 # <code>y.backward()</code>? Click to reveal</summary>
 #
-# `tensor(12.)` and `tensor(36.)`: $dy/dh = 2h$ at $h = 6$, and that 12 times $dh/dx = 3$.
-# The mark asks the engine to store the gradient for `h` in `h.grad` when it passes by.
-# Retaining changes nothing about the leaves; it only keeps one more gradient.
+# `tensor(13.)` and `tensor(39.)`. `h` receives $2h = 12$ from $h^2$ and 1 from $+\,h$, and
+# `h.grad` keeps their total, 13: the mark asks the engine to store the gradient for `h` when
+# all of it has arrived. `x` gets $13 \cdot dh/dx = 39$, as it would without the mark:
+# retaining changes nothing about the leaves; it only keeps one more gradient.
 # </details>
 
 # %%
@@ -120,7 +122,7 @@ y.backward()
 print(h.grad, x.grad)
 
 # %%
-assert h.grad.item() == 2 * h.item()
+assert h.grad.item() == 2 * h.item() + 1  # from h**2, and from + h
 assert x.grad.item() == h.grad.item() * 3  # the chain rule, link by link
 
 # %% [markdown]
@@ -130,14 +132,14 @@ assert x.grad.item() == h.grad.item() * 3  # the chain rule, link by link
 viz.draw(y)
 
 # %% [markdown]
-# Step by step, on a fresh copy, asking first: in which step is `h.grad` written? The retained
-# gradient is the total that reaches `h` from everything that uses it.
+# Step by step, on a fresh copy, asking first: in which step is `h.grad` written, and with
+# which of the two gradients that reach `h`?
 
 # %% tags=["minigrad-only"]
 x = torch.tensor(2.0, requires_grad=True)
 h = x * 3
 h.retain_grad()
-y = h**2
+y = h**2 + h
 viz.backward_steps(y, predict=True)
 
 # %% [markdown]

@@ -75,8 +75,8 @@ print("x.grad:", x.grad)
 assert x.grad.item() == 3 * 2
 
 # %% [markdown]
-# Step by step, on a fresh copy with one hook that multiplies by 10: `MulBackward0` of
-# $h = 2x$ receives 30, not 3.
+# Step by step, on a fresh copy with one hook that multiplies by 10: `h` receives 3, and the
+# hook's 30 goes on to the next `MulBackward0`.
 
 # %% tags=["minigrad-only"]
 x = torch.tensor(1.0, requires_grad=True)
@@ -262,16 +262,15 @@ viz.draw(loss)
 # `fn(grad_outputs)` with the gradients that reached the node, before it runs;
 # `y.grad_fn.register_hook(fn)` calls `fn(grad_inputs, grad_outputs)` after it ran, with what it
 # computed for its inputs. Both get tuples, one entry per output or input, and may return a
-# tuple to use instead. When a node's turn comes, they run in one order: the tensor's hooks,
-# then `retain_grad()`'s copy, the node's pre-hooks, the node itself, for a leaf the
-# post-accumulate hooks, and last the node's post-hooks.
+# tuple to use instead.
 #
 # <details><summary>In which order will the five hooks below run? Click to reveal</summary>
 #
 # `y hook`, `MulBackward0 pre-hook`, `MulBackward0 hook`, `x hook`, `x post-accumulate hook`,
-# whatever order they were registered in: `y`'s node has its turn first, then `x`'s
-# `AccumulateGrad`, where `x`'s tensor hook runs before the gradient is added and the
-# post-accumulate hook after.
+# whatever order they were registered in. `y`'s node has its turn first, then `x`'s
+# `AccumulateGrad`, and when a node's turn comes, its hooks run in one order: the tensor's
+# hooks, then `retain_grad()`'s copy, the node's pre-hooks, the node itself, for a leaf the
+# post-accumulate hooks, and last the node's post-hooks.
 # </details>
 
 # %%

@@ -89,7 +89,7 @@ assert (t._version, u._version) == (3, 0)
 #
 # | operation | derivative | saves |
 # | --- | --- | --- |
-# | `a * b` | $\partial/\partial a = b$, $\partial/\partial b = a$ | both inputs |
+# | `a * b` | $\partial/\partial a = b$, $\partial/\partial b = a$ | `b` for `a`'s gradient, `a` for `b`'s |
 # | `a.exp()` | $e^a$, the result itself | its **output** |
 # | `a.sin()` | $\cos a$ | its input |
 # | `a + b` | 1 and 1 | **nothing** |

@@ -69,7 +69,7 @@ y.backward()
 try:
     y.grad_fn._saved_self
 except RuntimeError as error:
-    print(error)
+    print(str(error).split(". ")[0] + ".")  # the first sentence of its message
 print(y.grad_fn._saved_exponent)
 
 # %% [markdown]

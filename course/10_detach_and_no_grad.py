@@ -20,9 +20,8 @@ from minigrad import viz
 # require grad, it is a leaf, and no gradient flows back through it.
 #
 # Where it matters: a prediction trained towards a target computed from the same parameters,
-# such as a *temporal-difference* target in reinforcement learning (the reward plus the
-# discounted value of the next state) or a teacher network's output. Take one weight $w = 0.5$
-# and a value $v(s) = w\,s$. The prediction for state $s = 2$ is $w \cdot 2 = 1$; the target is the reward
+# such as a *temporal-difference* target in reinforcement learning: the reward plus the
+# discounted value of the next state. Take one weight $w = 0.5$ and a value $v(s) = w\,s$. The prediction for state $s = 2$ is $w \cdot 2 = 1$; the target is the reward
 # $r = 1$ plus $\gamma = 0.5$ times the value of the next state $s' = 4$, so
 # $1 + 0.5 \cdot (w \cdot 4) = 2$. The loss is $(\text{prediction} - \text{target})^2 = 1$.
 #

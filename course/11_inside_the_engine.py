@@ -243,7 +243,7 @@ print(inspect.getsource(engine.GraphTask.run))
 # (`unbind`'s) gets one buffer slot per output: `add_gradient` puts a gradient in slot `nr`, the
 # index of `next_functions` that your loop skipped as `_`. And a broadcast gradient, like a
 # scalar bias's in `w * x + b`, is summed back to its input's shape (`validate`, in
-# `call_function` after each node's formula) before it travels on. For
+# `run_node` after each node's formula) before it travels on. For
 # speed, a pass without `create_graph=True` carries gradients as numpy arrays, and makes a
 # tensor only where one is seen: a hook, `.grad`.
 #

@@ -124,3 +124,34 @@ double = float64
 half = float16
 long = int64
 int = int32  # noqa: A001
+
+
+# The C++ type PyTorch's overflow message names, by dtype name.
+_CPP_TYPES = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int",
+              "int64": "int64_t", "float16": "c10::Half", "float32": "float",
+              "float64": "double"}
+
+
+def fitting(value: object, dtype: dtype) -> object:
+    """`value` (a number or a 0-d tensor) to write into a tensor of `dtype` when it fits, else
+    PyTorch's error, not numpy's wrap-around (300 written into int8 is an error, not 44).
+    As PyTorch's c10 check: an integer type takes values within its range (a fraction past
+    either end does not fit: 255.9 for uint8), a float type any finite value within its range
+    and inf or nan, bool anything; and an unsigned type a negative integer down to minus its
+    maximum, wrapped (returned as the number written: -1 is 255 in uint8)."""
+    number = value.item() if hasattr(value, "item") else value  # a 0-d tensor's number
+    if dtype.name == "bool" or isinstance(number, (builtins.bool, np.bool_)):
+        return value
+    if dtype.is_floating_point:
+        limit = builtins.float(np.finfo(dtype.numpy).max)
+        fits = not np.isfinite(number) or -limit <= number <= limit
+    else:
+        bounds = np.iinfo(dtype.numpy)
+        fits = builtins.bool(bounds.min <= number <= bounds.max)  # False for nan too
+        if not fits and bounds.min == 0 and isinstance(number, builtins.int) \
+                and 0 < -number <= bounds.max:
+            return value if value is not number else number + bounds.max + 1
+    if not fits:
+        raise RuntimeError(f"value cannot be converted to type {_CPP_TYPES[dtype.name]} "
+                           "without overflow")
+    return value

@@ -11,8 +11,9 @@ import numpy as np
 
 from . import _dtype, _grad_mode
 from .autograd.custom_view import CUSTOM_FUNCTION_VIEW
-from .autograd.function import _QUIET, NO_GRAD_VIEW_ADVICE, _numpy_errors
+from .autograd.function import NO_GRAD_VIEW_ADVICE
 from .autograd.graph import ERR_LEAF_IN_PLACE, forward_name, replace_output
+from .autograd.numpy_quiet import _QUIET, _numpy_errors
 from .ops.fill import Zero
 from .ops.indexing import (ERR_INTERNAL_OVERLAP, AsStrided, CopySlices, IndexPut,
                            WriteThroughExpanded, _plain_key, as_positions, check_advanced_key,

@@ -46,7 +46,10 @@ class TensorOps:
             return rounding.div(self, other, rounding_mode)
         return pointwise.Div.apply(*as_tensor_pair(self._float_if_int(), other))
 
-    # the operators are the methods themselves (`2 * x` is `x.mul(2)`)
+    # The operators are the methods (`2 * x` is `x.mul(2)`), except with a numpy array: PyTorch's
+    # then return NotImplemented, so that Python asks the array; numpy computes on the tensor's
+    # values (`__array__`) and wraps the result as a tensor (`__array_wrap__`), or refuses
+    # (`nd - t` is a TypeError). _operators() at the bottom makes them so.
     __add__ = __radd__ = add
     __sub__ = sub
     __mul__ = __rmul__ = mul
@@ -91,9 +94,34 @@ class TensorOps:
         return pointwise.Pow.apply(self, exponent)
 
     # ---- comparisons (no gradient, boolean results) -----------------------------------------
-    def _compare(self, other, op):
+    def _on_values(self, other, op):
+        """`op` on the values, as a tensor without history (a mask, indices)."""
         other = other._data if isinstance(other, Tensor) else other
         return Tensor(np.asarray(op(self._data, other)))
+
+    def _compare(self, other, op):
+        """`op` on both, in the dtype PyTorch's promotion gives (an int tensor and 2.5 compare
+        as float32, a float32 vector and a float64 0-d tensor as float32), not numpy's. Anything
+        but a tensor, a number or (for ==) an array: NotImplemented, so `t == None` is False."""
+        if isinstance(other, np.ndarray):  # only == takes one (see _operators)
+            other = Tensor(other)
+        if isinstance(other, (Tensor, builtins.int, builtins.float, np.generic)):
+            a, b = as_tensor_pair(self, other)
+            return Tensor(np.asarray(op(a._data, b._data)))
+        return NotImplemented
+
+    def __array_wrap__(self, array):  # PyTorch's, signature and all (numpy 2 warns about it)
+        if array.dtype == bool:  # as PyTorch's: a numpy comparison of a tensor gives uint8
+            array = array.astype("uint8")
+        return creation.from_numpy(array)
+
+    def _bitwise(self, other, op, name):
+        """&, | and ^: bitwise on integers, logical on booleans, none on floats (PyTorch's)."""
+        a, b = as_tensor_pair(self, other)
+        if a.dtype.is_floating_point:
+            raise NotImplementedError(f'"{name}_cpu" not implemented for '
+                                      f"'{a.dtype.scalar_name}'")
+        return Tensor(np.asarray(op(a._data, b._data)))
 
     def __eq__(self, other): return self._compare(other, np.equal)
     def __ne__(self, other): return self._compare(other, np.not_equal)
@@ -102,9 +130,11 @@ class TensorOps:
     def __gt__(self, other): return self._compare(other, np.greater)
     def __ge__(self, other): return self._compare(other, np.greater_equal)
     eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
-    def __invert__(self): return self._compare(None, lambda a, _: ~a)
-    def __and__(self, other): return self._compare(other, np.logical_and)
-    def __or__(self, other): return self._compare(other, np.logical_or)
+    def __invert__(self): return self._on_values(None, lambda a, _: ~a)
+    def __and__(self, other): return self._bitwise(other, np.bitwise_and, "bitwise_and")
+    def __or__(self, other): return self._bitwise(other, np.bitwise_or, "bitwise_or")
+    def __xor__(self, other): return self._bitwise(other, np.bitwise_xor, "bitwise_xor")
+    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
 
     def equal(self, other) -> bool:
         return self.shape == other.shape and bool((self._data == other._data).all())
@@ -112,17 +142,17 @@ class TensorOps:
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
         return bool(np.allclose(self._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
-    def isfinite(self): return self._compare(None, lambda a, _: np.isfinite(a))
-    def isnan(self): return self._compare(None, lambda a, _: np.isnan(a))
-    def isinf(self): return self._compare(None, lambda a, _: np.isinf(a))
+    def isfinite(self): return self._on_values(None, lambda a, _: np.isfinite(a))
+    def isnan(self): return self._on_values(None, lambda a, _: np.isnan(a))
+    def isinf(self): return self._on_values(None, lambda a, _: np.isinf(a))
     def sign(self): return pointwise.sign(self)
     def argmax(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
         dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
-        return self._compare(dim, _arg(np.argmax, keepdim))
+        return self._on_values(dim, _arg(np.argmax, keepdim))
 
     def argmin(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
         dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
-        return self._compare(dim, _arg(np.argmin, keepdim))
+        return self._on_values(dim, _arg(np.argmin, keepdim))
 
     # ---- element-wise functions -------------------------------------------------------------
     def abs(self): return pointwise.Abs.apply(self)
@@ -378,7 +408,7 @@ def _numpy_names(dim, keepdim, axis, keepdims):
 
 
 def _arg(pick, keepdim: bool):
-    """argmax/argmin along `dim` (all elements when it is None), as `_compare` calls it."""
+    """argmax/argmin along `dim` (all elements when it is None), as `_on_values` calls it."""
     def index(values, dim):
         if dim is None:
             return np.asarray(pick(values))
@@ -453,6 +483,29 @@ def _to_signatures_error(args: tuple, kwargs: dict) -> str:
             + _TO_SIGNATURES)
 
 
+# The operators PyTorch's tensors refuse a numpy array in (all but == and a / b's reflection,
+# which PyTorch computes as b.reciprocal() * a: that product is then numpy's).
+_ARRAY_REFUSING = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+                   "__truediv__", "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__",
+                   "__pow__", "__rpow__", "__matmul__", "__rmatmul__", "__and__", "__rand__",
+                   "__or__", "__ror__", "__xor__", "__rxor__", "__ne__", "__lt__", "__le__",
+                   "__gt__", "__ge__", "__iadd__", "__isub__", "__imul__", "__itruediv__")
+
+
+def _refusing_arrays(method: FunctionType) -> FunctionType:
+    def operator(self, other):
+        if isinstance(other, np.ndarray):
+            return NotImplemented
+        return method(self, other)
+    operator.__name__ = operator.__qualname__ = method.__name__
+    return operator
+
+
+def _operators() -> None:
+    for name in _ARRAY_REFUSING:
+        setattr(TensorOps, name, _refusing_arrays(getattr(TensorOps, name)))
+
+
 def _attach(methods: type, cls: type) -> None:
     """Give `cls` every method and property defined in `methods`, as if written in its body."""
     for name, value in vars(methods).items():
@@ -460,4 +513,5 @@ def _attach(methods: type, cls: type) -> None:
             setattr(cls, name, value)
 
 
+_operators()
 _attach(TensorOps, Tensor)

@@ -66,7 +66,8 @@ def tensor(data: Any, dtype: _dtype.dtype | None = None, device: Any = None,
 def copy_of(data: Any, dtype: _dtype.dtype | None, requires_grad: bool) -> Tensor:
     """torch.tensor's and Tensor.new_tensor's copy, without their warning."""
     try:
-        array = np.array(_plain(data), dtype=_numpy_dtype_of(data, dtype))
+        with np.errstate(over="ignore"):  # PyTorch rounds 1e300 to a float32 inf silently
+            array = np.array(_plain(data), dtype=_numpy_dtype_of(data, dtype))
     except ValueError:  # numpy's words for ragged lists; PyTorch's name the dim and lengths
         if not isinstance(data, (list, tuple)):
             raise
@@ -160,6 +161,7 @@ def full(size: Any, fill_value: Any, dtype: _dtype.dtype | None = None, device: 
         dtype = _dtype.bool
     elif dtype is None and isinstance(fill_value, int):
         dtype = _dtype.int64
+    fill_value = _dtype.fitting(fill_value, dtype or _dtype.get_default_dtype())
     return _filled((size,), fill_value, dtype, requires_grad, device)
 
 

@@ -7,8 +7,10 @@ the sources, course/exercises/*.py; on its own:
 
 Worked answers become `# YOUR CODE HERE` + `raise NotImplementedError()`, hidden tests go,
 outputs are cleared, the metadata is the solution's. Answer and check cells get the tag
-`raises-exception`: unanswered, they fail, and nbval is told to expect it. solutions/ is only
-ever read. The course's folder is found from the current folder upwards (see `course`), or
+`raises-exception`: unanswered, they fail, and nbval is told to expect it. The grading cell
+gets `nbval-skip`: an exercise stores no outputs, so nbval would start a grading of the
+unanswered notebook and compare its report with nothing; tests/grading/test_grade.py grades
+every exercise once and reads each report. solutions/ is only ever read. The course's folder is found from the current folder upwards (see `course`), or
 given with --course, or both notebook folders with --solutions and --exercises."""
 from __future__ import annotations
 
@@ -42,6 +44,10 @@ def to_exercise(solution: dict, where: str) -> dict:
                 cell["metadata"]["tags"] = [*tags, markers.EXPECTED_FAILURE_TAG]
         elif markers.BEGIN_HIDDEN in source:
             raise markers.MarkerError(f"{here}: hidden tests outside a check cell")
+        elif (markers.grade_id(cell) or "").endswith(markers.GRADING_CELL_SUFFIX):
+            tags = markers.tags(cell)
+            if markers.NOT_RUN_BY_NBVAL_TAG not in tags:
+                cell["metadata"]["tags"] = [*tags, markers.NOT_RUN_BY_NBVAL_TAG]
         cell["source"] = source
         cell["outputs"] = []
         cell["execution_count"] = None

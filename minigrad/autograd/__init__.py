@@ -40,9 +40,9 @@ def _make_grads(outputs: Sequence[Any], grad_outputs: Sequence[Any]) -> list[Any
             grads.append(None)
             continue
         if g is None:
-            if out.numel() != 1:
+            if out._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if not out.dtype.is_floating_point:
+            if out._data.dtype.kind != "f" and not out.dtype.is_floating_point:
                 raise RuntimeError("grad can be implicitly created only for real scalar outputs "
                                    f"but got {out.dtype}")
             g = np.ones(out._data.shape, out._data.dtype)  # the engine makes it a tensor if shown

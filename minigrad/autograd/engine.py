@@ -84,30 +84,30 @@ class GraphTask:
 
     def run(self) -> None:
         """Run every node once, after all the nodes that send it a gradient."""
+        ready, buffers, dependencies = self.ready, self.buffers, self.dependencies
         with _grad_mode.set_grad_enabled(self.create_graph):  # record backward's own ops?
-            while self.ready:
-                node = self.pop_ready()  # of the nodes ready, the one created last
-                grads = self.buffers.pop(node, None)  # what reached it, summed over paths
+            while ready:
+                node = heapq.heappop(ready)[2]  # of the nodes ready, the one created last
+                grads = buffers.pop(node, None)  # what reached it, summed over paths
                 if grads is None:  # nothing did: it has nothing to send
-                    grad_inputs = (None,) * len(node.next_functions)
+                    grad_inputs = (None,) * len(node._next_functions)
                 else:
                     grad_inputs = self.run_node(node, grads)
-                if not self.retain_graph:
+                if node._saved is not None and not self.retain_graph:
                     self.release(node)
-                for (child, nr), grad in zip(node.next_functions, grad_inputs):
+                for (child, nr), grad in zip(node._next_functions, grad_inputs):
                     if child is None:  # an input that needs no gradient
                         continue
                     if grad is not None:
                         self.add_gradient(child, nr, grad)
-                    self.dependencies[child] -= 1
-                    if self.dependencies[child] == 0:  # everything it waited for is in
+                    dependencies[child] -= 1
+                    if dependencies[child] == 0:  # everything it waited for is in
                         self.push_ready(child)
 
     def release(self, node: Node) -> None:
         """Once a node has run, what it saved is dropped (without retain_graph): memory comes
         back during the backward pass, and a second backward raises ERR_BACKWARD_TWICE."""
-        if node._saved is not None:
-            node._saved, node._freed = None, True
+        node._saved, node._freed = None, True
 
     def push_ready(self, node: Node) -> None:
         """Of the nodes whose gradients are all in, the one created last runs first: PyTorch's
@@ -115,9 +115,6 @@ class GraphTask:
         An AccumulateGrad's number is infinity: it runs as soon as it is ready. The arrival
         count breaks ties, in the order nodes became ready."""
         heapq.heappush(self.ready, (-node._sequence_nr, next(self.arrival), node))
-
-    def pop_ready(self) -> Node:
-        return heapq.heappop(self.ready)[2]
 
     def add_gradient(self, node: Node, nr: int, grad: Any) -> None:
         """Gradients that reach the same output of `node` along different paths are added up.
@@ -128,9 +125,14 @@ class GraphTask:
         slots[nr] = grad if slots[nr] is None else sum_of_gradients(slots[nr], grad)
 
     def run_node(self, node: Node, grads: list) -> tuple:
-        """The tensors' hooks, then the node itself; one gradient per `next_functions` entry."""
+        """The tensors' hooks, then the node itself; one gradient per `next_functions` entry.
+        A node with no hooks, in a pass on arrays, runs its formula on arrays straight away."""
         if node._tensor_hooks or node._retained:
             grads = call_tensor_hooks(node, as_tensors(grads))
+        elif self.on_arrays and not (node._pre_hooks or node._post_hooks):
+            if len(grads) > 1:  # only a node with several outputs can have one without gradient
+                grads = materialize(node, grads)
+            return validate(node, node.apply_to_arrays(grads))
         return self.call_function(node, grads)
 
     def call_function(self, node: Node, grads: list) -> tuple:
@@ -234,7 +236,7 @@ def count_dependencies(roots: list[Node]) -> dict[Node, int]:
     counts = dict.fromkeys(roots, 0)
     stack = list(counts)
     while stack:
-        for child, _ in stack.pop().next_functions:
+        for child, _ in stack.pop()._next_functions:
             if child is None:
                 continue
             if child in counts:

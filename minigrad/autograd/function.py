@@ -3,7 +3,6 @@ a `backward(ctx, grad)` that applies the chain rule, and a `ctx` that remembers 
 needs. Calling `.apply` links the result into the backward graph (see graph.py)."""
 from __future__ import annotations
 
-import contextvars
 import inspect
 import itertools
 import warnings
@@ -18,40 +17,10 @@ from . import anomaly, saved_hooks
 from .accumulate import grad_accumulator
 from .custom_view import make_custom_view
 from .graph import _NO_EDGE, ABSENT_INPUT, ERR_BACKWARD_TWICE, Node, SavedTensor, pack_outputs
+# numpy quiet in every forward (numpy_quiet.py); _run_quietly is imported from here elsewhere
+from .numpy_quiet import _QUIET, _numpy_errors, _run_quietly  # noqa: F401
 from .saved import saved_properties
 from .saved_hooks import HookedSavedTensor
-
-# numpy warns of overflow and of 0 * inf, PyTorch does not: every forward runs with numpy's
-# warnings off. `with np.errstate(all="ignore")` rebuilds numpy's error state on every entry
-# (2-3 µs). numpy 2 keeps that state in one context variable, so forward instead sets that
-# variable to the value errstate gives it, and resets it afterwards (a fraction of a µs). What
-# it earns: benchmarks/tricks.md, row `_run_quietly`. It is set in the caller's own context,
-# never in one captured once: Jupyter routes a cell's print() through a context variable, and a
-# stale context sent what a forward printed to another cell, or nowhere.
-
-
-def _variables_set_by(manager: Any) -> tuple:
-    """(context variable, value) for each variable that entering `manager` changes."""
-    before = contextvars.copy_context()
-    with manager:
-        inside = contextvars.copy_context()
-    missing = object()
-    return tuple((var, value) for var, value in inside.items()
-                 if before.get(var, missing) is not value)
-
-
-(_numpy_errors, _QUIET), = _variables_set_by(np.errstate(all="ignore"))
-
-
-def _run_quietly(fn: Any, *args: Any, **kwargs: Any) -> Any:
-    """`fn(*args, **kwargs)` with numpy's floating point warnings off."""
-    if _numpy_errors.get() is _QUIET:  # already quiet: a forward that calls other operations
-        return fn(*args, **kwargs)
-    token = _numpy_errors.set(_QUIET)
-    try:
-        return fn(*args, **kwargs)
-    finally:
-        _numpy_errors.reset(token)  # the caller's error state, whatever fn did to it
 
 
 class FunctionCtx:
@@ -74,6 +43,17 @@ class FunctionCtx:
                 raise RuntimeError(ERR_BACKWARD_TWICE)
             return ()
         return tuple([None if s is None else s.unpack(self) for s in saved])
+
+    @property
+    def saved_arrays(self) -> tuple:
+        """`saved_tensors`' numpy arrays, for the formulas on arrays (`_backward_on_arrays`):
+        the same checks and errors, without a tensor made for each."""
+        saved = self._saved
+        if saved is None:
+            if self._freed:
+                raise RuntimeError(ERR_BACKWARD_TWICE)
+            return ()
+        return tuple([None if s is None else s.unpack_array(self) for s in saved])
 
     def mark_dirty(self, *tensors: Any) -> None:
         """Declare the inputs that forward changed in place (they become its outputs)."""
@@ -142,9 +122,10 @@ class BackwardFunction(FunctionCtx, Node):
         for the arguments that were not tensors are dropped, and a custom Function's are
         checked."""
         grads = grads if isinstance(grads, tuple) else (grads,)
-        if (self._tensor_positions is None and len(grads) == len(self._next_functions)
-                and not self._forward_cls._is_custom):
-            return grads  # a built-in op's, one per argument, every one a tensor: the commonest
+        if not self._forward_cls._is_custom:  # minigrad's own ops: one per argument, trusted
+            if self._tensor_positions is None:  # every argument a tensor (and maybe
+                return grads[:len(self._next_functions)]  # a None for a defaulted one after)
+            return tuple(map(grads.__getitem__, self._tensor_positions))
         num_args = self._num_args or len(self._next_functions)
         positions = self._tensor_positions or range(num_args)
         if len(grads) > num_args and all(g is None for g in grads[num_args:]):
@@ -152,8 +133,7 @@ class BackwardFunction(FunctionCtx, Node):
         if len(grads) != num_args:  # one gradient per forward argument, None for non-tensors
             raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
                                f"(expected {num_args}, got {len(grads)})")
-        if self._forward_cls._is_custom:  # (minigrad's own ops are trusted: None where needed)
-            self._check_gradients(grads, positions)
+        self._check_gradients(grads, positions)
         if len(positions) == num_args:  # every argument was a tensor
             return grads
         return tuple(map(grads.__getitem__, positions))

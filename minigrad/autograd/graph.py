@@ -70,6 +70,15 @@ class SavedTensor:
         return self.tensor
 
 
+    def unpack_array(self, owner: Node) -> Any:
+        """`unpack(owner)._data`, the same checks, for a formula on arrays: no tensor is made
+        for a node's own output."""
+        if self.counter.value == self.version and (self.is_own_output or self.output_nr is None
+                                                   or self.tensor.grad_fn is not None):
+            return self.tensor._data
+        return self.unpack(owner)._data  # (raises PyTorch's error)
+
+
 def _hint() -> str:
     if anomaly.state.enabled:  # the anomaly warning, just before this error, shows the line
         return ("the backtrace further above shows the operation that failed to compute its "

@@ -120,4 +120,7 @@ def _check_expandable(node: Node, i: int, got: tuple, shape: tuple) -> None:
 def _expandable(shape: tuple, target: tuple) -> bool:
     if len(shape) > len(target):
         return False
-    return all(s == 1 or s == t for s, t in zip(reversed(shape), reversed(target)))
+    for s, t in zip(reversed(shape), reversed(target)):
+        if s != 1 and s != t:
+            return False
+    return True

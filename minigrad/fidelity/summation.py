@@ -45,7 +45,8 @@ def mean_like_torch(data: np.ndarray, dims: Any = None, keepdims: bool = False) 
 def _in_torchs_order(data: np.ndarray, dims: Any) -> bool:
     """Whether `data` summed over `dims` (None: all) is a sum whose order minigrad repeats: of
     every element of a contiguous float tensor that PyTorch sums in one thread."""
-    sums_everything = dims is None or set(dims) == set(range(data.ndim))
+    sums_everything = dims is None or (len(dims) >= data.ndim
+                                       and set(dims) == set(range(data.ndim)))
     return (sums_everything and data.dtype in _LANES and data.size <= GRAIN_SIZE
             and data.flags.c_contiguous)
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _dtype
 from ..autograd.function import Function
 from ..tensor import Tensor
 from .operands import zero_gradient
@@ -57,8 +58,8 @@ class Copy(Function):
 
 def fill(a: Tensor, value: Any) -> Tensor:
     if not isinstance(value, Tensor):
-        return Fill.apply(a, value)
+        return Fill.apply(a, _dtype.fitting(value, a.dtype))
     if value.ndim:
         raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
                            f"{value.ndim} dimensions.")
-    return FillTensor.apply(a, value)
+    return FillTensor.apply(a, value)  # PyTorch writes a tensor's value unchecked (wraps)

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _grad_mode
+from .. import _dtype, _grad_mode
 from ..autograd.function import Function
 from ..tensor import Tensor
 from .indexing import Index, IndexPut, check_advanced_key
@@ -122,6 +122,7 @@ def index_fill(a: Tensor, dim: int, index: Tensor, value: Any, *, in_place: bool
             raise IndexError(f"index {position} is out of bounds for dimension {d} with size "
                              f"{size}")
     named, positions = positions, np.where(positions < 0, positions + size, positions)
+    value = _dtype.fitting(value, a.dtype)
     if isinstance(value, Tensor):
         if value.requires_grad and _grad_mode.state.enabled and not a.dtype.is_floating_point \
                 and not in_place:  # a's dtype cannot carry the value's gradient (in place,

@@ -44,9 +44,9 @@ class Mm(Function):
 
     @staticmethod
     def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
-        b, a = ctx.saved_tensors
-        return (matmul_like_torch(grad, b._data.T) if ctx.needs_input_grad[0] else None,
-                matmul_like_torch(a._data.T, grad) if ctx.needs_input_grad[1] else None)
+        b, a = ctx.saved_arrays
+        return (matmul_like_torch(grad, b.T) if ctx.needs_input_grad[0] else None,
+                matmul_like_torch(a.T, grad) if ctx.needs_input_grad[1] else None)
 
 
 class Mv(Function):

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _dtype
 from ..autograd.function import Function
 from ..tensor import Tensor
 from .indexing import IndexAdd
@@ -44,6 +45,7 @@ def masked_fill(a: Tensor, mask: Tensor, value: Any) -> Tensor:
     if isinstance(value, Tensor) and value.ndim:
         raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value.ndim} dimension(s).")
+    value = _dtype.fitting(value, a.dtype)
     if not isinstance(value, Tensor):
         return MaskedFill.apply(a, mask, wrapped_number(value, a._data.dtype))
     return MaskedFillTensor.apply(a, mask, value)

@@ -95,12 +95,11 @@ def _mul_on_arrays(ctx, grad):
     """Mul's backward on arrays (BackwardFunction.apply_to_arrays): it sits outside the class,
     which lesson 11 prints as the formula a learner writes. The operands have the gradient's
     dtype (forward promoted them), so `grad * b` is numpy's product as Mul.forward makes it."""
-    b, a = ctx.saved_tensors
-    if (b is not None and b._data.dtype != grad.dtype) or (
-            a is not None and a._data.dtype != grad.dtype):
+    b, a = ctx.saved_arrays
+    if (b is not None and b.dtype != grad.dtype) or (a is not None and a.dtype != grad.dtype):
         return Mul.backward(ctx, Tensor(np.asarray(grad)))  # (never, by the above)
-    return (np.asarray(grad * b._data, grad.dtype) if ctx.needs_input_grad[0] else None,
-            np.asarray(grad * a._data, grad.dtype) if ctx.needs_input_grad[1] else None)
+    return (np.asarray(grad * b, grad.dtype) if ctx.needs_input_grad[0] else None,
+            np.asarray(grad * a, grad.dtype) if ctx.needs_input_grad[1] else None)
 
 
 Mul._backward_on_arrays = staticmethod(_mul_on_arrays)
@@ -423,8 +422,7 @@ class Tanh(Function):
 
     @staticmethod
     def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
-        (out,) = ctx.saved_tensors
-        out = out._data
+        (out,) = ctx.saved_arrays
         return np.asarray(vector_math.tanh_backward_like_torch(grad, out), out.dtype)
 
 

@@ -102,9 +102,12 @@ class Mean(Function):
 
     @staticmethod
     def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
+        count = np.asarray(ctx.count, dtype=grad.dtype)
+        if grad.size == 1:  # a loss's mean: every element gets the same quotient, computed once
+            return np.full(ctx.shape, grad.reshape(()) / count, grad.dtype), None, None
         dims = ctx.dims if ctx.dims is not None else tuple(range(len(ctx.shape)))
         grad = np.broadcast_to(_restore(grad, ctx.shape, dims, ctx.keepdim), ctx.shape)
-        return grad / np.asarray(ctx.count, dtype=grad.dtype), None, None
+        return grad / count, None, None
 
 
 class MeanDim(Mean):

@@ -30,8 +30,8 @@ class Relu(Function):
 
     @staticmethod
     def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
-        (out,) = ctx.saved_tensors
-        return _keep_where(out._data > 0, grad)
+        (out,) = ctx.saved_arrays
+        return _keep_where(out > 0, grad)
 
 
 class ThresholdBackward(Function):

@@ -15,6 +15,8 @@ BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 CHECK_SUFFIX = "-check"
 PLACEHOLDER = ("# YOUR CODE HERE", "raise NotImplementedError()")
 EXPECTED_FAILURE_TAG = "raises-exception"  # nbval lets a cell with this tag raise
+NOT_RUN_BY_NBVAL_TAG = "nbval-skip"  # nbval leaves a cell with this tag out
+GRADING_CELL_SUFFIX = "-grade-notebook"  # the grade_id of the last cell, grade_this_notebook
 
 
 class MarkerError(ValueError):

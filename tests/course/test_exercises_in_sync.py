@@ -116,6 +116,10 @@ def test_learners_see_no_answers(name: str) -> None:
             assert cell["outputs"] == [] and cell["execution_count"] is None
             failing = markers.is_answer(cell) or markers.is_check(cell)
             assert (markers.EXPECTED_FAILURE_TAG in markers.tags(cell)) == failing
+            # nbval leaves out the grading cell alone: test_grade.py grades every exercise
+            grading = markers.grade_id(cell).endswith(markers.GRADING_CELL_SUFFIX)
+            assert (markers.NOT_RUN_BY_NBVAL_TAG in markers.tags(cell)) == grading
+    assert grading, "the last cell grades the notebook"
 
 
 @pytest.mark.parametrize("name", NAMES)

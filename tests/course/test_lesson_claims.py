@@ -149,6 +149,16 @@ h = torch.tensor([1.0, 2.0], requires_grad=True) * 1
 node = h.sin().grad_fn
 assert node._saved_self is h and not hasattr(node, "_saved_result")
 """, BOTH),
+    # 08: a product saves each input only for the other's gradient.
+    ("08", "`b` for `a`'s gradient, `a` for `b`'s", """
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+b = torch.tensor([3.0, 4.0])
+node = (a * b).grad_fn  # only a requires grad: b is saved, a is not
+assert node._saved_other is b and node._saved_self is None
+b.requires_grad_()
+node = (a * b).grad_fn
+assert node._saved_self is a and node._saved_other is b
+""", BOTH),
     ("08", "The loss was computed with the old `w`", """
 w = torch.tensor([1.0, 2.0], requires_grad=True)
 with torch.no_grad():

@@ -72,7 +72,7 @@ TABLE = [
     ("06", "what will h.grad print?",
      ["userwarning", "won't be populated", "dropped it", "warns"], "output"),
     ("06", "what will h.grad and x.grad print after y.backward()?",
-     ["tensor(12.) tensor(36.)"], "output"),
+     ["tensor(13.) tensor(39.)", "keeps their total"], "output"),
     ("06", "with y.retain_grad(), what will y.grad print?", ["tensor(1.)"], "output"),
     ("06", "will the gradients grow or shrink?", ["shrink, by", "fades", "vanishing"],
      "reveal"),

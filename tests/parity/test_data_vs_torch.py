@@ -99,13 +99,19 @@ def test_tensor_dataset_and_errors(torch):
     assert seen[0] == seen[1]
 
 
-def test_samplers_live_in_a_sampler_module_as_in_torch(torch):
+def test_samplers_datasets_and_the_loader_live_in_their_modules_as_in_torch(torch):
     """CS231n's notebook (tests/corpus/cs231n_pytorch.py) imports `sampler` from
-    torch.utils.data and splits one dataset into train and val with SubsetRandomSampler."""
+    torch.utils.data and splits one dataset into train and val with SubsetRandomSampler;
+    dvgodoy's chapter 2 imports random_split from torch.utils.data.dataset."""
     seen = []
     for lib in (mg, torch):
         sampler = importlib.import_module(f"{lib.__name__}.utils.data.sampler")
         assert sampler is _data(lib).sampler
+        dataset = importlib.import_module(f"{lib.__name__}.utils.data.dataset")
+        dataloader = importlib.import_module(f"{lib.__name__}.utils.data.dataloader")
+        assert dataset.random_split is _data(lib).random_split
+        assert dataset.TensorDataset is _data(lib).TensorDataset
+        assert dataloader.DataLoader is _data(lib).DataLoader
         lib.manual_seed(3)
         loader = _data(lib).DataLoader(list(range(20)), batch_size=4,
                                        sampler=sampler.SubsetRandomSampler(range(5, 17)))

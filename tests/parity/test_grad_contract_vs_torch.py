@@ -6,6 +6,7 @@ repr of what it returns, or the error it raises, and the warnings on the way."""
 from __future__ import annotations
 
 import copy
+import operator
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -4895,6 +4896,101 @@ ALADDIN_CASES = {f.__name__.lstrip("_"): f for f in (
     _ndimension_and_numpy_arrays)}
 
 
+# ---- a numpy array beside a tensor in an operator (measured on torch 2.13 with numpy 2) ------
+# PyTorch's operators return NotImplemented for an array (== alone converts it), so numpy's
+# reflected operator computes on the tensor's values and wraps the result back as a tensor
+# (numpy 2 warns that PyTorch's __array_wrap__ has the old signature), or refuses: `nd - t` and
+# every ordering comparison are TypeErrors, `t != nd` falls back to identity (True), and
+# `nd / t` is PyTorch's `t.reciprocal() * nd`.
+
+_OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul,
+              "/": operator.truediv, "//": operator.floordiv, "**": operator.pow,
+              "%": operator.mod, "@": operator.matmul, "<": operator.lt, "<=": operator.le,
+              ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
+              "&": operator.and_}
+
+
+def _operators_with_arrays(lib: Any, array: np.ndarray) -> Any:
+    t, seen = lib.tensor([1.0, 2.0]), []
+    for name, apply in _OPERATORS.items():
+        for left, right in ((t, array), (array, t)):
+            try:
+                result = apply(left, right)
+                seen.append((name, type(result).__name__, result))  # a tensor, or a bool
+            except Exception as error:
+                seen.append((name, f"{type(error).__name__}: {error}"))
+    return seen
+
+
+def _float32_array_operands(lib: Any) -> Any:
+    return _operators_with_arrays(lib, np.array([3.0, 4.0], dtype=np.float32))
+
+
+def _float64_array_operands(lib: Any) -> Any:
+    return _operators_with_arrays(lib, np.array([3.0, 4.0]))
+
+
+def _zero_dim_and_int_array_operands(lib: Any) -> Any:
+    return (_operators_with_arrays(lib, np.array(3.0)),
+            _operators_with_arrays(lib, np.array([3, 4])))
+
+
+def _array_operands_of_a_tensor_that_requires_grad(lib: Any) -> Any:
+    w, x = lib.tensor([1.0, 2.0], requires_grad=True), lib.ones(2)
+    x += np.array([1.0, 2.0])  # no in-place op takes it: x = x + array, a new float64 tensor
+    return (_error(lambda: w * np.array([3.0, 4.0])), _error(lambda: w + np.array(2.0)), x,
+            np.greater(lib.tensor([1.0, 3.0]), 2.0))
+
+
+def _comparisons_promote_as_pytorch(lib: Any) -> Any:
+    return (lib.tensor([0.1]) == lib.tensor(0.1, dtype=lib.float64),
+            lib.tensor([16777217]) == 16777216.0, lib.tensor([16777217]) > 16777216.5,
+            lib.tensor([0.1], dtype=lib.float64) < lib.tensor([0.1]),
+            lib.tensor([1, 2]) < lib.tensor([1.5]), lib.tensor([1, 2]) == None)  # noqa: E711
+
+
+def _bitwise_operators(lib: Any) -> Any:
+    ints, flags = lib.tensor([1, 2]), lib.tensor([True, False])
+    return (ints & lib.tensor([3, 1]), ints | lib.tensor([4, 4]), ints ^ lib.tensor([3, 3]),
+            flags & lib.tensor([True, True]), flags | 1, 3 & ints, ints & flags,
+            _error(lambda: lib.tensor([1.0]) & lib.tensor([1.0])),
+            _error(lambda: ints | 1.5))
+
+
+NUMPY_ARRAY_CASES = {f.__name__.lstrip("_"): f for f in (
+    _float32_array_operands, _float64_array_operands, _zero_dim_and_int_array_operands,
+    _array_operands_of_a_tensor_that_requires_grad, _comparisons_promote_as_pytorch,
+    _bitwise_operators)}
+
+
+# ---- a value that does not fit the tensor's dtype (index_fill and the other fills) ---------
+
+def _fill_values_that_do_not_fit(lib: Any) -> Any:
+    index, seen = lib.tensor([0]), []
+    for dtype, value in ((lib.int8, 300), (lib.int8, -129), (lib.int8, 127), (lib.uint8, 256),
+                         (lib.uint8, -1), (lib.uint8, -256), (lib.uint8, 255.9),
+                         (lib.uint8, -0.5), (lib.int16, 40000), (lib.int32, 2 ** 31),
+                         (lib.int64, 2 ** 63), (lib.int8, 1e10), (lib.int8, float("inf")),
+                         (lib.int8, float("nan")), (lib.bool, 5), (lib.float16, 1e6),
+                         (lib.float16, float("inf")), (lib.float32, 1e300)):
+        for given in (value, lib.tensor(value) if abs(value) < 2 ** 62 else value):
+            t = lib.zeros(3, dtype=dtype)
+            seen.append((dtype, value, _error(lambda: t.index_fill(0, index, given)),
+                         _error(lambda: t.clone().index_fill_(0, index, given))))
+    t = lib.zeros(3, dtype=lib.int8)
+    seen += [_error(lambda: t.fill_(300)), _error(lambda: t.fill_(lib.tensor(-200))),
+             _error(lambda: t.masked_fill(lib.tensor([True, False, False]), 300)),
+             _error(lambda: t.masked_fill(lib.tensor([True, False, False]), lib.tensor(300))),
+             _error(lambda: lib.full((2,), 300, dtype=lib.int8)),
+             _error(lambda: lib.full((1,), 1e300)), _error(lambda: t.fill_(300.5)),
+             lib.tensor(1e300),
+             lib.full((2,), -1, dtype=lib.uint8)]
+    return seen
+
+
+FILL_OVERFLOW_CASES = {"fill_values_that_do_not_fit": _fill_values_that_do_not_fit}
+
+
 def _to_refuses_requires_grad(lib: Any) -> Any:  # the former_torchies autograd tutorial's cell
     a = lib.ones(2)
     messages = []
@@ -4938,7 +5034,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
     **VIEW_AND_WRITE_CASES, **MODULE_AND_ERROR_CASES, **FRESH_CASES, **LEFTOVER_CASES,
     **ROUND_FIVE_CASES, **NUMPY_SCALAR_CASES, **FLOAT64_OPTIMIZER_CASES,
     **RAW_SAVED_CASES, **CONTRACT_GAP_CASES, **DVGODOY_CASES,
-    **UDACITY_CASES, **ALADDIN_CASES,
+    **UDACITY_CASES, **ALADDIN_CASES, **NUMPY_ARRAY_CASES, **FILL_OVERFLOW_CASES,
 }
 
 

@@ -358,4 +358,4 @@ class DataLoader:
         return len(self.batch_sampler if self._batched else self.sampler)
 
 
-from . import sampler  # noqa: E402  (after the classes it names)
+from . import dataloader, dataset, sampler  # noqa: E402  (after the names they give)
