@@ -5,7 +5,7 @@
 # the common case. What happens when the output is a vector? This notebook answers that, says
 # what the `gradient` argument of `backward()` means (how a loss further on depends on that
 # vector), and how that becomes a *vector-Jacobian product*; then you build a whole Jacobian,
-# one row at a time.
+# one row at a time, and forward mode, which computes derivatives the other way round.
 
 # %%
 import minigrad as torch

@@ -117,13 +117,14 @@ assert w.grad.item() == 1.0  # 8 * 5 = 40, clipped to 1 before it was stored
 # holds every parameter's `.grad` at the same time, as it does when `optimizer.step()` runs
 # after backward.
 #
-# Here $\ell = (x \cdot w + b - 1)^2$ with $x = (1, 2)$, $w = (1, -2)$ and $b = 0.5$: the
-# prediction is $-2.5$, so $d\ell/db = 2(-2.5 - 1) = -7$ and $d\ell/dw = -7x = (-7, -14)$. The
+# Here $\ell = (x \cdot w + b - 1)^2$ with $x = (1, 2)$, $w = (1, -2)$ and $b = 0.5$. The
 # hook takes a step of 0.1 on each.
 #
 # <details><summary>What will <code>w</code>, <code>b</code> and their <code>.grad</code> be
 # after <code>backward()</code>? Click to reveal</summary>
 #
+# The output $x \cdot w + b$ is $-2.5$, so $d\ell/db = 2(-2.5 - 1) = -7$ and
+# $d\ell/dw = -7x = (-7, -14)$.
 # `w` is $(1, -2) - 0.1 \cdot (-7, -14) = (1.7, -0.6)$ and `b` is $0.5 + 0.7 = 1.2$, already
 # updated when `backward()` returns; both `.grad` are `None`, because the hook set them so
 # after using them. Each hook printed its gradient as it landed, `b`'s first: its

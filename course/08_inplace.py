@@ -393,7 +393,7 @@ with torch.no_grad():
 try:
     loss.backward()
 except RuntimeError as error:
-    print(error)
+    print(str(error).split(" Hint:")[0])
 
 # %%
 assert w.grad is None

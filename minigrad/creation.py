@@ -31,12 +31,32 @@ def _numpy_dtype_of(data: Any, dtype: _dtype.dtype | None) -> Any:
         return data.dtype
     if isinstance(data, Tensor):
         return data._data.dtype
-    kinds = np.asarray(_plain(data)).dtype.kind
+    plain = _plain(data)
+    probe = np.asarray(plain)
+    kinds = probe.dtype.kind
+    if (kinds in "uO" or kinds == "f" and probe.size and np.abs(probe).max() >= 2**63) \
+            and _has_int_past_int64(plain):  # numpy takes it as uint64, float or an object
+        raise ValueError("Overflow when unpacking long long")  # PyTorch refuses it
     if kinds == "b":
         return np.bool_
     if kinds in "iu":
         return np.int64
     return _dtype.get_default_dtype().numpy
+
+
+def _has_int_past_int64(data: Any) -> bool:
+    """An integer int64 cannot hold, among integers only (beside a float, PyTorch infers a
+    float dtype and takes the integer as a float)."""
+    stack, past = [data], False
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, (builtins.float, np.floating)):
+            return False
+        elif isinstance(item, builtins.int) and not -2**63 <= item < 2**63:
+            past = True
+    return past
 
 
 def _plain(data: Any, inside: bool = False) -> Any:
@@ -66,8 +86,12 @@ def tensor(data: Any, dtype: _dtype.dtype | None = None, device: Any = None,
 def copy_of(data: Any, dtype: _dtype.dtype | None, requires_grad: bool) -> Tensor:
     """torch.tensor's and Tensor.new_tensor's copy, without their warning."""
     try:
-        with np.errstate(over="ignore"):  # PyTorch rounds 1e300 to a float32 inf silently
-            array = np.array(_plain(data), dtype=_numpy_dtype_of(data, dtype))
+        array = None
+        if dtype is not None and not isinstance(data, (Tensor, np.ndarray)):
+            array = _as_integers(_plain(data), dtype)
+        if array is None:
+            with np.errstate(over="ignore"):  # PyTorch rounds 1e300 to a float32 inf silently
+                array = np.array(_plain(data), dtype=_numpy_dtype_of(data, dtype))
     except ValueError:  # numpy's words for ragged lists; PyTorch's name the dim and lengths
         if not isinstance(data, (list, tuple)):
             raise
@@ -77,6 +101,27 @@ def copy_of(data: Any, dtype: _dtype.dtype | None, requires_grad: bool) -> Tenso
     if array.dtype.kind == "O":
         raise TypeError(f"Could not infer dtype of {type(data).__name__}")
     return Tensor(array, requires_grad=requires_grad)
+
+
+def _as_integers(plain: Any, dtype: _dtype.dtype) -> np.ndarray | None:
+    """Numbers for an integer dtype, checked as PyTorch checks them: its error for one the
+    dtype cannot hold (torch.tensor(300, dtype=torch.int8), where numpy would wrap a float
+    around), a negative integer within an unsigned type's range wrapped (-1 is 255), a float
+    truncated. None for a float or bool dtype (anything goes: 1e6 is inf in float16) or what
+    is not plain numbers: numpy's own conversion then."""
+    if dtype.is_floating_point or dtype.name == "bool":
+        return None
+    numbers = np.asarray(plain)
+    if numbers.dtype.kind not in "iuf":
+        return None
+    bounds = np.iinfo(dtype.numpy)
+    if numbers.size:
+        low, high = numbers.min(), numbers.max()
+        lowest = -bounds.max if bounds.min == 0 and numbers.dtype.kind in "iu" else bounds.min
+        if not lowest <= low <= high <= bounds.max:  # False for nan too
+            raise RuntimeError(f"value cannot be converted to type {dtype.name} without "
+                               "overflow")
+    return numbers.astype(dtype.numpy)
 
 
 def _ragged(data: list, dtype: _dtype.dtype | None) -> np.ndarray | None:

@@ -193,9 +193,9 @@ def predictions(notebook: nbformat.NotebookNode) -> list[tuple[int, str, str]]:
 
 
 def above(notebook: nbformat.NotebookNode, index: int) -> list[tuple[str, str]]:
-    """(where, normalised text) of everything a learner has seen before the question of the
-    prediction in cell `index`: every earlier cell, its outputs, and the text of that cell up
-    to and including the question."""
+    """(where, normalised text) of everything a learner has seen before answering the
+    prediction in cell `index`: every earlier cell, its outputs, the text of that cell up to
+    and including the question, and the code of the answer cell (shown before it is run)."""
     seen = []
     for number, cell in enumerate(notebook.cells[:index]):
         seen.append((f"cell {number}", normalised(cell.source)))
@@ -204,6 +204,9 @@ def above(notebook: nbformat.NotebookNode, index: int) -> list[tuple[str, str]]:
     own = notebook.cells[index].source
     seen.append((f"cell {index}, above its reveal",
                  normalised(own[: own.index("</summary>")])))
+    answer = notebook.cells[index + 1] if index + 1 < len(notebook.cells) else None
+    if answer is not None and answer.cell_type == "code":
+        seen.append((f"the code of cell {index + 1}", normalised(answer.source)))
     return seen
 
 
@@ -320,6 +323,9 @@ def test_a_leak_is_found_in_a_heading_an_output_and_a_diagram() -> None:
         "display_data", data={"text/html": '<img src="data:image/svg+xml;base64,'
                               + base64.b64encode(svg.encode()).decode() + '"/>'}))
     assert leaks(drawn, index, ["-127.5"]) == [f"'-127.5' in the output of cell {code}"]
+    commented = copy.deepcopy(notebook)  # the answer cell's code is read before it runs
+    commented.cells[index + 1].source += "  # -127.5, as the whole batch"
+    assert leaks(commented, index, ["-127.5"]) == [f"'-127.5' in the code of cell {index + 1}"]
     hidden = copy.deepcopy(notebook)  # text that only reserves room is not shown
     hidden.cells[code].outputs.append(nbformat.v4.new_output(
         "display_data", data={"image/svg+xml": '<svg><text fill="transparent">-127.5</text></svg>'}))

@@ -4988,7 +4988,29 @@ def _fill_values_that_do_not_fit(lib: Any) -> Any:
     return seen
 
 
-FILL_OVERFLOW_CASES = {"fill_values_that_do_not_fit": _fill_values_that_do_not_fit}
+def _tensor_of_integers_past_int64(lib: Any) -> Any:  # numpy made them uint64, float, objects
+    return ([_error(lambda v=v: lib.tensor(v)) for v in (2 ** 63, -2 ** 63 - 1, [1, 2 ** 63],
+                                                          2 ** 64, [[2 ** 70]], [1.5, 2 ** 63])],
+            lib.tensor(2 ** 63 - 1), lib.tensor(-2 ** 63), lib.tensor([1.0, 1e19]),
+            lib.tensor(1e400))
+
+
+def _tensor_of_numbers_an_integer_dtype_cannot_hold(lib: Any) -> Any:
+    made = []
+    for value, dtype in ((300, lib.int8), (-1, lib.uint8), (-256, lib.uint8), (40000, lib.int16),
+                         (2 ** 31, lib.int32), (1e10, lib.int32), (2.5, lib.int8),
+                         (300.5, lib.int8), (-0.5, lib.uint8), (float("nan"), lib.int8),
+                         ([1, 300], lib.int8), ([[1, 2], [3, -129]], lib.int8), ([], lib.int8),
+                         (1e6, lib.float16), ([1.0, 1e6], lib.float16), (True, lib.int8),
+                         (5, lib.bool), (np.array([300]), lib.int8)):
+        made.append(_error(lambda v=value, d=dtype: lib.tensor(v, dtype=d)))
+    made.append(_error(lambda: lib.zeros(2, dtype=lib.int8).new_tensor([300])))
+    return made
+
+
+FILL_OVERFLOW_CASES = {f.__name__.lstrip("_"): f for f in (
+    _fill_values_that_do_not_fit, _tensor_of_integers_past_int64,
+    _tensor_of_numbers_an_integer_dtype_cannot_hold)}
 
 
 def _to_refuses_requires_grad(lib: Any) -> Any:  # the former_torchies autograd tutorial's cell
