@@ -476,6 +476,8 @@ def test_a_hook_that_changes_a_gradient_has_a_frame_of_its_own() -> None:
     assert "received 3." in rows[1] and "after hook -" in rows[1]  # arrived, hook not run yet
     assert "after hook 30." in rows[2] and "after hook" not in rows[2].split("x  scalar")[-1]
     assert "#e6a800" in frames[2].source.split("\n\tn3 ")[0].split("\n\tn2 ")[1]  # h runs now
+    outline = r'class="node">\n<title>[^<]*</title>\n<(?:polygon|path) [^>]*(?:points|d)="([^"]*)"'
+    assert len({tuple(re.findall(outline, f.svg())) for f in frames}) == 1  # nothing moves
     assert x.grad.item() == 60.0
     first = [f.source for f in frames]
     x, h, y = _hooked()  # deterministic: the same pass again (h named as before), same bytes
