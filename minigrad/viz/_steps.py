@@ -39,9 +39,10 @@ def backward_steps(output: Any, gradient: Any = None, retain_graph: bool | None 
                    renderer: str = "wasm", layout: str = "auto",
                    predict: bool = False) -> BackwardSteps:
     """Run `output.backward(gradient, retain_graph)` and return its frames: the start, one per
-    node the engine runs (AccumulateGrad included), and the end. A RuntimeError raised by the
-    backward pass (an in-place change, a second backward...) ends the frames with its message;
-    it is kept in `.error`. `layout` as in `viz.draw`, the same for every frame. The frames
+    node the engine runs (AccumulateGrad included), and the end; before a node, the hooks that
+    replace the gradient of the tensor it made and `retain_grad()`'s store get a frame each. A
+    RuntimeError raised by the backward pass (an in-place change, a second backward...) ends
+    the frames with its message; it is kept in `.error`. `layout` as in `viz.draw`, the same for every frame. The frames
     have no legend: the notebook shows it once, above them (`.legend`).
 
     predict=True asks before it shows: each step first gets a frame with "?" where its values
@@ -164,7 +165,7 @@ class _Story:
             elif e.role == "output":
                 self.outputs_of.setdefault(e.node, []).append(k)
         self.tensor_boxes = [i for i, b in enumerate(graph.boxes) if b.tensor is not None]
-        self.hooked: set[int] = set()  # tensor boxes whose hooks ran: they get a row for it
+        self.hooks: dict[int, int] = {}  # tensor box -> how many hooks ran on it (a row for it)
 
     def name(self, box: int | None, fallback: str) -> str:
         if box is not None and self.graph.boxes[box].kind == "freed":
@@ -205,8 +206,8 @@ class _Story:
     def _hooks(self, box: int | None, count: int, passed_on: Any) -> None:
         """A tensor with `count` hooks had its turn, and `passed_on` went on from them."""
         if box is not None and count and passed_on is not None:
-            self.hooked.add(box)
-            self.events.append(("hook", box, count, passed_on))
+            self.hooks[box] = count
+            self.events.append(("hook", box, passed_on))
 
     def finish(self, error: str | None) -> None:
         self.events.append(("end", error))
@@ -215,13 +216,12 @@ class _Story:
         received: dict[int, Any] = {}  # box -> total gradient arrived so far
         self.arrivals: dict[int, list] = {}  # box -> each gradient that arrived, in order
         self.passed_on: dict[int, Any] = {}  # box -> what its hooks passed on
-        self.hook_counts: dict[int, int] = {}  # box -> how many hooks it has
         grads = dict(self.grads)
         out: list[Marks] = []
         asks: list[bool] = []  # per frame: is it a predict-mode question?
         for event in self.events:
             received_before, grads_before = dict(received), dict(grads)
-            hooked_before = dict(self.passed_on)
+            passed_on_before = dict(self.passed_on)
             marks = Marks()
             question = getattr(self, "_" + event[0])(event, marks, received, grads)
             if question is _NO_FRAME:
@@ -229,7 +229,7 @@ class _Story:
             self._rows(marks, received, grads, self.passed_on)
             if predict and question is not None:
                 out.append(self._asked(marks, *question, received_before, grads_before,
-                                       hooked_before))
+                                       passed_on_before))
                 asks.append(True)
             out.append(marks)
             asks.append(False)
@@ -244,7 +244,8 @@ class _Story:
         return out
 
     def _rows(self, marks: Marks, received: dict, grads: dict, passed_on: dict) -> None:
-        """Every tensor box's grad and received rows, the ones changing now included."""
+        """Every tensor box's grad and received rows (and after-hook rows, on tensors with
+        hooks), the ones changing now included."""
         marks.grads = {i: _text(grads[i]) for i in self.tensor_boxes}
         marks.grads.update(marks.fresh_grads)
         marks.received = {i: _text(received[i]) if i in received else NOTHING
@@ -252,11 +253,11 @@ class _Story:
                           if self.graph.boxes[i].kind != "constant"}
         marks.received.update(marks.fresh_received)
         marks.hooked = {i: _text(passed_on[i]) if i in passed_on else NOTHING
-                        for i in self.hooked}
+                        for i in self.hooks}
         marks.hooked.update(marks.fresh_hooked)
 
     def _asked(self, answer: Marks, caption: str, sent: set[int], received: dict,
-               grads: dict, hooked: dict) -> Marks:
+               grads: dict, passed_on: dict) -> Marks:
         """The question before `answer`: the same node running, "?" in every row and on every
         edge the step writes (what came in is known already), `caption` asking for them."""
         marks = Marks(active=set(answer.active), caption=caption)
@@ -265,7 +266,7 @@ class _Story:
         marks.fresh_received = {box: _unknown(received.get(box))
                                 for box in answer.fresh_received}
         marks.fresh_hooked = {box: UNKNOWN for box in answer.fresh_hooked}
-        self._rows(marks, received, grads, hooked)
+        self._rows(marks, received, grads, passed_on)
         return marks
 
     def _arrive(self, box: int, value: Any, received: dict, marks: Marks) -> None:
@@ -326,8 +327,8 @@ class _Story:
     def _hook(self, event: tuple, marks: Marks, received: dict, grads: dict) -> Any:
         """A tensor's hooks had their turn: a frame of its own when they replaced the gradient
         that arrived (one that looked and passed it on shows in the next frame's rows)."""
-        _, box, count, passed_on = event
-        self.passed_on[box], self.hook_counts[box] = passed_on, count
+        _, box, passed_on = event
+        self.passed_on[box], count = passed_on, self.hooks[box]
         arrived = received.get(box)
         if arrived is None or _same(arrived, passed_on):
             return _NO_FRAME
@@ -358,7 +359,7 @@ class _Story:
                           f"{who}.grad = {_short(before)} + {_short(incoming)} = {_short(after)}"))
         came = _joined([_short(g) for g in self.arrivals.get(box, ())]) or "nothing"
         if box in self.passed_on and not _same(self.passed_on[box], received.get(box)):
-            hooks = "hook" if self.hook_counts[box] == 1 else "hooks"
+            hooks = "hook" if self.hooks[box] == 1 else "hooks"
             came += f" reached {who} and its {hooks} returned {_short(self.passed_on[box])}"
         else:
             came += f" reached {who}"
