@@ -1,14 +1,15 @@
 """What the features a step does not use cost it: version counters of saved tensors, tensor and
 node hooks, post-accumulate-grad hooks, retain_grad, anomaly mode, the step-by-step observers,
-and custom Functions' dirty and returned inputs. A copy of minigrad is made with their checks
-taken out (the code that runs when they are unused: one `if` each, and the version stamps),
-and timed against the tree as it is, in paired rounds (paired.py); the copy's gain is what
-those checks cost. Issue 34's target: under 2%.
+custom Functions' dirty and returned inputs, and the operators' refusal of a numpy array
+operand. A copy of minigrad is made with their checks taken out (the code that runs when they
+are unused: one `if` each, and the version stamps), and timed against the tree as it is, in
+paired rounds (paired.py); the copy's gain is what those checks cost. Issue 34's target: under
+2%. With --each, each feature's checks are also taken out alone, to see which costs what.
 
 Usage: `OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python benchmarks/unused_features.py [TREE]
-[--rounds N] [--only lc]`; TREE holds `minigrad/` (default: this checkout). The copy is only
-for measuring: without its checks, hooks and anomaly mode do nothing and in-place changes go
-unnoticed."""
+[--rounds N] [--only lc] [--each]`; TREE holds `minigrad/` (default: this checkout). The copy
+is only for measuring: without its checks, hooks and anomaly mode do nothing, in-place changes
+go unnoticed and numpy arrays are refused."""
 from __future__ import annotations
 
 import argparse
@@ -20,64 +21,70 @@ import paired
 
 HERE = Path(__file__).resolve().parent
 
-# (file, the code as it is, what the copy has instead)
+# (feature, file, the code as it is, what the copy has instead)
 CUTS = [
-    ("autograd/engine.py",  # tensor hooks, retain_grad and node hooks: the tests of run_node
+    ("hooks", "autograd/engine.py",  # tensor and node hooks, retain_grad: run_node's tests
      "        if node._tensor_hooks or node._retained:\n"
      "            grads = call_tensor_hooks(node, as_tensors(grads))\n"
      "        elif self.on_arrays and not (node._pre_hooks or node._post_hooks):\n",
      "        if self.on_arrays:\n"),
-    ("autograd/engine.py",  # the node hooks' test of call_function
+    ("hooks", "autograd/engine.py",  # the node hooks' test of call_function
      "        if self.on_arrays and not (node._pre_hooks or node._post_hooks):\n",
      "        if self.on_arrays:\n"),
-    ("autograd/engine.py",  # a node's pre-hooks
+    ("hooks", "autograd/engine.py",  # a node's pre-hooks
      "        if node._pre_hooks:\n            grads = call_pre_hooks(node, grads)\n"
      "            if all(g is None for g in grads):  # the hooks took every gradient away\n"
      "                return (None,) * len(node.next_functions)\n", ""),
-    ("autograd/engine.py",  # and post-hooks
+    ("hooks", "autograd/engine.py",  # and post-hooks
      "        if node._post_hooks:\n"
      "            grad_inputs = call_post_hooks(node, grad_inputs, grads)\n", ""),
-    ("autograd/engine.py",  # anomaly mode and the step-by-step observers, once per pass
+    ("anomaly", "autograd/engine.py",  # anomaly mode, once per pass
      "        if anomaly.state.enabled:\n"
      "            self.run_node, self.on_arrays = anomaly.checking(self.run_node), False\n", ""),
-    ("autograd/engine.py",
+    ("observers", "autograd/engine.py",  # the step-by-step observers, once per pass
      "        if observe.watching() and observe.starting(self, roots):  # observers hear of the\n"
      "            self.on_arrays = False  # pass, and may follow its steps: then as tensors\n"
      "            for slots in self.buffers.values():\n"
      "                slots[:] = as_tensors(slots)\n", ""),
-    ("autograd/function.py",  # saved tensors unpacked through saved_tensors_hooks
+    ("saved hooks", "autograd/function.py",  # saved tensors unpacked through their hooks
      "formula is None or self._unpacks_through_hooks or", "formula is None or"),
-    ("autograd/function.py",  # anomaly mode, once per recorded op
+    ("anomaly", "autograd/function.py",  # anomaly mode, once per recorded op
      "    if anomaly.state.enabled:  # for the warning if this node's backward fails (anomaly.py)\n"
      "        anomaly.record_forward_stack(node)\n", ""),
-    ("autograd/function.py",  # custom Functions' dirty inputs
+    ("custom", "autograd/function.py",  # custom Functions' dirty inputs
      "        for tensor in node._dirty:  # changed in place: PyTorch counts one more version\n"
      "            tensor._bump_version()\n", ""),
-    ("autograd/function.py",  # and inputs returned as they are
-     "        if cls._is_custom and _returns_an_input(outputs, args):  # (minigrad's ops never do)\n"
-     "            outputs = _inputs_returned(node, args, outputs, records, setup_context is not None)\n",
-     ""),
-    ("autograd/accumulate.py",  # post-accumulate-grad hooks
+    ("custom", "autograd/function.py",  # and inputs returned as they are
+     "        if cls._is_custom and _returns_an_input(outputs, args):  # (minigrad's ops never "
+     "do)\n            outputs = _inputs_returned(node, args, outputs, records, setup_context is "
+     "not None)\n", ""),
+    ("leaf hooks", "autograd/accumulate.py",  # post-accumulate-grad hooks
      "        if leaf._post_accumulate_grad_hooks:\n"
      "            for hook in list(leaf._post_accumulate_grad_hooks.values()):\n"
      "                result = hook(leaf)\n                if result is not None:\n"
      "                    check_post_accumulate_result(hook, leaf, result)\n", ""),
-    ("autograd/graph.py",  # saved tensors: no version stamped...
+    ("versions", "autograd/graph.py",  # saved tensors: no version stamped...
      "        self.counter = tensor._version_counter\n        self.version = self.counter.value\n",
      "        self.counter, self.version = None, 0\n"),
-    ("autograd/graph.py",  # ... and none checked
+    ("versions", "autograd/graph.py",  # ... and none checked
      "        if self.counter.value == self.version and not self.is_own_output:",
      "        if not self.is_own_output:"),
-    ("autograd/graph.py", "        if self.counter.value != self.version:\n", "        if False:\n"),
-    ("autograd/graph.py",  # ... nor when a formula on arrays reads what was saved
+    ("versions", "autograd/graph.py",
+     "        if self.counter.value != self.version:\n", "        if False:\n"),
+    ("versions", "autograd/graph.py",  # ... nor when a formula on arrays reads what was saved
      "        if self.counter.value == self.version and (self.is_own_output",
      "        if (self.is_own_output"),
+    ("arrays", "_tensor_ops.py",  # operators that leave a numpy array operand to numpy
+     "\n_operators()\n", "\n"),
 ]
 
 
-def stripped_copy(tree: Path, into: Path) -> Path:
+def stripped_copy(tree: Path, into: Path, features: set[str]) -> Path:
+    """A copy of `tree`'s minigrad in `into`, without the checks of `features`."""
     shutil.copytree(tree / "minigrad", into / "minigrad")
-    for rel, old, new in CUTS:
+    for feature, rel, old, new in CUTS:
+        if feature not in features:
+            continue
         path = into / "minigrad" / rel
         text = path.read_text()
         if old not in text:
@@ -91,14 +98,20 @@ def main() -> None:
     parser.add_argument("tree", nargs="?", default=str(HERE.parent))
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--only", default="lc", help="workloads of paired.py: a, l, b, c")
+    parser.add_argument("--each", action="store_true",
+                        help="also each feature's checks alone, to see which costs what")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as scratch:
-        copy = stripped_copy(Path(args.tree), Path(scratch))
-        print(f"A = {args.tree} (as it is)\nB = the same without the checks of unused features\n"
-              f"{args.rounds} pairs of rounds, CPU time\n")
-        print("| workload | A | B | B's gain: median (quartiles) |\n| --- | --- | --- | --- |")
-        for key in args.only:
-            print(paired.measure(key, [args.tree, str(copy)], args.rounds), flush=True)
+    features = list(dict.fromkeys(feature for feature, *_ in CUTS))
+    print(f"A = {args.tree} (as it is)\nB = the same without the checks of unused features "
+          f"(all, or the one named)\n{args.rounds} pairs of rounds, CPU time\n")
+    print("| without | workload | A | B | B's gain: median (quartiles) |\n"
+          "| --- | --- | --- | --- | --- |")
+    for cut in [features] + ([[f] for f in features] if args.each else []):
+        with tempfile.TemporaryDirectory() as scratch:
+            copy = stripped_copy(Path(args.tree), Path(scratch), set(cut))
+            for key in args.only:
+                row = paired.measure(key, [args.tree, str(copy)], args.rounds)
+                print(f"| {'all' if cut is features else cut[0]} {row}", flush=True)
 
 
 if __name__ == "__main__":
