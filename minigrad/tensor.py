@@ -178,6 +178,7 @@ class Tensor:
         if self.grad_fn._retained is None:
             self.grad_fn._retained = {}
         self.grad_fn._retained[self._output_nr] = weakref.ref(self)
+        self.grad_fn._has_hooks = True  # its node now does more than its formula
         self._retains_grad = True
 
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
@@ -190,6 +191,9 @@ class Tensor:
             self._hooks = {}
         handle = RemovableHandle(self._hooks)
         self._hooks[handle.id] = hook
+        node = self._accumulator() if self._accumulator is not None else None
+        if node is not None:  # (one made later sees the hooks itself: AccumulateGrad)
+            node._has_hooks = True
         return handle
 
     def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]

@@ -24,6 +24,8 @@ class AccumulateGrad(Node):
         super().__init__()
         self._sequence_nr = float("inf")  # PyTorch runs these as soon as they are ready
         self.variable = variable
+        if variable._hooks is not None:  # (a hook registered later sets it: register_hook)
+            self._has_hooks = True
 
     @property
     def _tensor_hooks(self) -> dict | None:  # a leaf's hooks live on the leaf itself (read-only)

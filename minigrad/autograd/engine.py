@@ -127,12 +127,12 @@ class GraphTask:
     def run_node(self, node: Node, grads: list) -> tuple:
         """The tensors' hooks, then the node itself; one gradient per `next_functions` entry.
         A node with no hooks, in a pass on arrays, runs its formula on arrays straight away."""
-        if node._tensor_hooks or node._retained:
-            grads = call_tensor_hooks(node, as_tensors(grads))
-        elif self.on_arrays and not (node._pre_hooks or node._post_hooks):
+        if self.on_arrays and not node._has_hooks:
             if len(grads) > 1:  # only a node with several outputs can have one without gradient
                 grads = materialize(node, grads)
             return validate(node, node.apply_to_arrays(grads))
+        if node._tensor_hooks or node._retained:
+            grads = call_tensor_hooks(node, as_tensors(grads))
         return self.call_function(node, grads)
 
     def call_function(self, node: Node, grads: list) -> tuple:

@@ -120,6 +120,11 @@ class Node:
     _retained: dict[int, weakref.ref] | None = None  # output_nr -> tensor to keep .grad on
     _pre_hooks: dict = _NO_HOOKS
     _post_hooks: dict = _NO_HOOKS
+    # Whether anything besides its formula may run at this node's turn in backward: a hook on a
+    # tensor it made (on its leaf, for an AccumulateGrad), a retained .grad, a pre- or
+    # post-hook. Set wherever those are added, and left set when one is removed: the engine's
+    # one test before the plain path (engine.GraphTask.run_node).
+    _has_hooks = False
     _metadata: dict | None = None
 
     def __init__(self) -> None:
@@ -149,6 +154,7 @@ class Node:
         """`hook(grad_inputs, grad_outputs)` runs after this node; it may return new grad_inputs."""
         if self._post_hooks is _NO_HOOKS:
             self._post_hooks = {}
+        self._has_hooks = True
         handle = RemovableHandle(self._post_hooks)
         self._post_hooks[handle.id] = hook
         return handle
@@ -157,6 +163,7 @@ class Node:
         """`hook(grad_outputs)` runs before this node; it may return new grad_outputs."""
         if self._pre_hooks is _NO_HOOKS:
             self._pre_hooks = {}
+        self._has_hooks = True
         handle = RemovableHandle(self._pre_hooks)
         self._pre_hooks[handle.id] = hook
         return handle
@@ -164,6 +171,7 @@ class Node:
     def _add_tensor_hook(self, output_nr: int, hook: Any) -> RemovableHandle:
         if self._tensor_hooks is None:
             self._tensor_hooks = {}
+        self._has_hooks = True
         hooks = self._tensor_hooks.setdefault(output_nr, {})
         handle = RemovableHandle(hooks)
         hooks[handle.id] = hook
