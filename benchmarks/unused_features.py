@@ -24,10 +24,7 @@ HERE = Path(__file__).resolve().parent
 # (feature, file, the code as it is, what the copy has instead)
 CUTS = [
     ("hooks", "autograd/engine.py",  # tensor and node hooks, retain_grad: run_node's tests
-     "        if node._tensor_hooks or node._retained:\n"
-     "            grads = call_tensor_hooks(node, as_tensors(grads))\n"
-     "        elif self.on_arrays and not (node._pre_hooks or node._post_hooks):\n",
-     "        if self.on_arrays:\n"),
+     "        if self.on_arrays and not node._has_hooks:\n", "        if self.on_arrays:\n"),
     ("hooks", "autograd/engine.py",  # the node hooks' test of call_function
      "        if self.on_arrays and not (node._pre_hooks or node._post_hooks):\n",
      "        if self.on_arrays:\n"),
