@@ -4942,6 +4942,16 @@ def _array_operands_of_a_tensor_that_requires_grad(lib: Any) -> Any:
             np.greater(lib.tensor([1.0, 3.0]), 2.0))
 
 
+def _in_place_operators_with_arrays(lib: Any) -> Any:
+    seen = []
+    for name, apply in (("+=", operator.iadd), ("-=", operator.isub), ("*=", operator.imul),
+                        ("/=", operator.itruediv)):
+        x = lib.ones(2)
+        y = apply(x, np.array([2.0, 4.0]))  # no in-place op takes it: x op array, a new tensor
+        seen.append((name, type(y).__name__, y, y is x, x))
+    return seen
+
+
 def _comparisons_promote_as_pytorch(lib: Any) -> Any:
     return (lib.tensor([0.1]) == lib.tensor(0.1, dtype=lib.float64),
             lib.tensor([16777217]) == 16777216.0, lib.tensor([16777217]) > 16777216.5,
@@ -4959,7 +4969,8 @@ def _bitwise_operators(lib: Any) -> Any:
 
 NUMPY_ARRAY_CASES = {f.__name__.lstrip("_"): f for f in (
     _float32_array_operands, _float64_array_operands, _zero_dim_and_int_array_operands,
-    _array_operands_of_a_tensor_that_requires_grad, _comparisons_promote_as_pytorch,
+    _array_operands_of_a_tensor_that_requires_grad, _in_place_operators_with_arrays,
+    _comparisons_promote_as_pytorch,
     _bitwise_operators)}
 
 
