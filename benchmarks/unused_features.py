@@ -71,8 +71,9 @@ CUTS = [
     ("versions", "autograd/graph.py",  # ... nor when a formula on arrays reads what was saved
      "        if self.counter.value == self.version and (self.is_own_output",
      "        if (self.is_own_output"),
-    ("arrays", "_tensor_ops.py",  # operators that leave a numpy array operand to numpy
-     "\n_operators()\n", "\n"),
+    ("arrays", "_tensor_ops.py",  # operators that leave a numpy array operand to numpy: the
+     "        if isinstance(other, np.ndarray):\n            return NotImplemented\n", ""),
+    ("arrays", "_tensor_ops.py", "\n_operators()\n", "\n"),  # test in their body, or a wrapper
 ]
 
 
