@@ -83,7 +83,8 @@ class SavedOutput(SavedTensor):
     is_own_output = True
 
     def __init__(self, output: Any, owner: Node) -> None:
-        self.counter = output._version_counter  # shared with the output: its in-place changes
+        # (the output's version counter, which its in-place changes and its views' bump)
+        self.counter = output._version_counter
         self.version = self.counter.value
         self.output_nr = output._output_nr
         self.data = output._data
