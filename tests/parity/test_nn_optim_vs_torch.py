@@ -40,7 +40,9 @@ OPTIMIZERS = [("SGD", {"lr": 0.1}), ("SGD", {"lr": 0.1, "momentum": 0.9, "weight
               ("AdamW", {"lr": 0.01}), ("AdamW", {"lr": 0.01, "amsgrad": True}),
               ("Adagrad", {"lr": 0.1}),
               ("Adagrad", {"lr": 0.1, "lr_decay": 0.01, "weight_decay": 0.1,
-                           "initial_accumulator_value": 0.5})]
+                           "initial_accumulator_value": 0.5}),
+              ("Adadelta", {}), ("Adadelta", {"lr": 0.5, "rho": 0.8, "weight_decay": 0.1}),
+              ("Adadelta", {"eps": 1e-3, "maximize": True})]
 
 
 @pytest.mark.parametrize(("name", "kwargs"), OPTIMIZERS, ids=[f"{n}{k}" for n, k in OPTIMIZERS])
