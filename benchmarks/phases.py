@@ -2,7 +2,9 @@
 split into its phases (forward, backward, the update under no_grad, `zero_()` and `.item()`),
 for minigrad beside PyTorch, then minigrad's backward split by node type.
 
-Usage: `OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python benchmarks/phases.py [--steps N]`.
+Usage: `OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python benchmarks/phases.py [--steps N]
+[--tree DIR]`, DIR a tree holding the `minigrad/` to measure (default: this checkout; an older
+commit's: `git archive REV minigrad | tar -x -C DIR`).
 Each library runs N steps in turn, in rounds, and each phase's median over all the steps is
 reported, in wall time: compare the columns, measured under the same conditions."""
 from __future__ import annotations
@@ -11,6 +13,7 @@ import argparse
 import collections
 import gc
 import statistics
+import sys
 import time
 from types import ModuleType
 
@@ -82,8 +85,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=2000, help="steps per library")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--tree", help="a directory holding the minigrad/ to measure")
     args = parser.parse_args()
+    if args.tree:
+        sys.path.insert(0, args.tree)
     libraries = {name: lib for name in ("minigrad", "torch") if (lib := optional(name))}
+    if "minigrad" in libraries:
+        print(f"minigrad from {libraries['minigrad'].__file__}\n")
     inputs = {name: _inputs(lib) for name, lib in libraries.items()}
     parts: dict[str, list[list[float]]] = {name: [] for name in libraries}
     for name, lib in libraries.items():  # warm up

@@ -75,15 +75,15 @@ print("x.grad:", x.grad)
 assert x.grad.item() == 3 * 2
 
 # %% [markdown]
-# Step by step, on a fresh copy with one hook that multiplies by 10: `h` receives 3, and the
-# hook's 30 goes on to the next `MulBackward0`.
+# Step by step, asking first, on a fresh copy with one hook that multiplies by 10. The hook
+# gets a frame of its own: what reached `h`, and what went on instead.
 
 # %% tags=["minigrad-only"]
 x = torch.tensor(1.0, requires_grad=True)
 h = x * 2
 scale_up = h.register_hook(lambda grad: grad * 10)
 y = h * 3
-viz.backward_steps(y)
+viz.backward_steps(y, predict=True)
 
 # %% [markdown]
 # A hook on a *leaf* runs before the gradient is added into `.grad`, so it changes what gets

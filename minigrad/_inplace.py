@@ -11,8 +11,9 @@ import numpy as np
 
 from . import _dtype, _grad_mode
 from .autograd.custom_view import CUSTOM_FUNCTION_VIEW
-from .autograd.function import _QUIET, NO_GRAD_VIEW_ADVICE, _numpy_errors
+from .autograd.function import NO_GRAD_VIEW_ADVICE
 from .autograd.graph import ERR_LEAF_IN_PLACE, forward_name, replace_output
+from .autograd.numpy_quiet import _QUIET, _numpy_errors
 from .ops.fill import Zero
 from .ops.indexing import (ERR_INTERNAL_OVERLAP, AsStrided, CopySlices, IndexPut,
                            WriteThroughExpanded, _plain_key, as_positions, check_advanced_key,
@@ -119,10 +120,10 @@ def zero(t: Tensor) -> Tensor:
     """`t.zero_()`. Recorded (grad mode on and `t` requires grad), it is an operation like any
     other: ZeroBackward0. Unrecorded, as `p.grad.zero_()` is in a training loop that resets its
     gradients that way (notebook 04), the zeros are written straight into `t`'s memory: no
-    node, no tensor of zeros made and copied over, and none of PyTorch's checks, which are for
-    a change that records (benchmarks/tricks.md, `_inplace.zero`)."""
+    node, no tensor of zeros made and copied over (benchmarks/tricks.md, `_inplace.zero`)."""
     if _grad_mode.state.enabled and (t._requires_grad or t.grad_fn is not None):
         return inplace(t, lambda x: Zero.apply(x, 0), same_value=True)
+    check_inplace(t)  # a view made under no_grad refuses, even after requires_grad_(False)
     t._data[...] = 0
     t._bump_version()
     return t

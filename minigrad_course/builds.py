@@ -59,7 +59,9 @@ class Builds(ast.NodeTransformer):
             return node
         used, bound = names_of(node)
         if holds_placeholder(node):
-            waits_for = tuple(sorted(bound))
+            # later cells wait for what the learner is to write here, not for the given code
+            # beside it (lesson 13's `add`, given, sits in the cell of `record`, to be written)
+            waits_for = to_be_written(node) or tuple(sorted(bound))
             line = NOT_ANSWERED
         else:
             waits_for = self.missing(used)
@@ -89,7 +91,7 @@ def printing(line: str) -> ast.Module:
     return ast.fix_missing_locations(ast.Module(body=[ast.Expr(call)], type_ignores=[]))
 
 
-def holds_placeholder(module: ast.Module) -> bool:
+def holds_placeholder(module: ast.AST) -> bool:
     """Does the cell still hold `raise NotImplementedError()` (or `raise NotImplementedError`)?"""
     for node in ast.walk(module):
         if isinstance(node, ast.Raise) and node.exc is not None:
@@ -98,6 +100,14 @@ def holds_placeholder(module: ast.Module) -> bool:
             if isinstance(exc, ast.Name) and exc.id == "NotImplementedError":
                 return True
     return False
+
+
+def to_be_written(module: ast.Module) -> tuple[str, ...]:
+    """The functions and classes of the cell that hold the placeholder, in order; none when the
+    placeholder is in the cell's own code."""
+    return tuple(node.name for node in module.body
+                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                 and holds_placeholder(node))
 
 
 def names_of(module: ast.Module) -> tuple[list[str], set[str]]:

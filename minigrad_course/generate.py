@@ -10,8 +10,9 @@ outputs are cleared, the metadata is the solution's. Answer and check cells get 
 `raises-exception`: unanswered, they fail, and nbval is told to expect it. The grading cell
 gets `nbval-skip`: an exercise stores no outputs, so nbval would start a grading of the
 unanswered notebook and compare its report with nothing; tests/grading/test_grade.py grades
-every exercise once and reads each report. solutions/ is only ever read. The course's folder is found from the current folder upwards (see `course`), or
-given with --course, or both notebook folders with --solutions and --exercises."""
+every exercise once and reads each report. solutions/ is only ever read. The course's folder
+is found from the current folder upwards (see `course`), or given with --course, or both
+notebook folders with --solutions and --exercises."""
 from __future__ import annotations
 
 import argparse

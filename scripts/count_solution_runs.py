@@ -58,7 +58,8 @@ def _hook(event, args):
     if isinstance(source, bytes):
         source = source.decode("utf-8", "replace")
     if isinstance(source, str) and len(source) < 20000 and _key(source) in _KEYS:
-        _write("in-process", os.getpid(), _key(source))
+        kernel = any("ipykernel" in argument for argument in sys.argv[:3])
+        _write("kernel" if kernel else "in-process", os.getpid(), _key(source))
 
 
 class _Tee:

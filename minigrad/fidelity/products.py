@@ -24,7 +24,8 @@ def matmul_like_torch(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return a @ b
     left = a[np.newaxis, :] if a.ndim == 1 else a  # a vector on the left is one row
     right = b[:, np.newaxis] if b.ndim == 1 else b  # a vector on the right is one column
-    total = left[..., :, 0:1] * right[..., 0:1, :]
+    # from +0.0, as PyTorch's sum starts: products that are all -0.0 add up to +0.0
+    total = 0.0 + left[..., :, 0:1] * right[..., 0:1, :]
     for j in range(1, a.shape[-1]):
         total = total + left[..., :, j:j + 1] * right[..., j:j + 1, :]
     if b.ndim == 1:

@@ -4,7 +4,7 @@
     from minigrad import viz
     viz.draw(y)                        # tensors and operations, left to right (or down)
     viz.draw(y, view="backward")       # PyTorch's grad_fn graph, as torchviz draws it
-    viz.backward_steps(y)              # runs y.backward(), one frame per node
+    viz.backward_steps(y)              # runs y.backward(), one frame per node (and hook)
 
 Only numpy is needed to import minigrad; this module loads Graphviz when it draws."""
 from __future__ import annotations

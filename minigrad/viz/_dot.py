@@ -31,6 +31,9 @@ class Marks:
     fresh_grads: dict[int, str] = field(default_factory=dict)  # grad rows changing now
     received: dict[int, str] | None = None  # box -> gradient arrived so far (a row of its own)
     fresh_received: dict[int, str] = field(default_factory=dict)
+    # box -> the gradient its tensor hooks passed on (a row only on tensors that have hooks)
+    hooked: dict[int, str] = field(default_factory=dict)
+    fresh_hooked: dict[int, str] = field(default_factory=dict)
     flow: dict[int, str] = field(default_factory=dict)  # edge index -> gradient it carries
     widths: dict[int, int] = field(default_factory=dict)  # box -> characters to reserve
     # edge index -> the longest gradient it carries in any frame. Every frame gives the edge
@@ -72,6 +75,8 @@ def tensor_label(box: Box, name: str | None, marks: Marks, i: int) -> str:
               _rows("grad", marks.grads.get(i, grad_text(t._grad)), width)]
     if marks.received is not None and i in marks.received:
         fields.append(_rows("received", marks.received[i], width))
+    if i in marks.hooked:
+        fields.append(_rows("after hook", marks.hooked[i], width))
     return "|".join(fields)
 
 

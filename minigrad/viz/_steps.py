@@ -1,15 +1,22 @@
 """One backward pass, frame by frame: which node runs, which gradient it receives, what it
-sends to each input, and how `.grad` grows (before + incoming = after). In predict mode each
-step is asked before it is shown: a frame with "?" where the step's values will be, whose
-caption asks for them, then the frame that shows them.
+sends to each input, and how `.grad` grows (before + incoming = after). When a tensor's turn
+comes, what happens to its gradient before its node runs gets frames of its own, in PyTorch's
+order: its hooks replacing the gradient (what arrived, what they returned), then
+`retain_grad()` storing it. In predict mode each step is asked before it is shown: a frame with
+"?" where the step's values will be, whose caption asks for them, then the frame that shows
+them.
 
 The pass is a real `backward()`, watched with `minigrad.autograd.observe.observe`; every value
-is copied when it is reported, since `.grad` is later added to in place."""
+is copied when it is reported, since `.grad` is later added to in place. The engine reports a
+node's gradients after the tensor's hooks ran: a hook's work is seen as the difference between
+what reached the tensor (added up here, from what the nodes before sent) and what its node got."""
 from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping
 from typing import Any
+
+import numpy as np
 
 from ..autograd.observe import observe
 from ._dot import LAYOUTS, Marks, legend_dot, to_dot
@@ -24,6 +31,7 @@ from ._values import shape_text, values_text
 NOTHING = "-"
 UNKNOWN = "?"  # a value a predict-mode frame asks for
 ORDINALS = ("first", "second", "third", "fourth", "fifth")
+_NO_FRAME = object()  # a step with nothing to show (a hook that passed its gradient on as it was)
 
 
 def backward_steps(output: Any, gradient: Any = None, retain_graph: bool | None = None, *,
@@ -31,9 +39,10 @@ def backward_steps(output: Any, gradient: Any = None, retain_graph: bool | None 
                    renderer: str = "wasm", layout: str = "auto",
                    predict: bool = False) -> BackwardSteps:
     """Run `output.backward(gradient, retain_graph)` and return its frames: the start, one per
-    node the engine runs (AccumulateGrad included), and the end. A RuntimeError raised by the
-    backward pass (an in-place change, a second backward...) ends the frames with its message;
-    it is kept in `.error`. `layout` as in `viz.draw`, the same for every frame. The frames
+    node the engine runs (AccumulateGrad included), and the end; before a node, the hooks that
+    replace the gradient of the tensor it made and `retain_grad()`'s store get a frame each. A
+    RuntimeError raised by the backward pass (an in-place change, a second backward...) ends
+    the frames with its message; it is kept in `.error`. `layout` as in `viz.draw`, the same for every frame. The frames
     have no legend: the notebook shows it once, above them (`.legend`).
 
     predict=True asks before it shows: each step first gets a frame with "?" where its values
@@ -78,6 +87,12 @@ def backward_steps(output: Any, gradient: Any = None, retain_graph: bool | None 
 
 def _copy(t: Any) -> Any:
     return None if t is None else (t._data.copy(), t.dtype.name)
+
+
+def _same(one: Any, other: Any) -> bool:
+    """Do two copied gradients hold the same values (a hook that passed its gradient on)?"""
+    return other is not None and one[0].shape == other[0].shape and \
+        bool(np.array_equal(one[0], other[0]))
 
 
 def _text(value: Any) -> str:
@@ -150,6 +165,7 @@ class _Story:
             elif e.role == "output":
                 self.outputs_of.setdefault(e.node, []).append(k)
         self.tensor_boxes = [i for i, b in enumerate(graph.boxes) if b.tensor is not None]
+        self.hooks: dict[int, int] = {}  # tensor box -> how many hooks ran on it (a row for it)
 
     def name(self, box: int | None, fallback: str) -> str:
         if box is not None and self.graph.boxes[box].kind == "freed":
@@ -167,33 +183,53 @@ class _Story:
         self.steps += 1
         if event == "accumulate":
             t = details["tensor"]
-            self.events.append(("accumulate", self.graph.tensor_index.get(t),
-                                _copy(details["grad"]), _copy(details["before"]), _copy(t._grad)))
+            box = self.graph.tensor_index.get(t)
+            incoming = _copy(details["grad"])
+            self._hooks(box, len(t._hooks or ()), incoming)
+            self.events.append(("accumulate", box, incoming, _copy(details["before"]),
+                                _copy(t._grad)))
             return
         node = details["node"]
-        retained = {}
-        for nr, ref in (node._retained or {}).items():
-            t = ref()
-            if t is not None and t in self.graph.tensor_index:
-                retained[self.graph.tensor_index[t]] = (nr, _copy(t._grad))
-        self.events.append(("node", node, [_copy(g) for g in details["grad_outputs"]],
-                            [_copy(g) for g in details["grad_inputs"]], retained))
+        grad_outputs = [_copy(g) for g in details["grad_outputs"]]
+        for k in self.outputs_of.get(node, ()):  # the tensor's turn: its hooks, retain_grad()
+            nr, box = self.graph.edges[k].position, self.graph.edges[k].dst
+            incoming = grad_outputs[nr] if nr < len(grad_outputs) else None
+            self._hooks(box, len((node._tensor_hooks or {}).get(nr, ())), incoming)
+            ref = (node._retained or {}).get(nr)
+            t = ref() if ref is not None else None
+            if t is not None and t in self.graph.tensor_index and t._grad is not None:
+                self.events.append(("retain", self.graph.tensor_index[t], incoming,
+                                    _copy(t._grad)))
+        self.events.append(("node", node, grad_outputs,
+                            [_copy(g) for g in details["grad_inputs"]]))
+
+    def _hooks(self, box: int | None, count: int, passed_on: Any) -> None:
+        """A tensor with `count` hooks had its turn, and `passed_on` went on from them."""
+        if box is not None and count and passed_on is not None:
+            self.hooks[box] = count
+            self.events.append(("hook", box, passed_on))
 
     def finish(self, error: str | None) -> None:
         self.events.append(("end", error))
 
     def frames(self, max_frames: int, predict: bool = False) -> list[Marks]:
         received: dict[int, Any] = {}  # box -> total gradient arrived so far
+        self.arrivals: dict[int, list] = {}  # box -> each gradient that arrived, in order
+        self.passed_on: dict[int, Any] = {}  # box -> what its hooks passed on
         grads = dict(self.grads)
         out: list[Marks] = []
         asks: list[bool] = []  # per frame: is it a predict-mode question?
         for event in self.events:
             received_before, grads_before = dict(received), dict(grads)
+            passed_on_before = dict(self.passed_on)
             marks = Marks()
             question = getattr(self, "_" + event[0])(event, marks, received, grads)
-            self._rows(marks, received, grads)
+            if question is _NO_FRAME:
+                continue
+            self._rows(marks, received, grads, self.passed_on)
             if predict and question is not None:
-                out.append(self._asked(marks, *question, received_before, grads_before))
+                out.append(self._asked(marks, *question, received_before, grads_before,
+                                       passed_on_before))
                 asks.append(True)
             out.append(marks)
             asks.append(False)
@@ -207,17 +243,21 @@ class _Story:
         _reserve_room(out)
         return out
 
-    def _rows(self, marks: Marks, received: dict, grads: dict) -> None:
-        """Every tensor box's grad and received rows, the ones changing now included."""
+    def _rows(self, marks: Marks, received: dict, grads: dict, passed_on: dict) -> None:
+        """Every tensor box's grad and received rows (and after-hook rows, on tensors with
+        hooks), the ones changing now included."""
         marks.grads = {i: _text(grads[i]) for i in self.tensor_boxes}
         marks.grads.update(marks.fresh_grads)
         marks.received = {i: _text(received[i]) if i in received else NOTHING
                           for i in self.tensor_boxes  # constants never receive one
                           if self.graph.boxes[i].kind != "constant"}
         marks.received.update(marks.fresh_received)
+        marks.hooked = {i: _text(passed_on[i]) if i in passed_on else NOTHING
+                        for i in self.hooks}
+        marks.hooked.update(marks.fresh_hooked)
 
     def _asked(self, answer: Marks, caption: str, sent: set[int], received: dict,
-               grads: dict) -> Marks:
+               grads: dict, passed_on: dict) -> Marks:
         """The question before `answer`: the same node running, "?" in every row and on every
         edge the step writes (what came in is known already), `caption` asking for them."""
         marks = Marks(active=set(answer.active), caption=caption)
@@ -225,13 +265,15 @@ class _Story:
         marks.fresh_grads = {box: _unknown(grads.get(box)) for box in answer.fresh_grads}
         marks.fresh_received = {box: _unknown(received.get(box))
                                 for box in answer.fresh_received}
-        self._rows(marks, received, grads)
+        marks.fresh_hooked = {box: UNKNOWN for box in answer.fresh_hooked}
+        self._rows(marks, received, grads, passed_on)
         return marks
 
     def _arrive(self, box: int, value: Any, received: dict, marks: Marks) -> None:
         before = received.get(box)
         total = value if before is None else (before[0] + value[0], value[1])
         received[box] = total
+        self.arrivals.setdefault(box, []).append(value)
         marks.fresh_received[box] = _text(total) if before is None else _sum(before, value, total)
 
     # Each step below writes its frame into `marks` and returns what predict mode asks first
@@ -247,7 +289,7 @@ class _Story:
         return f"Predict: backward() starts at {who}; which gradient does {who} get?", set()
 
     def _node(self, event: tuple, marks: Marks, received: dict, grads: dict) -> tuple:
-        _, node, grad_outputs, grad_inputs, retained = event
+        _, node, grad_outputs, grad_inputs = event
         box = self.graph.node_index.get(node)
         if box is not None:
             marks.active.add(box)
@@ -273,23 +315,56 @@ class _Story:
                 sent.add(k)
                 if self.graph.boxes[src].tensor is not None:
                     self._arrive(src, value, received, marks)
-        kept = []
-        for t_box, (nr, after) in retained.items():  # retain_grad(): .grad is set on the way
-            incoming = grad_outputs[nr] if nr < len(grad_outputs) else None
-            marks.fresh_grads[t_box] = (_text(after) if grads[t_box] is None else
-                                        _sum(grads[t_box], incoming, after))
-            grads[t_box] = after
-            kept.append(f"{self.name(t_box, 'the retained tensor')}.grad")
         got = ", ".join(_short(g) for g in grad_outputs if g is not None) or "no gradient"
         how = " grad × local derivative:" if single is not None and "×" in "".join(parts) else ""
         sent_text = ", ".join(parts) or "nothing"
         name = type(node).__name__
         marks.caption = f"{name} gets {got} and sends{how} {sent_text}"
-        asked = [f"what does {name} send to {_joined(targets)}"] if targets else []
-        asked += [f"what does {_joined(kept)} become"] if kept else []
-        if not asked:
+        if not targets:
             return None
-        return f"Predict: given {got}, {', and '.join(asked)}?", sent
+        return f"Predict: given {got}, what does {name} send to {_joined(targets)}?", sent
+
+    def _hook(self, event: tuple, marks: Marks, received: dict, grads: dict) -> Any:
+        """A tensor's hooks had their turn: a frame of its own when they replaced the gradient
+        that arrived (one that looked and passed it on shows in the next frame's rows)."""
+        _, box, passed_on = event
+        self.passed_on[box], count = passed_on, self.hooks[box]
+        arrived = received.get(box)
+        if arrived is None or _same(arrived, passed_on):
+            return _NO_FRAME
+        marks.active.add(box)
+        marks.fresh_hooked[box] = _text(passed_on)
+        who = self.name(box, "the tensor")
+        got, out = _short(arrived), _short(passed_on)
+        if count == 1:
+            marks.caption = f"the hook on {who} gets {got} and returns {out}: {out} goes on instead"
+            return f"Predict: the hook on {who} gets {got}; what does it return?", set()
+        marks.caption = (f"the {count} hooks on {who}, one after the other, turn {got} into "
+                         f"{out}: {out} goes on instead")
+        question = (f"Predict: the {count} hooks on {who} get {got}, one after the other; "
+                    "what comes out of the last?")
+        return question, set()
+
+    def _retain(self, event: tuple, marks: Marks, received: dict, grads: dict) -> tuple:
+        """retain_grad() stores a tensor's gradient once all of it has arrived (after its
+        hooks), before its node runs."""
+        _, box, incoming, after = event
+        before = grads[box]
+        marks.active.add(box)
+        marks.fresh_grads[box] = _text(after) if before is None else _sum(before, incoming, after)
+        grads[box] = after
+        who = self.name(box, "the retained tensor")
+        marks.caption = (f"retain_grad() stores {who}'s gradient, now complete: " +
+                         (f"{who}.grad was None, now {_short(after)}" if before is None else
+                          f"{who}.grad = {_short(before)} + {_short(incoming)} = {_short(after)}"))
+        came = _joined([_short(g) for g in self.arrivals.get(box, ())]) or "nothing"
+        if box in self.passed_on and not _same(self.passed_on[box], received.get(box)):
+            hooks = "hook" if self.hooks[box] == 1 else "hooks"
+            came += f" reached {who} and its {hooks} returned {_short(self.passed_on[box])}"
+        else:
+            came += f" reached {who}"
+        holds = "is None" if before is None else f"holds {_short(before)}"
+        return f"Predict: {came}; {who}.grad {holds}: what does it become?", set()
 
     def _accumulate(self, event: tuple, marks: Marks, received: dict, grads: dict) -> tuple:
         _, box, incoming, before, after = event

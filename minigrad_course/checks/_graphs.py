@@ -5,8 +5,8 @@ travels as a list of names.
 
 An operation is ["leaf", values], ["const", values], ["add", i, j], ["sub", i, j], ["mul", i, j],
 ["scale", i, c], ["pow", i, n], ["exp", i], ["tanh", i], ["sum", i] or ["chain", i, n] (n
-multiplications by 1), where i and j index earlier operations; the last one is the output. Node k is "n{k}" (the
-grad_fn of operation k's result), a leaf's AccumulateGrad is "leaf{k}"."""
+multiplications by 1), where i and j index earlier operations; the last one is the output.
+Node k is "n{k}" (the grad_fn of operation k's result), a leaf's AccumulateGrad is "leaf{k}"."""
 from __future__ import annotations
 
 from typing import Any

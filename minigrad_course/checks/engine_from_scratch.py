@@ -600,18 +600,19 @@ def _paths_expected(inputs_of: dict, root: str) -> dict:
     gives an order to make the nodes in; float64 holds every count here exactly (at most 2**70,
     a power of two, on the stacked diamonds)."""
     made: dict = {}
-    for name in graphlib.TopologicalSorter(inputs_of).static_order():
-        inputs = [made[child] for child in inputs_of.get(name, ())]
-        if not inputs:
-            made[name] = minigrad.tensor(1.0, dtype=minigrad.float64, requires_grad=True)
-            continue
-        total = inputs[0] * 1.0  # a node of its own, even for a single input
-        for other in inputs[1:]:
-            total = total + other
-        made[name] = total
-    others = [name for name in made if name != root]
-    grads = minigrad.autograd.grad(made[root], [made[name] for name in others],
-                                   allow_unused=True) if others else []
+    with minigrad.enable_grad():  # whatever the learner's kernel left grad mode at
+        for name in graphlib.TopologicalSorter(inputs_of).static_order():
+            inputs = [made[child] for child in inputs_of.get(name, ())]
+            if not inputs:
+                made[name] = minigrad.tensor(1.0, dtype=minigrad.float64, requires_grad=True)
+                continue
+            total = inputs[0] * 1.0  # a node of its own, even for a single input
+            for other in inputs[1:]:
+                total = total + other
+            made[name] = total
+        others = [name for name in made if name != root]
+        grads = minigrad.autograd.grad(made[root], [made[name] for name in others],
+                                       allow_unused=True) if others else []
     return {root: 1} | {name: int(grad.item()) for name, grad in zip(others, grads)
                         if grad is not None}
 

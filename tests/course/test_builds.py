@@ -43,6 +43,9 @@ def test_a_lesson_runs_past_unanswered_builds_and_runs_once_answered() -> None:
         "print(a)",  # needs nothing of the build: runs
         "def double(t):\n    # YOUR CODE HERE\n    raise NotImplementedError()",
         "print(double(a))",
+        "def record(t):\n    # YOUR CODE HERE\n    raise NotImplementedError()\n\n\n"
+        "def add(t):\n    return record(t)",  # given code beside the stub:
+        "print(add(a))",  # waits for what the learner is to write, not for `add`
         "grad_a, grad_b = 2, 3",  # the learner's answer
         "result = a * 2\nprint(result, grad_a, grad_b)",
         "assert result == 6.0 and grad_a == 2\nprint('checked')",
@@ -52,7 +55,7 @@ def test_a_lesson_runs_past_unanswered_builds_and_runs_once_answered() -> None:
     )
     assert printed == [
         "", NOT_ANSWERED, waiting("grad_a", "grad_b"), waiting("grad_a", "grad_b"), "3.0\n",
-        NOT_ANSWERED, waiting("double"),
+        NOT_ANSWERED, waiting("double"), NOT_ANSWERED, waiting("record"),
         "", "6.0 2 3\n", "checked\n", waiting("double"), "", "6.0\n"]
 
 

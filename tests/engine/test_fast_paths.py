@@ -223,6 +223,11 @@ def test_unrecorded_zero_refuses_what_the_general_way_refuses() -> None:
             zero(view)
         with pytest.raises(RuntimeError, match="a view of a leaf Variable that requires grad"):
             zero(leaf[1])
+        with mg.no_grad():
+            untracked = leaf[1]
+        untracked.requires_grad_(False)  # PyTorch still refuses: the view was made under no_grad
+        with pytest.raises(RuntimeError, match="A view was created in no_grad mode"):
+            zero(untracked)
         base = mg.tensor([1.0])
         zero(base.expand(3))  # PyTorch writes zeros through an expanded view (it refuses add_)
         assert base.tolist() == [0.0]

@@ -454,3 +454,77 @@ def test_draw_keeps_no_reference_cycle_that_holds_the_graph() -> None:
         assert namespace["alive"]() is None
     finally:
         gc.enable()
+
+
+def _hooked(times: float = 10.0) -> tuple:
+    """Lesson 07's pass: h = 2x at x = 1, one hook on h that multiplies by `times`, y = 3h."""
+    x = torch.tensor(1.0, requires_grad=True)
+    h = x * 2
+    h.register_hook(lambda grad: grad * times)
+    return x, h, h * 3
+
+
+def test_a_hook_that_changes_a_gradient_has_a_frame_of_its_own() -> None:
+    x, h, y = _hooked()
+    frames = viz.backward_steps(y)
+    assert frames.captions[2:4] == [
+        "the hook on h gets 3. and returns 30.: 30. goes on instead",
+        ("MulBackward0 gets 30. and sends grad × local derivative: 30. × 2. = 60. to x, "
+         "nothing to its second input (needs no grad)")]
+    assert len(frames) == 6 and frames.total_steps == 3  # the hook is no node of the engine
+    rows = [_visible(f.source) for f in frames]
+    assert "received 3." in rows[1] and "after hook -" in rows[1]  # arrived, hook not run yet
+    assert "after hook 30." in rows[2] and "after hook" not in rows[2].split("x  scalar")[-1]
+    assert "#e6a800" in frames[2].source.split("\n\tn3 ")[0].split("\n\tn2 ")[1]  # h runs now
+    outline = r'class="node">\n<title>[^<]*</title>\n<(?:polygon|path) [^>]*(?:points|d)="([^"]*)"'
+    assert len({tuple(re.findall(outline, f.svg())) for f in frames}) == 1  # nothing moves
+    assert x.grad.item() == 60.0
+    first = [f.source for f in frames]
+    x, h, y = _hooked()  # deterministic: the same pass again (h named as before), same bytes
+    assert [f.source for f in viz.backward_steps(y)] == first and not h.retains_grad
+
+
+def test_hooks_that_only_look_or_sit_on_a_leaf() -> None:
+    seen = []
+    x = torch.tensor(1.0, requires_grad=True)
+    x.register_hook(lambda grad: grad.clamp(-1.0, 1.0))  # on a leaf: before AccumulateGrad
+    h = x * 2
+    h.register_hook(seen.append)  # looks, returns None: no frame, but its row is filled in
+    frames = viz.backward_steps(h * 3, predict=True)
+    assert len(seen) == 1 and x.grad.item() == 1.0
+    assert not any("hook on h" in c for c in frames.captions)
+    assert "after hook 3." in _visible(frames[5].source)  # with MulBackward0's answer
+    assert frames.captions[6:8] == ["Predict: the hook on x gets 6.; what does it return?",
+                                    "the hook on x gets 6. and returns 1.: 1. goes on instead"]
+    assert "after hook ?" in _visible(frames[6].source)
+    assert frames.captions[9] == "AccumulateGrad: x.grad was None, now 1."
+
+
+def test_several_hooks_are_one_frame_and_retain_grad_keeps_what_they_return() -> None:
+    x, h, _ = _hooked()
+    h.register_hook(lambda grad: grad + 1)
+    h.retain_grad()
+    frames = viz.backward_steps(h * 3, predict=True)
+    assert frames.captions[4:8] == [
+        "Predict: the 2 hooks on h get 3., one after the other; what comes out of the last?",
+        "the 2 hooks on h, one after the other, turn 3. into 31.: 31. goes on instead",
+        "Predict: 3. reached h and its hooks returned 31.; h.grad is None: what does it become?",
+        "retain_grad() stores h's gradient, now complete: h.grad was None, now 31."]
+    assert h.grad.item() == 31.0 and x.grad.item() == 62.0
+
+
+def test_retain_grad_is_asked_without_its_answer() -> None:
+    """Lesson 06: h gets 12. and 1.; the question names them, never their total, 13."""
+    x = torch.tensor(2.0, requires_grad=True)
+    h = x * 3
+    h.retain_grad()
+    frames = viz.backward_steps(h**2 + h, predict=True)
+    asked = frames.captions.index("Predict: 1. and 12. reached h; h.grad is None: "
+                                  "what does it become?")
+    assert frames.captions[asked + 1] == ("retain_grad() stores h's gradient, now complete: "
+                                          "h.grad was None, now 13.")
+    assert "grad ?" in _visible(frames[asked].source)
+    assert "13." not in frames.captions[asked]
+    assert frames.captions[asked + 2] == ("Predict: given 13., what does MulBackward0 send to x "
+                                          "and its second input?")
+    assert h.grad.item() == 13.0
