@@ -98,6 +98,12 @@ OPS = {
                                              enumerate(x.split(2, dim=1))], 1),
     "torch.split(x, [1, 2])": lambda L, x: L.cat([p * (i + 1) for i, p in
                                                   enumerate(L.split(x, [1, 2], 0))], 0),
+    "torch.split(x, split_size_or_sections=[2, 1])": lambda L, x: L.cat(
+        [p * (i + 1) for i, p in enumerate(L.split(x, split_size_or_sections=[2, 1]))], 0),
+    "x.split(split_size=3, dim=1)": lambda L, x: L.cat(
+        [p * (i + 1) for i, p in enumerate(x.split(split_size=3, dim=1))], 1),
+    "torch.cat([x, x], axis=1)": lambda L, x: L.cat([x, x * 2], axis=1),
+    "torch.stack([x, x], axis=1)": lambda L, x: L.stack([x, x * 2], axis=1),
     "x.chunk(2)": lambda L, x: L.cat([p * (i + 1) for i, p in enumerate(x.chunk(2, 0))], 0),
     "x.split(2)[1]": lambda L, x: x.split(2)[1],
     "x.argmax(axis=1)": lambda L, x: x.argmax(axis=1),
@@ -404,6 +410,8 @@ ERRORS = {
     "BCELoss target size": lambda L: L.nn.BCELoss()(L.rand(2), L.ones(3)),
     "BCELoss input above 1": lambda L: L.nn.BCELoss()(L.ones(2) * 2, L.ones(2)),
     "split sizes not summing": lambda L: L.ones(5).split([2, 2]),
+    "torch.cat with dim and axis": lambda L: L.cat([L.ones(2)], dim=0, axis=0),
+    "torch.stack with dim and axis": lambda L: L.stack([L.ones(2)], 0, axis=0),
     "gather with a float index": lambda L: L.ones(2, 2).gather(1, L.tensor([[0.0]])),
     "scatter_add with a float index": lambda L: L.ones(2, 2).scatter_add(1, L.tensor([[0.0]]),
                                                                          L.ones(2, 2)),
