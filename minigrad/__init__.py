@@ -22,6 +22,7 @@ from ._printing import get_printoptions, set_printoptions
 from .compat.device import (accelerator, backends, cuda, device, get_default_device,
                             set_default_device)
 from .compat import storage  # noqa: F401 - gives Tensor stride(), storage() and the like
+from .compat import serialization  # torch.serialization.add_safe_globals and the like
 from .compat.serialization import load, save
 from .compat.legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,
                             HalfTensor, IntTensor, LongTensor, ShortTensor)
