@@ -12,7 +12,6 @@ import numpy as np
 from .. import _grad_mode
 from ..tensor import Tensor
 from .graph import Node
-from .numpy_quiet import _run_quietly
 from .hook_results import checked_hook_result
 
 
@@ -92,22 +91,7 @@ def accumulate_into(tensor: Tensor, grad: Tensor | np.ndarray, keep_graph: bool)
     elif keep_graph:
         tensor._grad = tensor._grad + grad
     else:  # grad mode is off: nothing is recorded
-        add_in_place(tensor._grad, grad)
-
-
-def add_in_place(total: Tensor, grad: Tensor | np.ndarray) -> None:
-    """`total.add_(grad)` under no_grad. In the commonest case (a float .grad of its own memory,
-    a gradient of its shape and dtype) numpy adds into `.grad`'s memory and the version goes
-    up, which is what add_ does there (_inplace.update), without making a tensor of the array
-    and dispatching (what it earns: benchmarks/tricks.md, row `add_in_place`)."""
-    data, values = total._data, grad._data if type(grad) is Tensor else grad
-    if (values.shape == data.shape and values.dtype == data.dtype and data.dtype.kind == "f"
-            and total._base is None and 0 not in data.strides and data.flags.writeable
-            and not total._is_inference):
-        _run_quietly(np.add, data, values, out=data)  # numpy quiet, as in add_
-        total._bump_version()
-    else:
-        total.add_(grad if type(grad) is Tensor else Tensor(np.asarray(grad)))
+        tensor._grad.add_(grad if type(grad) is Tensor else Tensor(np.asarray(grad)))
 
 
 def _version_of_new_grad(grad: Tensor | np.ndarray) -> int:

@@ -69,7 +69,6 @@ class SavedTensor:
             return out
         return self.tensor
 
-
     def unpack_array(self, owner: Node) -> Any:
         """`unpack(owner)._data`, the same checks, for a formula on arrays: no tensor is made
         for a node's own output."""

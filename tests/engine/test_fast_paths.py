@@ -460,31 +460,3 @@ def _same_but_for_ids(row: tuple, row_general: tuple) -> bool:
                 row[10])
     return shape(row) == shape(row_general)
 
-
-# ---- a leaf's .grad added to in place (accumulate.add_in_place) ----------------------------
-
-@given(st.data())
-def test_adding_into_grad_in_place_is_add_under_no_grad(data: st.DataObject) -> None:
-    """numpy's addition into .grad's memory, for an array of its shape and dtype, leaves what
-    `.grad.add_(grad)` under no_grad leaves: the values bit for bit, the same tensor, one
-    version more. Other cases (another dtype, a broadcast gradient, a .grad that is a view)
-    go through add_ itself."""
-    from minigrad.autograd.accumulate import add_in_place
-    dtype = data.draw(FLOATS)
-    shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=3, max_side=4))
-    start, values = _values(data, dtype, shape), _values(data, dtype, shape)
-    other = data.draw(st.sampled_from(["same", "tensor", "float64", "broadcast", "view"]))
-    grad = {"same": values, "tensor": mg.tensor(values), "float64": values.astype(np.float64),
-            "broadcast": values.reshape(-1)[:1].reshape((1,) * len(shape))}.get(other, values)
-    totals = []
-    for by_hand in (False, True):
-        total = mg.tensor(start) if other != "view" else mg.tensor(start[None])[0]
-        held = total
-        with mg.no_grad():
-            if by_hand:
-                total.add_(grad if isinstance(grad, mg.Tensor) else mg.tensor(grad))
-            else:
-                add_in_place(total, grad)
-        assert held is total
-        totals.append((total.numpy().tobytes(), total.dtype, total._version))
-    assert totals[0] == totals[1] and totals[0][2] == 1
