@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import re
 from typing import Any
 
 from . import _tensor_ops, _tensor_ops_more  # noqa: F401 - give Tensor its operator methods
@@ -50,7 +51,10 @@ def _function_form(name: str) -> Any:
                  **kwargs: Any) -> Any:
         if not isinstance(input, Tensor):
             input = _number_input(name, input, args)  # noqa: A001
-        result = getattr(input, name)(*args, **kwargs)
+        try:
+            result = getattr(input, name)(*args, **kwargs)
+        except TypeError as error:  # the method's argument 1 is the function's argument 2
+            raise _counted_from_input(error, name) from None
         return result if out is None else _into(out, result, name)
 
     function.__name__ = function.__qualname__ = name
@@ -88,6 +92,16 @@ del _name
 _NUMBER_FIRST = ("add", "sub", "mul", "div", "subtract", "multiply", "divide", "pow",
                  "maximum", "minimum", "fmod", "remainder", "eq", "ne", "lt", "le", "gt", "ge")
 pi, e, inf, nan = math.pi, math.e, math.inf, math.nan
+
+
+def _counted_from_input(error: TypeError, name: str) -> TypeError:
+    """A method's "argument 'x' (position N)" error as the function form says it: `input`
+    comes first there, so every position is one more. Any other TypeError as it was."""
+    found = re.match(rf"{name}\(\): argument '(\w+)' \(position (\d+)\)(.*)", str(error), re.S)
+    if found is None:
+        return error
+    arg, position, rest = found.groups()
+    return TypeError(f"{name}(): argument '{arg}' (position {builtins.int(position) + 1}){rest}")
 
 
 def _number_input(name: str, number: Any, args: tuple) -> Tensor:

@@ -19,8 +19,17 @@ import numpy as np
 from . import _device, _dtype, _inplace, autograd, creation, random
 from .ops import (fill, gather, indexing, linalg, norm, pointwise, reduction, rounding,
                   selection, shape, statistics)
-from .ops.operands import as_tensor_pair
+from .ops.operands import as_tensor_pair, type_name
 from .tensor import Tensor
+
+
+def _tensor_argument(value: Any, method: str, name: str) -> Tensor:
+    """`value`, when it is a tensor; else PyTorch's TypeError for a method's first argument
+    (the function form, `torch.mm(a, b)`, counts one more: minigrad/__init__.py)."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{method}(): argument '{name}' (position 1) must be Tensor, not "
+                        f"{type_name(value)}")
+    return value
 
 
 def _shape_args(sizes: tuple) -> tuple:
@@ -71,7 +80,8 @@ class TensorOps:
         dt = _dtype.result_type(base, self)
         return pointwise.RPow.apply(self if self.dtype is dt else self.to(dt), base)
 
-    def __rmatmul__(self, other): return other.matmul(self)
+    def __rmatmul__(self, other):
+        return other.matmul(self) if isinstance(other, Tensor) else NotImplemented
     def __neg__(self): return pointwise.Neg.apply(self)
     def __pos__(self): return self
     def __abs__(self): return self.abs()
@@ -284,12 +294,14 @@ class TensorOps:
     def __setitem__(self, key, value): _inplace.setitem(self, key, value)
 
     # ---- products ---------------------------------------------------------------------------
-    def matmul(self, other): return linalg.matmul(self, other)
-    __matmul__ = matmul
-    def mm(self, other): return linalg.Mm.apply(self, other)
-    def mv(self, other): return linalg.Mv.apply(self, other)
-    def dot(self, other): return linalg.Dot.apply(self, other)
-    def bmm(self, other): return linalg.Bmm.apply(self, other)
+    def matmul(self, other): return linalg.matmul(self, _tensor_argument(other, "matmul", "other"))
+    def mm(self, mat2): return linalg.Mm.apply(self, _tensor_argument(mat2, "mm", "mat2"))
+    def mv(self, vec): return linalg.Mv.apply(self, _tensor_argument(vec, "mv", "vec"))
+    def dot(self, other): return linalg.Dot.apply(self, _tensor_argument(other, "dot", "tensor"))
+    def bmm(self, mat2): return linalg.Bmm.apply(self, _tensor_argument(mat2, "bmm", "mat2"))
+
+    def __matmul__(self, other):  # anything but a tensor: Python's own TypeError, as PyTorch's
+        return linalg.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
 
     # ---- new tensors like this one (its dtype unless given) --------------------------------
     def new_ones(self, *size, dtype=None, device=None, requires_grad=False):

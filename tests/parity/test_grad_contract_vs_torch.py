@@ -4963,6 +4963,22 @@ NUMPY_ARRAY_CASES = {f.__name__.lstrip("_"): f for f in (
     _bitwise_operators)}
 
 
+
+def _products_of_what_is_not_a_tensor(lib: Any) -> Any:
+    """A product's argument that is not a tensor: PyTorch's TypeError naming the argument, one
+    position further in the function form (minigrad raised AttributeError); `@` gives Python's
+    own error for a number or a list."""
+    t, m = lib.ones(2), lib.ones(2, 2)
+    return [_error(f) for f in (
+        lambda: t.matmul(3), lambda: lib.matmul(t, [1.0, 2.0]), lambda: lib.matmul(3, t),
+        lambda: m.mm(np.ones((2, 2))), lambda: lib.mm(m, 3), lambda: m.mv([1.0, 2.0]),
+        lambda: t.dot((1.0, 2.0)), lambda: lib.dot(t, 2.0), lambda: m.bmm(3),
+        lambda: t @ 5, lambda: t @ [1.0, 2.0], lambda: [1.0, 2.0] @ t,
+        lambda: lib.index_put(t, (lib.tensor([0]),), 5.0))]
+
+
+PRODUCT_ARGUMENT_CASES = {"products_of_what_is_not_a_tensor": _products_of_what_is_not_a_tensor}
+
 # ---- a value that does not fit the tensor's dtype (index_fill and the other fills) ---------
 
 def _fill_values_that_do_not_fit(lib: Any) -> Any:
@@ -5057,6 +5073,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
     **ROUND_FIVE_CASES, **NUMPY_SCALAR_CASES, **FLOAT64_OPTIMIZER_CASES,
     **RAW_SAVED_CASES, **CONTRACT_GAP_CASES, **DVGODOY_CASES,
     **UDACITY_CASES, **ALADDIN_CASES, **NUMPY_ARRAY_CASES, **FILL_OVERFLOW_CASES,
+    **PRODUCT_ARGUMENT_CASES,
 }
 
 
