@@ -77,7 +77,7 @@ class SavedOutput(SavedTensor):
     and version counter, not the tensor, whose grad_fn is the node (holding it would make a
     reference cycle, output -> grad_fn -> output). Unpacked, it is a new tensor on the same
     values each time, with the node as its grad_fn. No tensor is made to save it: a formula
-    on arrays reads `data` (what that earns: benchmarks/op_path.md, 2026-11-28 07:30)."""
+    on arrays reads `data` (what that earns: benchmarks/op_path.md, "what a node saves")."""
 
     __slots__ = ("data",)
     is_own_output = True
