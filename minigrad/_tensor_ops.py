@@ -519,9 +519,14 @@ def _operators() -> None:
 
 
 def _attach(methods: type, cls: type) -> None:
-    """Give `cls` every method and property defined in `methods`, as if written in its body."""
+    """Give `cls` every method and property defined in `methods`, as if written in its body
+    (Python's own errors then name them so: "Tensor.split() got an unexpected keyword")."""
+    prefix = methods.__name__ + "."
     for name, value in vars(methods).items():
         if isinstance(value, (FunctionType, property)):
+            function = value.fget if isinstance(value, property) else value
+            if function is not None and function.__qualname__.startswith(prefix):
+                function.__qualname__ = cls.__name__ + "." + function.__qualname__[len(prefix):]
             setattr(cls, name, value)
 
 

@@ -4987,7 +4987,17 @@ def _products_of_what_is_not_a_tensor(lib: Any) -> Any:
         lambda: lib.index_put(t, (lib.tensor([0]),), 5.0))]
 
 
-PRODUCT_ARGUMENT_CASES = {"products_of_what_is_not_a_tensor": _products_of_what_is_not_a_tensor}
+def _wrong_arguments_of_python_methods(lib: Any) -> Any:
+    """PyTorch's methods written in Python get Python's own errors, naming `Tensor.<method>`
+    (minigrad's named `TensorOps`, the class they are written in)."""
+    t = lib.ones(3)
+    return [_error(f) for f in (lambda: t.split(1, dims=0), lambda: t.norm(foo=1),
+                                lambda: t.unique(foo=1), lambda: t.backward(foo=1),
+                                lambda: t.register_hook(1, 2))]
+
+
+PRODUCT_ARGUMENT_CASES = {f.__name__.lstrip("_"): f for f in (
+    _products_of_what_is_not_a_tensor, _wrong_arguments_of_python_methods)}
 
 # ---- a value that does not fit the tensor's dtype (index_fill and the other fills) ---------
 
