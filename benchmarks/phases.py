@@ -1,6 +1,7 @@
 """Where the time of workload (a′) goes: the step as the lessons write it (mlp.lesson_step),
 split into its phases (forward, backward, the update under no_grad, `zero_()` and `.item()`),
-for minigrad beside PyTorch, then minigrad's backward split by node type.
+for minigrad beside PyTorch, then minigrad's backward split by node type, and what the engine
+costs around the nodes.
 
 Usage: `OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python benchmarks/phases.py [--steps N]
 [--tree DIR]`, DIR a tree holding the `minigrad/` to measure (default: this checkout; an older
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import collections
 import gc
+import itertools
 import statistics
 import sys
 import time
@@ -81,6 +83,30 @@ def _per_node(minigrad: ModuleType, steps: int) -> dict[str, list[float]]:
     return times
 
 
+def _engine_alone(minigrad: ModuleType, steps: int) -> float:
+    """Median seconds of the backward pass with each node's own work (its hooks, its formula,
+    the check of its result, `.grad`'s update) replaced by what it returned in a first pass:
+    what is left is the engine's fixed cost, per pass and per edge (`backward()`'s checks,
+    `GraphTask`, the loop's buffers and queue)."""
+    from minigrad.autograd import engine
+    params, x, labels = _inputs(minigrad)
+    plain, returned = engine.GraphTask.run_node, []
+
+    def recorded(task, node, grads):
+        returned.append(plain(task, node, grads))
+        return returned[-1]
+
+    engine.GraphTask.run_node = recorded
+    try:
+        _step_parts(minigrad, params, x, labels)
+        replayed = itertools.cycle(returned)  # every pass runs the nodes in the same order
+        engine.GraphTask.run_node = lambda task, node, grads: next(replayed)
+        times = [_step_parts(minigrad, params, x, labels)[1] for _ in range(steps)]
+    finally:
+        engine.GraphTask.run_node = plain
+    return statistics.median(times)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=2000, help="steps per library")
@@ -121,6 +147,9 @@ def main() -> None:
         for name, values in sorted(times.items(), key=lambda kv: -sum(kv[1])):
             print(f"| {name} | {len(values) / steps:.0f} | {statistics.median(values) * 1e6:.1f} | "
                   f"{sum(values) / steps * 1e6:.0f} |")
+        engine_alone = _engine_alone(libraries["minigrad"], steps) * 1e6
+        print(f"\nThe backward pass with every node's work replaced by its recorded result (the "
+              f"engine's own cost): {engine_alone:.1f} µs")
 
 
 if __name__ == "__main__":

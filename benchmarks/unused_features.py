@@ -63,14 +63,14 @@ CUTS = [
     ("versions", "autograd/graph.py",  # saved tensors: no version stamped...
      "        self.counter = tensor._version_counter\n        self.version = self.counter.value\n",
      "        self.counter, self.version = None, 0\n"),
+    ("versions", "autograd/graph.py",  # (a node's own output, graph.SavedOutput, too)
+     "        self.counter = output._version_counter\n        self.version = self.counter.value\n",
+     "        self.counter, self.version = None, 0\n"),
     ("versions", "autograd/graph.py",  # ... and none checked
-     "        if self.counter.value == self.version and not self.is_own_output:",
-     "        if not self.is_own_output:"),
-    ("versions", "autograd/graph.py",
      "        if self.counter.value != self.version:\n", "        if False:\n"),
     ("versions", "autograd/graph.py",  # ... nor when a formula on arrays reads what was saved
-     "        if self.counter.value == self.version and (self.is_own_output",
-     "        if (self.is_own_output"),
+     "        if self.counter.value == self.version and (self.output_nr is None",
+     "        if (self.output_nr is None"),
     ("arrays", "_tensor_ops.py",  # operators that leave a numpy array operand to numpy: the
      "        if isinstance(other, np.ndarray):\n            return NotImplemented\n", ""),
     ("arrays", "_tensor_ops.py", "\n_operators()\n", "\n"),  # test in their body, or a wrapper

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import re
 from typing import Any
 
 from . import _tensor_ops, _tensor_ops_more  # noqa: F401 - give Tensor its operator methods
@@ -22,6 +23,7 @@ from ._printing import get_printoptions, set_printoptions
 from .compat.device import (accelerator, backends, cuda, device, get_default_device,
                             set_default_device)
 from .compat import storage  # noqa: F401 - gives Tensor stride(), storage() and the like
+from .compat import serialization  # torch.serialization.add_safe_globals and the like
 from .compat.serialization import load, save
 from .compat.legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,
                             HalfTensor, IntTensor, LongTensor, ShortTensor)
@@ -49,7 +51,10 @@ def _function_form(name: str) -> Any:
                  **kwargs: Any) -> Any:
         if not isinstance(input, Tensor):
             input = _number_input(name, input, args)  # noqa: A001
-        result = getattr(input, name)(*args, **kwargs)
+        try:
+            result = getattr(input, name)(*args, **kwargs)
+        except TypeError as error:  # the method's argument 1 is the function's argument 2
+            raise _counted_from_input(error, name) from None
         return result if out is None else _into(out, result, name)
 
     function.__name__ = function.__qualname__ = name
@@ -62,8 +67,8 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
               "mv", "dot", "reshape", "flatten", "squeeze", "unsqueeze", "transpose", "t",
               "permute", "clone", "detach", "allclose", "equal", "argmax", "argmin", "sign",
               "numel", "select", "narrow", "reciprocal", "norm", "floor_divide", "remainder",
-              "round", "maximum", "minimum", "amax", "amin", "prod", "var", "std", "split",
-              "chunk", "gather", "scatter", "scatter_add", "bmm", "isfinite", "isnan", "isinf",
+              "round", "maximum", "minimum", "amax", "amin", "prod", "var", "std", "chunk",
+              "gather", "scatter", "scatter_add", "bmm", "isfinite", "isnan", "isinf",
               "cumsum", "unbind",
               # issue 31: by how often tutorials use them (scripts/api_coverage.py)
               "square", "rsqrt", "log2", "log10", "log1p", "expm1", "exp2", "acos", "asin",
@@ -89,6 +94,16 @@ _NUMBER_FIRST = ("add", "sub", "mul", "div", "subtract", "multiply", "divide", "
 pi, e, inf, nan = math.pi, math.e, math.inf, math.nan
 
 
+def _counted_from_input(error: TypeError, name: str) -> TypeError:
+    """A method's "argument 'x' (position N)" error as the function form says it: `input`
+    comes first there, so every position is one more. Any other TypeError as it was."""
+    found = re.match(rf"{name}\(\): argument '(\w+)' \(position (\d+)\)(.*)", str(error), re.S)
+    if found is None:
+        return error
+    arg, position, rest = found.groups()
+    return TypeError(f"{name}(): argument '{arg}' (position {builtins.int(position) + 1}){rest}")
+
+
 def _number_input(name: str, number: Any, args: tuple) -> Tensor:
     """The first operand of `torch.add(1.5, ...)` as a 0-d tensor; elsewhere PyTorch's
     TypeError."""
@@ -112,6 +127,12 @@ def _atan2_form(input: Tensor, other: Tensor, name: str,  # noqa: A002
                 out: Tensor | None) -> Tensor:
     result = _pointwise_more.atan2(input, other, name, position=2)
     return result if out is None else _into(out, result, name)
+
+
+def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    """`torch.split(t, 2)` or `torch.split(t, [3, 2])`: t in pieces along dim. Its own function,
+    as PyTorch's: its keyword is split_size_or_sections where the method's is split_size."""
+    return tensor.split(split_size_or_sections, dim)
 
 
 def flip(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:  # noqa: A002

@@ -263,7 +263,7 @@ def _take_history(t: Tensor, result: Tensor) -> None:
     replace_output(node, result, t)
     for saved in node._saved or ():
         if saved is not None and saved.is_own_output:
-            saved.tensor._data, saved.counter = t._data, t._version_counter
+            saved.data, saved.counter = t._data, t._version_counter
             saved.version = t._version_counter.value
     if retained:
         t._retains_grad = False

@@ -19,8 +19,17 @@ import numpy as np
 from . import _device, _dtype, _inplace, autograd, creation, random
 from .ops import (fill, gather, indexing, linalg, norm, pointwise, reduction, rounding,
                   selection, shape, statistics)
-from .ops.operands import as_tensor_pair
+from .ops.operands import as_tensor_pair, type_name
 from .tensor import Tensor
+
+
+def _tensor_argument(value: Any, method: str, name: str) -> Tensor:
+    """`value`, when it is a tensor; else PyTorch's TypeError for a method's first argument
+    (the function form, `torch.mm(a, b)`, counts one more: minigrad/__init__.py)."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{method}(): argument '{name}' (position 1) must be Tensor, not "
+                        f"{type_name(value)}")
+    return value
 
 
 def _shape_args(sizes: tuple) -> tuple:
@@ -50,9 +59,9 @@ class TensorOps:
     # then return NotImplemented, so that Python asks the array; numpy computes on the tensor's
     # values (`__array__`) and wraps the result as a tensor (`__array_wrap__`), or refuses
     # (`nd - t` is a TypeError), where the methods raise a TypeError (as_tensor_pair). The
-    # operators of a training step test for an array in their own body: a wrapper would be one
-    # more call on every operation (benchmarks/op_path.md). _operators() at the bottom wraps
-    # the others.
+    # operators of a training step test for an array in their own body (@ takes only a tensor,
+    # see __matmul__): a wrapper would be one more call on every operation
+    # (benchmarks/op_path.md). _operators() at the bottom wraps the others.
     def __add__(self, other):
         if isinstance(other, np.ndarray):
             return NotImplemented
@@ -72,11 +81,6 @@ class TensorOps:
         if isinstance(other, np.ndarray):
             return NotImplemented
         return pointwise.Div.apply(*as_tensor_pair(self._float_if_int(), other))
-
-    def __matmul__(self, other):
-        if isinstance(other, np.ndarray):
-            return NotImplemented
-        return linalg.matmul(self, other)
 
     __radd__, __rmul__ = __add__, __mul__
 
@@ -98,7 +102,8 @@ class TensorOps:
         dt = _dtype.result_type(base, self)
         return pointwise.RPow.apply(self if self.dtype is dt else self.to(dt), base)
 
-    def __rmatmul__(self, other): return other.matmul(self)
+    def __rmatmul__(self, other):
+        return other.matmul(self) if isinstance(other, Tensor) else NotImplemented
     def __neg__(self): return pointwise.Neg.apply(self)
     def __pos__(self): return self
     def __abs__(self): return self.abs()
@@ -311,11 +316,14 @@ class TensorOps:
     def __setitem__(self, key, value): _inplace.setitem(self, key, value)
 
     # ---- products ---------------------------------------------------------------------------
-    def matmul(self, other): return linalg.matmul(self, other)
-    def mm(self, other): return linalg.Mm.apply(self, other)
-    def mv(self, other): return linalg.Mv.apply(self, other)
-    def dot(self, other): return linalg.Dot.apply(self, other)
-    def bmm(self, other): return linalg.Bmm.apply(self, other)
+    def matmul(self, other): return linalg.matmul(self, _tensor_argument(other, "matmul", "other"))
+    def mm(self, mat2): return linalg.Mm.apply(self, _tensor_argument(mat2, "mm", "mat2"))
+    def mv(self, vec): return linalg.Mv.apply(self, _tensor_argument(vec, "mv", "vec"))
+    def dot(self, other): return linalg.Dot.apply(self, _tensor_argument(other, "dot", "tensor"))
+    def bmm(self, mat2): return linalg.Bmm.apply(self, _tensor_argument(mat2, "bmm", "mat2"))
+
+    def __matmul__(self, other):  # anything but a tensor: Python's own TypeError, as PyTorch's
+        return linalg.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
 
     # ---- new tensors like this one (its dtype unless given) --------------------------------
     def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
@@ -531,10 +539,11 @@ def _to_signatures_error(args: tuple, kwargs: dict) -> str:
 
 # The other operators PyTorch's tensors refuse a numpy array in (all but == and a / b's
 # reflection, which PyTorch computes as b.reciprocal() * a: that product is then numpy's).
-# + - * / @ and their in-place and reflected forms test for an array in their own body.
+# + - * / and their in-place and reflected forms test for an array in their own body, and @
+# takes nothing but a tensor.
 _ARRAY_REFUSING = ("__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__",
-                   "__rpow__", "__rmatmul__", "__and__", "__rand__", "__or__", "__ror__",
-                   "__xor__", "__rxor__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__")
+                   "__rpow__", "__and__", "__rand__", "__or__", "__ror__", "__xor__",
+                   "__rxor__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__")
 
 
 def _refusing_arrays(method: FunctionType) -> FunctionType:
@@ -552,9 +561,14 @@ def _operators() -> None:
 
 
 def _attach(methods: type, cls: type) -> None:
-    """Give `cls` every method and property defined in `methods`, as if written in its body."""
+    """Give `cls` every method and property defined in `methods`, as if written in its body
+    (Python's own errors then name them so: "Tensor.split() got an unexpected keyword")."""
+    prefix = methods.__name__ + "."
     for name, value in vars(methods).items():
         if isinstance(value, (FunctionType, property)):
+            function = value.fget if isinstance(value, property) else value
+            if function is not None and function.__qualname__.startswith(prefix):
+                function.__qualname__ = cls.__name__ + "." + function.__qualname__[len(prefix):]
             setattr(cls, name, value)
 
 

@@ -108,7 +108,10 @@ class Tensor:
         if value and self._is_inference and not _grad_mode.state.inference:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside "
                                "InferenceMode is not allowed.")
-        self._requires_grad = bool(value)
+        # A view made under no_grad requires grad while its base does, whatever it is told
+        # (PyTorch reads the base's flag too)
+        base = self._base if self._made_in_no_grad else None
+        self._requires_grad = bool(value) or (base is not None and base.requires_grad)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         if requires_grad and self.grad_fn is None and not self.dtype.is_floating_point:

@@ -72,14 +72,16 @@ def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None =
              create_graph: bool = False, inputs: Any = None) -> None:
     """Accumulate into `.grad` of the leaves (or of `inputs`) the gradient of `tensors`."""
     # PyTorch's order of checks: empty inputs, each output's starting gradient, outputs that
-    # do not require grad, inputs that do not.
-    if inputs is not None and len(_as_tuple(inputs)) == 0:
-        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    # do not require grad, inputs that do not. `inputs` is read once, as PyTorch's tuple()
+    # does: a generator given as inputs is used, not emptied by a first look.
+    if inputs is not None:
+        inputs = _as_tuple(inputs)
+        if not inputs:
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     outputs = _as_tuple(tensors)
     grads = _as_tuple(grad_tensors) or (None,) * len(outputs)
     start = _make_grads(outputs, grads)
     _check_outputs(outputs, start)
-    inputs = _as_tuple(inputs) or None
     if inputs is not None:
         for t in inputs:
             if not t.requires_grad:
@@ -100,13 +102,13 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
     """The gradients of `outputs` with respect to `inputs`, returned as a tuple; no `.grad`
     is touched. With is_grads_batched, grad_outputs has a batch dimension in front: one
     backward pass per entry, the results stacked (PyTorch runs them as one batched pass)."""
-    if is_grads_batched:
-        return _batched_grad(outputs, inputs, _as_tuple(grad_outputs), retain_graph,
-                             create_graph, allow_unused, materialize_grads)
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when materialize_grads="
                          "True, but got: allow_unused=False.")
-    outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
+    outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)  # once: they may be generators
+    if is_grads_batched:
+        return _batched_grad(outputs, inputs, _as_tuple(grad_outputs), retain_graph,
+                             create_graph, allow_unused, materialize_grads)
     if not inputs:  # checked next, then in backward()'s order
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     grads = _as_tuple(grad_outputs) or (None,) * len(outputs)

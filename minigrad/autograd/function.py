@@ -16,7 +16,8 @@ from ..tensor import Tensor
 from . import anomaly, saved_hooks
 from .accumulate import grad_accumulator
 from .custom_view import make_custom_view
-from .graph import _NO_EDGE, ABSENT_INPUT, ERR_BACKWARD_TWICE, Node, SavedTensor, pack_outputs
+from .graph import (_NO_EDGE, ABSENT_INPUT, ERR_BACKWARD_TWICE, Node, SavedOutput, SavedTensor,
+                    pack_outputs)
 # numpy quiet in every forward (numpy_quiet.py); _run_quietly is imported from here elsewhere
 from .numpy_quiet import _QUIET, _numpy_errors, _run_quietly  # noqa: F401
 from .saved import saved_properties
@@ -570,8 +571,8 @@ def _save(tensors: tuple, ctx: BackwardFunction) -> tuple:
         elif hooks is not None:
             saved.append(HookedSavedTensor(t, ctx, hooks))
             only_numbers = False
-        else:
-            saved.append(SavedTensor(t, ctx))
+        else:  # a node's own output keeps its values, not itself: SavedOutput
+            saved.append(SavedOutput(t, ctx) if t.grad_fn is ctx else SavedTensor(t, ctx))
             only_numbers = False
     if nothing_at:
         ctx._never_saved = _shared(tuple(nothing_at))

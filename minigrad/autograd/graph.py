@@ -31,51 +31,83 @@ ERR_DETACHED_IN_PLACE = (
 
 class SavedTensor:
     """A tensor kept for backward, with the version it had then: if it is changed in place
-    afterwards, its old values are gone and unpacking raises PyTorch's error."""
+    afterwards, its old values are gone and unpacking raises PyTorch's error. (A node's own
+    output is kept by `SavedOutput`, below.)"""
 
-    __slots__ = ("tensor", "version", "counter", "output_nr", "is_own_output")
+    __slots__ = ("tensor", "version", "counter", "output_nr")
+    is_own_output = False
 
     def __init__(self, tensor: Any, owner: Node) -> None:
         self.counter = tensor._version_counter
         self.version = self.counter.value
-        fn = tensor.grad_fn
-        self.output_nr = None if fn is None else tensor._output_nr  # None: it was a leaf
-        # A node that saves its own output keeps an alias without history: holding the output
-        # itself would make a reference cycle (output -> grad_fn -> output).
-        self.is_own_output = fn is owner
-        self.tensor = tensor._alias() if self.is_own_output else tensor
+        self.output_nr = None if tensor.grad_fn is None else tensor._output_nr  # None: a leaf
+        self.tensor = tensor
 
     def unpack(self, owner: Node) -> Any:
-        if self.counter.value == self.version and not self.is_own_output:
-            if self.output_nr is not None and self.tensor.grad_fn is None:
-                raise RuntimeError(ERR_DETACHED_IN_PLACE)  # it had a history when saved
-            return self.tensor  # the common case first
         if self.counter.value != self.version:
-            t = self.tensor
-            what = f"[{t.type()} [{', '.join(str(s) for s in t.shape)}]]"
-            if self.output_nr is not None:
-                # PyTorch names the op that made the tensor as it is now (an in-place op makes
-                # it that op's output), by its forward name: "Exp" for ExpBackward0.
-                fn, nr = (owner, self.output_nr) if self.is_own_output else (t.grad_fn,
-                                                                                t._output_nr)
-                what += f", which is output {nr} of {forward_name(fn.name())},"
-            raise RuntimeError(
-                "one of the variables needed for gradient computation has been modified by an "
-                f"inplace operation: {what} is at version {self.counter.value}; expected version "
-                f"{self.version} instead. Hint: {_hint()}")
-        if self.is_own_output:  # reattach, so that a graph of the backward pass can be built
-            out = self.tensor._alias()
-            out.grad_fn, out._output_nr = owner, self.output_nr
-            return out
+            raise self._modified(owner)
+        if self.output_nr is not None and self.tensor.grad_fn is None:
+            raise RuntimeError(ERR_DETACHED_IN_PLACE)  # it had a history when saved
         return self.tensor
 
     def unpack_array(self, owner: Node) -> Any:
-        """`unpack(owner)._data`, the same checks, for a formula on arrays: no tensor is made
-        for a node's own output."""
-        if self.counter.value == self.version and (self.is_own_output or self.output_nr is None
+        """`unpack(owner)._data`, the same checks, for a formula on arrays."""
+        if self.counter.value == self.version and (self.output_nr is None
                                                    or self.tensor.grad_fn is not None):
-            return self.tensor._data
+            return self.tensor._data  # the common case first
         return self.unpack(owner)._data  # (raises PyTorch's error)
+
+    def _modified(self, owner: Node) -> RuntimeError:
+        """PyTorch's error for a saved tensor changed in place since it was saved."""
+        t = self.tensor
+        what = f"[{t.type()} [{', '.join(str(s) for s in t.shape)}]]"
+        if self.output_nr is not None:
+            # PyTorch names the op that made the tensor as it is now (an in-place op makes it
+            # that op's output), by its forward name: "Exp" for ExpBackward0.
+            fn, nr = (owner, self.output_nr) if self.is_own_output else (t.grad_fn, t._output_nr)
+            what += f", which is output {nr} of {forward_name(fn.name())},"
+        return RuntimeError(
+            "one of the variables needed for gradient computation has been modified by an "
+            f"inplace operation: {what} is at version {self.counter.value}; expected version "
+            f"{self.version} instead. Hint: {_hint()}")
+
+
+class SavedOutput(SavedTensor):
+    """A node's own output kept for backward (`ReluBackward0` keeps its result): its values
+    and version counter, not the tensor, whose grad_fn is the node (holding it would make a
+    reference cycle, output -> grad_fn -> output). Unpacked, it is a new tensor on the same
+    values each time, with the node as its grad_fn. No tensor is made to save it: a formula
+    on arrays reads `data` (what that earns: benchmarks/op_path.md, "what a node saves")."""
+
+    __slots__ = ("data",)
+    is_own_output = True
+
+    def __init__(self, output: Any, owner: Node) -> None:
+        # (the output's version counter, which its in-place changes and its views' bump)
+        self.counter = output._version_counter
+        self.version = self.counter.value
+        self.output_nr = output._output_nr
+        self.data = output._data
+
+    @property
+    def tensor(self) -> Any:  # type: ignore[override]
+        """The saved values as a tensor without history (for diagrams and saved-tensor
+        hooks), sharing the output's version counter."""
+        alias = Tensor(self.data)
+        alias._counter = self.counter
+        return alias
+
+    def unpack(self, owner: Node) -> Any:
+        if self.counter.value != self.version:
+            raise self._modified(owner)
+        out = self.tensor  # reattached, so that a graph of the backward pass can be built
+        out.grad_fn, out._output_nr = owner, self.output_nr
+        return out
+
+    def unpack_array(self, owner: Node) -> Any:
+        if self.counter.value != self.version:
+            raise self._modified(owner)
+        return self.data
 
 
 def _hint() -> str:
@@ -232,3 +264,4 @@ def input_tensor(node: Node, position: int) -> Any:
 # needs Tensor, above this module)
 from .saved_hooks import (disable_saved_tensors_hooks, save_on_cpu,  # noqa: E402, F401
                           saved_tensors_hooks)
+from ..tensor import Tensor  # noqa: E402 - (SavedOutput.tensor; Tensor is above this module)

@@ -108,7 +108,7 @@ class HookedSavedTensor:
 
     __slots__ = ("packed", "unpack_hook", "grad_fn", "output_nr", "requires_grad",
                  "accumulator", "counter", "was_output")
-    is_own_output = False  # graph.SavedTensor's flag: there is no alias to keep up to date
+    is_own_output = False  # (graph.SavedOutput's flag: an in-place change never rewrites this)
 
     def __init__(self, tensor: Tensor, owner: Any, hooks: tuple) -> None:
         pack_hook, self.unpack_hook = hooks

@@ -25,7 +25,7 @@ class _LegacyTensorType(type):
     def __call__(cls, *args: Any) -> Tensor:
         if len(args) == 1 and not isinstance(args[0], builtins.int):
             return tensor(args[0], dtype=cls.dtype)
-        return zeros(*args, dtype=cls.dtype)
+        return zeros(*(args or (0,)), dtype=cls.dtype)  # no sizes: empty, as torch.Tensor()
 
     def __repr__(cls) -> str:
         return f"<class 'torch.{cls.__name__}'>"

@@ -42,7 +42,25 @@ class LazyModuleMixin:
     cls_to_become: type
 
     def has_uninitialized_params(self) -> bool:
-        return any(isinstance(p, UninitializedParameter) for p in self._parameters.values())
+        """Whether a parameter, or a buffer (empty until then), waits for the first call. Not
+        after a state_dict's load (materialize_from): the first call then draws nothing."""
+        return (any(isinstance(p, UninitializedParameter) for p in self._parameters.values())
+                or any(b is not None and b.dim() == 1 and b.numel() == 0
+                       for b in self._buffers.values()))
+
+    def materialize_from(self, state_dict: dict, prefix: str) -> None:
+        """Before a state_dict is loaded: each parameter not made yet, and each buffer of a
+        layer still lazy (empty until its first call), takes the shape of the value loaded into
+        it, as PyTorch's load hook for lazy modules does. The first call then draws nothing."""
+        if type(self) is self.cls_to_become:
+            return
+        for name, param in self._parameters.items():
+            if isinstance(param, UninitializedParameter) and prefix + name in state_dict:
+                param.materialize(tuple(state_dict[prefix + name].shape))
+        for name, buffer in self._buffers.items():
+            if buffer is not None and buffer.numel() == 0 and prefix + name in state_dict:
+                self._buffers[name] = Tensor(np.empty(tuple(state_dict[prefix + name].shape),
+                                                      dtype=buffer._data.dtype))
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if type(self) is not self.cls_to_become:  # still lazy: this is the first call
@@ -65,11 +83,18 @@ class LazyLinear(LazyModuleMixin, Linear):
         self.register_parameter("bias", UninitializedParameter(dtype=dtype) if bias else None)
 
     def initialize_parameters(self, input: Tensor) -> None:
-        self.in_features = input.shape[-1]
-        self.weight.materialize((self.out_features, self.in_features))
-        if self.bias is not None:
-            self.bias.materialize((self.out_features,))
-        Linear.reset_parameters(self)
+        if self.has_uninitialized_params():
+            self.in_features = input.shape[-1]
+            self.weight.materialize((self.out_features, self.in_features))
+            if self.bias is not None:
+                self.bias.materialize((self.out_features,))
+            Linear.reset_parameters(self)
+        if self.in_features == 0:  # loaded: PyTorch 2.13 takes in_features from the input
+            if input.shape[-1] != self.weight.shape[-1]:
+                raise AssertionError(f"The in_features inferred from input: {input.shape[-1]} "
+                                     "is not equal to in_features from self.weight: "
+                                     f"{self.weight.shape[-1]}")
+            self.in_features = input.shape[-1]
 
     def reset_parameters(self) -> None:
         if not self.has_uninitialized_params() and self.in_features != 0:
@@ -89,6 +114,8 @@ class _LazyConv(LazyModuleMixin):
         self.register_parameter("bias", UninitializedParameter(dtype=dtype) if bias else None)
 
     def initialize_parameters(self, input: Tensor) -> None:
+        if not self.has_uninitialized_params():  # loaded (in_channels stays 0, as PyTorch's)
+            return
         batched = input.dim() == self.dims + 2
         self.in_channels = input.shape[1 if batched else 0]
         if self.in_channels % self.groups != 0:
@@ -122,6 +149,8 @@ class _LazyBatchNorm(LazyModuleMixin):
                 self.register_parameter(name, UninitializedParameter(dtype=dtype))
 
     def initialize_parameters(self, input: Tensor) -> None:
+        if not self.has_uninitialized_params():  # loaded (num_features stays 0, as PyTorch's)
+            return
         self.num_features = input.shape[1]
         for param in self._parameters.values():
             if param is not None:

@@ -308,6 +308,9 @@ class Module:
 
     def load_state_dict(self, state_dict: dict, strict: bool = True) -> _IncompatibleKeys:
         """Copy values in place into the parameters and buffers of the same names."""
+        for prefix, module in self.named_modules():  # lazy layers take the loaded shapes
+            if hasattr(module, "materialize_from"):
+                module.materialize_from(state_dict, f"{prefix}." if prefix else "")
         own = self.state_dict(keep_vars=True)
         missing = [key for key in own if key not in state_dict]
         unexpected = [key for key in state_dict if key not in own]

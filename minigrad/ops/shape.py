@@ -259,7 +259,8 @@ class Cat(Function):
         return (None, *(grad.narrow(ctx.dim, lo, hi - lo) for lo, hi in zip(bounds, bounds[1:])))
 
 
-def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+def stack(tensors: Sequence[Tensor], dim: int | None = None, *, axis: int | None = None) -> Tensor:
+    dim = _dim_or_axis(dim, axis, "stack")
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     for i, t in enumerate(tensors[1:], start=1):
@@ -270,10 +271,20 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     return Stack.apply(_dims(dim, tensors[0].ndim + 1)[0], *_common(tensors))
 
 
-def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+def cat(tensors: Sequence[Tensor], dim: int | None = None, *, axis: int | None = None) -> Tensor:
+    dim = _dim_or_axis(dim, axis, "cat")
     if not tensors:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
     return Cat.apply(_dims(dim, tensors[0].ndim)[0], *_common(tensors))
+
+
+def _dim_or_axis(dim: int | None, axis: int | None, name: str) -> int:
+    """PyTorch takes numpy's `axis=` for `dim=` (`torch.cat([a, b], axis=0)`), not both."""
+    if axis is None:
+        return 0 if dim is None else dim
+    if dim is not None:
+        raise TypeError(f"{name}() got an unexpected keyword argument 'axis'")
+    return axis
 
 
 def _common(tensors: Sequence[Tensor]) -> list[Tensor]:

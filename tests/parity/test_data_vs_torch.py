@@ -5,6 +5,7 @@ numbers drawn after the loop match too). Skipped without PyTorch."""
 from __future__ import annotations
 
 import importlib
+import warnings
 
 import pytest
 
@@ -38,6 +39,22 @@ def test_unshuffled_loader_draws_its_seed_as_torch(torch):
         lib.manual_seed(0)
         loader = _data(lib).DataLoader(list(range(10)), batch_size=4)
         seen.append(([b.tolist() for b in loader], len(loader), lib.rand(3).tolist()))
+    assert seen[0] == seen[1]
+
+
+def test_pin_memory_warns_at_each_pass_as_torch(torch):
+    """UvA DL's tutorial 3 trains with pin_memory=True: on a machine without an accelerator
+    PyTorch warns each time an iterator is made (not when the loader is)."""
+    seen = []
+    for lib in (mg, torch):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            loader = _data(lib).DataLoader(list(range(4)), batch_size=2, pin_memory=True)
+            made = len(caught)
+            batches = [[b.tolist() for b in loader] for _ in range(2)]
+            device = _data(lib).DataLoader([1], pin_memory=True, pin_memory_device="cpu")
+            list(device)
+        seen.append((made, batches, [(w.category, str(w.message)) for w in caught]))
     assert seen[0] == seen[1]
 
 

@@ -3396,6 +3396,24 @@ def _backward_inputs_empty(lib: Any) -> Any:
     (x * 2).sum().backward(inputs=[])
 
 
+def _backward_inputs_generator(lib: Any) -> Any:
+    """inputs= read once: a generator names its tensors (minigrad emptied it by a first look
+    and filled every leaf's .grad)."""
+    x = lib.ones(2, requires_grad=True)
+    z = lib.ones(1, requires_grad=True)
+    ((x * 2).sum() + z.sum()).backward(inputs=(t for t in [x]))
+    return x.grad, z.grad
+
+
+def _batched_grad_of_generators(lib: Any) -> Any:
+    """is_grads_batched reads outputs and inputs once (minigrad's rows after the first found
+    the generators empty: '`inputs` argument to `grad()` cannot be empty.')."""
+    x = lib.ones(2, requires_grad=True)
+    y = x * 3
+    return lib.autograd.grad((t for t in [y]), (t for t in [x]), lib.eye(2),
+                             is_grads_batched=True)
+
+
 def _autograd_backward_fn(lib: Any) -> Any:
     x = lib.ones(2, requires_grad=True)
     y = x * 3
@@ -4519,7 +4537,9 @@ ROUND_FIVE_CASES = {f.__name__.lstrip("_"): f for f in (
     _tensor_deepcopy_non_leaf, _retain_grad_then_inplace, _inplace_on_input_of_exp_saved,
     _sigmoid_output_modified, _tanh_output_modified, _relu_inplace_grad, _functional_relu_inplace,
     _nn_relu_inplace_leaf, _zero_grad_on_view_grad, _grad_is_not_leaf_requires,
-    _backward_inputs_empty, _autograd_backward_fn, _autograd_backward_tensor_grad_tensors_none,
+    _backward_inputs_empty, _backward_inputs_generator, _batched_grad_of_generators,
+    _autograd_backward_fn,
+    _autograd_backward_tensor_grad_tensors_none,
     _jacobian_fn, _hessian_fn, _vjp_fn, _cosine_sim_broadcast_graph, _cosine_sim_mismatch,
     _clamp_both_tensor_bounds, _clamp_max_tensor_only, _clamp_number_and_0d_tensor,
     _clamp_int_by_float_tensor, _clamp_tensor_in_place, _clamp_tensor_no_grad_bound,
@@ -4974,6 +4994,32 @@ NUMPY_ARRAY_CASES = {f.__name__.lstrip("_"): f for f in (
     _bitwise_operators)}
 
 
+
+def _products_of_what_is_not_a_tensor(lib: Any) -> Any:
+    """A product's argument that is not a tensor: PyTorch's TypeError naming the argument, one
+    position further in the function form (minigrad raised AttributeError); `@` gives Python's
+    own error for a number or a list."""
+    t, m = lib.ones(2), lib.ones(2, 2)
+    return [_error(f) for f in (
+        lambda: t.matmul(3), lambda: lib.matmul(t, [1.0, 2.0]), lambda: lib.matmul(3, t),
+        lambda: m.mm(np.ones((2, 2))), lambda: lib.mm(m, 3), lambda: m.mv([1.0, 2.0]),
+        lambda: t.dot((1.0, 2.0)), lambda: lib.dot(t, 2.0), lambda: m.bmm(3),
+        lambda: t @ 5, lambda: t @ [1.0, 2.0], lambda: [1.0, 2.0] @ t,
+        lambda: lib.index_put(t, (lib.tensor([0]),), 5.0))]
+
+
+def _wrong_arguments_of_python_methods(lib: Any) -> Any:
+    """PyTorch's methods written in Python get Python's own errors, naming `Tensor.<method>`
+    (minigrad's named `TensorOps`, the class they are written in)."""
+    t = lib.ones(3)
+    return [_error(f) for f in (lambda: t.split(1, dims=0), lambda: t.norm(foo=1),
+                                lambda: t.unique(foo=1), lambda: t.backward(foo=1),
+                                lambda: t.register_hook(1, 2))]
+
+
+PRODUCT_ARGUMENT_CASES = {f.__name__.lstrip("_"): f for f in (
+    _products_of_what_is_not_a_tensor, _wrong_arguments_of_python_methods)}
+
 # ---- a value that does not fit the tensor's dtype (index_fill and the other fills) ---------
 
 def _fill_values_that_do_not_fit(lib: Any) -> Any:
@@ -5068,6 +5114,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
     **ROUND_FIVE_CASES, **NUMPY_SCALAR_CASES, **FLOAT64_OPTIMIZER_CASES,
     **RAW_SAVED_CASES, **CONTRACT_GAP_CASES, **DVGODOY_CASES,
     **UDACITY_CASES, **ALADDIN_CASES, **NUMPY_ARRAY_CASES, **FILL_OVERFLOW_CASES,
+    **PRODUCT_ARGUMENT_CASES,
 }
 
 

@@ -40,7 +40,9 @@ OPTIMIZERS = [("SGD", {"lr": 0.1}), ("SGD", {"lr": 0.1, "momentum": 0.9, "weight
               ("AdamW", {"lr": 0.01}), ("AdamW", {"lr": 0.01, "amsgrad": True}),
               ("Adagrad", {"lr": 0.1}),
               ("Adagrad", {"lr": 0.1, "lr_decay": 0.01, "weight_decay": 0.1,
-                           "initial_accumulator_value": 0.5})]
+                           "initial_accumulator_value": 0.5}),
+              ("Adadelta", {}), ("Adadelta", {"lr": 0.5, "rho": 0.8, "weight_decay": 0.1}),
+              ("Adadelta", {"eps": 1e-3, "maximize": True})]
 
 
 @pytest.mark.parametrize(("name", "kwargs"), OPTIMIZERS, ids=[f"{n}{k}" for n, k in OPTIMIZERS])
@@ -494,6 +496,27 @@ def test_layers_match_torch(torch, name):
             np.testing.assert_allclose(mine, want, rtol=2e-5, atol=2e-6)
     if LAYERS[name][2]:
         assert ours["printed"] == theirs["printed"]
+
+
+def test_lazy_layers_take_a_loaded_state_dict_as_torch(torch):
+    """d2l's File I/O: a fresh lazy model loads a trained one's state_dict, keeps the loaded
+    values through its first call (which draws nothing), and prints as PyTorch's."""
+    def run(lib):
+        lib.manual_seed(0)
+        trained = lib.nn.Sequential(lib.nn.LazyLinear(3), lib.nn.ReLU(), lib.nn.LazyBatchNorm1d())
+        x = lib.randn(4, 2)
+        trained.eval()
+        want = trained(x)
+        clone = lib.nn.Sequential(lib.nn.LazyLinear(3), lib.nn.ReLU(), lib.nn.LazyBatchNorm1d())
+        loaded = repr(clone.load_state_dict(trained.state_dict()))
+        before = repr(clone.eval())
+        got = clone(x)
+        return (loaded, before, repr(clone), lib.rand(1).item(),
+                got.detach().numpy(), want.detach().numpy())
+    ours, theirs = run(mg), run(torch)
+    assert ours[:4] == theirs[:4]
+    np.testing.assert_array_equal(ours[4], ours[5])
+    np.testing.assert_array_equal(theirs[4], theirs[5])
 
 
 INITS = {

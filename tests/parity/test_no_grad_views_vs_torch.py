@@ -89,3 +89,25 @@ def test_a_no_grad_view_changed_in_place_is_refused_as_in_pytorch(torch):
     ours = _used_after_a_change(mg)
     assert ours == _used_after_a_change(torch)
     assert ours[0] == "ok" and ours[1].startswith("A view was created in no_grad mode")
+
+
+def _told_not_to_require_grad(lib) -> list:
+    """A view made under no_grad keeps requiring grad while its base does, whatever its own
+    flag says: PyTorch reads the base's flag too. (Not matched: the base turned off later,
+    which PyTorch's view then follows.)"""
+    w = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with lib.no_grad():
+        v = w[:2]
+    seen = [v.requires_grad_(False).requires_grad]
+    v.requires_grad = False
+    seen.append(v.requires_grad)
+    m = v * 2  # still recorded, with no edge to v
+    seen.append((m.requires_grad, [node for node, _ in m.grad_fn.next_functions]))
+    with lib.no_grad():
+        c = lib.ones(3)[:2]  # a view of a tensor that needs no grad: the flag alone decides
+    seen.append((c.requires_grad_(True).requires_grad, c.requires_grad_(False).requires_grad))
+    return seen
+
+
+def test_a_no_grad_view_told_not_to_require_grad_still_does(torch):
+    assert _told_not_to_require_grad(mg) == _told_not_to_require_grad(torch)

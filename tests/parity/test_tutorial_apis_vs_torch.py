@@ -100,7 +100,8 @@ CASES: dict[str, Callable[[Any], Any]] = {
                                        lib.zeros(size=(2, 1)).shape)[1:],
     # legacy names
     "FloatTensor": lambda lib: (lib.FloatTensor([[1, 2], [3, 4]]), lib.FloatTensor(2, 3).shape,
-                                repr(lib.FloatTensor), lib.LongTensor([1.7])),
+                                repr(lib.FloatTensor), lib.LongTensor([1.7]),
+                                lib.FloatTensor().shape, lib.LongTensor()),  # empty, not 0-d
     "type_cast": lambda lib: (lib.tensor([1.5, 2.0]).type(lib.LongTensor),
                               lib.tensor([1, 2]).type("torch.DoubleTensor"),
                               lib.tensor([1.0]).type(), isinstance(lib.ones(1), lib.FloatTensor)),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import io
+import pickle
 
 import pytest
 
@@ -136,3 +137,46 @@ def test_save_load_prints_as_torch(torch, tmp_path):
         lib.save(layer.state_dict(), tmp_path / f"{lib.__name__}.pt")
         seen.append(repr(lib.load(tmp_path / f"{lib.__name__}.pt")))
     assert seen[0] == seen[1]
+
+
+class _Net:  # a module-level class, so that both libraries pickle it by name
+    pass
+
+
+def test_load_refuses_a_whole_model_unless_allowed_as_torch(torch, tmp_path):
+    """PyTorch 2.6+ loads weights only by default: a model saved whole (`torch.save(model,
+    path)`, as older tutorials do) raises UnpicklingError naming its class, loads with
+    weights_only=False or inside safe_globals; plain containers, dtypes, sizes and optimizer
+    state load as before."""
+    def run(lib):
+        lib.manual_seed(0)
+        model = lib.nn.Linear(2, 1)
+        optimizer = lib.optim.Adam(model.parameters())
+        model(lib.ones(1, 2)).sum().backward()
+        optimizer.step()
+        saved = {"model": model, "net": _Net()}
+        seen = []
+        for name, obj in saved.items():
+            path = tmp_path / f"{lib.__name__}-{name}.pt"
+            lib.save(obj, path)
+            with pytest.raises(Exception) as info:
+                lib.load(path)
+            seen.append((type(info.value).__name__, str(info.value)))
+            seen.append(type(lib.load(path, weights_only=False)).__name__)
+        with lib.serialization.safe_globals([_Net]):
+            seen.append(type(lib.load(tmp_path / f"{lib.__name__}-net.pt")).__name__)
+        seen.append(type(lib.load(tmp_path / f"{lib.__name__}-net.pt",
+                                  pickle_module=pickle)).__name__)
+        with pytest.raises(Exception) as info:
+            lib.load(tmp_path / f"{lib.__name__}-net.pt", pickle_module=pickle,
+                     weights_only=True)
+        seen.append((type(info.value).__name__, str(info.value)))
+        plain = {"sizes": lib.ones(2, 3).shape, "dtype": lib.float64, "set": {1}, "b": b"x",
+                 "optimizer": optimizer.state_dict(), "list": [1.5, (2, "a")]}
+        lib.save(plain, tmp_path / f"{lib.__name__}-plain.pt")
+        seen.append(repr(lib.load(tmp_path / f"{lib.__name__}-plain.pt")))
+        return seen
+    ours, theirs = run(mg), run(torch)
+    assert ours[0][1].replace("minigrad.nn.layers.Linear", "torch.nn.modules.linear.Linear") \
+        == theirs[0][1]
+    assert ours[1:] == theirs[1:]

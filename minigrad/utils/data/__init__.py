@@ -13,6 +13,7 @@ import collections.abc
 import copy
 import itertools
 import math
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
@@ -315,13 +316,20 @@ class DataLoader:
         self.sampler, self.batch_sampler, self.generator = sampler, batch_sampler, generator
         self.num_workers, self.pin_memory, self.timeout = num_workers, pin_memory, timeout
         self.worker_init_fn, self.prefetch_factor = worker_init_fn, prefetch_factor
-        self.persistent_workers = persistent_workers
+        self.persistent_workers, self.pin_memory_device = persistent_workers, pin_memory_device
         self._batched = batch_size is not None or batch_sampler is not None
         if collate_fn is None:
             collate_fn = default_collate if self._batched else default_convert
         self.collate_fn = collate_fn
 
     def __iter__(self) -> Iterator[Any]:
+        if self.pin_memory and self.pin_memory_device:
+            warnings.warn("pin_memory_device is deprecated, the current accelerator will be used "
+                          f"as the device,ignore pin_memory_device='{self.pin_memory_device}'.",
+                          stacklevel=2)
+        if self.pin_memory:  # minigrad has no accelerator: PyTorch on a CPU-only machine warns
+            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, "
+                          "then device pinned memory won't be used.", stacklevel=2)
         # PyTorch's iterator draws a base seed for its workers from the generator when it is
         # made, even with no workers; drawn here too, so later random numbers stay in step.
         (self.generator or default_generator).random_int64()
