@@ -71,9 +71,9 @@ CUTS = [
     ("versions", "autograd/graph.py",  # ... nor when a formula on arrays reads what was saved
      "        if self.counter.value == self.version and (self.output_nr is None",
      "        if (self.output_nr is None"),
-    ("arrays", "_tensor_ops.py",  # operators that leave a numpy array operand to numpy: the
+    ("arrays", "_tensor_ops.py",  # the operators' test for a numpy array, in their own body...
      "        if isinstance(other, np.ndarray):\n            return NotImplemented\n", ""),
-    ("arrays", "_tensor_ops.py", "\n_operators()\n", "\n"),  # test in their body, or a wrapper
+    ("arrays", "_tensor_ops.py", "\n_operators()\n", "\n"),  # ... or through a wrapper
 ]
 
 
