@@ -8,14 +8,8 @@ import sys
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, settings
 
 import minigrad
-
-# Tests are judged by what they compute, never by how long it took: on a machine shared by
-# other runs, hypothesis's deadline and its slow-generation check failed correct code.
-settings.register_profile("minigrad", deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("minigrad")
 
 # The harness's asserts report what differed, as a test module's do.
 pytest.register_assert_rewrite("harness")

@@ -81,8 +81,10 @@ def random_ops(rng: np.random.Generator, steps: int) -> Ops:
     values (often an old one: paths of different lengths meet), all summed into the output."""
     ops: Ops = [["leaf", rng.uniform(-1, 1, 3).round(3).tolist()] for _ in range(3)]
     ops.append(["const", rng.uniform(-1, 1, 3).round(3).tolist()])
-    for _ in range(steps):
+    for step in range(steps):
         first, second = (int(i) for i in rng.integers(len(ops), size=2))
+        if step == 0:  # the first operation (which the output always sums) reads a leaf:
+            first = int(rng.integers(3))  # else, now and then, nothing required grad
         kind = ["add", "mul", "sub", "exp", "tanh", "scale"][int(rng.integers(6))]
         ops.append([kind, first, second] if kind in ("add", "mul", "sub") else
                    [kind, first, 0.5] if kind == "scale" else [kind, first])
