@@ -71,9 +71,7 @@ CUTS = [
     ("versions", "autograd/graph.py",  # ... nor when a formula on arrays reads what was saved
      "        if self.counter.value == self.version and (self.output_nr is None",
      "        if (self.output_nr is None"),
-    ("arrays", "_tensor_ops.py",  # the operators' test for a numpy array, in their own body...
-     "        if isinstance(other, np.ndarray):\n            return NotImplemented\n", ""),
-    ("arrays", "_tensor_ops.py", "\n_operators()\n", "\n"),  # ... or through a wrapper
+    ("arrays", "_tensor_ops.py", "\n_operators()\n", "\n"),  # the operators' test for an array
 ]
 
 

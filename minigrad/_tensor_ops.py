@@ -58,35 +58,14 @@ class TensorOps:
     # The operators are the methods (`2 * x` is `x.mul(2)`), except with a numpy array: PyTorch's
     # then return NotImplemented, so that Python asks the array; numpy computes on the tensor's
     # values (`__array__`) and wraps the result as a tensor (`__array_wrap__`), or refuses
-    # (`nd - t` is a TypeError), where the methods raise a TypeError (as_tensor_pair). The
-    # operators of a training step test for an array in their own body (@ takes only a tensor,
-    # see __matmul__): a wrapper would be one more call on every operation
-    # (benchmarks/op_path.md). _operators() at the bottom wraps the others.
-    def __add__(self, other):
-        if isinstance(other, np.ndarray):
-            return NotImplemented
-        return pointwise.Add.apply(*as_tensor_pair(self, other), 1)
-
-    def __sub__(self, other):
-        if isinstance(other, np.ndarray):
-            return NotImplemented
-        return pointwise.Sub.apply(*as_tensor_pair(self, other), 1)
-
-    def __mul__(self, other):
-        if isinstance(other, np.ndarray):
-            return NotImplemented
-        return pointwise.Mul.apply(*as_tensor_pair(self, other))
-
-    def __truediv__(self, other):
-        if isinstance(other, np.ndarray):
-            return NotImplemented
-        return pointwise.Div.apply(*as_tensor_pair(self._float_if_int(), other))
-
-    __radd__, __rmul__ = __add__, __mul__
+    # (`nd - t` is a TypeError), where the methods raise a TypeError (as_tensor_pair).
+    # _operators() at the bottom makes them so (@ takes only a tensor: see __matmul__).
+    __add__ = __radd__ = add
+    __sub__ = sub
+    __mul__ = __rmul__ = mul
+    __truediv__ = div
 
     def __rsub__(self, other):
-        if isinstance(other, np.ndarray):
-            return NotImplemented
         if isinstance(other, Tensor):
             return other.sub(self)
         return pointwise.Rsub.apply(as_tensor_pair(self, other)[0], other)
@@ -389,26 +368,8 @@ class TensorOps:
     def mul_(self, other): return _inplace.update(self, Tensor.mul, other)
     def div_(self, other): return _inplace.update(self, Tensor.div, other)
 
-    # `x += y` and the like are these methods, except with a numpy array (see __add__)
-    def __iadd__(self, other):
-        if isinstance(other, np.ndarray):
-            return NotImplemented
-        return _inplace.update(self, Tensor.add, other, 1)
-
-    def __isub__(self, other):
-        if isinstance(other, np.ndarray):
-            return NotImplemented
-        return _inplace.update(self, Tensor.sub, other, 1)
-
-    def __imul__(self, other):
-        if isinstance(other, np.ndarray):
-            return NotImplemented
-        return _inplace.update(self, Tensor.mul, other)
-
-    def __itruediv__(self, other):
-        if isinstance(other, np.ndarray):
-            return NotImplemented
-        return _inplace.update(self, Tensor.div, other)
+    # `x += y` and the like are these methods themselves (but for arrays: see __add__)
+    __iadd__, __isub__, __imul__, __itruediv__ = add_, sub_, mul_, div_
 
     def pow_(self, exponent): return _inplace.inplace(self, lambda t: t.pow(exponent), exponent)
     def exp_(self): return _inplace.inplace(self, Tensor.exp)
@@ -537,11 +498,13 @@ def _to_signatures_error(args: tuple, kwargs: dict) -> str:
             + _TO_SIGNATURES)
 
 
-# The other operators PyTorch's tensors refuse a numpy array in (all but == and a / b's
-# reflection, which PyTorch computes as b.reciprocal() * a: that product is then numpy's).
-# + - * / and their in-place and reflected forms test for an array in their own body, and @
-# takes nothing but a tensor.
-_ARRAY_REFUSING = ("__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__",
+# The operators PyTorch's tensors refuse a numpy array in (all but == and a / b's reflection,
+# which PyTorch computes as b.reciprocal() * a: that product is then numpy's; @ takes nothing
+# but a tensor). One wrapper for all: testing in each operator's own body measured no gain
+# (benchmarks/op_path.md, unused features: "arrays" -0.9%).
+_ARRAY_REFUSING = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+                   "__truediv__", "__iadd__", "__isub__", "__imul__", "__itruediv__",
+                   "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__",
                    "__rpow__", "__and__", "__rand__", "__or__", "__ror__", "__xor__",
                    "__rxor__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__")
 
