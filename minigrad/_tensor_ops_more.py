@@ -67,6 +67,17 @@ class MoreTensorOps:
     def logical_or(self, other): return logical.logical(self, other, np.logical_or)
     def logical_xor(self, other): return logical.logical(self, other, np.logical_xor)
     def logical_not(self): return logical.logical_not(self)
+    def bitwise_and(self, other): return self._bitwise(other, np.bitwise_and, "bitwise_and")
+    def bitwise_or(self, other): return self._bitwise(other, np.bitwise_or, "bitwise_or")
+    def bitwise_xor(self, other): return self._bitwise(other, np.bitwise_xor, "bitwise_xor")
+
+    def bitwise_not(self):
+        if self.dtype.is_floating_point:
+            raise NotImplementedError(f'"bitwise_not_cpu" not implemented for '
+                                      f"'{self.dtype.scalar_name}'")
+        return ~self
+
+    def cross(self, other, dim=None): return linalg.cross(self, other, dim)
     def all(self, dim=None, keepdim=False): return logical.all_or_any(self, "all", dim, keepdim)
     def any(self, dim=None, keepdim=False): return logical.all_or_any(self, "any", dim, keepdim)
 

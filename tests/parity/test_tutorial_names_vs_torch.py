@@ -667,3 +667,62 @@ def test_like_functions_take_their_tensor_as_input(torch):
                 lib.full_like(input=x, fill_value=7), lib.empty_like(input=x).shape, lib.rand_like(input=x.float()),
                 lib.randn_like(input=x.double()))
     assert_same_as_torch(case, torch)
+
+
+# Names the introyt tensors tutorial uses (tests/corpus/pytorch_introyt_tensors.py).
+INTROYT_TENSOR_CASES = {
+    "bitwise": lambda L: (
+        L.bitwise_xor(L.tensor([1, 5, 11]), L.tensor([2, 7, 10])),
+        L.tensor([1, 5, 11]).bitwise_xor(3), L.bitwise_and(L.tensor([1, 5, 11]), 6),
+        L.bitwise_or(L.tensor([1, 5]), L.tensor([[2], [8]])), L.bitwise_not(L.tensor([1, -6])),
+        L.bitwise_not(L.tensor([True, False])),
+        L.bitwise_xor(L.tensor([True, False]), L.tensor([True, True])),
+        L.tensor([3], dtype=L.uint8).bitwise_not()),
+    "bitwise on floats": lambda L: L.bitwise_xor(L.ones(2), L.ones(2)),
+    "bitwise_not on floats": lambda L: L.bitwise_not(L.ones(2)),
+    "bitwise with a float number": lambda L: L.bitwise_xor(L.tensor([1, 2]), 2.5),
+    "cross": lambda L: (L.cross(L.tensor([0., 1., 0.]), L.tensor([1., 0., 0.]), dim=0),
+                        L.tensor([[1., 2., 3.]]).cross(L.tensor([[4., 5., 6.]]), dim=1),
+                        L.linalg.cross(L.arange(6.).reshape(2, 3), L.tensor([[1., -2., 3.]]))),
+    "cross, first dim of size 3": lambda L: L.cross(L.arange(18.).reshape(3, 2, 3),
+                                                    L.ones(3, 2, 3)),
+    "cross without a dim of size 3": lambda L: L.cross(L.ones(2), L.ones(2)),
+    "cross gradients": lambda L: _cross_gradients(L),
+    "cross without length 3": lambda L: L.cross(L.ones(3, 2), L.ones(3, 2), dim=1),
+    "linalg.cross without length 3": lambda L: L.linalg.cross(L.ones(2), L.ones(2)),
+    "cross of different ndim": lambda L: L.cross(L.ones(3), L.ones(4, 3), dim=-1),
+    "svd": lambda L: _svd_values(L),
+    "svd of integers": lambda L: L.svd(L.tensor([[1, 2], [3, 4]])),
+    "rand and randn out=": lambda L: _random_out(L),
+}
+
+
+def _cross_gradients(L):
+    a = L.tensor([[1., 2., 3.], [-1., 0.5, 2.]], dtype=L.float64, requires_grad=True)
+    b = L.tensor([[0.5, -1., 4.]], dtype=L.float64, requires_grad=True)
+    y = L.linalg.cross(a, b)
+    (g,) = L.autograd.grad((y * L.tensor([1., 2., 3.], dtype=L.float64)).sum(), a,
+                           create_graph=True)
+    (g * g).sum().backward()
+    return y, g, a.grad, b.grad
+
+
+def _svd_values(L):
+    m = L.tensor([[1.1985, 1.8972], [2.8392, 0.0340]], dtype=L.float64)
+    U, S, V = L.svd(m)
+    full = L.svd(L.ones(3, 2, dtype=L.float64), some=False)
+    return (type(L.svd(m)).__name__, S, L.allclose(U @ L.diag(S) @ V.T, m),
+            full.U.shape, full.V.shape, L.svd(m.T[:1]).V.shape)
+
+
+def _random_out(L):
+    c = L.zeros(2, 2)
+    L.manual_seed(0)
+    d = L.rand(2, 2, out=c)
+    e = L.randn(3, out=L.zeros(3, dtype=L.float64))
+    return c, d is c, e
+
+
+@pytest.mark.parametrize("name", INTROYT_TENSOR_CASES)
+def test_introyt_tensor_names(torch, name):
+    assert_same_as_torch(INTROYT_TENSOR_CASES[name], torch)
