@@ -62,7 +62,7 @@ CORPUS_SLOW = frozenset({
     "dvgodoy_chapter_extra", "fastai_course22p2_minibatch",
     "hunkim_logistic_regression", "mrdbourke_workflow_together", "nyu_spiral_classification",
     "pytorch_dynamic_net", "pytorch_optimization_tutorial", "raschka_mlbook_ch13_mechanics",
-    "uvadlc_intro_to_pytorch"})
+    "uvadlc_intro_to_pytorch", "uvadlc_transformers"})
 
 # Corpus programs whose PyTorch output depends on the CPU through Intel MKL's float32 sqrt, which
 # PyTorch's x86-64 builds call and which rounds correctly on some CPUs (the AVX2 machine the
