@@ -103,6 +103,10 @@ def _counted_from_input(error: TypeError, name: str) -> TypeError:
     """A method's "argument 'x' (position N)" error as the function form says it: `input`
     comes first there, so every position is one more. Any other TypeError as it was."""
     found = re.match(rf"{name}\(\): argument '(\w+)' \(position (\d+)\)(.*)", str(error), re.S)
+    element = re.fullmatch(r"(expected Tensor as element \d+ in argument )(\d+)(.*)", str(error))
+    if element is not None:  # counted from 0
+        before, position, rest = element.groups()
+        return TypeError(f"{before}{builtins.int(position) + 1}{rest}")
     if found is None:
         return error
     arg, position, rest = found.groups()

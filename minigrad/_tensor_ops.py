@@ -388,8 +388,8 @@ class TensorOps:
         return _inplace.inplace(self, lambda t: fill.fill(t, value), value, same_value=True)
 
     def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
-        return _inplace.inplace(self, lambda t: t.scatter(dim, index, src, value=value,
-                                                          reduce=reduce), src)
+        return _inplace.inplace(self, lambda t: gather.scatter(t, dim, index, src, value=value,
+                                                               reduce=reduce), src)
 
     def scatter_add_(self, dim, index, src):
         return _inplace.inplace(self, lambda t: t.scatter_add(dim, index, src), src)

@@ -43,6 +43,28 @@ _CLAMP = (("(Tensor min = None, Tensor max = None)", "(Number min = None, Number
            "(Tensor input, Number min = None, Number max = None, *, Tensor out = None)"))
 
 
+_INDEX_ADD = (("(int dim, Tensor index, Tensor source, *, Number alpha = 1)",),
+              ("(Tensor input, int dim, Tensor index, Tensor source, *, Number alpha = 1, "
+               "Tensor out = None)",))
+_SCATTER_ADD = (("(int dim, Tensor index, Tensor src)",),
+                ("(Tensor input, int dim, Tensor index, Tensor src, *, Tensor out = None)",))
+_MASKED_FILL = (("(Tensor mask, Tensor value)", "(Tensor mask, Number value)"),
+                ("(Tensor input, Tensor mask, Tensor value)",
+                 "(Tensor input, Tensor mask, Number value)"))
+_INDEX_FILL = (("(int dim, Tensor index, Tensor value)", "(int dim, Tensor index, Number value)"),
+               ("(Tensor input, int dim, Tensor index, Tensor value)",
+                "(Tensor input, int dim, Tensor index, Number value)"))
+_SCATTER = (("(int dim, Tensor index, Tensor src)",
+             "(int dim, Tensor index, Tensor src, *, str reduce)",
+             "(int dim, Tensor index, Number value)",
+             "(int dim, Tensor index, Number value, *, str reduce)"),
+            ("(Tensor input, int dim, Tensor index, Tensor src, *, Tensor out = None)",
+             "(Tensor input, int dim, Tensor index, Tensor src, *, str reduce, Tensor out = None)",
+             "(Tensor input, int dim, Tensor index, Number value, *, Tensor out = None)",
+             "(Tensor input, int dim, Tensor index, Number value, *, str reduce, "
+             "Tensor out = None)"))
+
+
 def _bound(name: str) -> tuple:
     return ((f"(Tensor {name})", f"(Number {name})"),
             (f"(Tensor input, Tensor {name}, *, Tensor out = None)",
@@ -85,6 +107,18 @@ SIGNATURES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                   "bool equal_nan = False)",),
                  ("(Tensor input, Tensor other, float rtol = 1e-05, float atol = 1e-08, "
                   "bool equal_nan = False)",)),
+    # reading and writing at given positions (they raised AttributeError)
+    "gather": (("(int dim, Tensor index, *, bool sparse_grad = False)",),
+               ("(Tensor input, int dim, Tensor index, *, bool sparse_grad = False, "
+                "Tensor out = None)",)),
+    "index_select": (("(int dim, Tensor index)",),
+                     ("(Tensor input, int dim, Tensor index, *, Tensor out = None)",)),
+    "masked_select": (("(Tensor mask)",), ("(Tensor input, Tensor mask, *, Tensor out = None)",)),
+    "index_add": _INDEX_ADD, "index_add_": (_INDEX_ADD[0], ()),
+    "scatter_add": _SCATTER_ADD, "scatter_add_": (_SCATTER_ADD[0], ()),
+    "masked_fill": _MASKED_FILL, "masked_fill_": (_MASKED_FILL[0], ()),
+    "index_fill": _INDEX_FILL, "index_fill_": (_INDEX_FILL[0], ()),
+    "scatter": _SCATTER, "scatter_": (_SCATTER[0], ()),
     "where": (("(Tensor condition, Tensor other)", "(Tensor condition, Number other)"),
               ("(Tensor condition)",
                "(Tensor condition, Tensor input, Tensor other, *, Tensor out = None)",
@@ -121,11 +155,19 @@ class Parameter:
             return _number(value) and not isinstance(value, complex)
         if self.kind == "bool":
             return isinstance(value, (bool, np.bool_))
+        if self.kind == "int":
+            return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
         return isinstance(value, str)
 
     def shown(self, value: Any) -> bool:
-        """Whether the listing marks `value` as fitting (numbers never fit a Tensor there)."""
-        return self.takes(value) and not (self.kind == "Tensor" and value is None)
+        """Whether the listing shows `value` as fitting. It compares type names (PyTorch's
+        invalid_arguments.cpp), by which nothing is a `Number` and a bool is not an int."""
+        if value is None:
+            return self.none_default
+        return type_name(value) in _LISTED_FITS.get(self.kind, (self.kind,))
+
+
+_LISTED_FITS = {"Number": (), "float": ("float", "int")}
 
 
 class Signature:

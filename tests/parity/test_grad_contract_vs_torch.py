@@ -5070,10 +5070,38 @@ def _operators_given_what_is_not_an_operand(lib: Any) -> Any:
     return seen
 
 
+def _index_ops_given_what_is_not_a_tensor(lib: Any) -> Any:
+    """gather, index_add, masked_fill and their kin (minigrad raised AttributeError)."""
+    t, index, rows = lib.arange(6.0).reshape(2, 3), lib.tensor([0, 1]), lib.tensor([[0], [1]])
+    mask, seen = t > 2, []
+    for value in (np.array([0, 1]), [0, 1], None, 1):
+        seen += [_error(f) for f in (
+            lambda: t.index_add(0, value, t), lambda: t.index_add(0, index, value),
+            lambda: lib.index_add(t, 0, value, t), lambda: t.clone().index_add_(0, value, t),
+            lambda: t.gather(1, value), lambda: lib.gather(t, 1, value),
+            lambda: t.masked_fill(value, 0.0), lambda: t.masked_fill(mask, value),
+            lambda: lib.masked_fill(t, value, 0.0), lambda: t.clone().masked_fill_(value, 0.0),
+            lambda: t.scatter(1, value, t), lambda: t.scatter(1, rows, value),
+            lambda: lib.scatter(t, 1, value, t), lambda: t.clone().scatter_(1, value, 1.0),
+            lambda: t.scatter_add(1, value, t), lambda: t.scatter_add(1, rows, value),
+            lambda: lib.scatter_add(t, 1, value, t), lambda: t.index_select(0, value),
+            lambda: lib.index_select(t, 0, value), lambda: t.masked_select(value),
+            lambda: lib.masked_select(t, value), lambda: t.index_fill(0, value, 1.0),
+            lambda: t.index_fill(0, index, value), lambda: lib.index_fill(t, 0, value, 1.0),
+            lambda: t.index_put(value, lib.tensor(1.0)),
+            lambda: lib.index_put(t, value, lib.tensor(1.0)))]
+    seen += [_error(lambda: t.index_put([index, 1], lib.tensor(1.0))),
+             _error(lambda: lib.index_put(t, (index, None), lib.tensor(1.0))),
+             t.gather(1, rows), t.scatter(1, rows, 5.0), t.index_fill(1, index, -1),
+             t.masked_fill(mask, lib.tensor(0.5)), t.index_add(0, index, t, alpha=2)]
+    return seen
+
+
 ELEMENT_WISE_ARGUMENT_CASES = {f.__name__.lstrip("_"): f for f in (
     _element_wise_methods_given_what_is_not_an_operand,
     _element_wise_functions_given_what_is_not_an_operand,
-    _numbers_where_pytorch_takes_only_a_tensor, _operators_given_what_is_not_an_operand)}
+    _numbers_where_pytorch_takes_only_a_tensor, _operators_given_what_is_not_an_operand,
+    _index_ops_given_what_is_not_a_tensor)}
 
 # ---- a value that does not fit the tensor's dtype (index_fill and the other fills) ---------
 
