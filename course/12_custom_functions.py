@@ -115,7 +115,7 @@ class SwappedHypot(Hypot):
 print(torch.autograd.gradcheck(SwappedHypot.apply, inputs, raise_exception=False))
 
 # %% [markdown]
-# ## A safer backward: the length at $(0, 0)$
+# ## The length at $(0, 0)$
 #
 # At the origin, $h = 0$.
 #
