@@ -78,6 +78,7 @@ class MoreTensorOps:
         return ~self
 
     def cross(self, other, dim=None): return linalg.cross(self, other, dim)
+    def unfold(self, dimension, size, step): return shape.unfold(self, dimension, size, step)
     def all(self, dim=None, keepdim=False): return logical.all_or_any(self, "all", dim, keepdim)
     def any(self, dim=None, keepdim=False): return logical.all_or_any(self, "any", dim, keepdim)
 

@@ -726,3 +726,53 @@ def _random_out(L):
 @pytest.mark.parametrize("name", INTROYT_TENSOR_CASES)
 def test_introyt_tensor_names(torch, name):
     assert_same_as_torch(INTROYT_TENSOR_CASES[name], torch)
+
+
+# Tensor.unfold (CS224N's word-window notebook: tests/corpus/cs224n_word_window.py)
+def _unfold_gradients(L):
+    x = L.arange(10., dtype=L.float64).reshape(2, 5).requires_grad_()
+    y = x.unfold(1, 3, 1)
+    (g,) = L.autograd.grad((y ** 2 * L.arange(18., dtype=L.float64).reshape(2, 3, 3)).sum(), x,
+                           create_graph=True)
+    g.sum().backward()
+    return y, y.shape, y.stride(), g, x.grad
+
+
+def _unfold_is_a_view(L):
+    x = L.arange(6.)
+    y = x.unfold(0, 2, 2)
+    x[0] = 10.
+    y.add_(1)  # windows that do not overlap take writes
+    a = L.arange(6.).requires_grad_()
+    b = a * 1
+    c = b.unfold(0, 3, 1)
+    b.mul_(2)
+    c.sum().backward()
+    return y, x, c, a.grad
+
+
+UNFOLD_CASES = {
+    "windows": lambda L: (L.arange(1, 9).view(2, 4).unfold(1, 2, 1),
+                          L.arange(12.).reshape(3, 4).unfold(0, 2, 1),
+                          L.arange(7.).unfold(-1, 3, 2), L.ones(2, 5).unfold(1, 0, 1).shape,
+                          L.tensor(3.).unfold(0, 1, 1)),
+    "gradients": _unfold_gradients,
+    "a view": _unfold_is_a_view,
+    "size too large": lambda L: L.ones(2, 4).unfold(1, 5, 1),
+    "step zero": lambda L: L.ones(2, 4).unfold(1, 2, 0),
+    "dim out of range": lambda L: L.ones(2, 4).unfold(2, 1, 1),
+}
+
+
+@pytest.mark.parametrize("name", UNFOLD_CASES)
+def test_unfold(torch, name):
+    assert_same_as_torch(UNFOLD_CASES[name], torch)
+
+
+def test_unfold_refuses_writes_into_overlapping_windows():
+    """PyTorch writes into overlapping windows element by element, each write seen by the
+    windows that share the element (zeros(4).unfold(0, 2, 1).add_(1) leaves [1, 2, 2, 1]);
+    minigrad does not repeat that order, so it refuses rather than give other values."""
+    windows = minigrad.zeros(4).unfold(0, 2, 1)
+    with pytest.raises(ValueError, match="read-only"):
+        windows.add_(1)
