@@ -127,6 +127,8 @@ class MoreTensorOps:
         return index_write.index_add(self, dim, index, source, alpha)
 
     def index_fill(self, dim, index, value): return index_write.index_fill(self, dim, index, value)
+    def index_copy(self, dim, index, source):
+        return index_write.index_copy(self, dim, index, source)
 
     def index_put(self, indices, values, accumulate=False):
         return index_write.index_put(self, indices, values, accumulate)
@@ -195,6 +197,9 @@ class MoreTensorOps:
 
     def index_put_(self, indices, values, accumulate=False):
         return _inplace.inplace(self, lambda t: t.index_put(indices, values, accumulate), values)
+
+    def index_copy_(self, dim, index, source):
+        return _inplace.inplace(self, lambda t: t.index_copy(dim, index, source), source)
 
     def index_fill_(self, dim, index, value):
         return _inplace.inplace(

@@ -776,3 +776,46 @@ def test_unfold_refuses_writes_into_overlapping_windows():
     windows = minigrad.zeros(4).unfold(0, 2, 1)
     with pytest.raises(ValueError, match="read-only"):
         windows.add_(1)
+
+
+# index_copy (the forums thread tests/corpus/forums_inplace_is_leaf.py calls index_copy_)
+def _index_copy_gradients(L):
+    x = L.arange(12., dtype=L.float64).reshape(3, 4).requires_grad_()
+    s = L.ones(3, 2, dtype=L.float64, requires_grad=True)
+    y = (x * 1).index_copy(1, L.tensor([3, 0]), s * 2)
+    (g,) = L.autograd.grad((y * y).sum(), s, create_graph=True)
+    (y * L.arange(12., dtype=L.float64).reshape(3, 4)).sum().backward()
+    return y, g, x.grad, s.grad
+
+
+def _index_copy_in_place(L):
+    a = L.zeros(3, 4)
+    out = a.index_copy_(0, L.tensor(2), L.ones(1, 4))
+    leaf = L.zeros(2, requires_grad=True)
+    try:
+        leaf.index_copy_(0, L.tensor([0]), L.ones(1))
+    except RuntimeError as error:
+        return out is a, a, str(error)
+
+
+INDEX_COPY_CASES = {
+    "values": lambda L: (L.zeros(3, 4).index_copy(1, L.tensor([1, 1]), L.arange(6.).reshape(3, 2)),
+                         L.index_copy(L.zeros(3, 4), 0, L.tensor([2, 0]), L.ones(2, 4)),
+                         L.zeros(5).index_copy(0, L.tensor([4]), L.tensor([7.]))),
+    "gradients": _index_copy_gradients,
+    "in place": _index_copy_in_place,
+    "index of 2 dims": lambda L: L.zeros(3, 4).index_copy(1, L.tensor([[0]]), L.ones(3, 1)),
+    "float index": lambda L: L.zeros(3, 4).index_copy(1, L.tensor([0.]), L.ones(3, 1)),
+    "dtypes differ": lambda L: L.zeros(3, 4).index_copy(1, L.tensor([0]),
+                                                        L.ones(3, 1, dtype=L.float64)),
+    "slice shapes differ": lambda L: L.zeros(3, 4, 5).index_copy(1, L.tensor([0]),
+                                                                 L.ones(2, 1, 3)),
+    "ndim differs": lambda L: L.zeros(3).index_copy(0, L.tensor([0]), L.ones(1, 2)),
+    "count differs": lambda L: L.zeros(3, 4).index_copy(1, L.tensor([0, 1]), L.ones(3, 1)),
+    "out of bounds": lambda L: L.zeros(3, 4).index_copy(1, L.tensor([7]), L.ones(3, 1)),
+}
+
+
+@pytest.mark.parametrize("name", INDEX_COPY_CASES)
+def test_index_copy(torch, name):
+    assert_same_as_torch(INDEX_COPY_CASES[name], torch)
