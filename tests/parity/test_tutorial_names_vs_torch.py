@@ -664,8 +664,8 @@ def test_like_functions_take_their_tensor_as_input(torch):
         x = lib.arange(4)
         lib.manual_seed(0)
         return (lib.zeros_like(input=x), lib.ones_like(input=x),
-                lib.full_like(input=x, fill_value=7), lib.empty_like(input=x).shape, lib.rand_like(input=x.float()),
-                lib.randn_like(input=x.double()))
+                lib.full_like(input=x, fill_value=7), lib.empty_like(input=x).shape,
+                lib.rand_like(input=x.float()), lib.randn_like(input=x.double()))
     assert_same_as_torch(case, torch)
 
 
