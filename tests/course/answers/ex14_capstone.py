@@ -41,6 +41,10 @@ def train(model, optimizer, xs, ys, steps):
     ("capstone.frozen", "frozen_prints = [None, [1.0], False]",
      FAIL("a frozen layer gets no .grad", never=("4.0",))),
     ("capstone.frozen", "frozen_prints = [None, [4], False]", PASS),
+    ("capstone.frozen", "frozen_prints = ['None', 'tensor([4.])', 'False']",
+     FAIL("model[0].weight.grad: you wrote the text 'None': write None without quotes",
+          "model[2].bias.grad: you wrote the text", "a number, or a list of numbers",
+          never=("[4.0]",))),
     # 14 gradient norms: numbers written in, gradients squared in place, zeros for None
     ("capstone.gradient_norms", """\
 def gradient_norms(model):
