@@ -177,7 +177,7 @@ def train_step(model, optimizer, loss_fn, xs, ys):
     loss.backward()
     optimizer.step()
     return loss.item()""",
-     FAIL("does not hold this step's gradient", "reset first, then backward()",
+     FAIL(".grad holds other numbers, not this step's gradient", "reset first, then backward()",
           never=("zero_grad()",))),
     ("capstone.train_step", """\
 def train_step(model, optimizer, loss_fn, xs, ys):
@@ -186,7 +186,16 @@ def train_step(model, optimizer, loss_fn, xs, ys):
     optimizer.step()
     optimizer.zero_grad()
     return loss.item()""",
-     FAIL("does not hold this step's gradient", "reset first, then backward()",
+     FAIL("some .grad is None, not this step's gradient", "reset first, then backward()",
+          never=("zero_grad()",))),
+    ("capstone.train_step", """\
+def train_step(model, optimizer, loss_fn, xs, ys):
+    loss = loss_fn(model(xs), ys)
+    loss.backward()
+    optimizer.step()
+    optimizer.zero_grad(set_to_none=False)
+    return loss.item()""",
+     FAIL("every .grad is zeros, not this step's gradient", "reset first, then backward()",
           never=("zero_grad()",))),
     ("capstone.train_step", """\
 def train_step(model, optimizer, loss_fn, xs, ys):
@@ -195,8 +204,18 @@ def train_step(model, optimizer, loss_fn, xs, ys):
     optimizer.zero_grad()
     optimizer.step()
     return loss.item()""",
-     FAIL("does not hold this step's gradient", "reset first, then backward()",
+     FAIL("some .grad is None, not this step's gradient", "reset first, then backward()",
           never=("zero_grad()",))),
+    ("capstone.train_step", """\
+def train_step(model, optimizer, loss_fn, xs, ys):  # an optimizer of its own, lr written in
+    mine = torch.optim.SGD(model.parameters(), lr=0.5)
+    mine.zero_grad()
+    loss = loss_fn(model(xs), ys)
+    loss.backward()
+    mine.step()
+    return loss.item()""",
+     FAIL("the optimizer given took 0 steps", "the one the loop below goes on with",
+          never=("optimizer.step()",))),
     ("capstone.train_step", """\
 def train_step(model, optimizer, loss_fn, xs, ys):
     optimizer.zero_grad()
