@@ -81,8 +81,8 @@ def check_predictions(subject: str, answers: Any, sources: str | list[str], labe
     run separately) prints, marked as a whole: a failure does not say which prediction was
     wrong, or a second try would be a guess per line rather than a prediction, and it gives no
     hint per line (a hint about one print gives that print away). It names the idea to apply,
-    the success line's, and predictions whose shape the print cannot have. `hint` is for a
-    single prediction, where saying it is wrong reveals nothing more."""
+    the success line's, and predictions whose shape or form (a text) the print cannot have.
+    `hint` is for a single prediction, where saying it is wrong reveals nothing more."""
     actual = [value for source in ([sources] if isinstance(sources, str) else sources)
               for value in printed_values(source)]
     assert len(actual) == len(labels), "snippet and labels disagree"  # our bug
@@ -102,13 +102,13 @@ def check_predictions(subject: str, answers: Any, sources: str | list[str], labe
             checks.fail_now(f"{note.removeprefix('; ')}.")
         checks.fail_now(f"that is not what it prints (you wrote {describe(answers[0])}"
                         f"{shape_note(answers[0], actual[0])}). Hint: {hint}")
-    shapes = [f"{label}: {note.removeprefix('; ')}"
+    to_fix = [f"{label}: {note.removeprefix('; ')}"
               for answer, value, label in zip(answers, actual, labels)
               if (note := text_note(answer, value) or shape_note(answer, value))]
     idea = success.split(": ", 1)[-1]
     text = (f"not all {len(actual)} are what the code prints. The check does not say which, "
             "so that a second try is a new prediction rather than a guess: read the code again, "
             "one print at a time, against the lesson with this notebook's number.")
-    if shapes:
-        text += " To fix first: " + "; ".join(shapes) + "."
+    if to_fix:
+        text += " To fix first: " + "; ".join(to_fix) + "."
     checks.fail_now(f"{text} Hint: {idea[0].lower()}{idea[1:]}")
