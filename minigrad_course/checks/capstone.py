@@ -14,7 +14,7 @@ from minigrad.tensor import Tensor
 from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
-from ._feedback import Checks, describe, is_number, roughly, same_numbers, shown
+from ._feedback import Checks, describe, is_number, roughly, same_numbers, shown, times
 from ._snippets import check_predictions
 
 STEPS = 100
@@ -109,7 +109,7 @@ def _train_judge(checks: Checks, case: list, got: dict) -> None:
                            "each loss should be a Python float (loss.item()), not a tensor "
                            "that keeps its whole graph alive.")
     checks.expect(got["optimizer_steps"] == steps,
-                  f"{call_text}: optimizer.step() ran {got['optimizer_steps']} times; once per "
+                  f"{call_text}: optimizer.step() ran {times(got['optimizer_steps'])}; once per "
                   "step is asked: the optimizer given does the update.")
     if steps == STEPS and floats:
         checks.expect(lambda: losses[-1] < 0.5 * losses[0],
@@ -127,7 +127,7 @@ def _train_judge(checks: Checks, case: list, got: dict) -> None:
                   f"{call_text}: the model given was not trained as the usual loop trains it: "
                   "train that model, with that optimizer.")
     checks.expect(got["backward_runs"] == steps,
-                  f"{call_text}: backward() ran {got['backward_runs']} times; once per step is "
+                  f"{call_text}: backward() ran {times(got['backward_runs'])}; once per step is "
                   "asked.")
 
 
@@ -321,7 +321,7 @@ def train_step(step_fn: Callable) -> None:
                           f"{which}: the loss returned is not the loss of the model before "
                           "this step's update. Hint: compute it from model(xs) before step().")
             checks.expect(watch.backward_runs == 1, f"{which}: backward() ran "
-                          f"{watch.backward_runs} times; once per step is asked.")
+                          f"{times(watch.backward_runs)}; once per step is asked.")
             grads = [p.grad for p in model.parameters()]
             held = "some .grad is None" if any(g is None for g in grads) else \
                 "every .grad is zeros" if all(not g._data.any() for g in grads) else \

@@ -162,6 +162,18 @@ def train(model, optimizer, xs, ys, steps):
     return losses""",
      FAIL("each loss should be a Python float", never=("raised TypeError", "did not go down",
                                                          "differ from"))),
+    # 14 train: one gradient, taken before the loop, for every step
+    ("capstone.train", """\
+def train(model, optimizer, xs, ys, steps):
+    loss_fn = torch.nn.CrossEntropyLoss()
+    losses = []
+    optimizer.zero_grad()
+    loss_fn(model(xs), ys).backward()
+    for step in range(steps):
+        optimizer.step()
+        losses.append(loss_fn(model(xs), ys).item())
+    return losses""",
+     FAIL("backward() ran once; once per step is asked", never=("1 times",))),
     # 14 lesson build, the training step: zero_grad() first; a reset after step() leaves
     # .grad None, none at all accumulates, a reset between backward() and step() never moves.
     ("capstone.train_step", """\
