@@ -143,6 +143,12 @@ class MoreTensorOps:
     def bernoulli(self, p=None, *, generator=None):
         return sampling.bernoulli(self, p, generator=generator)
 
+    def multinomial(self, num_samples, replacement=False, *, generator=None):
+        return sampling.multinomial(self, num_samples, replacement, generator=generator)
+
+    def exponential_(self, lambd=1.0, *, generator=None):
+        return self._overwrite(sampling.exponential(self, lambd, generator))
+
     def bernoulli_(self, p=0.5, *, generator=None):
         if isinstance(p, Tensor):
             drawn = sampling.draw(self.shape, p._data, p._data.dtype, generator)
