@@ -29,6 +29,7 @@ from .compat.legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, Fl
                             HalfTensor, IntTensor, LongTensor, ShortTensor)
 from .creation import (arange, as_tensor, empty, eye, from_numpy, full, full_like, linspace, ones,
                        ones_like, tensor, zeros, zeros_like)
+from .creation import deprecated_range as range  # noqa: A004 - torch.range, as PyTorch names it
 from .ops.linalg import einsum
 from .ops.operands import type_name as _type_name
 from .ops import arguments as _arguments
@@ -172,9 +173,9 @@ def log_softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Ten
     return input.log_softmax(dim, dtype=dtype)
 
 
-def empty_like(t: Tensor, dtype: Any = None, device: Any = None,
+def empty_like(input: Tensor, dtype: Any = None, device: Any = None,  # noqa: A002
                requires_grad: bool = False) -> Tensor:
-    return zeros_like(t, dtype=dtype, device=device, requires_grad=requires_grad)
+    return zeros_like(input, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
 def _into(out: Tensor, result: Tensor, name: str) -> Tensor:

@@ -418,9 +418,8 @@ class TensorOps:
         return self
 
     # ---- methods that hand over to layers above the ops -------------------------------------
-    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        """Add the gradient of this tensor into the leaves' `.grad` (`torch.autograd.backward`)."""
-        autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+    # `loss.backward()` is the engine's own entry: from there a plain pass goes straight on
+    backward = autograd.engine.tensor_backward
 
 
 def _numpy_names(dim, keepdim, axis, keepdims):

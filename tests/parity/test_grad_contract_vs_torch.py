@@ -5171,6 +5171,34 @@ def test_to_refuses_requires_grad_as_torch_does(torch) -> None:
     assert_same_as_torch(_to_refuses_requires_grad, torch)
 
 
+# Values that do not fit where they are written or expanded to (the corpus's makemore WaveNet
+# writes a row of 22 logits into a row of 27): PyTorch's expand wording, not numpy's.
+def _setitem_value_does_not_fit(lib: Any) -> Any:
+    a = lib.zeros(8, 27)
+    writes = [(0, lib.ones(1, 22)), (slice(0, 2), lib.ones(3, 27)), (0, lib.ones(2, 27)),
+              ((slice(None), 0), lib.ones(7)), ((0, slice(None, 3)), lib.ones(1, 2)),
+              (0, lib.ones(1, 1, 27)), ([0, 1], lib.ones(3, 27)),
+              (a > 0, lib.ones(3)), (lib.tensor([True] * 8), lib.ones(2, 27)),
+              (0, lib.ones(27))]
+    return [_error(lambda k=key, v=value: a.__setitem__(k, v)) for key, value in writes], a
+
+
+def _expand_to_sizes_that_do_not_fit(lib: Any) -> Any:
+    return [_error(lambda s=shape, t=sizes: lib.ones(*s).expand(*t)) for shape, t in (
+        ((22,), (27,)), ((2, 3), (4, 2, 5)), ((2, 3), (3, 4)), ((2, 3), (3,)), ((3, 1), (3, -1, 4)),
+        ((2, 1), (5, 2, 7)))] + [_error(lambda: lib.ones(2, 3, dtype=lib.long).expand(3))]
+
+
+def _copy_from_a_shape_that_does_not_broadcast(lib: Any) -> Any:
+    return [_error(lambda s=shape: lib.zeros(8, 27).copy_(lib.ones(*s)))
+            for shape in ((3,), (2, 8, 27), (8, 1), (9, 27), (1,))]
+
+
+SHAPE_MISMATCH_CASES = {f.__name__.lstrip("_"): f for f in (
+    _setitem_value_does_not_fit, _expand_to_sizes_that_do_not_fit,
+    _copy_from_a_shape_that_does_not_broadcast)}
+
+
 CASES: dict[str, Callable[[Any], Any]] = {
     **{f.__name__: f for f in (
         retained_then_add_, retained_then_mul_, retained_then_two_in_place,
@@ -5198,6 +5226,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
     **RAW_SAVED_CASES, **CONTRACT_GAP_CASES, **DVGODOY_CASES,
     **UDACITY_CASES, **ALADDIN_CASES, **NUMPY_ARRAY_CASES, **FILL_OVERFLOW_CASES,
     **PRODUCT_ARGUMENT_CASES, **ELEMENT_WISE_ARGUMENT_CASES,
+    **SHAPE_MISMATCH_CASES,
 }
 
 
