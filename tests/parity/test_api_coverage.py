@@ -16,7 +16,8 @@ api_coverage = importlib.import_module("api_coverage")
 FLOOR = 0.9818  # the share of uses in CPU code that minigrad covers, at least
 SOURCES = {"pytorch/tutorials", "d2l-ai/d2l-en", "phlippe/uvadlc_notebooks",
            "rasbt/machine-learning-book", "rasbt/LLMs-from-scratch", "fastai/fastbook",
-           "mrdbourke/pytorch-deep-learning"}
+           "mrdbourke/pytorch-deep-learning", "karpathy/nn-zero-to-hero",
+           "dvgodoy/PyTorchStepByStep", "patrickloeber/pytorchTutorial"}
 
 
 def test_coverage_is_at_least_the_floor() -> None:
