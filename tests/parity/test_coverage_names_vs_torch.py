@@ -68,8 +68,36 @@ def _multinomial_errors(lib: Any) -> Any:
         lambda: lib.ones(3).exponential_(0), lambda: lib.ones(3).exponential_(-0.5))]
 
 
+# ---- addcdiv (Adam written by hand: p.addcdiv_(m, v.sqrt() + eps, value=-lr)) -------------
+
+def _addcdiv(lib: Any) -> Any:
+    a = lib.tensor([1.0, -2.0, 0.5], requires_grad=True)
+    t1 = lib.tensor([0.3, 1.7, -2.1], requires_grad=True)
+    t2 = lib.tensor([0.7, -1.3, 3.1], requires_grad=True)
+    out = a.addcdiv(t1, t2, value=-0.1)
+    (out * lib.tensor([1.0, 2.0, 3.0])).sum().backward()
+    p = lib.tensor([1.0, 2.0], dtype=lib.float64)
+    p.addcdiv_(lib.tensor([0.1, 0.2], dtype=lib.float64), lib.tensor([3.0, 7.0], dtype=lib.float64))
+    results = [out, out.grad_fn.name(), a.grad, t1.grad, t2.grad, p,
+               lib.addcdiv(lib.ones(2), lib.ones(2), lib.zeros(2), value=0.5),
+               lib.ones(2).addcdiv(lib.ones(2), lib.ones(2, dtype=lib.float64)),
+               lib.ones(2, 1).addcdiv(lib.ones(3), lib.ones(2, 1))]
+    return WithArrays(results, (out.detach().numpy(), t1.grad.numpy(), t2.grad.numpy()))
+
+
+def _addcdiv_errors(lib: Any) -> Any:
+    ints = lib.ones(2, dtype=lib.int64)
+    return [_error(f) for f in (
+        lambda: ints.addcdiv(ints, ints), lambda: lib.ones(2).addcdiv(ints, ints),
+        lambda: lib.ones(2).addcdiv(lib.ones(2), lib.ones(3)),
+        lambda: lib.ones(2).addcdiv(lib.ones(2), 2.0), lambda: lib.addcdiv(lib.ones(2), 2.0, 1),
+        lambda: lib.ones(2).addcdiv_(lib.ones(2, 2), lib.ones(2)),
+        lambda: lib.ones(2).addcmul(lib.ones(2), None),
+        lambda: lib.ones(2, requires_grad=True).addcdiv_(lib.ones(2), lib.ones(2)))]
+
+
 CASES = {f.__name__.lstrip("_"): f for f in (
-    _makemore_sampling, _draws_of_each_kind, _multinomial_errors)}
+    _makemore_sampling, _draws_of_each_kind, _multinomial_errors, _addcdiv, _addcdiv_errors)}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
