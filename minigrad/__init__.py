@@ -91,7 +91,9 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
               "lerp", "addcmul", "frac", "nan_to_num", "trace", "index_add", "index_fill",
               "cumprod", "index_put", "median", "diagonal",
               # found by the tutorial corpus (tests/corpus/aladdin_tensorbasics.py)
-              "diag", "true_divide", "matrix_power"):
+              "diag", "true_divide", "matrix_power",
+              # by how often tutorials use them (scripts/api_coverage.py), session 5
+              "multinomial", "addcdiv"):
     globals()[_name] = _function_form(_name)
 del _name
 # Binary operations PyTorch also takes with a number first: torch.add(1.5, 2.5) is tensor(4.)
