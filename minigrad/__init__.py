@@ -29,9 +29,11 @@ from .compat.legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, Fl
                             HalfTensor, IntTensor, LongTensor, ShortTensor)
 from .creation import (arange, as_tensor, empty, eye, from_numpy, full, full_like, linspace, ones,
                        ones_like, tensor, zeros, zeros_like)
+from .creation import deprecated_range as range  # noqa: A004 - torch.range, as PyTorch names it
 from .ops.linalg import einsum
 from .ops.operands import type_name as _type_name
-from .ops.pointwise import where
+from .ops import arguments as _arguments
+from .ops import selection as _selection
 from .ops.shape import cat, stack
 from .ops.sorting import bucketize
 from .ops import pointwise_more as _pointwise_more
@@ -49,11 +51,15 @@ def _function_form(name: str) -> Any:
     """`minigrad.exp(x)` is `x.exp()`, for every method that PyTorch also offers as a function."""
     def function(input: Tensor, *args: Any, out: Tensor | None = None,  # noqa: A002
                  **kwargs: Any) -> Any:
+        given = input
         if not isinstance(input, Tensor):
             input = _number_input(name, input, args)  # noqa: A001
         try:
             result = getattr(input, name)(*args, **kwargs)
         except TypeError as error:  # the method's argument 1 is the function's argument 2
+            refused = getattr(error, "refused", None)
+            if refused is not None and refused[0] == name:  # worded with the function's signatures
+                raise _arguments.refusal(name, (given, *args), kwargs, function=True) from None
             raise _counted_from_input(error, name) from None
         return result if out is None else _into(out, result, name)
 
@@ -98,6 +104,10 @@ def _counted_from_input(error: TypeError, name: str) -> TypeError:
     """A method's "argument 'x' (position N)" error as the function form says it: `input`
     comes first there, so every position is one more. Any other TypeError as it was."""
     found = re.match(rf"{name}\(\): argument '(\w+)' \(position (\d+)\)(.*)", str(error), re.S)
+    element = re.fullmatch(r"(expected Tensor as element \d+ in argument )(\d+)(.*)", str(error))
+    if element is not None:  # counted from 0
+        before, position, rest = element.groups()
+        return TypeError(f"{before}{builtins.int(position) + 1}{rest}")
     if found is None:
         return error
     arg, position, rest = found.groups()
@@ -111,6 +121,15 @@ def _number_input(name: str, number: Any, args: tuple) -> Tensor:
         return tensor(number)
     raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
                     f"{_type_name(number)}")
+
+
+def where(condition: Tensor, input: Any, other: Any) -> Tensor:  # noqa: A002
+    """`input` where `condition` holds, `other` elsewhere (each a tensor or a number)."""
+    operands = (Tensor, *_arguments.NUMBERS)
+    if not (isinstance(condition, Tensor) and isinstance(input, operands)
+            and isinstance(other, operands)):
+        raise _arguments.refusal("where", (condition, input, other), {}, function=True)
+    return _selection.where(condition, input, other)
 
 
 def atan2(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
@@ -152,9 +171,9 @@ def log_softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Ten
     return input.log_softmax(dim, dtype=dtype)
 
 
-def empty_like(t: Tensor, dtype: Any = None, device: Any = None,
+def empty_like(input: Tensor, dtype: Any = None, device: Any = None,  # noqa: A002
                requires_grad: bool = False) -> Tensor:
-    return zeros_like(t, dtype=dtype, device=device, requires_grad=requires_grad)
+    return zeros_like(input, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
 def _into(out: Tensor, result: Tensor, name: str) -> Tensor:

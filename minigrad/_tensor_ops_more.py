@@ -7,8 +7,8 @@ import numpy as np
 
 from . import _inplace
 from ._tensor_ops import _attach, _shape_args
-from .ops import (index_write, linalg, logical, masking, norm, pointwise_more, reduction, rounding,
-                  sampling, selection, shape, sorting, statistics, tiling)
+from .ops import (arguments, index_write, linalg, logical, masking, norm, pointwise_more,
+                  reduction, rounding, sampling, selection, shape, sorting, statistics, tiling)
 from .ops import transcendental as tr
 from .ops.diagonal import diag as _diag
 from .ops.diagonal import diagonal as _diagonal
@@ -217,3 +217,6 @@ class MoreTensorOps:
 
 
 _attach(MoreTensorOps, Tensor)
+for _name in arguments.SIGNATURES:  # PyTorch's TypeError for arguments no signature takes
+    setattr(Tensor, _name, arguments.checked(getattr(Tensor, _name), _name))
+del _name

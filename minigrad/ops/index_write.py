@@ -153,9 +153,13 @@ class IndexPutAccumulate(Function):
 def index_put(a: Tensor, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
     """`a.index_put((rows, cols), values)`: a copy of a with values written (or added) at the
     positions the index tensors pick, as `a[rows, cols] = values` writes them in place."""
-    if not isinstance(indices, (tuple, list)) or not all(isinstance(i, Tensor) for i in indices):
+    if not isinstance(indices, (tuple, list)):
         raise TypeError(f"index_put(): argument 'indices' (position 1) must be tuple of Tensors, "
                         f"not {type_name(indices)}")
+    for i, index in enumerate(indices):
+        if not isinstance(index, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type_name(index)}")
     if not isinstance(values, Tensor):
         raise TypeError(f"index_put(): argument 'values' (position 2) must be Tensor, not "
                         f"{type_name(values)}")

@@ -89,6 +89,24 @@ def reshape(a: Tensor, shape: tuple) -> Tensor:
     return View.apply(a, shape)
 
 
+def expand_error(shape: tuple, sizes: tuple, dtype) -> RuntimeError:
+    """PyTorch's error for expanding a tensor of `shape` to `sizes` (and for writing a value of
+    `shape` into `sizes` elements, which expands it): sizes too few, or the last dimension
+    that neither matches nor is 1, counted in `sizes`."""
+    def listed(dims): return f"[{', '.join(map(str, dims))}]"
+    if len(sizes) < len(shape):
+        return RuntimeError(
+            f"expand(torch.{dtype.tensor_type}{{{listed(shape)}}}, size={listed(sizes)}): the "
+            f"number of sizes provided ({len(sizes)}) must be greater or equal to the number of "
+            f"dimensions in the tensor ({len(shape)})")
+    offset = len(sizes) - len(shape)
+    dim = max(i for i, n in enumerate(shape) if n not in (1, sizes[offset + i]))
+    return RuntimeError(
+        f"The expanded size of the tensor ({sizes[offset + dim]}) must match the existing size "
+        f"({shape[dim]}) at non-singleton dimension {offset + dim}.  Target sizes: "
+        f"{listed(sizes)}.  Tensor sizes: {listed(shape)}")
+
+
 class Expand(Function):
     """expand: broadcast values; their gradients add up"""
     node_name = "ExpandBackward0"
@@ -101,10 +119,7 @@ class Expand(Function):
         try:
             values = np.broadcast_to(a._data, shape)
         except ValueError:
-            raise RuntimeError(
-                f"The expanded size of the tensor must match the existing size at non-singleton "
-                f"dimension. Target sizes: [{', '.join(map(str, shape))}].  Tensor sizes: "
-                f"[{', '.join(map(str, a.shape))}]") from None
+            raise expand_error(a.shape, shape, a.dtype) from None
         # numpy's broadcast is read-only; PyTorch's expand writes through to `a` (fill_, or a
         # row: _inplace refuses a write where elements share memory, as PyTorch does)
         values = np.lib.stride_tricks.as_strided(a._data, values.shape, values.strides)

@@ -51,7 +51,8 @@ FLOAT_ORDER = frozenset({
     "karpathy_makemore_mlp", "nyu_spiral_classification", "pytorch_dynamic_net",
     "pytorch_polynomial_custom_function", "pytorch_polynomial_nn", "pytorch_polynomial_optim",
     "pytorch_polynomial_tensor", "udacity_training_neural_networks", "dvgodoy_chapter2",
-    "dvgodoy_chapter_extra", "fastai_course22p2_minibatch"})
+    "dvgodoy_chapter_extra", "fastai_course22p2_minibatch", "karpathy_makemore_wavenet",
+    "mrdbourke_common_errors", "pytorch_polynomial_module"})
 
 # The corpus programs that take over a second each on minigrad (training loops; measured one
 # after another on a busy 2-core machine: from 1.3 s for nyu_spiral_classification to 28 s for

@@ -635,3 +635,35 @@ def test_einsum_gradient_of_a_gradient(torch):
         (gg,) = lib.autograd.grad(g.sum(), x)
         return g.detach().numpy().tolist(), gg.numpy().tolist()  # a float's repr is exact
     assert_same_as_torch(case, torch)
+
+
+def test_deprecated_range_includes_its_end_and_warns(torch):
+    """torch.range (Zero to Mastery's fundamentals call torch.range(0, 10)): the end included,
+    the default dtype for integer arguments, each value `start + i * step` rounded once, and
+    the deprecation warning at every call."""
+    def case(lib):
+        made = [lib.range(*args, **kw) for args, kw in (
+            ((0, 10), {}), ((1, 4, 0.5), {}), ((0.1, 0.35, 0.1), {}), ((0, 1, 0.1), {}),
+            ((-1, 1, 0.3), {"dtype": lib.float64}), ((1.5, -2.5, -0.7), {}), ((3, 3), {}),
+            ((0, 2**24 + 3, 2**22 + 0.5), {}), ((0, 5, 2), {"dtype": lib.long}),
+            ((0, 3), {"requires_grad": True}))]
+        errors = []
+        for args in ((5, 0), (0, 5, -1), (0, 5, 0), (0, float("inf"))):
+            try:
+                lib.range(*args)
+            except RuntimeError as error:
+                errors.append(str(error))
+        return WithArrays((made, errors), tuple(t.detach().numpy() for t in made))
+    assert_same_as_torch(case, torch)
+
+
+def test_like_functions_take_their_tensor_as_input(torch):
+    """`torch.zeros_like(input=zero_to_ten)` (Zero to Mastery's fundamentals): PyTorch's keyword
+    for the tensor whose shape and dtype are copied is `input`."""
+    def case(lib):
+        x = lib.arange(4)
+        lib.manual_seed(0)
+        return (lib.zeros_like(input=x), lib.ones_like(input=x),
+                lib.full_like(input=x, fill_value=7), lib.empty_like(input=x).shape, lib.rand_like(input=x.float()),
+                lib.randn_like(input=x.double()))
+    assert_same_as_torch(case, torch)
