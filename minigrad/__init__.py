@@ -95,7 +95,9 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
               # found by the tutorial corpus (tests/corpus/pytorch_introyt_tensors.py)
               "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "cross",
               # found by the tutorial corpus (tests/corpus/forums_inplace_is_leaf.py)
-              "index_copy"):
+              "index_copy",
+              # by how often tutorials use them (scripts/api_coverage.py), session 5
+              "multinomial", "addcdiv"):
     globals()[_name] = _function_form(_name)
 del _name
 # Binary operations PyTorch also takes with a number first: torch.add(1.5, 2.5) is tensor(4.)

@@ -49,6 +49,9 @@ class MoreTensorOps:
     def addcmul(self, tensor1, tensor2, *, value=1):
         return pointwise_more.addcmul(self, tensor1, tensor2, value)
 
+    def addcdiv(self, tensor1, tensor2, *, value=1):
+        return pointwise_more.addcdiv(self, tensor1, tensor2, value)
+
     def frac(self): return pointwise_more.frac(self)
     def atan2(self, other): return pointwise_more.atan2(self, other)
     def arctan2(self, other): return pointwise_more.atan2(self, other, "arctan2")
@@ -157,6 +160,12 @@ class MoreTensorOps:
     def bernoulli(self, p=None, *, generator=None):
         return sampling.bernoulli(self, p, generator=generator)
 
+    def multinomial(self, num_samples, replacement=False, *, generator=None):
+        return sampling.multinomial(self, num_samples, replacement, generator=generator)
+
+    def exponential_(self, lambd=1.0, *, generator=None):
+        return self._overwrite(sampling.exponential(self, lambd, generator))
+
     def bernoulli_(self, p=0.5, *, generator=None):
         if isinstance(p, Tensor):
             drawn = sampling.draw(self.shape, p._data, p._data.dtype, generator)
@@ -210,6 +219,10 @@ class MoreTensorOps:
 
     def addcmul_(self, tensor1, tensor2, *, value=1):
         return _inplace.inplace(self, lambda t: t.addcmul(tensor1, tensor2, value=value),
+                                tensor1, tensor2)
+
+    def addcdiv_(self, tensor1, tensor2, *, value=1):
+        return _inplace.inplace(self, lambda t: t.addcdiv(tensor1, tensor2, value=value),
                                 tensor1, tensor2)
 
     def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
