@@ -61,7 +61,8 @@ CORPUS_SLOW = frozenset({
     "cs231n_pytorch", "dlwpt_autograd", "dlwpt_optimizers", "dlwpt_parameter_estimation",
     "dvgodoy_chapter_extra", "fastai_course22p2_minibatch",
     "hunkim_logistic_regression", "mrdbourke_workflow_together", "nyu_spiral_classification",
-    "pytorch_dynamic_net", "pytorch_optimization_tutorial", "raschka_mlbook_ch13_mechanics",
+    "pytorch_dynamic_net", "pytorch_optimization_tutorial", "pytorch_quickstart",
+    "raschka_mlbook_ch13_mechanics",
     "uvadlc_intro_to_pytorch", "uvadlc_transformers"})
 
 # Corpus programs whose PyTorch output depends on the CPU through Intel MKL's float32 sqrt, which
