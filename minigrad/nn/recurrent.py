@@ -252,8 +252,8 @@ class RNNCellBase(Module):
         text = f"{self.input_size}, {self.hidden_size}"
         if self.bias is not True:
             text += f", bias={self.bias}"
-        if self.mode == "RNN_RELU":
-            text += ", nonlinearity=relu"
+        if getattr(self, "nonlinearity", "tanh") != "tanh":
+            text += f", nonlinearity={self.nonlinearity}"
         return text
 
 
@@ -262,11 +262,14 @@ class RNNCell(RNNCellBase):
 
     def __init__(self, input_size: int, hidden_size: int, bias: bool = True,
                  nonlinearity: str = "tanh", device: Any = None, dtype: Any = None) -> None:
-        if nonlinearity not in ("tanh", "relu"):
-            raise ValueError(f"Unknown nonlinearity: {nonlinearity}")
-        self.nonlinearity = nonlinearity
-        super().__init__(f"RNN_{nonlinearity.upper()}", input_size, hidden_size, bias,
-                         dtype=dtype)
+        self.nonlinearity = nonlinearity  # PyTorch refuses an unknown one when it runs
+        super().__init__("RNN_RELU" if nonlinearity == "relu" else "RNN_TANH", input_size,
+                         hidden_size, bias, dtype=dtype)
+
+    def forward(self, input: Tensor, hx: Any = None) -> Any:
+        if self.nonlinearity not in ("tanh", "relu"):
+            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+        return super().forward(input, hx)
 
 
 class LSTMCell(RNNCellBase):

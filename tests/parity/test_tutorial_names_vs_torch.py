@@ -844,6 +844,8 @@ CELL_CASES = {
     "input size": lambda L: L.nn.LSTMCell(3, 4)(L.ones(2, 5)),
     "batch sizes": lambda L: L.nn.LSTMCell(3, 4)(L.ones(2, 3), (L.ones(3, 4), L.ones(2, 4))),
     "hidden size": lambda L: L.nn.RNNCell(3, 4)(L.ones(2, 3), L.ones(2, 5)),
+    "unknown nonlinearity printed": lambda L: L.nn.RNNCell(3, 4, nonlinearity="gelu"),
+    "unknown nonlinearity run": lambda L: L.nn.RNNCell(3, 4, nonlinearity="gelu")(L.ones(1, 3)),
 }
 
 
