@@ -98,6 +98,10 @@ SIGNATURES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "lerp": (("(Tensor end, Tensor weight)", "(Tensor end, Number weight)"),
              ("(Tensor input, Tensor end, Tensor weight, *, Tensor out = None)",
               "(Tensor input, Tensor end, Number weight, *, Tensor out = None)")),
+    **{name: (("(Tensor tensor1, Tensor tensor2, *, Number value = 1)",),
+              ("(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, "
+               "Tensor out = None)",))
+       for name in ("addcmul", "addcdiv", "addcmul_", "addcdiv_")},
     "equal": (("(Tensor other)",), ("(Tensor input, Tensor other)",)),
     "dist": (("(Tensor other, Number p = 2)",), ("(Tensor input, Tensor other, Number p = 2)",)),
     "isclose": (("(Tensor other, float rtol = 1e-05, float atol = 1e-08, bool equal_nan = False)",),
