@@ -458,16 +458,37 @@ class Sigmoid(Function):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return grad * (out * (1 - out))
+        return SigmoidBackward.apply(grad, out)
 
     @staticmethod
     def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
-        (out,) = ctx.saved_tensors
-        dtype = out._data.dtype
-        if dtype != grad.dtype:
-            return Tensor(np.asarray(grad)) * (out * (1 - out))
-        out = out._data
-        return np.asarray(grad * np.asarray(out * np.asarray(1 - out, dtype), dtype), dtype)
+        (out,) = ctx.saved_arrays
+        if out.dtype != grad.dtype:
+            return Sigmoid.backward(ctx, Tensor(np.asarray(grad)))
+        return _sigmoid_backward(grad, out)
+
+
+def _sigmoid_backward(grad: np.ndarray, out: np.ndarray) -> np.ndarray:
+    dtype = out.dtype
+    return np.asarray(grad * np.asarray(out * np.asarray(1 - out, dtype), dtype), dtype)
+
+
+class SigmoidBackward(Function):
+    """grad * out * (1 - out), PyTorch's sigmoid_backward, as an op of its own so that a second
+    derivative follows PyTorch's formula (derivatives.yaml), the signs of its zeros included"""
+    node_name = "SigmoidBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, out):
+        ctx.save_for_backward(grad, out)
+        if grad._data.dtype != out._data.dtype:  # (a gradient of another dtype: promoted)
+            return grad * (out * (1 - out))
+        return result_like(_sigmoid_backward(grad._data, out._data), out)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, out = ctx.saved_tensors
+        return SigmoidBackward.apply(gg, out), gg * grad * (-2 * out + 1)
 
 
 class Abs(Function):
