@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import _inplace
 from ..autograd.function import Function
-from ..ops.operands import result_like
+from ..ops.operands import result_like, zero_gradient
 from ..ops.selection import where
 from ..ops.transcendental import _erf
 from ..tensor import Tensor
@@ -35,14 +35,48 @@ class Gelu(Function):
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        if ctx.approximate == "tanh":
-            inner = SQRT_2_OVER_PI * (x + 0.044715 * x.pow(3))
-            t = inner.tanh()
-            d_inner = SQRT_2_OVER_PI * (1 + 3 * 0.044715 * x * x)
-            return grad * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * d_inner), None
-        cdf = 0.5 * (1 + (x * (1 / math.sqrt(2))).erf())
-        pdf = (-0.5 * x * x).exp() * (1 / math.sqrt(2 * math.pi))
-        return grad * (cdf + x * pdf), None
+        return GeluBackward.apply(grad, x, ctx.approximate), None
+
+
+def _gelu_derivative(x: Tensor, approximate: str) -> Tensor:
+    if approximate == "tanh":
+        inner = SQRT_2_OVER_PI * (x + 0.044715 * x.pow(3))
+        t = inner.tanh()
+        d_inner = SQRT_2_OVER_PI * (1 + 3 * 0.044715 * x * x)
+        return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * d_inner
+    cdf = 0.5 * (1 + (x * (1 / math.sqrt(2))).erf())
+    pdf = (-0.5 * x * x).exp() * (1 / math.sqrt(2 * math.pi))
+    return cdf + x * pdf
+
+
+def _gelu_second_derivative(x: Tensor, approximate: str) -> Tensor:
+    """d/dx of _gelu_derivative, on tensors (a third derivative goes through it)"""
+    if approximate == "tanh":  # 0.5 x (1 + t), t = tanh(u): (1 - t^2) u' (1 - x t u') + x/2 (1 - t^2) u''
+        t = (SQRT_2_OVER_PI * (x + 0.044715 * x.pow(3))).tanh()
+        d_inner = SQRT_2_OVER_PI * (1 + 3 * 0.044715 * x * x)
+        return (1 - t * t) * (d_inner * (1 - x * t * d_inner) + 0.5 * x * (
+            SQRT_2_OVER_PI * 6 * 0.044715 * x))
+    pdf = (-0.5 * x * x).exp() * (1 / math.sqrt(2 * math.pi))
+    return 2 * pdf - x * x * pdf
+
+
+class GeluBackward(Function):
+    """gelu's backward as an op of its own, as PyTorch's gelu_backward: differentiated again
+    (create_graph), its gradient is derivatives.yaml's, gg * grad * gelu''(x) in one product, so
+    that the zeros of a hessian have PyTorch's signs"""
+    node_name = "GeluBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x, approximate):
+        ctx.save_for_backward(grad, x)
+        ctx.approximate = approximate
+        return grad * _gelu_derivative(x, approximate)  # (forward records nothing)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, x = ctx.saved_tensors
+        return (GeluBackward.apply(gg, x, ctx.approximate),
+                gg * grad * _gelu_second_derivative(x, ctx.approximate), None)
 
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:
@@ -148,8 +182,26 @@ class HardtanhFunction(Function):
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        low, high = ctx.bounds
-        return where(Tensor((x._data > low) & (x._data < high)), grad, 0.0), None, None
+        return HardtanhBackward.apply(grad, x, ctx.bounds), None, None
+
+
+class HardtanhBackward(Function):
+    """hardtanh's backward as an op of its own, as PyTorch's hardtanh_backward: g strictly inside
+    the bounds, else 0; differentiated again, the same for gg, and zeros for x
+    (derivatives.yaml), so that the zeros of a hessian have PyTorch's signs"""
+    node_name = "HardtanhBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x, bounds):
+        ctx.save_for_backward(x)
+        ctx.bounds = bounds
+        low, high = bounds
+        return where(Tensor((x._data > low) & (x._data < high)), grad, 0.0)
+
+    @staticmethod
+    def backward(ctx, gg):
+        (x,) = ctx.saved_tensors
+        return HardtanhBackward.apply(gg, x, ctx.bounds), zero_gradient(gg), None
 
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,
