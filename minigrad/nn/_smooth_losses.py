@@ -38,19 +38,53 @@ class SmoothL1Loss(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
+        # PyTorch computes each side's gradient with its own difference, by the same backward op
         huber = ctx._forward_cls.huber
-        norm = 1 / a.numel() if ctx.reduction == "mean" else 1.0
+        op, options = HuberLossBackward if huber else SmoothL1LossBackward, (
+            ctx.reduction, ctx.threshold, huber)
+        return (op.apply(grad, a, b, *options) if ctx.needs_input_grad[0] else None,
+                op.apply(grad, b, a, *options) if ctx.needs_input_grad[1] else None, None, None)
 
-        def one_side(x, y):  # PyTorch computes each side's gradient with its own difference
-            diff, t = x - y, ctx.threshold
-            if huber:
-                above, below, inside = grad * norm * t, grad * -norm * t, diff * norm * grad
-            else:
-                above, below, inside = grad * norm, grad * -norm, diff * norm * grad / t
-            return where(diff >= t, above, where(diff <= -t, below, inside))
 
-        return (one_side(a, b) if ctx.needs_input_grad[0] else None,
-                one_side(b, a) if ctx.needs_input_grad[1] else None, None, None)
+class SmoothL1LossBackward(Function):
+    """smooth_l1_loss_backward (huber_loss_backward) as an op of its own, as in PyTorch, so that
+    differentiated again it gives derivatives.yaml's gradients: for x, gg * grad where
+    |x - y| < threshold (divided by beta for smooth_l1, by n for the mean), for y the opposite;
+    for grad, the op again on gg (huber's, reduced, the sum of its product with gg)"""
+    node_name = "SmoothL1LossBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x, y, reduction, threshold, huber):
+        ctx.save_for_backward(grad, x, y)
+        ctx.options = reduction, threshold, huber
+        norm = 1 / x.numel() if reduction == "mean" else 1.0
+        diff, t = x - y, threshold
+        if huber:
+            above, below, inside = grad * norm * t, grad * -norm * t, diff * norm * grad
+        else:
+            above, below, inside = grad * norm, grad * -norm, diff * norm * grad / t
+        return where(diff >= t, above, where(diff <= -t, below, inside))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, x, y = ctx.saved_tensors
+        reduction, threshold, huber = ctx.options
+        needs = ctx.needs_input_grad
+        if huber and reduction != "none" and needs[0]:
+            ones = Tensor(np.ones(grad._data.shape, grad._data.dtype))
+            d_grad = (ctx._forward_cls.apply(ones, x, y, *ctx.options) * gg).sum()
+        elif needs[0]:
+            d_grad = ctx._forward_cls.apply(gg, x, y, *ctx.options)
+        else:
+            d_grad = None
+        d_x = None
+        if needs[1] or needs[2]:
+            inside = Tensor(np.abs(x._data - y._data) < threshold)
+            d_x = gg * grad * inside
+            d_x = d_x if huber else d_x / threshold
+            d_x = d_x / x.numel() if reduction == "mean" else d_x
+        return (d_grad, d_x if needs[1] else None, -d_x if needs[2] else None, None, None,
+                None)
 
 
 class HuberLoss(SmoothL1Loss):
@@ -58,3 +92,7 @@ class HuberLoss(SmoothL1Loss):
     d a = clip(a - b, -delta, delta) g"""
     node_name = "HuberLossBackward0"
     huber = True
+
+
+class HuberLossBackward(SmoothL1LossBackward):
+    node_name = "HuberLossBackwardBackward0"

@@ -51,7 +51,7 @@ def _gelu_derivative(x: Tensor, approximate: str) -> Tensor:
 
 def _gelu_second_derivative(x: Tensor, approximate: str) -> Tensor:
     """d/dx of _gelu_derivative, on tensors (a third derivative goes through it)"""
-    if approximate == "tanh":  # 0.5 x (1 + t), t = tanh(u): (1 - t^2) u' (1 - x t u') + x/2 (1 - t^2) u''
+    if approximate == "tanh":  # 0.5 x (1 + t), t = tanh(u): (1 - t^2) (u' (1 - x t u') + x/2 u'')
         t = (SQRT_2_OVER_PI * (x + 0.044715 * x.pow(3))).tanh()
         d_inner = SQRT_2_OVER_PI * (1 + 3 * 0.044715 * x * x)
         return (1 - t * t) * (d_inner * (1 - x * t * d_inner) + 0.5 * x * (
