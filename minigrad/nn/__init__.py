@@ -1,6 +1,6 @@
 """minigrad.nn: torch.nn's building blocks for models: Module, Parameter, layers, losses."""
 from . import functional, init, utils
-from .activations import ELU, GELU, Hardtanh, ReLU6, Softplus
+from .activations import ELU, GELU, Hardtanh, LogSigmoid, ReLU6, SiLU, Softplus
 from .containers import Identity, ModuleDict, ModuleList, Sequential
 from .conv import Conv1d, Conv2d
 from .conv_transpose import ConvTranspose1d, ConvTranspose2d
@@ -54,6 +54,7 @@ __all__ = [
            "LazyConv2d",
            "LazyLinear",
            "LeakyReLU",
+           "LogSigmoid",
            "LogSoftmax",
            "Linear",
            "MSELoss",
@@ -68,6 +69,7 @@ __all__ = [
            "RNNBase",
            "ReLU",
            "ReLU6",
+           "SiLU",
            "Sequential",
            "Sigmoid",
            "SmoothL1Loss",

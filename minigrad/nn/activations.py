@@ -1,15 +1,17 @@
-"""The activations tutorials use beside ReLU, Tanh and Sigmoid: GELU, ELU, Softplus, and the
-clipping Hardtanh and ReLU6, each a Function with PyTorch's grad_fn name, its functional form
-and its module."""
+"""The activations tutorials use beside ReLU, Tanh and Sigmoid: GELU, SiLU, LogSigmoid, ELU,
+Softplus, and the clipping Hardtanh and ReLU6, each a Function with PyTorch's grad_fn name, its
+functional form and its module."""
 from __future__ import annotations
 
 import math
 
 import numpy as np
 
-from .. import _inplace
+from .. import _grad_mode, _inplace
 from ..autograd.function import Function
+from ..fidelity import vector_math
 from ..ops.operands import result_like, zero_gradient
+from ..ops.pointwise import AddScalar, Sub
 from ..ops.selection import where
 from ..ops.transcendental import _erf
 from ..tensor import Tensor
@@ -131,6 +133,90 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
     return SoftplusFunction.apply(input, beta, threshold)
 
 
+class SiluFunction(Function):
+    """x·sigmoid(x): d = s (1 + x (1 - s)), s = sigmoid(x)"""
+    node_name = "SiluBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        a = x._data
+        return result_like(a / (1 + vector_math.exp_like_torch(-a)), x)  # PyTorch's kernel
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        if not _grad_mode.state.enabled:  # PyTorch's silu_backward kernel
+            return Tensor(SiluFunction._backward_on_arrays(ctx, grad._data))
+        # PyTorch's infinitely_differentiable_silu_backward, on tensors; its `1.0 + t` and
+        # `1.0 - s` are C++'s (AddBackward1, and a SubBackward0 from a tensor of ones)
+        s = x.sigmoid()
+        return grad * s * AddScalar.apply(x * Sub.apply(Tensor(np.ones_like(s._data)), s), 1.0)
+
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
+        (x,) = ctx.saved_arrays
+        s = 1 / (1 + vector_math.exp_like_torch(-x))
+        return np.asarray(grad * s * (1 + x * (1 - s)), x.dtype)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    if inplace:
+        raise NotImplementedError("minigrad is a subset of PyTorch: silu(inplace=True) is not "
+                                  "implemented; use inplace=False")
+    return SiluFunction.apply(input)
+
+
+class LogSigmoidFunction(Function):
+    """log(sigmoid(x)) = min(x, 0) - log1p(e^-|x|): d = sigmoid(-x)"""
+    node_name = "LogSigmoidBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        a = x._data
+        ctx.buffer = vector_math.exp_like_torch(-np.abs(a))  # PyTorch's kernel keeps e^-|x|
+        return result_like(np.minimum(a, 0) - np.log1p(ctx.buffer), x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return LogSigmoidBackward.apply(grad, x, ctx.buffer)
+
+    @staticmethod
+    def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
+        (x,) = ctx.saved_arrays
+        return _log_sigmoid_backward(grad, x, ctx.buffer)
+
+
+def _log_sigmoid_backward(grad: np.ndarray, x: np.ndarray, z: np.ndarray) -> np.ndarray:
+    """PyTorch's kernel: (max_deriv - sign * z / (1 + z)) * grad, z = e^-|x|"""
+    negative = x < 0
+    return np.asarray((negative - np.where(negative, 1, -1) * (z / (1 + z))) * grad, x.dtype)
+
+
+class LogSigmoidBackward(Function):
+    """logsigmoid's backward as an op of its own, as PyTorch's log_sigmoid_backward: again
+    differentiated, derivatives.yaml's gradients (gg * grad * (s - 1) * s for x, s = sigmoid(x))"""
+    node_name = "LogSigmoidBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x, buffer):
+        ctx.save_for_backward(grad, x)
+        ctx.buffer = buffer
+        return result_like(_log_sigmoid_backward(grad._data, x._data, buffer), x)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, x = ctx.saved_tensors
+        s = x.sigmoid()
+        return LogSigmoidBackward.apply(gg, x, ctx.buffer), gg * grad * (s - 1) * s, None
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    return LogSigmoidFunction.apply(input)
+
+
 class GELU(Module):
     def __init__(self, approximate: str = "none") -> None:
         super().__init__()
@@ -141,6 +227,23 @@ class GELU(Module):
 
     def extra_repr(self) -> str:
         return f"approximate={self.approximate!r}"
+
+
+class SiLU(Module):
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return silu(input, self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class LogSigmoid(Module):
+    def forward(self, input: Tensor) -> Tensor:
+        return logsigmoid(input)
 
 
 class ELU(Module):

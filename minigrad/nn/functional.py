@@ -25,7 +25,7 @@ from ._ops import Addmm, LeakyRelu, MseLoss, NllLoss, NllLoss2d
 from ._pad import pad
 from ._pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 from ._smooth_losses import HuberLoss, SmoothL1Loss
-from .activations import elu, gelu, hardtanh, relu6, softplus
+from .activations import elu, gelu, hardtanh, logsigmoid, relu6, silu, softplus
 from .dropout import dropout, dropout1d, dropout2d
 from .embedding import embedding
 from .normalization import batch_norm, instance_norm, layer_norm
@@ -57,6 +57,7 @@ __all__ = [
     "leaky_relu",
     "linear",
     "log_softmax",
+    "logsigmoid",
     "max_pool2d",
     "mse_loss",
     "nll_loss",
@@ -66,6 +67,7 @@ __all__ = [
     "relu",
     "relu6",
     "sigmoid",
+    "silu",
     "softmax",
     "softplus",
     "tanh",
