@@ -61,16 +61,20 @@ CUTS = [
      "                result = hook(leaf)\n                if result is not None:\n"
      "                    check_post_accumulate_result(hook, leaf, result)\n", ""),
     ("versions", "autograd/graph.py",  # saved tensors: no version stamped...
-     "        self.counter = tensor._version_counter\n        self.version = self.counter.value\n",
-     "        self.counter, self.version = None, 0\n"),
+     "        counter = tensor._counter  # (Tensor._version, without the property's call)\n"
+     "        self.version = 0 if counter is None else counter.value\n",
+     "        self.version = 0\n"),
     ("versions", "autograd/graph.py",  # (a node's own output, graph.SavedOutput, too)
      "        self.counter = output._version_counter\n        self.version = self.counter.value\n",
      "        self.counter, self.version = None, 0\n"),
     ("versions", "autograd/graph.py",  # ... and none checked
+     "        counter = self.tensor._counter\n"
+     "        if counter is not None and counter.value != self.version:\n", "        if False:\n"),
+    ("versions", "autograd/graph.py",  # (nor a node's own output's)
      "        if self.counter.value != self.version:\n", "        if False:\n"),
     ("versions", "autograd/graph.py",  # ... nor when a formula on arrays reads what was saved
-     "        if self.counter.value == self.version and (self.output_nr is None",
-     "        if (self.output_nr is None"),
+     "        counter = tensor._counter\n"
+     "        if (counter is None or counter.value == self.version) and (\n", "        if (\n"),
     ("arrays", "_tensor_ops.py", "\n_operators()\n", "\n"),  # the operators' test for an array
 ]
 
