@@ -22,7 +22,7 @@ from minigrad import viz
 # %% [markdown]
 # First, what a `Function` is *not*. minigrad writes each of its operations as one; PyTorch's
 # are C++ code, and the node they record, such as `MulBackward0`, is generated from a table of
-# derivative formulas: a backward (calling the node runs it), no `forward`, not a `Function`.
+# derivative formulas: a backward, no `forward`, not a `Function`.
 # What the two share is what the graph sees: a node that turns one gradient into gradients for
 # its inputs.
 
@@ -115,7 +115,7 @@ class SwappedHypot(Hypot):
 print(torch.autograd.gradcheck(SwappedHypot.apply, inputs, raise_exception=False))
 
 # %% [markdown]
-# ## A safer backward: the length at $(0, 0)$
+# ## The length at $(0, 0)$
 #
 # At the origin, $h = 0$.
 #
@@ -172,8 +172,9 @@ print("max(dim=0):", t.grad)
 # applies decides:
 #
 # - the derivative, where there is one;
-# - where the function is convex around the point, the smallest slope (in size) of the lines
-#   touching it from below (`relu` and `abs` at 0: 0); where concave, the same from above;
+# - where the function is convex around the point (bowl-shaped, as `relu` and `abs` are at 0),
+#   the smallest slope (in size) of the lines touching it from below (there: 0); where concave
+#   (upside down), the same from above;
 # - where it is defined, its limit there, infinite included (`sqrt` at 0), or any one of
 #   several;
 # - where it is not defined, anything: `sqrt(-1)` gives NaN, `log(-1)` gives $-1$.
@@ -246,7 +247,8 @@ print(torch.autograd.gradcheck(SafeHypot.apply, inputs, raise_exception=False))
 # %%
 assert torch.allclose(both_a.grad, torch.tensor([0.0, 0.6])), f"a.grad is {both_a.grad}"
 assert torch.allclose(both_b.grad, torch.tensor([0.0, 0.8])), f"b.grad is {both_b.grad}"
-assert torch.autograd.gradcheck(SafeHypot.apply, inputs, raise_exception=False)
+assert torch.autograd.gradcheck(SafeHypot.apply, inputs, raise_exception=False), \
+    "gradcheck disagrees with SafeHypot's backward away from the origin: there it is Hypot's"
 
 # %% [markdown]
 # ## A gradient on purpose wrong: the straight-through estimator

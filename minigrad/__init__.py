@@ -29,17 +29,19 @@ from .compat.legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, Fl
                             HalfTensor, IntTensor, LongTensor, ShortTensor)
 from .creation import (arange, as_tensor, empty, eye, from_numpy, full, full_like, linspace, ones,
                        ones_like, tensor, zeros, zeros_like)
-from .ops.linalg import einsum
+from .creation import deprecated_range as range  # noqa: A004 - torch.range, as PyTorch names it
+from .ops.linalg import einsum, svd
 from .ops.operands import type_name as _type_name
-from .ops.pointwise import where
+from .ops import arguments as _arguments
+from .ops import selection as _selection
 from .ops.shape import cat, stack
 from .ops.sorting import bucketize
 from .ops import pointwise_more as _pointwise_more
 from .ops import tiling as _tiling
 from .ops.tiling import meshgrid
+from . import random as _random
 from .random import (Generator, default_generator, get_rng_state, initial_seed, manual_seed,
-                     normal, rand, rand_like, randint, randn, randn_like, randperm, seed,
-                     set_rng_state)
+                     normal, rand_like, randint, randn_like, randperm, seed, set_rng_state)
 from .tensor import Tensor, is_tensor
 
 __version__ = "0.1.0"
@@ -49,11 +51,15 @@ def _function_form(name: str) -> Any:
     """`minigrad.exp(x)` is `x.exp()`, for every method that PyTorch also offers as a function."""
     def function(input: Tensor, *args: Any, out: Tensor | None = None,  # noqa: A002
                  **kwargs: Any) -> Any:
+        given = input
         if not isinstance(input, Tensor):
             input = _number_input(name, input, args)  # noqa: A001
         try:
             result = getattr(input, name)(*args, **kwargs)
         except TypeError as error:  # the method's argument 1 is the function's argument 2
+            refused = getattr(error, "refused", None)
+            if refused is not None and refused[0] == name:  # worded with the function's signatures
+                raise _arguments.refusal(name, (given, *args), kwargs, function=True) from None
             raise _counted_from_input(error, name) from None
         return result if out is None else _into(out, result, name)
 
@@ -85,7 +91,13 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
               "lerp", "addcmul", "frac", "nan_to_num", "trace", "index_add", "index_fill",
               "cumprod", "index_put", "median", "diagonal",
               # found by the tutorial corpus (tests/corpus/aladdin_tensorbasics.py)
-              "diag", "true_divide", "matrix_power"):
+              "diag", "true_divide", "matrix_power",
+              # found by the tutorial corpus (tests/corpus/pytorch_introyt_tensors.py)
+              "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "cross",
+              # found by the tutorial corpus (tests/corpus/forums_inplace_is_leaf.py)
+              "index_copy",
+              # by how often tutorials use them (scripts/api_coverage.py), session 5
+              "multinomial", "addcdiv"):
     globals()[_name] = _function_form(_name)
 del _name
 # Binary operations PyTorch also takes with a number first: torch.add(1.5, 2.5) is tensor(4.)
@@ -98,6 +110,10 @@ def _counted_from_input(error: TypeError, name: str) -> TypeError:
     """A method's "argument 'x' (position N)" error as the function form says it: `input`
     comes first there, so every position is one more. Any other TypeError as it was."""
     found = re.match(rf"{name}\(\): argument '(\w+)' \(position (\d+)\)(.*)", str(error), re.S)
+    element = re.fullmatch(r"(expected Tensor as element \d+ in argument )(\d+)(.*)", str(error))
+    if element is not None:  # counted from 0
+        before, position, rest = element.groups()
+        return TypeError(f"{before}{builtins.int(position) + 1}{rest}")
     if found is None:
         return error
     arg, position, rest = found.groups()
@@ -111,6 +127,15 @@ def _number_input(name: str, number: Any, args: tuple) -> Tensor:
         return tensor(number)
     raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
                     f"{_type_name(number)}")
+
+
+def where(condition: Tensor, input: Any, other: Any) -> Tensor:  # noqa: A002
+    """`input` where `condition` holds, `other` elsewhere (each a tensor or a number)."""
+    operands = (Tensor, *_arguments.NUMBERS)
+    if not (isinstance(condition, Tensor) and isinstance(input, operands)
+            and isinstance(other, operands)):
+        raise _arguments.refusal("where", (condition, input, other), {}, function=True)
+    return _selection.where(condition, input, other)
 
 
 def atan2(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
@@ -152,9 +177,9 @@ def log_softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Ten
     return input.log_softmax(dim, dtype=dtype)
 
 
-def empty_like(t: Tensor, dtype: Any = None, device: Any = None,
+def empty_like(input: Tensor, dtype: Any = None, device: Any = None,  # noqa: A002
                requires_grad: bool = False) -> Tensor:
-    return zeros_like(t, dtype=dtype, device=device, requires_grad=requires_grad)
+    return zeros_like(input, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
 def _into(out: Tensor, result: Tensor, name: str) -> Tensor:
@@ -169,6 +194,21 @@ def _into(out: Tensor, result: Tensor, name: str) -> Tensor:
         out._data = values.copy()
     out._bump_version()
     return out
+
+
+def rand(*sizes: Any, out: Tensor | None = None, dtype: Any = None, **options: Any) -> Tensor:
+    """Uniform on [0, 1); with `out=`, drawn in out's dtype into out (`torch.rand(2, 2, out=c)`,
+    the introyt tensors tutorial)."""
+    if out is None:
+        return _random.rand(*sizes, dtype=dtype, **options)
+    return _into(out, _random.rand(*sizes, dtype=dtype or out.dtype, **options), "rand")
+
+
+def randn(*sizes: Any, out: Tensor | None = None, dtype: Any = None, **options: Any) -> Tensor:
+    """Standard normal; with `out=`, drawn in out's dtype into out."""
+    if out is None:
+        return _random.randn(*sizes, dtype=dtype, **options)
+    return _into(out, _random.randn(*sizes, dtype=dtype or out.dtype, **options), "randn")
 
 
 def is_floating_point(t: Tensor) -> bool:

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 # What to use instead, by the name a program writes (torch.X, torch.nn.X, ...).
 INSTEAD = {
-    "torch.multinomial": "sample with numpy: numpy.random.default_rng(seed).choice(len(p), "
-                         "p=p.numpy())",
     "torch.compile": "call the model as it is",
     "torch.jit": "call the model as it is",
     "torch.fft": "numpy.fft on tensor.numpy()",

@@ -39,6 +39,10 @@ def _shape_args(sizes: tuple) -> tuple:
     return sizes
 
 
+# What an operator takes besides a tensor: a number (bool is an int), never None or a list.
+_OPERANDS = (Tensor, builtins.int, builtins.float, builtins.complex, np.number, np.bool_)
+
+
 class TensorOps:
     """The methods `_attach` gives Tensor: read them as Tensor's own."""
 
@@ -73,6 +77,8 @@ class TensorOps:
     def __rtruediv__(self, other):
         if isinstance(other, Tensor):
             return other.div(self)
+        if not isinstance(other, (np.ndarray, *_OPERANDS)):
+            return NotImplemented
         return self._float_if_int().reciprocal() * other
 
     def __pow__(self, exponent): return self.pow(exponent)
@@ -382,8 +388,8 @@ class TensorOps:
         return _inplace.inplace(self, lambda t: fill.fill(t, value), value, same_value=True)
 
     def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
-        return _inplace.inplace(self, lambda t: t.scatter(dim, index, src, value=value,
-                                                          reduce=reduce), src)
+        return _inplace.inplace(self, lambda t: gather.scatter(t, dim, index, src, value=value,
+                                                               reduce=reduce), src)
 
     def scatter_add_(self, dim, index, src):
         return _inplace.inplace(self, lambda t: t.scatter_add(dim, index, src), src)
@@ -412,9 +418,8 @@ class TensorOps:
         return self
 
     # ---- methods that hand over to layers above the ops -------------------------------------
-    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        """Add the gradient of this tensor into the leaves' `.grad` (`torch.autograd.backward`)."""
-        autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+    # `loss.backward()` is the engine's own entry: from there a plain pass goes straight on
+    backward = autograd.engine.tensor_backward
 
 
 def _numpy_names(dim, keepdim, axis, keepdims):
@@ -498,10 +503,12 @@ def _to_signatures_error(args: tuple, kwargs: dict) -> str:
             + _TO_SIGNATURES)
 
 
-# The operators PyTorch's tensors refuse a numpy array in (all but == and a / b's reflection,
-# which PyTorch computes as b.reciprocal() * a: that product is then numpy's; @ takes nothing
-# but a tensor). One wrapper for all: testing in each operator's own body measured no gain
-# (benchmarks/op_path.md, unused features: "arrays" -0.9%).
+# The operators that take only a tensor or a number, as PyTorch's: anything else (a numpy array,
+# None, a list, a string) gets NotImplemented, so that Python asks the other operand and then
+# says "unsupported operand type(s) for +: 'Tensor' and 'NoneType'" (all but ==, and a / b's
+# reflection, which PyTorch computes as b.reciprocal() * a: that product is then numpy's; @
+# takes nothing but a tensor). One wrapper for all: testing in each operator's own body
+# measured no gain (benchmarks/op_path.md, unused features: "arrays" -0.9%).
 _ARRAY_REFUSING = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                    "__truediv__", "__iadd__", "__isub__", "__imul__", "__itruediv__",
                    "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__",
@@ -511,9 +518,9 @@ _ARRAY_REFUSING = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__r
 
 def _refusing_arrays(method: FunctionType) -> FunctionType:
     def operator(self, other):
-        if isinstance(other, np.ndarray):
-            return NotImplemented
-        return method(self, other)
+        if isinstance(other, _OPERANDS):
+            return method(self, other)
+        return NotImplemented
     operator.__name__ = operator.__qualname__ = method.__name__
     return operator
 

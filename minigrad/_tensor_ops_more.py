@@ -7,8 +7,8 @@ import numpy as np
 
 from . import _inplace
 from ._tensor_ops import _attach, _shape_args
-from .ops import (index_write, linalg, logical, masking, norm, pointwise_more, reduction, rounding,
-                  sampling, selection, shape, sorting, statistics, tiling)
+from .ops import (arguments, index_write, linalg, logical, masking, norm, pointwise_more,
+                  reduction, rounding, sampling, selection, shape, sorting, statistics, tiling)
 from .ops import transcendental as tr
 from .ops.diagonal import diag as _diag
 from .ops.diagonal import diagonal as _diagonal
@@ -49,6 +49,9 @@ class MoreTensorOps:
     def addcmul(self, tensor1, tensor2, *, value=1):
         return pointwise_more.addcmul(self, tensor1, tensor2, value)
 
+    def addcdiv(self, tensor1, tensor2, *, value=1):
+        return pointwise_more.addcdiv(self, tensor1, tensor2, value)
+
     def frac(self): return pointwise_more.frac(self)
     def atan2(self, other): return pointwise_more.atan2(self, other)
     def arctan2(self, other): return pointwise_more.atan2(self, other, "arctan2")
@@ -67,6 +70,18 @@ class MoreTensorOps:
     def logical_or(self, other): return logical.logical(self, other, np.logical_or)
     def logical_xor(self, other): return logical.logical(self, other, np.logical_xor)
     def logical_not(self): return logical.logical_not(self)
+    def bitwise_and(self, other): return self._bitwise(other, np.bitwise_and, "bitwise_and")
+    def bitwise_or(self, other): return self._bitwise(other, np.bitwise_or, "bitwise_or")
+    def bitwise_xor(self, other): return self._bitwise(other, np.bitwise_xor, "bitwise_xor")
+
+    def bitwise_not(self):
+        if self.dtype.is_floating_point:
+            raise NotImplementedError(f'"bitwise_not_cpu" not implemented for '
+                                      f"'{self.dtype.scalar_name}'")
+        return ~self
+
+    def cross(self, other, dim=None): return linalg.cross(self, other, dim)
+    def unfold(self, dimension, size, step): return shape.unfold(self, dimension, size, step)
     def all(self, dim=None, keepdim=False): return logical.all_or_any(self, "all", dim, keepdim)
     def any(self, dim=None, keepdim=False): return logical.all_or_any(self, "any", dim, keepdim)
 
@@ -115,6 +130,8 @@ class MoreTensorOps:
         return index_write.index_add(self, dim, index, source, alpha)
 
     def index_fill(self, dim, index, value): return index_write.index_fill(self, dim, index, value)
+    def index_copy(self, dim, index, source):
+        return index_write.index_copy(self, dim, index, source)
 
     def index_put(self, indices, values, accumulate=False):
         return index_write.index_put(self, indices, values, accumulate)
@@ -142,6 +159,12 @@ class MoreTensorOps:
     # ---- random draws -------------------------------------------------------------------------
     def bernoulli(self, p=None, *, generator=None):
         return sampling.bernoulli(self, p, generator=generator)
+
+    def multinomial(self, num_samples, replacement=False, *, generator=None):
+        return sampling.multinomial(self, num_samples, replacement, generator=generator)
+
+    def exponential_(self, lambd=1.0, *, generator=None):
+        return self._overwrite(sampling.exponential(self, lambd, generator))
 
     def bernoulli_(self, p=0.5, *, generator=None):
         if isinstance(p, Tensor):
@@ -184,6 +207,9 @@ class MoreTensorOps:
     def index_put_(self, indices, values, accumulate=False):
         return _inplace.inplace(self, lambda t: t.index_put(indices, values, accumulate), values)
 
+    def index_copy_(self, dim, index, source):
+        return _inplace.inplace(self, lambda t: t.index_copy(dim, index, source), source)
+
     def index_fill_(self, dim, index, value):
         return _inplace.inplace(
             self, lambda t: index_write.index_fill(t, dim, index, value, in_place=True), value)
@@ -193,6 +219,10 @@ class MoreTensorOps:
 
     def addcmul_(self, tensor1, tensor2, *, value=1):
         return _inplace.inplace(self, lambda t: t.addcmul(tensor1, tensor2, value=value),
+                                tensor1, tensor2)
+
+    def addcdiv_(self, tensor1, tensor2, *, value=1):
+        return _inplace.inplace(self, lambda t: t.addcdiv(tensor1, tensor2, value=value),
                                 tensor1, tensor2)
 
     def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
@@ -217,3 +247,6 @@ class MoreTensorOps:
 
 
 _attach(MoreTensorOps, Tensor)
+for _name in arguments.SIGNATURES:  # PyTorch's TypeError for arguments no signature takes
+    setattr(Tensor, _name, arguments.checked(getattr(Tensor, _name), _name))
+del _name

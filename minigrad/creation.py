@@ -210,19 +210,22 @@ def full(size: Any, fill_value: Any, dtype: _dtype.dtype | None = None, device: 
     return _filled((size,), fill_value, dtype, requires_grad, device)
 
 
-def zeros_like(t: Tensor, dtype: _dtype.dtype | None = None, device: Any = None,
+def zeros_like(input: Tensor, dtype: _dtype.dtype | None = None, device: Any = None,  # noqa: A002
                requires_grad: bool = False) -> Tensor:
-    return zeros(t.shape, dtype=dtype or t.dtype, device=device, requires_grad=requires_grad)
+    return zeros(input.shape, dtype=dtype or input.dtype, device=device,
+                 requires_grad=requires_grad)
 
 
-def ones_like(t: Tensor, dtype: _dtype.dtype | None = None, device: Any = None,
-               requires_grad: bool = False) -> Tensor:
-    return ones(t.shape, dtype=dtype or t.dtype, device=device, requires_grad=requires_grad)
-
-
-def full_like(t: Tensor, fill_value: Any, dtype: _dtype.dtype | None = None, device: Any = None,
+def ones_like(input: Tensor, dtype: _dtype.dtype | None = None, device: Any = None,  # noqa: A002
               requires_grad: bool = False) -> Tensor:
-    return full(t.shape, fill_value, dtype=dtype or t.dtype, device=device,
+    return ones(input.shape, dtype=dtype or input.dtype, device=device,
+                requires_grad=requires_grad)
+
+
+def full_like(input: Tensor, fill_value: Any,  # noqa: A002
+              dtype: _dtype.dtype | None = None, device: Any = None,
+              requires_grad: bool = False) -> Tensor:
+    return full(input.shape, fill_value, dtype=dtype or input.dtype, device=device,
                 requires_grad=requires_grad)
 
 
@@ -250,6 +253,33 @@ def arange(start: Any, end: Any = None, step: Any = 1, dtype: _dtype.dtype | Non
     else:
         values = np.arange(start, end, step).astype(dtype.numpy)
     return Tensor(values, requires_grad=requires_grad)
+
+
+RANGE_DEPRECATED = (
+    "torch.range is deprecated and will be removed in a future release because its behavior is "
+    "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values "
+    "in [start, end).")
+
+
+def deprecated_range(start: Any, end: Any, step: Any = 1, dtype: _dtype.dtype | None = None,
+                     device: Any = None, requires_grad: bool = False) -> Tensor:
+    """The deprecated torch.range: from start to end with end included, in the default dtype
+    whatever the arguments. PyTorch computes `start + i * step` in double (in int64 for integer
+    dtypes, from arguments truncated to integers) and casts each value, as here."""
+    warnings.warn(RANGE_DEPRECATED, UserWarning, stacklevel=2)
+    _check_device(device)
+    dtype = dtype or _dtype.get_default_dtype()
+    exact = float if dtype.is_floating_point else int
+    start, end, step = exact(start), exact(end), exact(step)
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if not (np.isfinite(float(start)) and np.isfinite(float(end))):
+        raise RuntimeError(f"unsupported range: {_scalar_text(start)} -> {_scalar_text(end)}")
+    if (step > 0 and end < start) or (step < 0 and end > start):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    size = int((end - start) / step + 1) if exact is float else (end - start) // step + 1
+    positions = np.arange(size, dtype=np.float64 if exact is float else np.int64)
+    return Tensor((start + positions * step).astype(dtype.numpy), requires_grad=requires_grad)
 
 
 def _scalar_text(value: Any) -> str:

@@ -99,14 +99,14 @@ def randn(*sizes: Any, size: Any = None, generator: Generator | None = None,
                  requires_grad)
 
 
-def rand_like(t: Tensor, dtype: _dtype.dtype | None = None, requires_grad: bool = False
-              ) -> Tensor:
-    return rand(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+def rand_like(input: Tensor, dtype: _dtype.dtype | None = None,  # noqa: A002
+              requires_grad: bool = False) -> Tensor:
+    return rand(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
-def randn_like(t: Tensor, dtype: _dtype.dtype | None = None, requires_grad: bool = False
-               ) -> Tensor:
-    return randn(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+def randn_like(input: Tensor, dtype: _dtype.dtype | None = None,  # noqa: A002
+               requires_grad: bool = False) -> Tensor:
+    return randn(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
 def randint(low: int = 0, high: int | None = None, size: Any = None, *,

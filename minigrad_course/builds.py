@@ -8,8 +8,10 @@ goes through the whole lesson before a line is written, and nothing runs on code
 - a cell that still holds the placeholder does not run; it prints one line, "✗ Not answered
   yet: ...";
 - a cell that uses a name no cell has defined yet, or one whose defining cell did not run, does
-  not run either; it prints one line naming what it waits for: the names of the build (a cell
-  waiting on a waiting cell waits for what that one waits for).
+  not run either; it prints one line naming what it waits for: the names of the build, "not
+  written yet" when they are the functions or classes of a cell that still holds the
+  placeholder, "not defined yet" when no cell has bound them (a cell waiting on a waiting cell
+  waits for what that one waits for).
 
 Neither raises, so JupyterLab's Run All goes on, and a run stores the same line again. Once the
 learner's code replaces the placeholder and runs, every cell runs as written. A cell whose code
@@ -19,22 +21,32 @@ from __future__ import annotations
 
 import ast
 import builtins
+from collections.abc import Sequence
 from typing import Any
 
 NOT_ANSWERED = "✗ Not answered yet: replace `raise NotImplementedError()` with your code and " \
     "run the cell."
 
 
-def waiting_line(names: list[str]) -> str:
-    """The line of a cell that waits; also what a typo in the learner's own cell gets, so it
-    says what Python's NameError would."""
-    shown = [f"`{name}`" for name in names]
-    if len(shown) == 1:
-        return f"⏸ Not run: {shown[0]} is not defined yet; write it above, run that cell, " \
-            "then this one."
-    listed = ", ".join(shown[:-1]) + f" and {shown[-1]}"
-    return f"⏸ Not run: {listed} are not defined yet; write them above, run that cell, then " \
+# The mark of a cell that waits: not passed (✓), not failed (✗), not run yet. A circle is in every
+# default font; a pause sign (U+23F8) was not, and DejaVu, headless Chromium's font, drew a box.
+WAITING = "○"
+
+
+def waiting_line(undefined: Sequence[str], unwritten: Sequence[str] = ()) -> str:
+    """The line of a cell that waits: for names no cell has defined (also what a typo in the
+    learner's own cell gets, so it says what Python's NameError would), and for functions or
+    classes whose cell still holds the placeholder (they are there above, but not written)."""
+    parts = [f"{listing(names)} {'is' if len(names) == 1 else 'are'} not {what} yet"
+             for names, what in ((unwritten, "written"), (undefined, "defined")) if names]
+    it = "it" if len(undefined) + len(unwritten) == 1 else "them"
+    return f"{WAITING} Not run: {', and '.join(parts)}; write {it} above and run {it}, then " \
         "this one."
+
+
+def listing(names: Sequence[str]) -> str:
+    shown = [f"`{name}`" for name in names]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" and {shown[-1]}"
 
 
 def load_ipython_extension(shell: Any) -> None:
@@ -53,15 +65,20 @@ class Builds(ast.NodeTransformer):
         self.shell = shell
         # A name bound by a cell that did not run -> the names that cell waited for.
         self.not_run: dict[str, tuple[str, ...]] = {}
+        # The functions and classes of a cell that holds the placeholder: not written yet.
+        self.unwritten: set[str] = set()
 
     def visit(self, node: ast.AST) -> ast.AST:
         if not isinstance(node, ast.Module):  # %time's expression and the like: left alone
             return node
         used, bound = names_of(node)
+        self.unwritten -= bound  # what this cell binds is now as this cell leaves it
         if holds_placeholder(node):
             # later cells wait for what the learner is to write here, not for the given code
             # beside it (lesson 13's `add`, given, sits in the cell of `record`, to be written)
-            waits_for = to_be_written(node) or tuple(sorted(bound))
+            written_here = to_be_written(node)
+            waits_for = written_here or tuple(sorted(bound))
+            self.unwritten.update(written_here)
             line = NOT_ANSWERED
         else:
             waits_for = self.missing(used)
@@ -69,7 +86,8 @@ class Builds(ast.NodeTransformer):
                 for name in bound:
                     self.not_run.pop(name, None)
                 return node
-            line = waiting_line(list(waits_for))
+            line = waiting_line([n for n in waits_for if n not in self.unwritten],
+                                [n for n in waits_for if n in self.unwritten])
         for name in bound:
             self.not_run[name] = waits_for
         return printing(line)

@@ -91,6 +91,13 @@ SOURCES = (
                 "its history up to the commit named"),
     Source("mrdbourke/pytorch-deep-learning", "baa27b691617461c173ecf3439793cd8cde74e13",
            ("[0-9][0-9]_*.ipynb",)),
+    # session 5: the courses nearest this one (autograd built by hand, then PyTorch's)
+    Source("karpathy/nn-zero-to-hero", "73c3fcc741f0ec104ca850b1fb0df90e7e8d4cde",
+           ("lectures/*/*.ipynb",)),
+    Source("dvgodoy/PyTorchStepByStep", "d837dec7250dae20d247634c4aba63791bd89b2f",
+           ("Chapter*.ipynb", "stepbystep/v*.py")),
+    Source("patrickloeber/pytorchTutorial", "69637721ed9fa2ccf81a1093a928a52bbb591439",
+           ("[0-9][0-9]_*.py",)),
 )
 
 

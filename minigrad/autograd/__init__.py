@@ -1,5 +1,5 @@
 """minigrad.autograd: what torch.autograd offers: backward, grad, Function, gradcheck, anomaly
-detection. The backward pass itself is engine.py's GraphTask."""
+detection. The backward pass itself, and `backward()` that starts it, are engine.py's."""
 from __future__ import annotations
 
 from typing import Any, Sequence
@@ -11,8 +11,7 @@ from .._subset import module_getattr
 from ..creation import zeros_like
 from ..tensor import Tensor
 from .anomaly import detect_anomaly, set_detect_anomaly
-from .accumulate import warn_grad_cycle
-from .engine import run_backward
+from .engine import _as_tuple, _check_outputs, _make_grads, backward, run_backward
 from .function import Function, FunctionCtx
 from .gradient_ops import Stack
 from .graph import Node
@@ -20,80 +19,6 @@ from .graph import Node
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "Node", "Variable", "gradcheck",
            "gradgradcheck", "functional", "profiler",
            "detect_anomaly", "set_detect_anomaly"]
-
-
-def _as_tuple(x: Any) -> tuple:
-    """A tensor as a tuple of one, None as (), any other iterable as its items; anything else
-    fails as PyTorch's tuple() does ('float' object is not iterable)."""
-    if x is None:
-        return ()
-    return (x,) if isinstance(x, Tensor) else tuple(x)
-
-
-def _make_grads(outputs: Sequence[Any], grad_outputs: Sequence[Any]) -> list[Any]:
-    """The gradient each output starts from: 1 for a scalar, else what the caller gave."""
-    grads = []
-    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
-        if not isinstance(out, Tensor):
-            raise AssertionError("Expected output to be a torch.Tensor")
-        if g is None and not out.requires_grad:  # the engine's check names it, next
-            grads.append(None)
-            continue
-        if g is None:
-            if out._data.size != 1:
-                raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if out._data.dtype.kind != "f" and not out.dtype.is_floating_point:
-                raise RuntimeError("grad can be implicitly created only for real scalar outputs "
-                                   f"but got {out.dtype}")
-            g = np.ones(out._data.shape, out._data.dtype)  # the engine makes it a tensor if shown
-        elif not isinstance(g, Tensor):
-            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
-        elif g.shape != out.shape:
-            raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
-                               f"output[{i}] has a shape of {out.shape}.")
-        elif g.dtype is not out.dtype:  # PyTorch's engine casts it to the output's dtype
-            g = g.to(out.dtype)
-        grads.append(g)
-    return grads
-
-
-def _check_outputs(outputs: Sequence[Any], grads: list[Any]) -> None:
-    """One starting gradient per output (extra ones are ignored, as in PyTorch), and every
-    output part of a graph."""
-    if len(grads) < len(outputs):
-        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
-    for i, out in enumerate(outputs):
-        if not out.requires_grad:
-            raise RuntimeError(f"element {i} of tensors does not require grad and does not have "
-                               "a grad_fn")
-
-
-def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None = None,
-             create_graph: bool = False, inputs: Any = None) -> None:
-    """Accumulate into `.grad` of the leaves (or of `inputs`) the gradient of `tensors`."""
-    # PyTorch's order of checks: empty inputs, each output's starting gradient, outputs that
-    # do not require grad, inputs that do not. `inputs` is read once, as PyTorch's tuple()
-    # does: a generator given as inputs is used, not emptied by a first look.
-    if inputs is not None:
-        inputs = _as_tuple(inputs)
-        if not inputs:
-            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
-    outputs = _as_tuple(tensors)
-    grads = _as_tuple(grad_tensors) or (None,) * len(outputs)
-    start = _make_grads(outputs, grads)
-    _check_outputs(outputs, start)
-    if inputs is not None:
-        for t in inputs:
-            if not t.requires_grad:
-                raise RuntimeError("One of the differentiated Tensors does not require grad")
-        for t in inputs:  # an intermediate named as input keeps its .grad, as retain_grad()
-            if t.grad_fn is not None:
-                t.retain_grad()
-    if create_graph:
-        warn_grad_cycle()
-    run_backward(outputs, start,
-                 retain_graph=create_graph if retain_graph is None else retain_graph,
-                 create_graph=create_graph, inputs=inputs, accumulate=True)
 
 
 def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool | None = None,

@@ -80,37 +80,32 @@ def accumulate_into(tensor: Tensor, grad: Tensor | np.ndarray, keep_graph: bool)
     the backward), then in-place additions (out of place when building a graph). A retained
     non-leaf gets a clone (CloneBackward0), then out-of-place sums. minigrad never stores the
     incoming tensor itself (it may be a read-only broadcast view, or be changed later); PyTorch
-    takes over the incoming buffer when nothing else holds it, which only `data_ptr()` shows."""
+    takes over the incoming buffer when nothing else holds it, which only `data_ptr()` shows.
+    (In a backward pass that builds no graph, `grad` may be a numpy array.)"""
+    is_tensor = type(grad) is Tensor
+    data = grad._data if is_tensor else grad
     if tensor.grad_fn is not None:  # retain_grad(), or backward(inputs=[non_leaf])
         if tensor._grad is None:
-            tensor._grad = grad.clone() if keep_graph else _copy(grad)
+            tensor._grad = grad.clone() if keep_graph else Tensor(np.array(data, order="C"))
         else:
             tensor._grad = tensor._grad + grad  # recorded only when building a graph
     elif tensor._grad is None:
-        tensor._grad = _copy(grad).copy_(grad) if keep_graph else _copy(grad)
-        if not keep_graph and _version_of_new_grad(grad):
-            tensor._grad._bump_version()
+        tensor._grad = new = Tensor(np.array(data, order="C"))  # (grad.detach().clone())
+        if keep_graph:
+            new.copy_(grad)
+        elif (data.size > 1 and 0 in data.strides) or (
+                is_tensor and grad._counter is not None and grad._counter.value):
+            # The version PyTorch's new .grad has, which `x.grad._version` shows: it keeps the
+            # incoming gradient itself, or a copy of it (0), unless gradients from several
+            # paths were added into it in place first (engine.GraphTask.add_gradient, which
+            # leaves it at version 1 or more), or it is a broadcast (`x.sum()`'s) that it copies
+            # in with copy_ (1). (`grad._version`, without the property's call.) Measured on
+            # PyTorch 2.13: tests/parity/test_grad_contract_vs_torch.py, `new_grad_versions`.
+            new._bump_version()
     elif keep_graph:
         tensor._grad = tensor._grad + grad
     else:  # grad mode is off: nothing is recorded
-        tensor._grad.add_(grad if type(grad) is Tensor else Tensor(np.asarray(grad)))
-
-
-def _version_of_new_grad(grad: Tensor | np.ndarray) -> int:
-    """The version PyTorch's new .grad has, which `x.grad._version` shows. PyTorch keeps the
-    incoming gradient itself, or a copy of it (version 0), unless gradients from several paths
-    were added into it in place first (engine.sum_of_gradients counts that); a broadcast gradient
-    (`x.sum()`'s) it copies in with copy_ (version 1). Measured on PyTorch 2.13: see
-    tests/parity/test_grad_contract_vs_torch.py, `new_grad_versions`."""
-    is_tensor = type(grad) is Tensor
-    data = grad._data if is_tensor else np.asarray(grad)
-    broadcast = data.size > 1 and 0 in data.strides
-    return 1 if broadcast else min(grad._version, 1) if is_tensor else 0
-
-
-def _copy(grad: Tensor | np.ndarray) -> Tensor:
-    """`grad.detach().clone()`, without the two operations' bookkeeping."""
-    return Tensor(np.array(grad._data if type(grad) is Tensor else grad, order="C"))
+        tensor._grad.add_(grad if is_tensor else Tensor(np.asarray(grad)))
 
 
 _warned_grad_cycle = False

@@ -1,7 +1,16 @@
-"""The backward pass. `run_backward` makes a `GraphTask`, which holds one pass: a gradient buffer
+"""The backward pass. `backward()` starts one: a `GraphTask` holds it, with a gradient buffer
 per node, how many gradients each node still waits for, and the nodes ready to run.
 `GraphTask.run` is the algorithm: run each node once, after every node that sends it a
 gradient, with the sum of what it received.
+
+A plain pass (`loss.backward()` without hooks, anomaly mode, a graph of the backward to build,
+`inputs=` or anyone watching) runs in this file alone, from `tensor_backward` to a leaf's `.grad`
+(accumulate_into): the loop, and each node's formula on numpy arrays. What only some passes
+need branches out to the functions that exist for it: the caller's arguments checked
+(`backward`), hooks, retained grads and gradients shown as tensors (`run_node_in_full`,
+node_call.py), several outputs, custom Functions' formulas on tensors (function.py), a
+broadcast gradient summed back or cast (`node_call.validate`), `inputs=` and `autograd.grad`
+(`CapturingTask`), anomaly mode (anomaly.py), observers (observe.py).
 
 No recursion: the graph is walked with explicit stacks and a queue, so a chain of a million
 operations is as fine as a chain of three."""
@@ -10,18 +19,18 @@ from __future__ import annotations
 import heapq
 import itertools
 import threading
-from typing import Any, Iterator, Sequence
+from typing import Any, Container, Iterator, Sequence
 
 import numpy as np
 
 from .. import _grad_mode
 from ..tensor import Tensor
 from . import anomaly, observe
-from .accumulate import grad_accumulator
-from .function import _run_quietly
-from .graph import Node, num_outputs
+from .accumulate import AccumulateGrad, accumulate_into, grad_accumulator, warn_grad_cycle
+from .graph import Node
 from .node_call import (call_post_hooks, call_pre_hooks, call_tensor_hooks, materialize,
                         validate)
+from .numpy_quiet import _QUIET, _numpy_errors
 
 
 class _Running(threading.local):
@@ -31,6 +40,96 @@ class _Running(threading.local):
 # The backward pass this thread is running, if any: a saved tensor unpacked by a checkpoint
 # (utils/checkpoint.py) is recomputed once per pass, as PyTorch's graph task id says.
 running = _Running()
+
+
+def tensor_backward(self: Tensor, gradient: Any = None, retain_graph: bool | None = None,
+                    create_graph: bool = False, inputs: Any = None) -> None:
+    """Add the gradient of this tensor into the leaves' `.grad` (`torch.autograd.backward`)."""
+    data = self._data
+    if (gradient is None and inputs is None and not create_graph and self.grad_fn is not None
+            and data.size == 1 and data.dtype.kind == "f"):
+        # `loss.backward()`: one scalar made by an operation starts from 1 (an array: see
+        # GraphTask.on_arrays), with nothing of the caller's to check
+        GraphTask((self,), [np.ones(data.shape, data.dtype)], bool(retain_graph), False).run()
+    else:
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+
+tensor_backward.__qualname__ = "Tensor.backward"  # (Python's own errors name it so)
+
+
+def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None = None,
+             create_graph: bool = False, inputs: Any = None) -> None:
+    """Accumulate into `.grad` of the leaves (or of `inputs`) the gradient of `tensors`."""
+    # PyTorch's order of checks: empty inputs, each output's starting gradient, outputs that
+    # do not require grad, inputs that do not. `inputs` is read once, as PyTorch's tuple()
+    # does: a generator given as inputs is used, not emptied by a first look.
+    if inputs is not None:
+        inputs = _as_tuple(inputs)
+        if not inputs:
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    outputs = _as_tuple(tensors)
+    grads = _as_tuple(grad_tensors) or (None,) * len(outputs)
+    start = _make_grads(outputs, grads)
+    _check_outputs(outputs, start)
+    if inputs is not None:
+        for t in inputs:
+            if not t.requires_grad:
+                raise RuntimeError("One of the differentiated Tensors does not require grad")
+        for t in inputs:  # an intermediate named as input keeps its .grad, as retain_grad()
+            if t.grad_fn is not None:
+                t.retain_grad()
+    if create_graph:
+        warn_grad_cycle()
+    run_backward(outputs, start,
+                 retain_graph=create_graph if retain_graph is None else retain_graph,
+                 create_graph=create_graph, inputs=inputs, accumulate=True)
+
+
+def _as_tuple(x: Any) -> tuple:
+    """A tensor as a tuple of one, None as (), any other iterable as its items; anything else
+    fails as PyTorch's tuple() does ('float' object is not iterable)."""
+    if x is None:
+        return ()
+    return (x,) if isinstance(x, Tensor) else tuple(x)
+
+
+def _make_grads(outputs: Sequence[Any], grad_outputs: Sequence[Any]) -> list[Any]:
+    """The gradient each output starts from: 1 for a scalar, else what the caller gave."""
+    grads = []
+    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
+        if not isinstance(out, Tensor):
+            raise AssertionError("Expected output to be a torch.Tensor")
+        if g is None and not out.requires_grad:  # the engine's check names it, next
+            grads.append(None)
+            continue
+        if g is None:
+            if out._data.size != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if out._data.dtype.kind != "f" and not out.dtype.is_floating_point:
+                raise RuntimeError("grad can be implicitly created only for real scalar outputs "
+                                   f"but got {out.dtype}")
+            g = np.ones(out._data.shape, out._data.dtype)  # the engine makes it a tensor if shown
+        elif not isinstance(g, Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+        elif g.shape != out.shape:
+            raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
+                               f"output[{i}] has a shape of {out.shape}.")
+        elif g.dtype is not out.dtype:  # PyTorch's engine casts it to the output's dtype
+            g = g.to(out.dtype)
+        grads.append(g)
+    return grads
+
+
+def _check_outputs(outputs: Sequence[Any], grads: list[Any]) -> None:
+    """One starting gradient per output (extra ones are ignored, as in PyTorch), and every
+    output part of a graph."""
+    if len(grads) < len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
+    for i, out in enumerate(outputs):
+        if not out.requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have "
+                               "a grad_fn")
 
 
 def run_backward(roots: Sequence[Any], grad_roots: Sequence[Any], retain_graph: bool,
@@ -43,16 +142,16 @@ def run_backward(roots: Sequence[Any], grad_roots: Sequence[Any], retain_graph: 
         task = GraphTask(roots, grad_roots, retain_graph, create_graph)
     else:
         task = CapturingTask(roots, grad_roots, retain_graph, create_graph, inputs, accumulate)
-    outer, running.task = running.task, task  # a backward may run inside another's node
-    try:
-        task.run()
-    finally:
-        running.task = outer
+    task.run()
     return None if accumulate else task.captured
 
 
 class GraphTask:
-    """One backward pass from `roots`, which start with the gradients `grad_roots`."""
+    """One backward pass from `roots`, which start with the gradients `grad_roots`. Once a
+    node has run, what it saved is dropped (without retain_graph): memory comes back during
+    the pass, and a second backward raises ERR_BACKWARD_TWICE."""
+
+    kept: Container[Node] = frozenset()  # nodes that keep what they saved: see CapturingTask
 
     def __init__(self, roots: Sequence[Any], grad_roots: Sequence[Any], retain_graph: bool,
                  create_graph: bool) -> None:
@@ -66,26 +165,44 @@ class GraphTask:
             self.run_node, self.on_arrays = anomaly.checking(self.run_node), False
         if not self.on_arrays:
             grad_roots = as_tensors(grad_roots)
-        root_edges = [edge_of(t) for t in roots]
-        self.root_nodes = list(dict.fromkeys(node for node, _ in root_edges))
+        root_edges, root_nodes = [], {}
+        for t in roots:  # where each root's gradient goes (edge_of, inline for a non-leaf)
+            edge = (t.grad_fn, t._output_nr) if t.grad_fn is not None else edge_of(t)
+            root_edges.append(edge)
+            root_nodes[edge[0]] = None
+        self.root_nodes = list(root_nodes)
         self.dependencies = count_dependencies(self.root_nodes)  # gradients still to come
         self.buffers: dict[Node, list] = {}  # per node, the sum of what reached each output
-        self.ready: list[tuple[float, int, Node]] = []  # a heap: see push_ready
+        # The nodes whose gradients are all in, a heap: the one created last runs first, as
+        # PyTorch's ready queue is ordered by creation number, so hooks and prints see
+        # PyTorch's order. An AccumulateGrad's number is infinity: it runs as soon as it is
+        # ready. The arrival count breaks ties, in the order nodes became ready.
+        self.ready: list[tuple[float, int, Node]] = []
         self.arrival = itertools.count()
         for (node, nr), grad in zip(root_edges, grad_roots):
             self.add_gradient(node, nr, grad)
         for node in self.root_nodes:
             if self.dependencies[node] == 0:
-                self.push_ready(node)
-        if observe.watching() and observe.starting(self, roots):  # observers hear of the
-            self.on_arrays = False  # pass, and may follow its steps: then as tensors
+                heapq.heappush(self.ready, (-node._sequence_nr, next(self.arrival), node))
+        # Observers hear of the pass, and may follow its steps: then as tensors. (The lists
+        # themselves, not observe.watching(): a call per pass less when nobody watches.)
+        if (observe._observers or observe._pass_observers) and observe.starting(self, roots):
+            self.on_arrays = False
             for slots in self.buffers.values():
                 slots[:] = as_tensors(slots)
 
     def run(self) -> None:
         """Run every node once, after all the nodes that send it a gradient."""
         ready, buffers, dependencies = self.ready, self.buffers, self.dependencies
-        with _grad_mode.set_grad_enabled(self.create_graph):  # record backward's own ops?
+        mode = _grad_mode.state  # grad mode is create_graph's while the pass runs, numpy quiet
+        outside = running.task, mode.enabled, mode.grad_in_inference
+        self.numpy_outside, quiet = _numpy_errors.get(), _numpy_errors.set(_QUIET)
+        running.task = self
+        if mode.inference:  # (inference mode keeps grad mode apart: _grad_mode.py)
+            mode.grad_in_inference = self.create_graph
+        else:
+            mode.enabled = self.create_graph
+        try:
             while ready:
                 node = heapq.heappop(ready)[2]  # of the nodes ready, the one created last
                 grads = buffers.pop(node, None)  # what reached it, summed over paths
@@ -93,8 +210,8 @@ class GraphTask:
                     grad_inputs = (None,) * len(node._next_functions)
                 else:
                     grad_inputs = self.run_node(node, grads)
-                if node._saved is not None and not self.retain_graph:
-                    self.release(node)
+                if node._saved is not None and not self.retain_graph and node not in self.kept:
+                    node._saved, node._freed = None, True  # what it saved goes (notebook 09)
                 for (child, nr), grad in zip(node._next_functions, grad_inputs):
                     if child is None:  # an input that needs no gradient
                         continue
@@ -102,38 +219,72 @@ class GraphTask:
                         self.add_gradient(child, nr, grad)
                     dependencies[child] -= 1
                     if dependencies[child] == 0:  # everything it waited for is in
-                        self.push_ready(child)
-
-    def release(self, node: Node) -> None:
-        """Once a node has run, what it saved is dropped (without retain_graph): memory comes
-        back during the backward pass, and a second backward raises ERR_BACKWARD_TWICE."""
-        node._saved, node._freed = None, True
-
-    def push_ready(self, node: Node) -> None:
-        """Of the nodes whose gradients are all in, the one created last runs first: PyTorch's
-        ready queue is ordered by creation number, so hooks and prints see PyTorch's order.
-        An AccumulateGrad's number is infinity: it runs as soon as it is ready. The arrival
-        count breaks ties, in the order nodes became ready."""
-        heapq.heappush(self.ready, (-node._sequence_nr, next(self.arrival), node))
+                        heapq.heappush(ready, (-child._sequence_nr, next(self.arrival), child))
+        finally:
+            running.task, mode.enabled, mode.grad_in_inference = outside
+            _numpy_errors.reset(quiet)
 
     def add_gradient(self, node: Node, nr: int, grad: Any) -> None:
         """Gradients that reach the same output of `node` along different paths are added up.
-        (An AccumulateGrad has no outputs of its own: its one slot is the leaf's.)"""
+        PyTorch adds a further one into the buffer in place (out of place when building a
+        graph): the sum's version is then 1, which a leaf's new .grad shows (accumulate_into).
+        A node has a slot per output; an AccumulateGrad has one, its leaf's."""
         slots = self.buffers.get(node)
         if slots is None:
-            slots = self.buffers[node] = [None] * max(nr + 1, num_outputs(node))
-        slots[nr] = grad if slots[nr] is None else sum_of_gradients(slots[nr], grad)
+            outputs = node._output_meta  # (kept for a node with several outputs only)
+            slots = self.buffers[node] = [None] * (1 if outputs is None else len(outputs))
+        total = slots[nr]
+        if total is None:
+            slots[nr] = grad
+        elif _grad_mode.state.enabled:  # building a graph of the backward: a recorded sum
+            slots[nr] = total + grad
+        else:  # numpy's sum, made a tensor for its version
+            a = total._data if type(total) is Tensor else total
+            b = grad._data if type(grad) is Tensor else grad
+            if a.dtype == b.dtype:
+                total = Tensor(np.asarray(np.add(a, b), dtype=a.dtype))
+            else:
+                total = as_tensors([total])[0] + as_tensors([grad])[0]
+            total._bump_version()
+            slots[nr] = total
 
     def run_node(self, node: Node, grads: list) -> tuple:
-        """The tensors' hooks, then the node itself; one gradient per `next_functions` entry.
-        A node with no hooks, in a pass on arrays, runs its formula on arrays straight away."""
-        if self.on_arrays and not node._has_hooks:
-            if len(grads) > 1:  # only a node with several outputs can have one without gradient
-                grads = materialize(node, grads)
-            return validate(node, node.apply_to_arrays(grads))
-        if node._tensor_hooks or node._retained:
-            grads = call_tensor_hooks(node, as_tensors(grads))
-        return self.call_function(node, grads)
+        """A node's turn in a plain pass: its formula on the array it received, with one
+        gradient out per `next_functions` entry, each checked against its input's shape and
+        dtype; a leaf's gradient goes into its .grad. A node with more to it runs in full."""
+        grad = grads[0]
+        if not self.on_arrays or node._has_hooks or len(grads) > 1:
+            return self.run_node_in_full(node, grads)  # hooks, tensors shown, several outputs
+        if type(node) is AccumulateGrad:  # a leaf
+            leaf = node.variable
+            if not leaf._requires_grad or leaf._post_accumulate_grad_hooks:
+                return self.run_node_in_full(node, grads)
+            accumulate_into(leaf, grad, keep_graph=False)
+            return ()
+        formula = node._forward_cls._backward_on_arrays  # (None: a formula on tensors only)
+        if formula is None or node._unpacks_through_hooks or type(grad) is Tensor:
+            return self.run_node_in_full(node, grads)  # (a gradient that came as a tensor)
+        grad_inputs = formula(node, grad)
+        if type(grad_inputs) is not tuple:  # its one input's
+            grad_inputs = (grad_inputs,)
+        if node._tensor_positions is not None:  # some of forward's arguments were not tensors
+            grad_inputs = node._one_per_input(grad_inputs)
+        for g, (shape, dtype) in zip(grad_inputs, node._input_meta):
+            if g is not None and (g.shape != shape or g.dtype != dtype):
+                return validate(node, grad_inputs)  # summed back to its input's shape, or cast
+        return grad_inputs
+
+    def run_node_in_full(self, node: Node, grads: list) -> tuple:
+        """A node's turn with all it may have, in PyTorch's order: the hooks on the tensors it
+        made and their retained .grad, then `call_function`. Hooks and a custom Function's
+        backward are the caller's code: numpy warns in them as it does outside the pass."""
+        loud = _numpy_errors.set(self.numpy_outside)
+        try:
+            if node._tensor_hooks or node._retained:
+                grads = call_tensor_hooks(node, as_tensors(grads))
+            return self.call_function(node, grads)
+        finally:
+            _numpy_errors.reset(loud)
 
     def call_function(self, node: Node, grads: list) -> tuple:
         """The node's hooks and its backward: the one way every node runs. On arrays when
@@ -176,43 +327,28 @@ class CapturingTask(GraphTask):
             leads_to_target = any(child is not None and (child in targets or self.needed[child])
                                   for child, _ in node.next_functions)
             self.needed[node] = leads_to_target or (accumulate and node in targets)
+        # A node that leads to no input never runs: it keeps what it saved, as in PyTorch, for
+        # a later backward through it.
+        self.kept = {node for node, needed in self.needed.items() if not needed}
 
     def run_node(self, node: Node, grads: list) -> tuple:
-        """As GraphTask's, with the capture between the tensors' hooks and the node itself
-        (PyTorch's order), and nothing run for a node that leads to no input."""
+        """As GraphTask's `run_node_in_full`, with the capture between the tensors' hooks and
+        the node itself (PyTorch's order), and nothing run for a node that leads to no input."""
         nothing = (None,) * len(node.next_functions)
         if not (self.needed[node] or node in self.targets):
             return nothing  # it leads to no input: as if it were not in the graph
-        if node._tensor_hooks or node._retained:
-            grads = call_tensor_hooks(node, as_tensors(grads))
-        for nr, grad in enumerate(grads):
-            captured = as_tensors([grad])[0]  # (one tensor, should inputs name it twice)
-            for i in self.captures.get((node, nr), ()):
-                self.captured[i] = captured
-        return self.call_function(node, grads) if self.needed[node] else nothing
+        loud = _numpy_errors.set(self.numpy_outside)  # (hooks: the caller's code)
+        try:
+            if node._tensor_hooks or node._retained:
+                grads = call_tensor_hooks(node, as_tensors(grads))
+            for nr, grad in enumerate(grads):
+                captured = as_tensors([grad])[0]  # (one tensor, should inputs name it twice)
+                for i in self.captures.get((node, nr), ()):
+                    self.captured[i] = captured
+            return self.call_function(node, grads) if self.needed[node] else nothing
+        finally:
+            _numpy_errors.reset(loud)
 
-    def release(self, node: Node) -> None:
-        """A node that leads to no input never ran: it keeps what it saved, as in PyTorch,
-        for a later backward through it."""
-        if self.needed[node]:
-            super().release(node)
-
-
-def sum_of_gradients(total: Any, grad: Any) -> Any:
-    """PyTorch adds a further gradient into the buffer in place (out of place when building a
-    graph): the sum's version is then 1, which a leaf's new .grad shows
-    (accumulate._version_of_new_grad). Without a graph, the sum of two gradients of one dtype
-    is numpy's, made a tensor for its version."""
-    if not _grad_mode.state.enabled:
-        a = total._data if type(total) is Tensor else total
-        b = grad._data if type(grad) is Tensor else grad
-        if a.dtype == b.dtype:
-            total = Tensor(np.asarray(_run_quietly(np.add, a, b), dtype=a.dtype))
-        else:
-            total = as_tensors([total])[0] + as_tensors([grad])[0]
-        total._bump_version()
-        return total
-    return total + grad
 
 
 def as_tensors(grads: Any) -> list:

@@ -167,6 +167,9 @@ class Node:
     _input_meta: tuple = ()  # (shape, numpy dtype) per input, to check gradients
     _outputs: Any = ()  # weak references to the outputs: see pack_outputs
     _inputs: tuple = ()  # inputs that do not require grad, for diagrams: input_tensor
+    # (shape, numpy dtype) per output, for a node with several (function._connect): zeros for
+    # an output that got no gradient, and how many slots the engine's buffer has
+    _output_meta: tuple | None = None
     _tensor_hooks: dict[int, dict] | None = None  # output_nr -> {id: hook}
     _retained: dict[int, weakref.ref] | None = None  # output_nr -> tensor to keep .grad on
     _pre_hooks: dict = _NO_HOOKS

@@ -108,6 +108,13 @@ class MersenneTwister:
         out = np.array([self._one_normal() * std + mean for _ in range(n)], dtype=np.float64)
         return out.astype(numpy_dtype).reshape(shape)
 
+    def exponential(self, shape: tuple, rate: float, numpy_dtype: Any) -> np.ndarray:
+        """`tensor.exponential_(rate)`: -log1p(-u) / rate from a double u (two words), in double
+        precision with the C library's log1p, then rounded to the tensor's dtype."""
+        u = self._uniform01(math.prod(shape), np.float64)
+        values = np.frompyfunc(math.log1p, 1, 1)(-u).astype(np.float64) * (-1.0 / rate)
+        return values.astype(numpy_dtype).reshape(shape)
+
     def integers(self, count: int, low: int, high: int) -> np.ndarray:
         """PyTorch's random_from_to: a 32-bit word modulo the range (a 64-bit one past 2**32)."""
         span = high - low

@@ -11,7 +11,7 @@ import numpy as np
 from .. import _dtype
 from ..autograd.function import Function
 from ..tensor import Tensor
-from .operands import zero_gradient
+from .operands import check_broadcast, zero_gradient
 
 
 class Fill(Function):
@@ -49,7 +49,13 @@ class Copy(Function):
 
     @staticmethod
     def forward(ctx, a, src):
-        return Tensor(np.broadcast_to(src._data.astype(a._data.dtype), a.shape).copy())
+        try:
+            values = np.broadcast_to(src._data.astype(a._data.dtype), a.shape)
+        except ValueError:
+            check_broadcast(a.shape, src.shape)
+            raise RuntimeError(f"output with shape {list(a.shape)} doesn't match the broadcast "
+                               f"shape {list(np.broadcast_shapes(a.shape, src.shape))}") from None
+        return Tensor(values.copy())
 
     @staticmethod
     def backward(ctx, grad):

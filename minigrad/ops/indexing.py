@@ -10,7 +10,7 @@ import numpy as np
 from ..autograd.function import Function
 from ..tensor import Tensor
 from .selection import where
-from .shape import Unsqueeze, _dims, _view_of, cat, stack
+from .shape import Unsqueeze, _dims, _view_of, cat, expand_error, stack
 
 
 class Index(Function):
@@ -249,7 +249,10 @@ class CopySlices(Function):
     def forward(ctx, a, key, value, overlapping=False):
         ctx.key, ctx.value_shape, ctx.overlapping = key, value.shape, overlapping
         out = a._data.copy()
-        out[key] = value._data
+        try:
+            out[key] = value._data
+        except ValueError:
+            raise _assignment_error(a, key, value) from None
         return Tensor(out)
 
     @staticmethod
@@ -263,6 +266,20 @@ class CopySlices(Function):
                 ctx.value_shape):
             grad_value = grad_value.reshape(ctx.value_shape)
         return where(Tensor(kept), grad, 0.0), None, grad_value, None
+
+
+def _assignment_error(a: Tensor, key: Any, value: Tensor) -> RuntimeError:
+    """PyTorch's error for `a[key] = value` with a value that does not fit: arrays and masks
+    broadcast the value to what they pick; slices and integers expand it into the view they
+    pick, after dropping its leading dimensions of size 1."""
+    target = a._data[key].shape
+    if is_advanced(key):
+        return RuntimeError(f"shape mismatch: value tensor of shape {list(value.shape)} cannot "
+                            f"be broadcast to indexing result of shape {list(target)}")
+    shape = tuple(value.shape)
+    while shape and shape[0] == 1:
+        shape = shape[1:]
+    return expand_error(shape, target, value.dtype)
 
 
 class WriteThroughExpanded(Function):

@@ -1,5 +1,5 @@
-"""Element-wise operations, continued (issue 31's missing names): lerp, addcmul, frac, atan2,
-nan_to_num. Each computes its values as PyTorch's CPU kernel writes them, and its backward as
+"""Element-wise operations, continued (issue 31's missing names): lerp, addcmul, addcdiv, frac,
+atan2, nan_to_num. Each computes its values as PyTorch's CPU kernel writes them, and its backward as
 PyTorch's derivatives.yaml does (with tensor operations, so a gradient of a gradient works)."""
 from __future__ import annotations
 
@@ -97,6 +97,43 @@ def addcmul(a: Tensor, t1: Tensor, t2: Tensor, value: Any = 1) -> Tensor:
     a, t1 = as_tensor_pair(a, t1)
     a, t2 = as_tensor_pair(a, t2)
     return Addcmul.apply(a, t1, t2, value)
+
+
+class Addcdiv(Function):
+    """a + value * t1 / t2: d a = g, d t1 = g value / t2, d t2 = -g value t1 / t2^2"""
+    node_name = "AddcdivBackward0"
+
+    @staticmethod
+    def forward(ctx, a, t1, t2, value):
+        ctx.save_for_backward(t1, t2)
+        ctx.value = value
+        dt = a._data.dtype
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return result_like(a._data + dt.type(value) * t1._data / t2._data, a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        t1, t2 = ctx.saved_tensors
+        return (grad, grad * (ctx.value / t2) if ctx.needs_input_grad[1] else None,
+                -grad * (t1 * ctx.value / (t2 * t2)) if ctx.needs_input_grad[2] else None, None)
+
+
+INTEGER_ADDCDIV = (
+    "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will "
+    "perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be "
+    "implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer "
+    "inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv "
+    "behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all "
+    "dtypes.")
+
+
+def addcdiv(a: Tensor, t1: Tensor, t2: Tensor, value: Any = 1) -> Tensor:
+    if not (t1.dtype.is_floating_point or t2.dtype.is_floating_point) and t1.dtype.name != "bool":
+        raise RuntimeError(INTEGER_ADDCDIV)
+    t1, t2 = as_tensor_pair(t1, t2)
+    a, t1 = as_tensor_pair(a, t1)
+    a, t2 = as_tensor_pair(a, t2)
+    return Addcdiv.apply(a, t1, t2, value)
 
 
 class Frac(Function):

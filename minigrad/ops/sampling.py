@@ -1,7 +1,7 @@
-"""Random draws that depend on a tensor: bernoulli(p) and bernoulli_(p). The numbers are
-PyTorch's: its CPU kernel draws one uniform number per element from the generator, in the
-precision of the probabilities (float32 or float64; float64 for a number p), and gives 1
-where it is below p."""
+"""Random draws that depend on a tensor, with PyTorch's numbers: bernoulli(p) and
+bernoulli_(p) (its CPU kernel draws one uniform number per element from the generator, in the
+precision of the probabilities, float64 for a number p, and gives 1 where it is below p), and
+multinomial(p, n) (PyTorch's two CPU algorithms: see `multinomial`)."""
 from __future__ import annotations
 
 from typing import Any
@@ -40,3 +40,71 @@ def bernoulli(input: Tensor, p: float | None = None, *, generator: Any = None) -
         raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for '
                                   f"'{input.dtype.scalar_name}'")
     return Bernoulli.apply(input, draw(input.shape, input._data, input._data.dtype, generator))
+
+
+def exponential(t: Tensor, rate: float, generator: Any) -> np.ndarray:
+    """What `t.exponential_(rate)` writes into t."""
+    if not t.dtype.is_floating_point:
+        raise RuntimeError("Exponential distribution is a continuous probability distribution. "
+                           f"dtype must be a floating point but you specified "
+                           f"{t.dtype.scalar_name}")
+    if not rate > 0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={rate:g}")
+    return _pick(generator).exponential(t.shape, float(rate), t._data.dtype)
+
+
+def multinomial(p: Tensor, num_samples: int, replacement: bool = False, *,
+                generator: Any = None) -> Tensor:
+    """`num_samples` categories drawn from each row of `p` (weights, not necessarily summing to
+    1). As PyTorch's CPU code: one sample, or none put back, is the largest p / q for q drawn
+    from Exp(1) (the Gumbel-max trick: q = p.exponential_(); argmax or topk); several put back
+    are found by a binary search in the row's float cumulative sums, one double uniform each."""
+    if not isinstance(num_samples, int) or isinstance(num_samples, bool):
+        raise TypeError(f"multinomial(): argument 'num_samples' (position 1) must be int, not "
+                        f"{type(num_samples).__name__}")
+    if not 0 < p.ndim <= 2:
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if not p.dtype.is_floating_point:
+        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
+                           f"{p.dtype.scalar_name}")
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    categories = p.shape[-1]
+    if not replacement and num_samples > categories:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
+                           "replacement")
+    rows = p._data.reshape(-1, categories)
+    source = _pick(generator)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if not replacement or num_samples == 1:
+            if not (rows.max() < np.inf and rows.min() >= 0):  # nan fails both
+                raise RuntimeError("probability tensor contains either `inf`, `nan` or element "
+                                   "< 0")
+            if (rows.sum(axis=1) == 0).any():
+                raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+            ratio = rows / source.exponential(rows.shape, 1.0, rows.dtype)
+            if num_samples == 1:
+                picked = ratio.argmax(axis=1)[:, None]
+            else:  # largest first (ties: the lower index)
+                picked = np.argsort(-ratio, axis=1, kind="stable")[:, :num_samples]
+        else:
+            picked = np.stack([_search(row, num_samples, source) for row in rows])
+    return Tensor(picked.astype(np.int64).reshape(*p.shape[:-1], num_samples))
+
+
+def _search(row: np.ndarray, num_samples: int, source: Any) -> np.ndarray:
+    """Draws put back, for one row: PyTorch's multinomial_with_replacement_apply."""
+    if (row < 0).any():
+        raise RuntimeError("invalid multinomial distribution (encountering probability entry "
+                           "< 0)")
+    if not np.isfinite(row).all():
+        raise RuntimeError("invalid multinomial distribution (encountering probability entry = "
+                           "infinity or NaN)")
+    cumulative = np.cumsum(row, dtype=row.dtype)  # summed in order, in the row's precision
+    total = cumulative[-1]
+    if not total > 0:
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    cumulative = cumulative / total
+    cumulative[-1] = 1
+    uniforms = source.uniform((num_samples,), 0.0, 1.0, np.float64)
+    return np.searchsorted(cumulative.astype(np.float64), uniforms, side="left")

@@ -14,7 +14,7 @@ from minigrad.tensor import Tensor
 from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
-from ._feedback import Checks, describe, is_number, roughly, same_numbers, shown
+from ._feedback import Checks, describe, is_number, roughly, same_numbers, shown, times
 from ._snippets import check_predictions
 
 STEPS = 100
@@ -76,15 +76,26 @@ def _descent(model: nn.Module, xs: Tensor, ys: Tensor, lr: float,
     return losses, [w1, b1, w2, b2]
 
 
+class _CountedSGD(optim.SGD):
+    """The optimizer train() is handed: an SGD that counts its steps."""
+
+    steps_taken = 0
+
+    def step(self, closure: Callable | None = None) -> Any:
+        self.steps_taken += 1
+        return super().step(closure)
+
+
 def _train_run(train_fn: Callable, case: list) -> dict:
     seed, points, steps, lr = case
     xs, ys = two_moons(points, seed)
     model = make_model(seed)
-    optimizer = optim.SGD(model.parameters(), lr=lr)
-    with Watch() as watch:
+    optimizer = _CountedSGD(model.parameters(), lr=lr)
+    with Watch(given=(_CountedSGD.step,)) as watch:
         losses = call(train_fn, model, optimizer, xs, ys, steps,
                       doing=f"train(...) with {steps} steps at lr={lr}")
     return {"losses": value_data(losses), "backward_runs": watch.backward_runs,
+            "optimizer_steps": optimizer.steps_taken,
             "parameters": [value_data(p) for p in model.parameters()]}
 
 
@@ -94,25 +105,29 @@ def _train_judge(checks: Checks, case: list, got: dict) -> None:
     losses = got["losses"]
     if not isinstance(losses, list) or len(losses) != steps:
         checks.fail_now(f"{call_text} should return a list of {steps} losses, one per step.")
-    checks.expect(all(type(loss) is float for loss in losses),
-                  "each loss should be a Python float (loss.item()), not a tensor that keeps "
-                  "its whole graph alive.")
-    if steps == STEPS:
+    floats = checks.expect(all(type(loss) is float for loss in losses),
+                           "each loss should be a Python float (loss.item()), not a tensor "
+                           "that keeps its whole graph alive.")
+    checks.expect(got["optimizer_steps"] == steps,
+                  f"{call_text}: optimizer.step() ran {times(got['optimizer_steps'])}; once per "
+                  "step is asked: the optimizer given does the update.")
+    if steps == STEPS and floats:
         checks.expect(lambda: losses[-1] < 0.5 * losses[0],
                       f"{call_text}: the loss did not go down. Hint: in which order do "
                       "zero_grad(), backward() and step() have to come, so that step() sees "
                       "this step's gradient?")
     xs, ys = two_moons(points, seed)
     expected, parameters = _descent(make_model(seed), xs, ys, lr, steps)
-    checks.expect(lambda: same_numbers(losses, expected),
-                  f"{call_text}: the losses differ from those of the usual loop. Hint: what "
-                  "should .grad hold when step() runs? (notebook 14)")
+    if floats:
+        checks.expect(lambda: same_numbers(losses, expected),
+                      f"{call_text}: the losses differ from those of the usual loop. Hint: "
+                      "what should .grad hold when step() runs? (notebook 14)")
     checks.expect(lambda: all(same_numbers(mine, theirs) for mine, theirs in
                               zip(got["parameters"], parameters, strict=True)),
                   f"{call_text}: the model given was not trained as the usual loop trains it: "
                   "train that model, with that optimizer.")
     checks.expect(got["backward_runs"] == steps,
-                  f"{call_text}: backward() ran {got['backward_runs']} times; once per step is "
+                  f"{call_text}: backward() ran {times(got['backward_runs'])}; once per step is "
                   "asked.")
 
 
@@ -188,6 +203,11 @@ def _norms_judge(checks: Checks, case: list, got: dict) -> None:
     for name, grad in grads.items():
         wanted = None if grad is None else math.sqrt(float((grad ** 2).sum()))
         got_norm = norms.get(name, "missing")
+        if wanted is not None and isinstance(got_norm, dict) and "tensor" in got_norm:
+            checks.expect(False, f"{which}: the entry for {name!r} should be a Python "
+                          f"float, got a tensor ({shown(got_norm)}). Hint: .item() turns a "
+                          "tensor of one element into a number.")
+            continue
         checks.expect(got_norm is None if wanted is None else
                       type(got_norm) is float and same_numbers(got_norm, wanted),
                       f"{which}: the entry for {name!r} is wrong (expected "
@@ -229,7 +249,8 @@ def _accuracy_run(accuracy_of: Callable, case: list) -> dict:
         result = call(accuracy_of, model, xs, ys)
     left_off = not _grad_mode.is_grad_enabled()
     _grad_mode.set_grad_enabled(True)  # as it was, so that the rest of the check records
-    return {"accuracy": value_data(result), "recorded": model.recorded, "left_off": left_off}
+    return {"accuracy": value_data(result), "recorded": model.recorded, "left_off": left_off,
+            "still_trained": all(p.requires_grad for p in model.parameters())}
 
 
 def _accuracy_judge(checks: Checks, case: list, got: dict) -> None:
@@ -238,13 +259,21 @@ def _accuracy_judge(checks: Checks, case: list, got: dict) -> None:
     # Not under no_grad: the answer's point, which this line has no need to show.
     wanted = float((make_model(seed)(xs)._data.argmax(axis=1) == ys._data).mean())
     which = f"on {points} points"
-    checks.expect(type(got["accuracy"]) is float, f"{which}: it should return a Python float.")
+    result = got["accuracy"]
+    kind = "a tensor" if isinstance(result, dict) and "tensor" in result else describe(result)
+    checks.expect(type(result) is float, f"{which}: it should return a Python float, not "
+                  f"{kind}. Hint: .item() turns a tensor of one element into a number.")
     checks.expect(same_numbers(got["accuracy"], wanted), f"{which}: that is not the fraction "
                   "of points whose highest score is their label. Hint: argmax over dim 1, "
                   "compare with ys.")
     checks.expect(got["recorded"] and not any(got["recorded"]),
-                  f"{which}: the model ran while recording a graph. Hint: evaluation needs "
-                  "no gradients: which block turns recording off? (notebook 10)")
+                  f"{which}: the model ran with gradients enabled (torch.is_grad_enabled() "
+                  "was True). Hint: evaluation needs no gradients: which block turns recording "
+                  "off? (notebook 10)")
+    checks.expect(got["still_trained"], f"{which}: after accuracy() returned, some of the "
+                  "model's parameters no longer require grad, so training would leave them "
+                  "where they are. Hint: switch recording off for the evaluation, not the "
+                  "parameters.")
     checks.expect(not got["left_off"], f"{which}: gradients are still off after accuracy() "
                   "returned, so the next training step would record nothing. Hint: a "
                   "`with` block turns recording back on when it ends.")
@@ -270,7 +299,7 @@ def train_step(step_fn: Callable) -> None:
     for seed, points, lr in ((0, 40, 0.5), (5, 30, 0.2)):
         xs, ys = two_moons(points, seed)
         model, reference = make_model(seed), make_model(seed)
-        optimizer = optim.SGD(model.parameters(), lr=lr)
+        optimizer = _CountedSGD(model.parameters(), lr=lr)
         expected_optimizer = optim.SGD(reference.parameters(), lr=lr)
         loss_fn = nn.CrossEntropyLoss()
         for attempt in (1, 2):
@@ -279,20 +308,29 @@ def train_step(step_fn: Callable) -> None:
             expected = loss_fn(reference(xs), ys)
             expected.backward()
             expected_optimizer.step()
-            with Watch() as watch:
+            steps_before = optimizer.steps_taken
+            with Watch(given=(_CountedSGD.step,)) as watch:
                 loss = checks.call(step_fn, model, optimizer, loss_fn, xs, ys, doing=which)
+            checks.expect(optimizer.steps_taken - steps_before == 1,
+                          f"{which}: the optimizer given took "
+                          f"{optimizer.steps_taken - steps_before} steps; one is asked: it is the "
+                          "one the loop below goes on with.")
             checks.expect(isinstance(loss, float), f"{which}: it should return the loss as a "
                           f"Python float (loss.item()), not {describe(loss)}.")
             checks.expect(is_number(loss) and same_numbers(loss, expected.item()),
                           f"{which}: the loss returned is not the loss of the model before "
                           "this step's update. Hint: compute it from model(xs) before step().")
             checks.expect(watch.backward_runs == 1, f"{which}: backward() ran "
-                          f"{watch.backward_runs} times; once per step is asked.")
-            checks.expect(all(p.grad is not None and same_numbers(p.grad, q.grad)
-                              for p, q in zip(model.parameters(), reference.parameters())),
-                          f"{which}: afterwards, .grad does not hold this step's gradient. "
-                          "Hint: reset first, then backward(): gradients accumulate "
-                          "(notebook 03), and a reset after step() would leave None.")
+                          f"{times(watch.backward_runs)}; once per step is asked.")
+            grads = [p.grad for p in model.parameters()]
+            held = "some .grad is None" if any(g is None for g in grads) else \
+                "every .grad is zeros" if all(not g._data.any() for g in grads) else \
+                ".grad holds other numbers"
+            checks.expect(all(g is not None and same_numbers(g, q.grad)
+                              for g, q in zip(grads, reference.parameters())),
+                          f"{which}: afterwards, {held}, not this step's gradient. Hint: reset "
+                          "first, then backward(), then step(): gradients accumulate (notebook "
+                          "03), and a reset after step() erases what the loop below reads.")
             if not checks.expect(all(same_numbers(mine, theirs) for mine, theirs in
                                      zip(_snapshot(model), _snapshot(reference))),
                                  f"{which}: the parameters did not move as one SGD step with "

@@ -160,7 +160,9 @@ mul_and_pow = Exercise(
     "Mul and Pow", ("mul", "pow_"), run=_mul_pow_run, judge=_mul_pow_judge, seed=18,
     cases=_mul_pow_cases,
     hints={"incorrect number of gradients": "backward returns one entry per input of "
-           "forward: the gradient for x, then None for the number n."},
+           "forward: the gradient for x, then None for the number n.",
+           "different than None": "n is a plain number, not a tensor: it gets no gradient, so "
+           "its entry is None, not a tensor of zeros."},
     success="Mul and Pow pass: Functions whose nodes hold what forward saved, right values, "
             "and right gradients for both (Pow for n = 3, 2.5, -1 and another).")
 

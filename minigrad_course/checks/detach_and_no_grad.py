@@ -11,7 +11,7 @@ from minigrad.tensor import Tensor
 from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
-from ._feedback import Checks, describe, same_numbers
+from ._feedback import Checks, as_array, describe, same_numbers, shown
 from ._snippets import check_predictions
 
 
@@ -69,7 +69,7 @@ td_loss = Exercise(
             "four w, x and reward.")
 
 
-COPIED = ("a result of shape (3,)", "a leaf of shape (2, 3)", "a tensor without history")
+COPIED = ("a result", "a leaf", "a tensor without history")  # the kinds of t, by case[0]
 
 
 def _copied(kind: int, values: np.ndarray) -> Tensor:
@@ -100,13 +100,20 @@ def _frozen_run(copy_of: Callable, case: list) -> dict:
 
 def _frozen_judge(checks: Checks, case: list, got: dict) -> None:
     t = _copied(case[0], case[1].copy())
-    which = f"for {COPIED[case[0]]}"
+    which = f"for {COPIED[case[0]]} of shape {tuple(t.shape)}"
     copy = got["copy"]
     if not (isinstance(copy, dict) and "tensor" in copy):
         checks.fail_now(f"it should return a tensor, not {describe(copy)}.")
-    checks.expect(same_numbers(copy, t._data) and copy["dtype"] == str(t._data.dtype),
-                  f"{which}: the copy should hold the same values, with the same shape and "
-                  "dtype.")
+    mine = as_array(copy)
+    if checks.expect(mine is not None and mine.shape == t._data.shape,
+                     f"{which}: the copy should have t's shape {tuple(t._data.shape)}, got "
+                     f"{describe(copy)}."):
+        checks.expect(same_numbers(copy, t._data),
+                      f"{which}: the copy should hold t's values, got {shown(copy)}.")
+    checks.expect(copy["dtype"] == str(t._data.dtype),
+                  f"{which}: the copy's dtype is torch.{copy['dtype']}, t's torch."
+                  f"{t._data.dtype}. Hint: a tensor made from a list of numbers gets the "
+                  "default dtype; a copy made from t keeps t's.")
     checks.expect(not copy["requires_grad"] and not got["grad_fn"],
                   f"{which}: the copy should have no history and not require grad. Hint: "
                   "what cuts a tensor out of the graph? (notebook 10)")

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from lab_driver import KERNEL_IDLE, ROOT, UI_MS, Lab, open_notebook, screenshot
+from minigrad_course.builds import WAITING
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="browser test skipped: playwright "
                                "is not installed (pip install -e '.[test]')")
@@ -30,7 +31,7 @@ WIDTHS = (390, 1280)
 # Notebooks whose stored outputs hold messages: success boxes and a grade report, a build's
 # "not answered" and "waiting" lines.
 STORED = ("solutions/ex01_tensors_and_graphs.ipynb", "notebooks/12_custom_functions.ipynb")
-MESSAGE_START = ("✓", "✗", "⏸", "ex01_tensors_and_graphs.ipynb as last saved")
+MESSAGE_START = ("✓", "✗", WAITING, "ex01_tensors_and_graphs.ipynb as last saved")
 
 # For one output: how many lines wrapped, and each wrap inside a word ("witho|ut"). A wrap is a
 # character drawn lower than the one before it in the same block, with no newline between.

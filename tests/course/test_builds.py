@@ -15,7 +15,13 @@ NOT_ANSWERED = builds.NOT_ANSWERED + "\n"
 
 
 def waiting(*names: str) -> str:
+    """The line of a cell that waits for names no cell defines."""
     return builds.waiting_line(list(names)) + "\n"
+
+
+def unwritten(*names: str) -> str:
+    """The line of a cell that waits for functions whose cell still holds the placeholder."""
+    return builds.waiting_line([], list(names)) + "\n"
 
 
 def run_cells(*sources: str) -> list[str]:
@@ -55,8 +61,28 @@ def test_a_lesson_runs_past_unanswered_builds_and_runs_once_answered() -> None:
     )
     assert printed == [
         "", NOT_ANSWERED, waiting("grad_a", "grad_b"), waiting("grad_a", "grad_b"), "3.0\n",
-        NOT_ANSWERED, waiting("double"), NOT_ANSWERED, waiting("record"),
-        "", "6.0 2 3\n", "checked\n", waiting("double"), "", "6.0\n"]
+        NOT_ANSWERED, unwritten("double"), NOT_ANSWERED, unwritten("record"),
+        "", "6.0 2 3\n", "checked\n", unwritten("double"), "", "6.0\n"]
+
+
+def test_a_waiting_line_says_what_is_true_of_each_name() -> None:
+    """A function whose cell holds the placeholder is there to read, so "not defined" would be
+    false: it is not written. It stays so when an earlier run of its cell defined it, until its
+    cell runs again; a name no cell binds is not defined, as Python's NameError says."""
+    printed = run_cells(
+        "def double(t):\n    return 2 * t",
+        "def double(t):\n    # YOUR CODE HERE\n    raise NotImplementedError()",  # defined before
+        "print(double(1), typo(2))",
+        "def double(t):\n    return 2 * t\n\n\ndef half(t):\n    raise NotImplementedError()",
+        "print(double(1))",  # double is written now; its cell waits for half
+        "print(half(1))",
+    )
+    assert printed[2] == builds.waiting_line(["typo"], ["double"]) + "\n" == (
+        f"{builds.WAITING} Not run: `double` is not written yet, and `typo` is not defined yet; "
+        "write them above and run them, then this one.\n")
+    assert printed[4:] == [unwritten("half"), unwritten("half")]
+    assert unwritten("record") == (f"{builds.WAITING} Not run: `record` is not written yet; "
+                                   "write it above and run it, then this one.\n")
 
 
 def test_what_is_not_the_builds_runs_as_python_does() -> None:

@@ -470,7 +470,8 @@ y.backward()
 assert w.grad.tolist() == [2.0, 2.0, 2.0]
 """, BOTH),
     # 12: the rules at points without a derivative.
-    ("12", "(`relu` and `abs` at 0: 0)", """
+    ("12", "(bowl-shaped, as `relu` and `abs` are at 0), the smallest slope (in size) of the "
+     "lines touching it from below (there: 0)", """
 for fn in (torch.relu, torch.abs):
     t = torch.tensor(0.0, requires_grad=True)
     fn(t).backward()

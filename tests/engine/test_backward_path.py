@@ -10,7 +10,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import backward_path  # noqa: E402
 
-MAX_FUNCTIONS, MAX_FILES = 39, 11
+MAX_FUNCTIONS, MAX_FILES = 10, 3
 
 
 def test_the_path_from_backward_to_grad_stays_within_its_budget() -> None:

@@ -5020,6 +5020,89 @@ def _wrong_arguments_of_python_methods(lib: Any) -> Any:
 PRODUCT_ARGUMENT_CASES = {f.__name__.lstrip("_"): f for f in (
     _products_of_what_is_not_a_tensor, _wrong_arguments_of_python_methods)}
 
+# ---- element-wise operations given what is neither a tensor nor a number -------------------
+# (minigrad made None a nan, a list a tensor, and worded numpy's and its own errors)
+
+_NOT_OPERANDS = (np.array([1.0, 2.0]), "a", [1.0, 2.0], None, (1.0, 2.0))
+_ELEMENT_WISE = ("add", "sub", "mul", "div", "pow", "maximum", "minimum", "eq", "ne", "lt",
+                 "le", "gt", "ge", "fmod", "remainder", "floor_divide", "true_divide",
+                 "subtract", "multiply", "divide", "clamp", "clamp_min", "clamp_max", "lerp",
+                 "logical_and", "logical_or", "isclose", "allclose", "equal", "dist", "atan2")
+
+
+def _element_wise_methods_given_what_is_not_an_operand(lib: Any) -> Any:
+    t = lib.tensor([1.0, 2.0])
+    return [_error(lambda: getattr(t, name)(value))
+            for name in _ELEMENT_WISE for value in _NOT_OPERANDS]
+
+
+def _element_wise_functions_given_what_is_not_an_operand(lib: Any) -> Any:
+    t = lib.tensor([1.0, 2.0])
+    return [_error(lambda: getattr(lib, name)(t, value))
+            for name in _ELEMENT_WISE for value in _NOT_OPERANDS]
+
+
+def _numbers_where_pytorch_takes_only_a_tensor(lib: Any) -> Any:
+    t = lib.tensor([1.0, -2.0])
+    return [_error(f) for f in (
+        lambda: t.maximum(2.0), lambda: lib.minimum(t, 1), lambda: t.logical_and(1),
+        lambda: t.equal(1.0), lambda: lib.atan2(t, 1.0), lambda: t.add(2.0, alpha=3),
+        lambda: t.clamp(min=np.array(0.0)), lambda: t.add(1, alpha=None),
+        lambda: t.div(2, rounding_mode=None), lambda: t.divide(t, rounding_mode="floor"),
+        lambda: t.clamp(None, 1), lambda: t.clamp(None), lambda: t.subtract(1, alpha=2),
+        lambda: t.where(t > 0, 0.0), lambda: t.where(t > 0, [0.0]), lambda: t.eq(np.int64(1)),
+        lambda: lib.where(t > 0, 1.0, 0.0), lambda: lib.where(t > 0, t, None),
+        lambda: lib.where([True, False], t, t), lambda: t.clone().add_(None),
+        lambda: t.clone().mul_("a"), lambda: t.clone().pow_([2]),
+        lambda: lib.add(1.5, "a"), lambda: lib.pow(2, t), lambda: lib.pow(2, [1.0]))]
+
+
+def _operators_given_what_is_not_an_operand(lib: Any) -> Any:
+    t = lib.tensor([1.0, 2.0])
+    ops = {**{k: v for k, v in _OPERATORS.items() if k != "@"}, "|": operator.or_,
+           "^": operator.xor}
+    seen = []
+    for name, apply in ops.items():
+        for value in ("a", [1.0, 2.0], None):
+            seen.append((name, _error(lambda: apply(t, value)), _error(lambda: apply(value, t))))
+    for apply in (operator.iadd, operator.isub, operator.imul, operator.itruediv):
+        seen += [_error(lambda: apply(t.clone(), value)) for value in ("a", [1.0], None)]
+    return seen
+
+
+def _index_ops_given_what_is_not_a_tensor(lib: Any) -> Any:
+    """gather, index_add, masked_fill and their kin (minigrad raised AttributeError)."""
+    t, index, rows = lib.arange(6.0).reshape(2, 3), lib.tensor([0, 1]), lib.tensor([[0], [1]])
+    mask, seen = t > 2, []
+    for value in (np.array([0, 1]), [0, 1], None, 1):
+        seen += [_error(f) for f in (
+            lambda: t.index_add(0, value, t), lambda: t.index_add(0, index, value),
+            lambda: lib.index_add(t, 0, value, t), lambda: t.clone().index_add_(0, value, t),
+            lambda: t.gather(1, value), lambda: lib.gather(t, 1, value),
+            lambda: t.masked_fill(value, 0.0), lambda: t.masked_fill(mask, value),
+            lambda: lib.masked_fill(t, value, 0.0), lambda: t.clone().masked_fill_(value, 0.0),
+            lambda: t.scatter(1, value, t), lambda: t.scatter(1, rows, value),
+            lambda: lib.scatter(t, 1, value, t), lambda: t.clone().scatter_(1, value, 1.0),
+            lambda: t.scatter_add(1, value, t), lambda: t.scatter_add(1, rows, value),
+            lambda: lib.scatter_add(t, 1, value, t), lambda: t.index_select(0, value),
+            lambda: lib.index_select(t, 0, value), lambda: t.masked_select(value),
+            lambda: lib.masked_select(t, value), lambda: t.index_fill(0, value, 1.0),
+            lambda: t.index_fill(0, index, value), lambda: lib.index_fill(t, 0, value, 1.0),
+            lambda: t.index_put(value, lib.tensor(1.0)),
+            lambda: lib.index_put(t, value, lib.tensor(1.0)))]
+    seen += [_error(lambda: t.index_put([index, 1], lib.tensor(1.0))),
+             _error(lambda: lib.index_put(t, (index, None), lib.tensor(1.0))),
+             t.gather(1, rows), t.scatter(1, rows, 5.0), t.index_fill(1, index, -1),
+             t.masked_fill(mask, lib.tensor(0.5)), t.index_add(0, index, t, alpha=2)]
+    return seen
+
+
+ELEMENT_WISE_ARGUMENT_CASES = {f.__name__.lstrip("_"): f for f in (
+    _element_wise_methods_given_what_is_not_an_operand,
+    _element_wise_functions_given_what_is_not_an_operand,
+    _numbers_where_pytorch_takes_only_a_tensor, _operators_given_what_is_not_an_operand,
+    _index_ops_given_what_is_not_a_tensor)}
+
 # ---- a value that does not fit the tensor's dtype (index_fill and the other fills) ---------
 
 def _fill_values_that_do_not_fit(lib: Any) -> Any:
@@ -5088,6 +5171,34 @@ def test_to_refuses_requires_grad_as_torch_does(torch) -> None:
     assert_same_as_torch(_to_refuses_requires_grad, torch)
 
 
+# Values that do not fit where they are written or expanded to (the corpus's makemore WaveNet
+# writes a row of 22 logits into a row of 27): PyTorch's expand wording, not numpy's.
+def _setitem_value_does_not_fit(lib: Any) -> Any:
+    a = lib.zeros(8, 27)
+    writes = [(0, lib.ones(1, 22)), (slice(0, 2), lib.ones(3, 27)), (0, lib.ones(2, 27)),
+              ((slice(None), 0), lib.ones(7)), ((0, slice(None, 3)), lib.ones(1, 2)),
+              (0, lib.ones(1, 1, 27)), ([0, 1], lib.ones(3, 27)),
+              (a > 0, lib.ones(3)), (lib.tensor([True] * 8), lib.ones(2, 27)),
+              (0, lib.ones(27))]
+    return [_error(lambda k=key, v=value: a.__setitem__(k, v)) for key, value in writes], a
+
+
+def _expand_to_sizes_that_do_not_fit(lib: Any) -> Any:
+    return [_error(lambda s=shape, t=sizes: lib.ones(*s).expand(*t)) for shape, t in (
+        ((22,), (27,)), ((2, 3), (4, 2, 5)), ((2, 3), (3, 4)), ((2, 3), (3,)), ((3, 1), (3, -1, 4)),
+        ((2, 1), (5, 2, 7)))] + [_error(lambda: lib.ones(2, 3, dtype=lib.long).expand(3))]
+
+
+def _copy_from_a_shape_that_does_not_broadcast(lib: Any) -> Any:
+    return [_error(lambda s=shape: lib.zeros(8, 27).copy_(lib.ones(*s)))
+            for shape in ((3,), (2, 8, 27), (8, 1), (9, 27), (1,))]
+
+
+SHAPE_MISMATCH_CASES = {f.__name__.lstrip("_"): f for f in (
+    _setitem_value_does_not_fit, _expand_to_sizes_that_do_not_fit,
+    _copy_from_a_shape_that_does_not_broadcast)}
+
+
 CASES: dict[str, Callable[[Any], Any]] = {
     **{f.__name__: f for f in (
         retained_then_add_, retained_then_mul_, retained_then_two_in_place,
@@ -5114,7 +5225,8 @@ CASES: dict[str, Callable[[Any], Any]] = {
     **ROUND_FIVE_CASES, **NUMPY_SCALAR_CASES, **FLOAT64_OPTIMIZER_CASES,
     **RAW_SAVED_CASES, **CONTRACT_GAP_CASES, **DVGODOY_CASES,
     **UDACITY_CASES, **ALADDIN_CASES, **NUMPY_ARRAY_CASES, **FILL_OVERFLOW_CASES,
-    **PRODUCT_ARGUMENT_CASES,
+    **PRODUCT_ARGUMENT_CASES, **ELEMENT_WISE_ARGUMENT_CASES,
+    **SHAPE_MISMATCH_CASES,
 }
 
 

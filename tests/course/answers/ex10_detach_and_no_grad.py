@@ -33,7 +33,16 @@ def td_loss(w, x, reward):
           never=("detach()",))),
     ("detach_and_no_grad.frozen_copy",
      "def frozen_copy(t):\n    return torch.tensor(t.tolist(), dtype=torch.float32)",
-     FAIL("the same values, with the same shape and dtype", never=("clone()",))),
+     FAIL("the copy's dtype is torch.float32, t's torch.float64",
+          "a copy made from t keeps t's", never=("clone()",))),
+    # each failure names what differs, for the case as drawn (the last case's shape is drawn)
+    ("detach_and_no_grad.frozen_copy", "def frozen_copy(t):\n    return t.detach().clone() * 2",
+     FAIL("for a result of shape (3,): the copy should hold t's values, got [4, 8, 12]",
+          "for a leaf of shape (5,)", never=("clone()",))),
+    ("detach_and_no_grad.frozen_copy",
+     "def frozen_copy(t):\n    return t.detach().clone().reshape(-1)",
+     FAIL("for a leaf of shape (2, 3): the copy should have t's shape (2, 3), got numbers of "
+          "shape (6,)", never=("clone()",))),
     ("detach_and_no_grad.frozen_copy",
      "def frozen_copy(t):\n    return t.clone().detach()", PASS),
     ("detach_and_no_grad.frozen_copy", """\

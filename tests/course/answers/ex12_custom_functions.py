@@ -162,4 +162,7 @@ class Softplus(torch.autograd.Function):
     ("custom_functions.mul_and_pow",
      mul_and_pow(pow_grads="grad_output * ctx.n * x ** (ctx.n - 1)"),
      FAIL("one entry per input of forward", "None for the number n", never=("n - 1",))),
+    ("custom_functions.mul_and_pow",  # zeros for n: PyTorch's error alone does not say why
+     mul_and_pow(pow_grads="grad_output * ctx.n * x ** (ctx.n - 1), torch.zeros(())"),
+     FAIL("different than None at position 2", "n is a plain number", never=("n - 1",))),
 ]

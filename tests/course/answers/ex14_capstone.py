@@ -37,11 +37,15 @@ def train(model, optimizer, xs, ys, steps):
         optimizer.step()
         losses.append(float(loss))
     return losses""", PASS),
-    # 13 prediction
+    # 14 prediction
     ("capstone.frozen", "frozen_prints = [None, [1.0], False]",
      FAIL("a frozen layer gets no .grad", never=("4.0",))),
     ("capstone.frozen", "frozen_prints = [None, [4], False]", PASS),
-    # 13 gradient norms: numbers written in, gradients squared in place, zeros for None
+    ("capstone.frozen", "frozen_prints = ['None', 'tensor([4.])', 'False']",
+     FAIL("model[0].weight.grad: you wrote the text 'None': write None without quotes",
+          "model[2].bias.grad: you wrote the text", "a number, or a list of numbers",
+          never=("[4.0]",))),
+    # 14 gradient norms: numbers written in, gradients squared in place, zeros for None
     ("capstone.gradient_norms", """\
 def gradient_norms(model):
     norms = {}
@@ -63,7 +67,7 @@ def gradient_norms(model):
         entries = [] if p.grad is None else p.grad.flatten().tolist()
         norms[name] = None if p.grad is None else math.sqrt(sum(g * g for g in entries))
     return norms""", PASS),
-    # 13 accuracy: recording left off, the graph built anyway, a number written in
+    # 14 accuracy: recording left off, the graph built anyway, a number written in
     ("capstone.accuracy", """\
 def accuracy(model, xs, ys):
     torch.set_grad_enabled(False)
@@ -75,8 +79,19 @@ def accuracy(model, xs, ys):
 def accuracy(model, xs, ys):
     predicted = model(xs).detach().argmax(dim=1)
     return (predicted == ys).float().mean().item()""",
-     FAIL("the model ran while recording a graph", "which block turns recording off",
+     FAIL("the model ran with gradients enabled", "which block turns recording off",
           never=("no_grad()",))),
+    ("capstone.accuracy", """\
+def accuracy(model, xs, ys):
+    model.requires_grad_(False)  # nothing recorded, and the model frozen for good
+    return (model(xs).argmax(dim=1) == ys).float().mean().item()""",
+     FAIL("some of the model's parameters no longer require grad",
+          "switch recording off for the evaluation, not the parameters", never=("no_grad()",))),
+    ("capstone.accuracy", """\
+def accuracy(model, xs, ys):
+    with torch.no_grad():
+        return (model(xs).argmax(dim=1) == ys).float().mean()""",
+     FAIL("it should return a Python float, not a tensor", ".item()", never=("no_grad()",))),
     ("capstone.accuracy", """\
 def accuracy(model, xs, ys):
     with torch.no_grad():
@@ -93,7 +108,7 @@ def accuracy(model, xs, ys):
     with torch.set_grad_enabled(False):
         predicted = model(xs).argmax(dim=1)
     return float((predicted == ys).float().mean())""", PASS),
-    # 13 train: zero_grad() after step() resets before the next backward(): right.
+    # 14 train: zero_grad() after step() resets before the next backward(): right.
     ("capstone.train", """\
 def train(model, optimizer, xs, ys, steps):
     loss_fn = torch.nn.CrossEntropyLoss()
@@ -117,7 +132,49 @@ def train(model, optimizer, xs, ys, steps):
     return losses""",
      FAIL("the losses differ from those of the usual loop",
           "what should .grad hold when step() runs", never=("zero_grad()",))),
-    # 13 lesson build, the training step: zero_grad() first; a reset after step() leaves
+    # 14 train: an update by hand beside the optimizer given (right only at the notebook's lr),
+    # the losses kept as tensors (the other checks would compare dicts and say nothing true)
+    ("capstone.train", """\
+def train(model, optimizer, xs, ys, steps):
+    loss_fn = torch.nn.CrossEntropyLoss()
+    losses = []
+    for step in range(steps):
+        optimizer.zero_grad()
+        loss = loss_fn(model(xs), ys)
+        loss.backward()
+        with torch.no_grad():
+            for p in model.parameters():
+                p -= 0.5 * p.grad
+        losses.append(loss.item())
+    return losses""",
+     FAIL("optimizer.step() ran 0 times", "the optimizer given does the update",
+          never=("optimizer.step()\n",))),
+    ("capstone.train", """\
+def train(model, optimizer, xs, ys, steps):
+    loss_fn = torch.nn.CrossEntropyLoss()
+    losses = []
+    for step in range(steps):
+        optimizer.zero_grad()
+        loss = loss_fn(model(xs), ys)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss)
+    return losses""",
+     FAIL("each loss should be a Python float", never=("raised TypeError", "did not go down",
+                                                         "differ from"))),
+    # 14 train: one gradient, taken before the loop, for every step
+    ("capstone.train", """\
+def train(model, optimizer, xs, ys, steps):
+    loss_fn = torch.nn.CrossEntropyLoss()
+    losses = []
+    optimizer.zero_grad()
+    loss_fn(model(xs), ys).backward()
+    for step in range(steps):
+        optimizer.step()
+        losses.append(loss_fn(model(xs), ys).item())
+    return losses""",
+     FAIL("backward() ran once; once per step is asked", never=("1 times",))),
+    # 14 lesson build, the training step: zero_grad() first; a reset after step() leaves
     # .grad None, none at all accumulates, a reset between backward() and step() never moves.
     ("capstone.train_step", """\
 def train_step(model, optimizer, loss_fn, xs, ys):
@@ -132,7 +189,7 @@ def train_step(model, optimizer, loss_fn, xs, ys):
     loss.backward()
     optimizer.step()
     return loss.item()""",
-     FAIL("does not hold this step's gradient", "reset first, then backward()",
+     FAIL(".grad holds other numbers, not this step's gradient", "reset first, then backward()",
           never=("zero_grad()",))),
     ("capstone.train_step", """\
 def train_step(model, optimizer, loss_fn, xs, ys):
@@ -141,7 +198,16 @@ def train_step(model, optimizer, loss_fn, xs, ys):
     optimizer.step()
     optimizer.zero_grad()
     return loss.item()""",
-     FAIL("does not hold this step's gradient", "reset first, then backward()",
+     FAIL("some .grad is None, not this step's gradient", "reset first, then backward()",
+          never=("zero_grad()",))),
+    ("capstone.train_step", """\
+def train_step(model, optimizer, loss_fn, xs, ys):
+    loss = loss_fn(model(xs), ys)
+    loss.backward()
+    optimizer.step()
+    optimizer.zero_grad(set_to_none=False)
+    return loss.item()""",
+     FAIL("every .grad is zeros, not this step's gradient", "reset first, then backward()",
           never=("zero_grad()",))),
     ("capstone.train_step", """\
 def train_step(model, optimizer, loss_fn, xs, ys):
@@ -150,8 +216,18 @@ def train_step(model, optimizer, loss_fn, xs, ys):
     optimizer.zero_grad()
     optimizer.step()
     return loss.item()""",
-     FAIL("does not hold this step's gradient", "reset first, then backward()",
+     FAIL("some .grad is None, not this step's gradient", "reset first, then backward()",
           never=("zero_grad()",))),
+    ("capstone.train_step", """\
+def train_step(model, optimizer, loss_fn, xs, ys):  # an optimizer of its own, lr written in
+    mine = torch.optim.SGD(model.parameters(), lr=0.5)
+    mine.zero_grad()
+    loss = loss_fn(model(xs), ys)
+    loss.backward()
+    mine.step()
+    return loss.item()""",
+     FAIL("the optimizer given took 0 steps", "the one the loop below goes on with",
+          never=("optimizer.step()",))),
     ("capstone.train_step", """\
 def train_step(model, optimizer, loss_fn, xs, ys):
     optimizer.zero_grad()
@@ -159,7 +235,7 @@ def train_step(model, optimizer, loss_fn, xs, ys):
     loss.backward()
     optimizer.step()
     return loss""", FAIL("as a Python float (loss.item())", never=("zero_grad()",))),
-    # 13 lesson build, the freeze: an optimizer over the trained parameters only; the old
+    # 14 lesson build, the freeze: an optimizer over the trained parameters only; the old
     # optimizer's parameters, or every parameter, are not.
     ("capstone.freeze", """\
 def freeze(model, index, lr):
@@ -197,7 +273,7 @@ def freeze(model, index, lr):
     return torch.optim.SGD(trained, lr=lr, momentum=0.9)  # still requires grad""",
      FAIL("only model[0]'s parameters should stop requiring grad",
           never=("requires_grad_(False)",))),
-    # 13 gradient norms: any correct Euclidean norm, as a float.
+    # 14 gradient norms: any correct Euclidean norm, as a float.
     ("capstone.gradient_norms", """\
 def gradient_norms(model):
     return {name: None if p.grad is None else p.grad.norm().item()
@@ -216,8 +292,7 @@ def gradient_norms(model):
     ("capstone.gradient_norms", """\
 def gradient_norms(model):
     return {name: None if p.grad is None else (p.grad ** 2).sum().sqrt()
-            for name, p in model.named_parameters()}""",
-     FAIL("the entry for '0.weight' is wrong",
-          "the square root of the sum of the squared gradient entries", never=("sqrt()",),
-          shows_got=True)),
+            for name, p in model.named_parameters()}""",  # right numbers, as tensors
+     FAIL("the entry for '0.weight' should be a Python float, got a tensor", ".item()",
+          never=("is wrong", "square root"), shows_got=True)),
 ]
