@@ -13,7 +13,7 @@ from .module import Module
 from .normalization import BatchNorm1d, BatchNorm2d, InstanceNorm1d, InstanceNorm2d, LayerNorm
 from .parameter import Parameter
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
-from .recurrent import GRU, LSTM, RNN, RNNBase
+from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .tutorial_layers import (BCELoss, BCEWithLogitsLoss, Flatten, HuberLoss, KLDivLoss, L1Loss,
                              LogSoftmax, NLLLoss, SmoothL1Loss, Softmax)
 
@@ -37,6 +37,7 @@ __all__ = [
            "Flatten",
            "GELU",
            "GRU",
+           "GRUCell",
            "Hardtanh",
            "HuberLoss",
            "Identity",
@@ -45,6 +46,7 @@ __all__ = [
            "KLDivLoss",
            "L1Loss",
            "LSTM",
+           "LSTMCell",
            "LayerNorm",
            "LazyBatchNorm1d",
            "LazyBatchNorm2d",
@@ -62,6 +64,7 @@ __all__ = [
            "NLLLoss",
            "Parameter",
            "RNN",
+           "RNNCell",
            "RNNBase",
            "ReLU",
            "ReLU6",
