@@ -51,7 +51,7 @@ FLOAT_ORDER = frozenset({
     "karpathy_makemore_mlp", "nyu_spiral_classification", "pytorch_dynamic_net",
     "pytorch_polynomial_custom_function", "pytorch_polynomial_nn", "pytorch_polynomial_optim",
     "pytorch_polynomial_tensor", "udacity_training_neural_networks", "dvgodoy_chapter2",
-    "dvgodoy_chapter_extra", "fastai_course22p2_minibatch", "karpathy_makemore_wavenet",
+    "dvgodoy_chapter_extra", "fastai_course22p2_activations", "fastai_course22p2_minibatch", "karpathy_makemore_wavenet",
     "mrdbourke_common_errors", "pytorch_polynomial_module", "cs224n_word_window"})
 
 # The corpus programs that take over a second each on minigrad (training loops; measured one
@@ -59,7 +59,7 @@ FLOAT_ORDER = frozenset({
 # uvadlc_intro_to_pytorch); the others take well under a second each.
 CORPUS_SLOW = frozenset({
     "cs231n_pytorch", "dlwpt_autograd", "dlwpt_optimizers", "dlwpt_parameter_estimation",
-    "dvgodoy_chapter_extra", "fastai_course22p2_minibatch",
+    "dvgodoy_chapter_extra", "fastai_course22p2_activations", "fastai_course22p2_minibatch",
     "hunkim_logistic_regression", "mrdbourke_workflow_together", "nyu_spiral_classification",
     "pytorch_dynamic_net", "pytorch_optimization_tutorial", "raschka_mlbook_ch13_mechanics",
     "uvadlc_intro_to_pytorch", "uvadlc_transformers"})
