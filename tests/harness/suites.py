@@ -53,7 +53,7 @@ FLOAT_ORDER = frozenset({
     "pytorch_polynomial_tensor", "udacity_training_neural_networks", "dvgodoy_chapter2",
     "dvgodoy_chapter_extra", "fastai_course22p2_initializing", "fastai_course22p2_minibatch",
     "karpathy_makemore_wavenet", "mrdbourke_common_errors", "pytorch_polynomial_module",
-    "cs224n_word_window"})
+    "cs224n_word_window", "mit_lab2_mnist"})
 
 # The corpus programs that take over a second each on minigrad (training loops; measured one
 # after another on a busy 2-core machine: from 1.3 s for nyu_spiral_classification to 28 s for
