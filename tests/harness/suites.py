@@ -59,11 +59,12 @@ FLOAT_ORDER = frozenset({
 # after another on a busy 2-core machine: from 1.3 s for nyu_spiral_classification to 28 s for
 # uvadlc_intro_to_pytorch); the others take well under a second each.
 CORPUS_SLOW = frozenset({
-    "cs231n_pytorch", "dlwpt_autograd", "dlwpt_optimizers", "dlwpt_parameter_estimation",
-    "dvgodoy_chapter_extra", "fastai_course22p2_activations", "fastai_course22p2_initializing",
-    "fastai_course22p2_minibatch", "hunkim_logistic_regression", "mrdbourke_workflow_together",
-    "nyu_spiral_classification", "pytorch_dynamic_net", "pytorch_optimization_tutorial",
-    "raschka_mlbook_ch13_mechanics", "uvadlc_intro_to_pytorch", "uvadlc_transformers"})
+    "cs231n_pytorch", "d2l_lr_scheduler", "dlwpt_autograd", "dlwpt_optimizers",
+    "dlwpt_parameter_estimation", "dvgodoy_chapter_extra", "fastai_course22p2_activations",
+    "fastai_course22p2_initializing", "fastai_course22p2_minibatch", "hunkim_logistic_regression",
+    "mrdbourke_workflow_together", "nyu_spiral_classification", "pytorch_dynamic_net",
+    "pytorch_optimization_tutorial", "raschka_mlbook_ch13_mechanics", "uvadlc_intro_to_pytorch",
+    "uvadlc_transformers"})
 
 # Corpus programs whose PyTorch output depends on the CPU through Intel MKL's float32 sqrt, which
 # PyTorch's x86-64 builds call and which rounds correctly on some CPUs (the AVX2 machine the
