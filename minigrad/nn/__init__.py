@@ -14,7 +14,7 @@ from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, InstanceNorm1
                             LayerNorm)
 from .parameter import Parameter
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
-from .recurrent import GRU, LSTM, RNN, RNNBase
+from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .tutorial_layers import (BCELoss, BCEWithLogitsLoss, Flatten, HuberLoss, KLDivLoss, L1Loss,
                              LogSoftmax, NLLLoss, SmoothL1Loss, Softmax)
 
@@ -40,6 +40,7 @@ __all__ = [
            "Flatten",
            "GELU",
            "GRU",
+           "GRUCell",
            "Hardtanh",
            "HuberLoss",
            "Identity",
@@ -48,6 +49,7 @@ __all__ = [
            "KLDivLoss",
            "L1Loss",
            "LSTM",
+           "LSTMCell",
            "LayerNorm",
            "LazyBatchNorm1d",
            "LazyBatchNorm2d",
@@ -65,6 +67,7 @@ __all__ = [
            "NLLLoss",
            "Parameter",
            "RNN",
+           "RNNCell",
            "RNNBase",
            "ReLU",
            "ReLU6",

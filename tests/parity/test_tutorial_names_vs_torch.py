@@ -924,3 +924,36 @@ def _step_past_end(L):
 @pytest.mark.parametrize("name", ACCEL_SGD_CASES)
 def test_accel_sgd_names(torch, name):
     assert_same_as_torch(ACCEL_SGD_CASES[name], torch)
+
+
+# nn.LSTMCell, RNNCell, GRUCell (pytorch/examples' time-sequence prediction:
+# tests/corpus/pytorch_examples_time_sequence.py)
+def _cell_steps(L):
+    L.manual_seed(0)
+    cells = [L.nn.LSTMCell(3, 4).double(), L.nn.RNNCell(3, 4, nonlinearity="relu").double(),
+             L.nn.GRUCell(3, 4, bias=False).double()]
+    x = L.arange(6., dtype=L.float64).reshape(2, 3).requires_grad_()
+    h, c = cells[0](x)
+    h, c = cells[0](x * 0.5, (h, c))
+    out = h.sum() + c.sum() + cells[1](x, h).sum() + cells[2](x[0]).sum()
+    out.backward()
+    return WithArrays((cells, [n for n, _ in cells[0].named_parameters()], h, c),
+                      (x.grad.numpy(), cells[0].weight_hh.grad.numpy(),
+                       cells[2].weight_ih.grad.numpy()))
+
+
+CELL_CASES = {
+    "steps": _cell_steps,
+    "unbatched": lambda L: [t.shape for t in L.nn.LSTMCell(3, 4)(L.ones(3))],
+    "3-d input": lambda L: L.nn.LSTMCell(3, 4)(L.ones(2, 2, 3)),
+    "input size": lambda L: L.nn.LSTMCell(3, 4)(L.ones(2, 5)),
+    "batch sizes": lambda L: L.nn.LSTMCell(3, 4)(L.ones(2, 3), (L.ones(3, 4), L.ones(2, 4))),
+    "hidden size": lambda L: L.nn.RNNCell(3, 4)(L.ones(2, 3), L.ones(2, 5)),
+    "unknown nonlinearity printed": lambda L: L.nn.RNNCell(3, 4, nonlinearity="gelu"),
+    "unknown nonlinearity run": lambda L: L.nn.RNNCell(3, 4, nonlinearity="gelu")(L.ones(1, 3)),
+}
+
+
+@pytest.mark.parametrize("name", CELL_CASES)
+def test_recurrent_cells(torch, name):
+    assert_same_as_torch(CELL_CASES[name], torch, rtol=1e-12)
