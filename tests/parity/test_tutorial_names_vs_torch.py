@@ -957,3 +957,59 @@ CELL_CASES = {
 @pytest.mark.parametrize("name", CELL_CASES)
 def test_recurrent_cells(torch, name):
     assert_same_as_torch(CELL_CASES[name], torch, rtol=1e-12)
+
+
+# torch.tensor of a list of numpy arrays (MIT 6.S191 lab 1 part 2's get_batch:
+# tests/corpus/mit_lab1_music_generation.py) warns once a process; each library runs in a
+# process of its own, since the warning's "once" is the process's.
+LIST_OF_ARRAYS = """
+import sys, warnings
+import numpy as np
+torch = __import__(sys.argv[1])
+warnings.simplefilter("always")
+def shown(make):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = make()
+    print(tuple(result.shape), [str(w.message) for w in caught])
+shown(lambda: torch.tensor([np.ones(0)]))            # no element: no warning
+shown(lambda: torch.tensor([np.float32(1), 2.0]))    # numpy scalars are not arrays
+shown(lambda: torch.tensor([[1.0, 2.0], np.ones(2)]))
+shown(lambda: torch.tensor([np.ones(2)]))            # once a process
+shown(lambda: torch.ones(1).new_tensor((np.ones(2),)))
+"""
+
+LIST_OF_ARRAYS_FIRST = {
+    "as_tensor": "torch.as_tensor([np.ones(2)])",
+    "FloatTensor": "torch.FloatTensor([np.ones(2)])",
+    "new_tensor": "torch.ones(1).new_tensor([np.ones(2)])",
+    "an int64 dtype": "torch.tensor([np.ones(2)], dtype=torch.int64)",
+}
+
+
+def _each_library(code: str, torch) -> list:
+    import subprocess
+    import sys
+
+    return [re.sub(r" \(Triggered internally at [^)]*\.\)", "",  # where PyTorch's C++ warned
+                   subprocess.run([sys.executable, "-c", code, lib], capture_output=True,
+                                  text=True, check=True).stdout)
+            for lib in ("minigrad", torch.__name__)]
+
+
+def test_a_list_of_arrays_warns_once_a_process(torch):
+    ours, theirs = _each_library(LIST_OF_ARRAYS, torch)
+    assert ours == theirs
+    assert ours.count("extremely slow") == 1
+
+
+@pytest.mark.parametrize("name", LIST_OF_ARRAYS_FIRST)
+def test_a_list_of_arrays_warns_by_every_constructor(torch, name):
+    code = LIST_OF_ARRAYS.split("def shown")[0] + (
+        f"with warnings.catch_warnings(record=True) as caught:\n"
+        f"    warnings.simplefilter('always')\n"
+        f"    {LIST_OF_ARRAYS_FIRST[name]}\n"
+        f"print([str(w.message) for w in caught])\n")
+    ours, theirs = _each_library(code, torch)
+    assert ours == theirs
+    assert "extremely slow" in ours
