@@ -1,6 +1,6 @@
-"""Conv1d, Conv2d and Conv3d, as in torch.nn: their arguments, checks, printed form and initial weights
-(drawn from PyTorch's generator in PyTorch's order, so a seeded model starts from PyTorch's
-numbers)."""
+"""Conv1d, Conv2d and Conv3d, as in torch.nn: their arguments, checks, printed form and
+initial weights (drawn from PyTorch's generator in PyTorch's order, so a seeded model starts
+from PyTorch's numbers)."""
 from __future__ import annotations
 
 import math
