@@ -149,9 +149,9 @@ def histc(a: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:
     """How many elements fall in each of `bins` equal bins over [min, max] (the data's own range
     when min == max), the last bin closed; elements outside are left out. Not differentiable.
     An element's bin is PyTorch's: int((x - min) * bins / (max - min)) in the input's dtype."""
-    if not a.dtype.is_floating_point:
-        raise NotImplementedError(f'"histogram_cpu" not implemented for '
-                                  f"'{a.dtype.scalar_name}'")
+    if not a.dtype.is_floating_point:  # PyTorch's bin edges come first for a bool tensor
+        kernel = "linspace_cpu" if a.dtype.name == "bool" else "histogram_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{a.dtype.scalar_name}\'')
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
     if min > max:

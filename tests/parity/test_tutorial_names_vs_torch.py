@@ -885,6 +885,8 @@ ACCEL_SGD_CASES = {
     "histc bins": _histc_bins,
     "histc of a result, of the data's range, of nothing": _histc_of_a_result,
     "histc of integers": lambda L: L.tensor([1, 2]).histc(3),
+    "histc of bools": lambda L: L.tensor([True, False]).histc(3),
+    "histc of float16": lambda L: L.tensor([0.5, 1.5, 2.5, 3.0], dtype=L.float16).histc(3, 0, 3),
     "histc with no bins": lambda L: L.ones(2).histc(0),
     "histc with max below min": lambda L: L.ones(2).histc(3, 2, 1),
     "histc over an infinite range": lambda L: L.ones(2).histc(3, 0, float("inf")),
