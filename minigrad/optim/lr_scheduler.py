@@ -260,8 +260,7 @@ class OneCycleLR(LRScheduler):
         if anneal_strategy not in ("cos", "linear"):
             raise ValueError("anneal_strategy must be one of 'cos' or 'linear', instead got "
                              f"{anneal_strategy}")
-        self._anneal = self._annealing_cos if anneal_strategy == "cos" else \
-            self._annealing_linear
+        self._anneal_func_type = anneal_strategy  # a name, so that state_dict holds data only
         if last_epoch == -1:
             for group, top in zip(optimizer.param_groups, _per_group("max_lr", optimizer, max_lr)):
                 group["initial_lr"] = top / div_factor
@@ -283,6 +282,11 @@ class OneCycleLR(LRScheduler):
                         group["momentum"] = high
                     group["max_momentum"], group["base_momentum"] = high, low
         super().__init__(optimizer, last_epoch)
+
+    def _anneal(self, start: float, end: float, pct: float) -> float:
+        if self._anneal_func_type == "cos":
+            return self._annealing_cos(start, end, pct)
+        return self._annealing_linear(start, end, pct)
 
     @staticmethod
     def _annealing_cos(start: float, end: float, pct: float) -> float:
