@@ -13,8 +13,9 @@ from typing import Any
 
 from .optimizer import Optimizer
 
-__all__ = ["CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR", "LinearLR",
-           "MultiStepLR", "ReduceLROnPlateau", "StepLR"]
+__all__ = ["CosineAnnealingLR", "CosineAnnealingWarmRestarts", "CyclicLR", "ExponentialLR",
+           "LRScheduler", "LambdaLR", "LinearLR", "MultiStepLR", "OneCycleLR", "ReduceLROnPlateau",
+           "StepLR"]
 
 STEP_ORDER_WARNING = (
     "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and "
@@ -267,3 +268,7 @@ class ReduceLROnPlateau(LRScheduler):
         if self.mode == "min":
             return a < (best * (1.0 - threshold) if rel else best - threshold)
         return a > (best * (threshold + 1.0) if rel else best + threshold)
+
+
+# The cyclic schedulers, stepped per batch, live in their own file (they build on the above).
+from ._cyclic import CosineAnnealingWarmRestarts, CyclicLR, OneCycleLR  # noqa: E402
