@@ -57,7 +57,7 @@ class TensorOps:
     def div(self, other, *, rounding_mode="<not given>"):
         if rounding_mode != "<not given>":  # rounding, or an explicit None: see ops/rounding.py
             return rounding.div(self, other, rounding_mode)
-        return pointwise.Div.apply(*as_tensor_pair(self._float_if_int(), other))
+        return pointwise.Div.apply(*_true_division(self, other))
 
     # The operators are the methods (`2 * x` is `x.mul(2)`), except with a numpy array: PyTorch's
     # then return NotImplemented, so that Python asks the array; numpy computes on the tensor's
@@ -84,6 +84,8 @@ class TensorOps:
     def __pow__(self, exponent): return self.pow(exponent)
 
     def __rpow__(self, base):
+        if isinstance(base, Tensor):
+            return base.pow(self)
         dt = _dtype.result_type(base, self)
         return pointwise.RPow.apply(self if self.dtype is dt else self.to(dt), base)
 
@@ -108,6 +110,8 @@ class TensorOps:
             return pointwise.PowTensor.apply(*as_tensor_pair(self, exponent))
         if isinstance(exponent, float) and not self.dtype.is_floating_point:
             return pointwise.Pow.apply(self._float_if_int(), exponent)
+        if self._data.dtype.kind == "b" and type(exponent) is builtins.int:  # True ** 2 is 1
+            return pointwise.Pow.apply(self.to(_dtype.int64), exponent)
         return pointwise.Pow.apply(self, exponent)
 
     # ---- comparisons (no gradient, boolean results) -----------------------------------------
@@ -422,6 +426,15 @@ class TensorOps:
     backward = autograd.engine.tensor_backward
 
 
+def _true_division(a, b):
+    """The operands of a / b: promoted together first (an int tensor over a 0-d float64 tensor
+    is float64), then integers made floats."""
+    a, b = as_tensor_pair(a, b)
+    if a._data.dtype.kind != "f":
+        return a._float_if_int(), b._float_if_int()
+    return a, b
+
+
 def _numpy_names(dim, keepdim, axis, keepdims):
     """PyTorch accepts numpy's `axis=` for `dim=` and `keepdims=` for `keepdim=`."""
     return (dim if axis is None else axis), (keepdim if keepdims is None else keepdims)
@@ -430,6 +443,14 @@ def _numpy_names(dim, keepdim, axis, keepdims):
 def _arg(pick, keepdim: bool):
     """argmax/argmin along `dim` (all elements when it is None), as `_on_values` calls it."""
     def index(values, dim):
+        if values.size == 0:  # nothing to pick from: PyTorch's errors
+            if dim is None:
+                raise IndexError(f"{pick.__name__}(): Expected reduction dim to be specified for "
+                                 "input.numel() == 0.")
+            d = shape._dims(dim, values.ndim)[0] if values.ndim else 0
+            if values.shape[d] == 0:
+                raise IndexError(f"{pick.__name__}(): Expected reduction dim {d} to have non-zero "
+                                 "size.")
         if dim is None:
             return np.asarray(pick(values))
         return np.asarray(pick(values, axis=dim, keepdims=keepdim))

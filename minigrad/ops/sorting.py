@@ -34,8 +34,12 @@ def _order(data: np.ndarray, dim: int, descending: bool) -> np.ndarray:
     if not descending:
         return np.argsort(data, axis=dim, kind="stable")
     key = data.astype(np.float64) if data.dtype.kind in "biu" else data
-    key = np.where(np.isnan(key), -np.inf, -key)
-    return np.argsort(key, axis=dim, kind="stable")
+    nan = np.isnan(key)
+    order = np.argsort(np.where(nan, -np.inf, -key), axis=dim, kind="stable")
+    if nan.any():  # NaN before inf too
+        first = np.argsort(~np.take_along_axis(nan, order, axis=dim), axis=dim, kind="stable")
+        order = np.take_along_axis(order, first, axis=dim)
+    return order
 
 
 class Picked(Function):
@@ -120,6 +124,8 @@ def nonzero(a: Tensor, *, as_tuple: bool = False) -> Any:
     where = np.nonzero(a._data) if a.ndim else np.nonzero(a._data.reshape(1))
     if as_tuple:
         return tuple(Tensor(w.astype(np.int64)) for w in where)
+    if not a.ndim:  # one row of no coordinates when it is not zero
+        return Tensor(np.zeros((len(where[0]), 0), dtype=np.int64))
     return Tensor(np.stack(where, axis=1).astype(np.int64).reshape(-1, a.ndim))
 
 
