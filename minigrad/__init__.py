@@ -34,7 +34,7 @@ from .ops.linalg import einsum
 from .ops.operands import type_name as _type_name
 from .ops import arguments as _arguments
 from .ops import selection as _selection
-from .ops.shape import cat, stack
+from .ops.shape import cat, hstack, stack, vstack
 from .ops.sorting import bucketize
 from .ops import pointwise_more as _pointwise_more
 from .ops import tiling as _tiling

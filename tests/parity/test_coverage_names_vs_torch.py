@@ -179,8 +179,33 @@ def _weighted_random_sampler(lib: Any) -> Any:
         lambda: list(data.WeightedRandomSampler([1.0, 2.0], 3, False)))]
 
 
+# ---- vstack and hstack, and cat's own errors ----------------------------------------------
+
+def _vstack_hstack(lib: Any) -> Any:
+    a = lib.tensor([1.0, 2.0], requires_grad=True)
+    b = lib.tensor(3.0, requires_grad=True)
+    c = lib.ones(2, 2)
+    v, h = lib.vstack([a, a * 2]), lib.hstack([a, b])
+    (v.sum() + h.pow(2).sum()).backward()
+    graph = [[node.name() for node, _ in t.grad_fn.next_functions]
+             for t in (v, h, lib.vstack((b, b)))]
+    return [v, h, graph, a.grad, b.grad, lib.hstack([c, c]), lib.vstack([c, a]),
+            lib.vstack([lib.ones(2, dtype=lib.int64), a]).dtype,
+            lib.cat([lib.ones(0), lib.ones(2, 3)]), lib.cat([lib.ones(0), lib.ones(3)])]
+
+
+def _stacking_errors(lib: Any) -> Any:
+    a, c = lib.ones(2), lib.ones(2, 2)
+    return [_error(f) for f in (
+        lambda: lib.vstack([]), lambda: lib.hstack([]), lambda: lib.vstack([a, lib.ones(3)]),
+        lambda: lib.vstack(a), lambda: lib.hstack([a, c]),
+        lambda: lib.cat([lib.ones(2, 3), lib.ones(3, 4)], 1),
+        lambda: lib.cat([lib.ones(2, 3), lib.ones(2, 3, 1)]),
+        lambda: lib.cat([lib.ones(2, 3), lib.ones(2, 4)], -2))]
+
+
 CASES = {f.__name__.lstrip("_"): f for f in (
-    _weighted_random_sampler,
+    _vstack_hstack, _stacking_errors, _weighted_random_sampler,
     _makemore_sampling, _draws_of_each_kind, _multinomial_errors, _addcdiv, _addcdiv_errors,
     _cyclic_lr, _one_cycle_lr, _cosine_annealing_warm_restarts, _cyclic_scheduler_errors)}
 
