@@ -23,8 +23,9 @@ HERE = Path(__file__).resolve().parent
 
 # (feature, file, the code as it is, what the copy has instead)
 CUTS = [
-    ("hooks", "autograd/engine.py",  # tensor and node hooks, retain_grad: run_node's tests
-     "        if self.on_arrays and not node._has_hooks:\n", "        if self.on_arrays:\n"),
+    ("hooks", "autograd/engine.py",  # tensor and node hooks, retain_grad: run_node's test
+     "        if not self.on_arrays or node._has_hooks or len(grads) > 1:\n",
+     "        if not self.on_arrays or len(grads) > 1:\n"),
     ("hooks", "autograd/engine.py",  # the node hooks' test of call_function
      "        if self.on_arrays and not (node._pre_hooks or node._post_hooks):\n",
      "        if self.on_arrays:\n"),
@@ -39,11 +40,14 @@ CUTS = [
      "        if anomaly.state.enabled:\n"
      "            self.run_node, self.on_arrays = anomaly.checking(self.run_node), False\n", ""),
     ("observers", "autograd/engine.py",  # the step-by-step observers, once per pass
-     "        if observe.watching() and observe.starting(self, roots):  # observers hear of the\n"
-     "            self.on_arrays = False  # pass, and may follow its steps: then as tensors\n"
+     "        if (observe._observers or observe._pass_observers) and observe.starting(self, "
+     "roots):\n"
+     "            self.on_arrays = False\n"
      "            for slots in self.buffers.values():\n"
      "                slots[:] = as_tensors(slots)\n", ""),
-    ("saved hooks", "autograd/function.py",  # saved tensors unpacked through their hooks
+    ("saved hooks", "autograd/engine.py",  # saved tensors unpacked through their hooks
+     "formula is None or node._unpacks_through_hooks or", "formula is None or"),
+    ("saved hooks", "autograd/function.py",  # (and where a node runs in full)
      "formula is None or self._unpacks_through_hooks or", "formula is None or"),
     ("anomaly", "autograd/function.py",  # anomaly mode, once per recorded op
      "    if anomaly.state.enabled:  # for the warning if this node's backward fails (anomaly.py)\n"
@@ -55,7 +59,10 @@ CUTS = [
      "        if cls._is_custom and _returns_an_input(outputs, args):  # (minigrad's ops never "
      "do)\n            outputs = _inputs_returned(node, args, outputs, records, setup_context is "
      "not None)\n", ""),
-    ("leaf hooks", "autograd/accumulate.py",  # post-accumulate-grad hooks
+    ("leaf hooks", "autograd/engine.py",  # post-accumulate-grad hooks: run_node's test
+     "            if not leaf._requires_grad or leaf._post_accumulate_grad_hooks:\n",
+     "            if not leaf._requires_grad:\n"),
+    ("leaf hooks", "autograd/accumulate.py",  # and AccumulateGrad.apply's
      "        if leaf._post_accumulate_grad_hooks:\n"
      "            for hook in list(leaf._post_accumulate_grad_hooks.values()):\n"
      "                result = hook(leaf)\n                if result is not None:\n"

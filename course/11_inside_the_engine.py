@@ -237,15 +237,15 @@ print(inspect.getsource(engine.GraphTask.run))
 # %% [markdown]
 # You should recognise it: take a ready node, run it with its buffer, add what it returns into
 # its children's buffers, lower their counts, and queue those that reach zero. (`run_node` also
-# runs hooks, notebook 07; `release` drops what the node saved, notebook 09.)
+# runs hooks, notebook 07; saved tensors are freed, notebook 09; grad mode is off
+# without `create_graph`.)
 #
 # It also handles two kinds of graph that yours was not asked to. A node with several outputs
 # (`unbind`'s) gets one buffer slot per output: `add_gradient` puts a gradient in slot `nr`, the
 # index of `next_functions` that your loop skipped as `_`. And a broadcast gradient, like a
-# scalar bias's in `w * x + b`, is summed back to its input's shape (`validate`, in
-# `run_node` after each node's formula) before it travels on. For
-# speed, a pass without `create_graph=True` carries gradients as numpy arrays, and makes a
-# tensor only where one is seen: a hook, `.grad`.
+# scalar bias's in `w * x + b`, is summed back to its input's shape (`validate`, from
+# `run_node`) before it travels on. For speed, a pass without `create_graph=True` carries
+# gradients as numpy arrays, and makes a tensor only where one is seen: a hook, `.grad`.
 #
 # One difference: your `ready` is a plain list, theirs a *priority queue*. PyTorch numbers each
 # node as it is created (its *sequence number*) and, of the ready nodes, runs the one created

@@ -30,7 +30,7 @@ from .compat.legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, Fl
 from .creation import (arange, as_tensor, empty, eye, from_numpy, full, full_like, linspace, ones,
                        ones_like, tensor, zeros, zeros_like)
 from .creation import deprecated_range as range  # noqa: A004 - torch.range, as PyTorch names it
-from .ops.linalg import einsum
+from .ops.linalg import einsum, svd
 from .ops.operands import type_name as _type_name
 from .ops import arguments as _arguments
 from .ops import selection as _selection
@@ -39,9 +39,9 @@ from .ops.sorting import bucketize
 from .ops import pointwise_more as _pointwise_more
 from .ops import tiling as _tiling
 from .ops.tiling import meshgrid
+from . import random as _random
 from .random import (Generator, default_generator, get_rng_state, initial_seed, manual_seed,
-                     normal, rand, rand_like, randint, randn, randn_like, randperm, seed,
-                     set_rng_state)
+                     normal, rand_like, randint, randn_like, randperm, seed, set_rng_state)
 from .tensor import Tensor, is_tensor
 
 __version__ = "0.1.0"
@@ -92,6 +92,10 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
               "cumprod", "index_put", "median", "diagonal",
               # found by the tutorial corpus (tests/corpus/aladdin_tensorbasics.py)
               "diag", "true_divide", "matrix_power",
+              # found by the tutorial corpus (tests/corpus/pytorch_introyt_tensors.py)
+              "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "cross",
+              # found by the tutorial corpus (tests/corpus/forums_inplace_is_leaf.py)
+              "index_copy",
               # by how often tutorials use them (scripts/api_coverage.py), session 5
               "multinomial", "addcdiv"):
     globals()[_name] = _function_form(_name)
@@ -190,6 +194,21 @@ def _into(out: Tensor, result: Tensor, name: str) -> Tensor:
         out._data = values.copy()
     out._bump_version()
     return out
+
+
+def rand(*sizes: Any, out: Tensor | None = None, dtype: Any = None, **options: Any) -> Tensor:
+    """Uniform on [0, 1); with `out=`, drawn in out's dtype into out (`torch.rand(2, 2, out=c)`,
+    the introyt tensors tutorial)."""
+    if out is None:
+        return _random.rand(*sizes, dtype=dtype, **options)
+    return _into(out, _random.rand(*sizes, dtype=dtype or out.dtype, **options), "rand")
+
+
+def randn(*sizes: Any, out: Tensor | None = None, dtype: Any = None, **options: Any) -> Tensor:
+    """Standard normal; with `out=`, drawn in out's dtype into out."""
+    if out is None:
+        return _random.randn(*sizes, dtype=dtype, **options)
+    return _into(out, _random.randn(*sizes, dtype=dtype or out.dtype, **options), "randn")
 
 
 def is_floating_point(t: Tensor) -> bool:

@@ -70,6 +70,18 @@ class MoreTensorOps:
     def logical_or(self, other): return logical.logical(self, other, np.logical_or)
     def logical_xor(self, other): return logical.logical(self, other, np.logical_xor)
     def logical_not(self): return logical.logical_not(self)
+    def bitwise_and(self, other): return self._bitwise(other, np.bitwise_and, "bitwise_and")
+    def bitwise_or(self, other): return self._bitwise(other, np.bitwise_or, "bitwise_or")
+    def bitwise_xor(self, other): return self._bitwise(other, np.bitwise_xor, "bitwise_xor")
+
+    def bitwise_not(self):
+        if self.dtype.is_floating_point:
+            raise NotImplementedError(f'"bitwise_not_cpu" not implemented for '
+                                      f"'{self.dtype.scalar_name}'")
+        return ~self
+
+    def cross(self, other, dim=None): return linalg.cross(self, other, dim)
+    def unfold(self, dimension, size, step): return shape.unfold(self, dimension, size, step)
     def all(self, dim=None, keepdim=False): return logical.all_or_any(self, "all", dim, keepdim)
     def any(self, dim=None, keepdim=False): return logical.all_or_any(self, "any", dim, keepdim)
 
@@ -118,6 +130,8 @@ class MoreTensorOps:
         return index_write.index_add(self, dim, index, source, alpha)
 
     def index_fill(self, dim, index, value): return index_write.index_fill(self, dim, index, value)
+    def index_copy(self, dim, index, source):
+        return index_write.index_copy(self, dim, index, source)
 
     def index_put(self, indices, values, accumulate=False):
         return index_write.index_put(self, indices, values, accumulate)
@@ -192,6 +206,9 @@ class MoreTensorOps:
 
     def index_put_(self, indices, values, accumulate=False):
         return _inplace.inplace(self, lambda t: t.index_put(indices, values, accumulate), values)
+
+    def index_copy_(self, dim, index, source):
+        return _inplace.inplace(self, lambda t: t.index_copy(dim, index, source), source)
 
     def index_fill_(self, dim, index, value):
         return _inplace.inplace(

@@ -1,15 +1,21 @@
-"""minigrad.linalg: the vector norms of torch.linalg (`norm`, `vector_norm`) and
+"""minigrad.linalg: the vector norms of torch.linalg (`norm`, `vector_norm`), `cross` and
 `matrix_power`. Matrix norms other than the Frobenius norm (ord=2 on a matrix, 'nuc', 1, inf)
 and inverses are PyTorch-only."""
 from __future__ import annotations
 
 from typing import Any
 
+from .ops.linalg import cross as _cross
 from .ops.linalg import matrix_power
 from .ops.norm import vector_norm
 from .tensor import Tensor
 
-__all__ = ["matrix_power", "norm", "vector_norm"]
+__all__ = ["cross", "matrix_power", "norm", "vector_norm"]
+
+
+def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:  # noqa: A002
+    """torch.linalg.cross: the cross product along `dim` (of length 3 in both)."""
+    return _cross(input, other, dim, linalg=True)
 
 
 def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False,  # noqa: A002, N803

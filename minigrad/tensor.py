@@ -404,8 +404,8 @@ class Tensor:
 
     __str__ = __repr__
 
-    def __reduce_ex__(self, protocol: int) -> Any:
-        return (_rebuild, (self._data, self._requires_grad))
+    def __reduce_ex__(self, protocol: int) -> Any:  # a result keeps requires_grad, as in PyTorch
+        return (_rebuild, (self._data, self.requires_grad))
 
     def __deepcopy__(self, memo: dict) -> Tensor:
         """As PyTorch's: a leaf is copied with requires_grad and a deep copy of its .grad;

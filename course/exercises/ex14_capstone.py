@@ -73,7 +73,8 @@ check.train(train)
 # print(model[0].weight.requires_grad)
 # ```
 #
-# Set `frozen_prints` to the three things it prints.
+# Set `frozen_prints` to the three things it prints, each as a value: a number, a list of
+# numbers (nested for a 2-D tensor), `None`, or `True`/`False`.
 
 # %% grade_id="14-frozen"
 ### BEGIN SOLUTION

@@ -269,8 +269,8 @@ class GraphTask:
             grad_inputs = (grad_inputs,)
         if node._tensor_positions is not None:  # some of forward's arguments were not tensors
             grad_inputs = node._one_per_input(grad_inputs)
-        for grad, (shape, dtype) in zip(grad_inputs, node._input_meta):
-            if grad is not None and (grad.shape != shape or grad.dtype != dtype):
+        for g, (shape, dtype) in zip(grad_inputs, node._input_meta):
+            if g is not None and (g.shape != shape or g.dtype != dtype):
                 return validate(node, grad_inputs)  # summed back to its input's shape, or cast
         return grad_inputs
 

@@ -90,12 +90,14 @@ class BackwardFunction(FunctionCtx, Node):
 
     def apply_to_arrays(self, grads: list) -> tuple:
         """The node's turn in a backward pass that builds no graph, where gradients travel as
-        numpy arrays: the Function's formula on arrays, `_backward_on_arrays`, the same numpy
-        calls as `backward` makes through tensor operations, without an operation's bookkeeping
-        for each (what it earns: benchmarks/tricks.md). `backward` runs instead, on tensors, for
-        a Function without one, for saved tensors that come back through saved_tensors_hooks,
-        and for a gradient that came as a tensor (given by the caller, or summed in place over
-        paths: its identity and version must reach .grad as backward hands them on)."""
+        numpy arrays (engine.GraphTask.run_node calls the formula itself for a node that has
+        nothing more to it): the Function's formula on arrays, `_backward_on_arrays`, the same
+        numpy calls as `backward` makes through tensor operations, without an operation's
+        bookkeeping for each (what it earns: benchmarks/tricks.md). `backward` runs instead, on
+        tensors, for a Function without one, for saved tensors that come back through
+        saved_tensors_hooks, and for a gradient that came as a tensor (given by the caller, or
+        summed in place over paths: its identity and version must reach .grad as backward
+        hands them on)."""
         formula = self._forward_cls._backward_on_arrays
         if formula is None or self._unpacks_through_hooks or Tensor in map(type, grads):
             return self._apply_at_the_door(grads)

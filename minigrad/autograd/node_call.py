@@ -69,7 +69,7 @@ def _zeros_like_output(node: Node, nr: int) -> Any:
     out = ref() if ref is not None else None
     if out is not None:
         return zeros(out.shape, dtype=out.dtype)
-    meta = getattr(node, "_output_meta", None)  # the output itself is gone: its shape is kept
+    meta = node._output_meta  # the output itself is gone: its shape is kept
     if meta is None or meta[nr] is None:
         return None
     shape, dtype = meta[nr]

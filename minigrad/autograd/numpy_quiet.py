@@ -1,6 +1,7 @@
 """numpy quiet inside minigrad's operations and backward formulas, as PyTorch has no floating
-point warnings, and as it was outside them. (A module of its own, below function.py; function.py
-and _inplace.py import it, the engine and node_call take `_run_quietly` from function.py.)"""
+point warnings, and as it was outside them. (A module of its own, below function.py; function.py,
+_inplace.py and the engine, which keeps numpy quiet for a whole backward pass, import it;
+node_call takes `_run_quietly` from function.py.)"""
 from __future__ import annotations
 
 import contextvars

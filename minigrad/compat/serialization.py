@@ -1,8 +1,8 @@
 """torch.save and torch.load: tensors, parameters and whatever holds them (a state_dict, a
 list, a dict of checkpoints), written with pickle. Each tensor is stored as its values, dtype
 and requires_grad (no history, as PyTorch stores it), and loads back as a leaf tensor equal to
-the one saved. The file format is minigrad's own: PyTorch cannot read it, nor minigrad
-PyTorch's.
+the one saved (a result that required grad, a checkpoint's loss, still requires it). The file
+format is minigrad's own: PyTorch cannot read it, nor minigrad PyTorch's.
 
 As in PyTorch 2.6 and later, `load` reads only tensors and plain containers unless told
 `weights_only=False`: a whole saved model (`torch.save(model, path)`, as older tutorials do)
@@ -35,7 +35,7 @@ class _Pickler(pickle.Pickler):
     def reducer_override(self, obj: Any) -> Any:
         if isinstance(obj, Tensor):
             from ..nn.parameter import Parameter
-            return _rebuild, (np.array(obj._data), obj.requires_grad and obj.is_leaf,
+            return _rebuild, (np.array(obj._data), obj.requires_grad,
                               isinstance(obj, Parameter))
         return NotImplemented
 

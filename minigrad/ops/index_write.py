@@ -1,5 +1,6 @@
 """Writing into slices picked by an index along one dimension: index_add (source's slices added,
-repeated positions adding up) and index_fill (one value written); and index_put, the
+repeated positions adding up), index_copy (source's slices written) and index_fill (one value
+written); and index_put, the
 out-of-place `a[indices] = values`. Their gradients, as PyTorch's:
 the input's passes through (but where index_fill wrote), the source's is read back with
 index_select, a filled value's is the sum over the slices it went to."""
@@ -74,6 +75,59 @@ def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Any = 1
             raise RuntimeError(f"index {position} is out of bounds for dimension {d} with size "
                                f"{a.shape[d]}")
     return IndexAdd.apply(a, d, index.reshape(-1), source, alpha)
+
+
+class IndexCopy(Function):
+    """a with source's slices written at `index` along `dim` (a later index wins a position):
+    the overwritten slices send a its gradient back as zero, source gets index_select's"""
+    node_name = "IndexCopyBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim, index, source):
+        ctx.dim, ctx.index = dim, index
+        out = a._data.copy()
+        moved, src = np.moveaxis(out, dim, 0), np.moveaxis(source._data, dim, 0)
+        for i, position in enumerate(index._data.tolist()):  # in order: the last one stays
+            moved[position] = src[i]
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad_a = grad.index_fill(ctx.dim, ctx.index, 0) if ctx.needs_input_grad[0] else None
+        grad_source = index_select(grad, ctx.dim, ctx.index) if ctx.needs_input_grad[3] else None
+        return grad_a, None, None, grad_source
+
+
+def index_copy(a: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
+    (d,) = _dims(dim, a.ndim) or (0,)
+    if index.ndim > 1:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {index.ndim})")
+    if index.dtype is not _dtype.int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
+                           f"{_word(index)}")
+    if source.dtype is not a.dtype:
+        raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but "
+                           f"got (self) {_word(a)} and (source) {_word(source)}")
+    if a.ndim and source.ndim and a.ndim != source.ndim:
+        raise IndexError(f"index_copy_(): When source and destination are not scalars, their "
+                         f"dimensionality must match. Source dimensionality ({source.ndim}), "
+                         f"destination dimensionality ({a.ndim})")
+    sliced = [n for i, n in enumerate(a.shape) if i != d]
+    source_sliced = [n for i, n in enumerate(source.shape) if i != d]
+    if sliced != source_sliced:
+        raise RuntimeError(
+            "index_copy_(): Source/destination tensor must have same slice shapes. Destination "
+            f"slice shape: {' '.join(map(str, sliced))} at dimension {d} and source slice "
+            f"shape: {' '.join(map(str, source_sliced))} at dimension 0.")
+    count = source.shape[d] if source.ndim else 1
+    if index.numel() != count:
+        raise IndexError(f"index_copy_(): Number of indices ({index.numel()}) should be equal to "
+                         f"source.size(dim) ({count})")
+    for position in index._data.reshape(-1).tolist():
+        if not 0 <= position < (a.shape[d] if a.ndim else 1):
+            raise IndexError(f"index_copy_(): index {position} is out of bounds for dimension "
+                             f"{d} with size {a.shape[d] if a.ndim else 1}")
+    return IndexCopy.apply(a, d, index.reshape(-1), source)
 
 
 class IndexFill(Function):

@@ -1,6 +1,9 @@
 """Matrix products. d(A @ B) = dC @ B^T for A and A^T @ dC for B."""
 from __future__ import annotations
 
+import warnings
+from collections import namedtuple
+
 import numpy as np
 
 from ..autograd.function import Function
@@ -253,3 +256,75 @@ def matrix_power(A: Tensor, n: int) -> Tensor:  # noqa: N803
         if bit:
             result = z if result is None else result.matmul(z)
     return result
+
+
+class LinalgCross(Function):
+    """cross(a, b) along dim: a gets cross(b, grad) and b gets cross(grad, a)"""
+    node_name = "LinalgCrossBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, dim):
+        ctx.dim = dim
+        a_needs_grad, b_needs_grad = ctx.needs_input_grad[:2]
+        ctx.save_for_backward(b if a_needs_grad else None, a if b_needs_grad else None)
+        return Tensor(np.cross(a._data, b._data, axis=dim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        b, a = ctx.saved_tensors
+        return (LinalgCross.apply(b, grad, ctx.dim) if ctx.needs_input_grad[0] else None,
+                LinalgCross.apply(grad, a, ctx.dim) if ctx.needs_input_grad[1] else None, None)
+
+
+_CROSS_WITHOUT_DIM = {"warned": False}
+
+
+def cross(a: Tensor, b: Tensor, dim: int | None = None, *, linalg: bool = False) -> Tensor:
+    """torch.cross (dim: the first of a's dimensions of size 3, with PyTorch's warning, once a
+    process as PyTorch gives it) and torch.linalg.cross (dim=-1)."""
+    if dim is None and not linalg:
+        if not _CROSS_WITHOUT_DIM["warned"]:
+            _CROSS_WITHOUT_DIM["warned"] = True
+            warnings.warn(
+                "Using torch.cross without specifying the dim arg is deprecated.\nPlease either "
+                "pass the dim explicitly or simply use torch.linalg.cross.\nThe default value of "
+                "dim will change to agree with that of linalg.cross in a future release.",
+                UserWarning, stacklevel=3)
+        sizes = [i for i, n in enumerate(a.shape) if n == 3]
+        if not sizes:
+            raise RuntimeError("no dimension of size 3 in input")
+        dim = sizes[0]
+    dim = -1 if dim is None else dim
+    if a.ndim != b.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    if a.shape[dim] != 3 or b.shape[dim] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+                           f"{a.shape[dim]} and {b.shape[dim]}")
+    return LinalgCross.apply(a, b, dim)
+
+
+class SvdResult(namedtuple("SvdResult", ["U", "S", "V"])):
+    """What torch.svd returns, printed as PyTorch's torch.return_types.svd."""
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"torch.return_types.svd(\nU={self.U!r},\nS={self.S!r},\nV={self.V!r})"
+
+
+SvdResult.__name__ = SvdResult.__qualname__ = "svd"
+SvdResult.__module__ = "torch.return_types"
+
+
+def svd(a: Tensor, some: bool = True, compute_uv: bool = True) -> SvdResult:
+    """torch.svd: A = U diag(S) V^T, from LAPACK through numpy (the signs of U's and V's
+    columns are LAPACK's, which may differ from PyTorch's). Its gradient is PyTorch-only."""
+    if not a.dtype.is_floating_point:
+        raise RuntimeError(f"linalg.svd: Expected a floating point or complex tensor as input. "
+                           f"Got {a.dtype.scalar_name}")
+    if a.requires_grad:
+        raise NotImplementedError("minigrad is a subset of PyTorch: torch.svd of a tensor that "
+                                  "requires grad (its gradient) is not implemented")
+    u, s, vh = np.linalg.svd(a._data, full_matrices=not some)
+    if not compute_uv:
+        u, vh = np.zeros_like(u), np.zeros_like(vh)
+    return SvdResult(Tensor(u), Tensor(s), Tensor(np.swapaxes(vh, -1, -2).copy()))

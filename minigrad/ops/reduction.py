@@ -47,10 +47,15 @@ del _result
 
 
 def _restore(grad: Tensor, shape: tuple, dims: tuple, keepdim: bool) -> Tensor:
-    """Give a reduced gradient its reduced dimensions back (as size 1) so it broadcasts."""
+    """Give a reduced gradient its reduced dimensions back (as size 1) so it broadcasts. A
+    tensor gets them one unsqueeze at a time, lowest first, as PyTorch's backward formulas do
+    (a graph made with create_graph=True has their nodes: `jvp` ends in SqueezeBackward1)."""
     if not keepdim and grad.ndim:  # (a 0-d gradient broadcasts as it is)
-        kept = [1 if i in dims else s for i, s in enumerate(shape)]
-        grad = grad.reshape(kept)
+        if isinstance(grad, Tensor):
+            for dim in sorted(d % len(shape) for d in dims):
+                grad = grad.unsqueeze(dim)
+            return grad
+        grad = grad.reshape([1 if i in dims else s for i, s in enumerate(shape)])
     return grad
 
 

@@ -372,3 +372,65 @@ class ToCopy(Function):
     @staticmethod
     def backward(ctx, grad):
         return grad.to(ctx.dtype), None
+
+
+def _window_positions(length: int, size: int, step: int) -> np.ndarray:
+    """Where each element of each window of `unfold` comes from: (windows, size) positions."""
+    windows = (length - size) // step + 1
+    return np.arange(windows)[:, None] * step + np.arange(size)[None, :]
+
+
+class Unfold(Function):
+    """unfold(dim, size, step): the windows along dim as a new last dimension (a view whose
+    windows may overlap); each element's gradient is the sum over the windows that hold it"""
+    node_name = "UnfoldBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim, size, step):
+        ctx.shape, ctx.dim, ctx.size, ctx.step = a.shape, dim, size, step
+        data = a._data
+        strides = data.strides
+        windows = (data.shape[dim] - size) // step + 1
+        values = np.lib.stride_tricks.as_strided(
+            data, data.shape[:dim] + (windows,) + data.shape[dim + 1:] + (size,),
+            strides[:dim] + (strides[dim] * step,) + strides[dim + 1:] + (strides[dim],),
+            writeable=step >= size)  # overlapping windows: PyTorch writes element by element
+        return _view_of(values, a)  # into shared memory, which minigrad does not repeat
+
+    @staticmethod
+    def backward(ctx, grad):
+        return UnfoldBackward.apply(grad, ctx.shape, ctx.dim, ctx.size, ctx.step), None, None, None
+
+
+class UnfoldBackward(Function):
+    """unfold's backward as a function (its gradient is unfold again)"""
+    node_name = "UnfoldBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, shape, dim, size, step):
+        ctx.dim, ctx.size, ctx.step = dim, size, step
+        full = tuple(shape)
+        out = np.zeros(full, dtype=grad._data.dtype)
+        positions = _window_positions(full[dim], size, step)
+        moved = np.moveaxis(grad._data, -1, dim + 1)  # ..., windows, size, ...
+        moved = moved.reshape(full[:dim] + (positions.size,) + full[dim + 1:])
+        np.add.at(out, (slice(None),) * dim + (positions.ravel(),), moved)
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Unfold.apply(grad, ctx.dim, ctx.size, ctx.step), None, None, None, None
+
+
+def unfold(a: Tensor, dimension: int, size: int, step: int) -> Tensor:
+    dims = _dims(dimension, a.ndim)
+    dim = dims[0] if dims else 0
+    length = a.shape[dim] if a.ndim else 1
+    if size > length:
+        raise RuntimeError(f"maximum size for tensor at dimension {dim} is {length} but size "
+                           f"is {size}")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    if not a.ndim:  # one window of the one value (recorded as a view, not UnfoldBackward0)
+        return a.reshape(1)[:size]
+    return Unfold.apply(a, dim, size, step)

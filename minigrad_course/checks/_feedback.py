@@ -302,6 +302,11 @@ def is_number(value: Any) -> bool:
     return array is not None and array.size == 1 and math.isfinite(float(array.reshape(())))
 
 
+def times(count: int) -> str:
+    """How often something ran: "once", "0 times", "3 times" (never "1 times")."""
+    return "once" if count == 1 else f"{count} times"
+
+
 def describe(value: Any) -> str:
     """What kind of answer the learner gave, in words, without judging it."""
     if value is None:

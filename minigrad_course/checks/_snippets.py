@@ -62,14 +62,27 @@ def shape_note(answer: Any, actual: Any) -> str:
             "as a list")
 
 
+def text_note(answer: Any, actual: Any) -> str:
+    """When a prediction is written as the text a print shows ("None", "tensor([4.])") where
+    the print is a value, say how to write it: the text can never match, whatever it says, and
+    "not what it prints" would send the learner to rethink a prediction that may be right."""
+    if not isinstance(answer, str) or isinstance(actual, str) or answer.strip().lower() == RAISES:
+        return ""
+    text = answer.strip()
+    if text in ("None", "True", "False"):
+        return f"; you wrote the text {text!r}: write {text} without quotes"
+    return (f"; you wrote the text {text[:40]!r}: write a printed tensor's numbers as a number, "
+            "or a list of numbers, without quotes")
+
+
 def check_predictions(subject: str, answers: Any, sources: str | list[str], labels: list[str],
                       success: str, hint: str | None = None) -> None:
     """The learner's list `answers` against what the snippet (or each of several snippets,
     run separately) prints, marked as a whole: a failure does not say which prediction was
     wrong, or a second try would be a guess per line rather than a prediction, and it gives no
     hint per line (a hint about one print gives that print away). It names the idea to apply,
-    the success line's, and predictions whose shape the print cannot have. `hint` is for a
-    single prediction, where saying it is wrong reveals nothing more."""
+    the success line's, and predictions whose shape or form (a text) the print cannot have.
+    `hint` is for a single prediction, where saying it is wrong reveals nothing more."""
     actual = [value for source in ([sources] if isinstance(sources, str) else sources)
               for value in printed_values(source)]
     assert len(actual) == len(labels), "snippet and labels disagree"  # our bug
@@ -85,15 +98,17 @@ def check_predictions(subject: str, answers: Any, sources: str | list[str], labe
         checks.verdict(success)
         return
     if len(actual) == 1:
+        if note := text_note(answers[0], actual[0]):
+            checks.fail_now(f"{note.removeprefix('; ')}.")
         checks.fail_now(f"that is not what it prints (you wrote {describe(answers[0])}"
                         f"{shape_note(answers[0], actual[0])}). Hint: {hint}")
-    shapes = [f"{label}{note}".replace("; it", ": it", 1)
+    to_fix = [f"{label}: {note.removeprefix('; ')}"
               for answer, value, label in zip(answers, actual, labels)
-              if (note := shape_note(answer, value))]
+              if (note := text_note(answer, value) or shape_note(answer, value))]
     idea = success.split(": ", 1)[-1]
     text = (f"not all {len(actual)} are what the code prints. The check does not say which, "
             "so that a second try is a new prediction rather than a guess: read the code again, "
             "one print at a time, against the lesson with this notebook's number.")
-    if shapes:
-        text += " Shapes to fix: " + "; ".join(shapes) + "."
+    if to_fix:
+        text += " To fix first: " + "; ".join(to_fix) + "."
     checks.fail_now(f"{text} Hint: {idea[0].lower()}{idea[1:]}")

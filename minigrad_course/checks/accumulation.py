@@ -10,7 +10,7 @@ from minigrad.tensor import Tensor
 from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
-from ._feedback import Checks, roughly, same_numbers, shown
+from ._feedback import Checks, roughly, same_numbers, shown, times
 from ._snippets import check_predictions
 
 BOTH_ORDERS_SNIPPETS = {
@@ -163,7 +163,7 @@ def _micro_judge(checks: Checks, case: dict, got: dict) -> None:
     expected_passes = -(-n // size)
     checks.expect(len(passes) == expected_passes,
                   f"{which}: backward() should run once per micro-batch "
-                  f"({expected_passes} times); it ran {len(passes)} times.")
+                  f"({times(expected_passes)}); it ran {times(len(passes))}.")
     unmatched = list(passes)
     for start in range(0, n, size):
         share = _gradient(inputs[start:start + size], targets[start:start + size], case["w0"], n)

@@ -14,7 +14,7 @@ from minigrad.tensor import Tensor
 from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
-from ._feedback import Checks, describe, is_number, roughly, same_numbers, shown
+from ._feedback import Checks, describe, is_number, roughly, same_numbers, shown, times
 from ._snippets import check_predictions
 
 STEPS = 100
@@ -109,7 +109,7 @@ def _train_judge(checks: Checks, case: list, got: dict) -> None:
                            "each loss should be a Python float (loss.item()), not a tensor "
                            "that keeps its whole graph alive.")
     checks.expect(got["optimizer_steps"] == steps,
-                  f"{call_text}: optimizer.step() ran {got['optimizer_steps']} times; once per "
+                  f"{call_text}: optimizer.step() ran {times(got['optimizer_steps'])}; once per "
                   "step is asked: the optimizer given does the update.")
     if steps == STEPS and floats:
         checks.expect(lambda: losses[-1] < 0.5 * losses[0],
@@ -127,7 +127,7 @@ def _train_judge(checks: Checks, case: list, got: dict) -> None:
                   f"{call_text}: the model given was not trained as the usual loop trains it: "
                   "train that model, with that optimizer.")
     checks.expect(got["backward_runs"] == steps,
-                  f"{call_text}: backward() ran {got['backward_runs']} times; once per step is "
+                  f"{call_text}: backward() ran {times(got['backward_runs'])}; once per step is "
                   "asked.")
 
 
@@ -299,7 +299,7 @@ def train_step(step_fn: Callable) -> None:
     for seed, points, lr in ((0, 40, 0.5), (5, 30, 0.2)):
         xs, ys = two_moons(points, seed)
         model, reference = make_model(seed), make_model(seed)
-        optimizer = optim.SGD(model.parameters(), lr=lr)
+        optimizer = _CountedSGD(model.parameters(), lr=lr)
         expected_optimizer = optim.SGD(reference.parameters(), lr=lr)
         loss_fn = nn.CrossEntropyLoss()
         for attempt in (1, 2):
@@ -308,20 +308,29 @@ def train_step(step_fn: Callable) -> None:
             expected = loss_fn(reference(xs), ys)
             expected.backward()
             expected_optimizer.step()
-            with Watch() as watch:
+            steps_before = optimizer.steps_taken
+            with Watch(given=(_CountedSGD.step,)) as watch:
                 loss = checks.call(step_fn, model, optimizer, loss_fn, xs, ys, doing=which)
+            checks.expect(optimizer.steps_taken - steps_before == 1,
+                          f"{which}: the optimizer given took "
+                          f"{optimizer.steps_taken - steps_before} steps; one is asked: it is the "
+                          "one the loop below goes on with.")
             checks.expect(isinstance(loss, float), f"{which}: it should return the loss as a "
                           f"Python float (loss.item()), not {describe(loss)}.")
             checks.expect(is_number(loss) and same_numbers(loss, expected.item()),
                           f"{which}: the loss returned is not the loss of the model before "
                           "this step's update. Hint: compute it from model(xs) before step().")
             checks.expect(watch.backward_runs == 1, f"{which}: backward() ran "
-                          f"{watch.backward_runs} times; once per step is asked.")
-            checks.expect(all(p.grad is not None and same_numbers(p.grad, q.grad)
-                              for p, q in zip(model.parameters(), reference.parameters())),
-                          f"{which}: afterwards, .grad does not hold this step's gradient. "
-                          "Hint: reset first, then backward(): gradients accumulate "
-                          "(notebook 03), and a reset after step() would leave None.")
+                          f"{times(watch.backward_runs)}; once per step is asked.")
+            grads = [p.grad for p in model.parameters()]
+            held = "some .grad is None" if any(g is None for g in grads) else \
+                "every .grad is zeros" if all(not g._data.any() for g in grads) else \
+                ".grad holds other numbers"
+            checks.expect(all(g is not None and same_numbers(g, q.grad)
+                              for g, q in zip(grads, reference.parameters())),
+                          f"{which}: afterwards, {held}, not this step's gradient. Hint: reset "
+                          "first, then backward(), then step(): gradients accumulate (notebook "
+                          "03), and a reset after step() erases what the loop below reads.")
             if not checks.expect(all(same_numbers(mine, theirs) for mine, theirs in
                                      zip(_snapshot(model), _snapshot(reference))),
                                  f"{which}: the parameters did not move as one SGD step with "

@@ -23,7 +23,7 @@ import minigrad
 from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
-from ._feedback import Checks, as_array, same_numbers, shown
+from ._feedback import Checks, as_array, same_numbers, shown, times
 from ._snippets import check_predictions
 
 SHAPES = [(3, 4), (4,), (1, 4), (3, 1), ()]  # any two broadcast together, to (3, 4) at most
@@ -194,8 +194,9 @@ def _op_slip(name: str, grads: Any, arrays: list, grad: np.ndarray) -> str | Non
     full = np.broadcast_shapes(*(a.shape for a in arrays))
     others = arrays[::-1]
     if name == "mul" and any(np.shape(g) != a.shape for g, a in zip(grads, arrays)) and all(
-            _is_array(g) and np.shape(g) in (a.shape, full) and _same(broadcast_gradient(np.asarray(g), a.shape),
-                      broadcast_gradient(grad * other, a.shape))
+            _is_array(g) and np.shape(g) in (a.shape, full) and
+            _same(broadcast_gradient(np.asarray(g), a.shape),
+                  broadcast_gradient(grad * other, a.shape))
             for g, a, other in zip(grads, arrays, others)):
         return (" Hint: right numbers, but not yet summed: an input that was broadcast gets "
                 "its gradient summed back to its shape.")
@@ -477,7 +478,7 @@ def backward_pass(Tensor: type, backward: Callable) -> None:
         program.theirs[root_index].backward()
         _wrong_grad(checks, description, program, had_ones)
         most = max(runs.values(), default=0)
-        checks.expect(most <= 1, f"for {description}, a grad_fn ran {most} times. Hint: run "
+        checks.expect(most <= 1, f"for {description}, a grad_fn ran {times(most)}. Hint: run "
                       "each once, when all the gradients it will receive are in, with their "
                       "sum (count them first).")
         checks.expect(lambda: _own_grads(program.mine),
@@ -540,7 +541,7 @@ def optimizer(Tensor: type, SGD: type) -> None:
                       "zero_grad() clears them.")
         checks.call(optimizer.zero_grad, doing="optimizer.zero_grad()")
         checks.expect(all(m.grad is None for m in mine),
-                      f"after zero_grad(), a .grad is not None. Hint: PyTorch's "
+                      "after zero_grad(), a .grad is not None. Hint: PyTorch's "
                       "zero_grad() sets .grad to None (set_to_none=True), not to zeros.")
         reference.zero_grad()
     checks.verdict("SGD's step() moves each parameter by -lr times its gradient, as "

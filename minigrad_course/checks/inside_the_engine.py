@@ -27,7 +27,7 @@ from ..integrity.watch import Watch
 from . import _graphs
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
-from ._feedback import Checks, same_numbers, shown
+from ._feedback import Checks, same_numbers, shown, times
 from ._snippets import check_predictions
 
 Graph = tuple[Tensor, list[Tensor]]  # a scalar output and its leaves
@@ -173,7 +173,7 @@ def _by_hand_judge(checks: Checks, case: dict, got: dict) -> None:
                       f"{which}, leaf {index + 1}'s .grad differs from what y.backward() gives. "
                       "Hint: add up every gradient that reaches a node before running it, and "
                       "add into .grad (it may already hold values).")
-    checks.expect(got["most_runs"] <= 1, f"{which}, a node ran {got['most_runs']} times. Hint: "
+    checks.expect(got["most_runs"] <= 1, f"{which}, a node ran {times(got['most_runs'])}. Hint: "
                   "call each node once, after all its gradients are in, with their sum.")
 
 
@@ -400,7 +400,7 @@ def backward_pass(my_backward: Callable) -> None:
                       f"for {description}, a leaf's .grad requires grad, so it recorded a graph. "
                       "Hint: call the nodes under torch.no_grad().")
         most = max(calls.values(), default=0)
-        checks.expect(most <= 1, f"for {description}, a node ran {most} times. Hint: call "
+        checks.expect(most <= 1, f"for {description}, a node ran {times(most)}. Hint: call "
                       "each node once, after all its gradients are in, with their sum.")
         checks.expect(functools.partial(_own_grads, leaves),
                       f"for {description}, a leaf's .grad is the gradient tensor the pass sent "

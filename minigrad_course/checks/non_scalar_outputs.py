@@ -198,7 +198,8 @@ def _mse_judge(checks: Checks, case: dict, got: dict) -> None:
     xs, ys, w0 = case["xs"], case["ys"], case["w0"]
     expected = 2 * xs.T @ (xs @ w0 - ys) / len(xs)  # the mean squared error's, by hand
     mine = got["gradient"]
-    which = f"with {len(case['xs'])} samples"
+    n = len(case["xs"])
+    which = f"with {n} sample{'s' if n != 1 else ''}"
     if not checks.expect(mine is not None, f"{which}: it should return w's gradient, not "
                          "None."):
         return

@@ -11,7 +11,7 @@ from minigrad.tensor import Tensor
 from ..integrity.watch import Watch
 from ._data import BadData, value_data
 from ._exercise import Exercise, call, prediction
-from ._feedback import Checks, as_array, same_numbers
+from ._feedback import Checks, as_array, same_numbers, times
 from ._snippets import check_predictions
 
 ZERO_GRAD_SNIPPET = """\
@@ -112,7 +112,7 @@ def _fit_judge(checks: Checks, case: list, got: dict) -> None:
                          f"{call_text}: losses should hold one number per step ({steps})."):
         return
     checks.expect(got["backward_runs"] == steps,
-                  f"{call_text}: backward() ran {got['backward_runs']} times, once per step is "
+                  f"{call_text}: backward() ran {times(got['backward_runs'])}, once per step is "
                   "asked: the loop should still learn by gradient descent.")
     expected = _descent(steps, lr)
     # A drawn lr and step count may be too small for gradient descent itself to get there:

@@ -106,3 +106,37 @@ def test_an_update_under_no_grad_that_overflows_does_not_warn(torch):
     assert results[0] == results[1] == [float("inf"), float("inf")]
     with pytest.warns(RuntimeWarning, match="overflow"):
         np.array([1e300]) * np.array([1e300])
+
+
+def test_a_sum_over_paths_that_overflows_does_not_warn():
+    # the engine keeps numpy quiet for a whole backward pass: two gradients of 3e38 reaching
+    # one leaf add up to inf in float32 (engine.GraphTask.add_gradient), as in PyTorch
+    x = minigrad.tensor([1.0], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        (x * 3e38 + x * 3e38).sum().backward()
+    assert x.grad.tolist() == [float("inf")]
+    with pytest.warns(RuntimeWarning, match="overflow"):  # and numpy warns again afterwards
+        np.array([1e300]) * np.array([1e300])
+
+
+def test_hooks_and_custom_backwards_warn_as_the_callers_code_does():
+    """A hook and a custom Function's backward are the learner's code: inside a backward pass,
+    numpy warns there as it does outside it (and in PyTorch)."""
+    class Doubled(Function):
+        @staticmethod
+        def forward(ctx, t):
+            return t * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            np.array([1e300]) * np.array([1e300])  # numpy of the learner's own
+            return grad * 2
+
+    x = minigrad.tensor([1.0], requires_grad=True)
+    y = x * 3
+    y.register_hook(lambda grad: np.log(np.zeros(1)) and None)
+    with pytest.warns(RuntimeWarning) as caught:
+        Doubled.apply(y).sum().backward()
+    assert {"overflow", "divide"} <= {str(w.message).split()[0] for w in caught}, caught
+    assert x.grad.tolist() == [6.0]

@@ -52,7 +52,7 @@ FLOAT_ORDER = frozenset({
     "pytorch_polynomial_custom_function", "pytorch_polynomial_nn", "pytorch_polynomial_optim",
     "pytorch_polynomial_tensor", "udacity_training_neural_networks", "dvgodoy_chapter2",
     "dvgodoy_chapter_extra", "fastai_course22p2_minibatch", "karpathy_makemore_wavenet",
-    "mrdbourke_common_errors", "pytorch_polynomial_module"})
+    "mrdbourke_common_errors", "pytorch_polynomial_module", "cs224n_word_window"})
 
 # The corpus programs that take over a second each on minigrad (training loops; measured one
 # after another on a busy 2-core machine: from 1.3 s for nyu_spiral_classification to 28 s for
@@ -61,7 +61,8 @@ CORPUS_SLOW = frozenset({
     "cs231n_pytorch", "dlwpt_autograd", "dlwpt_optimizers", "dlwpt_parameter_estimation",
     "dvgodoy_chapter_extra", "fastai_course22p2_minibatch",
     "hunkim_logistic_regression", "mrdbourke_workflow_together", "nyu_spiral_classification",
-    "pytorch_dynamic_net", "raschka_mlbook_ch13_mechanics", "uvadlc_intro_to_pytorch"})
+    "pytorch_dynamic_net", "pytorch_optimization_tutorial", "raschka_mlbook_ch13_mechanics",
+    "uvadlc_intro_to_pytorch", "uvadlc_transformers"})
 
 # Corpus programs whose PyTorch output depends on the CPU through Intel MKL's float32 sqrt, which
 # PyTorch's x86-64 builds call and which rounds correctly on some CPUs (the AVX2 machine the

@@ -284,3 +284,28 @@ def test_gradcheck_warns_on_float32_inputs_as_pytorch_does(torch):
 
     assert messages(mg) == messages(torch)
     assert messages(mg) and "Input #1" in messages(mg)[0]
+
+
+REDUCTIONS = {"sum(1)": lambda x: x.sum(1), "sum((0, 2))": lambda x: x.sum((0, 2)),
+              "std(1)": lambda x: x.std(1), "norm(dim=1)": lambda x: x.norm(dim=1),
+              "logsumexp(2)": lambda x: x.logsumexp(2), "prod(1)": lambda x: x.prod(1),
+              "var((0, 1))": lambda x: x.var((0, 1))}
+
+
+@pytest.mark.parametrize("name", REDUCTIONS)
+def test_reduced_dims_come_back_by_unsqueeze_as_in_pytorch(torch, name):
+    """A reduction's backward gives the gradient its dimensions back one unsqueeze at a time,
+    so a gradient taken through it with create_graph=True ends in SqueezeBackward1, as
+    torch.autograd.functional.jvp's result does (the documentation's example)."""
+    names = []
+    for lib in (mg, torch):
+        x = lib.tensor(np.random.default_rng(0).uniform(0.5, 1.5, (2, 3, 4)), requires_grad=True)
+        y = REDUCTIONS[name](x)
+        v = lib.ones_like(y, requires_grad=True)
+        (g,) = lib.autograd.grad(y, x, v, create_graph=True)
+        (h,) = lib.autograd.grad((g * x).sum(), v, create_graph=True)
+        names.append((h.grad_fn.name(), h.shape))
+    jvp = [lib.autograd.functional.jvp(lambda x: x.exp().sum(dim=1), lib.ones(2, 2),
+                                       lib.ones(2, 2), create_graph=True)[1].grad_fn.name()
+           for lib in (mg, torch)]
+    assert names[0] == names[1] and jvp[0] == jvp[1]

@@ -125,7 +125,8 @@ def test_save_and_load_round_trip(tmp_path):
     back = mg.load(buffer)
     assert repr(back["x"]) == "tensor([0, 1, 2])"
     assert type(back["w"]).__name__ == "Parameter" and mg.equal(back["w"], w)
-    assert repr(back["y"]) == "tensor([2., 2.])"  # a result with history loads as a plain leaf
+    # a result loads as a leaf that keeps requires_grad (as in PyTorch: compared with it below)
+    assert repr(back["y"]) == "tensor([2., 2.], requires_grad=True)" and back["y"].is_leaf
     assert repr(back["list"]) == "[tensor(1.5000, dtype=torch.float64)]"
 
 
@@ -136,6 +137,21 @@ def test_save_load_prints_as_torch(torch, tmp_path):
         layer = lib.nn.Linear(2, 2)
         lib.save(layer.state_dict(), tmp_path / f"{lib.__name__}.pt")
         seen.append(repr(lib.load(tmp_path / f"{lib.__name__}.pt")))
+    assert seen[0] == seen[1]
+
+
+def test_a_saved_result_loads_as_a_leaf_that_requires_grad_as_torch(torch, tmp_path):
+    """A checkpoint's 'loss' (PyTorch's saving-and-loading tutorial) is a result with a
+    grad_fn: saved and pickled, it comes back as a leaf that requires grad, as in PyTorch."""
+    import pickle
+    seen = []
+    for lib in (mg, torch):
+        x = lib.ones(2, requires_grad=True)
+        saved = {"loss": (x * 2).sum(), "row": x[0], "plain": (x * 2).detach(), "leaf": x}
+        lib.save(saved, tmp_path / f"{lib.__name__}.pt")
+        loaded = lib.load(tmp_path / f"{lib.__name__}.pt")
+        pickled = pickle.loads(pickle.dumps(x * 3))
+        seen.append((repr(loaded), [t.is_leaf for t in loaded.values()], repr(pickled)))
     assert seen[0] == seen[1]
 
 

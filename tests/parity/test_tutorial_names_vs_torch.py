@@ -664,6 +664,158 @@ def test_like_functions_take_their_tensor_as_input(torch):
         x = lib.arange(4)
         lib.manual_seed(0)
         return (lib.zeros_like(input=x), lib.ones_like(input=x),
-                lib.full_like(input=x, fill_value=7), lib.empty_like(input=x).shape, lib.rand_like(input=x.float()),
-                lib.randn_like(input=x.double()))
+                lib.full_like(input=x, fill_value=7), lib.empty_like(input=x).shape,
+                lib.rand_like(input=x.float()), lib.randn_like(input=x.double()))
     assert_same_as_torch(case, torch)
+
+
+# Names the introyt tensors tutorial uses (tests/corpus/pytorch_introyt_tensors.py).
+INTROYT_TENSOR_CASES = {
+    "bitwise": lambda L: (
+        L.bitwise_xor(L.tensor([1, 5, 11]), L.tensor([2, 7, 10])),
+        L.tensor([1, 5, 11]).bitwise_xor(3), L.bitwise_and(L.tensor([1, 5, 11]), 6),
+        L.bitwise_or(L.tensor([1, 5]), L.tensor([[2], [8]])), L.bitwise_not(L.tensor([1, -6])),
+        L.bitwise_not(L.tensor([True, False])),
+        L.bitwise_xor(L.tensor([True, False]), L.tensor([True, True])),
+        L.tensor([3], dtype=L.uint8).bitwise_not()),
+    "bitwise on floats": lambda L: L.bitwise_xor(L.ones(2), L.ones(2)),
+    "bitwise_not on floats": lambda L: L.bitwise_not(L.ones(2)),
+    "bitwise with a float number": lambda L: L.bitwise_xor(L.tensor([1, 2]), 2.5),
+    "cross": lambda L: (L.cross(L.tensor([0., 1., 0.]), L.tensor([1., 0., 0.]), dim=0),
+                        L.tensor([[1., 2., 3.]]).cross(L.tensor([[4., 5., 6.]]), dim=1),
+                        L.linalg.cross(L.arange(6.).reshape(2, 3), L.tensor([[1., -2., 3.]]))),
+    "cross, first dim of size 3": lambda L: L.cross(L.arange(18.).reshape(3, 2, 3),
+                                                    L.ones(3, 2, 3)),
+    "cross without a dim of size 3": lambda L: L.cross(L.ones(2), L.ones(2)),
+    "cross gradients": lambda L: _cross_gradients(L),
+    "cross without length 3": lambda L: L.cross(L.ones(3, 2), L.ones(3, 2), dim=1),
+    "linalg.cross without length 3": lambda L: L.linalg.cross(L.ones(2), L.ones(2)),
+    "cross of different ndim": lambda L: L.cross(L.ones(3), L.ones(4, 3), dim=-1),
+    "svd": lambda L: _svd_values(L),
+    "svd of integers": lambda L: L.svd(L.tensor([[1, 2], [3, 4]])),
+    "rand and randn out=": lambda L: _random_out(L),
+}
+
+
+def _cross_gradients(L):
+    a = L.tensor([[1., 2., 3.], [-1., 0.5, 2.]], dtype=L.float64, requires_grad=True)
+    b = L.tensor([[0.5, -1., 4.]], dtype=L.float64, requires_grad=True)
+    y = L.linalg.cross(a, b)
+    (g,) = L.autograd.grad((y * L.tensor([1., 2., 3.], dtype=L.float64)).sum(), a,
+                           create_graph=True)
+    (g * g).sum().backward()
+    return y, g, a.grad, b.grad
+
+
+def _svd_values(L):
+    m = L.tensor([[1.1985, 1.8972], [2.8392, 0.0340]], dtype=L.float64)
+    U, S, V = L.svd(m)
+    full = L.svd(L.ones(3, 2, dtype=L.float64), some=False)
+    return (type(L.svd(m)).__name__, S, L.allclose(U @ L.diag(S) @ V.T, m),
+            full.U.shape, full.V.shape, L.svd(m.T[:1]).V.shape)
+
+
+def _random_out(L):
+    c = L.zeros(2, 2)
+    L.manual_seed(0)
+    d = L.rand(2, 2, out=c)
+    e = L.randn(3, out=L.zeros(3, dtype=L.float64))
+    return c, d is c, e
+
+
+@pytest.mark.parametrize("name", INTROYT_TENSOR_CASES)
+def test_introyt_tensor_names(torch, name):
+    assert_same_as_torch(INTROYT_TENSOR_CASES[name], torch)
+
+
+# Tensor.unfold (CS224N's word-window notebook: tests/corpus/cs224n_word_window.py)
+def _unfold_gradients(L):
+    x = L.arange(10., dtype=L.float64).reshape(2, 5).requires_grad_()
+    y = x.unfold(1, 3, 1)
+    (g,) = L.autograd.grad((y ** 2 * L.arange(18., dtype=L.float64).reshape(2, 3, 3)).sum(), x,
+                           create_graph=True)
+    g.sum().backward()
+    return y, y.shape, y.stride(), g, x.grad
+
+
+def _unfold_is_a_view(L):
+    x = L.arange(6.)
+    y = x.unfold(0, 2, 2)
+    x[0] = 10.
+    y.add_(1)  # windows that do not overlap take writes
+    a = L.arange(6.).requires_grad_()
+    b = a * 1
+    c = b.unfold(0, 3, 1)
+    b.mul_(2)
+    c.sum().backward()
+    return y, x, c, a.grad
+
+
+UNFOLD_CASES = {
+    "windows": lambda L: (L.arange(1, 9).view(2, 4).unfold(1, 2, 1),
+                          L.arange(12.).reshape(3, 4).unfold(0, 2, 1),
+                          L.arange(7.).unfold(-1, 3, 2), L.ones(2, 5).unfold(1, 0, 1).shape,
+                          L.tensor(3.).unfold(0, 1, 1)),
+    "gradients": _unfold_gradients,
+    "a view": _unfold_is_a_view,
+    "size too large": lambda L: L.ones(2, 4).unfold(1, 5, 1),
+    "step zero": lambda L: L.ones(2, 4).unfold(1, 2, 0),
+    "dim out of range": lambda L: L.ones(2, 4).unfold(2, 1, 1),
+}
+
+
+@pytest.mark.parametrize("name", UNFOLD_CASES)
+def test_unfold(torch, name):
+    assert_same_as_torch(UNFOLD_CASES[name], torch)
+
+
+def test_unfold_refuses_writes_into_overlapping_windows():
+    """PyTorch writes into overlapping windows element by element, each write seen by the
+    windows that share the element (zeros(4).unfold(0, 2, 1).add_(1) leaves [1, 2, 2, 1]);
+    minigrad does not repeat that order, so it refuses rather than give other values."""
+    windows = minigrad.zeros(4).unfold(0, 2, 1)
+    with pytest.raises(ValueError, match="read-only"):
+        windows.add_(1)
+
+
+# index_copy (the forums thread tests/corpus/forums_inplace_is_leaf.py calls index_copy_)
+def _index_copy_gradients(L):
+    x = L.arange(12., dtype=L.float64).reshape(3, 4).requires_grad_()
+    s = L.ones(3, 2, dtype=L.float64, requires_grad=True)
+    y = (x * 1).index_copy(1, L.tensor([3, 0]), s * 2)
+    (g,) = L.autograd.grad((y * y).sum(), s, create_graph=True)
+    (y * L.arange(12., dtype=L.float64).reshape(3, 4)).sum().backward()
+    return y, g, x.grad, s.grad
+
+
+def _index_copy_in_place(L):
+    a = L.zeros(3, 4)
+    out = a.index_copy_(0, L.tensor(2), L.ones(1, 4))
+    leaf = L.zeros(2, requires_grad=True)
+    try:
+        leaf.index_copy_(0, L.tensor([0]), L.ones(1))
+    except RuntimeError as error:
+        return out is a, a, str(error)
+
+
+INDEX_COPY_CASES = {
+    "values": lambda L: (L.zeros(3, 4).index_copy(1, L.tensor([1, 1]), L.arange(6.).reshape(3, 2)),
+                         L.index_copy(L.zeros(3, 4), 0, L.tensor([2, 0]), L.ones(2, 4)),
+                         L.zeros(5).index_copy(0, L.tensor([4]), L.tensor([7.]))),
+    "gradients": _index_copy_gradients,
+    "in place": _index_copy_in_place,
+    "index of 2 dims": lambda L: L.zeros(3, 4).index_copy(1, L.tensor([[0]]), L.ones(3, 1)),
+    "float index": lambda L: L.zeros(3, 4).index_copy(1, L.tensor([0.]), L.ones(3, 1)),
+    "dtypes differ": lambda L: L.zeros(3, 4).index_copy(1, L.tensor([0]),
+                                                        L.ones(3, 1, dtype=L.float64)),
+    "slice shapes differ": lambda L: L.zeros(3, 4, 5).index_copy(1, L.tensor([0]),
+                                                                 L.ones(2, 1, 3)),
+    "ndim differs": lambda L: L.zeros(3).index_copy(0, L.tensor([0]), L.ones(1, 2)),
+    "count differs": lambda L: L.zeros(3, 4).index_copy(1, L.tensor([0, 1]), L.ones(3, 1)),
+    "out of bounds": lambda L: L.zeros(3, 4).index_copy(1, L.tensor([7]), L.ones(3, 1)),
+}
+
+
+@pytest.mark.parametrize("name", INDEX_COPY_CASES)
+def test_index_copy(torch, name):
+    assert_same_as_torch(INDEX_COPY_CASES[name], torch)

@@ -11,6 +11,10 @@ ROWS = [
      FAIL("the sum of every backward so far", never=("16",))),
     ("accumulation.both_orders", "both_orders = [4, 16, 12, 16.0]", PASS),
     ("accumulation.loop", "after_loop = [3.0, 3.0]", FAIL("adds", "nothing resets", never=("12",))),
+    # the printed text copied as a prediction: it can never match, and saying "not what it
+    # prints" would send the learner to rethink numbers that may be right
+    ("accumulation.loop", "after_loop = 'tensor([12., 12.])'",
+     FAIL("you wrote the text", "without quotes", never=("Hint", "each pass adds"))),
     # 03 two losses: gradients written out by hand, the values for the shown w
     ("accumulation.two_losses", """\
 def gradients_of_two_losses(w):

@@ -38,6 +38,10 @@ def mse_gradient(w, xs, ys):
     ("non_scalar_outputs.mse_gradient", """\
 def mse_gradient(w, xs, ys):
     return torch.autograd.grad(((xs @ w - ys) ** 2).mean(), w)[0]""", PASS),
+    ("non_scalar_outputs.mse_gradient", """\
+def mse_gradient(w, xs, ys):
+    ((xs @ w - ys) ** 2).mean().backward()  # the gradient is left in w.grad, not returned""",
+     FAIL("with 1 sample: it should return w's gradient, not None", never=("1 samples",))),
     # 05 jacobian: the engine's, finite differences, rows that accumulate
     ("non_scalar_outputs.jacobian", """\
 def jacobian(f, x):

@@ -41,6 +41,10 @@ def train(model, optimizer, xs, ys, steps):
     ("capstone.frozen", "frozen_prints = [None, [1.0], False]",
      FAIL("a frozen layer gets no .grad", never=("4.0",))),
     ("capstone.frozen", "frozen_prints = [None, [4], False]", PASS),
+    ("capstone.frozen", "frozen_prints = ['None', 'tensor([4.])', 'False']",
+     FAIL("model[0].weight.grad: you wrote the text 'None': write None without quotes",
+          "model[2].bias.grad: you wrote the text", "a number, or a list of numbers",
+          never=("[4.0]",))),
     # 14 gradient norms: numbers written in, gradients squared in place, zeros for None
     ("capstone.gradient_norms", """\
 def gradient_norms(model):
@@ -158,6 +162,18 @@ def train(model, optimizer, xs, ys, steps):
     return losses""",
      FAIL("each loss should be a Python float", never=("raised TypeError", "did not go down",
                                                          "differ from"))),
+    # 14 train: one gradient, taken before the loop, for every step
+    ("capstone.train", """\
+def train(model, optimizer, xs, ys, steps):
+    loss_fn = torch.nn.CrossEntropyLoss()
+    losses = []
+    optimizer.zero_grad()
+    loss_fn(model(xs), ys).backward()
+    for step in range(steps):
+        optimizer.step()
+        losses.append(loss_fn(model(xs), ys).item())
+    return losses""",
+     FAIL("backward() ran once; once per step is asked", never=("1 times",))),
     # 14 lesson build, the training step: zero_grad() first; a reset after step() leaves
     # .grad None, none at all accumulates, a reset between backward() and step() never moves.
     ("capstone.train_step", """\
@@ -173,7 +189,7 @@ def train_step(model, optimizer, loss_fn, xs, ys):
     loss.backward()
     optimizer.step()
     return loss.item()""",
-     FAIL("does not hold this step's gradient", "reset first, then backward()",
+     FAIL(".grad holds other numbers, not this step's gradient", "reset first, then backward()",
           never=("zero_grad()",))),
     ("capstone.train_step", """\
 def train_step(model, optimizer, loss_fn, xs, ys):
@@ -182,7 +198,16 @@ def train_step(model, optimizer, loss_fn, xs, ys):
     optimizer.step()
     optimizer.zero_grad()
     return loss.item()""",
-     FAIL("does not hold this step's gradient", "reset first, then backward()",
+     FAIL("some .grad is None, not this step's gradient", "reset first, then backward()",
+          never=("zero_grad()",))),
+    ("capstone.train_step", """\
+def train_step(model, optimizer, loss_fn, xs, ys):
+    loss = loss_fn(model(xs), ys)
+    loss.backward()
+    optimizer.step()
+    optimizer.zero_grad(set_to_none=False)
+    return loss.item()""",
+     FAIL("every .grad is zeros, not this step's gradient", "reset first, then backward()",
           never=("zero_grad()",))),
     ("capstone.train_step", """\
 def train_step(model, optimizer, loss_fn, xs, ys):
@@ -191,8 +216,18 @@ def train_step(model, optimizer, loss_fn, xs, ys):
     optimizer.zero_grad()
     optimizer.step()
     return loss.item()""",
-     FAIL("does not hold this step's gradient", "reset first, then backward()",
+     FAIL("some .grad is None, not this step's gradient", "reset first, then backward()",
           never=("zero_grad()",))),
+    ("capstone.train_step", """\
+def train_step(model, optimizer, loss_fn, xs, ys):  # an optimizer of its own, lr written in
+    mine = torch.optim.SGD(model.parameters(), lr=0.5)
+    mine.zero_grad()
+    loss = loss_fn(model(xs), ys)
+    loss.backward()
+    mine.step()
+    return loss.item()""",
+     FAIL("the optimizer given took 0 steps", "the one the loop below goes on with",
+          never=("optimizer.step()",))),
     ("capstone.train_step", """\
 def train_step(model, optimizer, loss_fn, xs, ys):
     optimizer.zero_grad()
