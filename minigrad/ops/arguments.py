@@ -46,6 +46,8 @@ _CLAMP = (("(Tensor min = None, Tensor max = None)", "(Number min = None, Number
 _INDEX_ADD = (("(int dim, Tensor index, Tensor source, *, Number alpha = 1)",),
               ("(Tensor input, int dim, Tensor index, Tensor source, *, Number alpha = 1, "
                "Tensor out = None)",))
+_INDEX_COPY = (("(int dim, Tensor index, Tensor source)",),
+               ("(Tensor input, int dim, Tensor index, Tensor source, *, Tensor out = None)",))
 _SCATTER_ADD = (("(int dim, Tensor index, Tensor src)",),
                 ("(Tensor input, int dim, Tensor index, Tensor src, *, Tensor out = None)",))
 _MASKED_FILL = (("(Tensor mask, Tensor value)", "(Tensor mask, Number value)"),
@@ -119,6 +121,7 @@ SIGNATURES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                      ("(Tensor input, int dim, Tensor index, *, Tensor out = None)",)),
     "masked_select": (("(Tensor mask)",), ("(Tensor input, Tensor mask, *, Tensor out = None)",)),
     "index_add": _INDEX_ADD, "index_add_": (_INDEX_ADD[0], ()),
+    "index_copy": _INDEX_COPY, "index_copy_": (_INDEX_COPY[0], ()),
     "scatter_add": _SCATTER_ADD, "scatter_add_": (_SCATTER_ADD[0], ()),
     "masked_fill": _MASKED_FILL, "masked_fill_": (_MASKED_FILL[0], ()),
     "index_fill": _INDEX_FILL, "index_fill_": (_INDEX_FILL[0], ()),
