@@ -51,7 +51,7 @@ class TensorOps:
         return pointwise.Add.apply(*as_tensor_pair(self, other), alpha)
 
     def sub(self, other, *, alpha=1):
-        return pointwise.Sub.apply(*as_tensor_pair(self, other), alpha)
+        return pointwise.Sub.apply(*as_tensor_pair(self, other, True), alpha)
 
     def mul(self, other): return pointwise.Mul.apply(*as_tensor_pair(self, other))
     def div(self, other, *, rounding_mode="<not given>"):
@@ -72,7 +72,7 @@ class TensorOps:
     def __rsub__(self, other):
         if isinstance(other, Tensor):
             return other.sub(self)
-        return pointwise.Rsub.apply(as_tensor_pair(self, other)[0], other)
+        return pointwise.Rsub.apply(as_tensor_pair(self, other, True)[0], other)
 
     def __rtruediv__(self, other):
         if isinstance(other, Tensor):

@@ -11,9 +11,10 @@ one gives -0.0; sign(nan) was nan (PyTorch: 0); topk put inf before nan; cumsum 
 float64); a bool tensor squared or clamped by numbers stayed bool (PyTorch: int64); a 0-d int
 tensor flipped became float32; integer division by zero gave 0 (PyTorch: an error);
 softmax of integers computed integers, of an empty tensor failed; amax/argmax of an empty
-tensor crashed with numpy's or minigrad's own words; a 0-d tensor's nonzero() failed.
-Left out (known, not matched yet): a bool tensor in subtraction and the bool-only errors of
-abs/relu/round/argmax/topk/median (PyTorch refuses, minigrad computes), unique(-0.0)."""
+tensor crashed with numpy's or minigrad's own words; a 0-d tensor's nonzero() failed; a bool
+tensor (or True) in a subtraction (`1 - mask`) was computed where PyTorch refuses it.
+Left out (known, not matched yet): the bool-only errors of abs/relu/round/argmax/topk/median
+(PyTorch refuses, minigrad computes), unique(-0.0)."""
 from __future__ import annotations
 
 import itertools
@@ -101,3 +102,18 @@ def test_binary_corners_match(torch: Any, name: str) -> None:
     theirs = {pair: _binary(torch, name, *pair) for pair in pairs}
     assert {k: v for k, v in ours.items() if v != theirs[k]} == {
         k: v for k, v in theirs.items() if v != ours[k]}
+
+
+def _subtractions_with_bools(lib: Any) -> list:
+    mask, x, n = lib.tensor([True, False]), lib.tensor([1.0, 2.0]), lib.tensor([1, 2])
+    return [_outcome(f) for f in (
+        lambda: 1 - mask, lambda: mask - 1, lambda: mask - mask, lambda: x - mask,
+        lambda: mask - x, lambda: x - True, lambda: True - x, lambda: n - mask,
+        lambda: lib.sub(mask, 1), lambda: x.clone().sub_(mask), lambda: x.sub(mask, alpha=2),
+        lambda: mask.float() - 1, lambda: x * True, lambda: x + False, lambda: x - 1)]
+
+
+def test_subtractions_with_bools_match(torch: Any) -> None:
+    import minigrad
+
+    assert _subtractions_with_bools(minigrad) == _subtractions_with_bools(torch)
