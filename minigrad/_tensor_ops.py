@@ -81,7 +81,6 @@ class TensorOps:
             return NotImplemented
         return self._float_if_int().reciprocal() * other
 
-    def __pow__(self, exponent): return self.pow(exponent)
 
     def __rpow__(self, base):
         if isinstance(base, Tensor):
@@ -96,9 +95,9 @@ class TensorOps:
     def __abs__(self): return self.abs()
     def floor_divide(self, other): return rounding.floor_divide(self, other)
     def remainder(self, other): return rounding.remainder(self, other)
-    def __floordiv__(self, other): return self.floor_divide(other)
+    __floordiv__ = floor_divide  # (the methods unwrapped: ops/arguments.py checks the methods)
     def __rfloordiv__(self, other): return rounding.floor_divide(other, self)
-    def __mod__(self, other): return self.remainder(other)
+    __mod__ = remainder
     def __rmod__(self, other): return rounding.remainder(other, self)
     def nelement(self): return self.numel()
     def ndimension(self): return self.dim()
@@ -113,6 +112,8 @@ class TensorOps:
         if self._data.dtype.kind == "b" and type(exponent) is builtins.int:  # True ** 2 is 1
             return pointwise.Pow.apply(self.to(_dtype.int64), exponent)
         return pointwise.Pow.apply(self, exponent)
+
+    __pow__ = pow
 
     # ---- comparisons (no gradient, boolean results) -----------------------------------------
     def _on_values(self, other, op):
