@@ -102,7 +102,8 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
 del _name
 # Binary operations PyTorch also takes with a number first: torch.add(1.5, 2.5) is tensor(4.)
 _NUMBER_FIRST = ("add", "sub", "mul", "div", "subtract", "multiply", "divide", "pow",
-                 "maximum", "minimum", "fmod", "remainder", "eq", "ne", "lt", "le", "gt", "ge")
+                 "maximum", "minimum", "fmod", "remainder", "eq", "ne", "lt", "le", "gt", "ge",
+                 "bitwise_and", "bitwise_or", "bitwise_xor")
 pi, e, inf, nan = math.pi, math.e, math.inf, math.nan
 
 

@@ -152,7 +152,11 @@ class TensorOps:
     def __gt__(self, other): return self._compare(other, np.greater)
     def __ge__(self, other): return self._compare(other, np.greater_equal)
     eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
-    def __invert__(self): return self._on_values(None, lambda a, _: ~a)
+    def __invert__(self):
+        if self.dtype.is_floating_point:
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
+                            "tensors")
+        return self._on_values(None, lambda a, _: ~a)
     def __and__(self, other): return self._bitwise(other, np.bitwise_and, "bitwise_and")
     def __or__(self, other): return self._bitwise(other, np.bitwise_or, "bitwise_or")
     def __xor__(self, other): return self._bitwise(other, np.bitwise_xor, "bitwise_xor")

@@ -81,10 +81,10 @@ SIGNATURES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     **{name: ((_OTHER[0],), (_OTHER[1],)) for name in (
         "maximum", "minimum", "logical_and", "logical_or", "logical_xor")},
     **{name: _OTHER_OR_NUMBER for name in ("eq", "ne", "lt", "le", "gt", "ge", "fmod")},
-    "remainder": (_OTHER_OR_NUMBER[0],
-                  ("(Tensor input, Tensor other, *, Tensor out = None)",
-                   "(Number self, Tensor other)",
-                   "(Tensor input, Number other, *, Tensor out = None)")),
+    **{name: (_OTHER_OR_NUMBER[0], ("(Tensor input, Tensor other, *, Tensor out = None)",
+                                    "(Number self, Tensor other)",
+                                    "(Tensor input, Number other, *, Tensor out = None)"))
+       for name in ("remainder", "bitwise_and", "bitwise_or", "bitwise_xor")},
     **{name: _OTHER_OR_NUMBER_NO_OUT for name in ("floor_divide", "true_divide", "multiply")},
     "subtract": (("(Tensor other, *, Number alpha = 1)", "(Number other, Number alpha = 1)"),
                  ("(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)",

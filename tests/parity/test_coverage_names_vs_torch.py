@@ -204,8 +204,20 @@ def _stacking_errors(lib: Any) -> Any:
         lambda: lib.cat([lib.ones(2, 3), lib.ones(2, 4)], -2))]
 
 
+# ---- the bitwise functions' arguments --------------------------------------------------------
+
+def _bitwise_arguments(lib: Any) -> Any:
+    a, b = lib.tensor([1, 2, 3]), lib.tensor([True, False, True])
+    return [lib.bitwise_xor(b, True), lib.bitwise_xor(3, a), ~a, ~b, a.bitwise_or(b)] + [
+        _error(f) for f in (
+            lambda: lib.bitwise_xor(lib.ones(2), 1), lambda: lib.bitwise_not(lib.ones(2)),
+            lambda: ~lib.ones(2), lambda: a.bitwise_xor(1.5), lambda: a.bitwise_xor(None),
+            lambda: a.bitwise_xor([1]), lambda: lib.bitwise_and(a, None),
+            lambda: lib.bitwise_not(None), lambda: lib.bitwise_xor(1.5, a))]
+
+
 CASES = {f.__name__.lstrip("_"): f for f in (
-    _vstack_hstack, _stacking_errors, _weighted_random_sampler,
+    _bitwise_arguments, _vstack_hstack, _stacking_errors, _weighted_random_sampler,
     _makemore_sampling, _draws_of_each_kind, _multinomial_errors, _addcdiv, _addcdiv_errors,
     _cyclic_lr, _one_cycle_lr, _cosine_annealing_warm_restarts, _cyclic_scheduler_errors)}
 
