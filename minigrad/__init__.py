@@ -59,7 +59,8 @@ def _function_form(name: str) -> Any:
         except TypeError as error:  # the method's argument 1 is the function's argument 2
             refused = getattr(error, "refused", None)
             if refused is not None and refused[0] == name:  # worded with the function's signatures
-                raise _arguments.refusal(name, (given, *args), kwargs, function=True) from None
+                raise (_arguments.refusal(name, (given, *args), kwargs, function=True)
+                       or error) from None
             raise _counted_from_input(error, name) from None
         return result if out is None else _into(out, result, name)
 
@@ -135,7 +136,7 @@ def where(condition: Tensor, input: Any, other: Any) -> Tensor:  # noqa: A002
     operands = (Tensor, *_arguments.NUMBERS)
     if not (isinstance(condition, Tensor) and isinstance(input, operands)
             and isinstance(other, operands)):
-        raise _arguments.refusal("where", (condition, input, other), {}, function=True)
+        raise _arguments.refusal("where", (condition, input, other), {}, function=True)  # 3 fit
     return _selection.where(condition, input, other)
 
 

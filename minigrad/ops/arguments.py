@@ -224,17 +224,22 @@ def takes(name: str, args: tuple, kwargs: dict) -> bool:
     return any(s.takes(args, kwargs, numbers) for s in signatures(name, False))
 
 
-def refusal(name: str, args: tuple, kwargs: dict, function: bool = False) -> TypeError:
-    """PyTorch's TypeError for a call none of `name`'s signatures takes. It keeps the call
-    (`refused`), so that the function form (`torch.add(t, x)`, minigrad/__init__.py) can word
-    it again with its own signatures."""
+def refusal(name: str, args: tuple, kwargs: dict, function: bool = False) -> TypeError | None:
+    """PyTorch's TypeError for a call none of `name`'s signatures takes for the types of its
+    arguments; None when what is wrong is the number of arguments given to an operation of one
+    signature (Python's own error says it, as PyTorch's parser does: "missing 1 required
+    positional argument"). The error keeps the call (`refused`), so that the function form
+    (`torch.add(t, x)`, minigrad/__init__.py) can word it again with its own signatures."""
     options = signatures(name, function)
     count = len(args) + len(kwargs)
     plausible = [s for s in options if s.plausible(count)]
+    if not plausible and len(options) == 1:
+        return None
     if len(plausible) == 1:
         wrong = _first_wrong(plausible[0], args, kwargs, name in NUMBERS_AS_TENSORS)
-        if wrong is not None:
-            return _refused(TypeError(f"{name}(): {wrong}"), name, args, kwargs)
+        if wrong is None:
+            return None
+        return _refused(TypeError(f"{name}(): {wrong}"), name, args, kwargs)
     got = [type_name(a) for a in args] + [f"{k}={type_name(v)}" for k, v in kwargs.items()]
     lines = [f"{name}() received an invalid combination of arguments - got "
              f"{_listed(got, args)}, but expected one of:"]
@@ -305,8 +310,9 @@ def checked(method: Any, name: str) -> Any:
     def method_checked(self, *args, **kwargs):
         for value in (*args, *kwargs.values()) if kwargs else args:
             if not (isinstance(value, Tensor) or (numbers and type(value) in _PLAIN)):
-                if not takes(name, args, kwargs):
-                    raise refusal(name, args, kwargs)
+                error = None if takes(name, args, kwargs) else refusal(name, args, kwargs)
+                if error is not None:
+                    raise error
                 break
         return method(self, *args, **kwargs)
 
