@@ -448,6 +448,8 @@ def _numpy_names(dim, keepdim, axis, keepdims):
 def _arg(pick, keepdim: bool):
     """argmax/argmin along `dim` (all elements when it is None), as `_on_values` calls it."""
     def index(values, dim):
+        if values.dtype == bool:
+            raise RuntimeError(f"{pick.__name__}(): does not support bool input")
         if values.size == 0:  # nothing to pick from: PyTorch's errors
             if dim is None:
                 raise IndexError(f"{pick.__name__}(): Expected reduction dim to be specified for "

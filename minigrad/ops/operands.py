@@ -46,6 +46,12 @@ def _is_bool(x: Any) -> bool:
     return type(x) is bool or (isinstance(x, Tensor) and x._data.dtype.kind == "b")
 
 
+def refuse_bool(t: Tensor, kernel: str) -> None:
+    """PyTorch's error for an operation its CPU kernels leave out for bool tensors."""
+    if t._data.dtype.kind == "b":
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+
+
 HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement
 
 

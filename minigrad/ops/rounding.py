@@ -15,7 +15,7 @@ from ..autograd.function import Function
 from ..tensor import Tensor
 from .pointwise import Div
 from .operands import as_tensor_pair
-from .operands import result_like, zero_gradient
+from .operands import refuse_bool, result_like, zero_gradient
 
 ROUNDING_MODES = (None, "trunc", "floor")
 
@@ -112,6 +112,7 @@ class Round(Function):
 
     @staticmethod
     def forward(ctx, a, decimals=0):
+        refuse_bool(a, "round_cpu" if decimals else "round_vml_cpu")
         x = a._data
         if decimals and x.dtype.kind == "f":  # PyTorch scales by 10**|decimals| in x's dtype
             scale = x.dtype.type(10.0 ** abs(decimals))
@@ -139,6 +140,7 @@ class Floor(Function):
 
     @staticmethod
     def forward(ctx, a):
+        refuse_bool(a, "floor_vml_cpu")
         return result_like(np.floor(a._data) if a._data.dtype.kind == "f" else a._data.copy(), a)
 
     @staticmethod
@@ -151,6 +153,7 @@ class Ceil(Floor):
 
     @staticmethod
     def forward(ctx, a):
+        refuse_bool(a, "ceil_vml_cpu")
         return result_like(np.ceil(a._data) if a._data.dtype.kind == "f" else a._data.copy(), a)
 
 
@@ -159,6 +162,7 @@ class Trunc(Floor):
 
     @staticmethod
     def forward(ctx, a):
+        refuse_bool(a, "trunc_vml_cpu")
         return result_like(np.trunc(a._data) if a._data.dtype.kind == "f" else a._data.copy(), a)
 
 

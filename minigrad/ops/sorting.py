@@ -82,6 +82,8 @@ def argsort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = F
 
 def topk(a: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
          ) -> TopkResult:  # noqa: A002 - PyTorch's name
+    if a.dtype.name == "bool":
+        raise RuntimeError("topk does not support bool dtypes on CPU")
     d = _one_dim(dim, a.ndim)
     if not 0 <= k <= (a.shape[d] if a.ndim else 1):
         raise RuntimeError("selected index k out of range")
@@ -132,7 +134,10 @@ def nonzero(a: Tensor, *, as_tuple: bool = False) -> Any:
 def bincount(a: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
     """How often each value 0, 1, ... occurs in a 1-d tensor of non-negative integers (or the
     sum of their weights)."""
-    if a.ndim != 1 or a.dtype.is_floating_point:
+    if a.dtype.is_floating_point or a.dtype.name == "bool":
+        raise NotImplementedError(f'"bincount_cpu" not implemented for '
+                                  f"'{a.dtype.scalar_name}'")
+    if a.ndim != 1:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if a.numel() and a._data.min() < 0:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")

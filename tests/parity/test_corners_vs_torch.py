@@ -12,9 +12,10 @@ float64); a bool tensor squared or clamped by numbers stayed bool (PyTorch: int6
 tensor flipped became float32; integer division by zero gave 0 (PyTorch: an error);
 softmax of integers computed integers, of an empty tensor failed; amax/argmax of an empty
 tensor crashed with numpy's or minigrad's own words; a 0-d tensor's nonzero() failed; a bool
-tensor (or True) in a subtraction (`1 - mask`) was computed where PyTorch refuses it.
-Left out (known, not matched yet): the bool-only errors of abs/relu/round/argmax/topk/median
-(PyTorch refuses, minigrad computes), unique(-0.0)."""
+tensor (or True) in a subtraction (`1 - mask`) was computed, and abs, round, floor, argmax,
+topk and median of a bool tensor, where PyTorch refuses them.
+Left out (known, not matched yet): relu of a bool tensor (PyTorch refuses it; a check there
+would cost the hottest op), the bool operands of //, % and fmod, unique(-0.0)."""
 from __future__ import annotations
 
 import itertools
@@ -35,6 +36,7 @@ INPUTS = {
     "empty": lambda lib: lib.zeros(0),
     "empty_rows": lambda lib: lib.zeros(2, 0),
     "doubles": lambda lib: lib.tensor([0.1, -3.0, 2.0], dtype=lib.float64),
+    "mask": lambda lib: lib.tensor([True, False, True]),
 }
 UNARY = (
     "sum()", "sum(0)", "sum(-1, keepdim=True)", "mean()", "mean(-1)", "max()", "min()",
@@ -87,13 +89,14 @@ def _binary(lib: Any, name: str, op: str, other: str) -> Any:
 def test_unary_corners_match(torch: Any, name: str) -> None:
     import minigrad
 
-    ours = {call: _unary(minigrad, name, call) for call in UNARY}
-    theirs = {call: _unary(torch, name, call) for call in UNARY}
+    calls = [c for c in UNARY if name != "mask" or c != "relu()"]  # (see the docstring)
+    ours = {call: _unary(minigrad, name, call) for call in calls}
+    theirs = {call: _unary(torch, name, call) for call in calls}
     assert {k: v for k, v in ours.items() if v != theirs[k]} == {
         k: v for k, v in theirs.items() if v != ours[k]}
 
 
-@pytest.mark.parametrize("name", [n for n in INPUTS if n != "empty_rows"])
+@pytest.mark.parametrize("name", [n for n in INPUTS if n not in ("empty_rows", "mask")])
 def test_binary_corners_match(torch: Any, name: str) -> None:
     import minigrad
 
