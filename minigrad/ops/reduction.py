@@ -9,6 +9,7 @@ import numpy as np
 from .. import fidelity
 from ..autograd.function import Function
 from ..tensor import Tensor
+from .operands import refuse_bool
 from .pointwise import DivScalar
 from .shape import _dims, distinct_dims
 
@@ -256,6 +257,7 @@ def _median_positions(data: np.ndarray, axis: int) -> np.ndarray:
 
 
 def median(a: Tensor, dim: int | None = None, keepdim: bool = False) -> Any:
+    refuse_bool(a, "median_cpu" if dim is None else "median_out")
     if dim is None:
         return Median.apply(a)
     d = _one_dim(dim, a.ndim)

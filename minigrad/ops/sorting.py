@@ -34,8 +34,12 @@ def _order(data: np.ndarray, dim: int, descending: bool) -> np.ndarray:
     if not descending:
         return np.argsort(data, axis=dim, kind="stable")
     key = data.astype(np.float64) if data.dtype.kind in "biu" else data
-    key = np.where(np.isnan(key), -np.inf, -key)
-    return np.argsort(key, axis=dim, kind="stable")
+    nan = np.isnan(key)
+    order = np.argsort(np.where(nan, -np.inf, -key), axis=dim, kind="stable")
+    if nan.any():  # NaN before inf too
+        first = np.argsort(~np.take_along_axis(nan, order, axis=dim), axis=dim, kind="stable")
+        order = np.take_along_axis(order, first, axis=dim)
+    return order
 
 
 class Picked(Function):
@@ -78,6 +82,8 @@ def argsort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = F
 
 def topk(a: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
          ) -> TopkResult:  # noqa: A002 - PyTorch's name
+    if a.dtype.name == "bool":
+        raise RuntimeError("topk does not support bool dtypes on CPU")
     d = _one_dim(dim, a.ndim)
     if not 0 <= k <= (a.shape[d] if a.ndim else 1):
         raise RuntimeError("selected index k out of range")
@@ -120,13 +126,18 @@ def nonzero(a: Tensor, *, as_tuple: bool = False) -> Any:
     where = np.nonzero(a._data) if a.ndim else np.nonzero(a._data.reshape(1))
     if as_tuple:
         return tuple(Tensor(w.astype(np.int64)) for w in where)
+    if not a.ndim:  # one row of no coordinates when it is not zero
+        return Tensor(np.zeros((len(where[0]), 0), dtype=np.int64))
     return Tensor(np.stack(where, axis=1).astype(np.int64).reshape(-1, a.ndim))
 
 
 def bincount(a: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
     """How often each value 0, 1, ... occurs in a 1-d tensor of non-negative integers (or the
     sum of their weights)."""
-    if a.ndim != 1 or a.dtype.is_floating_point:
+    if a.dtype.is_floating_point or a.dtype.name == "bool":
+        raise NotImplementedError(f'"bincount_cpu" not implemented for '
+                                  f"'{a.dtype.scalar_name}'")
+    if a.ndim != 1:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if a.numel() and a._data.min() < 0:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")

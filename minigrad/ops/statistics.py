@@ -13,7 +13,7 @@ import numpy as np
 from ..autograd.function import Function
 from ..tensor import Tensor
 from .operands import result_like
-from .pointwise import MulScalar, where
+from .pointwise import MulScalar
 from .reduction import _restore
 from .shape import _dims, distinct_dims, stack
 
@@ -88,8 +88,7 @@ def var_or_std(a: Tensor, name: str, dim: Any = None, unbiased: Any = True,
     if isinstance(dim, bool):
         dim, unbiased = None, dim
     if not a.dtype.is_floating_point:
-        raise RuntimeError(f"{name}(): input dtype should be either floating point or complex. "
-                           f"Got {a.dtype.scalar_name.capitalize()} instead.")
+        raise RuntimeError("std and var only support floating point and complex dtypes")
     if correction is None:
         correction = 1 if unbiased else 0
     dims = _all_or(dim, a.ndim)
@@ -152,9 +151,6 @@ class Amax(Function):
 
     @staticmethod
     def forward(ctx, a, dims, keepdim, pick=np.max):
-        if a.numel() == 0 and not a.ndim or any(a.shape[d] == 0 for d in dims):
-            raise IndexError(f"{ctx.node_name[:4].lower()}(): Expected reduction dim "
-                             f"{dims[0] if dims else 0} to have non-zero size.")
         ctx.dims, ctx.keepdim, ctx.shape = dims, keepdim, a.shape
         kept = pick(a._data, axis=dims, keepdims=True)
         hits = a._data == kept
@@ -177,6 +173,15 @@ class Amin(Amax):
 
 
 def amax_or_amin(a: Tensor, name: str, dim: Any = (), keepdim: bool = False) -> Tensor:
+    if a.numel() == 0:  # nothing to pick from: PyTorch's errors
+        given = [] if dim is None else [dim] if isinstance(dim, int) else list(dim)
+        if not given:
+            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
+                               "input.numel() == 0. Specify the reduction dim with the 'dim' "
+                               "argument.")
+        for d in given:
+            if a.shape[_dims(d, a.ndim)[0]] == 0:
+                raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
     if name == "amax":
         return Amax.apply(a, _all_or(dim, a.ndim), keepdim, np.max)
     return Amin.apply(a, _all_or(dim, a.ndim), keepdim, np.min)
@@ -190,7 +195,12 @@ class Cumsum(Function):
     def forward(ctx, a, dim):
         ctx.dim = dim
         data = a._data.astype(np.int64) if a._data.dtype.kind in "biu" else a._data
-        return Tensor(np.cumsum(data, axis=dim) if a.ndim else data.copy())
+        if not a.ndim:
+            return Tensor(data.copy())
+        out = np.cumsum(data, axis=dim)
+        if out.dtype.kind == "f":
+            out += 0.0  # PyTorch's running sum starts from +0.0: a leading -0.0 becomes 0.0
+        return Tensor(out)
 
     @staticmethod
     def backward(ctx, grad):
@@ -319,7 +329,7 @@ class LogSoftmax(Function):
     def forward(ctx, x, dim):
         # Subtracting the max first keeps exp() from overflowing; the result is the same.
         data = np.atleast_1d(x._data)
-        shifted = data - data.max(axis=dim, keepdims=True)
+        shifted = data - data.max(axis=dim, keepdims=True, initial=-np.inf)  # (empty: fine)
         log_sums = np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
         return _saved_result(ctx, x, shifted - log_sums, dim)
 
@@ -338,7 +348,7 @@ class Softmax(Function):
     @staticmethod
     def forward(ctx, x, dim):
         data = np.atleast_1d(x._data)
-        exps = np.exp(data - data.max(axis=dim, keepdims=True))
+        exps = np.exp(data - data.max(axis=dim, keepdims=True, initial=-np.inf))  # (empty: fine)
         return _saved_result(ctx, x, exps / exps.sum(axis=dim, keepdims=True), dim)
 
     @staticmethod
@@ -360,9 +370,20 @@ def _saved_result(ctx, x: Tensor, values: np.ndarray, dim: int) -> Tensor:
 
 def softmax(a: Tensor, dim: int) -> Tensor:
     """exp(x) / sum(exp(x)) along `dim`, computed without overflow (Tensor.softmax, F.softmax)."""
-    return Softmax.apply(a, _dims(dim, a.ndim)[0] if a.ndim else 0)
+    return Softmax.apply(a, _softmax_dim(a, dim, "softmax"))
 
 
 def log_softmax(a: Tensor, dim: int) -> Tensor:
     """x - log(sum(exp(x))) along `dim`, with the max subtracted first so exp cannot overflow."""
-    return LogSoftmax.apply(a, _dims(dim, a.ndim)[0] if a.ndim else 0)
+    return LogSoftmax.apply(a, _softmax_dim(a, dim, "log_softmax"))
+
+
+def _softmax_dim(a: Tensor, dim: int, name: str) -> int:
+    """`dim` counted from 0; an integer input refused with PyTorch's words (its kernel's name
+    says whether dim is the last)."""
+    d = _dims(dim, a.ndim)[0] if a.ndim else 0
+    if not a.dtype.is_floating_point:
+        kernel = "lastdim_kernel_impl" if d == max(a.ndim - 1, 0) else "kernel_impl"
+        raise NotImplementedError(f'"{name}_{kernel}" not implemented for '
+                                  f"'{a.dtype.scalar_name}'")
+    return d
