@@ -25,6 +25,9 @@ from .compat.device import (accelerator, backends, cuda, device, get_default_dev
 from .compat import storage  # noqa: F401 - gives Tensor stride(), storage() and the like
 from .compat import serialization  # torch.serialization.add_safe_globals and the like
 from .compat.serialization import load, save
+from .compat.determinism import (are_deterministic_algorithms_enabled,
+                                 is_deterministic_algorithms_warn_only_enabled,
+                                 use_deterministic_algorithms)
 from .compat.legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,
                             HalfTensor, IntTensor, LongTensor, ShortTensor)
 from .creation import (arange, as_tensor, empty, eye, from_numpy, full, full_like, linspace, ones,
@@ -34,7 +37,7 @@ from .ops.linalg import einsum, svd
 from .ops.operands import type_name as _type_name
 from .ops import arguments as _arguments
 from .ops import selection as _selection
-from .ops.shape import cat, stack
+from .ops.shape import cat, hstack, stack, vstack
 from .ops.sorting import bucketize
 from .ops import pointwise_more as _pointwise_more
 from .ops import tiling as _tiling
@@ -59,7 +62,8 @@ def _function_form(name: str) -> Any:
         except TypeError as error:  # the method's argument 1 is the function's argument 2
             refused = getattr(error, "refused", None)
             if refused is not None and refused[0] == name:  # worded with the function's signatures
-                raise _arguments.refusal(name, (given, *args), kwargs, function=True) from None
+                raise (_arguments.refusal(name, (given, *args), kwargs, function=True)
+                       or error) from None
             raise _counted_from_input(error, name) from None
         return result if out is None else _into(out, result, name)
 
@@ -97,12 +101,15 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
               # found by the tutorial corpus (tests/corpus/forums_inplace_is_leaf.py)
               "index_copy",
               # by how often tutorials use them (scripts/api_coverage.py), session 5
-              "multinomial", "addcdiv"):
+              "multinomial", "addcdiv",
+              # found by the tutorial corpus (tests/corpus/fastai_course22p2_accel_sgd.py)
+              "histc"):
     globals()[_name] = _function_form(_name)
 del _name
 # Binary operations PyTorch also takes with a number first: torch.add(1.5, 2.5) is tensor(4.)
 _NUMBER_FIRST = ("add", "sub", "mul", "div", "subtract", "multiply", "divide", "pow",
-                 "maximum", "minimum", "fmod", "remainder", "eq", "ne", "lt", "le", "gt", "ge")
+                 "maximum", "minimum", "fmod", "remainder", "eq", "ne", "lt", "le", "gt", "ge",
+                 "bitwise_and", "bitwise_or", "bitwise_xor")
 pi, e, inf, nan = math.pi, math.e, math.inf, math.nan
 
 
@@ -134,7 +141,7 @@ def where(condition: Tensor, input: Any, other: Any) -> Tensor:  # noqa: A002
     operands = (Tensor, *_arguments.NUMBERS)
     if not (isinstance(condition, Tensor) and isinstance(input, operands)
             and isinstance(other, operands)):
-        raise _arguments.refusal("where", (condition, input, other), {}, function=True)
+        raise _arguments.refusal("where", (condition, input, other), {}, function=True)  # 3 fit
     return _selection.where(condition, input, other)
 
 

@@ -51,13 +51,13 @@ class TensorOps:
         return pointwise.Add.apply(*as_tensor_pair(self, other), alpha)
 
     def sub(self, other, *, alpha=1):
-        return pointwise.Sub.apply(*as_tensor_pair(self, other), alpha)
+        return pointwise.Sub.apply(*as_tensor_pair(self, other, True), alpha)
 
     def mul(self, other): return pointwise.Mul.apply(*as_tensor_pair(self, other))
     def div(self, other, *, rounding_mode="<not given>"):
         if rounding_mode != "<not given>":  # rounding, or an explicit None: see ops/rounding.py
             return rounding.div(self, other, rounding_mode)
-        return pointwise.Div.apply(*as_tensor_pair(self._float_if_int(), other))
+        return pointwise.Div.apply(*_true_division(self, other))
 
     # The operators are the methods (`2 * x` is `x.mul(2)`), except with a numpy array: PyTorch's
     # then return NotImplemented, so that Python asks the array; numpy computes on the tensor's
@@ -72,7 +72,7 @@ class TensorOps:
     def __rsub__(self, other):
         if isinstance(other, Tensor):
             return other.sub(self)
-        return pointwise.Rsub.apply(as_tensor_pair(self, other)[0], other)
+        return pointwise.Rsub.apply(as_tensor_pair(self, other, True)[0], other)
 
     def __rtruediv__(self, other):
         if isinstance(other, Tensor):
@@ -81,9 +81,10 @@ class TensorOps:
             return NotImplemented
         return self._float_if_int().reciprocal() * other
 
-    def __pow__(self, exponent): return self.pow(exponent)
 
     def __rpow__(self, base):
+        if isinstance(base, Tensor):
+            return base.pow(self)
         dt = _dtype.result_type(base, self)
         return pointwise.RPow.apply(self if self.dtype is dt else self.to(dt), base)
 
@@ -94,9 +95,9 @@ class TensorOps:
     def __abs__(self): return self.abs()
     def floor_divide(self, other): return rounding.floor_divide(self, other)
     def remainder(self, other): return rounding.remainder(self, other)
-    def __floordiv__(self, other): return self.floor_divide(other)
+    __floordiv__ = floor_divide  # (the methods unwrapped: ops/arguments.py checks the methods)
     def __rfloordiv__(self, other): return rounding.floor_divide(other, self)
-    def __mod__(self, other): return self.remainder(other)
+    __mod__ = remainder
     def __rmod__(self, other): return rounding.remainder(other, self)
     def nelement(self): return self.numel()
     def ndimension(self): return self.dim()
@@ -108,7 +109,11 @@ class TensorOps:
             return pointwise.PowTensor.apply(*as_tensor_pair(self, exponent))
         if isinstance(exponent, float) and not self.dtype.is_floating_point:
             return pointwise.Pow.apply(self._float_if_int(), exponent)
+        if self._data.dtype.kind == "b" and type(exponent) is builtins.int:  # True ** 2 is 1
+            return pointwise.Pow.apply(self.to(_dtype.int64), exponent)
         return pointwise.Pow.apply(self, exponent)
+
+    __pow__ = pow
 
     # ---- comparisons (no gradient, boolean results) -----------------------------------------
     def _on_values(self, other, op):
@@ -147,7 +152,11 @@ class TensorOps:
     def __gt__(self, other): return self._compare(other, np.greater)
     def __ge__(self, other): return self._compare(other, np.greater_equal)
     eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
-    def __invert__(self): return self._on_values(None, lambda a, _: ~a)
+    def __invert__(self):
+        if self.dtype.is_floating_point:
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
+                            "tensors")
+        return self._on_values(None, lambda a, _: ~a)
     def __and__(self, other): return self._bitwise(other, np.bitwise_and, "bitwise_and")
     def __or__(self, other): return self._bitwise(other, np.bitwise_or, "bitwise_or")
     def __xor__(self, other): return self._bitwise(other, np.bitwise_xor, "bitwise_xor")
@@ -422,6 +431,15 @@ class TensorOps:
     backward = autograd.engine.tensor_backward
 
 
+def _true_division(a, b):
+    """The operands of a / b: promoted together first (an int tensor over a 0-d float64 tensor
+    is float64), then integers made floats."""
+    a, b = as_tensor_pair(a, b)
+    if a._data.dtype.kind != "f":
+        return a._float_if_int(), b._float_if_int()
+    return a, b
+
+
 def _numpy_names(dim, keepdim, axis, keepdims):
     """PyTorch accepts numpy's `axis=` for `dim=` and `keepdims=` for `keepdim=`."""
     return (dim if axis is None else axis), (keepdim if keepdims is None else keepdims)
@@ -430,6 +448,16 @@ def _numpy_names(dim, keepdim, axis, keepdims):
 def _arg(pick, keepdim: bool):
     """argmax/argmin along `dim` (all elements when it is None), as `_on_values` calls it."""
     def index(values, dim):
+        if values.dtype == bool:
+            raise RuntimeError(f"{pick.__name__}(): does not support bool input")
+        if values.size == 0:  # nothing to pick from: PyTorch's errors
+            if dim is None:
+                raise IndexError(f"{pick.__name__}(): Expected reduction dim to be specified for "
+                                 "input.numel() == 0.")
+            d = shape._dims(dim, values.ndim)[0] if values.ndim else 0
+            if values.shape[d] == 0:
+                raise IndexError(f"{pick.__name__}(): Expected reduction dim {d} to have non-zero "
+                                 "size.")
         if dim is None:
             return np.asarray(pick(values))
         return np.asarray(pick(values, axis=dim, keepdims=keepdim))

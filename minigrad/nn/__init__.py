@@ -2,7 +2,7 @@
 from . import functional, init, utils
 from .activations import ELU, GELU, Hardtanh, LogSigmoid, ReLU6, SiLU, Softplus
 from .containers import Identity, ModuleDict, ModuleList, Sequential
-from .conv import Conv1d, Conv2d
+from .conv import Conv1d, Conv2d, Conv3d
 from .conv_transpose import ConvTranspose1d, ConvTranspose2d
 from .dropout import Dropout, Dropout1d, Dropout2d
 from .embedding import Embedding
@@ -10,7 +10,8 @@ from .layers import CrossEntropyLoss, LeakyReLU, Linear, MSELoss, ReLU, Sigmoid,
 from .lazy import (LazyBatchNorm1d, LazyBatchNorm2d, LazyConv1d, LazyConv2d, LazyLinear,
                    UninitializedParameter)
 from .module import Module
-from .normalization import BatchNorm1d, BatchNorm2d, InstanceNorm1d, InstanceNorm2d, LayerNorm
+from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, InstanceNorm1d, InstanceNorm2d,
+                            LayerNorm)
 from .parameter import Parameter
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
@@ -24,8 +25,10 @@ __all__ = [
            "BCEWithLogitsLoss",
            "BatchNorm1d",
            "BatchNorm2d",
+           "BatchNorm3d",
            "Conv1d",
            "Conv2d",
+           "Conv3d",
            "ConvTranspose1d",
            "ConvTranspose2d",
            "CrossEntropyLoss",

@@ -96,7 +96,7 @@ class Elu(Function):
         ctx.save_for_backward(x)
         ctx.alpha = alpha
         a = x._data
-        return result_like(np.where(a > 0, a, alpha * np.expm1(np.minimum(a, 0))), x)
+        return result_like(np.where(a > 0, a, alpha * np.expm1(np.minimum(0, a))), x)  # -0.0 kept
 
     @staticmethod
     def backward(ctx, grad):
@@ -280,7 +280,7 @@ class HardtanhFunction(Function):
         ctx.bounds = min_val, max_val
         a = x._data
         low, high = (a.dtype.type(min_val), a.dtype.type(max_val))
-        return result_like(np.minimum(np.maximum(a, low), high), x)
+        return result_like(np.minimum(high, np.maximum(low, a)), x)  # -0.0 kept, as clamp
 
     @staticmethod
     def backward(ctx, grad):

@@ -46,6 +46,8 @@ _CLAMP = (("(Tensor min = None, Tensor max = None)", "(Number min = None, Number
 _INDEX_ADD = (("(int dim, Tensor index, Tensor source, *, Number alpha = 1)",),
               ("(Tensor input, int dim, Tensor index, Tensor source, *, Number alpha = 1, "
                "Tensor out = None)",))
+_INDEX_COPY = (("(int dim, Tensor index, Tensor source)",),
+               ("(Tensor input, int dim, Tensor index, Tensor source, *, Tensor out = None)",))
 _SCATTER_ADD = (("(int dim, Tensor index, Tensor src)",),
                 ("(Tensor input, int dim, Tensor index, Tensor src, *, Tensor out = None)",))
 _MASKED_FILL = (("(Tensor mask, Tensor value)", "(Tensor mask, Number value)"),
@@ -79,10 +81,10 @@ SIGNATURES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     **{name: ((_OTHER[0],), (_OTHER[1],)) for name in (
         "maximum", "minimum", "logical_and", "logical_or", "logical_xor")},
     **{name: _OTHER_OR_NUMBER for name in ("eq", "ne", "lt", "le", "gt", "ge", "fmod")},
-    "remainder": (_OTHER_OR_NUMBER[0],
-                  ("(Tensor input, Tensor other, *, Tensor out = None)",
-                   "(Number self, Tensor other)",
-                   "(Tensor input, Number other, *, Tensor out = None)")),
+    **{name: (_OTHER_OR_NUMBER[0], ("(Tensor input, Tensor other, *, Tensor out = None)",
+                                    "(Number self, Tensor other)",
+                                    "(Tensor input, Number other, *, Tensor out = None)"))
+       for name in ("remainder", "bitwise_and", "bitwise_or", "bitwise_xor")},
     **{name: _OTHER_OR_NUMBER_NO_OUT for name in ("floor_divide", "true_divide", "multiply")},
     "subtract": (("(Tensor other, *, Number alpha = 1)", "(Number other, Number alpha = 1)"),
                  ("(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)",
@@ -119,6 +121,7 @@ SIGNATURES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                      ("(Tensor input, int dim, Tensor index, *, Tensor out = None)",)),
     "masked_select": (("(Tensor mask)",), ("(Tensor input, Tensor mask, *, Tensor out = None)",)),
     "index_add": _INDEX_ADD, "index_add_": (_INDEX_ADD[0], ()),
+    "index_copy": _INDEX_COPY, "index_copy_": (_INDEX_COPY[0], ()),
     "scatter_add": _SCATTER_ADD, "scatter_add_": (_SCATTER_ADD[0], ()),
     "masked_fill": _MASKED_FILL, "masked_fill_": (_MASKED_FILL[0], ()),
     "index_fill": _INDEX_FILL, "index_fill_": (_INDEX_FILL[0], ()),
@@ -221,17 +224,22 @@ def takes(name: str, args: tuple, kwargs: dict) -> bool:
     return any(s.takes(args, kwargs, numbers) for s in signatures(name, False))
 
 
-def refusal(name: str, args: tuple, kwargs: dict, function: bool = False) -> TypeError:
-    """PyTorch's TypeError for a call none of `name`'s signatures takes. It keeps the call
-    (`refused`), so that the function form (`torch.add(t, x)`, minigrad/__init__.py) can word
-    it again with its own signatures."""
+def refusal(name: str, args: tuple, kwargs: dict, function: bool = False) -> TypeError | None:
+    """PyTorch's TypeError for a call none of `name`'s signatures takes for the types of its
+    arguments; None when what is wrong is the number of arguments given to an operation of one
+    signature (Python's own error says it, as PyTorch's parser does: "missing 1 required
+    positional argument"). The error keeps the call (`refused`), so that the function form
+    (`torch.add(t, x)`, minigrad/__init__.py) can word it again with its own signatures."""
     options = signatures(name, function)
     count = len(args) + len(kwargs)
     plausible = [s for s in options if s.plausible(count)]
+    if not plausible and len(options) == 1:
+        return None
     if len(plausible) == 1:
         wrong = _first_wrong(plausible[0], args, kwargs, name in NUMBERS_AS_TENSORS)
-        if wrong is not None:
-            return _refused(TypeError(f"{name}(): {wrong}"), name, args, kwargs)
+        if wrong is None:
+            return None
+        return _refused(TypeError(f"{name}(): {wrong}"), name, args, kwargs)
     got = [type_name(a) for a in args] + [f"{k}={type_name(v)}" for k, v in kwargs.items()]
     lines = [f"{name}() received an invalid combination of arguments - got "
              f"{_listed(got, args)}, but expected one of:"]
@@ -302,8 +310,9 @@ def checked(method: Any, name: str) -> Any:
     def method_checked(self, *args, **kwargs):
         for value in (*args, *kwargs.values()) if kwargs else args:
             if not (isinstance(value, Tensor) or (numbers and type(value) in _PLAIN)):
-                if not takes(name, args, kwargs):
-                    raise refusal(name, args, kwargs)
+                error = None if takes(name, args, kwargs) else refusal(name, args, kwargs)
+                if error is not None:
+                    raise error
                 break
         return method(self, *args, **kwargs)
 

@@ -12,8 +12,9 @@ from .._dtype import from_numpy, result_type
 from ..tensor import Tensor
 
 
-def as_tensor_pair(a: Any, b: Any) -> tuple[Tensor, Tensor]:
-    """Both operands as tensors of the promoted dtype; a Python number becomes a constant."""
+def as_tensor_pair(a: Any, b: Any, subtraction: bool = False) -> tuple[Tensor, Tensor]:
+    """Both operands as tensors of the promoted dtype; a Python number becomes a constant.
+    For a subtraction, a bool operand is refused with PyTorch's error (`1 - mask`)."""
     # The common cases first, without type promotion (for what that earns, see
     # benchmarks/tricks.md, row "`as_tensor_pair`'s fast path").
     if isinstance(a, Tensor) and a._data.dtype.kind == "f":
@@ -21,14 +22,34 @@ def as_tensor_pair(a: Any, b: Any) -> tuple[Tensor, Tensor]:
             if a._data.shape != b._data.shape:
                 check_broadcast(a._data.shape, b._data.shape)
             return a, b
-        if type(b) in (float, int, bool):  # a number never promotes a float tensor
+        if type(b) in (float, int):  # a number never promotes a float tensor
             return a, wrapped_number(b, a._data.dtype)
+    if subtraction and (_is_bool(a) or _is_bool(b)):
+        raise RuntimeError(BOOL_SUBTRACTION if not (_is_bool(a) and _is_bool(b)) else
+                           BOTH_BOOL_SUBTRACTION)
     dt = result_type(a, b).numpy
     a = a if isinstance(a, Tensor) and a._data.dtype == dt else _constant(a, dt)
     b = b if isinstance(b, Tensor) and b._data.dtype == dt else _constant(b, dt)
     if a._data.shape != b._data.shape:
         check_broadcast(a.shape, b.shape)
     return a, b
+
+
+BOOL_SUBTRACTION = (
+    "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+    "invert a mask, use the `~` or `logical_not()` operator instead.")
+BOTH_BOOL_SUBTRACTION = ("Subtraction, the `-` operator, with two bool tensors is not "
+                         "supported. Use the `^` or `logical_xor()` operator instead.")
+
+
+def _is_bool(x: Any) -> bool:
+    return type(x) is bool or (isinstance(x, Tensor) and x._data.dtype.kind == "b")
+
+
+def refuse_bool(t: Tensor, kernel: str) -> None:
+    """PyTorch's error for an operation its CPU kernels leave out for bool tensors."""
+    if t._data.dtype.kind == "b":
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
 
 
 HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement

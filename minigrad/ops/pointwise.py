@@ -10,7 +10,7 @@ import numpy as np
 from ..autograd.function import Function, FunctionCtx
 from ..fidelity import vector_math
 from ..tensor import Tensor
-from .operands import as_tensor_pair, result_like, zero_gradient
+from .operands import as_tensor_pair, refuse_bool, result_like, zero_gradient
 from .selection import Clamp, Relu, sign, where  # noqa: F401 - (re-exported)
 
 
@@ -498,6 +498,7 @@ class Abs(Function):
 
     @staticmethod
     def forward(ctx, a):
+        refuse_bool(a, "abs_cpu")
         ctx.save_for_backward(a)
         return result_like(np.abs(a._data), a)
 

@@ -180,7 +180,9 @@ def atan2(a: Tensor, b: Any, name: str = "atan2", position: int = 1) -> Tensor:
     if not isinstance(b, Tensor):
         raise TypeError(f"{name}(): argument 'other' (position {position}) must be Tensor, not "
                         f"{type_name(b)}")
-    a, b = as_tensor_pair(a._float_if_int(), b._float_if_int())
+    a, b = as_tensor_pair(a, b)
+    if a._data.dtype.kind != "f":  # promoted together first, then made floats
+        a, b = a._float_if_int(), b._float_if_int()
     return Atan2.apply(a, b)
 
 

@@ -15,9 +15,15 @@ from ..autograd.function import Function
 from ..tensor import Tensor
 from .pointwise import Div
 from .operands import as_tensor_pair
-from .operands import result_like, zero_gradient
+from .operands import refuse_bool, result_like, zero_gradient
 
 ROUNDING_MODES = (None, "trunc", "floor")
+
+
+def _check_integer_divisor(b: Tensor) -> None:
+    """PyTorch's error for an integer division by zero (numpy gives 0 and warns)."""
+    if b._data.dtype.kind != "f" and not b._data.all():
+        raise RuntimeError("ZeroDivisionError")
 
 
 class FloorDivide(Function):
@@ -25,6 +31,7 @@ class FloorDivide(Function):
 
     @staticmethod
     def forward(ctx, a, b):
+        _check_integer_divisor(b)
         return result_like(np.floor_divide(a._data, b._data), a)
 
     @staticmethod
@@ -39,7 +46,13 @@ class Remainder(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a if b.requires_grad else None, b if b.requires_grad else None)
-        return result_like(np.remainder(a._data, b._data), a)
+        if a._data.dtype.kind != "f":
+            _check_integer_divisor(b)
+            return result_like(np.remainder(a._data, b._data), a)
+        with np.errstate(invalid="ignore"):  # PyTorch's: C's fmod, moved to the divisor's side
+            mod = np.fmod(a._data, b._data)  # (numpy's remainder gives 0.0 for -2.0 % 2)
+            moved = (mod != 0) & ((b._data < 0) != (mod < 0))
+        return result_like(np.where(moved, mod + b._data, mod), a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -59,6 +72,7 @@ class RoundedDiv(Function):
 
     @staticmethod
     def forward(ctx, a, b, mode):
+        _check_integer_divisor(b)
         if mode == "floor":
             return result_like(np.floor_divide(a._data, b._data), a)
         quotient = a._data / b._data if a._data.dtype.kind == "f" else np.fix(a._data / b._data)
@@ -85,7 +99,10 @@ def div(a, b, rounding_mode=None):  # noqa: ANN001, ANN201
         raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                            f"but found '{rounding_mode}'")
     if rounding_mode is None:
-        return TrueDivMode.apply(*as_tensor_pair(a._float_if_int(), b))
+        a, b = as_tensor_pair(a, b)
+        if a._data.dtype.kind != "f":  # promoted together first, then made floats
+            a, b = a._float_if_int(), b._float_if_int()
+        return TrueDivMode.apply(a, b)
     return RoundedDiv.apply(*as_tensor_pair(a, b), rounding_mode)
 
 
@@ -95,6 +112,7 @@ class Round(Function):
 
     @staticmethod
     def forward(ctx, a, decimals=0):
+        refuse_bool(a, "round_cpu" if decimals else "round_vml_cpu")
         x = a._data
         if decimals and x.dtype.kind == "f":  # PyTorch scales by 10**|decimals| in x's dtype
             scale = x.dtype.type(10.0 ** abs(decimals))
@@ -122,6 +140,7 @@ class Floor(Function):
 
     @staticmethod
     def forward(ctx, a):
+        refuse_bool(a, "floor_vml_cpu")
         return result_like(np.floor(a._data) if a._data.dtype.kind == "f" else a._data.copy(), a)
 
     @staticmethod
@@ -134,6 +153,7 @@ class Ceil(Floor):
 
     @staticmethod
     def forward(ctx, a):
+        refuse_bool(a, "ceil_vml_cpu")
         return result_like(np.ceil(a._data) if a._data.dtype.kind == "f" else a._data.copy(), a)
 
 
@@ -142,6 +162,7 @@ class Trunc(Floor):
 
     @staticmethod
     def forward(ctx, a):
+        refuse_bool(a, "trunc_vml_cpu")
         return result_like(np.trunc(a._data) if a._data.dtype.kind == "f" else a._data.copy(), a)
 
 

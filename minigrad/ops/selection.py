@@ -12,6 +12,11 @@ from ..tensor import Tensor
 from .operands import as_tensor_pair, result_like, zero_gradient
 
 
+# ZERO_SIGNS: PyTorch's max and min keep their first operand where the two are equal, so
+# relu(-0.0), clamp(-0.0, min=0) and maximum(-0.0, 0.0) are -0.0 (they print "-0."); numpy's
+# keep their second, hence the operands' order here.
+
+
 class Relu(Function):
     """d relu(a) = [a > 0] da"""
     node_name = "ReluBackward0"
@@ -19,7 +24,7 @@ class Relu(Function):
 
     @staticmethod
     def forward(ctx, a):
-        out = result_like(np.maximum(a._data, 0), a)
+        out = result_like(np.maximum(0, a._data), a)  # keeps -0.0, as PyTorch's (ZERO_SIGNS)
         ctx.save_for_backward(out)
         return out
 
@@ -80,7 +85,8 @@ class Clamp(Function):
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         ctx.save_for_backward(a)
         ctx.bounds = (min, max)
-        return result_like(np.clip(a._data, min, max), a)
+        out = a._data if min is None else np.maximum(min, a._data)  # a on ties (ZERO_SIGNS)
+        return result_like(out if max is None else np.minimum(max, out), a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -107,9 +113,9 @@ class ClampTensors(Function):
         ctx.save_for_backward(a, low, high)
         out = a._data
         if low is not None:
-            out = np.maximum(out, low._data)
+            out = np.maximum(low._data, out)
         if high is not None:
-            out = np.minimum(out, high._data)
+            out = np.minimum(high._data, out)
         if out.shape != a._data.shape:  # the result takes a's shape: bounds do not widen it
             raise RuntimeError(f"output with shape {_listed(a.shape)} doesn't match the "
                                f"broadcast shape {_listed(out.shape)}")
@@ -142,7 +148,10 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002 
     if any(isinstance(b, Tensor) for b in bounds) and not any(
             isinstance(b, (int, float)) for b in bounds):
         return ClampTensors.apply(a, min, max)
-    return Clamp.apply(a, *[b.item() if isinstance(b, Tensor) else b for b in bounds])
+    bounds = [b.item() if isinstance(b, Tensor) else b for b in bounds]
+    if a._data.dtype.kind == "b":  # a bool tensor clamped by numbers: in their dtype (int64)
+        a = a.to(result_type(a, *(b for b in bounds if b is not None)))
+    return Clamp.apply(a, *bounds)
 
 
 class Where(Function):
@@ -170,7 +179,10 @@ class Sign(Function):
 
     @staticmethod
     def forward(ctx, a):
-        return result_like(np.sign(a._data), a)
+        if a._data.dtype.kind == "b":
+            return Tensor(a._data.copy())
+        return result_like(np.sign(a._data) if a._data.dtype.kind != "f"
+                           else (a._data > 0).astype(a._data.dtype) - (a._data < 0), a)  # nan: 0
 
     @staticmethod
     def backward(ctx, grad):
@@ -190,7 +202,7 @@ class Maximum(Function):
     def forward(ctx, a, b, pick=np.maximum):
         ctx.save_for_backward(a, b)
         ctx.larger = pick is np.maximum
-        return result_like(pick(a._data, b._data), a)
+        return result_like(pick(b._data, a._data), a)  # a on ties (ZERO_SIGNS)
 
     @staticmethod
     def backward(ctx, grad):
@@ -221,8 +233,8 @@ class ClampMin(Function):
     def forward(ctx, a, bound):
         ctx.save_for_backward(a)
         ctx.bound = bound
-        return result_like(np.maximum(a._data, bound) if ctx._forward_cls is ClampMin
-                           else np.minimum(a._data, bound), a)
+        return result_like(np.maximum(bound, a._data) if ctx._forward_cls is ClampMin
+                           else np.minimum(bound, a._data), a)
 
     @staticmethod
     def backward(ctx, grad):

@@ -290,7 +290,46 @@ def cat(tensors: Sequence[Tensor], dim: int | None = None, *, axis: int | None =
     dim = _dim_or_axis(dim, axis, "cat")
     if not tensors:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
-    return Cat.apply(_dims(dim, tensors[0].ndim)[0], *_common(tensors))
+    # PyTorch still skips an empty vector among tensors of other shapes (its legacy "empty")
+    kept = [t for t in tensors if t.shape != (0,)]
+    if kept and len(kept) < len(tensors) and kept[0].ndim != 1:
+        tensors = kept
+    d = _dims(dim, tensors[0].ndim)[0]
+    first = tensors[0].shape
+    for i, t in enumerate(tensors[1:], start=1):  # PyTorch's words, not numpy's
+        if len(t.shape) != len(first):
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {len(first)} "
+                               f"and {len(t.shape)}")
+        for j, (want, got) in enumerate(zip(first, t.shape)):
+            if j != d and want != got:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. "
+                                   f"Expected size {want} but got size {got} for tensor number "
+                                   f"{i} in the list.")
+    return Cat.apply(d, *_common(tensors))
+
+
+def vstack(tensors: Sequence[Tensor]) -> Tensor:
+    """The tensors one under another: cat along dim 0 after making each at least 2-d (a vector
+    a row, as PyTorch's atleast_2d: unsqueeze(0), a number reshape(1, 1))."""
+    tensors = _tensor_list(tensors, "vstack")
+    return cat([t.reshape(1, 1) if t.ndim == 0 else t.unsqueeze(0) if t.ndim == 1 else t
+                for t in tensors], 0)
+
+
+def hstack(tensors: Sequence[Tensor]) -> Tensor:
+    """The tensors side by side: cat along dim 1, or along dim 0 when they are vectors (a
+    number counts as a vector of one)."""
+    tensors = [t.reshape(1) if t.ndim == 0 else t for t in _tensor_list(tensors, "hstack")]
+    return cat(tensors, 0 if tensors[0].ndim == 1 else 1)
+
+
+def _tensor_list(tensors: Any, name: str) -> list[Tensor]:
+    if not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, "
+                        f"not {type(tensors).__name__}")
+    if not tensors:
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
+    return list(tensors)
 
 
 def _dim_or_axis(dim: int | None, axis: int | None, name: str) -> int:

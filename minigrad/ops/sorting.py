@@ -34,8 +34,12 @@ def _order(data: np.ndarray, dim: int, descending: bool) -> np.ndarray:
     if not descending:
         return np.argsort(data, axis=dim, kind="stable")
     key = data.astype(np.float64) if data.dtype.kind in "biu" else data
-    key = np.where(np.isnan(key), -np.inf, -key)
-    return np.argsort(key, axis=dim, kind="stable")
+    nan = np.isnan(key)
+    order = np.argsort(np.where(nan, -np.inf, -key), axis=dim, kind="stable")
+    if nan.any():  # NaN before inf too
+        first = np.argsort(~np.take_along_axis(nan, order, axis=dim), axis=dim, kind="stable")
+        order = np.take_along_axis(order, first, axis=dim)
+    return order
 
 
 class Picked(Function):
@@ -78,6 +82,8 @@ def argsort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = F
 
 def topk(a: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
          ) -> TopkResult:  # noqa: A002 - PyTorch's name
+    if a.dtype.name == "bool":
+        raise RuntimeError("topk does not support bool dtypes on CPU")
     d = _one_dim(dim, a.ndim)
     if not 0 <= k <= (a.shape[d] if a.ndim else 1):
         raise RuntimeError("selected index k out of range")
@@ -120,13 +126,18 @@ def nonzero(a: Tensor, *, as_tuple: bool = False) -> Any:
     where = np.nonzero(a._data) if a.ndim else np.nonzero(a._data.reshape(1))
     if as_tuple:
         return tuple(Tensor(w.astype(np.int64)) for w in where)
+    if not a.ndim:  # one row of no coordinates when it is not zero
+        return Tensor(np.zeros((len(where[0]), 0), dtype=np.int64))
     return Tensor(np.stack(where, axis=1).astype(np.int64).reshape(-1, a.ndim))
 
 
 def bincount(a: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
     """How often each value 0, 1, ... occurs in a 1-d tensor of non-negative integers (or the
     sum of their weights)."""
-    if a.ndim != 1 or a.dtype.is_floating_point:
+    if a.dtype.is_floating_point or a.dtype.name == "bool":
+        raise NotImplementedError(f'"bincount_cpu" not implemented for '
+                                  f"'{a.dtype.scalar_name}'")
+    if a.ndim != 1:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if a.numel() and a._data.min() < 0:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
@@ -143,3 +154,29 @@ def bucketize(a: Tensor, boundaries: Tensor, *, out_int32: bool = False, right: 
     side = "right" if right else "left"
     found = np.searchsorted(boundaries._data, a._data, side=side)
     return Tensor(np.asarray(found, dtype=np.int32 if out_int32 else np.int64))
+
+
+def histc(a: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:  # noqa: A002
+    """How many elements fall in each of `bins` equal bins over [min, max] (the data's own range
+    when min == max), the last bin closed; elements outside are left out. Not differentiable.
+    An element's bin is PyTorch's: int((x - min) * bins / (max - min)) in the input's dtype."""
+    if not a.dtype.is_floating_point:  # PyTorch's bin edges come first for a bool tensor
+        kernel = "linspace_cpu" if a.dtype.name == "bool" else "histogram_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{a.dtype.scalar_name}\'')
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+    if min > max:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    low, high = float(min), float(max)
+    if low == high and a.numel():
+        low, high = float(a._data.min()), float(a._data.max())
+    if low == high:
+        low, high = low - 1, high + 1
+    if not (np.isfinite(low) and np.isfinite(high)):
+        raise RuntimeError(f"torch.histc: range of [{low:g}, {high:g}] is not finite")
+    kind = a._data.dtype.type
+    x, low, high = a._data.ravel(), kind(low), kind(high)
+    x = x[(x >= low) & (x <= high)]
+    where = ((x - low) * kind(bins) / (high - low)).astype(np.int64)
+    counts = np.bincount(np.minimum(where, bins - 1), minlength=bins)
+    return Tensor(counts.astype(a._data.dtype))

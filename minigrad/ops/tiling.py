@@ -12,6 +12,7 @@ import numpy as np
 from ..autograd.function import Function
 from ..autograd.gradient_ops import sum_to
 from ..tensor import Tensor
+from .operands import result_like
 from .shape import _dims, distinct_dims
 
 
@@ -85,7 +86,7 @@ class Flip(Function):
     @staticmethod
     def forward(ctx, a, dims):
         ctx.dims = dims
-        return Tensor(np.flip(a._data, dims).copy())
+        return result_like(np.flip(a._data, dims).copy(), a)  # (a 0-d flip gives a scalar)
 
     @staticmethod
     def backward(ctx, grad):

@@ -13,8 +13,9 @@ from typing import Any
 
 from .optimizer import Optimizer
 
-__all__ = ["CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR", "LinearLR",
-           "MultiStepLR", "ReduceLROnPlateau", "StepLR"]
+__all__ = ["CosineAnnealingLR", "CosineAnnealingWarmRestarts", "CyclicLR", "ExponentialLR",
+           "LRScheduler", "LambdaLR", "LinearLR", "MultiStepLR", "OneCycleLR", "ReduceLROnPlateau",
+           "StepLR"]
 
 STEP_ORDER_WARNING = (
     "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and "
@@ -267,3 +268,240 @@ class ReduceLROnPlateau(LRScheduler):
         if self.mode == "min":
             return a < (best * (1.0 - threshold) if rel else best - threshold)
         return a > (best * (threshold + 1.0) if rel else best + threshold)
+
+
+# ---- the cyclic schedulers, stepped once per batch: CyclicLR and OneCycleLR (which also cycle
+# the momentum, or Adam's beta1, the other way), CosineAnnealingWarmRestarts -----------------
+
+def _per_group(name: str, optimizer: Optimizer, value: Any) -> list:
+    """One value per parameter group: a list as given (of the right length), else repeated."""
+    groups = len(optimizer.param_groups)
+    if isinstance(value, (list, tuple)):
+        if len(value) != groups:
+            raise ValueError(f"{name} must have the same length as optimizer.param_groups. "
+                             f"{name} has {len(value)} values, param_groups has {groups}.")
+        return list(value)
+    return [value] * groups
+
+
+class _CycledMomentum:
+    """Momentum (or Adam's beta1) moved opposite to the learning rate."""
+
+    def _start_momentum(self, optimizer: Optimizer, base: Any, high: Any, fresh: bool) -> None:
+        if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+            raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` "
+                             "option enabled")
+        self.use_beta1 = "betas" in optimizer.defaults
+        self.base_momentums = _per_group("base_momentum", optimizer, base)
+        self.max_momentums = _per_group("max_momentum", optimizer, high)
+        if fresh:
+            for high, low, group in zip(self.max_momentums, self.base_momentums,
+                                        optimizer.param_groups):
+                self._set_momentum(group, high)
+                group["max_momentum"], group["base_momentum"] = high, low
+
+    def _set_momentum(self, group: dict, value: float) -> None:
+        if self.use_beta1:
+            group["betas"] = (value, *group["betas"][1:])
+        else:
+            group["momentum"] = value
+
+
+class CyclicLR(LRScheduler, _CycledMomentum):
+    """lr up from base_lr to max_lr in step_size_up batches and back down in step_size_down,
+    the height scaled per cycle ("triangular2": halved) or per batch ("exp_range": gamma**n)."""
+
+    def __init__(self, optimizer: Optimizer, base_lr: Any, max_lr: Any,
+                 step_size_up: int = 2000, step_size_down: int | None = None,
+                 mode: str = "triangular", gamma: float = 1.0,
+                 scale_fn: Callable[[float], float] | None = None, scale_mode: str = "cycle",
+                 cycle_momentum: bool = True, base_momentum: Any = 0.8,
+                 max_momentum: Any = 0.9, last_epoch: int = -1) -> None:
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        base_lrs = _per_group("base_lr", optimizer, base_lr)
+        if last_epoch == -1:
+            for lr, group in zip(base_lrs, optimizer.param_groups):
+                group["lr"] = lr
+        self.max_lrs = _per_group("max_lr", optimizer, max_lr)
+        up = float(step_size_up)
+        down = float(step_size_down) if step_size_down is not None else up
+        self.total_size = up + down
+        self.step_ratio = up / self.total_size
+        if mode not in ("triangular", "triangular2", "exp_range") and scale_fn is None:
+            raise ValueError("mode is invalid and scale_fn is None")
+        self.mode, self.gamma, self.scale_mode = mode, gamma, scale_mode
+        self._scale_fn_custom = scale_fn
+        if scale_fn is None:  # the mode decides what the scale is a function of
+            self.scale_mode = "iterations" if mode == "exp_range" else "cycle"
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            self._start_momentum(optimizer, base_momentum, max_momentum, last_epoch == -1)
+        super().__init__(optimizer, last_epoch)
+        self.base_lrs = base_lrs
+
+    def scale_fn(self, x: float) -> float:
+        if self._scale_fn_custom is not None:
+            return self._scale_fn_custom(x)
+        if self.mode == "triangular":
+            return 1.0
+        if self.mode == "triangular2":
+            return 1 / (2.0 ** (x - 1))
+        return self.gamma ** x
+
+    def get_lr(self) -> list[float]:
+        self._warn_outside_step()
+        cycle = math.floor(1 + self.last_epoch / self.total_size)
+        x = 1.0 + self.last_epoch / self.total_size - cycle
+        if x <= self.step_ratio:
+            scale_factor = x / self.step_ratio
+        else:
+            scale_factor = (x - 1) / (self.step_ratio - 1)
+        scale = self.scale_fn(cycle if self.scale_mode == "cycle" else self.last_epoch)
+        lrs = [base + (high - base) * scale_factor * scale
+               for base, high in zip(self.base_lrs, self.max_lrs)]
+        if self.cycle_momentum:
+            for group, low, high in zip(self.optimizer.param_groups, self.base_momentums,
+                                        self.max_momentums):
+                self._set_momentum(group, high - (high - low) * scale_factor * scale)
+        return lrs
+
+    def state_dict(self) -> dict[str, Any]:
+        state = super().state_dict()
+        fn = state.pop("_scale_fn_custom")  # a function or lambda is not saved, as in PyTorch
+        state["_scale_fn_custom"] = fn.__dict__.copy() if fn is not None and not isinstance(
+            fn, type(lambda: None)) else None
+        return state
+
+
+class OneCycleLR(LRScheduler, _CycledMomentum):
+    """One cycle over total_steps batches: lr up from max_lr / div_factor to max_lr over
+    pct_start of them, then down to that over final_div_factor (cosine or linear)."""
+
+    def __init__(self, optimizer: Optimizer, max_lr: Any, total_steps: int | None = None,
+                 epochs: int | None = None, steps_per_epoch: int | None = None,
+                 pct_start: float = 0.3, anneal_strategy: str = "cos",
+                 cycle_momentum: bool = True, base_momentum: Any = 0.85,
+                 max_momentum: Any = 0.95, div_factor: float = 25.0,
+                 final_div_factor: float = 1e4, three_phase: bool = False,
+                 last_epoch: int = -1) -> None:
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        if total_steps is not None:
+            if total_steps <= 0 or not isinstance(total_steps, int):
+                raise ValueError(f"Expected positive integer total_steps, but got {total_steps}")
+            self.total_steps = total_steps
+        elif epochs is not None and steps_per_epoch is not None:
+            if not isinstance(epochs, int) or epochs <= 0:
+                raise ValueError(f"Expected positive integer epochs, but got {epochs}")
+            if not isinstance(steps_per_epoch, int) or steps_per_epoch <= 0:
+                raise ValueError("Expected positive integer steps_per_epoch, but got "
+                                 f"{steps_per_epoch}")
+            self.total_steps = epochs * steps_per_epoch
+        else:
+            raise ValueError("You must define either total_steps OR (epochs AND steps_per_epoch)")
+        up = float(pct_start * self.total_steps) - 1
+        if three_phase:  # (end step, lr from, lr to, momentum from, momentum to)
+            self._schedule_phases = [
+                (up, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
+                (float(2 * pct_start * self.total_steps) - 2, "max_lr", "initial_lr",
+                 "base_momentum", "max_momentum"),
+                (self.total_steps - 1, "initial_lr", "min_lr", "max_momentum", "max_momentum")]
+        else:
+            self._schedule_phases = [
+                (up, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
+                (self.total_steps - 1, "max_lr", "min_lr", "base_momentum", "max_momentum")]
+        if pct_start < 0 or pct_start > 1 or not isinstance(pct_start, float):
+            raise ValueError(f"Expected float between 0 and 1 pct_start, but got {pct_start}")
+        if anneal_strategy not in ("cos", "linear"):
+            raise ValueError("anneal_strategy must be one of 'cos' or 'linear', instead got "
+                             f"{anneal_strategy}")
+        self._anneal_func_type = anneal_strategy
+        max_lrs = _per_group("max_lr", optimizer, max_lr)
+        if last_epoch == -1:
+            for high, group in zip(max_lrs, optimizer.param_groups):
+                group["initial_lr"] = high / div_factor
+                group["max_lr"] = high
+                group["min_lr"] = group["initial_lr"] / final_div_factor
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            self._start_momentum(optimizer, base_momentum, max_momentum, last_epoch == -1)
+        super().__init__(optimizer, last_epoch)
+
+    def _anneal(self, start: float, end: float, pct: float) -> float:
+        if self._anneal_func_type == "cos":
+            return end + (start - end) / 2.0 * (math.cos(math.pi * pct) + 1)
+        return (end - start) * pct + start
+
+    def get_lr(self) -> list[float]:
+        self._warn_outside_step()
+        step = self.last_epoch
+        if step > self.total_steps:
+            raise ValueError(f"Tried to step {step} times. The specified number of total steps "
+                             f"is {self.total_steps}")
+        lrs = []
+        for group in self.optimizer.param_groups:
+            start = 0.0
+            for i, (end, lr_from, lr_to, m_from, m_to) in enumerate(self._schedule_phases):
+                if step <= end or i == len(self._schedule_phases) - 1:
+                    pct = (step - start) / (end - start)
+                    lrs.append(self._anneal(group[lr_from], group[lr_to], pct))
+                    if self.cycle_momentum:
+                        self._set_momentum(group, self._anneal(group[m_from], group[m_to], pct))
+                    break
+                start = end
+        return lrs
+
+
+class CosineAnnealingWarmRestarts(LRScheduler):
+    """Cosine annealing from each group's lr down to eta_min over T_0 epochs, then a restart;
+    each period T_mult times the one before. step(epoch) takes a fractional epoch too."""
+
+    def __init__(self, optimizer: Optimizer, T_0: int, T_mult: int = 1,  # noqa: N803
+                 eta_min: float = 0.0, last_epoch: int = -1) -> None:
+        if T_0 <= 0 or not isinstance(T_0, int):
+            raise ValueError(f"Expected positive integer T_0, but got {T_0}")
+        if T_mult < 1 or not isinstance(T_mult, int):
+            raise ValueError(f"Expected integer T_mult >= 1, but got {T_mult}")
+        if not isinstance(eta_min, (float, int)):
+            raise ValueError(f"Expected float or int eta_min, but got {eta_min} of type "
+                             f"{type(eta_min)}")
+        self.T_0, self.T_i, self.T_mult, self.eta_min = T_0, T_0, T_mult, eta_min
+        self.T_cur = last_epoch
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        self._warn_outside_step()
+        return [self.eta_min + (base - self.eta_min)
+                * (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2 for base in self.base_lrs]
+
+    def step(self, epoch: float | None = None) -> None:
+        if epoch is None and self.last_epoch < 0:
+            epoch = 0
+        if epoch is None:
+            epoch = self.last_epoch + 1
+            self.T_cur = self.T_cur + 1
+            if self.T_cur >= self.T_i:
+                self.T_cur = self.T_cur % self.T_i
+                self.T_i = self.T_i * self.T_mult
+        elif epoch < 0:
+            raise ValueError(f"Expected non-negative epoch, but got {epoch}")
+        elif epoch >= self.T_0:
+            if self.T_mult == 1:
+                self.T_cur = epoch % self.T_0
+            else:
+                n = int(math.log((epoch / self.T_0 * (self.T_mult - 1) + 1), self.T_mult))
+                self.T_cur = epoch - self.T_0 * (self.T_mult ** n - 1) / (self.T_mult - 1)
+                self.T_i = self.T_0 * self.T_mult ** n
+        else:
+            self.T_i = self.T_0
+            self.T_cur = epoch
+        self.last_epoch = math.floor(epoch)
+        self._in_step = True
+        try:
+            values = self.get_lr()
+        finally:
+            self._in_step = False
+        for group, lr in zip(self.optimizer.param_groups, values):
+            group["lr"] = lr
+        self._last_lr = self._lrs()

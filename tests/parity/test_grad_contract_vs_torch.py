@@ -5089,7 +5089,9 @@ def _index_ops_given_what_is_not_a_tensor(lib: Any) -> Any:
             lambda: lib.masked_select(t, value), lambda: t.index_fill(0, value, 1.0),
             lambda: t.index_fill(0, index, value), lambda: lib.index_fill(t, 0, value, 1.0),
             lambda: t.index_put(value, lib.tensor(1.0)),
-            lambda: lib.index_put(t, value, lib.tensor(1.0)))]
+            lambda: lib.index_put(t, value, lib.tensor(1.0)),
+            lambda: t.index_copy(0, value, t), lambda: t.index_copy(0, index, value),
+            lambda: t.clone().index_copy_(0, value, t))]
     seen += [_error(lambda: t.index_put([index, 1], lib.tensor(1.0))),
              _error(lambda: lib.index_put(t, (index, None), lib.tensor(1.0))),
              t.gather(1, rows), t.scatter(1, rows, 5.0), t.index_fill(1, index, -1),

@@ -22,14 +22,15 @@ import numpy as np
 from ... import _dtype
 from ...creation import as_tensor, tensor
 from ...random import Generator, default_generator
+from ...ops.sampling import multinomial
 from ...ops.shape import stack
 from ...random import randint, randperm
 from ...tensor import Tensor
 
 __all__ = ["BatchSampler", "ConcatDataset", "DataLoader", "Dataset", "IterableDataset",
            "RandomSampler", "Sampler", "SequentialSampler", "Subset", "SubsetRandomSampler",
-           "TensorDataset", "default_collate", "default_convert", "get_worker_info",
-           "random_split"]
+           "TensorDataset", "WeightedRandomSampler", "default_collate", "default_convert",
+           "get_worker_info", "random_split"]
 
 
 # ---- datasets --------------------------------------------------------------------------------
@@ -194,6 +195,33 @@ class SubsetRandomSampler(Sampler):
 
     def __len__(self) -> int:
         return len(self.indices)
+
+
+class WeightedRandomSampler(Sampler):
+    """num_samples indices, each drawn with probability proportional to its weight (put back
+    after each draw unless replacement=False): torch.multinomial's draws, PyTorch's numbers."""
+
+    def __init__(self, weights: Sequence[float], num_samples: int, replacement: bool = True,
+                 generator: Generator | None = None) -> None:
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
+            raise ValueError("num_samples should be a positive integer value, but got "
+                             f"num_samples={num_samples}")
+        if not isinstance(replacement, bool):
+            raise ValueError("replacement should be a boolean value, but got replacement="
+                             f"{replacement}")
+        weights = as_tensor(weights, dtype=_dtype.float64)
+        if len(weights.shape) != 1:
+            raise ValueError("weights should be a 1d sequence but given weights have shape "
+                             f"{tuple(weights.shape)}")
+        self.weights, self.num_samples = weights, num_samples
+        self.replacement, self.generator = replacement, generator
+
+    def __iter__(self) -> Iterator[int]:
+        yield from multinomial(self.weights, self.num_samples, self.replacement,
+                               generator=self.generator).tolist()
+
+    def __len__(self) -> int:
+        return self.num_samples
 
 
 class BatchSampler(Sampler):
