@@ -289,20 +289,19 @@ def _same_values(ours: Any, theirs: Any) -> None:
 
 
 # Right values whose zeros have the other sign (the formula is not yet PyTorch's); strict, so a
-# fix shows here. cumsum's and amax's are in ops/reduction.py, prod's and std's in statistics.py.
+# fix shows here.
 HESSIAN_ZERO_SIGNS = {"abs", "softmax", "softmax dim 0", "log_softmax", "normalize p=1",
-                      "bce none", "cumsum squared", "amax dim"}
+                      "bce none"}
 MIXED_ZERO_SIGNS: set = set()
-WRONG_VALUES = {"prod", "std"}  # being fixed on main (the reductions)
 
 
-def _known(table: dict, zero_signs: set, wrong: set = frozenset()) -> list:
-    return [pytest.param(name, marks=pytest.mark.xfail(
-        strict=True, reason="wrong value" if name in wrong else "a zero of the other sign"))
-        if name in zero_signs | wrong else name for name in table]
+def _known(table: dict, zero_signs: set) -> list:
+    return [pytest.param(name, marks=pytest.mark.xfail(strict=True,
+                                                       reason="a zero of the other sign"))
+            if name in zero_signs else name for name in table]
 
 
-@pytest.mark.parametrize("name", _known(UNARY, HESSIAN_ZERO_SIGNS, WRONG_VALUES))
+@pytest.mark.parametrize("name", _known(UNARY, HESSIAN_ZERO_SIGNS))
 def test_hessian_matches(torch, name):
     _same_values(_hessian(mg, name), _hessian(torch, name))
 
@@ -342,7 +341,7 @@ NAMES_DIFFER = {
     "unary clamp inside and out", "unary clamp min", "unary where", "unary relu",
     "unary leaky_relu", "unary elu", "unary softplus", "unary hardtanh", "unary relu6",
     "unary softmax", "unary softmax dim 0", "unary log_softmax", "unary cumsum squared",
-    "unary prod", "unary std", "unary norm p=1", "unary norm p=2", "unary norm p=3",
+    "unary std", "unary norm p=1", "unary norm p=2", "unary norm p=3",
     "unary norm p=inf", "unary norm dim=1", "unary norm p=3 dim=1", "unary vector_norm",
     "unary normalize", "unary normalize p=1", "unary mm self", "unary indexing", "unary slicing",
     "unary gather", "unary index_select", "unary masked_fill", "unary max", "unary amax dim",
