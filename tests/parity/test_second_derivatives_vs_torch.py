@@ -178,6 +178,11 @@ UNARY = {
     "avg_pool2d": Case(lambda L, x: F(L).avg_pool2d(x.reshape(1, 1, 3, 4), 2, 1) ** 3),
     "adaptive_avg_pool2d": Case(lambda L, x: F(L).adaptive_avg_pool2d(
         x.reshape(1, 1, 3, 4), (2, 2)) ** 3),
+    "layer_norm": Case(lambda L, x: F(L).layer_norm(x, (4,))),
+    "layer_norm 2d": Case(lambda L, x: F(L).layer_norm(x, (3, 4)) * x),
+    "batch_norm": Case(lambda L, x: F(L).batch_norm(x, None, None, training=True)),
+    "instance_norm": Case(lambda L, x: F(L).instance_norm(x.reshape(1, 3, 4))),
+    "embedding weight": Case(lambda L, x: F(L).embedding(L.tensor([[0, 2], [2, 1]]), x) ** 3),
     "conv2d self": Case(lambda L, x: F(L).conv2d(x.reshape(1, 1, 3, 4), x[:2, :2].reshape(
         1, 1, 2, 2))),
 }
@@ -242,6 +247,10 @@ BINARY = {
                                                           log_target=True)),
     "nll weight": Case(lambda L, x, y: F(L).nll_loss(x * y, _targets(L))),
     "normalize": Case(lambda L, x, y: F(L).normalize(x * y, dim=1)),
+    "layer_norm affine": Case(lambda L, x, y: F(L).layer_norm(x, (4,), y[0], y[1]) * y),
+    "batch_norm affine": Case(lambda L, x, y: F(L).batch_norm(x.T, None, None, y[0, :3],
+                                                              y[1, :3], training=True)),
+    "embedding": Case(lambda L, x, y: F(L).embedding(L.tensor([[0, 2], [2, 1]]), x * y) ** 2),
     "softmax of product": Case(lambda L, x, y: (x * y).softmax(1)),
     "logsumexp of product": Case(lambda L, x, y: (x * y).logsumexp(0)),
 }
@@ -291,7 +300,7 @@ def _same_values(ours: Any, theirs: Any) -> None:
 # Right values whose zeros have the other sign (the formula is not yet PyTorch's); strict, so a
 # fix shows here.
 HESSIAN_ZERO_SIGNS = {"abs", "softmax", "softmax dim 0", "log_softmax", "normalize p=1",
-                      "bce none"}
+                      "bce none", "layer_norm", "instance_norm"}
 MIXED_ZERO_SIGNS: set = set()
 
 
@@ -335,6 +344,11 @@ NAMES_DIFFER = {
     # a broadcast gradient summed back to a 0-d input: PyTorch's sum_to is a full sum there
     # (SumBackward0), minigrad's SumTo is always SumBackward1 (autograd/gradient_ops.py)
     "binary smooth_l1 mean scaled", "binary huber mean scaled", "binary huber sum scaled",
+    # PyTorch's backward ops of their own (NativeLayerNormBackwardBackward0, ...,
+    # EmbeddingDenseBackwardBackward0) where minigrad's formulas are composites
+    "unary layer_norm", "unary layer_norm 2d", "unary batch_norm", "unary instance_norm",
+    "binary layer_norm affine", "binary batch_norm affine", "unary embedding weight",
+    "binary embedding",
     "unary log2", "unary log10", "unary log1p", "unary expm1", "unary exp2", "unary sqrt",
     "unary asin", "unary acos", "unary atan", "unary erf", "unary abs", "unary square",
     "unary pow 3", "unary pow 2.5", "unary pow -1.5", "unary rpow", "unary x ** x",
