@@ -107,6 +107,47 @@ class BinaryCrossEntropy(Function):
     def backward(ctx, grad):
         x, y, weight = ctx.saved_tensors
         need_x, need_y = ctx.needs_input_grad[:2]
-        dx = grad * (x - y) / ((1 - x) * x).clamp(min=_EPSILON) if need_x else None
+        dx = (BinaryCrossEntropyBackward.apply(grad, x, y, (weight,), ctx.reduction)
+              if need_x else None)
         dy = -(x / (1 - x)).log() * grad if need_y else None  # -logit(x)
-        return _weighted(dx, weight, ctx), _weighted(dy, weight, ctx), None, None
+        return dx, _weighted(dy, weight, ctx), None, None
+
+
+_DOUBLE_EPSILON = 1e-12  # the double backward's, a C double
+
+
+class BinaryCrossEntropyBackward(Function):
+    """binary_cross_entropy_backward as an op of its own, as in PyTorch: differentiated again
+    (create_graph), it gives FunctionsManual's gradients, so that a hessian's values (each
+    denominator kept from 0 by adding 1e-12) and the signs of its zeros are PyTorch's"""
+    node_name = "BinaryCrossEntropyBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x, y, weights, reduction):
+        (weight,) = weights
+        ctx.save_for_backward(grad, x, y, weight)
+        ctx.reduction, ctx.numel = reduction, x.numel()
+        return _weighted(grad * (x - y) / ((1 - x) * x).clamp(min=_EPSILON), weight, ctx)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, x, y, weight = ctx.saved_tensors
+        need_grad, need_x, need_y = ctx.needs_input_grad[:3]
+        eps = _DOUBLE_EPSILON
+        d_grad = d_x = d_y = None
+        if need_grad:
+            d_grad = (x - y) / ((x + eps) * (1 - x + eps)) * gg
+            d_grad = d_grad if weight is None else d_grad * weight
+            if ctx.reduction != "none":
+                d_grad = d_grad.sum() / ctx.numel if ctx.reduction == "mean" else d_grad.sum()
+        if need_x:
+            d_x = (x * x - 2 * x * y + y) / ((x + eps).pow(2) * (1 - x + eps).pow(2)) * (gg * grad)
+            d_x = _weighted(d_x, weight, ctx)
+        if need_y:
+            denominator = (1 - x) * x  # kept from 0 by its value alone, as PyTorch's clamp_min_
+            floor = np.maximum(denominator._data, eps) - denominator._data  # under no_grad
+            d_y = -gg * grad
+            d_y = d_y if weight is None else d_y * weight
+            d_y = d_y / (denominator + Tensor(floor))
+            d_y = d_y / ctx.numel if ctx.reduction == "mean" else d_y
+        return d_grad, d_x, d_y, None, None

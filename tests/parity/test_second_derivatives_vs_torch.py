@@ -236,6 +236,11 @@ BINARY = {
         x, 0.2 * L.ones(SHAPE, dtype=L.float64), delta=0.5, reduction="sum") * y),
     "bce target": Case(lambda L, x, y: F(L).binary_cross_entropy(x, y, reduction="none"),
                        UNIT, UNIT),
+    "bce mean scaled": Case(lambda L, x, y: F(L).binary_cross_entropy(x, _target01(L)) * y,
+                            UNIT),
+    "bce weight sum scaled": Case(lambda L, x, y: F(L).binary_cross_entropy(
+        x, y, weight=L.tensor([0.5, 2.0, 1.0, 1.5], dtype=L.float64), reduction="sum") * y,
+        UNIT, UNIT),
     "bce_with_logits target": Case(lambda L, x, y: F(L).binary_cross_entropy_with_logits(
         x, y, reduction="none"), (SHAPE, 0.2, 0.9, True), UNIT),
     "cross_entropy probabilities": Case(lambda L, x, y: F(L).cross_entropy(x, y.softmax(1))),
@@ -300,7 +305,7 @@ def _same_values(ours: Any, theirs: Any) -> None:
 # Right values whose zeros have the other sign (the formula is not yet PyTorch's); strict, so a
 # fix shows here.
 HESSIAN_ZERO_SIGNS = {"abs", "softmax", "softmax dim 0", "log_softmax", "normalize p=1",
-                      "bce none", "layer_norm", "instance_norm"}
+                      "layer_norm", "instance_norm"}
 MIXED_ZERO_SIGNS: set = set()
 
 
@@ -344,6 +349,7 @@ NAMES_DIFFER = {
     # a broadcast gradient summed back to a 0-d input: PyTorch's sum_to is a full sum there
     # (SumBackward0), minigrad's SumTo is always SumBackward1 (autograd/gradient_ops.py)
     "binary smooth_l1 mean scaled", "binary huber mean scaled", "binary huber sum scaled",
+    "binary bce mean scaled", "binary bce weight sum scaled",
     # PyTorch's backward ops of their own (NativeLayerNormBackwardBackward0, ...,
     # EmbeddingDenseBackwardBackward0) where minigrad's formulas are composites
     "unary layer_norm", "unary layer_norm 2d", "unary batch_norm", "unary instance_norm",
@@ -361,8 +367,8 @@ NAMES_DIFFER = {
     "unary gather", "unary index_select", "unary masked_fill", "unary max", "unary amax dim",
     "unary max dim", "unary maximum self", "unary mse", "unary mse none", "unary l1",
     "unary cross_entropy", "unary cross_entropy sum", "unary cross_entropy smoothing",
-    "unary cross_entropy probabilities", "unary cross_entropy weight", "unary nll", "unary bce",
-    "unary bce none", "unary bce_with_logits", "unary bce_with_logits pos_weight", "unary kl_div",
+    "unary cross_entropy probabilities", "unary cross_entropy weight", "unary nll", 
+     "unary bce_with_logits", "unary bce_with_logits pos_weight", "unary kl_div",
     "unary kl_div of the target", "unary cosine_similarity", "unary max_pool2d",
     "unary avg_pool2d", "unary adaptive_avg_pool2d", "unary conv2d self", "binary add",
     "binary sub alpha", "binary pow tensor exponent", "binary atan2", "binary maximum",
@@ -370,7 +376,7 @@ NAMES_DIFFER = {
     "binary addcdiv", "binary matmul", "binary bmm", "binary dot", "binary mv", "binary linear",
     "binary conv1d", "binary conv2d", "binary conv_transpose2d", "binary scatter",
     "binary scatter_add", "binary index_add", "binary masked_fill tensor",
-    "binary cosine_similarity", "binary mse", "binary l1", "binary bce target",
+    "binary cosine_similarity", "binary mse", "binary l1", 
     "binary cross_entropy probabilities", "binary cross_entropy smoothing weight",
     "binary kl_div", "binary nll weight", "binary normalize", "binary softmax of product"}
 
