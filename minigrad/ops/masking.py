@@ -64,7 +64,8 @@ class MaskedSelect(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        full = IndexAdd.apply(grad, ctx.key, ctx.key.shape)
+        # written, not added, into zeros (PyTorch's masked_scatter_): a gradient of -0 stays -0
+        full = IndexAdd.apply(grad, ctx.key, ctx.key.shape, False)
         return (full.sum_to_size(ctx.shape) if ctx.expanded else full), None
 
 

@@ -183,6 +183,45 @@ UNARY = {
     "batch_norm": Case(lambda L, x: F(L).batch_norm(x, None, None, training=True)),
     "instance_norm": Case(lambda L, x: F(L).instance_norm(x.reshape(1, 3, 4))),
     "embedding weight": Case(lambda L, x: F(L).embedding(L.tensor([[0, 2], [2, 1]]), x) ** 3),
+    "cat": Case(lambda L, x: L.cat([x, x[:1] * 2]) ** 3),
+    "stack": Case(lambda L, x: L.stack([x, x.exp()], 1) ** 3),
+    "split": Case(lambda L, x: x.split([1, 3], 1)[1] ** 3),
+    "chunk": Case(lambda L, x: x.chunk(2, 1)[0] ** 3),
+    "unbind": Case(lambda L, x: x.unbind(0)[2] ** 3),
+    "repeat": Case(lambda L, x: x.repeat(2, 1) ** 3),
+    "roll": Case(lambda L, x: x.roll(1, 1) ** 3 * x),
+    "flip": Case(lambda L, x: x.flip(1) ** 3 * x),
+    "tril": Case(lambda L, x: x.tril() ** 3),
+    "triu": Case(lambda L, x: x.triu(1) ** 3),
+    "trace": Case(lambda L, x: x.trace() * x),
+    "diagonal": Case(lambda L, x: x.diagonal() ** 3),
+    "diag": Case(lambda L, x: (L.diag(x[0]) ** 3).sum(0)[:3] + L.diag(x[:, :3]) * x[:, 0]),
+    "squeeze unsqueeze t": Case(lambda L, x: x.unsqueeze(0).squeeze(0).t() ** 3),
+    "unfold": Case(lambda L, x: x.unfold(1, 2, 1) ** 3),
+    "pad": Case(lambda L, x: F(L).pad(x, (1, 2)) ** 3),
+    "einsum": Case(lambda L, x: L.einsum("ij,kj->ik", x, x) ** 2),
+    "dist": Case(lambda L, x: L.dist(x, x.flip(0) * 0.3, 3)),
+    "masked_select": Case(lambda L, x: x.masked_select(x > 0.3) ** 3),
+    "index_fill": Case(lambda L, x: x.index_fill(1, L.tensor([1]), 0.5) ** 3),
+    "index_copy": Case(lambda L, x: x.index_copy(1, L.tensor([2, 0]), x[:, :2] ** 2) ** 3),
+    "sort": Case(lambda L, x: x.sort(1).values ** 3 * L.arange(4, dtype=L.float64)),
+    "topk": Case(lambda L, x: x.topk(2, 1).values ** 3),
+    "median": Case(lambda L, x: x.median() * x),
+    "median dim": Case(lambda L, x: x.median(1).values ** 3),
+    "min": Case(lambda L, x: x.min() * x),
+    "min dim": Case(lambda L, x: x.min(1).values ** 3),
+    "amin": Case(lambda L, x: x.amin(0) ** 3),
+    "var": Case(lambda L, x: x.var(1)),
+    "var all": Case(lambda L, x: x.var() * x),
+    "mean": Case(lambda L, x: x.mean(0) ** 3),
+    "nan_to_num": Case(lambda L, x: x.nan_to_num() ** 3),
+    "clamp max": Case(lambda L, x: x.clamp(max=0.5) ** 3),
+    "fmod": Case(lambda L, x: x.fmod(0.5) ** 3),
+    "remainder": Case(lambda L, x: x.remainder(0.5) ** 3),
+    "floor ceil round trunc": Case(lambda L, x: (x.floor() + x.ceil() + x.round() + x.trunc()
+                                                  ) * x ** 2),
+    "to": Case(lambda L, x: x.to(L.float32).to(L.float64) ** 3),
+    "cross": Case(lambda L, x: L.linalg.cross(x[:, :3], x[:, 1:]) ** 2),
     "conv2d self": Case(lambda L, x: F(L).conv2d(x.reshape(1, 1, 3, 4), x[:2, :2].reshape(
         1, 1, 2, 2))),
 }
@@ -252,6 +291,14 @@ BINARY = {
                                                           log_target=True)),
     "nll weight": Case(lambda L, x, y: F(L).nll_loss(x * y, _targets(L))),
     "normalize": Case(lambda L, x, y: F(L).normalize(x * y, dim=1)),
+    "cat": Case(lambda L, x, y: L.cat([x, y], 1) ** 2 * L.cat([y, x], 1)),
+    "fmod tensor": Case(lambda L, x, y: x.fmod(y) * x),
+    "remainder tensor": Case(lambda L, x, y: x.remainder(y) * x),
+    "div floor": Case(lambda L, x, y: L.div(x, y, rounding_mode="floor") + x * y),
+    "scatter reduce": Case(lambda L, x, y: x.scatter(1, L.tensor([[0], [3], [2]]), 0.5) * y),
+    "index_fill tensor": Case(lambda L, x, y: x.index_fill(1, L.tensor([1]), y[0, 0]) ** 2),
+    "einsum": Case(lambda L, x, y: L.einsum("ij,ij->i", x, y) ** 2),
+    "dist": Case(lambda L, x, y: L.dist(x, y)),
     "layer_norm affine": Case(lambda L, x, y: F(L).layer_norm(x, (4,), y[0], y[1]) * y),
     "batch_norm affine": Case(lambda L, x, y: F(L).batch_norm(x.T, None, None, y[0, :3],
                                                               y[1, :3], training=True)),
@@ -305,7 +352,7 @@ def _same_values(ours: Any, theirs: Any) -> None:
 # Right values whose zeros have the other sign (the formula is not yet PyTorch's); strict, so a
 # fix shows here.
 HESSIAN_ZERO_SIGNS = {"abs", "softmax", "softmax dim 0", "log_softmax", "normalize p=1",
-                      "layer_norm", "instance_norm"}
+                      "layer_norm", "instance_norm", "trace"}
 MIXED_ZERO_SIGNS: set = set()
 
 
@@ -367,7 +414,7 @@ NAMES_DIFFER = {
     "unary gather", "unary index_select", "unary masked_fill", "unary max", "unary amax dim",
     "unary max dim", "unary maximum self", "unary mse", "unary mse none", "unary l1",
     "unary cross_entropy", "unary cross_entropy sum", "unary cross_entropy smoothing",
-    "unary cross_entropy probabilities", "unary cross_entropy weight", "unary nll", 
+    "unary cross_entropy probabilities", "unary cross_entropy weight", "unary nll",
      "unary bce_with_logits", "unary bce_with_logits pos_weight", "unary kl_div",
     "unary kl_div of the target", "unary cosine_similarity", "unary max_pool2d",
     "unary avg_pool2d", "unary adaptive_avg_pool2d", "unary conv2d self", "binary add",
@@ -376,9 +423,18 @@ NAMES_DIFFER = {
     "binary addcdiv", "binary matmul", "binary bmm", "binary dot", "binary mv", "binary linear",
     "binary conv1d", "binary conv2d", "binary conv_transpose2d", "binary scatter",
     "binary scatter_add", "binary index_add", "binary masked_fill tensor",
-    "binary cosine_similarity", "binary mse", "binary l1", 
+    "binary cosine_similarity", "binary mse", "binary l1",
     "binary cross_entropy probabilities", "binary cross_entropy smoothing weight",
-    "binary kl_div", "binary nll weight", "binary normalize", "binary softmax of product"}
+    "binary kl_div", "binary nll weight", "binary normalize", "binary softmax of product",
+    "unary cat", "unary stack", "unary split", "unary chunk", "unary unbind", "unary repeat",
+    "unary roll", "unary flip", "unary tril", "unary triu", "unary trace", "unary diagonal",
+    "unary diag", "unary squeeze unsqueeze t", "unary unfold", "unary pad", "unary einsum",
+    "unary dist", "unary masked_select", "unary index_fill", "unary index_copy", "unary sort",
+    "unary topk", "unary median", "unary median dim", "unary min", "unary min dim", "unary amin",
+    "unary var all", "unary mean", "unary nan_to_num", "unary clamp max", "unary fmod",
+    "unary remainder", "unary floor ceil round trunc", "unary to", "unary cross", "binary cat",
+    "binary remainder tensor", "binary scatter reduce", "binary index_fill tensor",
+    "binary einsum", "binary dist"}
 
 
 
