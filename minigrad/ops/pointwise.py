@@ -217,7 +217,8 @@ class Pow(Function):
         k = ctx.exponent
         if k == 0:
             return zero_gradient(grad), None
-        return grad * (k * a ** (k - 1)), None  # PyTorch's grouping, which decides the rounding
+        # PyTorch's grouping, which decides the rounding; `k * t` is C++'s (MulBackward1)
+        return grad * MulScalar.apply(a ** (k - 1), k), None
 
     @staticmethod
     def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
@@ -284,7 +285,7 @@ class RPow(Function):
         a, out = ctx.saved_tensors
         if ctx.base == 0:  # 0^a is constant where a >= 0: PyTorch's gradient is 0 there
             return grad * where(Tensor(a._data >= 0), 0.0, out * -math.inf), None
-        return grad * (out * float(np.log(ctx.base))), None  # PyTorch's grouping
+        return grad * MulScalar.apply(out, float(np.log(ctx.base))), None  # PyTorch's grouping
 
 
 class Neg(Function):
@@ -369,7 +370,7 @@ class Sqrt(Function):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return grad * (0.5 / out)
+        return grad / MulScalar.apply(out, 2)  # PyTorch's formula (and rounding)
 
 
 class Sin(Function):

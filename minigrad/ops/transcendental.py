@@ -10,6 +10,8 @@ import numpy as np
 
 from ..autograd.function import Function
 from .operands import result_like
+# the formulas' `t * 2.0` and `t + 1` are C++'s in PyTorch (MulBackward1, AddBackward1)
+from .pointwise import AddScalar, MulScalar
 
 
 def _erf(x: np.ndarray) -> np.ndarray:
@@ -30,7 +32,7 @@ class Log2(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return grad / (a * math.log(2))
+        return grad / MulScalar.apply(a, math.log(2))
 
 
 class Log10(Function):
@@ -46,7 +48,7 @@ class Log10(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return grad / (a * math.log(10))
+        return grad / MulScalar.apply(a, 2.3025850929940456)  # PyTorch's: math.log(10) is not
 
 
 class Log1P(Function):
@@ -62,7 +64,7 @@ class Log1P(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return grad / (a + 1)
+        return grad / AddScalar.apply(a, 1)
 
 
 class Expm1(Function):
@@ -79,7 +81,7 @@ class Expm1(Function):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return grad * (out + 1)
+        return grad * AddScalar.apply(out, 1)
 
 
 class Exp2(Function):
@@ -96,7 +98,7 @@ class Exp2(Function):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return grad * out * math.log(2)
+        return MulScalar.apply(grad * out, math.log(2))
 
 
 class Acos(Function):
@@ -112,7 +114,7 @@ class Acos(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return grad * -((-a * a + 1).rsqrt())
+        return grad * -(AddScalar.apply(-a * a, 1).rsqrt())
 
 
 class Asin(Function):
@@ -128,7 +130,7 @@ class Asin(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return grad * (-a * a + 1).rsqrt()
+        return grad * AddScalar.apply(-a * a, 1).rsqrt()
 
 
 class Atan(Function):
@@ -144,7 +146,7 @@ class Atan(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return grad / (a * a + 1)
+        return grad / AddScalar.apply(a * a, 1)
 
 
 class Sinh(Function):
@@ -209,4 +211,4 @@ class Erf(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return 2.0 / math.sqrt(math.pi) * (-a.pow(2)).exp() * grad
+        return MulScalar.apply((-a.pow(2)).exp(), 2.0 / math.sqrt(math.pi)) * grad
