@@ -192,7 +192,7 @@ class Reciprocal(Function):
     @staticmethod
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
-        return -grad * out * out
+        return -grad * (out * out)  # PyTorch's grouping, which decides the rounding
 
 
 class Pow(Function):
@@ -470,8 +470,9 @@ class Sigmoid(Function):
 
 
 def _sigmoid_backward(grad: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """PyTorch's kernel: grad * (1 - out) * out, in that order (which decides the rounding)"""
     dtype = out.dtype
-    return np.asarray(grad * np.asarray(out * np.asarray(1 - out, dtype), dtype), dtype)
+    return np.asarray(np.asarray(grad * np.asarray(1 - out, dtype), dtype) * out, dtype)
 
 
 class SigmoidBackward(Function):
@@ -483,7 +484,7 @@ class SigmoidBackward(Function):
     def forward(ctx, grad, out):
         ctx.save_for_backward(grad, out)
         if grad._data.dtype != out._data.dtype:  # (a gradient of another dtype: promoted)
-            return grad * (out * (1 - out))
+            return grad * (1 - out) * out
         return result_like(_sigmoid_backward(grad._data, out._data), out)
 
     @staticmethod
