@@ -5,15 +5,20 @@ operand. A copy of minigrad is made with their checks taken out (the code that r
 are unused: one `if` each, and the version stamps), and timed against the tree as it is, in
 paired rounds (paired.py); the copy's gain is what those checks cost. Issue 34's target: under
 2%. With --each, each feature's checks are also taken out alone, to see which costs what.
+With --bytecodes, Python bytecodes executed per step are counted instead of timed: the same
+count on every run and machine, where paired rounds of a shared machine spread by more than
+2%. A count is not a time (a call costs more than an attribute test, numpy's work is not
+counted), so quote it beside the times.
 
 Usage: `OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python benchmarks/unused_features.py [TREE]
-[--rounds N] [--only lc] [--each]`; TREE holds `minigrad/` (default: this checkout). The copy
-is only for measuring: without its checks, hooks and anomaly mode do nothing, in-place changes
-go unnoticed and numpy arrays are refused."""
+[--rounds N] [--only lc] [--each] [--bytecodes]`; TREE holds `minigrad/` (default: this
+checkout). The copy is only for measuring: without its checks, hooks and anomaly mode do
+nothing, in-place changes go unnoticed and numpy arrays are refused."""
 from __future__ import annotations
 
 import argparse
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -68,16 +73,20 @@ CUTS = [
      "                result = hook(leaf)\n                if result is not None:\n"
      "                    check_post_accumulate_result(hook, leaf, result)\n", ""),
     ("versions", "autograd/graph.py",  # saved tensors: no version stamped...
-     "        self.counter = tensor._version_counter\n        self.version = self.counter.value\n",
-     "        self.counter, self.version = None, 0\n"),
+     "        counter = tensor._counter  # (Tensor._version, without the property's call)\n"
+     "        self.version = 0 if counter is None else counter.value\n",
+     "        self.version = 0\n"),
     ("versions", "autograd/graph.py",  # (a node's own output, graph.SavedOutput, too)
      "        self.counter = output._version_counter\n        self.version = self.counter.value\n",
      "        self.counter, self.version = None, 0\n"),
     ("versions", "autograd/graph.py",  # ... and none checked
+     "        counter = self.tensor._counter\n"
+     "        if counter is not None and counter.value != self.version:\n", "        if False:\n"),
+    ("versions", "autograd/graph.py",  # (nor a node's own output's)
      "        if self.counter.value != self.version:\n", "        if False:\n"),
     ("versions", "autograd/graph.py",  # ... nor when a formula on arrays reads what was saved
-     "        if self.counter.value == self.version and (self.output_nr is None",
-     "        if (self.output_nr is None"),
+     "        counter = tensor._counter\n"
+     "        if (counter is None or counter.value == self.version) and (\n", "        if (\n"),
     ("arrays", "_tensor_ops.py", "\n_operators()\n", "\n"),  # the operators' test for an array
 ]
 
@@ -96,6 +105,32 @@ def stripped_copy(tree: Path, into: Path, features: set[str]) -> Path:
     return into
 
 
+def bytecodes(key: str, tree: str) -> float:
+    """Python bytecodes executed per unit of workload `key` (a step; for c, a chain) on `tree`."""
+    mods = paired._load(tree)
+    paired._forget_minigrad()
+    sys.modules.update(mods)
+    work, _ = paired._workload(key, mods["minigrad"])
+    for _ in range(3):  # warm: caches filled, a leaf's first gradient made
+        work()
+    count = 0
+
+    def trace(frame, event, arg):
+        nonlocal count
+        frame.f_trace_opcodes = True
+        count += event == "opcode"
+        return trace
+
+    units = 1 if key == "c" else 5
+    sys.settrace(trace)
+    try:
+        for _ in range(units):
+            work()
+    finally:
+        sys.settrace(None)
+    return count / units
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("tree", nargs="?", default=str(HERE.parent))
@@ -103,17 +138,26 @@ def main() -> None:
     parser.add_argument("--only", default="lc", help="workloads of paired.py: a, l, b, c")
     parser.add_argument("--each", action="store_true",
                         help="also each feature's checks alone, to see which costs what")
+    parser.add_argument("--bytecodes", action="store_true",
+                        help="count Python bytecodes per step instead of timing")
     args = parser.parse_args()
     features = list(dict.fromkeys(feature for feature, *_ in CUTS))
+    how = "Python bytecodes per step (chain)" if args.bytecodes else (
+        f"{args.rounds} pairs of rounds, CPU time")
     print(f"A = {args.tree} (as it is)\nB = the same without the checks of unused features "
-          f"(all, or the one named)\n{args.rounds} pairs of rounds, CPU time\n")
-    print("| without | workload | A | B | B's gain: median (quartiles) |\n"
-          "| --- | --- | --- | --- | --- |")
+          f"(all, or the one named)\n{how}\n")
+    gain = "B's gain" if args.bytecodes else "B's gain: median (quartiles)"
+    print(f"| without | workload | A | B | {gain} |\n| --- | --- | --- | --- | --- |")
+    as_is = {key: bytecodes(key, args.tree) for key in args.only} if args.bytecodes else {}
     for cut in [features] + ([[f] for f in features] if args.each else []):
         with tempfile.TemporaryDirectory() as scratch:
             copy = stripped_copy(Path(args.tree), Path(scratch), set(cut))
             for key in args.only:
-                row = paired.measure(key, [args.tree, str(copy)], args.rounds)
+                if args.bytecodes:
+                    b = bytecodes(key, str(copy))
+                    row = f"| {key} | {as_is[key]:,.0f} | {b:,.0f} | {1 - b / as_is[key]:+.2%} |"
+                else:
+                    row = paired.measure(key, [args.tree, str(copy)], args.rounds)
                 print(f"| {'all' if cut is features else cut[0]} {row}", flush=True)
 
 

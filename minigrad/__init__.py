@@ -25,6 +25,9 @@ from .compat.device import (accelerator, backends, cuda, device, get_default_dev
 from .compat import storage  # noqa: F401 - gives Tensor stride(), storage() and the like
 from .compat import serialization  # torch.serialization.add_safe_globals and the like
 from .compat.serialization import load, save
+from .compat.determinism import (are_deterministic_algorithms_enabled,
+                                 is_deterministic_algorithms_warn_only_enabled,
+                                 use_deterministic_algorithms)
 from .compat.legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,
                             HalfTensor, IntTensor, LongTensor, ShortTensor)
 from .creation import (arange, as_tensor, empty, eye, from_numpy, full, full_like, linspace, ones,
@@ -98,7 +101,9 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
               # found by the tutorial corpus (tests/corpus/forums_inplace_is_leaf.py)
               "index_copy",
               # by how often tutorials use them (scripts/api_coverage.py), session 5
-              "multinomial", "addcdiv"):
+              "multinomial", "addcdiv",
+              # found by the tutorial corpus (tests/corpus/fastai_course22p2_accel_sgd.py)
+              "histc"):
     globals()[_name] = _function_form(_name)
 del _name
 # Binary operations PyTorch also takes with a number first: torch.add(1.5, 2.5) is tensor(4.)

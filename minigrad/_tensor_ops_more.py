@@ -120,6 +120,8 @@ class MoreTensorOps:
     def nonzero(self, *, as_tuple=False): return sorting.nonzero(self, as_tuple=as_tuple)
     def bincount(self, weights=None, minlength=0): return sorting.bincount(self, weights, minlength)
     def argwhere(self): return sorting.nonzero(self)
+    def histc(self, bins=100, min=0, max=0):  # noqa: A002
+        return sorting.histc(self, bins, min, max)
 
     # ---- picking by mask or position ----------------------------------------------------------
     def masked_fill(self, mask, value): return masking.masked_fill(self, mask, value)

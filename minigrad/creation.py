@@ -21,7 +21,11 @@ NOT_WRITABLE_WARNING = (
     "This means writing to this tensor will result in undefined behavior. You may want to copy "
     "the array to protect its data or make it writable before converting it to a tensor. This "
     "type of warning will be suppressed for the rest of this program.")
-_warned = {"not writable": False}
+LIST_OF_ARRAYS_WARNING = (
+    "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider "
+    "converting the list to a single numpy.ndarray with numpy.array() before converting to a "
+    "tensor.")
+_warned = {"not writable": False, "list of arrays": False}
 
 
 def _numpy_dtype_of(data: Any, dtype: _dtype.dtype | None) -> Any:
@@ -100,7 +104,22 @@ def copy_of(data: Any, dtype: _dtype.dtype | None, requires_grad: bool) -> Tenso
             raise
     if array.dtype.kind == "O":
         raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+    if array.size and not _warned["list of arrays"] and _holds_an_array(data):
+        _warned["list of arrays"] = True  # once a process, as PyTorch's TORCH_WARN_ONCE
+        warnings.warn(LIST_OF_ARRAYS_WARNING, UserWarning, stacklevel=3)
     return Tensor(array, requires_grad=requires_grad)
+
+
+def _holds_an_array(data: Any) -> bool:
+    """A numpy array inside nested lists or tuples (PyTorch copies each element by element)."""
+    stack = [data] if isinstance(data, (list, tuple)) else []
+    while stack:
+        for item in stack.pop():
+            if isinstance(item, np.ndarray):
+                return True
+            if isinstance(item, (list, tuple)):
+                stack.append(item)
+    return False
 
 
 def _as_integers(plain: Any, dtype: _dtype.dtype) -> np.ndarray | None:

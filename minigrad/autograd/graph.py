@@ -32,19 +32,31 @@ ERR_DETACHED_IN_PLACE = (
 class SavedTensor:
     """A tensor kept for backward, with the version it had then: if it is changed in place
     afterwards, its old values are gone and unpacking raises PyTorch's error. (A node's own
-    output is kept by `SavedOutput`, below.)"""
+    output is kept by `SavedOutput`, below.)
 
-    __slots__ = ("tensor", "version", "counter", "output_nr")
+    The version is read from the tensor itself, at save and at unpack. Most tensors saved
+    were never changed in place and share their version with nothing: they have no counter
+    (`Tensor._counter` is None: version 0), and saving one makes none. Should it get one
+    later (changed in place, or a view or detached alias made of it), it gets it on the
+    tensor kept here, where unpack finds it."""
+
+    __slots__ = ("tensor", "version", "output_nr")
     is_own_output = False
 
     def __init__(self, tensor: Any, owner: Node) -> None:
-        self.counter = tensor._version_counter
-        self.version = self.counter.value
+        counter = tensor._counter  # (Tensor._version, without the property's call)
+        self.version = 0 if counter is None else counter.value
         self.output_nr = None if tensor.grad_fn is None else tensor._output_nr  # None: a leaf
         self.tensor = tensor
 
+    @property
+    def current_version(self) -> int:
+        """The saved tensor's version now; unpacking fails if it is not `version`."""
+        return self.tensor._version
+
     def unpack(self, owner: Node) -> Any:
-        if self.counter.value != self.version:
+        counter = self.tensor._counter
+        if counter is not None and counter.value != self.version:
             raise self._modified(owner)
         if self.output_nr is not None and self.tensor.grad_fn is None:
             raise RuntimeError(ERR_DETACHED_IN_PLACE)  # it had a history when saved
@@ -52,9 +64,11 @@ class SavedTensor:
 
     def unpack_array(self, owner: Node) -> Any:
         """`unpack(owner)._data`, the same checks, for a formula on arrays."""
-        if self.counter.value == self.version and (self.output_nr is None
-                                                   or self.tensor.grad_fn is not None):
-            return self.tensor._data  # the common case first
+        tensor = self.tensor
+        counter = tensor._counter
+        if (counter is None or counter.value == self.version) and (
+                self.output_nr is None or tensor.grad_fn is not None):
+            return tensor._data  # the common case first
         return self.unpack(owner)._data  # (raises PyTorch's error)
 
     def _modified(self, owner: Node) -> RuntimeError:
@@ -68,7 +82,7 @@ class SavedTensor:
             what += f", which is output {nr} of {forward_name(fn.name())},"
         return RuntimeError(
             "one of the variables needed for gradient computation has been modified by an "
-            f"inplace operation: {what} is at version {self.counter.value}; expected version "
+            f"inplace operation: {what} is at version {self.current_version}; expected version "
             f"{self.version} instead. Hint: {_hint()}")
 
 
@@ -79,15 +93,20 @@ class SavedOutput(SavedTensor):
     values each time, with the node as its grad_fn. No tensor is made to save it: a formula
     on arrays reads `data` (what that earns: benchmarks/op_path.md, "what a node saves")."""
 
-    __slots__ = ("data",)
+    __slots__ = ("data", "counter")
     is_own_output = True
 
     def __init__(self, output: Any, owner: Node) -> None:
-        # (the output's version counter, which its in-place changes and its views' bump)
+        # The output's version counter, which its in-place changes and its views' bump: made
+        # now if it has none, since this keeps no tensor to find it on later.
         self.counter = output._version_counter
         self.version = self.counter.value
         self.output_nr = output._output_nr
         self.data = output._data
+
+    @property
+    def current_version(self) -> int:
+        return self.counter.value
 
     @property
     def tensor(self) -> Any:  # type: ignore[override]

@@ -24,7 +24,9 @@ from .. import _device, _dtype
 from ..tensor import Tensor
 
 
-def _rebuild(values: np.ndarray, requires_grad: bool, parameter: bool) -> Tensor:
+def _rebuild(raw: bytes, dtype: str, shape: tuple, requires_grad: bool, parameter: bool
+             ) -> Tensor:
+    values = np.frombuffer(raw, dtype=np.dtype(dtype)).reshape(shape).copy()
     if parameter:
         from ..nn.parameter import Parameter
         return Parameter(Tensor(values), requires_grad=requires_grad)
@@ -35,8 +37,9 @@ class _Pickler(pickle.Pickler):
     def reducer_override(self, obj: Any) -> Any:
         if isinstance(obj, Tensor):
             from ..nn.parameter import Parameter
-            return _rebuild, (np.array(obj._data), obj.requires_grad,
-                              isinstance(obj, Parameter))
+            data = np.array(obj._data, order="C")  # bytes, not a numpy array: a weights-only
+            return _rebuild, (data.tobytes(), data.dtype.str, data.shape,  # load refuses those
+                              obj.requires_grad, isinstance(obj, Parameter))
         return NotImplemented
 
 
@@ -77,16 +80,15 @@ def _unpickle(file: Any, weights_only: bool) -> Any:
 
 
 # What a weights-only load may build, as PyTorch's list (torch/_weights_only_unpickler.py) has
-# it, with minigrad's own tensor format (numpy arrays rebuilt by `_rebuild`) in place of torch's.
-_reconstruct = np.zeros(0).__reduce__()[0]  # how numpy rebuilds an array (its module varies)
+# it, with minigrad's own tensor format (`_rebuild` from bytes) in place of torch's. A numpy
+# array saved as it is (`torch.save(np_array, path)`, pytorch/examples' time-sequence data) is
+# refused, as PyTorch 2.13 refuses it.
 _ALLOWED: dict[str, Any] = {
     "collections.OrderedDict": OrderedDict, "collections.Counter": Counter,
     "_codecs.encode": __import__("_codecs").encode, "builtins.bytearray": bytearray,
     "builtins.set": set, "builtins.complex": complex,
+    "builtins.bytes": bytes,  # (an empty tensor's values, pickled as bytes())
     f"{__name__}._rebuild": _rebuild,
-    "numpy._core.multiarray._reconstruct": _reconstruct,
-    "numpy.core.multiarray._reconstruct": _reconstruct,
-    "numpy.ndarray": np.ndarray, "numpy.dtype": np.dtype,
     "minigrad._dtype.Size": _dtype.Size, "minigrad._device.device": _device.device,
     **{f"minigrad._dtype.{name}": value for name, value in vars(_dtype).items()
        if isinstance(value, _dtype.dtype)},

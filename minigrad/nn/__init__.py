@@ -2,7 +2,7 @@
 from . import functional, init, utils
 from .activations import ELU, GELU, Hardtanh, ReLU6, Softplus
 from .containers import Identity, ModuleDict, ModuleList, Sequential
-from .conv import Conv1d, Conv2d
+from .conv import Conv1d, Conv2d, Conv3d
 from .conv_transpose import ConvTranspose1d, ConvTranspose2d
 from .dropout import Dropout, Dropout1d, Dropout2d
 from .embedding import Embedding
@@ -10,10 +10,11 @@ from .layers import CrossEntropyLoss, LeakyReLU, Linear, MSELoss, ReLU, Sigmoid,
 from .lazy import (LazyBatchNorm1d, LazyBatchNorm2d, LazyConv1d, LazyConv2d, LazyLinear,
                    UninitializedParameter)
 from .module import Module
-from .normalization import BatchNorm1d, BatchNorm2d, InstanceNorm1d, InstanceNorm2d, LayerNorm
+from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, InstanceNorm1d, InstanceNorm2d,
+                            LayerNorm)
 from .parameter import Parameter
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
-from .recurrent import GRU, LSTM, RNN, RNNBase
+from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .tutorial_layers import (BCELoss, BCEWithLogitsLoss, Flatten, HuberLoss, KLDivLoss, L1Loss,
                              LogSoftmax, NLLLoss, SmoothL1Loss, Softmax)
 
@@ -24,8 +25,10 @@ __all__ = [
            "BCEWithLogitsLoss",
            "BatchNorm1d",
            "BatchNorm2d",
+           "BatchNorm3d",
            "Conv1d",
            "Conv2d",
+           "Conv3d",
            "ConvTranspose1d",
            "ConvTranspose2d",
            "CrossEntropyLoss",
@@ -37,6 +40,7 @@ __all__ = [
            "Flatten",
            "GELU",
            "GRU",
+           "GRUCell",
            "Hardtanh",
            "HuberLoss",
            "Identity",
@@ -45,6 +49,7 @@ __all__ = [
            "KLDivLoss",
            "L1Loss",
            "LSTM",
+           "LSTMCell",
            "LayerNorm",
            "LazyBatchNorm1d",
            "LazyBatchNorm2d",
@@ -62,6 +67,7 @@ __all__ = [
            "NLLLoss",
            "Parameter",
            "RNN",
+           "RNNCell",
            "RNNBase",
            "ReLU",
            "ReLU6",

@@ -211,7 +211,7 @@ def _shown(value: Any, dims: int) -> list:
 
 def convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any, padding: Any,
                 dilation: Any, groups: int, dims: int) -> Tensor:
-    """F.conv1d (dims 1) and F.conv2d (dims 2), checked as PyTorch checks them."""
+    """F.conv1d, F.conv2d and F.conv3d (dims 1, 2, 3), checked as PyTorch checks them."""
     name = f"conv{dims}d"
     if input.ndim not in (dims + 1, dims + 2):
         raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to "

@@ -1,6 +1,6 @@
-"""Conv1d and Conv2d, as in torch.nn: their arguments, checks, printed form and initial weights
-(drawn from PyTorch's generator in PyTorch's order, so a seeded model starts from PyTorch's
-numbers)."""
+"""Conv1d, Conv2d and Conv3d, as in torch.nn: their arguments, checks, printed form and
+initial weights (drawn from PyTorch's generator in PyTorch's order, so a seeded model starts
+from PyTorch's numbers)."""
 from __future__ import annotations
 
 import math
@@ -19,7 +19,7 @@ PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
 
 class _ConvNd(Module):
-    """What Conv1d and Conv2d share; `dims` is the number of spatial dimensions."""
+    """What Conv1d, Conv2d and Conv3d share; `dims` is the number of spatial dimensions."""
 
     dims: int
 
@@ -96,7 +96,7 @@ class _ConvNd(Module):
         return s
 
     def _conv_forward(self, input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
-        conv = F.conv1d if self.dims == 1 else F.conv2d
+        conv = (F.conv1d, F.conv2d, F.conv3d)[self.dims - 1]
         if self.padding_mode != "zeros":
             return conv(F.pad(input, self._reversed_padding_repeated_twice,
                               mode=self.padding_mode),
@@ -117,3 +117,9 @@ class Conv2d(_ConvNd):
     """A 2-D convolution over (batch, in_channels, height, width): out_channels filters of
     kernel_size each (see `functional.conv2d`)."""
     dims = 2
+
+
+class Conv3d(_ConvNd):
+    """A 3-D convolution over (batch, in_channels, depth, height, width) (see
+    `functional.conv3d`)."""
+    dims = 3

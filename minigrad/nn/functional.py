@@ -38,6 +38,7 @@ __all__ = [
     "binary_cross_entropy_with_logits",
     "conv1d",
     "conv2d",
+    "conv3d",
     "conv_transpose1d",
     "conv_transpose2d",
     "cosine_similarity",
@@ -126,6 +127,12 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
     the input (batch, in_channels, height, width): a sum of products per position, plus
     `bias`. padding is a number or pair, or 'valid' (none) or 'same' (the input's size)."""
     return convolution(input, weight, bias, stride, padding, dilation, groups, dims=2)
+
+
+def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
+           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    """conv2d with one more spatial dimension: (batch, in_channels, depth, height, width)."""
+    return convolution(input, weight, bias, stride, padding, dilation, groups, dims=3)
 
 
 def _softmax_dim(name: str, ndim: int, dim: int | None) -> int:

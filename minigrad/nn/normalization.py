@@ -29,6 +29,19 @@ def _normalised_backward(grad: Tensor, x: Tensor, mean: Tensor, rstd: Tensor,
     return rstd * (g - g.mean(dims, keepdim=True) - x_hat * (g * x_hat).mean(dims, keepdim=True))
 
 
+def _statistics(x: Tensor, mean: Tensor, rstd: Tensor, dims: tuple, eps: float
+                ) -> tuple[Tensor, Tensor]:
+    """The forward's mean and rstd, as functions of x when the backward builds a graph
+    (create_graph=True): a second derivative must see how they change with x, as PyTorch's
+    double backward does. Their values stay the forward's exactly (each is the saved value
+    plus a difference that is 0 but carries the derivative), so first derivatives do not move."""
+    if not _grad_mode.is_grad_enabled() or not x.requires_grad:
+        return mean, rstd
+    live_mean = x.mean(dims, keepdim=True)
+    live_rstd = ((x - live_mean) ** 2).mean(dims, keepdim=True).add(eps).rsqrt()
+    return (mean + (live_mean - live_mean.detach()), rstd + (live_rstd - live_rstd.detach()))
+
+
 def _layer_affine(x: np.ndarray, mean: np.ndarray, rstd: np.ndarray, weight: Any, bias: Any
                   ) -> np.ndarray:
     """(x · rstd - mean · rstd) · weight + bias, rounded step by step as PyTorch's kernel."""
@@ -62,17 +75,18 @@ class LayerNormFunction(Function):
         rstd = 1 / np.sqrt(np.maximum(wide.var(axis=dims, keepdims=True), 0) + eps)
         mean, rstd = mean.astype(x._data.dtype), rstd.astype(x._data.dtype)
         ctx.save_for_backward(x, weight)
-        ctx.mean, ctx.rstd, ctx.dims = Tensor(mean), Tensor(rstd), dims
+        ctx.mean, ctx.rstd, ctx.dims, ctx.eps = Tensor(mean), Tensor(rstd), dims, eps
         return Tensor(_layer_affine(x._data, mean, rstd, weight, bias))
 
     @staticmethod
     def backward(ctx, grad):
         x, weight = ctx.saved_tensors
         outer = tuple(range(x.ndim - len(ctx.dims)))
-        x_hat = (x - ctx.mean) * ctx.rstd
+        mean, rstd = _statistics(x, ctx.mean, ctx.rstd, ctx.dims, ctx.eps)
+        x_hat = (x - mean) * rstd
         grad_weight = (grad * x_hat).sum(outer) if ctx.needs_input_grad[1] else None
         grad_bias = grad.sum(outer) if ctx.needs_input_grad[2] else None
-        grad_x = _normalised_backward(grad, x, ctx.mean, ctx.rstd, weight, ctx.dims) \
+        grad_x = _normalised_backward(grad, x, mean, rstd, weight, ctx.dims) \
             if ctx.needs_input_grad[0] else None
         return grad_x, grad_weight, grad_bias, None, None
 
@@ -96,9 +110,9 @@ class BatchNormFunction(Function):
 
     @staticmethod
     def forward(ctx, x, weight, bias, statistics, dims, training):
-        mean, rstd = statistics  # in a tuple: no edges (PyTorch's node has three)
+        mean, rstd, eps = statistics  # in a tuple: no edges (PyTorch's node has three)
         ctx.save_for_backward(x, weight)
-        ctx.mean, ctx.rstd, ctx.dims, ctx.training = mean, rstd, dims, training
+        ctx.mean, ctx.rstd, ctx.dims, ctx.training, ctx.eps = mean, rstd, dims, training, eps
         channels = mean.shape  # (1, C, 1, ...): weight and bias broadcast along the channels
         return Tensor(_batch_affine(x._data, mean._data, rstd._data,
                                     None if weight is None else weight._data.reshape(channels),
@@ -109,13 +123,16 @@ class BatchNormFunction(Function):
         x, weight = ctx.saved_tensors
         if weight is not None:
             weight = weight.reshape(ctx.mean.shape)
-        x_hat = (x - ctx.mean) * ctx.rstd
+        mean, rstd = ctx.mean, ctx.rstd  # eval mode: the running statistics, constants
+        if ctx.training:
+            mean, rstd = _statistics(x, mean, rstd, ctx.dims, ctx.eps)
+        x_hat = (x - mean) * rstd
         grad_weight = (grad * x_hat).sum(ctx.dims) if ctx.needs_input_grad[1] else None
         grad_bias = grad.sum(ctx.dims) if ctx.needs_input_grad[2] else None
         grad_x = None
         if ctx.needs_input_grad[0]:
-            grad_x = _normalised_backward(grad, x, ctx.mean, ctx.rstd, weight, ctx.dims) \
-                if ctx.training else grad * ctx.rstd * (1 if weight is None else weight)
+            grad_x = _normalised_backward(grad, x, mean, rstd, weight, ctx.dims) \
+                if ctx.training else grad * rstd * (1 if weight is None else weight)
         return grad_x, grad_weight, grad_bias, None, None, None
 
 
@@ -144,7 +161,8 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         mean, var = running_mean._data.astype(np.float64), running_var._data.astype(np.float64)
     rstd = (1 / np.sqrt(var + eps)).astype(dtype).reshape(shape)
     mean = Tensor(mean.astype(dtype).reshape(shape))
-    return BatchNormFunction.apply(input, weight, bias, (mean, Tensor(rstd)), dims, training)
+    return BatchNormFunction.apply(input, weight, bias, (mean, Tensor(rstd), eps), dims,
+                                   training)
 
 
 def instance_norm(input: Tensor, running_mean: Tensor | None = None,
@@ -240,6 +258,13 @@ class BatchNorm2d(_BatchNorm):
         if input.dim() != 4:
             raise ValueError(f"expected 4D input (got {input.dim()}D input)")
 
+
+class BatchNorm3d(_BatchNorm):
+    """For (N, C, D, H, W) inputs."""
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        if input.dim() != 5:
+            raise ValueError(f"expected 5D input (got {input.dim()}D input)")
 
 
 class _InstanceNorm(_BatchNorm):

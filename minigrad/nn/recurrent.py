@@ -1,5 +1,6 @@
-"""Recurrent layers: RNN, LSTM and GRU, as in torch.nn, written with minigrad's operations (a
-Python loop over the time steps), so the graph a learner draws shows every step.
+"""Recurrent layers: RNN, LSTM and GRU, and their one-step cells, as in torch.nn, written with
+minigrad's operations (a Python loop over the time steps), so the graph a learner draws shows
+every step.
 
 The parameters, their names (weight_ih_l0, weight_hh_l0_reverse, ...), their initial values
 (uniform in ±1/sqrt(hidden_size), in registration order) and the gate formulas are PyTorch's,
@@ -191,3 +192,97 @@ class GRU(RNNBase):
                  device: Any = None, dtype: Any = None) -> None:
         super().__init__("GRU", input_size, hidden_size, num_layers, bias, batch_first, dropout,
                          bidirectional, dtype=dtype)
+
+
+class RNNCellBase(Module):
+    """One time step of RNN, LSTM or GRU as a module (RNNCell, LSTMCell, GRUCell): PyTorch's
+    parameters weight_ih, weight_hh, bias_ih, bias_hh, initialised as the layers' are, and the
+    same step. A 1-D input is one example: unsqueezed, and the results squeezed, as PyTorch
+    does."""
+
+    def __init__(self, mode: str, input_size: int, hidden_size: int, bias: bool = True,
+                 device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        self.mode, self.input_size, self.hidden_size = mode, input_size, hidden_size
+        self.bias = bias
+        gate_size = GATES[mode] * hidden_size
+        self.weight_ih = Parameter(empty((gate_size, input_size), dtype=dtype))
+        self.weight_hh = Parameter(empty((gate_size, hidden_size), dtype=dtype))
+        if bias:
+            self.bias_ih = Parameter(empty((gate_size,), dtype=dtype))
+            self.bias_hh = Parameter(empty((gate_size,), dtype=dtype))
+        else:
+            self.bias_ih = self.bias_hh = None
+        RNNBase.reset_parameters(self)
+
+    def _states(self, input: Tensor, hx: Any) -> tuple:
+        if input.dim() not in (1, 2):
+            raise ValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got "
+                             f"{input.dim()}D instead")
+        if input.shape[-1] != self.input_size:
+            raise RuntimeError(f"input has inconsistent input_size: got {input.shape[-1]} "
+                               f"expected {self.input_size}")
+        batched = input.dim() == 2
+        x = input if batched else input.unsqueeze(0)
+        states = hx if isinstance(hx, tuple) else (hx,) * (2 if self.mode == "LSTM" else 1)
+        made = []
+        for number, state in enumerate(states):
+            if state is None:
+                state = zeros(x.shape[0], self.hidden_size, dtype=x.dtype)
+            elif not batched:
+                state = state.unsqueeze(0)
+            if state.shape[0] != x.shape[0]:
+                raise RuntimeError(f"Input batch size {x.shape[0]} doesn't match hidden{number} "
+                                   f"batch size {state.shape[0]}")
+            if state.shape[1] != self.hidden_size:
+                raise RuntimeError(f"hidden{number} has inconsistent hidden_size: got "
+                                   f"{state.shape[1]}, expected {self.hidden_size}")
+            made.append(state)
+        return x, made, batched
+
+    def forward(self, input: Tensor, hx: Any = None) -> Any:
+        x, states, batched = self._states(input, hx)
+        h, c = _rnn_step(self.mode, F.linear(x, self.weight_ih, self.bias_ih), states[0],
+                         states[1] if self.mode == "LSTM" else None, self.weight_hh, self.bias_hh)
+        if not batched:
+            h, c = h.squeeze(0), None if c is None else c.squeeze(0)
+        return (h, c) if self.mode == "LSTM" else h
+
+    def extra_repr(self) -> str:
+        text = f"{self.input_size}, {self.hidden_size}"
+        if self.bias is not True:
+            text += f", bias={self.bias}"
+        if getattr(self, "nonlinearity", "tanh") != "tanh":
+            text += f", nonlinearity={self.nonlinearity}"
+        return text
+
+
+class RNNCell(RNNCellBase):
+    """h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh) (or relu)."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True,
+                 nonlinearity: str = "tanh", device: Any = None, dtype: Any = None) -> None:
+        self.nonlinearity = nonlinearity  # PyTorch refuses an unknown one when it runs
+        super().__init__("RNN_RELU" if nonlinearity == "relu" else "RNN_TANH", input_size,
+                         hidden_size, bias, dtype=dtype)
+
+    def forward(self, input: Tensor, hx: Any = None) -> Any:
+        if self.nonlinearity not in ("tanh", "relu"):
+            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+        return super().forward(input, hx)
+
+
+class LSTMCell(RNNCellBase):
+    """One LSTM step: returns (h', c')."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device: Any = None,
+                 dtype: Any = None) -> None:
+        super().__init__("LSTM", input_size, hidden_size, bias, dtype=dtype)
+
+
+class GRUCell(RNNCellBase):
+    """One GRU step: returns h'."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device: Any = None,
+                 dtype: Any = None) -> None:
+        super().__init__("GRU", input_size, hidden_size, bias, dtype=dtype)

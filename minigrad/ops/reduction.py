@@ -10,7 +10,7 @@ from .. import fidelity
 from ..autograd.function import Function
 from ..tensor import Tensor
 from .operands import refuse_bool
-from .pointwise import where
+from .pointwise import DivScalar
 from .shape import _dims, distinct_dims
 
 
@@ -47,11 +47,13 @@ for _result in (MaxResult, MinResult, MedianResult):
 del _result
 
 
-def _restore(grad: Tensor, shape: tuple, dims: tuple, keepdim: bool) -> Tensor:
+def _restore(grad: Tensor, shape: tuple, dims: tuple | None, keepdim: bool) -> Tensor:
     """Give a reduced gradient its reduced dimensions back (as size 1) so it broadcasts. A
     tensor gets them one unsqueeze at a time, lowest first, as PyTorch's backward formulas do
-    (a graph made with create_graph=True has their nodes: `jvp` ends in SqueezeBackward1)."""
-    if not keepdim and grad.ndim:  # (a 0-d gradient broadcasts as it is)
+    (a graph made with create_graph=True has their nodes: `jvp` ends in SqueezeBackward1).
+    `dims` None: a reduction of everything without `dim` given, whose 0-d gradient PyTorch's
+    formulas (sum's, mean's) broadcast as it is."""
+    if dims is not None and not keepdim and shape:
         if isinstance(grad, Tensor):
             for dim in sorted(d % len(shape) for d in dims):
                 grad = grad.unsqueeze(dim)
@@ -72,13 +74,12 @@ class Sum(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        dims = ctx.dims if ctx.dims is not None else tuple(range(len(ctx.shape)))
-        return _restore(grad, ctx.shape, dims, ctx.keepdim).expand(ctx.shape), None, None
+        return _restore(grad, ctx.shape, ctx.dims, ctx.keepdim).expand(ctx.shape), None, None
 
     @staticmethod
     def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
-        dims = ctx.dims if ctx.dims is not None else tuple(range(len(ctx.shape)))
-        return np.broadcast_to(_restore(grad, ctx.shape, dims, ctx.keepdim), ctx.shape), None, None
+        return (np.broadcast_to(_restore(grad, ctx.shape, ctx.dims, ctx.keepdim), ctx.shape),
+                None, None)
 
 
 class SumDim(Sum):
@@ -102,17 +103,15 @@ class Mean(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        dims = ctx.dims if ctx.dims is not None else tuple(range(len(ctx.shape)))
-        grad = _restore(grad, ctx.shape, dims, ctx.keepdim).expand(ctx.shape)
-        return grad / ctx.count, None, None
+        grad = _restore(grad, ctx.shape, ctx.dims, ctx.keepdim).expand(ctx.shape)
+        return DivScalar.apply(grad, ctx.count), None, None  # by a number: DivBackward1
 
     @staticmethod
     def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
         count = np.asarray(ctx.count, dtype=grad.dtype)
         if grad.size == 1:  # a loss's mean: every element gets the same quotient, computed once
             return np.full(ctx.shape, grad.reshape(()) / count, grad.dtype), None, None
-        dims = ctx.dims if ctx.dims is not None else tuple(range(len(ctx.shape)))
-        grad = np.broadcast_to(_restore(grad, ctx.shape, dims, ctx.keepdim), ctx.shape)
+        grad = np.broadcast_to(_restore(grad, ctx.shape, ctx.dims, ctx.keepdim), ctx.shape)
         return grad / count, None, None
 
 
@@ -137,13 +136,16 @@ class Extremum(Function):
     @staticmethod
     def forward(ctx, a, pick=np.max):
         value = pick(a._data)
-        ctx.hits = Tensor(a._data == value)
-        ctx.count = int(ctx.hits._data.sum())
+        hits = np.isnan(a._data) if np.isnan(value) else a._data == value  # nan: where nans are
+        ctx.hits, ctx.count = Tensor(np.asarray(hits)), int(hits.sum())  # (0-d: numpy's bool)
         return Tensor(np.asarray(value))
 
     @staticmethod
-    def backward(ctx, grad):  # where, not a product with 0/1: a negative grad gives +0, not -0
-        return where(ctx.hits, grad / ctx.count, 0.0), None
+    def backward(ctx, grad):
+        """PyTorch's evenly_distribute_backward: zeros, filled where the extreme was with
+        grad / count (MaskedFillBackward1 in a graph of the backward; elsewhere +0, never -0)"""
+        zeros = Tensor(np.zeros(ctx.hits.shape, dtype=grad._data.dtype))
+        return zeros.masked_fill_(ctx.hits, grad / ctx.count), None
 
 
 class MinAll(Extremum):
@@ -174,10 +176,11 @@ class ExtremumDim(Function):
     def backward(ctx, grad, _grad_indices):
         if not ctx.shape:
             return grad, None, None, None
+        # PyTorch's value_selecting_reduction_backward: zeros, the gradient scattered to the
+        # positions picked (ScatterBackward0 in a graph of the backward)
         grad = _restore(grad, ctx.shape, (ctx.dim,), ctx.keepdim)
-        picked = np.zeros(ctx.shape, dtype=bool)
-        np.put_along_axis(picked, ctx.indices, True, axis=ctx.dim)
-        return where(Tensor(picked), grad, 0.0), None, None, None
+        zeros = Tensor(np.zeros(ctx.shape, dtype=grad._data.dtype))
+        return zeros.scatter_(ctx.dim, Tensor(ctx.indices), grad), None, None, None
 
 
 class MinDim(ExtremumDim):

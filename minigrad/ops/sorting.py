@@ -154,3 +154,29 @@ def bucketize(a: Tensor, boundaries: Tensor, *, out_int32: bool = False, right: 
     side = "right" if right else "left"
     found = np.searchsorted(boundaries._data, a._data, side=side)
     return Tensor(np.asarray(found, dtype=np.int32 if out_int32 else np.int64))
+
+
+def histc(a: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:  # noqa: A002
+    """How many elements fall in each of `bins` equal bins over [min, max] (the data's own range
+    when min == max), the last bin closed; elements outside are left out. Not differentiable.
+    An element's bin is PyTorch's: int((x - min) * bins / (max - min)) in the input's dtype."""
+    if not a.dtype.is_floating_point:  # PyTorch's bin edges come first for a bool tensor
+        kernel = "linspace_cpu" if a.dtype.name == "bool" else "histogram_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{a.dtype.scalar_name}\'')
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+    if min > max:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    low, high = float(min), float(max)
+    if low == high and a.numel():
+        low, high = float(a._data.min()), float(a._data.max())
+    if low == high:
+        low, high = low - 1, high + 1
+    if not (np.isfinite(low) and np.isfinite(high)):
+        raise RuntimeError(f"torch.histc: range of [{low:g}, {high:g}] is not finite")
+    kind = a._data.dtype.type
+    x, low, high = a._data.ravel(), kind(low), kind(high)
+    x = x[(x >= low) & (x <= high)]
+    where = ((x - low) * kind(bins) / (high - low)).astype(np.int64)
+    counts = np.bincount(np.minimum(where, bins - 1), minlength=bins)
+    return Tensor(counts.astype(a._data.dtype))

@@ -13,7 +13,7 @@ import numpy as np
 from ..autograd.function import Function
 from ..tensor import Tensor
 from .operands import result_like
-from .pointwise import where
+from .pointwise import MulScalar, where
 from .reduction import _restore
 from .shape import _dims, distinct_dims, stack
 
@@ -32,6 +32,8 @@ class Var(Function):
     @staticmethod
     def forward(ctx, a, dims, correction, keepdim, root=False):
         ctx.save_for_backward(a)
+        ctx.whole = dims is None  # no `dim` given: PyTorch's formula differs (backward)
+        dims = tuple(range(a.ndim)) if dims is None else dims
         ctx.dims, ctx.correction, ctx.keepdim = dims, correction, keepdim
         ctx.dof = int(np.prod([a.shape[d] for d in dims], dtype=np.int64)) - correction
         wide = a._data.astype(np.float64)
@@ -45,12 +47,18 @@ class Var(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        (a,) = ctx.saved_tensors
-        grad = _restore(grad, a.shape, ctx.dims, ctx.keepdim)
+        """PyTorch's var_backward, operation for operation (a graph of the backward shows them):
+        without `dim` (or for a 0-d tensor) the whole tensor's mean; with it, the gradient's
+        dimensions given back when `a` has more than one, and the mean along `dim`, kept."""
+        a = ctx.saved_tensors[0]
+        whole = ctx.whole or a.ndim == 0
+        if not whole and a.ndim > 1:
+            grad = _restore(grad, a.shape, ctx.dims, ctx.keepdim)
         if ctx.dof <= 0 and len(ctx.dims) == a.ndim:  # PyTorch's answer: nan everywhere
-            return grad.expand(a.shape) * np.nan, None, None, None, None
-        scale = 2.0 / ctx.dof if ctx.dof else math.inf
-        return scale * grad * (a - a.mean(ctx.dims, keepdim=True)), None, None, None, None
+            return MulScalar.apply(grad.expand(a.shape), np.nan), None, None, None, None
+        mean = a.mean() if whole else a.mean(ctx.dims, keepdim=True)
+        scale = 2.0 / ctx.dof if ctx.dof else math.inf  # a number times grad: MulBackward1
+        return MulScalar.apply(grad, scale) * (a - mean), None, None, None, None
 
 
 class Std(Var):
@@ -60,14 +68,14 @@ class Std(Var):
     @staticmethod
     def forward(ctx, a, dims, correction, keepdim):
         out = Var.forward(ctx, a, dims, correction, keepdim, root=True)
-        ctx.out = out._data
+        ctx.save_for_backward(a, out)  # the result itself: a second derivative goes through it
         return out
 
     @staticmethod
     def backward(ctx, grad):
-        result = Tensor(ctx.out)
-        grad = where(result == 0, 0.0, grad / (result * 2))
-        return Var.backward(ctx, grad)
+        """PyTorch's std_backward: var's, of grad / (2 std), 0 where std is 0"""
+        result = ctx.saved_tensors[1]
+        return Var.backward(ctx, (grad / (result * 2)).masked_fill_(result == 0, 0))
 
 
 def _kept_shape(shape: tuple, dims: tuple, keepdim: bool) -> tuple:
@@ -88,7 +96,8 @@ def var_or_std(a: Tensor, name: str, dim: Any = None, unbiased: Any = True,
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less "
                       "than the reduction factor (input numel divided by output numel).",
                       UserWarning, stacklevel=3)
-    return (Std if name == "std" else Var).apply(a, dims, correction, keepdim)
+    return (Std if name == "std" else Var).apply(a, None if dim is None else dims, correction,
+                                                 keepdim)
 
 
 class Prod(Function):
@@ -97,20 +106,18 @@ class Prod(Function):
 
     @staticmethod
     def forward(ctx, a, dim, keepdim):
-        ctx.save_for_backward(a)
         ctx.dim, ctx.keepdim = dim, keepdim
         data = a._data.astype(np.int64) if a._data.dtype.kind in "biu" else a._data
-        out = np.prod(data, axis=dim, keepdims=keepdim)
-        ctx.out = out
-        return Tensor(np.asarray(out))
+        out = Tensor(np.asarray(np.prod(data, axis=dim, keepdims=keepdim)))
+        ctx.save_for_backward(a, out)  # the result itself: a second derivative goes through it
+        return out
 
     @staticmethod
     def backward(ctx, grad):
-        (a,) = ctx.saved_tensors
-        dims = tuple(range(a.ndim)) if ctx.dim is None else (ctx.dim,)
+        a, out = ctx.saved_tensors
+        dims = None if ctx.dim is None else (ctx.dim,)  # (the whole product: nothing to restore)
         grad = _restore(grad, a.shape, dims, ctx.keepdim)
         if not (a._data == 0).any():
-            out = Tensor(np.asarray(ctx.out))
             return grad * (_restore(out, a.shape, dims, ctx.keepdim) / a), None, None
         # With a zero, prod / a is 0 / 0 there: the product of the others, from the products
         # before and after each element.
@@ -153,8 +160,12 @@ class Amax(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        grad = _restore(grad, ctx.shape, ctx.dims, ctx.keepdim)
-        return where(ctx.hits, grad / ctx.count, 0.0), None, None, None
+        """PyTorch's scale_grad_by_count: (grad / count) * hits, the reduced dimensions given
+        back by a reshape (ViewBackward0); a product with the mask, so a negative gradient
+        leaves -0 where the extreme was not, as in PyTorch"""
+        if not ctx.keepdim:
+            grad = grad.reshape([1 if d in ctx.dims else n for d, n in enumerate(ctx.shape)])
+        return grad / ctx.count * ctx.hits, None, None, None
 
 
 class Amin(Amax):
@@ -195,22 +206,9 @@ class Cumsum(Function):
     def backward(ctx, grad):
         if not grad.ndim:
             return grad, None
-        return ReverseCumsum.apply(grad, ctx.dim), None
-
-
-class ReverseCumsum(Function):
-    """running sums from the end (PyTorch's grad.flip(dim).cumsum(dim).flip(dim)): cumsum's
-    backward, whose own backward is cumsum"""
-    node_name = "CumsumBackward0"
-
-    @staticmethod
-    def forward(ctx, a, dim):
-        ctx.dim = dim
-        return Tensor(np.flip(np.cumsum(np.flip(a._data, dim), axis=dim), dim).copy())
-
-    @staticmethod
-    def backward(ctx, grad):
-        return Cumsum.apply(grad, ctx.dim), None
+        # the running sums from the end, as PyTorch's formula takes them (its nodes in a graph
+        # of the backward: FlipBackward0, CumsumBackward0, FlipBackward0)
+        return grad.flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim), None
 
 
 def cumsum(a: Tensor, dim: int, dtype: Any = None) -> Tensor:

@@ -90,7 +90,7 @@ def saved_label(box: Box, names: Names) -> str:
     else:
         lines = [f"saved: {names(saved.tensor) or _describe(saved.tensor)}"]
     lines += [shape_text(saved.tensor.shape, saved.tensor.dtype.name),
-              f"version at save {saved.version}, now {saved.counter.value}"]
+              f"version at save {saved.version}, now {saved.current_version}"]
     return "|".join(_record_text(line) for line in lines)
 
 

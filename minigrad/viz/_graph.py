@@ -176,7 +176,7 @@ def backward_graph(outputs: Sequence[Any], show_saved: bool) -> Graph:
             for saved in node._saved or ():
                 # (under saved_tensors_hooks a node keeps what pack_hook returned: not drawn)
                 if saved is not None and not isinstance(saved, HookedSavedTensor):
-                    stale = saved.counter.value != saved.version
+                    stale = saved.current_version != saved.version
                     i = g.add(Box("stale" if stale else "saved", tensor=saved.tensor, node=node,
                                   saved=saved))
                     g.edge(i, here, "saved", node)

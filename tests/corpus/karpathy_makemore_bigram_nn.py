@@ -3,7 +3,9 @@
 # Edits: names.txt (a download) is replaced by its first word, 'emma', which is all the lecture
 #   trains on in these cells (`words[:1]`); the alphabet is spelled out, as names.txt holds all
 #   26 letters; a cell's displayed last expression is printed with print(); the cells that
-#   sample names with torch.multinomial are left out (see tests/corpus/README.md).
+#   sample names from the counts (`P`, which these cells do not build) are left out; the last
+#   cell, which samples five names from the neural net with torch.multinomial, runs on the W of
+#   the one gradient step before it (the lecture's has been trained on all of names.txt).
 import torch
 import torch.nn.functional as F
 
@@ -100,3 +102,29 @@ counts = logits.exp() # counts, equivalent to N
 probs = counts / counts.sum(1, keepdims=True) # probabilities for next character
 loss = -probs[torch.arange(5), ys].log().mean()
 print(loss.item())
+
+# finally, sample from the 'neural net' model
+g = torch.Generator().manual_seed(2147483647)
+
+for i in range(5):
+
+  out = []
+  ix = 0
+  while True:
+
+    # ----------
+    # BEFORE:
+    #p = P[ix]
+    # ----------
+    # NOW:
+    xenc = F.one_hot(torch.tensor([ix]), num_classes=27).float()
+    logits = xenc @ W # predict log-counts
+    counts = logits.exp() # counts, equivalent to N
+    p = counts / counts.sum(1, keepdims=True) # probabilities for next character
+    # ----------
+
+    ix = torch.multinomial(p, num_samples=1, replacement=True, generator=g).item()
+    out.append(itos[ix])
+    if ix == 0:
+      break
+  print(''.join(out))

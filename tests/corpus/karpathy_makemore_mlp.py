@@ -5,7 +5,7 @@
 #   unseeded); the training loop runs 20 steps instead of 200000 (lr 0.1, then 0.01 after
 #   10), and the losses after it are printed with .item(); the first, throw-away network's
 #   batch is its first 32 examples; the matplotlib cells
-#   are left out; the sampling cell (torch.multinomial) is left out (see tests/corpus/README.md);
+#   are left out; the sampling cell (torch.multinomial) runs on the network of these 20 steps;
 #   a cell's displayed last expression is printed with print().
 import torch
 import torch.nn.functional as F
@@ -175,3 +175,23 @@ print(loss.item())
 
 context = [0] * block_size
 print(C[torch.tensor([context])].shape)
+
+# sample from the model
+g = torch.Generator().manual_seed(2147483647 + 10)
+
+for _ in range(20):
+
+    out = []
+    context = [0] * block_size # initialize with all ...
+    while True:
+      emb = C[torch.tensor([context])] # (1,block_size,d)
+      h = torch.tanh(emb.view(1, -1) @ W1 + b1)
+      logits = h @ W2 + b2
+      probs = F.softmax(logits, dim=1)
+      ix = torch.multinomial(probs, num_samples=1, generator=g).item()
+      context = context[1:] + [ix]
+      out.append(ix)
+      if ix == 0:
+        break
+
+    print(''.join(itos[i] for i in out))

@@ -5,9 +5,8 @@
 # Edits: names.txt (a download) is replaced by the first 32 names of names.txt, as in
 #   karpathy_makemore_mlp, split 80/10/10 after random.shuffle as the lecture does; the training
 #   loop runs 30 steps instead of 200000 (printing every 10th; lr 0.1, then 0.01 after 20) and
-#   the per-step log10 of the loss is kept; the matplotlib cells are left out; the sampling cell
-#   (torch.multinomial) is left out (see tests/corpus/README.md); a cell's displayed last
-#   expression is printed with print(); the last cell's `torch.zeros(8, 27)` is
+#   the per-step log10 of the loss is kept; the matplotlib cells are left out; a cell's
+#   displayed last expression is printed with print(); the last cell's `torch.zeros(8, 27)` is
 #   `torch.zeros(8, vocab_size)` (27 letters in names.txt, 22 in these names).
 import torch
 import torch.nn.functional as F
@@ -245,6 +244,26 @@ def split_loss(split):
 
 split_loss('train')
 split_loss('val')
+
+# sample from the model
+for _ in range(20):
+
+    out = []
+    context = [0] * block_size # initialize with all ...
+    while True:
+      # forward pass the neural net
+      logits = model(torch.tensor([context]))
+      probs = F.softmax(logits, dim=1)
+      # sample from the distribution
+      ix = torch.multinomial(probs, num_samples=1).item()
+      # shift the context window and track the samples
+      context = context[1:] + [ix]
+      out.append(ix)
+      # if we sample the special '.' token, break
+      if ix == 0:
+        break
+
+    print(''.join(itos[i] for i in out)) # decode and print the generated word
 
 for x,y in zip(Xtr[7:15], Ytr[7:15]):
   print(''.join(itos[ix.item()] for ix in x), '-->', itos[y.item()])

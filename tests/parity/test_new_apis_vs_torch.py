@@ -309,3 +309,105 @@ def test_reduced_dims_come_back_by_unsqueeze_as_in_pytorch(torch, name):
                                        lib.ones(2, 2), create_graph=True)[1].grad_fn.name()
            for lib in (mg, torch)]
     assert names[0] == names[1] and jvp[0] == jvp[1]
+
+
+def _graph_names(t) -> list[str]:
+    """The names of the nodes of `t`'s graph, breadth first: a graph's shape, as text."""
+    names, queue = [], [t.grad_fn]
+    while queue:
+        node = queue.pop(0)
+        if node is not None:
+            names.append(node.name())
+            queue.extend(child for child, _ in node.next_functions)
+    return names
+
+
+GRAPHS_OF_BACKWARD = {
+    "sum()": lambda x: x.sum(), "sum(0)": lambda x: x.sum(0), "mean()": lambda x: x.mean(),
+    "mean(0)": lambda x: x.mean(0), "mean(all dims)": lambda x: x.mean(tuple(range(x.ndim))),
+    "var(0)": lambda x: x.var(0), "max()": lambda x: x.max(), "max(0)": lambda x: x.max(0)[0],
+    "min(0)": lambda x: x.min(0).values, "median()": lambda x: x.median(),
+    "median(0)": lambda x: x.median(0).values, "amax()": lambda x: x.amax(),
+    "amax(0)": lambda x: x.amax(0), "amin(-1)": lambda x: x.amin(-1),
+    "cumsum(0)": lambda x: x.cumsum(0), "logsumexp(0)": lambda x: x.logsumexp(0)}
+
+
+@pytest.mark.parametrize("shape", [(3,), (2, 3)])
+@pytest.mark.parametrize("name", GRAPHS_OF_BACKWARD)
+def test_a_reduction_s_backward_records_pytorch_s_operations(torch, name, shape):
+    """A gradient taken with create_graph=True is made of the operations PyTorch's formula
+    uses: mean divides by a number (DivBackward1), max(dim) scatters into zeros
+    (ScatterBackward0), max() fills zeros where the maximum was (MaskedFillBackward1), amax
+    multiplies by its mask, cumsum flips, sums and flips back; a 1-d input's 0-d gradient gets
+    its dimension back by unsqueeze when `dim` was given. The values agree as well."""
+    seen = []
+    for lib in (mg, torch):
+        x = lib.arange(1.0, 1.0 + math.prod(shape)).reshape(shape).requires_grad_()
+        y = GRAPHS_OF_BACKWARD[name](x * x)
+        (g,) = lib.autograd.grad((y * y).sum(), x, create_graph=True)
+        seen.append((_graph_names(g), g.detach().numpy().tolist()))
+    assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("name", ["amax", "amin"])
+def test_amax_s_gradient_is_minus_zero_where_a_negative_gradient_does_not_reach(torch, name):
+    """amax's formula multiplies by its mask, so a negative gradient leaves -0. elsewhere
+    (max()'s fills zeros: +0.), as PyTorch's do."""
+    def grads(lib):
+        x = lib.tensor([1.0, 3.0, 3.0], requires_grad=True)
+        getattr(x, name)().backward(lib.tensor(-1.0))
+        y = lib.tensor([1.0, 3.0, 3.0], requires_grad=True)
+        y.max().backward(lib.tensor(-1.0))
+        return [str(x.grad), str(y.grad), np.signbit(x.grad.numpy()).tolist()]
+    assert grads(mg) == grads(torch)
+
+
+def test_max_of_a_tensor_with_nan_sends_its_gradient_to_the_nan(torch):
+    """max() of a tensor holding nan is nan, and the gradient goes where the nans are."""
+    def grad(lib):
+        x = lib.tensor([1.0, float("nan"), 2.0], requires_grad=True)
+        x.max().backward()
+        return x.grad.tolist()
+    assert grad(mg)[1] == grad(torch)[1] == 1.0
+    assert grad(mg) == grad(torch) or np.allclose(grad(mg), grad(torch), equal_nan=True)
+
+
+SECOND_DERIVATIVES = {
+    "prod()": lambda lib, x: x.prod(), "prod(0)": lambda lib, x: x.prod(0).sum(),
+    "std()": lambda lib, x: x.std(), "std(1)": lambda lib, x: x.std(1).sum(),
+    "var(1)": lambda lib, x: x.var(1).sum(),
+    "layer_norm": lambda lib, x: (lib.nn.functional.layer_norm(x, (3,)) ** 3).sum(),
+    "layer_norm, affine": lambda lib, x: (lib.nn.functional.layer_norm(
+        x, (3,), lib.tensor([1.5, 0.5, 2.0], dtype=lib.float64),
+        lib.tensor([0.1, -0.2, 0.3], dtype=lib.float64)) ** 3).sum(),
+    "batch_norm": lambda lib, x: (lib.nn.functional.batch_norm(
+        x.T, None, None, training=True) ** 3).sum(),
+    "instance_norm": lambda lib, x: (lib.nn.functional.instance_norm(
+        x.reshape(1, 2, 3)) ** 3).sum()}
+
+
+@pytest.mark.parametrize("name", SECOND_DERIVATIVES)
+def test_second_derivatives_through_saved_results_and_statistics(torch, name):
+    """A formula that uses the forward's result (prod, std) or statistics (the norms' mean and
+    rstd) must use them as functions of the input when the backward builds a graph: else a
+    hessian silently misses their terms (it did, for all of these)."""
+    hessians = []
+    for lib in (mg, torch):
+        x = lib.tensor([[1.0, 2.0, 3.5], [0.5, 1.5, 2.25]], dtype=lib.float64)
+        hessian = lib.autograd.functional.hessian(lambda t: SECOND_DERIVATIVES[name](lib, t), x)
+        hessians.append(hessian.numpy())
+    np.testing.assert_allclose(hessians[0], hessians[1], rtol=1e-9, atol=1e-9)
+
+
+def test_a_norm_s_first_derivative_keeps_its_values_when_building_a_graph(torch):
+    """create_graph=True gives layer_norm the same first derivative, to the bit, as without,
+    and PyTorch's (to float32's last bits)."""
+    def grads(lib, create_graph):
+        x = lib.tensor(np.random.default_rng(3).normal(size=(4, 5)).astype(np.float32),
+                       requires_grad=True)
+        y = (lib.nn.functional.layer_norm(x, (5,)) ** 3).sum()
+        (g,) = lib.autograd.grad(y, x, create_graph=create_graph)
+        return g.detach().numpy()
+    assert np.array_equal(grads(mg, True), grads(mg, False))
+    # (float32 statistics are rounded in another order than PyTorch's: the module docstring)
+    np.testing.assert_allclose(grads(mg, True), grads(torch, True), rtol=1e-5)

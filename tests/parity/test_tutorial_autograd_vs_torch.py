@@ -155,6 +155,30 @@ def test_a_saved_result_loads_as_a_leaf_that_requires_grad_as_torch(torch, tmp_p
     assert seen[0] == seen[1]
 
 
+def test_load_refuses_a_saved_numpy_array_unless_told_as_torch(torch, tmp_path):
+    """pytorch/examples' time-sequence data is a numpy array saved with torch.save: PyTorch
+    2.13's default weights-only load refuses it (numpy's _reconstruct), and loads it with
+    weights_only=False; tensors of every kind still load."""
+    import numpy as np
+    seen = []
+    for lib in (mg, torch):
+        path = tmp_path / f"{lib.__name__}.pt"
+        outcome = []
+        for saved in (np.ones(3), {"a": np.float64(2.0)}):
+            lib.save(saved, path)
+            try:
+                lib.load(path)
+                outcome.append("loaded")
+            except Exception as error:  # noqa: BLE001 - the type is compared below
+                outcome.append(f"{type(error).__name__}: {error}")
+        outcome.append(repr(lib.load(path, weights_only=False)))
+        lib.save({"t": lib.arange(6.).reshape(2, 3).t(), "s": lib.tensor(3.5),
+                  "e": lib.zeros(0, 3), "h": lib.ones(2, dtype=lib.float16)}, path)
+        outcome.append(repr(lib.load(path)))
+        seen.append(outcome)
+    assert seen[0] == seen[1]
+
+
 class _Net:  # a module-level class, so that both libraries pickle it by name
     pass
 

@@ -819,3 +819,199 @@ INDEX_COPY_CASES = {
 @pytest.mark.parametrize("name", INDEX_COPY_CASES)
 def test_index_copy(torch, name):
     assert_same_as_torch(INDEX_COPY_CASES[name], torch)
+
+
+# fast.ai course22p2's 12_accel_sgd and the miniai code it imports
+# (tests/corpus/waiting/fastai_course22p2_accel_sgd.py): histc of the activations,
+# use_deterministic_algorithms in set_seed, isinstance checks naming Conv3d and BatchNorm3d,
+# OneCycleLR cycling Adam's beta1.
+def _histc_bins(L):
+    """Every element's bin as PyTorch's float32 arithmetic puts it: values on and near the
+    edges of 40 bins over [0, 10] (the ones fastai's ActivationStats draws), and random ones."""
+    edges = np.arange(41, dtype=np.float32) / np.float32(4)
+    near = np.concatenate([edges, np.nextafter(edges, np.float32(-1)),
+                           np.nextafter(edges, np.float32(20))])
+    noise = np.random.default_rng(3).standard_normal(2000).astype(np.float32) * 4
+    x = L.tensor(np.concatenate([near, noise, [np.nan, np.inf, -0.0]]).astype(np.float32))
+    return WithArrays(x.histc(40, 0, 10).sum(), (
+        x.histc(40, 0, 10).numpy(), L.histc(x, bins=7, min=-3.3, max=1.7).numpy(),
+        x[:41].double().histc(9, 0.1, 9.9).numpy(), x[40:60].histc(13).numpy()))
+
+
+def _histc_of_a_result(L):
+    x = L.tensor([[0.5, 1.5], [2.5, 9.9]], requires_grad=True)
+    h = (x * 2).histc(4, 0, 10)
+    return h, h.requires_grad, h.grad_fn, x.histc(3, 1, 1), L.histc(L.tensor([]), 3)
+
+
+def _deterministic_switch(L):
+    seen = [(L.are_deterministic_algorithms_enabled(),
+             L.is_deterministic_algorithms_warn_only_enabled())]
+    L.use_deterministic_algorithms(True, warn_only=True)
+    seen.append((L.are_deterministic_algorithms_enabled(),
+                 L.is_deterministic_algorithms_warn_only_enabled()))
+    L.use_deterministic_algorithms(False)
+    seen.append((L.are_deterministic_algorithms_enabled(),
+                 L.is_deterministic_algorithms_warn_only_enabled()))
+    return seen
+
+
+def _conv3d_and_batchnorm3d(L):
+    L.manual_seed(0)
+    conv, norm = L.nn.Conv3d(2, 3, 3, stride=2, padding=1).double(), L.nn.BatchNorm3d(3).double()
+    x = L.tensor(np.random.default_rng(0).standard_normal((2, 2, 5, 6, 4)), requires_grad=True)
+    y = norm(conv(x))
+    (y * y.detach().cos()).sum().backward()
+    z = L.nn.functional.conv3d(x, conv.weight, None, 1, "same")
+    return WithArrays((conv, norm, y.shape, y.grad_fn, z.shape, z.grad_fn),
+                      tuple(a.detach().numpy().round(10)
+                            for a in (y, z, x.grad, conv.weight.grad, norm.running_var)))
+
+
+def _one_cycle(L, make_optimizer, **options):
+    p = L.nn.Parameter(L.ones(2))
+    opt = make_optimizer(L, p)
+    sched = L.optim.lr_scheduler.OneCycleLR(opt, **options)
+    seen = [(sched.get_last_lr(), {k: v for k, v in opt.param_groups[0].items() if k != "params"})]
+    for _ in range(sched.total_steps):
+        opt.step()
+        sched.step()
+        group = opt.param_groups[0]
+        seen.append((sched.get_last_lr(), group.get("betas"), group.get("momentum")))
+    return seen
+
+
+ACCEL_SGD_CASES = {
+    "histc bins": _histc_bins,
+    "histc of a result, of the data's range, of nothing": _histc_of_a_result,
+    "histc of integers": lambda L: L.tensor([1, 2]).histc(3),
+    "histc of bools": lambda L: L.tensor([True, False]).histc(3),
+    "histc of float16": lambda L: L.tensor([0.5, 1.5, 2.5, 3.0], dtype=L.float16).histc(3, 0, 3),
+    "histc with no bins": lambda L: L.ones(2).histc(0),
+    "histc with max below min": lambda L: L.ones(2).histc(3, 2, 1),
+    "histc over an infinite range": lambda L: L.ones(2).histc(3, 0, float("inf")),
+    "use_deterministic_algorithms": _deterministic_switch,
+    "use_deterministic_algorithms(1)": lambda L: L.use_deterministic_algorithms(1),
+    "use_deterministic_algorithms(warn_only=None)": lambda L: L.use_deterministic_algorithms(
+        True, warn_only=None),
+    "Conv3d and BatchNorm3d": _conv3d_and_batchnorm3d,
+    "BatchNorm3d of 4 dims": lambda L: L.nn.BatchNorm3d(2)(L.ones(2, 2, 3, 3)),
+    "OneCycleLR cycling AdamW's beta1": lambda L: _one_cycle(
+        L, lambda L, p: L.optim.AdamW([p], lr=0.06), max_lr=0.06, total_steps=8),
+    "OneCycleLR three phases, linear, SGD's momentum": lambda L: _one_cycle(
+        L, lambda L, p: L.optim.SGD([p], lr=0.1, momentum=0.9), max_lr=[0.5], epochs=2,
+        steps_per_epoch=5, pct_start=0.25, anneal_strategy="linear", three_phase=True,
+        div_factor=10.0, final_div_factor=100.0),
+    "OneCycleLR without momentum": lambda L: _one_cycle(
+        L, lambda L, p: L.optim.SGD([p], lr=0.1), max_lr=0.2, total_steps=3),
+    "OneCycleLR without cycling momentum": lambda L: _one_cycle(
+        L, lambda L, p: L.optim.SGD([p], lr=0.1), max_lr=0.2, total_steps=3,
+        cycle_momentum=False),
+    "OneCycleLR stepped past its end": lambda L: _step_past_end(L),
+    "OneCycleLR without a length": lambda L: L.optim.lr_scheduler.OneCycleLR(
+        L.optim.SGD([L.nn.Parameter(L.ones(1))], lr=0.1), 0.2),
+    "OneCycleLR with pct_start=1": lambda L: L.optim.lr_scheduler.OneCycleLR(
+        L.optim.SGD([L.nn.Parameter(L.ones(1))], lr=0.1), 0.2, 5, pct_start=1),
+}
+
+
+def _step_past_end(L):
+    opt = L.optim.SGD([L.nn.Parameter(L.ones(1))], lr=0.1)
+    sched = L.optim.lr_scheduler.OneCycleLR(opt, 0.2, total_steps=2, cycle_momentum=False)
+    for _ in range(3):
+        opt.step()
+        sched.step()
+
+
+@pytest.mark.parametrize("name", ACCEL_SGD_CASES)
+def test_accel_sgd_names(torch, name):
+    assert_same_as_torch(ACCEL_SGD_CASES[name], torch)
+
+
+# nn.LSTMCell, RNNCell, GRUCell (pytorch/examples' time-sequence prediction:
+# tests/corpus/pytorch_examples_time_sequence.py)
+def _cell_steps(L):
+    L.manual_seed(0)
+    cells = [L.nn.LSTMCell(3, 4).double(), L.nn.RNNCell(3, 4, nonlinearity="relu").double(),
+             L.nn.GRUCell(3, 4, bias=False).double()]
+    x = L.arange(6., dtype=L.float64).reshape(2, 3).requires_grad_()
+    h, c = cells[0](x)
+    h, c = cells[0](x * 0.5, (h, c))
+    out = h.sum() + c.sum() + cells[1](x, h).sum() + cells[2](x[0]).sum()
+    out.backward()
+    return WithArrays((cells, [n for n, _ in cells[0].named_parameters()], h, c),
+                      (x.grad.numpy(), cells[0].weight_hh.grad.numpy(),
+                       cells[2].weight_ih.grad.numpy()))
+
+
+CELL_CASES = {
+    "steps": _cell_steps,
+    "unbatched": lambda L: [t.shape for t in L.nn.LSTMCell(3, 4)(L.ones(3))],
+    "3-d input": lambda L: L.nn.LSTMCell(3, 4)(L.ones(2, 2, 3)),
+    "input size": lambda L: L.nn.LSTMCell(3, 4)(L.ones(2, 5)),
+    "batch sizes": lambda L: L.nn.LSTMCell(3, 4)(L.ones(2, 3), (L.ones(3, 4), L.ones(2, 4))),
+    "hidden size": lambda L: L.nn.RNNCell(3, 4)(L.ones(2, 3), L.ones(2, 5)),
+    "unknown nonlinearity printed": lambda L: L.nn.RNNCell(3, 4, nonlinearity="gelu"),
+    "unknown nonlinearity run": lambda L: L.nn.RNNCell(3, 4, nonlinearity="gelu")(L.ones(1, 3)),
+}
+
+
+@pytest.mark.parametrize("name", CELL_CASES)
+def test_recurrent_cells(torch, name):
+    assert_same_as_torch(CELL_CASES[name], torch, rtol=1e-12)
+
+
+# torch.tensor of a list of numpy arrays (MIT 6.S191 lab 1 part 2's get_batch:
+# tests/corpus/mit_lab1_music_generation.py) warns once a process; each library runs in a
+# process of its own, since the warning's "once" is the process's.
+LIST_OF_ARRAYS = """
+import sys, warnings
+import numpy as np
+torch = __import__(sys.argv[1])
+warnings.simplefilter("always")
+def shown(make):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = make()
+    print(tuple(result.shape), [str(w.message) for w in caught])
+shown(lambda: torch.tensor([np.ones(0)]))            # no element: no warning
+shown(lambda: torch.tensor([np.float32(1), 2.0]))    # numpy scalars are not arrays
+shown(lambda: torch.tensor([[1.0, 2.0], np.ones(2)]))
+shown(lambda: torch.tensor([np.ones(2)]))            # once a process
+shown(lambda: torch.ones(1).new_tensor((np.ones(2),)))
+"""
+
+LIST_OF_ARRAYS_FIRST = {
+    "as_tensor": "torch.as_tensor([np.ones(2)])",
+    "FloatTensor": "torch.FloatTensor([np.ones(2)])",
+    "new_tensor": "torch.ones(1).new_tensor([np.ones(2)])",
+    "an int64 dtype": "torch.tensor([np.ones(2)], dtype=torch.int64)",
+}
+
+
+def _each_library(code: str, torch) -> list:
+    import subprocess
+    import sys
+
+    return [re.sub(r" \(Triggered internally at [^)]*\.\)", "",  # where PyTorch's C++ warned
+                   subprocess.run([sys.executable, "-c", code, lib], capture_output=True,
+                                  text=True, check=True).stdout)
+            for lib in ("minigrad", torch.__name__)]
+
+
+def test_a_list_of_arrays_warns_once_a_process(torch):
+    ours, theirs = _each_library(LIST_OF_ARRAYS, torch)
+    assert ours == theirs
+    assert ours.count("extremely slow") == 1
+
+
+@pytest.mark.parametrize("name", LIST_OF_ARRAYS_FIRST)
+def test_a_list_of_arrays_warns_by_every_constructor(torch, name):
+    code = LIST_OF_ARRAYS.split("def shown")[0] + (
+        f"with warnings.catch_warnings(record=True) as caught:\n"
+        f"    warnings.simplefilter('always')\n"
+        f"    {LIST_OF_ARRAYS_FIRST[name]}\n"
+        f"print([str(w.message) for w in caught])\n")
+    ours, theirs = _each_library(code, torch)
+    assert ours == theirs
+    assert "extremely slow" in ours
