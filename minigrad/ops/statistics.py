@@ -13,7 +13,7 @@ import numpy as np
 from ..autograd.function import Function
 from ..tensor import Tensor
 from .operands import result_like
-from .pointwise import MulScalar, where
+from .pointwise import MulScalar
 from .reduction import _restore
 from .shape import _dims, distinct_dims, stack
 
