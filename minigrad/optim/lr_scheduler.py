@@ -270,8 +270,19 @@ class ReduceLROnPlateau(LRScheduler):
         return a > (best * (threshold + 1.0) if rel else best + threshold)
 
 
-# ---- more schedulers stepped once per batch: CyclicLR (which also cycles the momentum, or
-# Adam's beta1, the other way, as OneCycleLR above) and CosineAnnealingWarmRestarts ------------
+# ---- the cyclic schedulers, stepped once per batch: CyclicLR and OneCycleLR (which also cycle
+# the momentum, or Adam's beta1, the other way), CosineAnnealingWarmRestarts -----------------
+
+def _per_group(name: str, optimizer: Optimizer, value: Any) -> list:
+    """One value per parameter group: a list as given (of the right length), else repeated."""
+    groups = len(optimizer.param_groups)
+    if isinstance(value, (list, tuple)):
+        if len(value) != groups:
+            raise ValueError(f"{name} must have the same length as optimizer.param_groups. "
+                             f"{name} has {len(value)} values, param_groups has {groups}.")
+        return list(value)
+    return [value] * groups
+
 
 class _CycledMomentum:
     """Momentum (or Adam's beta1) moved opposite to the learning rate."""
@@ -361,6 +372,85 @@ class CyclicLR(LRScheduler, _CycledMomentum):
         state["_scale_fn_custom"] = fn.__dict__.copy() if fn is not None and not isinstance(
             fn, type(lambda: None)) else None
         return state
+
+
+class OneCycleLR(LRScheduler, _CycledMomentum):
+    """One cycle over total_steps batches: lr up from max_lr / div_factor to max_lr over
+    pct_start of them, then down to that over final_div_factor (cosine or linear)."""
+
+    def __init__(self, optimizer: Optimizer, max_lr: Any, total_steps: int | None = None,
+                 epochs: int | None = None, steps_per_epoch: int | None = None,
+                 pct_start: float = 0.3, anneal_strategy: str = "cos",
+                 cycle_momentum: bool = True, base_momentum: Any = 0.85,
+                 max_momentum: Any = 0.95, div_factor: float = 25.0,
+                 final_div_factor: float = 1e4, three_phase: bool = False,
+                 last_epoch: int = -1) -> None:
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        if total_steps is not None:
+            if total_steps <= 0 or not isinstance(total_steps, int):
+                raise ValueError(f"Expected positive integer total_steps, but got {total_steps}")
+            self.total_steps = total_steps
+        elif epochs is not None and steps_per_epoch is not None:
+            if not isinstance(epochs, int) or epochs <= 0:
+                raise ValueError(f"Expected positive integer epochs, but got {epochs}")
+            if not isinstance(steps_per_epoch, int) or steps_per_epoch <= 0:
+                raise ValueError("Expected positive integer steps_per_epoch, but got "
+                                 f"{steps_per_epoch}")
+            self.total_steps = epochs * steps_per_epoch
+        else:
+            raise ValueError("You must define either total_steps OR (epochs AND steps_per_epoch)")
+        up = float(pct_start * self.total_steps) - 1
+        if three_phase:  # (end step, lr from, lr to, momentum from, momentum to)
+            self._schedule_phases = [
+                (up, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
+                (float(2 * pct_start * self.total_steps) - 2, "max_lr", "initial_lr",
+                 "base_momentum", "max_momentum"),
+                (self.total_steps - 1, "initial_lr", "min_lr", "max_momentum", "max_momentum")]
+        else:
+            self._schedule_phases = [
+                (up, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
+                (self.total_steps - 1, "max_lr", "min_lr", "base_momentum", "max_momentum")]
+        if pct_start < 0 or pct_start > 1 or not isinstance(pct_start, float):
+            raise ValueError(f"Expected float between 0 and 1 pct_start, but got {pct_start}")
+        if anneal_strategy not in ("cos", "linear"):
+            raise ValueError("anneal_strategy must be one of 'cos' or 'linear', instead got "
+                             f"{anneal_strategy}")
+        self._anneal_func_type = anneal_strategy
+        max_lrs = _per_group("max_lr", optimizer, max_lr)
+        if last_epoch == -1:
+            for high, group in zip(max_lrs, optimizer.param_groups):
+                group["initial_lr"] = high / div_factor
+                group["max_lr"] = high
+                group["min_lr"] = group["initial_lr"] / final_div_factor
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            self._start_momentum(optimizer, base_momentum, max_momentum, last_epoch == -1)
+        super().__init__(optimizer, last_epoch)
+
+    def _anneal(self, start: float, end: float, pct: float) -> float:
+        if self._anneal_func_type == "cos":
+            return end + (start - end) / 2.0 * (math.cos(math.pi * pct) + 1)
+        return (end - start) * pct + start
+
+    def get_lr(self) -> list[float]:
+        self._warn_outside_step()
+        step = self.last_epoch
+        if step > self.total_steps:
+            raise ValueError(f"Tried to step {step} times. The specified number of total steps "
+                             f"is {self.total_steps}")
+        lrs = []
+        for group in self.optimizer.param_groups:
+            start = 0.0
+            for i, (end, lr_from, lr_to, m_from, m_to) in enumerate(self._schedule_phases):
+                if step <= end or i == len(self._schedule_phases) - 1:
+                    pct = (step - start) / (end - start)
+                    lrs.append(self._anneal(group[lr_from], group[lr_to], pct))
+                    if self.cycle_momentum:
+                        self._set_momentum(group, self._anneal(group[m_from], group[m_to], pct))
+                    break
+                start = end
+        return lrs
 
 
 class CosineAnnealingWarmRestarts(LRScheduler):
