@@ -11,7 +11,7 @@ from .. import _grad_mode, _inplace
 from ..autograd.function import Function
 from ..fidelity import vector_math
 from ..ops.operands import result_like, zero_gradient
-from ..ops.pointwise import AddScalar, Sub
+from ..ops.pointwise import AddScalar, MulScalar, SigmoidBackward, Sub
 from ..ops.selection import where
 from ..ops.transcendental import _erf
 from ..tensor import Tensor
@@ -101,7 +101,27 @@ class Elu(Function):
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return where(x > 0, grad, grad * ctx.alpha * x.exp()), None
+        return EluBackward.apply(grad, x, ctx.alpha), None
+
+
+class EluBackward(Function):
+    """elu's backward as an op of its own, as PyTorch's elu_backward: differentiated again, its
+    gradient for x is derivatives.yaml's, gg * grad * alpha * e^x where x <= 0, else 0 (times)"""
+    node_name = "EluBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x, alpha):
+        ctx.save_for_backward(grad, x)
+        ctx.alpha = alpha
+        return where(x > 0, grad, grad * alpha * x.exp())
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, x = ctx.saved_tensors
+        alpha = ctx.alpha
+        at_most_0 = Tensor((x._data <= 0).astype(x._data.dtype))  # a product, not a where:
+        return (EluBackward.apply(gg, x, alpha),  # above 0, PyTorch's zeros have gg's signs
+                gg * grad * alpha * x.exp() * at_most_0, None)
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
@@ -125,8 +145,29 @@ class SoftplusFunction(Function):
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        linear = x * ctx.beta > ctx.threshold
-        return where(linear, grad, grad * (x * ctx.beta).sigmoid()), None, None
+        return SoftplusBackward.apply(grad, x, ctx.beta, ctx.threshold), None, None
+
+
+class SoftplusBackward(Function):
+    """softplus's backward as an op of its own, as PyTorch's softplus_backward: differentiated
+    again, its gradient for x is derivatives.yaml's, sigmoid_backward(gg * grad, s) * beta below
+    the threshold (s = sigmoid(beta x)), else 0"""
+    node_name = "SoftplusBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x, beta, threshold):
+        ctx.save_for_backward(grad, x)
+        ctx.beta, ctx.threshold = beta, threshold
+        return where(x * beta > threshold, grad, grad * (x * beta).sigmoid())
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, x = ctx.saved_tensors
+        beta, threshold = ctx.beta, ctx.threshold
+        scaled = MulScalar.apply(x, beta)
+        below = Tensor((scaled._data < threshold).astype(x._data.dtype))
+        d_x = MulScalar.apply(SigmoidBackward.apply(gg * grad, scaled.sigmoid()) * below, beta)
+        return SoftplusBackward.apply(gg, x, beta, threshold), d_x, None, None
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:

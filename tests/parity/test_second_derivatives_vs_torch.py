@@ -109,6 +109,8 @@ UNARY = {
     "gelu": Case(lambda L, x: F(L).gelu(x)),
     "gelu tanh": Case(lambda L, x: F(L).gelu(x, approximate="tanh")),
     "softplus": Case(lambda L, x: F(L).softplus(x, 2.0)),
+    "softplus threshold": Case(lambda L, x: F(L).softplus(x * 30, 0.5, 5.0) ** 2),
+    "elu cubed": Case(lambda L, x: F(L).elu(x) ** 3),
     "hardtanh": Case(lambda L, x: F(L).hardtanh(x, -0.5, 0.6) ** 2),
     "relu6": Case(lambda L, x: F(L).relu6(x * 8) ** 2),
     "silu": Case(lambda L, x: F(L).silu(x)),
@@ -403,7 +405,7 @@ NAMES_DIFFER = {
     "binary layer_norm affine", "binary batch_norm affine", "unary embedding weight",
     "binary embedding",
     # the rest: other formulas, or PyTorch's backward ops of their own (EluBackwardBackward0...)
-    "unary abs", "unary x ** x", "unary elu", "unary softplus",
+    "unary abs", "unary x ** x",
     "unary softmax", "unary softmax dim 0", "unary log_softmax", "unary std", "unary norm p=1",
     "unary norm p=2", "unary norm p=3", "unary norm p=inf", "unary norm dim=1",
     "unary norm p=3 dim=1", "unary vector_norm", "unary normalize", "unary normalize p=1",
