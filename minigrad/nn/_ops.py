@@ -8,6 +8,7 @@ from .._dtype import result_type
 from ..autograd.function import Function
 from ..fidelity.products import matmul_like_torch
 from ..ops.operands import zero_gradient
+from ..ops.pointwise import DivScalar, MulScalar
 from ..ops.selection import where
 from ..tensor import Tensor
 
@@ -138,10 +139,37 @@ class MseLoss(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        grad_a = (a - b) * grad * 2
-        if ctx.reduction == "mean":
-            grad_a = grad_a / ctx.count
-        return grad_a, (-grad_a if ctx.needs_input_grad[1] else None), None
+        need = ctx.needs_input_grad  # each side from its own difference, as PyTorch does
+        return (MseLossBackward.apply(grad, a, b, ctx.reduction) if need[0] else None,
+                MseLossBackward.apply(grad, b, a, ctx.reduction) if need[1] else None, None)
+
+
+class MseLossBackward(Function):
+    """mse_loss_backward as an op of its own, as in PyTorch: its kernel's norm * (x - y) * grad
+    (norm = 2, or 2 / n for the mean, in the dtype: the rounding of PyTorch's gradient), and
+    differentiated again derivatives.yaml's gradients (2 gg grad, over n for the mean, for x;
+    the opposite for y; the op again on gg for grad)"""
+    node_name = "MseLossBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x, y, reduction):
+        ctx.save_for_backward(grad, x, y)
+        ctx.reduction = reduction
+        difference = (x - y)._data
+        dtype = difference.dtype
+        norm = dtype.type(2 / difference.size if reduction == "mean" else 2)
+        return Tensor(np.asarray(norm * difference * grad._data, dtype))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, x, y = ctx.saved_tensors
+        need = ctx.needs_input_grad
+        d_x = None
+        if need[1] or need[2]:
+            d_x = MulScalar.apply(gg * grad, 2)
+            d_x = DivScalar.apply(d_x, x.numel()) if ctx.reduction == "mean" else d_x
+        return (MseLossBackward.apply(gg, x, y, ctx.reduction) if need[0] else None,
+                d_x if need[1] else None, -d_x if need[2] else None, None)
 
 
 def _word(t: Tensor) -> str:
