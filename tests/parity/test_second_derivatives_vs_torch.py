@@ -297,7 +297,7 @@ BINARY = {
     "fmod tensor": Case(lambda L, x, y: x.fmod(y) * x),
     "remainder tensor": Case(lambda L, x, y: x.remainder(y) * x),
     "div floor": Case(lambda L, x, y: L.div(x, y, rounding_mode="floor") + x * y),
-    "scatter reduce": Case(lambda L, x, y: x.scatter(1, L.tensor([[0], [3], [2]]), 0.5) * y),
+    "scatter value": Case(lambda L, x, y: x.scatter(1, L.tensor([[0], [3], [2]]), 0.5) * y),
     "index_fill tensor": Case(lambda L, x, y: x.index_fill(1, L.tensor([1]), y[0, 0]) ** 2),
     "einsum": Case(lambda L, x, y: L.einsum("ij,ij->i", x, y) ** 2),
     "dist": Case(lambda L, x, y: L.dist(x, y)),
@@ -424,7 +424,7 @@ NAMES_DIFFER = {
     "unary cat", "unary repeat", "unary trace", "unary diag", "unary squeeze unsqueeze t",
     "unary einsum", "unary dist", "unary masked_select", "unary index_copy", "unary median",
     "unary min", "unary var all", "unary cross", "binary remainder tensor",
-    "binary scatter reduce", "binary einsum", "binary dist"}
+    "binary scatter value", "binary einsum", "binary dist"}
 
 
 
