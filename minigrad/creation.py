@@ -253,6 +253,16 @@ def empty(*sizes: Any, size: Any = None, dtype: _dtype.dtype | None = None, devi
     return zeros(*sizes, size=size, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
+def _check_range(start: Any, end: Any, step: Any) -> None:
+    """PyTorch's refusals of a range, arange's and range's alike."""
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if not (np.isfinite(float(start)) and np.isfinite(float(end))):
+        raise RuntimeError(f"unsupported range: {_scalar_text(start)} -> {_scalar_text(end)}")
+    if (step > 0 and end < start) or (step < 0 and end > start):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+
+
 def arange(start: Any, end: Any = None, step: Any = 1, dtype: _dtype.dtype | None = None,
            device: Any = None, requires_grad: bool = False) -> Tensor:
     _check_device(device)
@@ -261,12 +271,7 @@ def arange(start: Any, end: Any = None, step: Any = 1, dtype: _dtype.dtype | Non
     if dtype is None:
         every_int = all(isinstance(v, int) for v in (start, end, step))
         dtype = _dtype.int64 if every_int else _dtype.get_default_dtype()
-    if step == 0:
-        raise RuntimeError("step must be nonzero")
-    if not (np.isfinite(float(start)) and np.isfinite(float(end))):
-        raise RuntimeError(f"unsupported range: {_scalar_text(start)} -> {_scalar_text(end)}")
-    if (step > 0 and end < start) or (step < 0 and end > start):
-        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    _check_range(start, end, step)
     if dtype in (_dtype.float32, _dtype.float64):  # the last bits as PyTorch's kernel has them
         values = ranges.arange_like_torch(start, end, step, dtype.numpy)
     else:
@@ -290,12 +295,7 @@ def deprecated_range(start: Any, end: Any, step: Any = 1, dtype: _dtype.dtype | 
     dtype = dtype or _dtype.get_default_dtype()
     exact = float if dtype.is_floating_point else int
     start, end, step = exact(start), exact(end), exact(step)
-    if step == 0:
-        raise RuntimeError("step must be nonzero")
-    if not (np.isfinite(float(start)) and np.isfinite(float(end))):
-        raise RuntimeError(f"unsupported range: {_scalar_text(start)} -> {_scalar_text(end)}")
-    if (step > 0 and end < start) or (step < 0 and end > start):
-        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    _check_range(start, end, step)
     size = int((end - start) / step + 1) if exact is float else (end - start) // step + 1
     positions = np.arange(size, dtype=np.float64 if exact is float else np.int64)
     return Tensor((start + positions * step).astype(dtype.numpy), requires_grad=requires_grad)

@@ -72,20 +72,24 @@ class LRScheduler:
         if self._step_count == 1 and not getattr(self.optimizer, "_opt_called", False):
             warnings.warn(STEP_ORDER_WARNING, UserWarning, stacklevel=2)
         self._step_count += 1
+        if epoch is None:
+            self.last_epoch += 1
+        else:
+            warnings.warn("The epoch parameter in `scheduler.step()` was not necessary and "
+                          "is being deprecated where possible. Please use "
+                          "`scheduler.step()` to step the scheduler. During the deprecation, "
+                          "if epoch is different from None, the closed form is used instead "
+                          "of the new chainable form, where available. Please open an issue "
+                          "if you are unable to replicate your use case: "
+                          "https://github.com/pytorch/pytorch/issues/new/choose.",
+                          UserWarning, stacklevel=2)
+            self.last_epoch = epoch
+        self._set_lrs()
+
+    def _set_lrs(self) -> None:
+        """Each group's lr from get_lr (which warns when called outside a step)."""
         self._in_step = True
         try:
-            if epoch is None:
-                self.last_epoch += 1
-            else:
-                warnings.warn("The epoch parameter in `scheduler.step()` was not necessary and "
-                              "is being deprecated where possible. Please use "
-                              "`scheduler.step()` to step the scheduler. During the deprecation, "
-                              "if epoch is different from None, the closed form is used instead "
-                              "of the new chainable form, where available. Please open an issue "
-                              "if you are unable to replicate your use case: "
-                              "https://github.com/pytorch/pytorch/issues/new/choose.",
-                              UserWarning, stacklevel=2)
-                self.last_epoch = epoch
             values = self.get_lr()
         finally:
             self._in_step = False
@@ -497,11 +501,4 @@ class CosineAnnealingWarmRestarts(LRScheduler):
             self.T_i = self.T_0
             self.T_cur = epoch
         self.last_epoch = math.floor(epoch)
-        self._in_step = True
-        try:
-            values = self.get_lr()
-        finally:
-            self._in_step = False
-        for group, lr in zip(self.optimizer.param_groups, values):
-            group["lr"] = lr
-        self._last_lr = self._lrs()
+        self._set_lrs()
