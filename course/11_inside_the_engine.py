@@ -237,22 +237,23 @@ print(inspect.getsource(engine.GraphTask.run))
 # %% [markdown]
 # You should recognise it: take a ready node, run it with its buffer, add what it returns into
 # its children's buffers, lower their counts, and queue those that reach zero. (`run_node` also
-# runs hooks, notebook 07; saved tensors are freed, notebook 09; grad mode is off
-# without `create_graph`.)
+# runs hooks, notebook 07; saved tensors are freed, notebook 09.) The lines before
+# `while ready:` and after `finally:` set up the pass (grad mode, numpy's warnings) and put
+# them back.
 #
-# It also handles two kinds of graph that yours was not asked to. A node with several outputs
+# It also handles two graphs yours was not asked to. A node with several outputs
 # (`unbind`'s) gets one buffer slot per output: `add_gradient` puts a gradient in slot `nr`, the
 # index of `next_functions` that your loop skipped as `_`. And a broadcast gradient, like a
 # scalar bias's in `w * x + b`, is summed back to its input's shape (`validate`, from
-# `run_node`) before it travels on. For speed, a pass without `create_graph=True` carries
-# gradients as numpy arrays, and makes a tensor only where one is seen: a hook, `.grad`.
+# `run_node`) before it travels on. Without `create_graph=True`, gradients travel as numpy
+# arrays, made tensors only where shown: a hook, `.grad`.
 #
 # One difference: your `ready` is a plain list, theirs a *priority queue*. PyTorch numbers each
 # node as it is created (its *sequence number*) and, of the ready nodes, runs the one created
-# last, the closest to the output: backward retraces the forward pass in reverse, and each node
-# frees what it saved right after it runs. `AccumulateGrad` gets the largest number of all, so a
+# last, the closest to the output: backward retraces the forward in reverse, each node freeing
+# what it saved right after it runs. `AccumulateGrad` gets the largest number of all, so a
 # leaf's `.grad` is written as soon as it is complete. The order changes no result, only when
-# memory comes back and when hooks fire.
+# memory returns and hooks fire.
 #
 # Below, the forward computes `exp`, `sin`, `cos`, then the product, and a hook on each result
 # (notebook 07) notes the name of its `grad_fn` when that node's turn comes.
