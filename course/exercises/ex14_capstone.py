@@ -106,17 +106,22 @@ check.gradient_norms(gradient_norms)
 
 
 # %% [markdown]
-# ## 4 · Write it: accuracy, without a graph
+# ## 4 · Write it: accuracy, in the middle of training
 #
 # Write `accuracy(model, xs, ys)`: the fraction of points whose highest score (the `argmax` over
-# dimension 1 of `model(xs)`) is their label, as a Python float. Evaluation needs no gradients, so
-# run the model under `torch.no_grad()`: no graph is built, which saves memory and time.
+# dimension 1 of `model(xs)`) is their label, as a Python float. Notebook 14 measured it once,
+# after training; here it is called between training steps, on a model with a
+# `torch.nn.Dropout` layer. Evaluate the network as it will be used, with no hidden unit
+# dropped and no graph recorded, and hand the model back as you got it, ready for the next
+# training step (notebook 10).
 
 # %% grade_id="14-accuracy"
 def accuracy(model, xs, ys):
     ### BEGIN SOLUTION
-    with torch.no_grad():
+    model.eval()  # dropout off: the network as it will be used
+    with torch.no_grad():  # no graph: evaluation needs no gradients
         predicted = model(xs).argmax(dim=1)
+    model.train()  # back to training mode for the next step
     return (predicted == ys).float().mean().item()
     ### END SOLUTION
 
@@ -131,7 +136,8 @@ check.accuracy(accuracy)
 #   `step()` and before the next `backward()` (usually `zero_grad()` first in the step). A reset
 #   between `backward()` and `step()`, or none at all, trains on the wrong gradients or none.
 # - Frozen parameters get no `.grad`; per-layer gradient norms show where learning stalls.
-# - Evaluate under `torch.no_grad()`.
+# - Evaluate in `model.eval()` mode and under `torch.no_grad()`: the first changes what
+#   layers such as dropout compute, the second what autograd records; then `model.train()`.
 #
 # You have reached the end of the exercises. The worked answers are in `solutions/` of the
 # course's repository; in a class, your instructor has them.
