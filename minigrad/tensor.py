@@ -340,7 +340,9 @@ class Tensor:
         return self._data.tolist()
 
     def numpy(self) -> np.ndarray:
-        if self.requires_grad:
+        # PyTorch refuses only while grad mode is on: under no_grad (and in a custom Function's
+        # forward) the array may be read and written, as the docs' mark_dirty example does
+        if self.requires_grad and _grad_mode.is_grad_enabled():
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
         # a new array over the same memory, as PyTorch's: reshaping it in place (`a.shape = ..`)
