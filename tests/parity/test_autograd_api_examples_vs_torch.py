@@ -32,3 +32,18 @@ def _numpy_behaviour(lib) -> list:
 
 def test_numpy_of_a_tensor_that_requires_grad_is_refused_only_with_grad_mode_on(torch):
     assert _numpy_behaviour(mg) == _numpy_behaviour(torch)
+
+
+def _version_behaviour(lib) -> list:
+    x = lib.ones(3, requires_grad=True)
+    with lib.inference_mode():
+        y = x * 2
+        inside = _attempt(lambda: y._version)
+        y.add_(1)
+    view = y[:2]
+    return [inside, _attempt(lambda: y._version), _attempt(lambda: view._version),
+            _attempt(lambda: (x * 2)._version), y.is_inference(), view.is_inference()]
+
+
+def test_an_inference_tensor_has_no_version(torch):
+    assert _version_behaviour(mg) == _version_behaviour(torch)
