@@ -47,3 +47,51 @@ def _version_behaviour(lib) -> list:
 
 def test_an_inference_tensor_has_no_version(torch):
     assert _version_behaviour(mg) == _version_behaviour(torch)
+
+
+def _multi_grad_behaviour(lib, mode: str) -> list:
+    lib.manual_seed(0)
+    a = lib.rand(2, 3, requires_grad=True)
+    b = lib.rand(2, 3, requires_grad=True)
+    c, d = a * b, a * b
+    calls = []
+
+    def fn(grads):
+        if mode == "any":
+            calls.append(grads.tolist())
+        else:
+            calls.append([None if g is None else g.tolist() for g in grads])
+
+    handle = lib.autograd.graph.register_multi_grad_hook((a, b, c, d), fn, mode=mode)
+    c.sum().backward(retain_graph=True)
+    c.sum().backward(inputs=(a,), retain_graph=True)
+    (c * 2 + d).sum().backward(retain_graph=True)
+    lib.autograd.grad(d.sum(), (c, d), retain_graph=True, allow_unused=True)  # d's hook alone
+    calls.append(_attempt(lambda: [g.tolist() for g in lib.autograd.grad(d.sum(), (b,),
+                                                                       retain_graph=True)]))
+    handle.remove()
+    c.sum().backward()
+    return calls
+
+
+def test_register_multi_grad_hook_all_and_any(torch):
+    for mode in ("all", "any"):
+        assert _multi_grad_behaviour(mg, mode) == _multi_grad_behaviour(torch, mode), mode
+
+
+def _refusals(lib) -> list:
+    seen = [_attempt(lambda: lib.autograd.graph.register_multi_grad_hook(
+        (lib.ones(1, requires_grad=True),), print, mode="each"))]
+    try:  # mode "all" wants a node for every tensor
+        lib.autograd.graph.register_multi_grad_hook((lib.ones(1),), print)
+    except AssertionError as error:
+        seen.append(str(error))
+    calls = []  # mode "any" leaves out a tensor that needs no grad
+    lib.autograd.graph.register_multi_grad_hook((lib.ones(1), x := lib.ones(1, requires_grad=True)),
+                                                calls.append, mode="any")
+    (x * 3).sum().backward()
+    return seen + [[g.tolist() for g in calls]]
+
+
+def test_register_multi_grad_hook_refusals_as_torch(torch):
+    assert _refusals(mg) == _refusals(torch)
