@@ -167,16 +167,123 @@ def _cosine_embedding_errors(lib: Any) -> Any:
         lambda: F.cosine_embedding_loss(a, b, lib.tensor([1, -1]), reduction="all"))]
 
 
+# ---- torch.distributions: Categorical, Normal, Multinomial ---------------------------------
+
+def _categorical_reinforce(lib: Any) -> Any:
+    """pytorch/examples' REINFORCE: actions drawn from a policy's softmax, the loss
+    -log_prob * return."""
+    from importlib import import_module
+    Categorical = import_module(f"{lib.__name__}.distributions").Categorical
+    lib.manual_seed(543)
+    layer = lib.nn.Linear(4, 3)
+    state = lib.randn(5, 4)
+    probs = lib.nn.functional.softmax(layer(state), dim=1)
+    m = Categorical(probs)
+    action = m.sample()
+    loss = (-m.log_prob(action) * lib.tensor([1.0, -0.5, 2.0, 0.25, 1.5])).sum()
+    loss.backward()
+    return WithArrays([m, action, m.sample((2,)), loss, _names(loss), m.entropy(), m.mode,
+                       m.mean, m],
+                      (loss.detach().numpy(), layer.weight.grad.numpy(), layer.bias.grad.numpy()))
+
+
+def _categorical_logits(lib: Any) -> Any:
+    from importlib import import_module
+    Categorical = import_module(f"{lib.__name__}.distributions.categorical").Categorical
+    lib.manual_seed(0)
+    logits = lib.tensor([[1.0, 2.0, -1.0], [0.0, 3.0, 0.5]], dtype=lib.float64,
+                        requires_grad=True)
+    m = Categorical(logits=logits)
+    out = m.entropy().sum() + m.log_prob(lib.tensor([[2], [1]])).sum()
+    out.backward()
+    return WithArrays([m, m.sample(), m.sample((3,)), m.probs, m.batch_shape, m.event_shape,
+                       out, logits.grad, m.log_prob(lib.tensor(1))],
+                      (out.detach().numpy(), logits.grad.numpy()))
+
+
+def _categorical_errors(lib: Any) -> Any:
+    from importlib import import_module
+    Categorical = import_module(f"{lib.__name__}.distributions").Categorical
+    p = lib.tensor([0.1, 0.2, 0.7])
+    return [_error(f) for f in (
+        lambda: Categorical(p, p), lambda: Categorical(), lambda: Categorical(lib.tensor([1.0, -2.0])),
+        lambda: Categorical(lib.tensor(1.0)), lambda: Categorical(logits=lib.tensor(1.0)),
+        lambda: Categorical(logits=lib.tensor([0.0, float("nan")])),
+        lambda: Categorical(p).log_prob(lib.tensor(3)),
+        lambda: Categorical(p).log_prob(lib.tensor(0.5)),
+        lambda: Categorical(p).log_prob(2),
+        lambda: Categorical(lib.ones(2, 3)).log_prob(lib.tensor([0, 1, 2])),
+        lambda: Categorical(lib.tensor([1.0, -2.0]), validate_args=False))]
+
+
+def _normal(lib: Any) -> Any:
+    from importlib import import_module
+    Normal = import_module(f"{lib.__name__}.distributions").Normal
+    lib.manual_seed(7)
+    loc = lib.tensor([0.0, 1.0, -2.0], requires_grad=True)
+    scale = lib.tensor([1.0, 0.5, 2.0], requires_grad=True)
+    n = Normal(loc, scale)
+    x = n.rsample((2,))
+    out = (x * x).sum() + n.log_prob(lib.tensor([0.5, 0.5, 0.5])).sum() + n.entropy().sum()
+    out.backward()
+    n64 = Normal(lib.zeros(2, 1, dtype=lib.float64), lib.ones(3, dtype=lib.float64))
+    return WithArrays([n, n.sample(), n.sample((2,)), x, _names(out), n.mean, n.stddev,
+                       n.variance, n.mode, n.cdf(lib.tensor(0.3)), Normal(0.0, 1.0),
+                       Normal(0.0, 1.0).sample((3,)), Normal(lib.zeros(2), 2), n64,
+                       n64.batch_shape, n64.rsample()],
+                      (out.detach().numpy(), loc.grad.numpy(), scale.grad.numpy()))
+
+
+def _normal_errors(lib: Any) -> Any:
+    from importlib import import_module
+    Normal = import_module(f"{lib.__name__}.distributions").Normal
+    return [_error(f) for f in (
+        lambda: Normal(0.0, -1.0), lambda: Normal(lib.zeros(2), lib.tensor([1.0, 0.0])),
+        lambda: Normal(float("nan"), 1.0), lambda: Normal(0.0, 1.0).log_prob(1),
+        lambda: Normal(lib.zeros(2), 1.0).log_prob(lib.zeros(3)),
+        lambda: Normal(lib.zeros(2), lib.ones(3)), lambda: Normal("a", 1.0),
+        lambda: Normal(0.0, -1.0, validate_args=False))]
+
+
+def _multinomial(lib: Any) -> Any:
+    """d2l's dice: counts of each face in draws of a Multinomial."""
+    from importlib import import_module
+    Multinomial = import_module(f"{lib.__name__}.distributions.multinomial").Multinomial
+    lib.manual_seed(0)
+    fair = lib.ones(6) / 6
+    logits = lib.tensor([[0.5, 1.0, -1.0], [0.0, 0.0, 2.0]], requires_grad=True)
+    m = Multinomial(10, logits=logits)
+    log_prob = m.log_prob(lib.tensor([[2.0, 3.0, 5.0], [0.0, 0.0, 10.0]]))
+    log_prob.sum().backward()
+    return WithArrays([Multinomial(1, fair).sample(), Multinomial(10, fair).sample(),
+                       Multinomial(10, fair).sample((3,)), m, m.sample(), m.mean, m.variance,
+                       m.batch_shape, m.event_shape, log_prob, _names(log_prob)],
+                      (log_prob.detach().numpy(), logits.grad.numpy()))
+
+
+def _multinomial_errors(lib: Any) -> Any:
+    from importlib import import_module
+    Multinomial = import_module(f"{lib.__name__}.distributions").Multinomial
+    p = lib.tensor([0.2, 0.3, 0.5])
+    return [_error(f) for f in (
+        lambda: Multinomial(2.0, p), lambda: Multinomial(3, p).log_prob(lib.tensor([1.0, 1.0])),
+        lambda: Multinomial(3, p).log_prob(lib.tensor([1.0, -1.0, 3.0])),
+        lambda: Multinomial(3, p).log_prob(lib.tensor([[1.0, 1.0, 1.0], [3.0, 1.0, 0.0]])))]
+
+
 CASES = {f.__name__.lstrip("_"): f for f in (
     _prelu, _prelu_per_channel, _prelu_shapes, _prelu_errors, _padding_layers, _padding_errors,
     _pool1d, _pool1d_corners, _cosine_similarity, _cosine_embedding_loss,
-    _cosine_embedding_errors)}
+    _cosine_embedding_errors, _categorical_reinforce, _categorical_logits, _categorical_errors,
+    _normal, _normal_errors, _multinomial, _multinomial_errors)}
 
 
 # Gradients that add several contributions per element in another order than PyTorch's, in
 # ops that were there before (x * x's MulBackward0 twice into one leaf; the reflected border's
-# and the overlapping windows' sums): the last bit may differ, so they are compared within rtol.
-RTOL = {"cosine_embedding_loss": 1e-6, "padding_layers": 1e-6, "pool1d": 1e-6}
+# and the overlapping windows' sums; softmax's and logsumexp's backwards): the last bit may
+# differ, so they are compared within rtol.
+RTOL = {"cosine_embedding_loss": 1e-6, "padding_layers": 1e-6, "pool1d": 1e-6,
+        "categorical_reinforce": 1e-6, "categorical_logits": 1e-12}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
