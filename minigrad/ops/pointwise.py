@@ -11,7 +11,7 @@ from ..autograd.function import Function, FunctionCtx
 from ..fidelity import vector_math
 from ..tensor import Tensor
 from .operands import as_tensor_pair, refuse_bool, result_like, zero_gradient
-from .selection import Clamp, Relu, sign, where  # noqa: F401 - (re-exported)
+from .selection import Clamp, Relu, Sgn, sign, where  # noqa: F401 - (re-exported)
 
 
 class Add(Function):
@@ -507,7 +507,7 @@ class SigmoidBackward(Function):
 
 
 class Abs(Function):
-    """d |a| = sign(a) da"""
+    """d |a| = sgn(a) da"""
     node_name = "AbsBackward0"
     saved_names = ("self",)
 
@@ -520,4 +520,4 @@ class Abs(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return grad * a.sign()
+        return grad * Sgn.apply(a)

@@ -198,6 +198,12 @@ def sign(a: Tensor) -> Tensor:
     return Sign.apply(a)
 
 
+class Sgn(Sign):
+    """sgn, sign's complex-ready twin: what PyTorch's backward formulas of abs and the norms
+    record (SgnBackward0); on real numbers it is sign."""
+    node_name = "SgnBackward0"
+
+
 class Maximum(Function):
     """maximum(a, b) (and torch.max(a, b)): the gradient goes to the larger of the two, half to
     each where they are equal, as PyTorch splits it"""
