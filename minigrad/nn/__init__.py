@@ -1,5 +1,5 @@
 """minigrad.nn: torch.nn's building blocks for models: Module, Parameter, layers, losses."""
-from . import functional, init, utils
+from . import functional, init, modules, utils
 from .activations import ELU, GELU, Hardtanh, LogSigmoid, ReLU6, SiLU, Softplus
 from .containers import Identity, ModuleDict, ModuleList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d

@@ -289,3 +289,24 @@ RTOL = {"cosine_embedding_loss": 1e-6, "padding_layers": 1e-6, "pool1d": 1e-6,
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_same_as_torch(name: str, torch: Any) -> None:
     assert_same_as_torch(CASES[name], torch, RTOL.get(name))
+
+
+def test_nn_modules_names_each_class_where_pytorch_defines_it(torch: Any) -> None:
+    """`torch.nn.modules.linear.Linear` is `torch.nn.Linear`, file by file as PyTorch's; each
+    file minigrad names is one of PyTorch's, and holds all of minigrad's classes PyTorch has
+    there."""
+    import minigrad
+
+    ours = minigrad.nn.modules
+    for file in ("activation", "batchnorm", "container", "conv", "distance", "dropout",
+                 "flatten", "instancenorm", "linear", "loss", "module", "normalization",
+                 "padding", "pooling", "rnn", "sparse"):
+        theirs = getattr(torch.nn.modules, file)
+        named = {n for n, v in vars(getattr(ours, file)).items() if isinstance(v, type)}
+        assert named, file
+        for name in named:
+            assert getattr(theirs, name) is getattr(torch.nn, name), (file, name)
+            assert getattr(getattr(ours, file), name) is getattr(minigrad.nn, name)
+        expected = {n for n, v in vars(theirs).items() if isinstance(v, type)
+                    and v.__module__ == theirs.__name__ and hasattr(minigrad.nn, n)}
+        assert expected <= named, (file, expected - named)
