@@ -271,11 +271,32 @@ def _multinomial_errors(lib: Any) -> Any:
         lambda: Multinomial(3, p).log_prob(lib.tensor([[1.0, 1.0, 1.0], [3.0, 1.0, 0.0]])))]
 
 
+# ---- nn.init.orthogonal_ --------------------------------------------------------------------
+
+def _orthogonal(lib: Any) -> Any:
+    """The draws are PyTorch's; the QR is numpy's (the last bits of float32 may differ: the
+    arrays are compared within rtol, the printed form is only the shapes and dtypes)."""
+    lib.manual_seed(0)
+    made = [lib.nn.init.orthogonal_(lib.empty(*shape), gain=2.0)
+            for shape in ((3, 5), (5, 3), (4, 4), (2, 3, 2))]
+    made.append(lib.nn.init.orthogonal_(lib.empty(4, 2, dtype=lib.float64)))
+    lstm = lib.nn.LSTM(3, 4)
+    lib.nn.init.orthogonal_(lstm.weight_hh_l0)
+    made.append(lstm.weight_hh_l0.detach())
+    shown = [(w.shape, w.dtype) for w in made] + [lstm.weight_hh_l0.grad_fn,
+                                                 lib.nn.init.orthogonal_(lib.empty(0, 3))]
+    return WithArrays(shown, tuple(w.numpy() for w in made))
+
+
+def _orthogonal_errors(lib: Any) -> Any:
+    return [_error(lambda: lib.nn.init.orthogonal_(lib.empty(3)))]
+
+
 CASES = {f.__name__.lstrip("_"): f for f in (
     _prelu, _prelu_per_channel, _prelu_shapes, _prelu_errors, _padding_layers, _padding_errors,
     _pool1d, _pool1d_corners, _cosine_similarity, _cosine_embedding_loss,
     _cosine_embedding_errors, _categorical_reinforce, _categorical_logits, _categorical_errors,
-    _normal, _normal_errors, _multinomial, _multinomial_errors)}
+    _normal, _normal_errors, _multinomial, _multinomial_errors, _orthogonal, _orthogonal_errors)}
 
 
 # Gradients that add several contributions per element in another order than PyTorch's, in
@@ -283,7 +304,8 @@ CASES = {f.__name__.lstrip("_"): f for f in (
 # and the overlapping windows' sums; softmax's and logsumexp's backwards): the last bit may
 # differ, so they are compared within rtol.
 RTOL = {"cosine_embedding_loss": 1e-6, "padding_layers": 1e-6, "pool1d": 1e-6,
-        "categorical_reinforce": 1e-6, "categorical_logits": 1e-12}
+        "categorical_reinforce": 1e-6, "categorical_logits": 1e-12,
+        "orthogonal": 1e-5}  # (numpy's QR of float32 is in double precision; LAPACK's single)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
