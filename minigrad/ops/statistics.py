@@ -75,7 +75,7 @@ class Std(Var):
     def backward(ctx, grad):
         """PyTorch's std_backward: var's, of grad / (2 std), 0 where std is 0"""
         result = ctx.saved_tensors[1]
-        return Var.backward(ctx, (grad / (result * 2)).masked_fill_(result == 0, 0))
+        return Var.backward(ctx, (grad / MulScalar.apply(result, 2)).masked_fill_(result == 0, 0))
 
 
 def _kept_shape(shape: tuple, dims: tuple, keepdim: bool) -> tuple:
