@@ -41,11 +41,11 @@ def make_model(seed: int = 0) -> nn.Module:
 TRAIN_BUGGY = """\
 def train(model, optimizer, xs, ys, steps):
     loss_fn = torch.nn.CrossEntropyLoss()
+    loss = loss_fn(model(xs), ys)
     losses = []
     for step in range(steps):
-        loss = loss_fn(model(xs), ys)
-        loss.backward()
         optimizer.zero_grad()
+        loss.backward(retain_graph=True)
         optimizer.step()
         losses.append(loss.item())
     return losses"""
@@ -113,9 +113,9 @@ def _train_judge(checks: Checks, case: list, got: dict) -> None:
                   "step is asked: the optimizer given does the update.")
     if steps == STEPS and floats:
         checks.expect(lambda: losses[-1] < 0.5 * losses[0],
-                      f"{call_text}: the loss did not go down. Hint: in which order do "
-                      "zero_grad(), backward() and step() have to come, so that step() sees "
-                      "this step's gradient?")
+                      f"{call_text}: the loss did not go down. Hint: is each step's loss "
+                      "computed from the parameters as they are now, and does step() see "
+                      "this step's gradient, and only it?")
     xs, ys = two_moons(points, seed)
     expected, parameters = _descent(make_model(seed), xs, ys, lr, steps)
     if floats:
@@ -134,6 +134,12 @@ def _train_judge(checks: Checks, case: list, got: dict) -> None:
 train = Exercise(
     "train(model, optimizer, xs, ys, steps)", ("train_fn",), run=_train_run,
     judge=_train_judge, seed=0, buggy=(TRAIN_BUGGY, "train"),
+    hints={"modified by an inplace operation": "step() changes the parameters in place, and "
+                                               "the graph saved them as they were: which graph "
+                                               "can give this step's gradient? (notebook 08)",
+           "backward through the graph a second time": "a graph is gone after its backward: "
+                                                       "which graph should each step go back "
+                                                       "through? (notebook 09)"},
     cases=lambda rng: [[0, 100, STEPS, 0.5], [2, 60, 30, 0.2],
                        [int(rng.integers(3, 10**6)), int(rng.integers(30, 80)),
                         int(rng.integers(10, 40)), round(float(rng.uniform(0.05, 0.5)), 3)]],

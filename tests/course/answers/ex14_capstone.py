@@ -37,6 +37,45 @@ def train(model, optimizer, xs, ys, steps):
         optimizer.step()
         losses.append(float(loss))
     return losses""", PASS),
+    # 14 train: the buggy loop's forward pass still outside the loop (the reset moved, or
+    # retain_graph dropped); the forward moved in, retain_graph left: right, if needless
+    ("capstone.train", """\
+def train(model, optimizer, xs, ys, steps):
+    loss_fn = torch.nn.CrossEntropyLoss()
+    loss = loss_fn(model(xs), ys)
+    losses = []
+    for step in range(steps):
+        loss.backward(retain_graph=True)
+        optimizer.step()
+        optimizer.zero_grad()
+        losses.append(loss.item())
+    return losses""",
+     FAIL("modified by an inplace operation", "which graph can give this step's gradient",
+          never=("inside the loop", "model(xs)"))),
+    ("capstone.train", """\
+def train(model, optimizer, xs, ys, steps):
+    loss_fn = torch.nn.CrossEntropyLoss()
+    loss = loss_fn(model(xs), ys)
+    losses = []
+    for step in range(steps):
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses""",
+     FAIL("backward through the graph a second time", "which graph should each step go back",
+          never=("inside the loop", "model(xs)"))),
+    ("capstone.train", """\
+def train(model, optimizer, xs, ys, steps):
+    loss_fn = torch.nn.CrossEntropyLoss()
+    losses = []
+    for step in range(steps):
+        optimizer.zero_grad()
+        loss = loss_fn(model(xs), ys)
+        loss.backward(retain_graph=True)
+        optimizer.step()
+        losses.append(loss.item())
+    return losses""", PASS),
     # 14 prediction
     ("capstone.frozen", "frozen_prints = [None, [1.0], False]",
      FAIL("a frozen layer gets no .grad", never=("4.0",))),
