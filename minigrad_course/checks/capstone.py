@@ -286,7 +286,7 @@ def _accuracy_judge(checks: Checks, case: list, got: dict) -> None:
     kind = "a tensor" if isinstance(result, dict) and "tensor" in result else describe(result)
     checks.expect(type(result) is float, f"{which}: it should return a Python float, not "
                   f"{kind}. Hint: .item() turns a tensor of one element into a number.")
-    dropping = not got["dropping"] or any(got["dropping"])
+    dropping = any(got["dropping"])
     checks.expect(not dropping, f"{which}: the model ran in training mode, so its dropout "
                   "zeroed random hidden units and the accuracy changes from call to call. "
                   "Hint: which method of a module switches dropout off? (notebook 10)")
