@@ -6,11 +6,14 @@ import math
 import warnings
 from typing import Any
 
-from .. import _grad_mode
+import numpy as np
+
+from .. import _grad_mode, random
 from ..tensor import Tensor
 
-__all__ = ["calculate_gain", "constant_", "eye_", "kaiming_normal_", "kaiming_uniform_",
-           "normal_", "ones_", "uniform_", "xavier_normal_", "xavier_uniform_", "zeros_"]
+__all__ = ["calculate_gain", "constant_", "dirac_", "eye_", "kaiming_normal_",
+           "kaiming_uniform_", "normal_", "ones_", "orthogonal_", "sparse_", "uniform_",
+           "xavier_normal_", "xavier_uniform_", "zeros_"]
 
 LINEAR = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
           "conv_transpose3d", "sigmoid")
@@ -115,6 +118,61 @@ def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
                     nonlinearity: str = "leaky_relu", generator: Any = None) -> Tensor:
     std = _kaiming_std(tensor, a, mode, nonlinearity)
     return tensor if std is None else normal_(tensor, 0, std, generator)
+
+
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    """A convolution's weight that passes each input channel through (per group of channels):
+    a 1 at the centre of the kernel of output channel d for input channel d, 0 elsewhere."""
+    if tensor.dim() not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    if tensor.shape[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    per_group = tensor.shape[0] // groups
+    centre = tuple(size // 2 for size in tensor.shape[2:])
+    with _grad_mode.no_grad():
+        tensor.zero_()
+        for g in range(groups):
+            for d in range(min(per_group, tensor.shape[1])):
+                tensor[(g * per_group + d, d) + centre] = 1
+    return tensor
+
+
+def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tensor:
+    """A (semi-)orthogonal matrix (Saxe et al., 2013), trailing dimensions flattened: the Q of
+    the QR factorisation of a normal draw, its columns' signs those of R's diagonal."""
+    if tensor.dim() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.shape[0]
+    cols = tensor.numel() // rows
+    flattened = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator)._data
+    if rows < cols:
+        flattened = flattened.T
+    q, r = np.linalg.qr(flattened)
+    q = q * np.sign(np.diagonal(r))
+    if rows < cols:
+        q = q.T
+    with _grad_mode.no_grad():
+        tensor._data[...] = q.reshape(tensor.shape)
+        tensor._bump_version()
+        tensor.mul_(gain)
+    return tensor
+
+
+def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator: Any = None) -> Tensor:
+    """Normal values with a fraction `sparsity` of each column set to 0 (Martens, 2010): the
+    rows to zero are the first of a random permutation, one permutation per column."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    num_zeros = math.ceil(sparsity * rows)
+    with _grad_mode.no_grad():
+        tensor.normal_(0, std, generator=generator)
+        for col_idx in range(cols):
+            row_indices = random.randperm(rows)
+            tensor[row_indices[:num_zeros], col_idx] = 0
+    return tensor
 
 
 from .._subset import module_getattr as _module_getattr  # noqa: E402
