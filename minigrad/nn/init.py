@@ -138,24 +138,25 @@ def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
 
 
 def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tensor:
-    """A (semi-)orthogonal matrix (Saxe et al., 2013), trailing dimensions flattened: the Q of
-    the QR factorisation of a normal draw, its columns' signs those of R's diagonal."""
-    if tensor.dim() < 2:
+    """A (semi-)orthogonal matrix (the dimensions after the first flattened), times gain: the
+    Q of the QR factorisation of a standard normal draw, its columns' signs made those of R's
+    diagonal, as PyTorch makes it. numpy factorises float32 in double precision and LAPACK's
+    single precision is PyTorch's: the last bits of Q may differ."""
+    if tensor.ndim < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
     if tensor.numel() == 0:
         return tensor
-    rows = tensor.shape[0]
+    rows = tensor.size(0)
     cols = tensor.numel() // rows
-    flattened = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator)._data
+    flattened = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator).numpy()
     if rows < cols:
         flattened = flattened.T
     q, r = np.linalg.qr(flattened)
-    q = q * np.sign(np.diagonal(r))
+    q = (q * np.sign(np.diag(r))).astype(flattened.dtype)
     if rows < cols:
         q = q.T
     with _grad_mode.no_grad():
-        tensor._data[...] = q.reshape(tensor.shape)
-        tensor._bump_version()
+        tensor.copy_(tensor.new_tensor(q).view_as(tensor))
         tensor.mul_(gain)
     return tensor
 
