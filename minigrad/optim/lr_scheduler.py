@@ -5,6 +5,7 @@ A scheduler is stepped once per epoch (after the optimizer's step); each step se
 floating-point values are PyTorch's. Making a scheduler takes its first step (epoch 0)."""
 from __future__ import annotations
 
+import bisect
 import math
 import warnings
 from collections import Counter
@@ -57,10 +58,17 @@ class LRScheduler:
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
         _track_steps(optimizer)
+        self._initial_step()
+
+    def _initial_step(self) -> None:
+        """The step that making a scheduler takes (SequentialLR takes it again, for the
+        scheduler that starts)."""
         self._step_count = 0
         self._is_initial = True
-        self.step()
-        self._is_initial = False
+        try:
+            self.step()
+        finally:
+            self._is_initial = False
 
     def get_lr(self) -> list[float]:
         raise NotImplementedError
@@ -72,9 +80,7 @@ class LRScheduler:
         if self._step_count == 1 and not getattr(self.optimizer, "_opt_called", False):
             warnings.warn(STEP_ORDER_WARNING, UserWarning, stacklevel=2)
         self._step_count += 1
-        if epoch is None:
-            self.last_epoch += 1
-        else:
+        if epoch is not None:
             warnings.warn("The epoch parameter in `scheduler.step()` was not necessary and "
                           "is being deprecated where possible. Please use "
                           "`scheduler.step()` to step the scheduler. During the deprecation, "
@@ -83,14 +89,25 @@ class LRScheduler:
                           "if you are unable to replicate your use case: "
                           "https://github.com/pytorch/pytorch/issues/new/choose.",
                           UserWarning, stacklevel=2)
-            self.last_epoch = epoch
-        self._set_lrs()
+        self._update_lr(epoch)
 
-    def _set_lrs(self) -> None:
-        """Each group's lr from get_lr (which warns when called outside a step)."""
+    def _update_lr(self, epoch: int | None = None) -> None:
+        """Each group's lr for the next epoch, or for `epoch`: then from the closed form where
+        the scheduler has one (`_get_closed_form_lr`, lr as a function of the epoch), as in
+        PyTorch, rather than from the lr before."""
+        if epoch is None:
+            self.last_epoch += 1
+            self._set_lrs()
+        else:
+            self.last_epoch = epoch
+            self._set_lrs(getattr(self, "_get_closed_form_lr", None))
+
+    def _set_lrs(self, compute: Callable | None = None) -> None:
+        """Each group's lr from `compute`, by default get_lr (which warns when called outside
+        a step)."""
         self._in_step = True
         try:
-            values = self.get_lr()
+            values = (compute or self.get_lr)()
         finally:
             self._in_step = False
         for group, lr in zip(self.optimizer.param_groups, values):
@@ -129,6 +146,9 @@ class StepLR(LRScheduler):
             return self._lrs()
         return [lr * self.gamma for lr in self._lrs()]
 
+    def _get_closed_form_lr(self) -> list[float]:
+        return [base * self.gamma ** (self.last_epoch // self.step_size) for base in self.base_lrs]
+
 
 class MultiStepLR(LRScheduler):
     """lr times gamma at each milestone epoch."""
@@ -144,6 +164,11 @@ class MultiStepLR(LRScheduler):
             return self._lrs()
         return [lr * self.gamma ** self.milestones[self.last_epoch] for lr in self._lrs()]
 
+    def _get_closed_form_lr(self) -> list[float]:
+        milestones = sorted(self.milestones.elements())
+        return [base * self.gamma ** bisect.bisect_right(milestones, self.last_epoch)
+                for base in self.base_lrs]
+
 
 class ExponentialLR(LRScheduler):
     """lr times gamma every epoch."""
@@ -155,6 +180,9 @@ class ExponentialLR(LRScheduler):
     def get_lr(self) -> list[float]:
         self._warn_outside_step()
         return self._lrs() if self._is_initial else [lr * self.gamma for lr in self._lrs()]
+
+    def _get_closed_form_lr(self) -> list[float]:
+        return [base * self.gamma ** self.last_epoch for base in self.base_lrs]
 
 
 class LinearLR(LRScheduler):
@@ -182,6 +210,11 @@ class LinearLR(LRScheduler):
                                  + (self.last_epoch - 1) * change)
         return [lr * factor for lr in self._lrs()]
 
+    def _get_closed_form_lr(self) -> list[float]:
+        return [base * (self.start_factor + (self.end_factor - self.start_factor)
+                        * min(self.total_iters, self.last_epoch) / self.total_iters)
+                for base in self.base_lrs]
+
 
 class CosineAnnealingLR(LRScheduler):
     """lr from its start down to eta_min along half a cosine over T_max epochs."""
@@ -204,6 +237,11 @@ class CosineAnnealingLR(LRScheduler):
                     for lr, base in zip(self._lrs(), self.base_lrs)]
         return [(1 + math.cos(math.pi * t / period)) / (1 + math.cos(math.pi * (t - 1) / period))
                 * (lr - low) + low for lr in self._lrs()]
+
+    def _get_closed_form_lr(self) -> list[float]:
+        return [self.eta_min + (base - self.eta_min)
+                * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
+                for base in self.base_lrs]
 
 
 class LambdaLR(LRScheduler):
