@@ -1,7 +1,8 @@
 """minigrad.nn: torch.nn's building blocks for models: Module, Parameter, layers, losses."""
 from . import functional, init, modules, utils
 from .activations import ELU, GELU, Hardtanh, LogSigmoid, ReLU6, SiLU, Softplus
-from .containers import Identity, ModuleDict, ModuleList, Sequential
+from .containers import (Identity, ModuleDict, ModuleList, ParameterDict, ParameterList,
+                         Sequential)
 from .conv import Conv1d, Conv2d, Conv3d
 from .conv_transpose import ConvTranspose1d, ConvTranspose2d
 from .dropout import Dropout, Dropout1d, Dropout2d
@@ -79,6 +80,8 @@ __all__ = [
            "NLLLoss",
            "PReLU",
            "Parameter",
+           "ParameterDict",
+           "ParameterList",
            "RNN",
            "RNNBase",
            "RNNCell",
