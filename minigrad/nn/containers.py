@@ -1,6 +1,7 @@
 """Holding sub-modules: Sequential (which calls them in turn), ModuleList and ModuleDict
 (which have no forward of their own), and Identity, the module that changes nothing (as in
-torch.nn). Their modules are registered, so that `parameters()` finds their weights."""
+torch.nn). Their modules are registered, so that `parameters()` finds their weights; so are
+the Parameters of ParameterList and ParameterDict."""
 from __future__ import annotations
 
 import operator
@@ -239,7 +240,6 @@ class ModuleDict(Module):
     def update(self, modules: Any) -> None:
         for key, module in (modules.items() if hasattr(modules, "items") else modules):
             self.add_module(key, module)
-
 
 
 def _parameter_line(key: Any, value: Any, dtype_text: str) -> str:
