@@ -245,18 +245,22 @@ class CosineAnnealingLR(LRScheduler):
                 for base in self.base_lrs]
 
 
+def _lr_lambdas(optimizer: Optimizer, lr_lambda: Callable | list) -> list[Callable]:
+    """LambdaLR's and MultiplicativeLR's functions: one per parameter group."""
+    groups = len(optimizer.param_groups)
+    if isinstance(lr_lambda, (list, tuple)):
+        if len(lr_lambda) != groups:
+            raise ValueError(f"Expected {groups} lr_lambdas, but got {len(lr_lambda)}")
+        return list(lr_lambda)
+    return [lr_lambda] * groups
+
+
 class LambdaLR(LRScheduler):
     """lr = initial lr times lr_lambda(epoch) (one function, or one per group)."""
 
     def __init__(self, optimizer: Optimizer, lr_lambda: Callable | list, last_epoch: int = -1
                  ) -> None:
-        groups = len(optimizer.param_groups)
-        if isinstance(lr_lambda, (list, tuple)):
-            if len(lr_lambda) != groups:
-                raise ValueError(f"Expected {groups} lr_lambdas, but got {len(lr_lambda)}")
-            self.lr_lambdas = list(lr_lambda)
-        else:
-            self.lr_lambdas = [lr_lambda] * groups
+        self.lr_lambdas = _lr_lambdas(optimizer, lr_lambda)
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self) -> list[float]:
@@ -270,13 +274,7 @@ class MultiplicativeLR(LRScheduler):
 
     def __init__(self, optimizer: Optimizer, lr_lambda: Callable | list, last_epoch: int = -1
                  ) -> None:
-        groups = len(optimizer.param_groups)
-        if isinstance(lr_lambda, (list, tuple)):
-            if len(lr_lambda) != groups:
-                raise ValueError(f"Expected {groups} lr_lambdas, but got {len(lr_lambda)}")
-            self.lr_lambdas = list(lr_lambda)
-        else:
-            self.lr_lambdas = [lr_lambda] * groups
+        self.lr_lambdas = _lr_lambdas(optimizer, lr_lambda)
         for f in self.lr_lambdas:
             if not callable(f):
                 raise TypeError(f"lr_lambda should be a function, but got {type(f).__name__}")
