@@ -165,15 +165,20 @@ class MoreTensorOps:
     def multinomial(self, num_samples, replacement=False, *, generator=None):
         return sampling.multinomial(self, num_samples, replacement, generator=generator)
 
+    def random_(self, *bounds, generator=None):
+        """random_(), random_(to) or random_(from, to): whole numbers drawn uniformly."""
+        from_, to = (0, None) if not bounds else (0, bounds[0]) if len(bounds) == 1 else bounds
+        return self._overwrite(lambda: sampling.random_values(self, from_, to, generator))
+
     def exponential_(self, lambd=1.0, *, generator=None):
-        return self._overwrite(sampling.exponential(self, lambd, generator))
+        return self._overwrite(lambda: sampling.exponential(self, lambd, generator))
 
     def bernoulli_(self, p=0.5, *, generator=None):
         if isinstance(p, Tensor):
-            drawn = sampling.draw(self.shape, p._data, p._data.dtype, generator)
-        else:
-            drawn = sampling.draw(self.shape, p, np.float64, generator)
-        return self._overwrite(drawn.astype(self._data.dtype))
+            return self._overwrite(lambda: sampling.draw(self.shape, p._data, p._data.dtype,
+                                                         generator).astype(self._data.dtype))
+        return self._overwrite(lambda: sampling.draw(self.shape, p, np.float64,
+                                                     generator).astype(self._data.dtype))
 
     # ---- in place -----------------------------------------------------------------------------
     def masked_fill_(self, mask, value):

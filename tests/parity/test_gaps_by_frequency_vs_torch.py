@@ -292,11 +292,35 @@ def _orthogonal_errors(lib: Any) -> Any:
     return [_error(lambda: lib.nn.init.orthogonal_(lib.empty(3)))]
 
 
+# ---- Tensor.random_ (NYU's tensor tutorial: torch.Tensor(5).random_(10)) ---------------------
+
+def _random_(lib: Any) -> Any:
+    lib.manual_seed(0)
+    g = lib.Generator().manual_seed(3)
+    return [lib.empty(5).random_(10), lib.empty(3, 2).random_(2), lib.empty(4).random_(-3, 3),
+            lib.empty(3).random_(), lib.empty(3, dtype=lib.float64).random_(),
+            lib.empty(3, dtype=lib.int64).random_(), lib.empty(3, dtype=lib.int32).random_(),
+            lib.empty(4, dtype=lib.bool).random_(), lib.empty(3, dtype=lib.uint8).random_(),
+            lib.empty(3, dtype=lib.int64).random_(100), lib.empty(0).random_(3),
+            lib.empty(()).random_(3), lib.empty(4).random_(0, 6, generator=g),
+            lib.empty(1, 10, 1).random_(2).squeeze(), lib.rand(2)]
+
+
+def _refused_draws_leave_the_generator(lib: Any) -> Any:
+    """A leaf that requires grad refuses each in-place draw before anything is drawn."""
+    lib.manual_seed(0)
+    errors = [_error(lambda: getattr(lib.ones(2, requires_grad=True), name)())
+              for name in ("random_", "normal_", "uniform_", "exponential_", "bernoulli_")]
+    return [errors, _error(lambda: lib.empty(2).random_(0)),
+            _error(lambda: lib.empty(2).random_(5, 5)), lib.rand(2)]
+
+
 CASES = {f.__name__.lstrip("_"): f for f in (
     _prelu, _prelu_per_channel, _prelu_shapes, _prelu_errors, _padding_layers, _padding_errors,
     _pool1d, _pool1d_corners, _cosine_similarity, _cosine_embedding_loss,
     _cosine_embedding_errors, _categorical_reinforce, _categorical_logits, _categorical_errors,
-    _normal, _normal_errors, _multinomial, _multinomial_errors, _orthogonal, _orthogonal_errors)}
+    _normal, _normal_errors, _multinomial, _multinomial_errors, _orthogonal, _orthogonal_errors,
+    _random_, _refused_draws_leave_the_generator)}
 
 
 # Gradients that add several contributions per element in another order than PyTorch's, in
