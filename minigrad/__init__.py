@@ -34,6 +34,7 @@ from .creation import (arange, as_tensor, empty, eye, from_numpy, full, full_lik
                        ones_like, tensor, zeros, zeros_like)
 from .creation import deprecated_range as range  # noqa: A004 - torch.range, as PyTorch names it
 from .ops.linalg import einsum, svd
+from .ops.moments import moments as _moments
 from .ops.operands import type_name as _type_name
 from .ops import arguments as _arguments
 from .ops import selection as _selection
@@ -216,6 +217,18 @@ def randn(*sizes: Any, out: Tensor | None = None, dtype: Any = None, **options: 
     if out is None:
         return _random.randn(*sizes, dtype=dtype, **options)
     return _into(out, _random.randn(*sizes, dtype=dtype or out.dtype, **options), "randn")
+
+
+def var_mean(input: Tensor, dim: Any = None, unbiased: Any = True,  # noqa: A002
+             keepdim: bool = False, *, correction: Any = None) -> tuple[Tensor, Tensor]:
+    """(x.var(...), x.mean(...)) from one node, VarMeanBackward0."""
+    return _moments("var_mean", input, dim, unbiased, keepdim, correction=correction)
+
+
+def std_mean(input: Tensor, dim: Any = None, unbiased: Any = True,  # noqa: A002
+             keepdim: bool = False, *, correction: Any = None) -> tuple[Tensor, Tensor]:
+    """(x.std(...), x.mean(...)) from one node, StdMeanBackward0."""
+    return _moments("std_mean", input, dim, unbiased, keepdim, correction=correction)
 
 
 def is_floating_point(t: Tensor) -> bool:

@@ -315,12 +315,45 @@ def _refused_draws_leave_the_generator(lib: Any) -> Any:
             _error(lambda: lib.empty(2).random_(5, 5)), lib.rand(2)]
 
 
+# ---- torch.std_mean, torch.var_mean ---------------------------------------------------------
+
+def _std_mean_var_mean(lib: Any) -> Any:
+    shown, arrays = [], []
+    for dtype in (lib.float32, lib.float64):
+        for name, args, kwargs in (("std_mean", (), {}), ("var_mean", (1,), {}),
+                                   ("var_mean", (1,), {"keepdim": True, "correction": 0}),
+                                   ("std_mean", (), {"dim": (0, 1), "unbiased": False}),
+                                   ("std_mean", (0, False, True), {})):
+            x = lib.tensor(X, dtype=dtype, requires_grad=True)
+            spread, mean = getattr(lib, name)(x, *args, **kwargs)
+            (spread * 2 + mean * lib.tensor(3.0, dtype=dtype)).sum().backward()
+            shown.append((spread, mean, type(spread.grad_fn) is type(mean.grad_fn)))
+            arrays += [spread.detach().numpy(), mean.detach().numpy(), x.grad.numpy()]
+        x = lib.tensor(X, dtype=dtype, requires_grad=True)
+        v, m = lib.var_mean(x, 1)
+        (g,) = lib.autograd.grad((v * m).sum(), x, create_graph=True)
+        g.sum().backward()
+        arrays += [g.detach().numpy(), x.grad.numpy()]
+        x = lib.tensor(X, dtype=dtype, requires_grad=True)
+        lib.std_mean(x, 0)[1].sum().backward()  # one output used: the other's gradient is 0
+        arrays.append(x.grad.numpy())
+    return WithArrays(shown, tuple(arrays))
+
+
+def _std_mean_corners(lib: Any) -> Any:
+    return [_error(f) for f in (
+        lambda: lib.std_mean(lib.tensor([1.0, 2.0])[:1]), lambda: lib.std_mean(lib.tensor([1, 2])),
+        lambda: lib.var_mean(lib.ones(0)), lambda: lib.var_mean(lib.tensor(3.0)),
+        lambda: lib.std_mean(lib.ones(2, 3), 2), lambda: lib.var_mean(lib.ones(2, 0), 1),
+        lambda: type(lib.std_mean(lib.ones(2))))]
+
+
 CASES = {f.__name__.lstrip("_"): f for f in (
     _prelu, _prelu_per_channel, _prelu_shapes, _prelu_errors, _padding_layers, _padding_errors,
     _pool1d, _pool1d_corners, _cosine_similarity, _cosine_embedding_loss,
     _cosine_embedding_errors, _categorical_reinforce, _categorical_logits, _categorical_errors,
     _normal, _normal_errors, _multinomial, _multinomial_errors, _orthogonal, _orthogonal_errors,
-    _random_, _refused_draws_leave_the_generator)}
+    _random_, _refused_draws_leave_the_generator, _std_mean_var_mean, _std_mean_corners)}
 
 
 # Gradients that add several contributions per element in another order than PyTorch's, in
@@ -329,7 +362,8 @@ CASES = {f.__name__.lstrip("_"): f for f in (
 # differ, so they are compared within rtol.
 RTOL = {"cosine_embedding_loss": 1e-6, "padding_layers": 1e-6, "pool1d": 1e-6,
         "categorical_reinforce": 1e-6, "categorical_logits": 1e-12,
-        "orthogonal": 1e-5}  # (numpy's QR of float32 is in double precision; LAPACK's single)
+        "orthogonal": 1e-5,  # (numpy's QR of float32 is in double precision; LAPACK's single)
+        "std_mean_var_mean": 1e-14}  # (PyTorch's Welford mean of doubles rounds otherwise)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
