@@ -7,7 +7,7 @@ import numpy as np
 
 from . import _inplace
 from ._tensor_ops import _attach, _shape_args
-from .ops import (arguments, index_write, linalg, logical, masking, norm, pointwise_more,
+from .ops import (arguments, index_write, inverse, linalg, logical, masking, norm, pointwise_more,
                   reduction, rounding, sampling, selection, shape, sorting, statistics, tiling)
 from .ops import transcendental as tr
 from .ops.diagonal import diag as _diag
@@ -53,6 +53,7 @@ class MoreTensorOps:
         return pointwise_more.addcdiv(self, tensor1, tensor2, value)
 
     def frac(self): return pointwise_more.frac(self)
+    def hypot(self, other): return pointwise_more.hypot(self, other)
     def atan2(self, other): return pointwise_more.atan2(self, other)
     def arctan2(self, other): return pointwise_more.atan2(self, other, "arctan2")
 
@@ -155,6 +156,18 @@ class MoreTensorOps:
     def diag(self, diagonal=0): return _diag(self, diagonal)
 
     def matrix_power(self, n): return linalg.matrix_power(self, n)
+    def inverse(self): return inverse.inv(self)
+    def det(self): return inverse.det(self)
+
+    def outer(self, vec2):
+        """PyTorch's composition: self as a column, times vec2 (ViewBackward0, MulBackward0)."""
+        if self.ndim != 1 or vec2.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument self, but got {self.ndim}-D"
+                               if self.ndim != 1 else
+                               f"outer: Expected 1-D argument vec2, but got {vec2.ndim}-D")
+        return self.reshape(self.shape[0], 1) * vec2
+
+    ger = outer
     def unflatten(self, dim, sizes): return tiling.unflatten(self, dim, sizes)
     def sum_to_size(self, *size): return tiling.sum_to_size(self, _shape_args(size))
 

@@ -348,12 +348,82 @@ def _std_mean_corners(lib: Any) -> Any:
         lambda: type(lib.std_mean(lib.ones(2))))]
 
 
+# ---- torch.det, torch.inverse (torch.linalg.det / inv), torch.outer, torch.hypot -------------
+
+M = [[2.0, 1.0, 0.5], [1.0, 3.0, -1.0], [0.0, 2.0, 4.0]]
+
+
+def _det_inverse(lib: Any) -> Any:
+    """float32's values are not compared (numpy's LU and solves round otherwise, and an entry
+    that cancels to 0 in PyTorch may be an ulp of the others away): its graphs and dtypes are."""
+    shown, arrays = [], []
+    for dtype in (lib.float32, lib.float64):
+        kept = len(arrays)
+        for f in (lib.det, lib.linalg.det, lib.inverse, lib.linalg.inv, lambda a: a.det(),
+                  lambda a: a.inverse()):
+            a = lib.tensor(M, dtype=dtype, requires_grad=True)
+            out = f(a)
+            (out * lib.arange(1, out.numel() + 1, dtype=dtype).reshape(out.shape)).sum().backward()
+            shown.append((_names(out), out.shape, out.dtype))
+            arrays += [out.detach().numpy(), a.grad.numpy()]
+        batch = lib.tensor([M, M[::-1]], dtype=dtype, requires_grad=True)
+        out = lib.det(batch) + lib.inverse(batch).sum((-1, -2))
+        out.sum().backward()
+        arrays += [out.detach().numpy(), batch.grad.numpy()]
+        a = lib.tensor(M, dtype=dtype, requires_grad=True)
+        (g,) = lib.autograd.grad(lib.det(a), a, create_graph=True)  # (nodes differ: names' list)
+        g.sum().backward()
+        arrays += [g.detach().numpy(), a.grad.numpy()]
+        if dtype is lib.float32:
+            del arrays[kept:]
+    for singular in ([[1.0, 2.0], [2.0, 4.0]], [[1.0, 1.0], [1.0, 1.0]]):
+        a = lib.tensor(singular, dtype=lib.float64, requires_grad=True)
+        lib.det(a).backward()
+        # zeros (their signs, and det's, are not compared: numpy's LU and SVD are not PyTorch's)
+        arrays += [lib.det(a.detach()).numpy(), a.grad.numpy()]
+    return WithArrays(shown, tuple(arrays))
+
+
+def _det_inverse_errors(lib: Any) -> Any:
+    return [_error(f) for f in (
+        lambda: lib.inverse(lib.ones(2, 2)), lambda: lib.inverse(lib.ones(2, 3)),
+        lambda: lib.inverse(lib.ones(2, 2, dtype=lib.int64)), lambda: lib.inverse(lib.ones(3)),
+        lambda: lib.linalg.inv(lib.zeros(3, 3)), lambda: lib.inverse(lib.zeros(0, 0)),
+        lambda: lib.linalg.inv(lib.tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 0.0, 1.0]])),
+        lambda: lib.det(lib.ones(2, 3)), lambda: lib.det(lib.ones(2, 2, dtype=lib.int64)),
+        lambda: lib.det(lib.ones(3)), lambda: lib.det(lib.zeros(0, 0)),
+        lambda: issubclass(lib.linalg.LinAlgError, RuntimeError))]
+
+
+def _outer_hypot(lib: Any) -> Any:
+    a = lib.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    b = lib.tensor([4.0, 0.5], requires_grad=True)
+    outer = _graded(lib, lib.outer(a, b), a, b)
+    a.grad = b.grad = None
+    hypot = _graded(lib, lib.hypot(a, a * 2), a)
+    c = lib.tensor([[3.0], [0.0]], dtype=lib.float64, requires_grad=True)
+    broadcast = _graded(lib, lib.hypot(c, lib.tensor([4.0, 0.0], dtype=lib.float64)), c)
+    return WithArrays([outer.result, hypot.result, broadcast.result, a.ger(b),
+                       lib.outer(lib.tensor([1, 2]), lib.tensor([3, 4])),
+                       lib.hypot(lib.tensor(3.0, dtype=lib.float64), lib.tensor([4.0])),
+                       lib.tensor([3.0]).hypot(lib.tensor([4.0]))],
+                      outer.arrays + hypot.arrays + broadcast.arrays)
+
+
+def _outer_hypot_errors(lib: Any) -> Any:
+    return [_error(f) for f in (
+        lambda: lib.outer(lib.ones(2, 2), lib.ones(2)), lambda: lib.outer(lib.ones(2), lib.ones(2, 2)),
+        lambda: lib.hypot(lib.tensor([3.0]), 4.0), lambda: lib.hypot(lib.tensor([3]), lib.tensor([4])),
+        lambda: lib.hypot(lib.ones(2), lib.ones(3)))]
+
+
 CASES = {f.__name__.lstrip("_"): f for f in (
     _prelu, _prelu_per_channel, _prelu_shapes, _prelu_errors, _padding_layers, _padding_errors,
     _pool1d, _pool1d_corners, _cosine_similarity, _cosine_embedding_loss,
     _cosine_embedding_errors, _categorical_reinforce, _categorical_logits, _categorical_errors,
     _normal, _normal_errors, _multinomial, _multinomial_errors, _orthogonal, _orthogonal_errors,
-    _random_, _refused_draws_leave_the_generator, _std_mean_var_mean, _std_mean_corners)}
+    _random_, _refused_draws_leave_the_generator, _std_mean_var_mean, _std_mean_corners,
+    _det_inverse, _det_inverse_errors, _outer_hypot, _outer_hypot_errors)}
 
 
 # Gradients that add several contributions per element in another order than PyTorch's, in
@@ -363,7 +433,8 @@ CASES = {f.__name__.lstrip("_"): f for f in (
 RTOL = {"cosine_embedding_loss": 1e-6, "padding_layers": 1e-6, "pool1d": 1e-6,
         "categorical_reinforce": 1e-6, "categorical_logits": 1e-12,
         "orthogonal": 1e-5,  # (numpy's QR of float32 is in double precision; LAPACK's single)
-        "std_mean_var_mean": 1e-14}  # (PyTorch's Welford mean of doubles rounds otherwise)
+        "std_mean_var_mean": 1e-14,  # (PyTorch's Welford mean of doubles rounds otherwise)
+        "det_inverse": 1e-10}  # (numpy's LAPACK calls are not PyTorch's)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
