@@ -34,6 +34,7 @@ from .creation import (arange, as_tensor, empty, eye, from_numpy, full, full_lik
                        ones_like, tensor, zeros, zeros_like)
 from .creation import deprecated_range as range  # noqa: A004 - torch.range, as PyTorch names it
 from .ops.linalg import einsum, svd
+from .ops.distance import cdist
 from .ops.moments import moments as _moments
 from .ops.operands import type_name as _type_name
 from .ops import arguments as _arguments

@@ -417,13 +417,55 @@ def _outer_hypot_errors(lib: Any) -> Any:
         lambda: lib.hypot(lib.ones(2), lib.ones(3)))]
 
 
+# ---- torch.cdist -----------------------------------------------------------------------------
+
+def _cdist_case(lib: Any, r1: int, r2: int, ps: tuple, same_row: bool) -> Any:
+    rng = np.random.default_rng(0)
+    shown, arrays = [], []
+    for p in ps:
+        for dtype in (lib.float32, lib.float64):
+            first, second = rng.normal(size=(r1, 3)), rng.normal(size=(r2, 3))
+            if same_row:  # a distance of 0: the subgradient 0
+                second[0] = first[0]
+            a = lib.tensor(first, dtype=dtype, requires_grad=True)
+            b = lib.tensor(second, dtype=dtype, requires_grad=True)
+            d = lib.cdist(a, b, p=p)
+            (d * lib.tensor(rng.normal(size=(r1, r2)), dtype=dtype)).sum().backward()
+            shown.append((_names(d), d.shape, d.dtype))
+            arrays += [d.detach().numpy(), a.grad.numpy(), b.grad.numpy()]
+    return WithArrays(shown, tuple(arrays))
+
+
+def _cdist_pair_by_pair(lib: Any) -> Any:
+    """25 rows or fewer (or p other than 2): CdistBackward0, features added in order."""
+    return _cdist_case(lib, 3, 4, (2.0, 1.0, 3.0, float("inf"), 0.0), same_row=True)
+
+
+def _cdist_by_matrix_product(lib: Any) -> Any:
+    """p = 2 with more than 25 rows: |a|² - 2 a·b + |b|² from one product (it cancels: float32
+    agrees to about 1e-5 of the largest entries)."""
+    return _cdist_case(lib, 30, 4, (2.0,), same_row=False)
+
+
+def _cdist_shapes_and_errors(lib: Any) -> Any:
+    return [lib.cdist(lib.ones(2, 2, 3), lib.ones(4, 3)).shape, lib.cdist(lib.ones(0, 3), lib.ones(4, 3)),
+            lib.cdist(lib.ones(30, 3), lib.ones(2, 3), compute_mode="donot_use_mm_for_euclid_dist"
+                      ).grad_fn] + [_error(f) for f in (
+        lambda: lib.cdist(lib.ones(2, 3), lib.ones(4, 2)), lambda: lib.cdist(lib.ones(3), lib.ones(4, 3)),
+        lambda: lib.cdist(lib.ones(2, 3, dtype=lib.int64), lib.ones(4, 3, dtype=lib.int64)),
+        lambda: lib.cdist(lib.ones(2, 3), lib.ones(4, 3), p=-1),
+        lambda: lib.cdist(lib.ones(2, 3), lib.ones(4, 3, dtype=lib.float64)),
+        lambda: lib.cdist(lib.ones(2, 2, 3), lib.ones(3, 4, 3)))]
+
+
 CASES = {f.__name__.lstrip("_"): f for f in (
     _prelu, _prelu_per_channel, _prelu_shapes, _prelu_errors, _padding_layers, _padding_errors,
     _pool1d, _pool1d_corners, _cosine_similarity, _cosine_embedding_loss,
     _cosine_embedding_errors, _categorical_reinforce, _categorical_logits, _categorical_errors,
     _normal, _normal_errors, _multinomial, _multinomial_errors, _orthogonal, _orthogonal_errors,
     _random_, _refused_draws_leave_the_generator, _std_mean_var_mean, _std_mean_corners,
-    _det_inverse, _det_inverse_errors, _outer_hypot, _outer_hypot_errors)}
+    _det_inverse, _det_inverse_errors, _outer_hypot, _outer_hypot_errors, _cdist_pair_by_pair,
+    _cdist_by_matrix_product, _cdist_shapes_and_errors)}
 
 
 # Gradients that add several contributions per element in another order than PyTorch's, in
@@ -434,7 +476,8 @@ RTOL = {"cosine_embedding_loss": 1e-6, "padding_layers": 1e-6, "pool1d": 1e-6,
         "categorical_reinforce": 1e-6, "categorical_logits": 1e-12,
         "orthogonal": 1e-5,  # (numpy's QR of float32 is in double precision; LAPACK's single)
         "std_mean_var_mean": 1e-14,  # (PyTorch's Welford mean of doubles rounds otherwise)
-        "det_inverse": 1e-10}  # (numpy's LAPACK calls are not PyTorch's)
+        "det_inverse": 1e-10,
+        "cdist_pair_by_pair": 1e-4, "cdist_by_matrix_product": 1e-4}  # (float32 sums cancel)  # (numpy's LAPACK calls are not PyTorch's)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
