@@ -18,6 +18,7 @@ from .padding import (ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad
                       ReplicationPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d)
 from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool2d
 from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
+from ._upsample import Upsample
 from .tutorial_layers import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CosineSimilarity,
                              Flatten, HuberLoss, KLDivLoss, L1Loss, LogSoftmax, NLLLoss,
                              SmoothL1Loss, Softmax)
@@ -98,6 +99,7 @@ __all__ = [
            "Softplus",
            "Tanh",
            "UninitializedParameter",
+           "Upsample",
            "ZeroPad1d",
            "ZeroPad2d",
            "ZeroPad3d",

@@ -458,6 +458,31 @@ def _cdist_shapes_and_errors(lib: Any) -> Any:
         lambda: lib.cdist(lib.ones(2, 2, 3), lib.ones(3, 4, 3)))]
 
 
+# ---- F.interpolate / F.upsample (nearest), nn.Upsample ---------------------------------------
+
+def _interpolate_nearest(lib: Any) -> Any:
+    F = lib.nn.functional
+    shown, arrays = [], []
+    for make in (lambda x: F.upsample(x, scale_factor=2, mode="nearest"),  # Udacity's decoder
+                 lambda x: F.interpolate(x, size=(3, 5)), lambda x: F.interpolate(x, scale_factor=1.5),
+                 lambda x: F.interpolate(x[0], scale_factor=0.6), lambda x: F.interpolate(x[0], size=7),
+                 lambda x: F.interpolate(x[None], scale_factor=(1, 2, 3)),
+                 lambda x: lib.nn.Upsample(scale_factor=2)(x)):
+        x = lib.arange(8.0, dtype=lib.float64).reshape(1, 2, 2, 2).requires_grad_()
+        graded = _graded(lib, make(x), x)
+        shown.append(graded.result)
+        arrays += graded.arrays
+    shown += [lib.nn.Upsample(scale_factor=2), lib.nn.Upsample(size=(3, 4))]
+    return WithArrays(shown, tuple(arrays))
+
+
+def _interpolate_errors(lib: Any) -> Any:
+    F, x = lib.nn.functional, lib.ones(1, 1, 2, 2)
+    return [_error(f) for f in (
+        lambda: F.interpolate(x, size=3, scale_factor=2), lambda: F.interpolate(x),
+        lambda: F.interpolate(x[0, 0], size=3))]
+
+
 CASES = {f.__name__.lstrip("_"): f for f in (
     _prelu, _prelu_per_channel, _prelu_shapes, _prelu_errors, _padding_layers, _padding_errors,
     _pool1d, _pool1d_corners, _cosine_similarity, _cosine_embedding_loss,
@@ -465,7 +490,7 @@ CASES = {f.__name__.lstrip("_"): f for f in (
     _normal, _normal_errors, _multinomial, _multinomial_errors, _orthogonal, _orthogonal_errors,
     _random_, _refused_draws_leave_the_generator, _std_mean_var_mean, _std_mean_corners,
     _det_inverse, _det_inverse_errors, _outer_hypot, _outer_hypot_errors, _cdist_pair_by_pair,
-    _cdist_by_matrix_product, _cdist_shapes_and_errors)}
+    _cdist_by_matrix_product, _cdist_shapes_and_errors, _interpolate_nearest, _interpolate_errors)}
 
 
 # Gradients that add several contributions per element in another order than PyTorch's, in
@@ -494,7 +519,7 @@ def test_nn_modules_names_each_class_where_pytorch_defines_it(torch: Any) -> Non
     ours = minigrad.nn.modules
     for file in ("activation", "batchnorm", "container", "conv", "distance", "dropout",
                  "flatten", "instancenorm", "linear", "loss", "module", "normalization",
-                 "padding", "pooling", "rnn", "sparse"):
+                 "padding", "pooling", "rnn", "sparse", "upsampling"):
         theirs = getattr(torch.nn.modules, file)
         named = {n for n, v in vars(getattr(ours, file)).items() if isinstance(v, type)}
         assert named, file

@@ -4,4 +4,4 @@ safe globals). Each holds no code: it names minigrad's classes, which live by to
 minigrad/nn/."""
 from . import (activation, batchnorm, container, conv, distance, dropout, flatten,  # noqa: F401
                instancenorm, linear, loss, module, normalization, padding, pooling, rnn,
-               sparse)
+               sparse, upsampling)
