@@ -157,6 +157,9 @@ class MoreTensorOps:
 
     def matrix_power(self, n): return linalg.matrix_power(self, n)
     def inverse(self): return inverse.inv(self)
+
+    def histogram(self, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
+        return sorting.histogram(self, bins, range=range, weight=weight, density=density)
     def det(self): return inverse.det(self)
 
     def outer(self, vec2):

@@ -483,6 +483,25 @@ def _interpolate_errors(lib: Any) -> Any:
         lambda: F.interpolate(x[0, 0], size=3))]
 
 
+# ---- torch.histogram --------------------------------------------------------------------------
+
+def _histogram(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0, 1.0, 2.5, 4.0, 0.3])
+    lib.manual_seed(0)
+    y = lib.randn(10000)
+    many = [lib.histogram(y, 50), lib.histogram(y.double(), 7, range=(-1.0, 1.0)),
+            lib.histogram(y[:3], 2, density=True)]
+    return WithArrays([lib.histogram(x, bins=4), lib.histogram(x, 3, range=(0.0, 3.0)),
+                       lib.histogram(x, 4, weight=lib.ones(6) * 2, density=True),
+                       lib.histogram(lib.ones(3), 2), lib.histogram(x, lib.tensor([0.0, 1, 2.5, 5])),
+                       x.histogram(2), type(lib.histogram(x, 2)).__name__,
+                       lib.histogram(x.double(), 3), lib.histogram(lib.empty(0), 3)]
+                      + [_error(f) for f in (lambda: lib.histogram(x.long(), 2),
+                                             lambda: lib.histogram(x, 0),
+                                             lambda: lib.histogram(x, 3, range=(3.0, 0.0)))],
+                      tuple(a for h in many for a in (h.hist.numpy(), h.bin_edges.numpy())))
+
+
 CASES = {f.__name__.lstrip("_"): f for f in (
     _prelu, _prelu_per_channel, _prelu_shapes, _prelu_errors, _padding_layers, _padding_errors,
     _pool1d, _pool1d_corners, _cosine_similarity, _cosine_embedding_loss,
@@ -490,7 +509,8 @@ CASES = {f.__name__.lstrip("_"): f for f in (
     _normal, _normal_errors, _multinomial, _multinomial_errors, _orthogonal, _orthogonal_errors,
     _random_, _refused_draws_leave_the_generator, _std_mean_var_mean, _std_mean_corners,
     _det_inverse, _det_inverse_errors, _outer_hypot, _outer_hypot_errors, _cdist_pair_by_pair,
-    _cdist_by_matrix_product, _cdist_shapes_and_errors, _interpolate_nearest, _interpolate_errors)}
+    _cdist_by_matrix_product, _cdist_shapes_and_errors, _interpolate_nearest, _interpolate_errors,
+    _histogram)}
 
 
 # Gradients that add several contributions per element in another order than PyTorch's, in
