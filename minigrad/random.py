@@ -170,4 +170,3 @@ def _uniform_values(t: Tensor, low: float, high: float, generator: Generator | N
                     ) -> np.ndarray:
     """What `t.uniform_(low, high)` writes into t."""
     return _pick(generator).uniform(t.shape, low, high, t._data.dtype)
-

@@ -11,6 +11,7 @@ from ..autograd.function import Function, FunctionCtx
 from ..fidelity import vector_math
 from ..tensor import Tensor
 from .operands import as_tensor_pair, refuse_bool, result_like, zero_gradient
+from .scalars import AddScalar, DivScalar, MulScalar, SubScalar  # noqa: F401 - (re-exported)
 from .selection import Clamp, Relu, Sgn, sign, where  # noqa: F401 - (re-exported)
 
 
@@ -131,64 +132,6 @@ class Div(Function):
         return (np.asarray(grad / b, dtype) if ctx.needs_input_grad[0] else None,
                 np.asarray(-grad * np.asarray(a._data / b / b, dtype), dtype)
                 if ctx.needs_input_grad[1] else None)
-
-
-class AddScalar(Function):
-    """a tensor plus a number inside PyTorch's C++ code: grad_fn AddBackward1 (Python's
-    `x + 1` is AddBackward0)."""
-    node_name = "AddBackward1"
-
-    @staticmethod
-    def forward(ctx, a, other):
-        return result_like(a._data + other, a)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad, None
-
-
-class SubScalar(Function):
-    """a tensor minus a number inside PyTorch's C++ code: grad_fn SubBackward1."""
-    node_name = "SubBackward1"
-
-    @staticmethod
-    def forward(ctx, a, other):
-        return result_like(a._data - other, a)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad, None
-
-
-class MulScalar(Function):
-    """a tensor times a number where PyTorch's own C++ code multiplies (inside cross_entropy's
-    label smoothing, say): grad_fn MulBackward1. Python's `x * 2` is MulBackward0."""
-    node_name = "MulBackward1"
-    saved_attributes = ("other",)
-
-    @staticmethod
-    def forward(ctx, a, other):
-        ctx.other = other
-        return result_like(a._data * other, a)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad * ctx.other, None
-
-
-class DivScalar(Function):
-    """a tensor divided by a number inside PyTorch's C++ code: grad_fn DivBackward1."""
-    node_name = "DivBackward1"
-    saved_attributes = ("other",)
-
-    @staticmethod
-    def forward(ctx, a, other):
-        ctx.other = other
-        return result_like(a._data / other, a)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad / ctx.other, None
 
 
 class Reciprocal(Function):

@@ -10,6 +10,7 @@ from .._dtype import result_type
 from ..autograd.function import Function
 from ..tensor import Tensor
 from .operands import as_tensor_pair, check_broadcast, result_like, zero_gradient
+from .scalars import DivScalar
 
 
 # ZERO_SIGNS: PyTorch's max and min keep their first operand where the two are equal, so
@@ -218,9 +219,11 @@ class Maximum(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        shared = where(a == b, grad / 2, grad)
-        a_won = a > b if ctx.larger else a < b
-        return where(a_won | (a == b), shared, 0.0), where(a_won, 0.0, shared), None
+        need = ctx.needs_input_grad
+        # derivatives.yaml's, each side on its own: where a NaN is, both get it all
+        a_lost, b_lost = (a < b, a > b) if ctx.larger else (a > b, a < b)
+        return tuple(where(a == b, DivScalar.apply(grad, 2), grad).masked_fill(lost, 0)
+                     if need[i] else None for i, lost in enumerate((a_lost, b_lost))) + (None,)
 
 
 class Minimum(Maximum):
