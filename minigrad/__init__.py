@@ -28,6 +28,7 @@ from .compat.serialization import load, save
 from .compat.determinism import (are_deterministic_algorithms_enabled,
                                  is_deterministic_algorithms_warn_only_enabled,
                                  use_deterministic_algorithms)
+from .compat.threads import _foreach_copy_, get_num_threads, set_num_threads  # noqa: F401
 from .compat.legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,
                             HalfTensor, IntTensor, LongTensor, ShortTensor)
 from .creation import (arange, as_tensor, empty, eye, from_numpy, full, full_like, linspace, ones,

@@ -502,6 +502,29 @@ def _histogram(lib: Any) -> Any:
                       tuple(a for h in many for a in (h.hist.numpy(), h.bin_edges.numpy())))
 
 
+# ---- torch._foreach_copy_, torch.get_num_threads / set_num_threads ----------------------------
+
+def _foreach_copy(lib: Any) -> Any:
+    a, b = [lib.zeros(2), lib.zeros(3, dtype=lib.float64)], [lib.ones(2), lib.arange(3)]
+    w = lib.zeros(2, requires_grad=True)
+    with lib.no_grad():
+        lib._foreach_copy_([w], [lib.ones(2)])
+    return [lib._foreach_copy_(a, b), a, w, w._version] + [_error(f) for f in (
+        lambda: lib._foreach_copy_([lib.zeros(2)], [lib.ones(3)]),
+        lambda: lib._foreach_copy_([lib.zeros(2)], [lib.ones(2), lib.ones(2)]),
+        lambda: lib._foreach_copy_([lib.zeros(2, requires_grad=True)], [lib.ones(2)]))]
+
+
+def _num_threads(lib: Any) -> Any:
+    before = lib.get_num_threads()
+    try:
+        lib.set_num_threads(1)
+        return [lib.get_num_threads(), _error(lambda: lib.set_num_threads(0)),
+                _error(lambda: lib.set_num_threads(1.5))]
+    finally:
+        lib.set_num_threads(before)
+
+
 CASES = {f.__name__.lstrip("_"): f for f in (
     _prelu, _prelu_per_channel, _prelu_shapes, _prelu_errors, _padding_layers, _padding_errors,
     _pool1d, _pool1d_corners, _cosine_similarity, _cosine_embedding_loss,
@@ -510,7 +533,7 @@ CASES = {f.__name__.lstrip("_"): f for f in (
     _random_, _refused_draws_leave_the_generator, _std_mean_var_mean, _std_mean_corners,
     _det_inverse, _det_inverse_errors, _outer_hypot, _outer_hypot_errors, _cdist_pair_by_pair,
     _cdist_by_matrix_product, _cdist_shapes_and_errors, _interpolate_nearest, _interpolate_errors,
-    _histogram)}
+    _histogram, _foreach_copy, _num_threads)}
 
 
 # Gradients that add several contributions per element in another order than PyTorch's, in
