@@ -39,6 +39,7 @@ from .ops.distance import cdist
 from .ops.moments import moments as _moments
 from .ops.operands import type_name as _type_name
 from .ops import arguments as _arguments
+from .ops import gather as _gather
 from .ops import selection as _selection
 from .ops.shape import cat, hstack, stack, vstack
 from .ops.sorting import bucketize
@@ -221,6 +222,11 @@ def randn(*sizes: Any, out: Tensor | None = None, dtype: Any = None, **options: 
     if out is None:
         return _random.randn(*sizes, dtype=dtype, **options)
     return _into(out, _random.randn(*sizes, dtype=dtype or out.dtype, **options), "randn")
+
+
+def take(input: Tensor, index: Tensor) -> Tensor:  # noqa: A002
+    """input read as one flat row, at the positions in index (TakeBackward0)."""
+    return _gather.take(input, index, position=2)
 
 
 def var_mean(input: Tensor, dim: Any = None, unbiased: Any = True,  # noqa: A002

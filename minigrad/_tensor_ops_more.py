@@ -7,8 +7,9 @@ import numpy as np
 
 from . import _inplace
 from ._tensor_ops import _attach, _shape_args
-from .ops import (arguments, index_write, inverse, linalg, logical, masking, norm, pointwise_more,
-                  reduction, rounding, sampling, selection, shape, sorting, statistics, tiling)
+from .ops import (arguments, gather, index_write, inverse, linalg, logical, masking, norm,
+                  pointwise_more, reduction, rounding, sampling, selection, shape, sorting,
+                  statistics, tiling)
 from .ops import transcendental as tr
 from .ops.diagonal import diag as _diag
 from .ops.diagonal import diagonal as _diagonal
@@ -157,6 +158,7 @@ class MoreTensorOps:
 
     def matrix_power(self, n): return linalg.matrix_power(self, n)
     def inverse(self): return inverse.inv(self)
+    def take(self, index): return gather.take(self, index)
 
     def histogram(self, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
         return sorting.histogram(self, bins, range=range, weight=weight, density=density)

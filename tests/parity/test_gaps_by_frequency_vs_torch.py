@@ -525,6 +525,23 @@ def _num_threads(lib: Any) -> Any:
         lib.set_num_threads(before)
 
 
+# ---- torch.take --------------------------------------------------------------------------------
+
+def _take(lib: Any) -> Any:
+    a = lib.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    out = lib.take(a, lib.tensor([0, 5, -1, 0]))
+    graded = _graded(lib, out, a)
+    return WithArrays([graded.result, lib.take(a, lib.tensor([[0, 5], [1, 1]])),
+                       a.take(lib.tensor(2)), lib.take(lib.tensor(3.0), lib.tensor([0, 0])),
+                       lib.take(lib.ones(0), lib.tensor([], dtype=lib.long)),
+                       lib.take(lib.arange(6).reshape(2, 3), lib.tensor([4]))]
+                      + [_error(f) for f in (
+                          lambda: lib.take(a, lib.tensor([6])), lambda: lib.take(a, lib.tensor([-7])),
+                          lambda: lib.take(a, lib.tensor([0], dtype=lib.int32)),
+                          lambda: lib.take(a, lib.tensor([0.0])), lambda: lib.take(a, [0]))],
+                      graded.arrays)
+
+
 CASES = {f.__name__.lstrip("_"): f for f in (
     _prelu, _prelu_per_channel, _prelu_shapes, _prelu_errors, _padding_layers, _padding_errors,
     _pool1d, _pool1d_corners, _cosine_similarity, _cosine_embedding_loss,
@@ -533,7 +550,7 @@ CASES = {f.__name__.lstrip("_"): f for f in (
     _random_, _refused_draws_leave_the_generator, _std_mean_var_mean, _std_mean_corners,
     _det_inverse, _det_inverse_errors, _outer_hypot, _outer_hypot_errors, _cdist_pair_by_pair,
     _cdist_by_matrix_product, _cdist_shapes_and_errors, _interpolate_nearest, _interpolate_errors,
-    _histogram, _foreach_copy, _num_threads)}
+    _histogram, _foreach_copy, _num_threads, _take)}
 
 
 # Gradients that add several contributions per element in another order than PyTorch's, in
