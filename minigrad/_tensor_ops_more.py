@@ -158,23 +158,23 @@ class MoreTensorOps:
 
     def matrix_power(self, n): return linalg.matrix_power(self, n)
     def inverse(self): return inverse.inv(self)
-    def take(self, index): return gather.take(self, index)
-
-    def histogram(self, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
-        return sorting.histogram(self, bins, range=range, weight=weight, density=density)
     def det(self): return inverse.det(self)
+    def take(self, index): return gather.take(self, index)
+    def unflatten(self, dim, sizes): return tiling.unflatten(self, dim, sizes)
+    def sum_to_size(self, *size): return tiling.sum_to_size(self, _shape_args(size))
 
     def outer(self, vec2):
         """PyTorch's composition: self as a column, times vec2 (ViewBackward0, MulBackward0)."""
-        if self.ndim != 1 or vec2.ndim != 1:
-            raise RuntimeError(f"outer: Expected 1-D argument self, but got {self.ndim}-D"
-                               if self.ndim != 1 else
-                               f"outer: Expected 1-D argument vec2, but got {vec2.ndim}-D")
+        if self.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument self, but got {self.ndim}-D")
+        if vec2.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument vec2, but got {vec2.ndim}-D")
         return self.reshape(self.shape[0], 1) * vec2
 
     ger = outer
-    def unflatten(self, dim, sizes): return tiling.unflatten(self, dim, sizes)
-    def sum_to_size(self, *size): return tiling.sum_to_size(self, _shape_args(size))
+
+    def histogram(self, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
+        return sorting.histogram(self, bins, range=range, weight=weight, density=density)
 
     # ---- random draws -------------------------------------------------------------------------
     def bernoulli(self, p=None, *, generator=None):
