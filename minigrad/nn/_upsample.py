@@ -73,6 +73,9 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,  # no
         sizes = [int(np.floor(n * f)) for n, f in zip(input.shape[2:], factors)]
         if recompute_scale_factor:
             factors = [None] * spatial
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"compute_indices_weights_nearest" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
     return _CLASSES[spatial].apply(input, tuple(sizes), tuple(factors))
 
 

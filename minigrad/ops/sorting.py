@@ -224,6 +224,9 @@ def histogram(a: Tensor, bins: Any = 100, *, range: Any = None,  # noqa: A002
         if low > high:
             raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min "
                                f"{low:g} max {high:g} for dimension 0")
+        if not (np.isfinite(low) and np.isfinite(high)):
+            raise RuntimeError(f"torch.histogramdd: dimension 0's range [{low:g}, {high:g}] is "
+                               "not finite")
         if low == high:
             low, high = low - 0.5, high + 0.5
         edges = ranges.linspace_like_torch(low, high, bins + 1, a._data.dtype)

@@ -542,6 +542,27 @@ def _take(lib: Any) -> Any:
                       graded.arrays)
 
 
+# ---- corners of the new names: 0-d, empty, integer and bool inputs, float64, batches -----------
+
+def _corners(lib: Any) -> Any:
+    F = lib.nn.functional
+    return [_error(f) for f in (
+        lambda: F.interpolate(lib.arange(4).reshape(1, 1, 4), scale_factor=2),
+        lambda: F.interpolate(lib.ones(1, 1, 4, dtype=lib.bool), scale_factor=2),
+        lambda: F.interpolate(lib.ones(0, 1, 4), scale_factor=2),
+        lambda: F.interpolate(lib.ones(2, 4, dtype=lib.long), scale_factor=2),
+        lambda: F.interpolate(lib.ones(1, 2, 4, dtype=lib.long), size=3, scale_factor=2),
+        lambda: lib.hypot(lib.tensor(3.0), lib.tensor(4.0)),
+        lambda: lib.outer(lib.ones(0), lib.ones(2)),
+        lambda: lib.det(lib.eye(3, dtype=lib.float64)[None].expand(2, 3, 3)),
+        lambda: lib.inverse(lib.tensor([[4.0]])), lambda: lib.cdist(lib.ones(2, 0), lib.ones(3, 0)),
+        lambda: lib.std_mean(lib.ones(2, 3), (0, 1), keepdim=True),
+        lambda: lib.histogram(lib.tensor([1.0, float("nan")]), 2),
+        lambda: lib.nn.PReLU()(lib.tensor([-1.0, 2.0], dtype=lib.float64)),
+        lambda: lib.take(lib.ones(2, 2, dtype=lib.bool), lib.tensor([1])),
+        lambda: lib.nn.ReflectionPad1d(1)(lib.arange(3.0).reshape(1, 3)))]
+
+
 CASES = {f.__name__.lstrip("_"): f for f in (
     _prelu, _prelu_per_channel, _prelu_shapes, _prelu_errors, _padding_layers, _padding_errors,
     _pool1d, _pool1d_corners, _cosine_similarity, _cosine_embedding_loss,
@@ -550,7 +571,7 @@ CASES = {f.__name__.lstrip("_"): f for f in (
     _random_, _refused_draws_leave_the_generator, _std_mean_var_mean, _std_mean_corners,
     _det_inverse, _det_inverse_errors, _outer_hypot, _outer_hypot_errors, _cdist_pair_by_pair,
     _cdist_by_matrix_product, _cdist_shapes_and_errors, _interpolate_nearest, _interpolate_errors,
-    _histogram, _foreach_copy, _num_threads, _take)}
+    _histogram, _foreach_copy, _num_threads, _take, _corners)}
 
 
 # Gradients that add several contributions per element in another order than PyTorch's, in
