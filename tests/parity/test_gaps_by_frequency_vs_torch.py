@@ -563,6 +563,47 @@ def _corners(lib: Any) -> Any:
         lambda: lib.nn.ReflectionPad1d(1)(lib.arange(3.0).reshape(1, 3)))]
 
 
+# ---- Binomial and Poisson (d2l's appendix on distributions) ------------------------------------
+
+def _binomial_poisson(lib: Any) -> Any:
+    """Their samplers (inversion and BTRS; products of uniforms and PTRS) draw PyTorch's numbers
+    seed for seed, and leave the generator where PyTorch's leave it (the last rand)."""
+    from importlib import import_module
+    D = import_module(f"{lib.__name__}.distributions")
+    Binomial = import_module(f"{lib.__name__}.distributions.binomial").Binomial
+    Poisson = import_module(f"{lib.__name__}.distributions.poisson").Poisson
+    lib.manual_seed(0)
+    m, q = Binomial(10, lib.tensor(0.2)), Poisson(3.0)
+    p = lib.tensor([0.2, 0.7], requires_grad=True)
+    lp = D.Binomial(6, p).log_prob(lib.tensor([1.0, 5.0])).sum()
+    lp.backward()
+    r = lib.tensor([2.0, 0.5], requires_grad=True)
+    lq = D.Poisson(r).log_prob(lib.tensor([1.0, 0.0])).sum()
+    lq.backward()
+    shown = [m, m.sample(sample_shape=(10, 10)), m.mean, m.variance, m.mode,
+             D.Binomial(100, lib.tensor([0.3, 0.9])).sample((3,)),
+             D.Binomial(50, lib.tensor(0.8, dtype=lib.float64)).sample((20,)),
+             D.Binomial(5, logits=lib.tensor(0.5)), D.Binomial(5, logits=lib.tensor(0.5)).sample((4,)),
+             D.Binomial(10, 0.2), q, q.sample((10, 10)),
+             D.Poisson(lib.tensor([1.0, 25.0, 1000.0], dtype=lib.float64)).sample((3,)),
+             q.log_prob(lib.tensor([0.0, 2.0, 5.0])), (q.mean, q.variance, q.mode, q.batch_shape),
+             lp, p.grad, lq, r.grad, lib.rand(2)]
+    return WithArrays(shown, (lp.detach().numpy(), p.grad.numpy(), lq.detach().numpy(),
+                              r.grad.numpy()))
+
+
+def _binomial_poisson_errors(lib: Any) -> Any:
+    from importlib import import_module
+    D = import_module(f"{lib.__name__}.distributions")
+    return [_error(f) for f in (
+        lambda: D.Binomial(-1, lib.tensor(0.2)), lambda: D.Binomial(10, lib.tensor(1.5)),
+        lambda: D.Binomial(2.5, lib.tensor(0.5)),
+        lambda: D.Binomial(10, lib.tensor(0.2)).log_prob(lib.tensor(11.0)),
+        lambda: D.Binomial(10, lib.tensor(0.2), lib.tensor(0.1)), lambda: D.Poisson(-1.0),
+        lambda: D.Poisson(3.0).log_prob(lib.tensor(1.5)),
+        lambda: D.Poisson(3.0).log_prob(lib.tensor(-1.0)))]
+
+
 CASES = {f.__name__.lstrip("_"): f for f in (
     _prelu, _prelu_per_channel, _prelu_shapes, _prelu_errors, _padding_layers, _padding_errors,
     _pool1d, _pool1d_corners, _cosine_similarity, _cosine_embedding_loss,
@@ -571,7 +612,8 @@ CASES = {f.__name__.lstrip("_"): f for f in (
     _random_, _refused_draws_leave_the_generator, _std_mean_var_mean, _std_mean_corners,
     _det_inverse, _det_inverse_errors, _outer_hypot, _outer_hypot_errors, _cdist_pair_by_pair,
     _cdist_by_matrix_product, _cdist_shapes_and_errors, _interpolate_nearest, _interpolate_errors,
-    _histogram, _foreach_copy, _num_threads, _take, _corners)}
+    _histogram, _foreach_copy, _num_threads, _take, _corners, _binomial_poisson,
+    _binomial_poisson_errors)}
 
 
 # Gradients that add several contributions per element in another order than PyTorch's, in
