@@ -604,6 +604,57 @@ def _binomial_poisson_errors(lib: Any) -> Any:
         lambda: D.Poisson(3.0).log_prob(lib.tensor(-1.0)))]
 
 
+# ---- PackedSequence: pack_padded_sequence, pad_packed_sequence, pack_sequence, RNNs on them ---
+
+def _packed_sequences(lib: Any) -> Any:
+    from importlib import import_module
+    rnn = import_module(f"{lib.__name__}.nn.utils.rnn")
+    x = lib.arange(12.0).reshape(4, 3, 1).requires_grad_()
+    packed = rnn.pack_padded_sequence(x, [4, 2, 1])
+    unsorted = rnn.pack_padded_sequence(x, lib.tensor([1, 4, 2]), enforce_sorted=False)
+    padded, lengths = rnn.pad_packed_sequence(unsorted)
+    _graded(lib, padded, x)
+    return WithArrays([packed, unsorted, padded, lengths, x.grad,
+                       rnn.pad_packed_sequence(unsorted, batch_first=True, total_length=5)[0].shape,
+                       rnn.pack_sequence([lib.ones(2, 1), lib.ones(3, 1)], enforce_sorted=False)]
+                      + [_error(f) for f in (
+                          lambda: rnn.pack_padded_sequence(x, [1, 4, 2]),
+                          lambda: rnn.pack_padded_sequence(x, [4, 2, 0]),
+                          lambda: rnn.pack_sequence([lib.ones(2, 1), lib.ones(3, 1)]),
+                          lambda: rnn.pad_packed_sequence(packed, total_length=2))],
+                      (x.grad.numpy(),))
+
+
+def _rnns_on_packed_sequences(lib: Any) -> Any:
+    """Each layer steps only the sequences still running (hunkim's 13_4_pack_pad); float32
+    agrees to rounding, as the RNNs do on padded input."""
+    from importlib import import_module
+    rnn = import_module(f"{lib.__name__}.nn.utils.rnn")
+    lib.manual_seed(0)
+    shown, arrays = [], []
+    for cls, options in ((lib.nn.LSTM, {}), (lib.nn.GRU, {"num_layers": 2}),
+                         (lib.nn.RNN, {"bidirectional": True}),
+                         (lib.nn.LSTM, {"bidirectional": True, "num_layers": 2,
+                                        "batch_first": True})):
+        layer = cls(3, 4, **options)
+        batch_first = options.get("batch_first", False)
+        x = lib.randn(5, 3, 3, requires_grad=True)
+        lengths = [3, 3, 2, 1, 1] if batch_first else [5, 3, 2]
+        for enforce_sorted in (True, False):
+            given = lengths if enforce_sorted else lengths[::-1]
+            packed = rnn.pack_padded_sequence(x, given, batch_first=batch_first,
+                                              enforce_sorted=enforce_sorted)
+            out, state = layer(packed)
+            padded, counts = rnn.pad_packed_sequence(out, batch_first=batch_first)
+            h = state[0] if isinstance(state, tuple) else state
+            x.grad = None
+            ((padded * padded).sum() + (h * h).sum()).backward()
+            shown.append((type(out).__name__, out.data.grad_fn.name(), h.grad_fn.name(),
+                          padded.shape, counts, out.batch_sizes, out.sorted_indices))
+            arrays += [padded.detach().numpy(), h.detach().numpy(), x.grad.numpy()]
+    return WithArrays(shown, tuple(arrays))
+
+
 CASES = {f.__name__.lstrip("_"): f for f in (
     _prelu, _prelu_per_channel, _prelu_shapes, _prelu_errors, _padding_layers, _padding_errors,
     _pool1d, _pool1d_corners, _cosine_similarity, _cosine_embedding_loss,
@@ -613,7 +664,7 @@ CASES = {f.__name__.lstrip("_"): f for f in (
     _det_inverse, _det_inverse_errors, _outer_hypot, _outer_hypot_errors, _cdist_pair_by_pair,
     _cdist_by_matrix_product, _cdist_shapes_and_errors, _interpolate_nearest, _interpolate_errors,
     _histogram, _foreach_copy, _num_threads, _take, _corners, _binomial_poisson,
-    _binomial_poisson_errors)}
+    _binomial_poisson_errors, _packed_sequences, _rnns_on_packed_sequences)}
 
 
 # Gradients that add several contributions per element in another order than PyTorch's, in
@@ -625,7 +676,8 @@ RTOL = {"cosine_embedding_loss": 1e-6, "padding_layers": 1e-6, "pool1d": 1e-6,
         "orthogonal": 1e-5,  # (numpy's QR of float32 is in double precision; LAPACK's single)
         "std_mean_var_mean": 1e-14,  # (PyTorch's Welford mean of doubles rounds otherwise)
         "det_inverse": 1e-10,
-        "cdist_pair_by_pair": 1e-4, "cdist_by_matrix_product": 1e-4}  # (float32 sums cancel)  # (numpy's LAPACK calls are not PyTorch's)
+        "cdist_pair_by_pair": 1e-4, "cdist_by_matrix_product": 1e-4,  # (float32 sums cancel)
+        "rnns_on_packed_sequences": 1e-4}  # (as RNNs on padded input: float32 to rounding)  # (numpy's LAPACK calls are not PyTorch's)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
