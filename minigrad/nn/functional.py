@@ -28,6 +28,7 @@ from ._pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 from ._pool1d import adaptive_avg_pool1d, avg_pool1d
 from ._smooth_losses import HuberLoss, SmoothL1Loss
 from ._upsample import interpolate, upsample
+from .pixelshuffle import pixel_shuffle, pixel_unshuffle
 from .activations import elu, gelu, hardtanh, logsigmoid, relu6, silu, softplus
 from .dropout import dropout, dropout1d, dropout2d
 from .embedding import embedding
@@ -72,6 +73,8 @@ __all__ = [
     "normalize",
     "one_hot",
     "pad",
+    "pixel_shuffle",
+    "pixel_unshuffle",
     "prelu",
     "relu",
     "relu6",

@@ -655,6 +655,25 @@ def _rnns_on_packed_sequences(lib: Any) -> Any:
     return WithArrays(shown, tuple(arrays))
 
 
+# ---- nn.PixelShuffle / PixelUnshuffle (pytorch/examples' super_resolution) ---------------------
+
+def _pixel_shuffle(lib: Any) -> Any:
+    F = lib.nn.functional
+    x = lib.arange(32.0).reshape(2, 4, 2, 2).requires_grad_()
+    up = _graded(lib, lib.nn.PixelShuffle(2)(x), x)
+    image = lib.arange(32.0).reshape(2, 1, 4, 4).requires_grad_()
+    down = _graded(lib, F.pixel_unshuffle(image, 2), image)
+    return WithArrays([up.result, down.result, lib.nn.PixelShuffle(2), lib.nn.PixelUnshuffle(2),
+                       F.pixel_shuffle(lib.arange(8).reshape(2, 4, 1, 1), 2),
+                       F.pixel_shuffle(lib.ones(3, 9, 1, 2, dtype=lib.float64), 3).shape]
+                      + [_error(f) for f in (
+                          lambda: F.pixel_shuffle(lib.ones(1, 3, 2, 2), 2),
+                          lambda: F.pixel_shuffle(lib.ones(3, 2), 2),
+                          lambda: F.pixel_unshuffle(lib.ones(1, 1, 3, 2), 2),
+                          lambda: F.pixel_shuffle(lib.ones(1, 4, 2, 2), 0))],
+                      up.arrays + down.arrays)
+
+
 CASES = {f.__name__.lstrip("_"): f for f in (
     _prelu, _prelu_per_channel, _prelu_shapes, _prelu_errors, _padding_layers, _padding_errors,
     _pool1d, _pool1d_corners, _cosine_similarity, _cosine_embedding_loss,
@@ -664,7 +683,7 @@ CASES = {f.__name__.lstrip("_"): f for f in (
     _det_inverse, _det_inverse_errors, _outer_hypot, _outer_hypot_errors, _cdist_pair_by_pair,
     _cdist_by_matrix_product, _cdist_shapes_and_errors, _interpolate_nearest, _interpolate_errors,
     _histogram, _foreach_copy, _num_threads, _take, _corners, _binomial_poisson,
-    _binomial_poisson_errors, _packed_sequences, _rnns_on_packed_sequences)}
+    _binomial_poisson_errors, _packed_sequences, _rnns_on_packed_sequences, _pixel_shuffle)}
 
 
 # Gradients that add several contributions per element in another order than PyTorch's, in
@@ -694,7 +713,7 @@ def test_nn_modules_names_each_class_where_pytorch_defines_it(torch: Any) -> Non
     ours = minigrad.nn.modules
     for file in ("activation", "batchnorm", "container", "conv", "distance", "dropout",
                  "flatten", "instancenorm", "linear", "loss", "module", "normalization",
-                 "padding", "pooling", "rnn", "sparse", "upsampling"):
+                 "padding", "pixelshuffle", "pooling", "rnn", "sparse", "upsampling"):
         theirs = getattr(torch.nn.modules, file)
         named = {n for n, v in vars(getattr(ours, file)).items() if isinstance(v, type)}
         assert named, file
