@@ -47,7 +47,7 @@ def check_inplace(t: Tensor) -> None:
     if t._custom_function_view and t.requires_grad:
         raise RuntimeError(f"Output {t._output_nr} of {forward_name(t._own_node().name())} is a "
                            f"view and is being modified inplace. {CUSTOM_FUNCTION_VIEW}")
-    if t._made_in_no_grad:
+    if t._made_in_no_grad and t.requires_grad:
         raise no_grad_view_error(t)
     if t.grad_fn is None and t._requires_grad:
         raise RuntimeError(ERR_LEAF_IN_PLACE)
@@ -276,7 +276,7 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     if advanced:
         check_advanced_key(t.shape, key if isinstance(key, tuple) else (key,))
     positions = as_positions(t.shape, key) if advanced else key
-    if _grad_mode.state.enabled and t._made_in_no_grad and not advanced:
+    if _grad_mode.state.enabled and t._made_in_no_grad and not advanced and t.requires_grad:
         last = key[-1] if isinstance(key, tuple) and key else key  # the view written through
         raise no_grad_view_error(t, "Select" if isinstance(last, int) else "Slice")
     if _grad_mode.state.enabled and t.grad_fn is None and t._requires_grad and not advanced:
