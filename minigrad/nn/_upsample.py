@@ -26,7 +26,7 @@ def _source(size_in: int, size_out: int, scale_factor: float | None) -> np.ndarr
 
 
 class UpsampleNearest(Function):
-    node_name = "UpsampleNearest{}DBackward0"
+    """The copy, for any number of spatial dimensions; _CLASSES names it per number."""
 
     @staticmethod
     def forward(ctx, x, sizes, factors):
