@@ -256,6 +256,8 @@ class Tensor:
 
     @property
     def _version(self) -> int:
+        if self._is_inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return 0 if self._counter is None else self._counter.value
 
     def _bump_version(self) -> None:
@@ -341,7 +343,9 @@ class Tensor:
         return self._data.tolist()
 
     def numpy(self) -> np.ndarray:
-        if self.requires_grad:
+        # PyTorch refuses only while grad mode is on: under no_grad (and in a custom Function's
+        # forward) the array may be read and written, as the docs' mark_dirty example does
+        if self.requires_grad and _grad_mode.is_grad_enabled():
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
         # a new array over the same memory, as PyTorch's: reshaping it in place (`a.shape = ..`)

@@ -44,6 +44,8 @@ OUT_OF_SCOPE = {
     "torch.utils.cpp_extension": "builds compiled extensions",
     "torch.distributed": "several processes over a compiled communication backend (gloo, NCCL)",
     "torch.multiprocessing": "starts the processes of torch.distributed",
+    "torch.utils.data.distributed": "splits data among the processes of torch.distributed",
+    "torch.accelerator.set_device_index": "picks one of several GPUs",
     "torch.hub": "downloads models",
     "torch.utils.model_zoo": "downloads weights",
 }

@@ -98,6 +98,20 @@ SOURCES = (
            ("Chapter*.ipynb", "stepbystep/v*.py")),
     Source("patrickloeber/pytorchTutorial", "69637721ed9fa2ccf81a1093a928a52bbb591439",
            ("[0-9][0-9]_*.py",)),
+    # session 6: tutorials read widely outside the official site, and PyTorch's own examples
+    Source("yunjey/pytorch-tutorial", "0500d3df5a2a8080ccfccbc00aca0eacc21818db",
+           ("tutorials/*/*/*.py",)),
+    Source("Atcold/NYU-DLSP20", "3049c83260ba05700e2ab9b7ed13cdbe5ddba0fd",
+           ("[0-9][0-9]-*.ipynb", "extra/*.ipynb")),
+    Source("udacity/deep-learning-v2-pytorch", "c9404fc86181fc3f0906b368697268257f348535",
+           ("*.ipynb", "*.py"), exclude=("*[Ee]xercise*",),
+           note="each exercise notebook repeats its solution's code with holes: the solutions "
+                "are read"),
+    Source("hunkim/PyTorchZeroToAll", "e5a260fac0b4ff1e2ec434fc6f0d962ac97fc289", ("*.py",)),
+    Source("pytorch/examples", "77f55b912142e11fcfdf5b530231fb9c52f181e8",
+           ("*/*.py", "*/*/*.py"), exclude=("distributed/*", "cpp/*", "docs/*", "fx/*"),
+           note="the examples that run in one process; the distributed ones, the C++ ones' "
+                "helpers and torch.fx's are left out"),
 )
 
 

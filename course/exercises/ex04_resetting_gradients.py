@@ -127,9 +127,10 @@ check.fit(fit)
 # ## 4 · Write it: one SGD step under `no_grad()`
 #
 # Write `sgd_step(params, lr)`, what `torch.optim.SGD`'s `step()` followed by `zero_grad()`
-# does: move every parameter that has a gradient by `-lr * p.grad`, **in place** (the caller
-# keeps references to these tensors), without recording the update in any graph; then set every
-# `.grad` to `None`. A parameter whose `.grad` is `None` stays as it is.
+# does, with no optimizer: move every parameter that has a gradient by `-lr * p.grad`,
+# **in place** (the caller keeps references to these tensors), without recording the update in
+# any graph; then set every `.grad` to `None`. A parameter whose `.grad` is `None` stays as it
+# is.
 
 # %% grade_id="04-sgd-step"
 def sgd_step(params, lr):

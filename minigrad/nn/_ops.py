@@ -108,18 +108,48 @@ class NllLoss(Function):
         # an ignored sample's entries stay +0 (-weights would write -0 there)
         np.put_along_axis(local, index, np.expand_dims(np.where(kept, -weights, 0), axis), axis)
         ctx.local, ctx.unsqueeze = Tensor(local), reduction == "none" and axis == 1
+        ctx.reduction, ctx.ignore_index = reduction, ignore_index
         return Tensor(np.asarray(value, dtype=logp._data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
-        _ = ctx.saved_tensors  # read as PyTorch does: in-place changes, saved-tensor hooks see it
-        grad = grad.unsqueeze(1) if ctx.unsqueeze else grad  # per-sample grads meet the classes
-        return grad * ctx.local, None, None, None
+        # read as PyTorch does: in-place changes, saved-tensor hooks see it
+        logp, target, weight, _ = ctx.saved_tensors
+        backward_op = NllLoss2dBackward if ctx._forward_cls is NllLoss2d else NllLossBackward
+        return backward_op.apply(grad, logp, ctx.local, ctx.unsqueeze,
+                                 (target, weight, ctx.reduction, ctx.ignore_index)), \
+            None, None, None
 
 
 class NllLoss2d(NllLoss):
     """nll_loss of an input with spatial dimensions (N, C, H, W), PyTorch's nll_loss2d."""
     node_name = "NllLoss2DBackward0"
+
+
+class NllLossBackward(Function):
+    """nll_loss's backward as an op of its own, as in PyTorch (its node has an edge to the log
+    probabilities, though the gradient does not depend on them): grad times the constant
+    `local`; differentiated again, derivatives.yaml's: nll_loss of gg for grad, zeros for the
+    log probabilities."""
+    node_name = "NllLossBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, logp, local, unsqueeze, loss_arguments):
+        ctx.loss_arguments = loss_arguments
+        grad = grad.unsqueeze(1) if unsqueeze else grad  # per-sample grads meet the classes
+        return grad * local
+
+    @staticmethod
+    def backward(ctx, gg):
+        target, weight, reduction, ignore_index = ctx.loss_arguments
+        loss = NllLoss2d if ctx._forward_cls is NllLoss2dBackward else NllLoss
+        grad = (loss.apply(gg, (target, weight), reduction, ignore_index)
+                if ctx.needs_input_grad[0] else None)
+        return grad, zero_gradient(gg) if ctx.needs_input_grad[1] else None, None, None, None
+
+
+class NllLoss2dBackward(NllLossBackward):
+    node_name = "NllLoss2DBackwardBackward0"
 
 
 class MseLoss(Function):
@@ -175,3 +205,23 @@ class MseLossBackward(Function):
 def _word(t: Tensor) -> str:
     """PyTorch's short dtype word in messages: Float, Double, Long..."""
     return t.dtype.tensor_type.replace("Tensor", "")
+
+
+class PreluKernel(Function):
+    """x where x > 0, else weight * x (weight broadcast over x, as F.prelu shapes it):
+    d x = g where x > 0, else weight * g; d weight = 0 where x > 0, else x * g (summed back to
+    the weight's shape as a broadcast gradient is)"""
+    node_name = "PreluKernelBackward0"
+
+    @staticmethod
+    def forward(ctx, x, weight):
+        ctx.save_for_backward(x, weight)
+        return Tensor(np.where(x._data > 0, x._data, weight._data * x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, weight = ctx.saved_tensors
+        positive = x > 0
+        need = ctx.needs_input_grad
+        return (where(positive, grad, weight * grad) if need[0] else None,
+                where(positive, 0.0, x * grad) if need[1] else None)

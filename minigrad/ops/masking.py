@@ -31,7 +31,7 @@ class MaskedFill(Function):
         grad_value = None
         if ctx.needs_input_grad[2]:
             grad_value = where(ctx.mask, grad, 0.0).sum()
-        return where(ctx.mask, 0.0, grad), None, grad_value
+        return masked_fill(grad, ctx.mask, 0), None, grad_value
 
 
 class MaskedFillTensor(MaskedFill):

@@ -13,7 +13,8 @@ from ..autograd.function import Function
 from ..tensor import Tensor
 from .reduction import _restore
 from .operands import as_tensor_pair
-from .selection import where
+from .masking import masked_fill
+from .selection import Sgn, where
 from .shape import distinct_dims
 
 
@@ -32,47 +33,49 @@ def _norm_values(data: np.ndarray, p: float, axes: tuple, keepdim: bool) -> np.n
 
 class VectorNorm(Function):
     """(sum |x|^p)^(1/p) along dims: d = x / norm for p = 2 (0 where the norm is 0),
-    sign(x) for p = 1, sign(x) |x|^(p-1) / norm^(p-1) in general"""
+    sgn(x) for p = 1, sgn(x) |x|^(p-1) / norm^(p-1) in general"""
     node_name = "LinalgVectorNormBackward0"
 
     @staticmethod
     def forward(ctx, x, p, dims, keepdim):
         axes = tuple(range(x.ndim)) if dims is None else dims
         out = Tensor(np.asarray(_norm_values(x._data, p, axes, keepdim), dtype=x._data.dtype))
-        ctx.p, ctx.axes, ctx.keepdim = p, axes, keepdim
+        ctx.p, ctx.axes, ctx.dims, ctx.keepdim = p, axes, dims, keepdim
         ctx.save_for_backward(x, out)
         return out
 
     @staticmethod
     def backward(ctx, grad):
         x, norm = ctx.saved_tensors
-        return _norm_gradient(grad, x, norm, ctx.p, ctx.axes, ctx.keepdim), None, None, None
+        grad = _restore(grad, x.shape, ctx.dims, ctx.keepdim)
+        norm = _restore(norm, x.shape, ctx.dims, ctx.keepdim)
+        return _norm_gradient(grad, x, norm, ctx.p, ctx.axes), None, None, None
 
 
-def _norm_gradient(grad: Tensor, x: Tensor, norm: Tensor, p: float, axes: tuple,
-                   keepdim: bool) -> Tensor | None:
-    """d norm / d x times grad, PyTorch's formulas (see VectorNorm)."""
-    grad = _restore(grad, x.shape, axes, keepdim)
-    norm = _restore(norm, x.shape, axes, keepdim)
+def _norm_gradient(grad: Tensor, x: Tensor, norm: Tensor, p: float,
+                   axes: tuple) -> Tensor | None:
+    """d norm / d x times grad, PyTorch's norm_backward (see VectorNorm), with the norm and
+    its gradient already broadcastable to x (the reduced dimensions given back)."""
     if p == 0:  # a count of non-zero entries: no gradient at all (None), as in PyTorch
         return None
     if p == 1:
-        return x.sign() * grad
+        return Sgn.apply(x) * grad
     if p == 2:
-        return grad * where(norm == 0, 0.0, x / norm)
+        return grad * masked_fill(x / norm, norm == 0, 0)
     if math.isinf(p):  # shared evenly among the entries that reach the norm
         hits = Tensor(np.abs(x._data) == norm._data)
         count = Tensor(hits._data.sum(axis=axes, keepdims=True).astype(x._data.dtype))
-        return x.sign() * where(hits, grad / count, 0.0)
+        return Sgn.apply(x) * where(hits, grad / count, 0.0)
     if p < 1:
-        scaled = x.sign() * where(x == 0, 0.0, x.abs() ** (p - 1))
+        scaled = Sgn.apply(x) * masked_fill(x.abs() ** (p - 1), x == 0, 0)
         return scaled * grad * norm ** (1 - p)
-    scaled = x.sign() * x.abs() ** (p - 1) if p < 2 else x * x.abs() ** (p - 2)
-    return scaled * where(norm == 0, 0.0, grad / norm ** (p - 1))
+    scaled = Sgn.apply(x) * x.abs() ** (p - 1) if p < 2 else x * x.abs() ** (p - 2)
+    return scaled * masked_fill(grad / norm ** (p - 1), norm == 0, 0)
 
 
 class Dist(Function):
-    """the p-norm of a - b: d a = the norm's gradient at a - b, d b = minus it"""
+    """the p-norm of a - b: d a = the norm's gradient at a - b, d b = minus it (each worked
+    out on its own, as in PyTorch)"""
     node_name = "DistBackward0"
 
     @staticmethod
@@ -87,11 +90,12 @@ class Dist(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b, out = ctx.saved_tensors
-        g = _norm_gradient(grad, a - b, out, ctx.p, ctx.axes, False)
-        if g is None:
+        if ctx.p == 0:
             return None, None, None
-        return g if ctx.needs_input_grad[0] else None, -g if ctx.needs_input_grad[1] else None, \
-            None
+        need = ctx.needs_input_grad
+        grad_a = _norm_gradient(grad, a - b, out, ctx.p, ctx.axes) if need[0] else None
+        grad_b = -_norm_gradient(grad, a - b, out, ctx.p, ctx.axes) if need[1] else None
+        return grad_a, grad_b, None
 
 
 def dist(a: Tensor, b: Tensor, p: float = 2) -> Tensor:

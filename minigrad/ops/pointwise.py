@@ -11,7 +11,8 @@ from ..autograd.function import Function, FunctionCtx
 from ..fidelity import vector_math
 from ..tensor import Tensor
 from .operands import as_tensor_pair, refuse_bool, result_like, zero_gradient
-from .selection import Clamp, Relu, sign, where  # noqa: F401 - (re-exported)
+from .scalars import AddScalar, DivScalar, MulScalar, SubScalar  # noqa: F401 - (re-exported)
+from .selection import Clamp, Relu, Sgn, sign, where  # noqa: F401 - (re-exported)
 
 
 class Add(Function):
@@ -131,51 +132,6 @@ class Div(Function):
         return (np.asarray(grad / b, dtype) if ctx.needs_input_grad[0] else None,
                 np.asarray(-grad * np.asarray(a._data / b / b, dtype), dtype)
                 if ctx.needs_input_grad[1] else None)
-
-
-class AddScalar(Function):
-    """a tensor plus a number inside PyTorch's C++ code: grad_fn AddBackward1 (Python's
-    `x + 1` is AddBackward0)."""
-    node_name = "AddBackward1"
-
-    @staticmethod
-    def forward(ctx, a, other):
-        return result_like(a._data + other, a)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad, None
-
-
-class MulScalar(Function):
-    """a tensor times a number where PyTorch's own C++ code multiplies (inside cross_entropy's
-    label smoothing, say): grad_fn MulBackward1. Python's `x * 2` is MulBackward0."""
-    node_name = "MulBackward1"
-    saved_attributes = ("other",)
-
-    @staticmethod
-    def forward(ctx, a, other):
-        ctx.other = other
-        return result_like(a._data * other, a)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad * ctx.other, None
-
-
-class DivScalar(Function):
-    """a tensor divided by a number inside PyTorch's C++ code: grad_fn DivBackward1."""
-    node_name = "DivBackward1"
-    saved_attributes = ("other",)
-
-    @staticmethod
-    def forward(ctx, a, other):
-        ctx.other = other
-        return result_like(a._data / other, a)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad / ctx.other, None
 
 
 class Reciprocal(Function):
@@ -494,7 +450,7 @@ class SigmoidBackward(Function):
 
 
 class Abs(Function):
-    """d |a| = sign(a) da"""
+    """d |a| = sgn(a) da"""
     node_name = "AbsBackward0"
     saved_names = ("self",)
 
@@ -507,4 +463,4 @@ class Abs(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return grad * a.sign()
+        return grad * Sgn.apply(a)

@@ -10,6 +10,7 @@ import numpy as np
 from ..autograd.function import Function
 from ..tensor import Tensor
 from .operands import as_tensor_pair, check_broadcast, result_like, type_name
+from .pointwise import Div, MulScalar, Sub
 from .selection import where
 
 
@@ -17,6 +18,14 @@ def _word(t: Tensor) -> str:
     """PyTorch's dtype word in these kernels' messages: float, double, long int..."""
     return {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
             "bool": "bool"}.get(t.dtype.name, t.dtype.name)
+
+
+def _number(value: Any, like: Tensor) -> Tensor:
+    """A number as the first operand of an operation in PyTorch's C++ (`1 - weight`,
+    `value / tensor2`: empty_like(t).fill_(value), then sub_ or div_ in place): a tensor of
+    `like`'s dtype without a grad_fn, so the node is SubBackward0 or DivBackward0 with no edge
+    for it, and the division a true one (not a reciprocal times the number)."""
+    return Tensor(np.asarray(value, dtype=like._data.dtype))
 
 
 class Lerp(Function):
@@ -34,7 +43,7 @@ class Lerp(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * (1 - ctx.weight), grad * ctx.weight, None
+        return MulScalar.apply(grad, 1 - ctx.weight), MulScalar.apply(grad, ctx.weight), None
 
 
 class LerpTensor(Function):
@@ -51,7 +60,7 @@ class LerpTensor(Function):
     @staticmethod
     def backward(ctx, grad):
         start, end, weight = ctx.saved_tensors
-        return grad * (1 - weight), grad * weight, grad * (end - start)
+        return grad * Sub.apply(_number(1, weight), weight), grad * weight, grad * (end - start)
 
 
 def lerp(start: Tensor, end: Any, weight: Any) -> Tensor:
@@ -88,8 +97,8 @@ class Addcmul(Function):
     @staticmethod
     def backward(ctx, grad):
         t1, t2 = ctx.saved_tensors
-        return (grad, grad * (t2 * ctx.value) if ctx.needs_input_grad[1] else None,
-                grad * (t1 * ctx.value) if ctx.needs_input_grad[2] else None, None)
+        return (grad, grad * MulScalar.apply(t2, ctx.value) if ctx.needs_input_grad[1] else None,
+                grad * MulScalar.apply(t1, ctx.value) if ctx.needs_input_grad[2] else None, None)
 
 
 def addcmul(a: Tensor, t1: Tensor, t2: Tensor, value: Any = 1) -> Tensor:
@@ -114,8 +123,10 @@ class Addcdiv(Function):
     @staticmethod
     def backward(ctx, grad):
         t1, t2 = ctx.saved_tensors
-        return (grad, grad * (ctx.value / t2) if ctx.needs_input_grad[1] else None,
-                -grad * (t1 * ctx.value / (t2 * t2)) if ctx.needs_input_grad[2] else None, None)
+        return (grad, grad * Div.apply(_number(ctx.value, t2), t2)
+                if ctx.needs_input_grad[1] else None,
+                -grad * (MulScalar.apply(t1, ctx.value) / (t2 * t2))
+                if ctx.needs_input_grad[2] else None, None)
 
 
 INTEGER_ADDCDIV = (
@@ -171,7 +182,7 @@ class Atan2(Function):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         squares = a * a + b * b
-        recip = where(squares == 0, 0.0, squares.reciprocal())
+        recip = squares.reciprocal().masked_fill(squares == 0, 0)
         return grad * b * recip, grad * -a * recip
 
 

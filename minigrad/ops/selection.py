@@ -9,7 +9,8 @@ import numpy as np
 from .._dtype import result_type
 from ..autograd.function import Function
 from ..tensor import Tensor
-from .operands import as_tensor_pair, result_like, zero_gradient
+from .operands import as_tensor_pair, check_broadcast, result_like, zero_gradient
+from .scalars import DivScalar
 
 
 # ZERO_SIGNS: PyTorch's max and min keep their first operand where the two are equal, so
@@ -170,6 +171,11 @@ class Where(Function):
 
 def where(condition: Tensor, a: Any, b: Any) -> Tensor:
     a, b = as_tensor_pair(a, b)
+    if not condition.shape == a.shape == b.shape:  # PyTorch's error, shape by shape in order
+        shape = condition.shape
+        for operand in (a, b):
+            check_broadcast(shape, operand.shape)
+            shape = np.broadcast_shapes(shape, operand.shape)
     return Where.apply(condition, a, b)
 
 
@@ -193,6 +199,12 @@ def sign(a: Tensor) -> Tensor:
     return Sign.apply(a)
 
 
+class Sgn(Sign):
+    """sgn, sign's complex-ready twin: what PyTorch's backward formulas of abs and the norms
+    record (SgnBackward0); on real numbers it is sign."""
+    node_name = "SgnBackward0"
+
+
 class Maximum(Function):
     """maximum(a, b) (and torch.max(a, b)): the gradient goes to the larger of the two, half to
     each where they are equal, as PyTorch splits it"""
@@ -207,9 +219,11 @@ class Maximum(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        shared = where(a == b, grad / 2, grad)
-        a_won = a > b if ctx.larger else a < b
-        return where(a_won | (a == b), shared, 0.0), where(a_won, 0.0, shared), None
+        need = ctx.needs_input_grad
+        # derivatives.yaml's, each side on its own: where a NaN is, both get it all
+        a_lost, b_lost = (a < b, a > b) if ctx.larger else (a > b, a < b)
+        return tuple(where(a == b, DivScalar.apply(grad, 2), grad).masked_fill(lost, 0)
+                     if need[i] else None for i, lost in enumerate((a_lost, b_lost))) + (None,)
 
 
 class Minimum(Maximum):

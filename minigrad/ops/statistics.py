@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..autograd.function import Function
+from ..fidelity import vector_math
 from ..tensor import Tensor
 from .operands import result_like
 from .pointwise import MulScalar
@@ -75,7 +76,7 @@ class Std(Var):
     def backward(ctx, grad):
         """PyTorch's std_backward: var's, of grad / (2 std), 0 where std is 0"""
         result = ctx.saved_tensors[1]
-        return Var.backward(ctx, (grad / (result * 2)).masked_fill_(result == 0, 0))
+        return Var.backward(ctx, (grad / MulScalar.apply(result, 2)).masked_fill_(result == 0, 0))
 
 
 def _kept_shape(shape: tuple, dims: tuple, keepdim: bool) -> tuple:
@@ -302,8 +303,9 @@ class Logsumexp(Function):
         x = a._data
         top = np.max(x, axis=dims, keepdims=True) if a.numel() else np.zeros((1,) * a.ndim)
         top = np.where(np.isinf(top), 0, top).astype(x.dtype)
-        summed = np.sum(np.exp(x - top), axis=dims, keepdims=True)
-        out = result_like(np.log(summed) + top, a)
+        # exp and log as PyTorch's at::exp and log_ compute them (its vector math's bits)
+        summed = np.sum(vector_math.exp_like_torch(x - top), axis=dims, keepdims=True)
+        out = result_like(vector_math.log_like_torch(summed) + top, a)
         ctx.dims, ctx.keepdim = dims, keepdim
         out = out if keepdim else Tensor(np.squeeze(out._data, axis=dims))
         ctx.save_for_backward(a, out)
@@ -338,7 +340,26 @@ class LogSoftmax(Function):
         (out,) = ctx.saved_tensors
         if out.ndim == 0:  # softmax of one number is 1: the gradient cancels exactly
             return grad - grad, None
-        return grad - out.exp() * grad.sum(ctx.dim, keepdim=True), None
+        return LogSoftmaxBackwardData.apply(grad, out, ctx.dim), None
+
+
+class LogSoftmaxBackwardData(Function):
+    """log_softmax's backward as an op of its own, PyTorch's _log_softmax_backward_data:
+    g - exp(out) * sum(g) along dim; differentiated again, derivatives.yaml's formulas."""
+    node_name = "LogSoftmaxBackwardDataBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, out, dim):
+        ctx.dim = dim
+        ctx.save_for_backward(grad, out)
+        return grad - out.exp() * grad.sum(dim, keepdim=True)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, out = ctx.saved_tensors
+        need, dim = ctx.needs_input_grad, ctx.dim
+        return (gg - (gg * out.exp()).sum(dim, keepdim=True) if need[0] else None,
+                -grad.sum(dim, keepdim=True) * out.exp() * gg if need[1] else None, None)
 
 
 class Softmax(Function):
@@ -356,7 +377,28 @@ class Softmax(Function):
         (out,) = ctx.saved_tensors
         if out.ndim == 0:
             return grad - grad, None
-        return out * (grad - (grad * out).sum(ctx.dim, keepdim=True)), None
+        return SoftmaxBackwardData.apply(grad, out, ctx.dim), None
+
+
+class SoftmaxBackwardData(Function):
+    """softmax's backward as an op of its own, PyTorch's _softmax_backward_data:
+    out * (g - sum(g * out)) along dim; differentiated again, derivatives.yaml's formulas (the
+    op again for g; softmax_double_backward for out)."""
+    node_name = "SoftmaxBackwardDataBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, out, dim):
+        ctx.dim = dim
+        ctx.save_for_backward(grad, out)
+        return out * (grad - (grad * out).sum(dim, keepdim=True))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, out = ctx.saved_tensors
+        need, dim = ctx.needs_input_grad, ctx.dim
+        return (SoftmaxBackwardData.apply(gg, out, dim) if need[0] else None,
+                grad * gg - (out * grad).sum(dim, keepdim=True) * gg
+                - grad * (out * gg).sum(dim, keepdim=True) if need[1] else None, None)
 
 
 def _saved_result(ctx, x: Tensor, values: np.ndarray, dim: int) -> Tensor:

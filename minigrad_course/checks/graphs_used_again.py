@@ -82,15 +82,24 @@ def _second_cases(rng: np.random.Generator) -> list[list]:
             for value in (0.5, float(rng.uniform(0.8, 1.6)))]
 
 
+# What differentiates twice for the learner: the exercise asks for the two passes themselves.
+def _ready_made() -> dict[Callable, str]:
+    from minigrad.autograd import functional
+
+    return {getattr(functional, name): f"torch.autograd.functional.{name}"
+            for name in ("hessian", "hvp", "vhp", "jacobian")}
+
+
 def _second_run(second: Callable, case: list) -> dict:
     _, f, _ = _function(case[0], case[1])
     x = Tensor(case[2], requires_grad=True)
-    with Watch(given=(f,)) as watch:
+    with Watch(_ready_made(), given=(f,)) as watch:
         result = call(second, f, x)
     runs = watch.runs
     first_grads = {g.grad_fn for g in (runs[0].result or ()) if getattr(g, "grad_fn", None)} \
         if runs else set()
-    return {"result": value_data(result), "grad_filled": x._grad is not None,
+    return {"result": value_data(result), "called": watch.called,
+            "grad_filled": x._grad is not None,
             "accumulated": any(run.accumulate for run in runs), "runs": len(runs),
             "twice": len(runs) == 2 and runs[0].create_graph and
             all(reaches(root, first_grads) for root in runs[1].roots)}
@@ -99,6 +108,10 @@ def _second_run(second: Callable, case: list) -> dict:
 def _second_judge(checks: Checks, case: list, got: dict) -> None:
     description, _, exact = _function(case[0], case[1])
     which = f"for f(x) = {description} at x = {case[2]:.3g}"
+    if got["called"]:
+        checks.fail_now(f"{which}, it calls {got['called'][0]}, which differentiates for "
+                        "you: write both torch.autograd.grad passes yourself, the second "
+                        "through the first one's result.")
     checks.expect(same_numbers(got["result"], exact(case[2])),
                   f"{which}, it is not f''(x). Hint: can the result of a derivative be "
                   "differentiated again if its own graph was not recorded? (notebook 09)")

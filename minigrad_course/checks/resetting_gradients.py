@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from minigrad.optim.optimizer import Optimizer
 from minigrad.tensor import Tensor
 from ..integrity.watch import Watch
 from ._data import BadData, value_data
@@ -151,9 +152,9 @@ def _sgd_run(step: Callable, case: list) -> dict:
     seed, rate = case
     params, _ = _params(seed)
     objects, versions = list(params), [p._version for p in params]
-    with Watch():
+    with Watch({Optimizer.step: "an optimizer's step()"}) as watch:
         call(step, params, rate, doing=f"sgd_step(params, {rate})")
-    return {"same_objects": all(p is q for p, q in zip(params, objects)),
+    return {"called": watch.called, "same_objects": all(p is q for p, q in zip(params, objects)),
             "values": [value_data(p) for p in objects],
             "versions_moved": [p._version > version for p, version in zip(objects, versions)],
             "grads_none": [p._grad is None for p in objects]}
@@ -164,6 +165,9 @@ def _sgd_judge(checks: Checks, case: list, got: dict) -> None:
     params, grads = _params(seed)
     before = [p._data for p in params]
     which = f"with lr={rate}"
+    if got["called"]:
+        checks.fail_now(f"{which}: it calls {got['called'][0]}, which is the update the "
+                        "exercise asks you to write: move each parameter yourself.")
     values = got["values"]
     if not len(values) == len(got["versions_moved"]) == len(got["grads_none"]) == len(params):
         raise BadData("a reply about another number of parameters")

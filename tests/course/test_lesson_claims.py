@@ -477,7 +477,8 @@ for fn in (torch.relu, torch.abs):
     fn(t).backward()
     assert t.grad.item() == 0.0
 """, BOTH),
-    ("12", "`sqrt(-1)` gives NaN, `log(-1)` gives $-1$", """
+    ("12", "at $-1$, `sqrt`'s gradient is NaN and `log`'s is $-1$ (the formula $1/x$, applied "
+     "anyway)", """
 import math
 t = torch.tensor(-1.0, requires_grad=True)
 t.sqrt().backward()

@@ -13,11 +13,13 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 api_coverage = importlib.import_module("api_coverage")
 
-FLOOR = 0.9851  # the share of uses in CPU code that minigrad covers, at least
+FLOOR = 0.9878  # the share of uses in CPU code that minigrad covers, at least (over 15 sources)
 SOURCES = {"pytorch/tutorials", "d2l-ai/d2l-en", "phlippe/uvadlc_notebooks",
            "rasbt/machine-learning-book", "rasbt/LLMs-from-scratch", "fastai/fastbook",
            "mrdbourke/pytorch-deep-learning", "karpathy/nn-zero-to-hero",
-           "dvgodoy/PyTorchStepByStep", "patrickloeber/pytorchTutorial"}
+           "dvgodoy/PyTorchStepByStep", "patrickloeber/pytorchTutorial",
+           "yunjey/pytorch-tutorial", "Atcold/NYU-DLSP20", "udacity/deep-learning-v2-pytorch",
+           "hunkim/PyTorchZeroToAll", "pytorch/examples"}
 
 
 def test_coverage_is_at_least_the_floor() -> None:

@@ -96,11 +96,6 @@ def sgd_step(params, lr):
      FAIL("every .grad should be None, as zero_grad() leaves it", never=("p.grad = None",))),
     ("resetting_gradients.sgd_step", """\
 def sgd_step(params, lr):
-    optimizer = torch.optim.SGD(params, lr=lr)
-    optimizer.step()
-    optimizer.zero_grad()""", PASS),
-    ("resetting_gradients.sgd_step", """\
-def sgd_step(params, lr):
     with torch.no_grad():
         for p in params:
             if p.grad is not None:
@@ -122,4 +117,12 @@ def sgd_step(params, lr):
             if p.grad is not None:
                 p.sub_(lr * p.grad)
             p.grad = None""", PASS),
+    # 04 sgd_step: torch's own SGD does the update the exercise asks for
+    ("resetting_gradients.sgd_step", """\
+def sgd_step(params, lr):
+    optimizer = torch.optim.SGD(params, lr=lr)
+    optimizer.step()
+    optimizer.zero_grad()""",
+     FAIL("it calls an optimizer's step()", "move each parameter yourself",
+          never=("no_grad", "-="))),
 ]

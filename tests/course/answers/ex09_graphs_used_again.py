@@ -49,4 +49,17 @@ def second_derivative(f, x):
     (second,) = torch.autograd.grad(first, x)
     return second""", FAIL("no graph of its own", "which argument of autograd.grad",
                           never=("create_graph=True",))),
+    # ready-made second derivatives: torch's hessian, or its jacobian of a first autograd.grad
+    ("graphs_used_again.second_derivative", """\
+def second_derivative(f, x):
+    return torch.autograd.functional.hessian(f, x)""",
+     FAIL("it calls torch.autograd.functional.hessian", "write both torch.autograd.grad passes",
+          never=("create_graph",))),
+    ("graphs_used_again.second_derivative", """\
+def second_derivative(f, x):
+    def first(v):
+        return torch.autograd.grad(f(v), v, create_graph=True)[0]
+    return torch.autograd.functional.jacobian(first, x)""",
+     FAIL("it calls torch.autograd.functional.jacobian", "through the first one's result",
+          never=("create_graph",))),
 ]
