@@ -296,7 +296,7 @@ def _apply_builtin(cls: type, args: tuple) -> Any:
         elif a._requires_grad:  # the AccumulateGrad of a leaf (by its own flag),
             edges.append((grad_accumulator(a), 0))
         else:  # or nowhere (a view may still require grad through its base: a.requires_grad)
-            needs.append(a._base is not None and a._base.requires_grad)
+            needs.append(a._base is not None and a._base.requires_grad and not a._is_inference)
             if a._made_in_no_grad:
                 check_no_grad_view_unchanged(a)
             if kept is None:
@@ -506,7 +506,10 @@ def _mark_no_grad_view(view: Tensor) -> None:
     through it. While its base requires grad, changing it in place with grad mode on is refused
     (_inplace.check_inplace): was that change meant to be recorded? So is using it in a
     recorded operation once its values have changed in place (its base's, or another view's,
-    change): its version then tells."""
+    change): its version then tells. (A view of an inference tensor has no version to
+    tell, and nothing to refuse: PyTorch's is no differentiable view.)"""
+    if view._is_inference:
+        return
     view._made_in_no_grad = True
     view._version_when_made = view._version
 
