@@ -11,7 +11,7 @@ import numpy as np
 
 from . import _dtype, _grad_mode
 from .autograd.custom_view import CUSTOM_FUNCTION_VIEW
-from .autograd.function import NO_GRAD_VIEW_ADVICE
+from .autograd.function import no_grad_view_advice, no_grad_view_words
 from .autograd.graph import ERR_LEAF_IN_PLACE, forward_name, replace_output
 from .autograd.numpy_quiet import _QUIET, _numpy_errors
 from .ops.fill import Zero
@@ -22,9 +22,6 @@ from .tensor import ERR_INFERENCE_IN_PLACE, Tensor
 
 VIEW_OF_LEAF_IN_PLACE = ("a view of a leaf Variable that requires grad is being used in an "
                          "in-place operation.")
-NO_GRAD_VIEW_IN_PLACE = (
-    "created in no_grad mode and is being modified inplace with grad mode enabled. "
-    f"{NO_GRAD_VIEW_ADVICE}")
 
 
 def no_grad_view_error(t: Tensor, op: str | None = None) -> RuntimeError:
@@ -32,9 +29,12 @@ def no_grad_view_error(t: Tensor, op: str | None = None) -> RuntimeError:
     (or of a view of one: `op` names the view operation that made it)."""
     if op is None and t.grad_fn is not None:
         op = forward_name(t.grad_fn.name())
+    made_in, now, block = no_grad_view_words(t)
+    what = (f"created in {made_in} and is being modified inplace {now}. "
+            f"{no_grad_view_advice(block)}")
     if op is None:
-        return RuntimeError(f"A view was {NO_GRAD_VIEW_IN_PLACE}")
-    return RuntimeError(f"Output 0 of {op} is a view of a view which was {NO_GRAD_VIEW_IN_PLACE}")
+        return RuntimeError(f"A view was {what}")
+    return RuntimeError(f"Output 0 of {op} is a view of a view which was {what}")
 
 
 def check_inplace(t: Tensor) -> None:

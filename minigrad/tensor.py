@@ -81,7 +81,8 @@ class Tensor:
         self._retains_grad = False
         self._multi_output_view = False  # a view made by unbind(): see _inplace.check_inplace
         self._custom_function_view = False  # a view a custom Function returned: custom_view.py
-        self._made_in_no_grad = False  # a view made under no_grad (function._mark_no_grad_view)
+        self._made_in_no_grad = False  # a view made under no_grad: "no_grad", or "inference"
+        # for a view of a normal tensor made in inference mode (function._mark_no_grad_view)
         self._version_when_made: int | None = None  # such a view's version then
         self._is_wrapped_number = False  # a Python number made a tensor (operands.wrapped_number)
         self._saved_once: Any = None  # a wrapped number's one SavedTensor
@@ -284,7 +285,7 @@ class Tensor:
             out._is_inference = self._is_inference
         out._base = self._base if self._base is not None else self
         if self._made_in_no_grad:  # a view of such a view is refused in-place changes too
-            out._made_in_no_grad = True
+            out._made_in_no_grad = self._made_in_no_grad
         return out
 
     def _is_view(self) -> bool:

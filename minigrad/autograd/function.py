@@ -506,24 +506,31 @@ def _mark_no_grad_view(view: Tensor) -> None:
     through it. While its base requires grad, changing it in place with grad mode on is refused
     (_inplace.check_inplace): was that change meant to be recorded? So is using it in a
     recorded operation once its values have changed in place (its base's, or another view's,
-    change): its version then tells. (A view of an inference tensor has no version to
-    tell, and nothing to refuse: PyTorch's is no differentiable view.)"""
+    change): its version then tells. An inference tensor's view is an inference tensor: it
+    has no version, and no grad mode to come back to."""
     if view._is_inference:
         return
-    view._made_in_no_grad = True
+    view._made_in_no_grad = "inference" if _grad_mode.state.inference else "no_grad"
     view._version_when_made = view._version
 
 
 # PyTorch's advice that ends both of its errors about views made under no_grad: this one, and
 # _inplace's for changing such a view in place.
-NO_GRAD_VIEW_ADVICE = (
-    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
-    "your code by moving both the view and the inplace either both inside the no_grad block (if "
-    "you don't want the inplace to be tracked) or both outside (if you want the inplace to be "
-    "tracked).")
-ERR_NO_GRAD_VIEW_CHANGED = (
-    "A view was created in no_grad mode and its base or another view of its base has been "
-    f"modified inplace with grad mode enabled. {NO_GRAD_VIEW_ADVICE}")
+def no_grad_view_words(view: Tensor) -> tuple[str, str, str]:
+    """How PyTorch's errors about a view made under no_grad (or inference mode, for a view of a
+    normal tensor) name the mode it was made in, the mode of the change, and the block."""
+    if view._made_in_no_grad == "inference":
+        return "inference mode", "in normal mode", "inference_mode"
+    return "no_grad mode", "with grad mode enabled", "no_grad"
+
+
+def no_grad_view_advice(block: str) -> str:
+    """PyTorch's advice that ends both of its errors about views made under no_grad: this
+    module's, and _inplace's for changing such a view in place."""
+    return ("Given that this use case is ambiguous and error-prone, it is forbidden. You can "
+            "clarify your code by moving both the view and the inplace either both inside the "
+            f"{block} block (if you don't want the inplace to be tracked) or both outside (if you "
+            "want the inplace to be tracked).")
 
 
 def check_no_grad_view_unchanged(view: Tensor) -> None:
@@ -531,7 +538,9 @@ def check_no_grad_view_unchanged(view: Tensor) -> None:
     values have changed in place since it was made, once its base requires grad."""
     made = view._version_when_made
     if made is not None and view._version != made and view._base.requires_grad:
-        raise RuntimeError(ERR_NO_GRAD_VIEW_CHANGED)
+        made_in, now, block = no_grad_view_words(view)
+        raise RuntimeError(f"A view was created in {made_in} and its base or another view of its "
+                           f"base has been modified inplace {now}. {no_grad_view_advice(block)}")
 
 
 _view_numbers = itertools.count()  # keys that keep a root's views in the order they were made
