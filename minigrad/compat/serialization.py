@@ -1,8 +1,11 @@
 """torch.save and torch.load: tensors, parameters and whatever holds them (a state_dict, a
-list, a dict of checkpoints), written with pickle. Each tensor is stored as its values, dtype
-and requires_grad (no history, as PyTorch stores it), and loads back as a leaf tensor equal to
-the one saved (a result that required grad, a checkpoint's loss, still requires it). The file
-format is minigrad's own: PyTorch cannot read it, nor minigrad PyTorch's.
+list, a dict of checkpoints), written with pickle. As PyTorch, each storage is written once, and
+each tensor as where it lies in its storage (offset, shape, strides), its dtype and
+requires_grad (no history, as PyTorch stores it): tensors saved as views of one storage load
+sharing one again, and a view saves its whole storage (the "Serialization semantics" note).
+Each loads back as a leaf tensor equal to the one saved (a result that required grad, a
+checkpoint's loss, still requires it). The file format is minigrad's own: PyTorch cannot read
+it, nor minigrad PyTorch's.
 
 As in PyTorch 2.6 and later, `load` reads only tensors and plain containers unless told
 `weights_only=False`: a whole saved model (`torch.save(model, path)`, as older tutorials do)
@@ -22,11 +25,17 @@ import numpy as np
 
 from .. import _device, _dtype
 from ..tensor import Tensor
+from .storage import _root
 
 
-def _rebuild(raw: bytes, dtype: str, shape: tuple, requires_grad: bool, parameter: bool
-             ) -> Tensor:
-    values = np.frombuffer(raw, dtype=np.dtype(dtype)).reshape(shape).copy()
+def _rebuild(storage: bytearray, dtype: str, offset: int, shape: tuple, strides: tuple,
+             requires_grad: bool, parameter: bool) -> Tensor:
+    """A tensor over `storage`, which every tensor saved from the same storage shares (pickle
+    keeps one bytearray for them): changing one changes the others, as in PyTorch."""
+    kind = np.dtype(dtype)
+    flat = np.frombuffer(storage, dtype=kind)
+    values = np.lib.stride_tricks.as_strided(flat[offset:], shape,
+                                             tuple(s * kind.itemsize for s in strides))
     if parameter:
         from ..nn.parameter import Parameter
         return Parameter(Tensor(values), requires_grad=requires_grad)
@@ -34,11 +43,24 @@ def _rebuild(raw: bytes, dtype: str, shape: tuple, requires_grad: bool, paramete
 
 
 class _Pickler(pickle.Pickler):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._storages: dict[int, tuple] = {}  # id of a root array -> (the array, its bytes)
+
     def reducer_override(self, obj: Any) -> Any:
         if isinstance(obj, Tensor):
             from ..nn.parameter import Parameter
-            data = np.array(obj._data, order="C")  # bytes, not a numpy array: a weights-only
-            return _rebuild, (data.tobytes(), data.dtype.str, data.shape,  # load refuses those
+            data = obj._data
+            root = _root(data)
+            if not root.flags.c_contiguous or any(s < 0 for s in data.strides):
+                root = data = np.array(data, order="C")  # no flat storage to share: a copy
+            if id(root) not in self._storages:  # bytes, not a numpy array: a weights-only
+                self._storages[id(root)] = root, bytearray(root.tobytes())  # load refuses those
+            storage = self._storages[id(root)][1]
+            offset = (data.__array_interface__["data"][0]
+                      - root.__array_interface__["data"][0]) // data.itemsize
+            strides = tuple(s // data.itemsize for s in data.strides)
+            return _rebuild, (storage, data.dtype.str, offset, data.shape, strides,
                               obj.requires_grad, isinstance(obj, Parameter))
         return NotImplemented
 

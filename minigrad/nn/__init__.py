@@ -1,7 +1,8 @@
 """minigrad.nn: torch.nn's building blocks for models: Module, Parameter, layers, losses."""
 from . import functional, init, modules, utils
 from .activations import ELU, GELU, Hardtanh, LogSigmoid, ReLU6, SiLU, Softplus
-from .containers import Identity, ModuleDict, ModuleList, Sequential
+from .containers import (Identity, ModuleDict, ModuleList, ParameterDict, ParameterList,
+                         Sequential)
 from .conv import Conv1d, Conv2d, Conv3d
 from .conv_transpose import ConvTranspose1d, ConvTranspose2d
 from .dropout import Dropout, Dropout1d, Dropout2d
@@ -16,8 +17,10 @@ from .parameter import Parameter
 from .padding import (ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad1d,
                       ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
                       ReplicationPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d)
+from .pixelshuffle import PixelShuffle, PixelUnshuffle
 from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool2d
 from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
+from ._upsample import Upsample
 from .tutorial_layers import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CosineSimilarity,
                              Flatten, HuberLoss, KLDivLoss, L1Loss, LogSoftmax, NLLLoss,
                              SmoothL1Loss, Softmax)
@@ -79,6 +82,10 @@ __all__ = [
            "NLLLoss",
            "PReLU",
            "Parameter",
+           "ParameterDict",
+           "ParameterList",
+           "PixelShuffle",
+           "PixelUnshuffle",
            "RNN",
            "RNNBase",
            "RNNCell",
@@ -98,6 +105,7 @@ __all__ = [
            "Softplus",
            "Tanh",
            "UninitializedParameter",
+           "Upsample",
            "ZeroPad1d",
            "ZeroPad2d",
            "ZeroPad3d",

@@ -1,6 +1,7 @@
 """Holding sub-modules: Sequential (which calls them in turn), ModuleList and ModuleDict
 (which have no forward of their own), and Identity, the module that changes nothing (as in
-torch.nn). Their modules are registered, so that `parameters()` finds their weights."""
+torch.nn). Their modules are registered, so that `parameters()` finds their weights; so are
+the Parameters of ParameterList and ParameterDict."""
 from __future__ import annotations
 
 import operator
@@ -8,7 +9,9 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from ..tensor import Tensor
 from .module import Module
+from .parameter import Parameter
 
 
 def _position(size: int, index: Any) -> int:
@@ -237,6 +240,124 @@ class ModuleDict(Module):
     def update(self, modules: Any) -> None:
         for key, module in (modules.items() if hasattr(modules, "items") else modules):
             self.add_module(key, module)
+
+
+def _parameter_line(key: Any, value: Any, dtype_text: str) -> str:
+    """One line of a ParameterList's or ParameterDict's repr, as PyTorch writes it."""
+    if not isinstance(value, Tensor):
+        return f"  ({key}): Object of type: {type(value).__name__}"
+    kind = "Parameter" if isinstance(value, Parameter) else "Tensor"
+    size = "x".join(str(n) for n in value.shape)
+    return f"  ({key}): {kind} containing: [{dtype_text} of size {size}]"
+
+
+def _as_parameter(value: Any) -> Any:
+    """A plain tensor put into a ParameterList or ParameterDict becomes a Parameter."""
+    return Parameter(value) if isinstance(value, Tensor) and not isinstance(value, Parameter) \
+        else value
+
+
+class ParameterList(Module):
+    """A list of Parameters, registered as "0", "1", ...: a plain tensor given becomes one."""
+
+    def __init__(self, values: Iterable[Any] | None = None) -> None:
+        super().__init__()
+        object.__setattr__(self, "_size", 0)
+        if values is not None:
+            self.extend(values)
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return ParameterList([self[i] for i in range(len(self))[index]])
+        return getattr(self, str(_position(len(self), index)))
+
+    def __setitem__(self, index: int, value: Any) -> None:
+        setattr(self, str(_position(len(self), index)), _as_parameter(value))
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self[i] for i in range(len(self)))
+
+    def __iadd__(self, values: Iterable[Any]) -> ParameterList:
+        return self.extend(values)
+
+    def append(self, value: Any) -> ParameterList:
+        object.__setattr__(self, "_size", self._size + 1)
+        self[self._size - 1] = value
+        return self
+
+    def extend(self, values: Iterable[Any]) -> ParameterList:
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self) -> str:
+        return "\n".join(_parameter_line(i, p, str(p.dtype) if isinstance(p, Tensor) else "")
+                         for i, p in enumerate(self))
+
+
+class ParameterDict(Module):
+    """Parameters by name: a dict's keys sorted (an OrderedDict's kept in order), as PyTorch
+    does; a plain tensor given becomes a Parameter."""
+
+    def __init__(self, parameters: Any = None) -> None:
+        super().__init__()
+        object.__setattr__(self, "_keys", {})
+        if parameters is not None:
+            self.update(parameters)
+
+    def __getitem__(self, key: str) -> Any:
+        return getattr(self, key)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self._keys[key] = None
+        setattr(self, key, _as_parameter(value))
+
+    def __delitem__(self, key: str) -> None:
+        del self._keys[key]
+        delattr(self, key)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._keys
+
+    def keys(self) -> Iterable[str]:
+        return self._keys.keys()
+
+    def values(self) -> Iterable[Any]:
+        return (self[k] for k in self._keys)
+
+    def items(self) -> Iterable[tuple[str, Any]]:
+        return ((k, self[k]) for k in self._keys)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self else default
+
+    def pop(self, key: str) -> Any:
+        value = self[key]
+        del self[key]
+        return value
+
+    def update(self, parameters: Any) -> None:
+        if isinstance(parameters, (OrderedDict, ParameterDict)):
+            pairs = list(parameters.items())
+        elif hasattr(parameters, "items"):
+            pairs = sorted(parameters.items())
+        else:
+            pairs = list(parameters)
+        for key, value in pairs:
+            self[key] = value
+
+    def extra_repr(self) -> str:
+        return "\n".join(_parameter_line(k, p, p.type() if isinstance(p, Tensor) else "")
+                         for k, p in self.items())
 
 
 class Identity(Module):

@@ -8,12 +8,12 @@ from typing import Any
 
 import numpy as np
 
-from .. import _grad_mode
+from .. import _grad_mode, random
 from ..tensor import Tensor
 
-__all__ = ["calculate_gain", "constant_", "eye_", "kaiming_normal_", "kaiming_uniform_",
-           "normal_", "ones_", "orthogonal_", "uniform_", "xavier_normal_", "xavier_uniform_",
-           "zeros_"]
+__all__ = ["calculate_gain", "constant_", "dirac_", "eye_", "kaiming_normal_",
+           "kaiming_uniform_", "normal_", "ones_", "orthogonal_", "sparse_", "uniform_",
+           "xavier_normal_", "xavier_uniform_", "zeros_"]
 
 LINEAR = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
           "conv_transpose3d", "sigmoid")
@@ -120,6 +120,23 @@ def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
     return tensor if std is None else normal_(tensor, 0, std, generator)
 
 
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    """A convolution's weight that passes each input channel through (per group of channels):
+    a 1 at the centre of the kernel of output channel d for input channel d, 0 elsewhere."""
+    if tensor.dim() not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    if tensor.shape[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    per_group = tensor.shape[0] // groups
+    centre = tuple(size // 2 for size in tensor.shape[2:])
+    with _grad_mode.no_grad():
+        tensor.zero_()
+        for g in range(groups):
+            for d in range(min(per_group, tensor.shape[1])):
+                tensor[(g * per_group + d, d) + centre] = 1
+    return tensor
+
+
 def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tensor:
     """A (semi-)orthogonal matrix (the dimensions after the first flattened), times gain: the
     Q of the QR factorisation of a standard normal draw, its columns' signs made those of R's
@@ -141,6 +158,21 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tenso
     with _grad_mode.no_grad():
         tensor.copy_(tensor.new_tensor(q).view_as(tensor))
         tensor.mul_(gain)
+    return tensor
+
+
+def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator: Any = None) -> Tensor:
+    """Normal values with a fraction `sparsity` of each column set to 0 (Martens, 2010): the
+    rows to zero are the first of a random permutation, one permutation per column."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    num_zeros = math.ceil(sparsity * rows)
+    with _grad_mode.no_grad():
+        tensor.normal_(0, std, generator=generator)
+        for col_idx in range(cols):
+            row_indices = random.randperm(rows)
+            tensor[row_indices[:num_zeros], col_idx] = 0
     return tensor
 
 

@@ -5,6 +5,7 @@ A scheduler is stepped once per epoch (after the optimizer's step); each step se
 floating-point values are PyTorch's. Making a scheduler takes its first step (epoch 0)."""
 from __future__ import annotations
 
+import bisect
 import math
 import warnings
 from collections import Counter
@@ -13,8 +14,9 @@ from typing import Any
 
 from .optimizer import Optimizer
 
-__all__ = ["CosineAnnealingLR", "CosineAnnealingWarmRestarts", "CyclicLR", "ExponentialLR",
-           "LRScheduler", "LambdaLR", "LinearLR", "MultiStepLR", "OneCycleLR", "ReduceLROnPlateau",
+__all__ = ["ChainedScheduler", "ConstantLR", "CosineAnnealingLR", "CosineAnnealingWarmRestarts",
+           "CyclicLR", "ExponentialLR", "LRScheduler", "LambdaLR", "LinearLR", "MultiStepLR",
+           "MultiplicativeLR", "OneCycleLR", "PolynomialLR", "ReduceLROnPlateau", "SequentialLR",
            "StepLR"]
 
 STEP_ORDER_WARNING = (
@@ -57,10 +59,17 @@ class LRScheduler:
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
         _track_steps(optimizer)
+        self._initial_step()
+
+    def _initial_step(self) -> None:
+        """The step that making a scheduler takes (SequentialLR takes it again, for the
+        scheduler that starts)."""
         self._step_count = 0
         self._is_initial = True
-        self.step()
-        self._is_initial = False
+        try:
+            self.step()
+        finally:
+            self._is_initial = False
 
     def get_lr(self) -> list[float]:
         raise NotImplementedError
@@ -72,9 +81,7 @@ class LRScheduler:
         if self._step_count == 1 and not getattr(self.optimizer, "_opt_called", False):
             warnings.warn(STEP_ORDER_WARNING, UserWarning, stacklevel=2)
         self._step_count += 1
-        if epoch is None:
-            self.last_epoch += 1
-        else:
+        if epoch is not None:
             warnings.warn("The epoch parameter in `scheduler.step()` was not necessary and "
                           "is being deprecated where possible. Please use "
                           "`scheduler.step()` to step the scheduler. During the deprecation, "
@@ -83,14 +90,25 @@ class LRScheduler:
                           "if you are unable to replicate your use case: "
                           "https://github.com/pytorch/pytorch/issues/new/choose.",
                           UserWarning, stacklevel=2)
-            self.last_epoch = epoch
-        self._set_lrs()
+        self._update_lr(epoch)
 
-    def _set_lrs(self) -> None:
-        """Each group's lr from get_lr (which warns when called outside a step)."""
+    def _update_lr(self, epoch: int | None = None) -> None:
+        """Each group's lr for the next epoch, or for `epoch`: then from the closed form where
+        the scheduler has one (`_get_closed_form_lr`, lr as a function of the epoch), as in
+        PyTorch, rather than from the lr before."""
+        if epoch is None:
+            self.last_epoch += 1
+            self._set_lrs()
+        else:
+            self.last_epoch = epoch
+            self._set_lrs(getattr(self, "_get_closed_form_lr", None))
+
+    def _set_lrs(self, compute: Callable | None = None) -> None:
+        """Each group's lr from `compute`, by default get_lr (which warns when called outside
+        a step)."""
         self._in_step = True
         try:
-            values = self.get_lr()
+            values = (compute or self.get_lr)()
         finally:
             self._in_step = False
         for group, lr in zip(self.optimizer.param_groups, values):
@@ -129,6 +147,9 @@ class StepLR(LRScheduler):
             return self._lrs()
         return [lr * self.gamma for lr in self._lrs()]
 
+    def _get_closed_form_lr(self) -> list[float]:
+        return [base * self.gamma ** (self.last_epoch // self.step_size) for base in self.base_lrs]
+
 
 class MultiStepLR(LRScheduler):
     """lr times gamma at each milestone epoch."""
@@ -144,6 +165,11 @@ class MultiStepLR(LRScheduler):
             return self._lrs()
         return [lr * self.gamma ** self.milestones[self.last_epoch] for lr in self._lrs()]
 
+    def _get_closed_form_lr(self) -> list[float]:
+        milestones = sorted(self.milestones.elements())
+        return [base * self.gamma ** bisect.bisect_right(milestones, self.last_epoch)
+                for base in self.base_lrs]
+
 
 class ExponentialLR(LRScheduler):
     """lr times gamma every epoch."""
@@ -155,6 +181,9 @@ class ExponentialLR(LRScheduler):
     def get_lr(self) -> list[float]:
         self._warn_outside_step()
         return self._lrs() if self._is_initial else [lr * self.gamma for lr in self._lrs()]
+
+    def _get_closed_form_lr(self) -> list[float]:
+        return [base * self.gamma ** self.last_epoch for base in self.base_lrs]
 
 
 class LinearLR(LRScheduler):
@@ -182,6 +211,11 @@ class LinearLR(LRScheduler):
                                  + (self.last_epoch - 1) * change)
         return [lr * factor for lr in self._lrs()]
 
+    def _get_closed_form_lr(self) -> list[float]:
+        return [base * (self.start_factor + (self.end_factor - self.start_factor)
+                        * min(self.total_iters, self.last_epoch) / self.total_iters)
+                for base in self.base_lrs]
+
 
 class CosineAnnealingLR(LRScheduler):
     """lr from its start down to eta_min along half a cosine over T_max epochs."""
@@ -205,24 +239,186 @@ class CosineAnnealingLR(LRScheduler):
         return [(1 + math.cos(math.pi * t / period)) / (1 + math.cos(math.pi * (t - 1) / period))
                 * (lr - low) + low for lr in self._lrs()]
 
+    def _get_closed_form_lr(self) -> list[float]:
+        return [self.eta_min + (base - self.eta_min)
+                * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
+                for base in self.base_lrs]
+
+
+def _lr_lambdas(optimizer: Optimizer, lr_lambda: Callable | list) -> list[Callable]:
+    """LambdaLR's and MultiplicativeLR's functions: one per parameter group."""
+    groups = len(optimizer.param_groups)
+    if isinstance(lr_lambda, (list, tuple)):
+        if len(lr_lambda) != groups:
+            raise ValueError(f"Expected {groups} lr_lambdas, but got {len(lr_lambda)}")
+        return list(lr_lambda)
+    return [lr_lambda] * groups
+
 
 class LambdaLR(LRScheduler):
     """lr = initial lr times lr_lambda(epoch) (one function, or one per group)."""
 
     def __init__(self, optimizer: Optimizer, lr_lambda: Callable | list, last_epoch: int = -1
                  ) -> None:
-        groups = len(optimizer.param_groups)
-        if isinstance(lr_lambda, (list, tuple)):
-            if len(lr_lambda) != groups:
-                raise ValueError(f"Expected {groups} lr_lambdas, but got {len(lr_lambda)}")
-            self.lr_lambdas = list(lr_lambda)
-        else:
-            self.lr_lambdas = [lr_lambda] * groups
+        self.lr_lambdas = _lr_lambdas(optimizer, lr_lambda)
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self) -> list[float]:
         self._warn_outside_step()
         return [base * f(self.last_epoch) for f, base in zip(self.lr_lambdas, self.base_lrs)]
+
+
+
+class MultiplicativeLR(LRScheduler):
+    """lr times lr_lambda(epoch) each epoch (one function, or one per group)."""
+
+    def __init__(self, optimizer: Optimizer, lr_lambda: Callable | list, last_epoch: int = -1
+                 ) -> None:
+        self.lr_lambdas = _lr_lambdas(optimizer, lr_lambda)
+        for f in self.lr_lambdas:
+            if not callable(f):
+                raise TypeError(f"lr_lambda should be a function, but got {type(f).__name__}")
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        self._warn_outside_step()
+        if self._is_initial:
+            return self._lrs()
+        return [lr * f(self.last_epoch) for f, lr in zip(self.lr_lambdas, self._lrs())]
+
+
+class ConstantLR(LRScheduler):
+    """lr times factor until epoch total_iters, then lr again."""
+
+    def __init__(self, optimizer: Optimizer, factor: float = 1.0 / 3, total_iters: int = 5,
+                 last_epoch: int = -1) -> None:
+        if factor > 1.0 or factor < 0:
+            raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
+        self.factor, self.total_iters = factor, total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        self._warn_outside_step()
+        if self.last_epoch == 0:
+            return [lr * self.factor for lr in self._lrs()]
+        if self.last_epoch != self.total_iters:
+            return self._lrs()
+        return [lr * (1.0 / self.factor) for lr in self._lrs()]
+
+    def _get_closed_form_lr(self) -> list[float]:
+        return [base * (self.factor + (self.last_epoch >= self.total_iters) * (1 - self.factor))
+                for base in self.base_lrs]
+
+
+class PolynomialLR(LRScheduler):
+    """lr decayed to 0 over total_iters epochs along (1 - epoch / total_iters) ** power."""
+
+    def __init__(self, optimizer: Optimizer, total_iters: int = 5, power: float = 1.0,
+                 last_epoch: int = -1) -> None:
+        self.total_iters, self.power = total_iters, power
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        self._warn_outside_step()
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return self._lrs()
+        decay = ((1.0 - self.last_epoch / self.total_iters)
+                 / (1.0 - (self.last_epoch - 1) / self.total_iters)) ** self.power
+        return [lr * decay for lr in self._lrs()]
+
+    def _get_closed_form_lr(self) -> list[float]:
+        return [base * (1.0 - min(self.total_iters, self.last_epoch) / self.total_iters)
+                ** self.power for base in self.base_lrs]
+
+
+def _check_schedulers(owner: LRScheduler, optimizer: Optimizer, schedulers: Any) -> None:
+    """SequentialLR's and ChainedScheduler's checks of the schedulers they are given."""
+    name = type(owner).__name__
+    for i, scheduler in enumerate(schedulers):
+        if not hasattr(scheduler, "optimizer"):
+            raise TypeError(f"{name} at index {i} should have `optimizer` as its attribute.")
+        if isinstance(scheduler, ReduceLROnPlateau):
+            raise ValueError(
+                f"{name} does not support `ReduceLROnPlateau` scheduler as it requires "
+                "additional kwargs to be specified when calling `step`, but got one at index "
+                f"{i} in the given schedulers sequence.")
+        if optimizer != scheduler.optimizer:
+            raise ValueError(
+                f"{name} expects all schedulers to belong to the same optimizer, but got "
+                f"scheduler {type(scheduler).__name__} at index {i} has {scheduler.optimizer}, "
+                f"which is different from {type(optimizer).__name__}.")
+
+
+class _SchedulerList:
+    """The state of SequentialLR and ChainedScheduler: their own, and each scheduler's."""
+
+    _schedulers: list
+
+    def state_dict(self) -> dict[str, Any]:
+        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
+        state["_schedulers"] = [s.state_dict() for s in self._schedulers]
+        return state
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        state = dict(state_dict)
+        for scheduler, saved in zip(self._schedulers, state.pop("_schedulers")):
+            scheduler.load_state_dict(saved)
+        self.__dict__.update(state)
+
+
+class SequentialLR(_SchedulerList, LRScheduler):
+    """One scheduler after another: schedulers[i] from epoch milestones[i - 1] on."""
+
+    def __init__(self, optimizer: Optimizer, schedulers: list, milestones: list,
+                 last_epoch: int = -1) -> None:
+        if len(schedulers) < 1:
+            raise ValueError(f"{type(self).__name__} expects at least one scheduler, but got no "
+                             "scheduler.")
+        _check_schedulers(self, optimizer, schedulers)
+        if len(milestones) != len(schedulers) - 1:
+            raise ValueError(
+                "Sequential Schedulers expects number of schedulers provided to be one more than "
+                f"the number of milestone points, but got number of schedulers {len(schedulers)} "
+                f"and the number of milestones to be equal to {len(milestones)}")
+        self._schedulers, self._milestones = schedulers, milestones
+        self.last_epoch = last_epoch + 1
+        self.optimizer = optimizer
+        for group in optimizer.param_groups:  # back to the initial lrs, as before any step
+            group["lr"] = group["initial_lr"]
+        for scheduler in schedulers:  # "undo" the step each took when it was made
+            scheduler.last_epoch -= 1
+        first = self._schedulers[bisect.bisect_right(self._milestones, 0)]
+        first._initial_step()  # only the scheduler meant to run at epoch 0 steps
+        self._last_lr = first.get_last_lr()
+
+    def step(self) -> None:  # type: ignore[override]
+        self.last_epoch += 1
+        idx = bisect.bisect_right(self._milestones, self.last_epoch)
+        scheduler = self._schedulers[idx]
+        if idx > 0 and self._milestones[idx - 1] == self.last_epoch:
+            scheduler._update_lr(0)  # a scheduler's first epoch: its closed form at 0
+        else:
+            scheduler.step()
+        self._last_lr = scheduler.get_last_lr()
+
+
+
+class ChainedScheduler(_SchedulerList, LRScheduler):
+    """Several schedulers stepped together, each on the lr the one before set."""
+
+    def __init__(self, schedulers: Any, optimizer: Optimizer | None = None) -> None:
+        if len(schedulers) < 1:
+            raise ValueError(f"{type(self).__name__} expects at least one scheduler to be "
+                             "chained, but got no scheduler.")
+        optimizer = optimizer or schedulers[0].optimizer
+        _check_schedulers(self, optimizer, schedulers)
+        self._schedulers, self.optimizer = schedulers, optimizer
+        self._last_lr = [group["lr"] for group in schedulers[-1].optimizer.param_groups]
+
+    def step(self) -> None:  # type: ignore[override]
+        for scheduler in self._schedulers:
+            scheduler.step()
+        self._last_lr = [group["lr"] for group in self._schedulers[-1].optimizer.param_groups]
 
 
 class ReduceLROnPlateau(LRScheduler):

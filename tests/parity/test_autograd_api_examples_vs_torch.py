@@ -1,8 +1,8 @@
-"""What the examples of PyTorch's autograd reference pages (tests/corpus/pytorch_autograd_api_examples.py)
-found, each against real PyTorch on more cases than the example shows: `numpy()` of a tensor that
-requires grad is refused only while grad mode is on; an inference tensor has no `_version`;
-`torch.autograd.graph.register_multi_grad_hook` calls its hook once per backward pass with the
-gradients that pass computed. Skipped without PyTorch."""
+"""What the examples of PyTorch's autograd reference pages found
+(tests/corpus/pytorch_autograd_api_examples.py), each against real PyTorch on more cases than the
+example shows: `numpy()` of a tensor that requires grad is refused only while grad mode is on; an
+inference tensor has no `_version`; `torch.autograd.graph.register_multi_grad_hook` calls its
+hook once per backward pass with the gradients that pass computed. Skipped without PyTorch."""
 from __future__ import annotations
 
 import minigrad as mg

@@ -1,0 +1,182 @@
+# Source: pytorch/tutorials beginner_source/introyt/modelsyt_tutorial.py ("Building Models with
+#   PyTorch", the Introduction to PyTorch video series: a model's parameters printed, a Linear
+#   layer, LeNet and an LSTM tagger defined, MaxPool2d, BatchNorm1d and Dropout on small tensors;
+#   `import torch.functional as F` as the tutorial has it)
+# Edits: torch.manual_seed(0) added after the first import (the tutorial draws unseeded); the
+#   prose comments are shortened to the section titles.
+# Waits because: `print(normed_tensor.mean())` after BatchNorm1d in training mode prints
+#   tensor(-1.1176e-07) on PyTorch and tensor(-1.5646e-07) on minigrad: the normalised values
+#   differ in their last bits. PyTorch 2.13's CPU kernel takes the mean from a double sum, sums
+#   the float32 squares of float32 differences from it in float32 (for this 4-value channel in
+#   order), and writes fma(x, alpha, beta) with alpha = invstd * weight and beta = bias - mean *
+#   alpha; minigrad takes both statistics in double and rounds x * alpha + beta twice
+#   (nn/normalization.py, BatchNormFunction.forward: the forward's owner's). Everything before
+#   it matches, `import torch.functional as F` included.
+import torch
+torch.manual_seed(0)
+
+class TinyModel(torch.nn.Module):
+    
+    def __init__(self):
+        super(TinyModel, self).__init__()
+        
+        self.linear1 = torch.nn.Linear(100, 200)
+        self.activation = torch.nn.ReLU()
+        self.linear2 = torch.nn.Linear(200, 10)
+        self.softmax = torch.nn.Softmax()
+    
+    def forward(self, x):
+        x = self.linear1(x)
+        x = self.activation(x)
+        x = self.linear2(x)
+        x = self.softmax(x)
+        return x
+
+tinymodel = TinyModel()
+
+print('The model:')
+print(tinymodel)
+
+print('\n\nJust one layer:')
+print(tinymodel.linear2)
+
+print('\n\nModel params:')
+for param in tinymodel.parameters():
+    print(param)
+
+print('\n\nLayer params:')
+for param in tinymodel.linear2.parameters():
+    print(param)
+
+
+#########################################################################
+# Common Layer Types
+# ------------------
+# 
+# Linear Layers
+# ~~~~~~~~~~~~~
+# 
+
+lin = torch.nn.Linear(3, 2)
+x = torch.rand(1, 3)
+print('Input:')
+print(x)
+
+print('\n\nWeight and Bias parameters:')
+for param in lin.parameters():
+    print(param)
+
+y = lin(x)
+print('\n\nOutput:')
+print(y)
+
+
+#########################################################################
+# Convolutional Layers
+# ~~~~~~~~~~~~~~~~~~~~
+# 
+
+import torch.functional as F
+
+
+class LeNet(torch.nn.Module):
+
+    def __init__(self):
+        super(LeNet, self).__init__()
+        # 1 input image channel (black & white), 6 output channels, 3x3 square convolution
+        # kernel
+        self.conv1 = torch.nn.Conv2d(1, 6, 5)
+        self.conv2 = torch.nn.Conv2d(6, 16, 3)
+        # an affine operation: y = Wx + b
+        self.fc1 = torch.nn.Linear(16 * 6 * 6, 120)  # 6*6 from image dimension
+        self.fc2 = torch.nn.Linear(120, 84)
+        self.fc3 = torch.nn.Linear(84, 10)
+
+    def forward(self, x):
+        # Max pooling over a (2, 2) window
+        x = F.max_pool2d(F.relu(self.conv1(x)), (2, 2))
+        # If the size is a square you can only specify a single number
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        x = x.view(-1, self.num_flat_features(x))
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        x = self.fc3(x)
+        return x
+
+    def num_flat_features(self, x):
+        size = x.size()[1:]  # all dimensions except the batch dimension
+        num_features = 1
+        for s in size:
+            num_features *= s
+        return num_features
+
+
+##########################################################################
+# Recurrent Layers
+# ~~~~~~~~~~~~~~~~
+# 
+
+class LSTMTagger(torch.nn.Module):
+
+    def __init__(self, embedding_dim, hidden_dim, vocab_size, tagset_size):
+        super(LSTMTagger, self).__init__()
+        self.hidden_dim = hidden_dim
+
+        self.word_embeddings = torch.nn.Embedding(vocab_size, embedding_dim)
+
+        # The LSTM takes word embeddings as inputs, and outputs hidden states
+        # with dimensionality hidden_dim.
+        self.lstm = torch.nn.LSTM(embedding_dim, hidden_dim)
+
+        # The linear layer that maps from hidden state space to tag space
+        self.hidden2tag = torch.nn.Linear(hidden_dim, tagset_size)
+
+    def forward(self, sentence):
+        embeds = self.word_embeddings(sentence)
+        lstm_out, _ = self.lstm(embeds.view(len(sentence), 1, -1))
+        tag_space = self.hidden2tag(lstm_out.view(len(sentence), -1))
+        tag_scores = F.log_softmax(tag_space, dim=1)
+        return tag_scores
+
+
+########################################################################
+# Other Layers and Functions
+# --------------------------
+# 
+# Data Manipulation Layers
+# ~~~~~~~~~~~~~~~~~~~~~~~~
+# 
+
+my_tensor = torch.rand(1, 6, 6)
+print(my_tensor)
+
+maxpool_layer = torch.nn.MaxPool2d(3)
+print(maxpool_layer(my_tensor))
+
+
+#########################################################################
+# Normalization layers
+# 
+
+my_tensor = torch.rand(1, 4, 4) * 20 + 5
+print(my_tensor)
+
+print(my_tensor.mean())
+
+norm_layer = torch.nn.BatchNorm1d(4)
+normed_tensor = norm_layer(my_tensor)
+print(normed_tensor)
+
+print(normed_tensor.mean())
+
+
+
+##########################################################################
+# Dropout layers
+# 
+
+my_tensor = torch.rand(1, 4, 4)
+
+dropout = torch.nn.Dropout(p=0.4)
+print(dropout(my_tensor))
+print(dropout(my_tensor))
