@@ -202,7 +202,16 @@ class Squeeze(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.reshape(ctx.shape), None
+        """PyTorch's unsqueeze_to: an unsqueeze for each dimension squeezed away, lowest
+        first (found by matching the gradient's sizes against the input's)"""
+        kept = 0
+        for d, size in enumerate(ctx.shape):
+            if kept < grad.ndim and grad.shape[kept] == size:
+                kept += 1
+            else:
+                grad = grad.unsqueeze(d)
+                kept += 1
+        return grad, None
 
 
 class SqueezeDim(Squeeze):
