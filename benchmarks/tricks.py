@@ -32,7 +32,7 @@ from libraries import optional  # noqa: F401 - puts this checkout first on sys.p
 
 import minigrad as mg
 from minigrad import _inplace
-from minigrad.autograd import function, graph
+from minigrad.autograd import accumulate, function, graph
 from minigrad.autograd.accumulate import grad_accumulator
 from minigrad.autograd.graph import _NO_EDGE, SavedTensor
 from minigrad.ops import operands, selection
@@ -91,6 +91,18 @@ def plain_update(t: Tensor, op: Any, other: Any, alpha: Any = 1) -> Tensor:
 
 def plain_zero(t: Tensor) -> Tensor:
     return _inplace.inplace(t, lambda x: Zero.apply(x, 0))
+
+
+_accumulate_into = accumulate.accumulate_into
+
+
+def plain_accumulate_into(tensor: Tensor, grad: Any, keep_graph: bool) -> None:
+    """accumulate_into with a leaf's later gradient added by `.grad.add_` (the general
+    no_grad update, a tensor made of the array first)."""
+    if keep_graph or tensor.grad_fn is not None or tensor._grad is None:
+        return _accumulate_into(tensor, grad, keep_graph)
+    tensor._grad.add_(grad if type(grad) is Tensor else Tensor(np.asarray(grad)))
+    return None
 
 
 def _edge_to(a: Tensor) -> tuple:
@@ -175,6 +187,11 @@ TRICKS = {
         "the general in-place path (a ZeroBackward0 node's forward, its result copied over)",
         [("zero", _inplace.zero, plain_zero)],
         ("zero_() of 6 gradients", "(a′) MLP step, lesson style")),
+    "accumulate in place": Trick(
+        "autograd/accumulate.py", "a leaf's later gradient added by numpy into .grad's "
+        "memory in a pass that builds no graph; plain: .grad.add_(Tensor(gradient))",
+        [("accumulate_into", accumulate.accumulate_into, plain_accumulate_into)],
+        ("additions into 6 gradients", "(a′) MLP step, lesson style")),
 }
 
 
@@ -237,6 +254,20 @@ def reset_gradients() -> Callable[[], None]:
     return run
 
 
+def accumulate_gradients() -> Callable[[], None]:
+    """The 2-16-16-1 MLP's six gradients added into their .grad, as its backward adds them."""
+    params = [mg.tensor(w, requires_grad=True) for w in mlp._weights([2, 16, 16, 1], seed=0)]
+    for p in params:
+        p.grad = mg.zeros(p.shape)
+    grads = [np.ones(p.shape, np.float32) for p in params]
+
+    def run() -> None:
+        with mg.no_grad():
+            for p, g in zip(params, grads):
+                accumulate.accumulate_into(p, g, False)
+    return run
+
+
 WORKLOADS: dict[str, Callable[[], Callable[[], None]]] = {
     "300-op scalar chain": lambda: chain_op,
     "(a) MLP step": lambda: mlp.small_mlp()["minigrad"],
@@ -244,6 +275,7 @@ WORKLOADS: dict[str, Callable[[], Callable[[], None]]] = {
     "relu backward 128x256": relu_backward,
     "SGD update of 6 parameters": sgd_update,
     "zero_() of 6 gradients": reset_gradients,
+    "additions into 6 gradients": accumulate_gradients,
     "(a′) MLP step, lesson style": lambda: mlp.lesson_mlp()["minigrad"],
 }
 

@@ -205,12 +205,12 @@ print(" <- ".join(names))
 # %% [markdown]
 # `halve_until_small` has one division in its code. Call it on `w * 100`, which is 300.
 #
-# <details><summary>Will its graph hold one <code>DivBackward0</code> node, or more? Click to
+# <details><summary>How many <code>DivBackward0</code> nodes will its graph hold? Click to
 # reveal</summary>
 #
-# One per pass of the loop that ran: the graph records what happened, not what the code says.
-# Here that is nine, the number of halvings that bring 300 below 1 ($300 / 2^9 \approx 0.59$,
-# while $300 / 2^8 \approx 1.17$).
+# Nine, one per pass of the loop that ran: the graph records what happened, not what the code
+# says, and 300 needs nine halvings to get below 1 ($300 / 2^9 \approx 0.59$, while
+# $300 / 2^8 \approx 1.17$).
 # </details>
 
 # %%

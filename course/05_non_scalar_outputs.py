@@ -288,7 +288,9 @@ print("forward mode:", forward_mode)
 print("J @ v:       ", reverse_mode)
 
 # %%
-assert torch.allclose(forward_mode, reverse_mode)
+assert torch.allclose(forward_mode, reverse_mode), (
+    "forward mode and J @ v differ: check Dual's product and sin against the rules above "
+    "(a result's tangent is made from its inputs' values and tangents)")
 
 # %% [markdown]
 # ## Summary

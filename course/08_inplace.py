@@ -154,7 +154,8 @@ except RuntimeError as error:
     print(str(error).split(":")[0])
 
 # %% [markdown]
-# The diagram draws the saved tensor in red: saved at version 0, now at 1.
+# The diagram draws the saved tensor in red: saved at version 0, now at 1. The failed pass
+# already ran and freed `mul_`'s node.
 
 # %% tags=["minigrad-only"]
 viz.draw(exponential, view="backward", show_saved=True)
@@ -280,9 +281,9 @@ viz.draw(y)
 # node whose backward needed it nor your line that made that node. Its hint says how to find
 # both: *anomaly detection*, a slow debugging mode in which every node keeps the stack of its
 # forward call, and a failing node warns with it, naming itself ("Error detected in
-# MulBackward0"). The cell turns it on for one `with` block (`check_nan=False` leaves out its
-# other check, for NaN gradients) and prints the warning's first line and the last two lines of
-# the forward stack: your code.
+# MulBackward0"). The cell turns it on for one `with` block (`check_nan=False` skips its check
+# for NaN gradients) and prints the warning's first line and the last two lines of the forward
+# stack: your code.
 
 # %%
 import warnings

@@ -177,7 +177,8 @@ print("max(dim=0):", t.grad)
 #   (upside down), the same from above;
 # - where it is defined, its limit there, infinite included (`sqrt` at 0), or any one of
 #   several;
-# - where it is not defined, anything: `sqrt(-1)` gives NaN, `log(-1)` gives $-1$.
+# - where it is not defined, anything: at $-1$, `sqrt`'s gradient is NaN and `log`'s is
+#   $-1$ (the formula $1/x$, applied anyway).
 #
 # Each operation's backward decides how it follows them.
 #
@@ -315,7 +316,7 @@ assert w.grad.tolist() == [1.0, 2.0, 3.0], f"w.grad is {w.grad}: backward passes
 # plain number, or any input that gets no gradient, that value is `None`; a number that backward
 # needs is kept on `ctx`, as `save_for_backward` is for tensors. `ctx.needs_input_grad` holds one
 # `True`/`False` per input, so backward can skip a gradient nobody will use, which is how a
-# custom backward saves time (in a large layer, a matrix product).
+# custom backward saves time.
 
 # %%
 class Scale(torch.autograd.Function):

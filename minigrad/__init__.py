@@ -225,7 +225,7 @@ def is_floating_point(t: Tensor) -> bool:
 def __getattr__(name: str) -> Any:  # minigrad.nn and minigrad.optim load on first use
     import importlib
 
-    if name in ("nn", "optim", "viz", "linalg", "utils", "testing"):
+    if name in ("nn", "optim", "viz", "linalg", "utils", "testing", "distributions"):
         return importlib.import_module(f".{name}", __name__)
     from ._subset import module_getattr
     return module_getattr("torch", "minigrad")(name)

@@ -11,7 +11,7 @@ import numpy as np
 
 from . import _dtype, _grad_mode
 from .autograd.custom_view import CUSTOM_FUNCTION_VIEW
-from .autograd.function import NO_GRAD_VIEW_ADVICE
+from .autograd.function import no_grad_view_advice, no_grad_view_words
 from .autograd.graph import ERR_LEAF_IN_PLACE, forward_name, replace_output
 from .autograd.numpy_quiet import _QUIET, _numpy_errors
 from .ops.fill import Zero
@@ -22,9 +22,6 @@ from .tensor import ERR_INFERENCE_IN_PLACE, Tensor
 
 VIEW_OF_LEAF_IN_PLACE = ("a view of a leaf Variable that requires grad is being used in an "
                          "in-place operation.")
-NO_GRAD_VIEW_IN_PLACE = (
-    "created in no_grad mode and is being modified inplace with grad mode enabled. "
-    f"{NO_GRAD_VIEW_ADVICE}")
 
 
 def no_grad_view_error(t: Tensor, op: str | None = None) -> RuntimeError:
@@ -32,9 +29,12 @@ def no_grad_view_error(t: Tensor, op: str | None = None) -> RuntimeError:
     (or of a view of one: `op` names the view operation that made it)."""
     if op is None and t.grad_fn is not None:
         op = forward_name(t.grad_fn.name())
+    made_in, now, block = no_grad_view_words(t)
+    what = (f"created in {made_in} and is being modified inplace {now}. "
+            f"{no_grad_view_advice(block)}")
     if op is None:
-        return RuntimeError(f"A view was {NO_GRAD_VIEW_IN_PLACE}")
-    return RuntimeError(f"Output 0 of {op} is a view of a view which was {NO_GRAD_VIEW_IN_PLACE}")
+        return RuntimeError(f"A view was {what}")
+    return RuntimeError(f"Output 0 of {op} is a view of a view which was {what}")
 
 
 def check_inplace(t: Tensor) -> None:
@@ -47,7 +47,7 @@ def check_inplace(t: Tensor) -> None:
     if t._custom_function_view and t.requires_grad:
         raise RuntimeError(f"Output {t._output_nr} of {forward_name(t._own_node().name())} is a "
                            f"view and is being modified inplace. {CUSTOM_FUNCTION_VIEW}")
-    if t._made_in_no_grad:
+    if t._made_in_no_grad and t.requires_grad:
         raise no_grad_view_error(t)
     if t.grad_fn is None and t._requires_grad:
         raise RuntimeError(ERR_LEAF_IN_PLACE)
@@ -276,7 +276,7 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     if advanced:
         check_advanced_key(t.shape, key if isinstance(key, tuple) else (key,))
     positions = as_positions(t.shape, key) if advanced else key
-    if _grad_mode.state.enabled and t._made_in_no_grad and not advanced:
+    if _grad_mode.state.enabled and t._made_in_no_grad and not advanced and t.requires_grad:
         last = key[-1] if isinstance(key, tuple) and key else key  # the view written through
         raise no_grad_view_error(t, "Select" if isinstance(last, int) else "Slice")
     if _grad_mode.state.enabled and t.grad_fn is None and t._requires_grad and not advanced:

@@ -13,7 +13,6 @@ INSTEAD = {
     "torch.compile": "call the model as it is",
     "torch.jit": "call the model as it is",
     "torch.fft": "numpy.fft on tensor.numpy()",
-    "torch.distributions": "torch.randn / torch.rand, scaled and shifted",
     "torch.profiler": "time.perf_counter() around the block",
     "torch.bfloat16": "torch.float32 (numpy has no bfloat16)",
     "torch.autocast": "float32 throughout (no mixed precision)",

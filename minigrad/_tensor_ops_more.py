@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _inplace
+from . import _inplace, random
 from ._tensor_ops import _attach, _shape_args
 from .ops import (arguments, index_write, linalg, logical, masking, norm, pointwise_more,
                   reduction, rounding, sampling, selection, shape, sorting, statistics, tiling)
@@ -167,6 +167,11 @@ class MoreTensorOps:
 
     def exponential_(self, lambd=1.0, *, generator=None):
         return self._overwrite(sampling.exponential(self, lambd, generator))
+
+    def random_(self, *bounds, generator=None):
+        """random_(), random_(to) or random_(from, to): whole numbers drawn uniformly."""
+        low, high = (0, None) if not bounds else (0, bounds[0]) if len(bounds) == 1 else bounds
+        return self._overwrite(random._random_values(self, low, high, generator))
 
     def bernoulli_(self, p=0.5, *, generator=None):
         if isinstance(p, Tensor):

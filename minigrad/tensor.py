@@ -81,7 +81,8 @@ class Tensor:
         self._retains_grad = False
         self._multi_output_view = False  # a view made by unbind(): see _inplace.check_inplace
         self._custom_function_view = False  # a view a custom Function returned: custom_view.py
-        self._made_in_no_grad = False  # a view made under no_grad of one that requires grad
+        self._made_in_no_grad = False  # a view made under no_grad: "no_grad", or "inference"
+        # for a view of a normal tensor made in inference mode (function._mark_no_grad_view)
         self._version_when_made: int | None = None  # such a view's version then
         self._is_wrapped_number = False  # a Python number made a tensor (operands.wrapped_number)
         self._saved_once: Any = None  # a wrapped number's one SavedTensor
@@ -96,7 +97,10 @@ class Tensor:
 
     @property
     def requires_grad(self) -> bool:
-        return self._requires_grad or self.grad_fn is not None
+        # A view without a grad_fn of its own (made under no_grad, or before its base required
+        # grad) follows its base, as PyTorch's views do; yet no gradient reaches it.
+        return (self._requires_grad or self.grad_fn is not None
+                or (self._base is not None and self._base.requires_grad))
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
@@ -108,10 +112,8 @@ class Tensor:
         if value and self._is_inference and not _grad_mode.state.inference:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside "
                                "InferenceMode is not allowed.")
-        # A view made under no_grad requires grad while its base does, whatever it is told
-        # (PyTorch reads the base's flag too)
-        base = self._base if self._made_in_no_grad else None
-        self._requires_grad = bool(value) or (base is not None and base.requires_grad)
+        # (a view still requires grad while its base does, whatever it is told: the property)
+        self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         if requires_grad and self.grad_fn is None and not self.dtype.is_floating_point:
@@ -255,6 +257,8 @@ class Tensor:
 
     @property
     def _version(self) -> int:
+        if self._is_inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return 0 if self._counter is None else self._counter.value
 
     def _bump_version(self) -> None:
@@ -280,7 +284,7 @@ class Tensor:
             out._is_inference = self._is_inference
         out._base = self._base if self._base is not None else self
         if self._made_in_no_grad:  # a view of such a view is refused in-place changes too
-            out._made_in_no_grad = True
+            out._made_in_no_grad = self._made_in_no_grad
         return out
 
     def _is_view(self) -> bool:
@@ -340,7 +344,9 @@ class Tensor:
         return self._data.tolist()
 
     def numpy(self) -> np.ndarray:
-        if self.requires_grad:
+        # PyTorch refuses only while grad mode is on: under no_grad (and in a custom Function's
+        # forward) the array may be read and written, as the docs' mark_dirty example does
+        if self.requires_grad and _grad_mode.is_grad_enabled():
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
         # a new array over the same memory, as PyTorch's: reshaping it in place (`a.shape = ..`)
@@ -398,7 +404,7 @@ class Tensor:
         suffixes = []
         if self.grad_fn is not None:
             suffixes.append(f"grad_fn=<{type(self.grad_fn).__name__}>")
-        elif self._requires_grad:
+        elif self.requires_grad:
             suffixes.append("requires_grad=True")
         return tensor_repr(self._data, self.dtype.name, suffixes)
 

@@ -89,12 +89,20 @@ def source_to_notebook(source: Path) -> nbformat.NotebookNode:
     return forms.lesson_forms(source)[0]
 
 
-def outputs(source: Path) -> dict[Path, Callable[[], str | None]]:
-    """Each file a source gives -> how to make its text (None: the file must not exist)."""
+def outputs(source: Path, save_first: bool = False) -> dict[Path, Callable[[], str | None]]:
+    """Each file a source gives -> how to make its text (None: the file must not exist).
+    `save_first`: store a solutions notebook unrun before running it, since its grading cell
+    grades the saved file, which must then hold the answers being run, not the last build's."""
     if source.parent == EXERCISE_SOURCES:
         solution = forms.solutions_notebook(source)
         name = f"{source.stem}.ipynb"
-        return {SOLUTIONS / name: lambda: run(solution, SOLUTIONS, source),
+
+        def run_solution() -> str:
+            if save_first:
+                (SOLUTIONS / name).write_text(nbformat.writes(solution) + "\n", encoding="utf-8")
+            return run(solution, SOLUTIONS, source)
+
+        return {SOLUTIONS / name: run_solution,
                 EXERCISES / name: lambda: generate.render(generate.to_exercise(solution, name))}
     learner, answered = forms.lesson_forms(source)
     return {notebook_path(source): lambda: run(learner, NOTEBOOKS, source),
@@ -155,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     chosen = sources(args.names)
     for source in chosen:
         try:
-            made = outputs(source)
+            made = outputs(source, save_first=not args.check)
         except (forms.SourceError, markers.MarkerError) as error:
             raise SystemExit(f"error: {error}") from None
         for target, make in made.items():

@@ -18,6 +18,7 @@ sys.path.insert(0, str(ROOT))
 
 import minigrad  # noqa: E402
 import minigrad.autograd  # noqa: E402
+import minigrad.distributions  # noqa: E402
 import minigrad.nn  # noqa: E402
 import minigrad.nn.functional  # noqa: E402
 import minigrad.optim  # noqa: E402
@@ -141,8 +142,9 @@ def _coverage(top: int = 40) -> list[str]:
     share, missing, total = api_coverage.coverage()
     lines = ["## Coverage of the API that tutorials use", "",
              f"minigrad has **{share:.1%}** of the {total} uses of PyTorch's API in the CPU code "
-             "of public teaching material (pytorch/tutorials, d2l, the UvA DL notebooks, "
-             "Raschka's books, fastbook, Zero to Mastery; `tests/data/tutorial_api_usage.csv`, "
+             "of public teaching material (pytorch/tutorials and pytorch/examples, d2l, the UvA DL "
+             "notebooks, Raschka's books, fastbook, Zero to Mastery, Karpathy's, NYU's, "
+             "Udacity's and others; `tests/data/tutorial_api_usage.csv`, "
              "written by `scripts/scan_tutorial_api.py`, which names each source's commit and "
              "says how names are counted). `python scripts/api_coverage.py` prints the figure "
              "and the missing names.", "",
@@ -174,6 +176,8 @@ def render() -> str:
                       _module_names(minigrad.optim))
     lines += _section("`torch.utils.data`", "torch.utils.data.", minigrad.utils.data,
                       _module_names(minigrad.utils.data))
+    lines += _section("`torch.distributions`", "torch.distributions.", minigrad.distributions,
+                      ["Categorical", "Distribution", "Multinomial", "Normal"])
     lines += _section("`torch.cuda` (a machine without a GPU)", "torch.cuda.", minigrad.cuda,
                       _public(n for n in dir(type(minigrad.cuda)) if n != "mro"))
     lines += _coverage()

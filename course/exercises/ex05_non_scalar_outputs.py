@@ -77,29 +77,31 @@ check.mse_gradient(mse_gradient)
 
 
 # %% [markdown]
-# ## 3 · Write it: a Jacobian, one backward per row
+# ## 3 · Write it: a Jacobian for tensors of any shape
 #
-# For `y = f(x)` with vector `x` (n entries) and vector `y` (m entries), the Jacobian `J` is the
-# m × n matrix of derivatives `dy_i/dx_j`. `y.backward(v)` computes `v @ J` into `x.grad`, so a
-# one-hot `v` (a 1 at position i, 0 elsewhere) picks out row i.
+# Notebook 05's `jacobian(y, x)` took vectors. PyTorch's `torch.autograd.functional.jacobian`
+# takes a function and a tensor of any shape: for `y = f(x)` it returns `J` of shape
+# `y.shape + x.shape`, whose entry at an index of `y` followed by an index of `x` is the
+# derivative of that element of `y` with respect to that element of `x`. For a 2 × 3 matrix
+# `x` and `y = x ** 2`, `J` has shape `(2, 3, 2, 3)`; for a single number `y`, `x`'s shape.
 #
-# Write `jacobian(f, x)` that returns `J` as an m × n tensor, built row by row with one
-# `backward()` per output. Either recompute `y = f(x)` for each row or keep the graph with
-# `retain_graph=True` as notebook 05 does, and remember what notebook 03 taught about `x.grad`
-# between rows. `torch.stack(rows)` turns a list of rows into a matrix.
+# Write `jacobian(f, x)` that returns that tensor, one `backward()` through `f`'s graph per
+# element of `y`, without calling PyTorch's. What shape must the gradient argument of each
+# pass have, and what shape is each pass's `x.grad`? `torch.stack(rows)` makes one tensor of
+# a list of rows, and `reshape` gives it the shape asked.
 
 # %% grade_id="05-jacobian"
 def jacobian(f, x):
     ### BEGIN SOLUTION
-    m = f(x).numel()
+    y = f(x)
     rows = []
-    for i in range(m):
-        x.grad = None  # each row starts from an empty .grad
-        one_hot = torch.zeros(m)
+    for i in range(y.numel()):
+        one_hot = torch.zeros(y.numel())
         one_hot[i] = 1.0
-        f(x).backward(one_hot)
+        x.grad = None  # each row starts from an empty .grad
+        y.backward(one_hot.reshape(y.shape), retain_graph=True)  # a gradient of y's shape
         rows.append(x.grad)
-    return torch.stack(rows)
+    return torch.stack(rows).reshape(y.shape + x.shape)
     ### END SOLUTION
 
 
@@ -136,6 +138,7 @@ check.vjp_other_shapes(vjp_tanh)
 #
 # - `backward()` needs a starting gradient; it makes one up (a 1) only for a single number.
 # - `y.backward(v)` computes the vector-Jacobian product `v @ J`, one entry per input.
-# - One-hot vectors pick out rows of the Jacobian; reset `.grad` between them.
+# - One-hot gradients of `y`'s shape pick out the Jacobian one element of `y` at a time;
+#   reset `.grad` between them.
 #
 # Next: [exercises 06](ex06_retain_grad.ipynb).

@@ -14,28 +14,31 @@ print(xs.shape, ys.shape, ys[:10])
 
 
 # %% [markdown]
-# ## 1 · Fix the bug: a classifier that does not learn
+# ## 1 · Fix the bug: a loop that stops at its second step
 #
 # The model is a `Sequential` of `Linear(2, 16)`, `Tanh()` and `Linear(16, 2)`; the loss is
-# cross-entropy; the optimizer plain SGD. The loop below runs without an error, and the loss does
-# not move:
+# cross-entropy; the optimizer plain SGD. The data never change, so this loop computes the loss
+# once and goes back through the same graph at every step, kept with `retain_graph=True`. Its
+# first step works; its second raises:
 
 # %%
 def train(model, optimizer, xs, ys, steps):
     loss_fn = torch.nn.CrossEntropyLoss()
+    loss = loss_fn(model(xs), ys)
     losses = []
     for step in range(steps):
-        loss = loss_fn(model(xs), ys)
-        loss.backward()
         optimizer.zero_grad()
+        loss.backward(retain_graph=True)
         optimizer.step()
         losses.append(loss.item())
     return losses
 
 
 model = check.make_model()
-losses = train(model, torch.optim.SGD(model.parameters(), lr=0.5), xs, ys, 100)
-print(f"loss: {losses[0]:.4f} at the start, {losses[-1]:.4f} after 100 steps")
+try:
+    train(model, torch.optim.SGD(model.parameters(), lr=0.5), xs, ys, 100)
+except RuntimeError as error:
+    print("RuntimeError:", str(error).split(":")[0])
 
 
 # %% [markdown]
@@ -48,7 +51,7 @@ def train(model, optimizer, xs, ys, steps):
     losses = []
     for step in range(steps):
         optimizer.zero_grad()  # forget the last step's gradients before computing new ones
-        loss = loss_fn(model(xs), ys)
+        loss = loss_fn(model(xs), ys)  # a new graph, from the parameters as they are now
         loss.backward()
         optimizer.step()
         losses.append(loss.item())
@@ -106,17 +109,22 @@ check.gradient_norms(gradient_norms)
 
 
 # %% [markdown]
-# ## 4 · Write it: accuracy, without a graph
+# ## 4 · Write it: accuracy, in the middle of training
 #
 # Write `accuracy(model, xs, ys)`: the fraction of points whose highest score (the `argmax` over
-# dimension 1 of `model(xs)`) is their label, as a Python float. Evaluation needs no gradients, so
-# run the model under `torch.no_grad()`: no graph is built, which saves memory and time.
+# dimension 1 of `model(xs)`) is their label, as a Python float. Notebook 14 measured it once,
+# after training; here it is called between training steps, on a model with a
+# `torch.nn.Dropout` layer. Evaluate the network as it will be used, with no hidden unit
+# dropped and no graph recorded, and hand the model back as you got it, ready for the next
+# training step (notebook 10).
 
 # %% grade_id="14-accuracy"
 def accuracy(model, xs, ys):
     ### BEGIN SOLUTION
-    with torch.no_grad():
+    model.eval()  # dropout off: the network as it will be used
+    with torch.no_grad():  # no graph: evaluation needs no gradients
         predicted = model(xs).argmax(dim=1)
+    model.train()  # back to training mode for the next step
     return (predicted == ys).float().mean().item()
     ### END SOLUTION
 
@@ -127,11 +135,12 @@ check.accuracy(accuracy)
 # %% [markdown]
 # ## Summary
 #
-# - A training step is: forward, `backward()`, `step()`, with one reset of the gradients after
-#   `step()` and before the next `backward()` (usually `zero_grad()` first in the step). A reset
-#   between `backward()` and `step()`, or none at all, trains on the wrong gradients or none.
+# - A training step is: reset the gradients, forward, `backward()`, `step()`. The forward pass
+#   runs at every step, even on the same data: the last step's graph saved the parameters as
+#   they were, and `step()` has changed them in place since.
 # - Frozen parameters get no `.grad`; per-layer gradient norms show where learning stalls.
-# - Evaluate under `torch.no_grad()`.
+# - Evaluate in `model.eval()` mode and under `torch.no_grad()`: the first changes what
+#   layers such as dropout compute, the second what autograd records; then `model.train()`.
 #
 # You have reached the end of the exercises. The worked answers are in `solutions/` of the
 # course's repository; in a class, your instructor has them.

@@ -14,7 +14,13 @@ from .anomaly import detect_anomaly, set_detect_anomaly
 from .engine import _as_tuple, _check_outputs, _make_grads, backward, run_backward
 from .function import Function, FunctionCtx
 from .gradient_ops import Stack
+from . import graph
 from .graph import Node
+from .multi_grad_hook import register_multi_grad_hook
+
+# torch.autograd.graph.register_multi_grad_hook asks the running backward pass which nodes it
+# runs: it needs the engine, which needs graph.py, so it is given to that module from here.
+graph.register_multi_grad_hook = register_multi_grad_hook
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "Node", "Variable", "gradcheck",
            "gradgradcheck", "functional", "profiler",

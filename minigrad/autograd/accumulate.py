@@ -13,6 +13,7 @@ from .. import _grad_mode
 from ..tensor import Tensor
 from .graph import Node
 from .hook_results import checked_hook_result
+from .numpy_quiet import _run_quietly
 
 
 class AccumulateGrad(Node):
@@ -104,8 +105,17 @@ def accumulate_into(tensor: Tensor, grad: Tensor | np.ndarray, keep_graph: bool)
             new._bump_version()
     elif keep_graph:
         tensor._grad = tensor._grad + grad
-    else:  # grad mode is off: nothing is recorded
-        tensor._grad.add_(grad if is_tensor else Tensor(np.asarray(grad)))
+    else:  # grad mode is off: nothing is recorded, `.grad += grad`
+        total = tensor._grad
+        into = total._data
+        if (into.shape == data.shape and into.dtype == data.dtype and into.dtype.kind == "f"
+                and 0 not in into.strides and not total._is_inference and into.flags.writeable):
+            # what add_ does under no_grad (`_inplace.update`), without making a tensor of
+            # the array, the method's argument checks and the cases that cannot happen here
+            _run_quietly(np.add, into, data, out=into)
+            total._bump_version()
+        else:  # a .grad the learner set: broadcast, cast, refused as add_ does
+            total.add_(grad if is_tensor else Tensor(np.asarray(grad)))
 
 
 _warned_grad_cycle = False

@@ -28,8 +28,8 @@ from ..tensor import Tensor
 from . import anomaly, observe
 from .accumulate import AccumulateGrad, accumulate_into, grad_accumulator, warn_grad_cycle
 from .graph import Node
-from .node_call import (call_post_hooks, call_pre_hooks, call_tensor_hooks, materialize,
-                        validate)
+from .node_call import (call_post_hooks, call_pre_hooks, call_tensor_hooks, fitted_to_inputs,
+                        materialize, validate)
 from .numpy_quiet import _QUIET, _numpy_errors
 
 
@@ -271,7 +271,7 @@ class GraphTask:
             grad_inputs = node._one_per_input(grad_inputs)
         for g, (shape, dtype) in zip(grad_inputs, node._input_meta):
             if g is not None and (g.shape != shape or g.dtype != dtype):
-                return validate(node, grad_inputs)  # summed back to its input's shape, or cast
+                return fitted_to_inputs(node, grad_inputs)  # summed back to its shape, or cast
         return grad_inputs
 
     def run_node_in_full(self, node: Node, grads: list) -> tuple:

@@ -261,7 +261,7 @@ class Function:
             outputs = _inputs_returned(node, args, outputs, records, setup_context is not None)
         if records:
             _connect(node, args, outputs if isinstance(outputs, tuple) else (outputs,))
-        elif True in needs and getattr(outputs, "_base", None) is not None:
+        elif not enabled and getattr(outputs, "_base", None) is not None:
             _mark_no_grad_view(outputs)
         return outputs
 
@@ -277,7 +277,8 @@ def _apply_builtin(cls: type, args: tuple) -> Any:
     row `_apply_builtin`; tests/engine/test_fast_paths.py checks that both paths leave the same
     graph."""
     needs = tuple([  # (a.requires_grad, without the property's call)
-        isinstance(a, Tensor) and (a._requires_grad or a.grad_fn is not None) for a in args])
+        isinstance(a, Tensor) and (a._requires_grad or a.grad_fn is not None or (
+            a._base is not None and a._base.requires_grad)) for a in args])
     if True not in needs:
         return _compute(cls, args)
     node = cls._backward_cls()  # forward's ctx is the node it leaves in the graph
@@ -311,7 +312,7 @@ def _apply_builtin(cls: type, args: tuple) -> Any:
         meta.append((a._data.shape, a._data.dtype))
         if a.grad_fn is not None:
             edges.append((a.grad_fn, a._output_nr))
-        elif a._requires_grad and not a._made_in_no_grad:
+        elif a._requires_grad:
             edges.append((grad_accumulator(a), 0))
         else:
             if a._made_in_no_grad:
@@ -347,8 +348,8 @@ def _compute(cls: type, args: tuple) -> Any:
     versions of what it changed in place; no node (forward's ctx is a plain FunctionCtx that
     nothing keeps, told that no input needs a gradient: none will be asked for), and grad
     mode left as it is (off, or on with no input that requires grad: forward's own operations
-    record nothing either way). A view of an input that requires grad, made under no_grad, is
-    marked so (`_mark_no_grad_view`), as in `apply`."""
+    record nothing either way). A view made under no_grad is marked so
+    (`_mark_no_grad_view`), as in `apply`."""
     ctx = FunctionCtx()
     ctx._forward_cls = cls  # (what a node's class says: some forwards read their Function)
     ctx.needs_input_grad = (False,) * len(args)
@@ -359,8 +360,7 @@ def _compute(cls: type, args: tuple) -> Any:
         _numpy_errors.reset(quiet)
     for tensor in ctx._dirty:  # changed in place: PyTorch counts one more version
         tensor._bump_version()
-    if getattr(out, "_base", None) is not None and any(
-            isinstance(a, Tensor) and a.requires_grad for a in args):
+    if getattr(out, "_base", None) is not None and not _grad_mode.state.enabled:
         _mark_no_grad_view(out)
     return out
 
@@ -455,7 +455,7 @@ def _connect(node: BackwardFunction, args: tuple, outs: tuple) -> None:
         if a.grad_fn is not None:  # the node that made it,
             edges.append((a.grad_fn, a._output_nr))
             kept.append(None)
-        elif a._requires_grad and not a._made_in_no_grad:  # the AccumulateGrad of a leaf,
+        elif a._requires_grad:  # the AccumulateGrad of a leaf (by its own flag),
             edges.append((grad_accumulator(a), 0))
             kept.append(None)
         else:  # or nowhere: the node remembers the input itself, for diagrams
@@ -501,33 +501,46 @@ def _with_absent_inputs(args: tuple, optional: tuple, edges: list, meta: list,
 
 
 def _mark_no_grad_view(view: Tensor) -> None:
-    """A view made under no_grad of a tensor that requires grad still requires grad, as in
-    PyTorch, yet no gradient reaches it or through it; changing it in place later with grad
-    mode on is refused (_inplace.check_inplace): was that change meant to be recorded? So is
-    using it in a recorded operation once its values have changed in place (its base's, or
-    another view's, change): its version then tells."""
-    view._requires_grad = view._made_in_no_grad = True
+    """A view made under no_grad requires grad whenever its base does (then or later: the
+    `requires_grad` property reads the base), as in PyTorch, yet no gradient reaches it or
+    through it. While its base requires grad, changing it in place with grad mode on is refused
+    (_inplace.check_inplace): was that change meant to be recorded? So is using it in a
+    recorded operation once its values have changed in place (its base's, or another view's,
+    change): its version then tells. An inference tensor's view is an inference tensor: it
+    has no version, and no grad mode to come back to."""
+    if view._is_inference:
+        return
+    view._made_in_no_grad = "inference" if _grad_mode.state.inference else "no_grad"
     view._version_when_made = view._version
 
 
 # PyTorch's advice that ends both of its errors about views made under no_grad: this one, and
 # _inplace's for changing such a view in place.
-NO_GRAD_VIEW_ADVICE = (
-    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
-    "your code by moving both the view and the inplace either both inside the no_grad block (if "
-    "you don't want the inplace to be tracked) or both outside (if you want the inplace to be "
-    "tracked).")
-ERR_NO_GRAD_VIEW_CHANGED = (
-    "A view was created in no_grad mode and its base or another view of its base has been "
-    f"modified inplace with grad mode enabled. {NO_GRAD_VIEW_ADVICE}")
+def no_grad_view_words(view: Tensor) -> tuple[str, str, str]:
+    """How PyTorch's errors about a view made under no_grad (or inference mode, for a view of a
+    normal tensor) name the mode it was made in, the mode of the change, and the block."""
+    if view._made_in_no_grad == "inference":
+        return "inference mode", "in normal mode", "inference_mode"
+    return "no_grad mode", "with grad mode enabled", "no_grad"
+
+
+def no_grad_view_advice(block: str) -> str:
+    """PyTorch's advice that ends both of its errors about views made under no_grad: this
+    module's, and _inplace's for changing such a view in place."""
+    return ("Given that this use case is ambiguous and error-prone, it is forbidden. You can "
+            "clarify your code by moving both the view and the inplace either both inside the "
+            f"{block} block (if you don't want the inplace to be tracked) or both outside (if you "
+            "want the inplace to be tracked).")
 
 
 def check_no_grad_view_unchanged(view: Tensor) -> None:
     """Refuse, as PyTorch does, to record an operation on a view made under no_grad whose
-    values have changed in place since it was made."""
+    values have changed in place since it was made, once its base requires grad."""
     made = view._version_when_made
-    if made is not None and view._version != made:
-        raise RuntimeError(ERR_NO_GRAD_VIEW_CHANGED)
+    if made is not None and view._version != made and view._base.requires_grad:
+        made_in, now, block = no_grad_view_words(view)
+        raise RuntimeError(f"A view was created in {made_in} and its base or another view of its "
+                           f"base has been modified inplace {now}. {no_grad_view_advice(block)}")
 
 
 _view_numbers = itertools.count()  # keys that keep a root's views in the order they were made

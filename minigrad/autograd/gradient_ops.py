@@ -56,6 +56,8 @@ def summed_to(data: np.ndarray, shape: tuple) -> np.ndarray:
     """SumTo's computation on an array: the leading dimensions broadcasting added, and those
     that were 1 in `shape`, summed in PyTorch's order."""
     lead = data.ndim - len(shape)
+    if data.shape[lead:] == shape:  # only leading dimensions added (a bias's): no reshape
+        return fidelity.sum_like_torch(data, tuple(range(lead)))
     axes = tuple(range(lead)) + tuple(
         lead + i for i, s in enumerate(shape) if s == 1 and data.shape[lead + i] != 1)
     return fidelity.sum_like_torch(data, axes, keepdims=True).reshape(shape)

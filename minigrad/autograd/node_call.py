@@ -83,12 +83,17 @@ def validate(node: Node, grad_inputs: tuple) -> tuple:
         if g is not None:
             data = g._data if type(g) is Tensor else g  # (a numpy array, in a pass on arrays)
             if data.shape != shape or data.dtype != dtype:
-                return tuple(_fitted_to_input(node, i, g) for i, g in enumerate(grad_inputs))
+                return fitted_to_inputs(node, grad_inputs)
     return grad_inputs  # as they mostly are
 
 
+def fitted_to_inputs(node: Node, grad_inputs: tuple) -> tuple:
+    """`validate`'s work once a gradient differs from its input in shape or dtype."""
+    return tuple([_fitted_to_input(node, i, g) for i, g in enumerate(grad_inputs)])
+
+
 def _fitted_to_input(node: Node, i: int, grad: Any) -> Any:
-    if grad is None or node.next_functions[i][0] is None:
+    if grad is None or node._next_functions[i][0] is None:
         return None
     shape, dtype = node._input_meta[i]
     if _grad_mode.state.enabled:  # building a graph of the backward: operations of it

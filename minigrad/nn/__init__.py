@@ -1,36 +1,47 @@
 """minigrad.nn: torch.nn's building blocks for models: Module, Parameter, layers, losses."""
-from . import functional, init, utils
+from . import functional, init, modules, utils
 from .activations import ELU, GELU, Hardtanh, LogSigmoid, ReLU6, SiLU, Softplus
 from .containers import Identity, ModuleDict, ModuleList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d
 from .conv_transpose import ConvTranspose1d, ConvTranspose2d
 from .dropout import Dropout, Dropout1d, Dropout2d
 from .embedding import Embedding
-from .layers import CrossEntropyLoss, LeakyReLU, Linear, MSELoss, ReLU, Sigmoid, Tanh
+from .layers import CrossEntropyLoss, LeakyReLU, Linear, MSELoss, PReLU, ReLU, Sigmoid, Tanh
 from .lazy import (LazyBatchNorm1d, LazyBatchNorm2d, LazyConv1d, LazyConv2d, LazyLinear,
                    UninitializedParameter)
 from .module import Module
 from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, InstanceNorm1d, InstanceNorm2d,
                             LayerNorm)
 from .parameter import Parameter
-from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from .padding import (ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad1d,
+                      ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
+                      ReplicationPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d)
+from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool2d
 from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
-from .tutorial_layers import (BCELoss, BCEWithLogitsLoss, Flatten, HuberLoss, KLDivLoss, L1Loss,
-                             LogSoftmax, NLLLoss, SmoothL1Loss, Softmax)
+from .tutorial_layers import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CosineSimilarity,
+                             Flatten, HuberLoss, KLDivLoss, L1Loss, LogSoftmax, NLLLoss,
+                             SmoothL1Loss, Softmax)
 
 __all__ = [
+           "AdaptiveAvgPool1d",
            "AdaptiveAvgPool2d",
+           "AvgPool1d",
            "AvgPool2d",
            "BCELoss",
            "BCEWithLogitsLoss",
            "BatchNorm1d",
            "BatchNorm2d",
            "BatchNorm3d",
+           "ConstantPad1d",
+           "ConstantPad2d",
+           "ConstantPad3d",
            "Conv1d",
            "Conv2d",
            "Conv3d",
            "ConvTranspose1d",
            "ConvTranspose2d",
+           "CosineEmbeddingLoss",
+           "CosineSimilarity",
            "CrossEntropyLoss",
            "Dropout",
            "Dropout1d",
@@ -57,29 +68,39 @@ __all__ = [
            "LazyConv2d",
            "LazyLinear",
            "LeakyReLU",
+           "Linear",
            "LogSigmoid",
            "LogSoftmax",
-           "Linear",
            "MSELoss",
            "MaxPool2d",
            "Module",
            "ModuleDict",
            "ModuleList",
            "NLLLoss",
+           "PReLU",
            "Parameter",
            "RNN",
-           "RNNCell",
            "RNNBase",
+           "RNNCell",
            "ReLU",
            "ReLU6",
-           "SiLU",
+           "ReflectionPad1d",
+           "ReflectionPad2d",
+           "ReflectionPad3d",
+           "ReplicationPad1d",
+           "ReplicationPad2d",
+           "ReplicationPad3d",
            "Sequential",
+           "SiLU",
            "Sigmoid",
            "SmoothL1Loss",
            "Softmax",
            "Softplus",
            "Tanh",
            "UninitializedParameter",
+           "ZeroPad1d",
+           "ZeroPad2d",
+           "ZeroPad3d",
            "functional",
            "init",
            "utils",

@@ -205,3 +205,23 @@ class MseLossBackward(Function):
 def _word(t: Tensor) -> str:
     """PyTorch's short dtype word in messages: Float, Double, Long..."""
     return t.dtype.tensor_type.replace("Tensor", "")
+
+
+class PreluKernel(Function):
+    """x where x > 0, else weight * x (weight broadcast over x, as F.prelu shapes it):
+    d x = g where x > 0, else weight * g; d weight = 0 where x > 0, else x * g (summed back to
+    the weight's shape as a broadcast gradient is)"""
+    node_name = "PreluKernelBackward0"
+
+    @staticmethod
+    def forward(ctx, x, weight):
+        ctx.save_for_backward(x, weight)
+        return Tensor(np.where(x._data > 0, x._data, weight._data * x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, weight = ctx.saved_tensors
+        positive = x > 0
+        need = ctx.needs_input_grad
+        return (where(positive, grad, weight * grad) if need[0] else None,
+                where(positive, 0.0, x * grad) if need[1] else None)

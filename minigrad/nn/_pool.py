@@ -362,4 +362,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
             raise RuntimeError("adaptive_avg_pool2d(): Expected input to have non-zero size for "
                                f"non-batch dimensions, but input has sizes {list(input.shape)} "
                                f"with dimension {dim} being empty")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"adaptive_avg_pool2d" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
     return AdaptiveAvgPool2D.apply(input, out)

@@ -15,15 +15,17 @@ from .. import _grad_mode
 from .._dtype import dtype as _dtype_cls
 from .._dtype import int64
 from ..ops import statistics
-from ..ops.pointwise import AddScalar, DivScalar, MulScalar
+from ..ops.pointwise import AddScalar, DivScalar, MulScalar, SubScalar
 from ..ops.pointwise_more import Xlogy
+from ..ops.selection import where
 from ..ops.shape import SqueezeDimInPlace, _dims
 from ..tensor import Tensor
 from ._bce import BinaryCrossEntropy, BinaryCrossEntropyWithLogits
 from ._conv import conv_transpose, convolution
-from ._ops import Addmm, LeakyRelu, MseLoss, NllLoss, NllLoss2d
+from ._ops import Addmm, LeakyRelu, MseLoss, NllLoss, NllLoss2d, PreluKernel
 from ._pad import pad
 from ._pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
+from ._pool1d import adaptive_avg_pool1d, avg_pool1d
 from ._smooth_losses import HuberLoss, SmoothL1Loss
 from .activations import elu, gelu, hardtanh, logsigmoid, relu6, silu, softplus
 from .dropout import dropout, dropout1d, dropout2d
@@ -31,7 +33,9 @@ from .embedding import embedding
 from .normalization import batch_norm, instance_norm, layer_norm
 
 __all__ = [
+    "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
+    "avg_pool1d",
     "avg_pool2d",
     "batch_norm",
     "binary_cross_entropy",
@@ -41,6 +45,7 @@ __all__ = [
     "conv3d",
     "conv_transpose1d",
     "conv_transpose2d",
+    "cosine_embedding_loss",
     "cosine_similarity",
     "cross_entropy",
     "dropout",
@@ -65,6 +70,7 @@ __all__ = [
     "normalize",
     "one_hot",
     "pad",
+    "prelu",
     "relu",
     "relu6",
     "sigmoid",
@@ -89,6 +95,38 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
         raise NotImplementedError(f'"leaky_relu_cpu" not implemented for '
                                   f"'{input.dtype.tensor_type.replace('Tensor', '')}'")
     return LeakyRelu.apply(input, negative_slope)
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:  # noqa: A002
+    """leaky_relu with a learned slope: x where x > 0, else weight * x, one weight for all
+    channels or one per channel (dimension 1). PyTorch's checks, then its reshape of the weight
+    to broadcast (ViewBackward0) when the dimensions differ."""
+    if not isinstance(weight, Tensor):
+        raise TypeError(f"prelu(): argument 'weight' (position 2) must be Tensor, not "
+                        f"{type(weight).__name__}")
+    if input.dtype is not weight.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got "
+                           f"{input.dtype.scalar_name} and {weight.dtype.scalar_name}")
+    if weight.numel() != 1:
+        if input.ndim == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = input.shape[1] if input.ndim > 1 else 1
+        if channels != weight.numel():
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
+                               f"parameter numbers = {weight.numel()} and channel size = "
+                               f"{channels}.")
+    if weight.ndim > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {weight.ndim}")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"prelu_cpu" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
+    if input.ndim != weight.ndim:
+        shape = [1] * input.ndim
+        if input.ndim > 1:
+            shape[1] = weight.numel()
+        weight = weight.reshape(shape)
+    return PreluKernel.apply(input, weight)
 
 
 def tanh(input: Tensor) -> Tensor:
@@ -467,6 +505,31 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
         for norm in norms:
             norm.clamp_min_(eps)
     return ((x1 / norms[0]) * (x2 / norms[1])).sum(dim)
+
+
+def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0,
+                          size_average: None = None, reduce: None = None,
+                          reduction: str = "mean") -> Tensor:
+    """1 - cos(x1, x2) where target is 1, max(0, cos(x1, x2) - margin) where it is -1 (0
+    elsewhere), as PyTorch composes it: its squared lengths get 1e-12 each before the root."""
+    if target.ndim not in (0, 1):
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    rows = 2 if target.ndim == 1 else 1
+    if input1.ndim != rows or input2.ndim != rows:
+        raise RuntimeError(f"{target.ndim}D target tensor expects {rows}D input tensors, but "
+                           f"found inputs with sizes {list(input1.shape)} and "
+                           f"{list(input2.shape)}.")
+    _check_reduction(reduction)
+    dim = target.ndim
+    products = (input1 * input2).sum(dim)
+    lengths = (AddScalar.apply((input1 * input1).sum(dim), 1e-12)
+               * AddScalar.apply((input2 * input2).sum(dim), 1e-12))
+    cos = products / lengths.sqrt_()
+    zeros = cos.detach().new_zeros(cos.shape)
+    ones = cos.detach().new_ones(cos.shape)  # C++'s `1 - cos`: ones, less cos (SubBackward0)
+    loss = (where(target == 1, ones - cos, zeros)
+            + where(target == -1, SubScalar.apply(cos, margin).clamp_min_(0), zeros))
+    return loss if reduction == "none" else loss.sum() if reduction == "sum" else loss.mean()
 
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,

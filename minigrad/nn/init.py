@@ -6,11 +6,14 @@ import math
 import warnings
 from typing import Any
 
+import numpy as np
+
 from .. import _grad_mode
 from ..tensor import Tensor
 
 __all__ = ["calculate_gain", "constant_", "eye_", "kaiming_normal_", "kaiming_uniform_",
-           "normal_", "ones_", "uniform_", "xavier_normal_", "xavier_uniform_", "zeros_"]
+           "normal_", "ones_", "orthogonal_", "uniform_", "xavier_normal_", "xavier_uniform_",
+           "zeros_"]
 
 LINEAR = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
           "conv_transpose3d", "sigmoid")
@@ -115,6 +118,30 @@ def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
                     nonlinearity: str = "leaky_relu", generator: Any = None) -> Tensor:
     std = _kaiming_std(tensor, a, mode, nonlinearity)
     return tensor if std is None else normal_(tensor, 0, std, generator)
+
+
+def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tensor:
+    """A (semi-)orthogonal matrix (the dimensions after the first flattened), times gain: the
+    Q of the QR factorisation of a standard normal draw, its columns' signs made those of R's
+    diagonal, as PyTorch makes it. numpy factorises float32 in double precision and LAPACK's
+    single precision is PyTorch's: the last bits of Q may differ."""
+    if tensor.ndim < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.size(0)
+    cols = tensor.numel() // rows
+    flattened = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator).numpy()
+    if rows < cols:
+        flattened = flattened.T
+    q, r = np.linalg.qr(flattened)
+    q = (q * np.sign(np.diag(r))).astype(flattened.dtype)
+    if rows < cols:
+        q = q.T
+    with _grad_mode.no_grad():
+        tensor.copy_(tensor.new_tensor(q).view_as(tensor))
+        tensor.mul_(gain)
+    return tensor
 
 
 from .._subset import module_getattr as _module_getattr  # noqa: E402

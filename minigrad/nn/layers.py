@@ -76,6 +76,23 @@ class LeakyReLU(Module):
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
 
 
+class PReLU(Module):
+    """x where x > 0, else a * x, with the slope a learned: one for all channels, or
+    num_parameters of them (one per channel, dimension 1), each starting at `init`."""
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, device: Any = None,
+                 dtype: Any = None) -> None:
+        super().__init__()
+        self.num_parameters, self.init = num_parameters, init
+        self.weight = Parameter(empty(num_parameters, dtype=dtype).fill_(init))
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"
+
+
 class Tanh(Module):
     def forward(self, input: Tensor) -> Tensor:
         return input.tanh()

@@ -1,4 +1,4 @@
-"""MaxPool2d, AvgPool2d and AdaptiveAvgPool2d, as in torch.nn (see `functional.max_pool2d`,
+"""MaxPool2d, AvgPool2d, AdaptiveAvgPool2d and their 1-d forms, as in torch.nn (see `functional.max_pool2d`,
 `avg_pool2d`, `adaptive_avg_pool2d`). They print their arguments as given, as PyTorch does."""
 from __future__ import annotations
 
@@ -61,3 +61,41 @@ class AdaptiveAvgPool2d(Module):
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}"
+
+
+class AvgPool1d(Module):
+    """The mean of each window along the last dimension (stride defaults to kernel_size); its
+    sizes are kept as 1-tuples, as PyTorch's are."""
+
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                 ceil_mode: bool = False, count_include_pad: bool = True) -> None:
+        super().__init__()
+        self.kernel_size = _single(kernel_size)
+        self.stride = _single(stride if stride is not None else kernel_size)
+        self.padding = _single(padding)
+        self.ceil_mode, self.count_include_pad = ceil_mode, count_include_pad
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AdaptiveAvgPool1d(Module):
+    """Means over windows that tile the last dimension into output_size."""
+
+    def __init__(self, output_size: Any) -> None:
+        super().__init__()
+        self.output_size = output_size
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.adaptive_avg_pool1d(input, self.output_size)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+def _single(value: Any) -> tuple:
+    return tuple(value) if isinstance(value, (list, tuple)) else (value,)

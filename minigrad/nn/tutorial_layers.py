@@ -139,3 +139,29 @@ class NLLLoss(Module):
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.nll_loss(input, target, self.weight, ignore_index=self.ignore_index,
                           reduction=self.reduction)
+
+
+class CosineEmbeddingLoss(Module):
+    """Pulls pairs marked 1 together and pushes pairs marked -1 apart, by their cosine (see
+    `functional.cosine_embedding_loss`)."""
+
+    def __init__(self, margin: float = 0.0, size_average: None = None, reduce: None = None,
+                 reduction: str = "mean") -> None:
+        super().__init__()
+        self.margin, self.reduction = margin, reduction
+
+    def forward(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
+        return F.cosine_embedding_loss(input1, input2, target, margin=self.margin,
+                                       reduction=self.reduction)
+
+
+class CosineSimilarity(Module):
+    """The cosine of the angle between x1 and x2 along dim (see
+    `functional.cosine_similarity`)."""
+
+    def __init__(self, dim: int = 1, eps: float = 1e-8) -> None:
+        super().__init__()
+        self.dim, self.eps = dim, eps
+
+    def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
+        return F.cosine_similarity(x1, x2, self.dim, self.eps)

@@ -11,7 +11,7 @@ from ..autograd.function import Function, FunctionCtx
 from ..fidelity import vector_math
 from ..tensor import Tensor
 from .operands import as_tensor_pair, refuse_bool, result_like, zero_gradient
-from .scalars import AddScalar, DivScalar, MulScalar  # noqa: F401 - (re-exported)
+from .scalars import AddScalar, DivScalar, MulScalar, SubScalar  # noqa: F401 - (re-exported)
 from .selection import Clamp, Relu, Sgn, sign, where  # noqa: F401 - (re-exported)
 
 

@@ -22,6 +22,19 @@ class AddScalar(Function):
         return grad, None
 
 
+class SubScalar(Function):
+    """a tensor minus a number inside PyTorch's C++ code: grad_fn SubBackward1."""
+    node_name = "SubBackward1"
+
+    @staticmethod
+    def forward(ctx, a, other):
+        return result_like(a._data - other, a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
+
+
 class MulScalar(Function):
     """a tensor times a number where PyTorch's own C++ code multiplies (inside cross_entropy's
     label smoothing, say): grad_fn MulBackward1. Python's `x * 2` is MulBackward0."""

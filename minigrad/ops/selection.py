@@ -9,7 +9,7 @@ import numpy as np
 from .._dtype import result_type
 from ..autograd.function import Function
 from ..tensor import Tensor
-from .operands import as_tensor_pair, result_like, zero_gradient
+from .operands import as_tensor_pair, check_broadcast, result_like, zero_gradient
 from .scalars import DivScalar
 
 
@@ -171,6 +171,11 @@ class Where(Function):
 
 def where(condition: Tensor, a: Any, b: Any) -> Tensor:
     a, b = as_tensor_pair(a, b)
+    if not condition.shape == a.shape == b.shape:  # PyTorch's error, shape by shape in order
+        shape = condition.shape
+        for operand in (a, b):
+            check_broadcast(shape, operand.shape)
+            shape = np.broadcast_shapes(shape, operand.shape)
     return Where.apply(condition, a, b)
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..autograd.function import Function
+from ..fidelity import vector_math
 from ..tensor import Tensor
 from .operands import result_like
 from .pointwise import MulScalar
@@ -302,8 +303,9 @@ class Logsumexp(Function):
         x = a._data
         top = np.max(x, axis=dims, keepdims=True) if a.numel() else np.zeros((1,) * a.ndim)
         top = np.where(np.isinf(top), 0, top).astype(x.dtype)
-        summed = np.sum(np.exp(x - top), axis=dims, keepdims=True)
-        out = result_like(np.log(summed) + top, a)
+        # exp and log as PyTorch's at::exp and log_ compute them (its vector math's bits)
+        summed = np.sum(vector_math.exp_like_torch(x - top), axis=dims, keepdims=True)
+        out = result_like(vector_math.log_like_torch(summed) + top, a)
         ctx.dims, ctx.keepdim = dims, keepdim
         out = out if keepdim else Tensor(np.squeeze(out._data, axis=dims))
         ctx.save_for_backward(a, out)

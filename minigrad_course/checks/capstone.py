@@ -41,11 +41,11 @@ def make_model(seed: int = 0) -> nn.Module:
 TRAIN_BUGGY = """\
 def train(model, optimizer, xs, ys, steps):
     loss_fn = torch.nn.CrossEntropyLoss()
+    loss = loss_fn(model(xs), ys)
     losses = []
     for step in range(steps):
-        loss = loss_fn(model(xs), ys)
-        loss.backward()
         optimizer.zero_grad()
+        loss.backward(retain_graph=True)
         optimizer.step()
         losses.append(loss.item())
     return losses"""
@@ -113,9 +113,9 @@ def _train_judge(checks: Checks, case: list, got: dict) -> None:
                   "step is asked: the optimizer given does the update.")
     if steps == STEPS and floats:
         checks.expect(lambda: losses[-1] < 0.5 * losses[0],
-                      f"{call_text}: the loss did not go down. Hint: in which order do "
-                      "zero_grad(), backward() and step() have to come, so that step() sees "
-                      "this step's gradient?")
+                      f"{call_text}: the loss did not go down. Hint: is each step's loss "
+                      "computed from the parameters as they are now, and does step() see "
+                      "this step's gradient, and only it?")
     xs, ys = two_moons(points, seed)
     expected, parameters = _descent(make_model(seed), xs, ys, lr, steps)
     if floats:
@@ -134,6 +134,12 @@ def _train_judge(checks: Checks, case: list, got: dict) -> None:
 train = Exercise(
     "train(model, optimizer, xs, ys, steps)", ("train_fn",), run=_train_run,
     judge=_train_judge, seed=0, buggy=(TRAIN_BUGGY, "train"),
+    hints={"modified by an inplace operation": "step() changes the parameters in place, and "
+                                               "the graph saved them as they were: which graph "
+                                               "can give this step's gradient? (notebook 08)",
+           "backward through the graph a second time": "a graph is gone after its backward: "
+                                                       "which graph should each step go back "
+                                                       "through? (notebook 09)"},
     cases=lambda rng: [[0, 100, STEPS, 0.5], [2, 60, 30, 0.2],
                        [int(rng.integers(3, 10**6)), int(rng.integers(30, 80)),
                         int(rng.integers(10, 40)), round(float(rng.uniform(0.05, 0.5)), 3)]],
@@ -228,44 +234,69 @@ gradient_norms = Exercise(
             "three models, and leaves the gradients alone.")
 
 
+def make_dropout_model(seed: int = 0) -> nn.Module:
+    """make_model's network, with the same weights, and dropout before its last layer."""
+    random.manual_seed(seed)
+    return nn.Sequential(nn.Linear(2, 16), nn.Tanh(), nn.Dropout(0.5), nn.Linear(16, 2))
+
+
 class _Recording(nn.Module):
-    """Wraps a model and remembers whether gradients were being recorded when it ran."""
+    """Wraps a model and remembers, each time it ran, whether gradients were being recorded
+    and whether its dropout was in training mode."""
 
     def __init__(self, model: nn.Module) -> None:
         super().__init__()
         self.model = model
         self.recorded: list[bool] = []
+        self.dropping: list[bool] = []
 
     def forward(self, xs: Tensor) -> Tensor:
         self.recorded.append(_grad_mode.is_grad_enabled())
+        # A plain loop: a generator is a function of its own, which Watch would take for the
+        # learner calling one of the check's.
+        dropping = False
+        for layer in self.model.modules():
+            dropping = dropping or isinstance(layer, nn.Dropout) and layer.training
+        self.dropping.append(dropping)
         return self.model(xs)
 
 
 def _accuracy_run(accuracy_of: Callable, case: list) -> dict:
     seed, points = case
     xs, ys = two_moons(points, seed)
-    model = _Recording(make_model(seed))
+    model = _Recording(make_dropout_model(seed))
     with Watch(given=(_Recording.forward,)):
         result = call(accuracy_of, model, xs, ys)
     left_off = not _grad_mode.is_grad_enabled()
     _grad_mode.set_grad_enabled(True)  # as it was, so that the rest of the check records
-    return {"accuracy": value_data(result), "recorded": model.recorded, "left_off": left_off,
+    return {"accuracy": value_data(result), "recorded": model.recorded,
+            "dropping": model.dropping, "left_off": left_off,
+            "left_in_eval": not all(layer.training for layer in model.modules()),
             "still_trained": all(p.requires_grad for p in model.parameters())}
 
 
 def _accuracy_judge(checks: Checks, case: list, got: dict) -> None:
     seed, points = case
     xs, ys = two_moons(points, seed)
-    # Not under no_grad: the answer's point, which this line has no need to show.
+    # Not under no_grad, nor in eval mode: the answer's points, which these lines have no need
+    # to show (the network without its dropout layer is the network in eval mode).
     wanted = float((make_model(seed)(xs)._data.argmax(axis=1) == ys._data).mean())
     which = f"on {points} points"
     result = got["accuracy"]
     kind = "a tensor" if isinstance(result, dict) and "tensor" in result else describe(result)
     checks.expect(type(result) is float, f"{which}: it should return a Python float, not "
                   f"{kind}. Hint: .item() turns a tensor of one element into a number.")
-    checks.expect(same_numbers(got["accuracy"], wanted), f"{which}: that is not the fraction "
-                  "of points whose highest score is their label. Hint: argmax over dim 1, "
-                  "compare with ys.")
+    dropping = any(got["dropping"])
+    checks.expect(not dropping, f"{which}: the model ran in training mode, so its dropout "
+                  "zeroed random hidden units and the accuracy changes from call to call. "
+                  "Hint: which method of a module switches dropout off? (notebook 10)")
+    if not dropping:
+        checks.expect(same_numbers(got["accuracy"], wanted), f"{which}: that is not the "
+                      "fraction of points whose highest score is their label. Hint: argmax "
+                      "over dim 1, compare with ys.")
+    checks.expect(not got["left_in_eval"], f"{which}: after accuracy() returned, the model is "
+                  "still in evaluation mode, so training would go on without dropout. Hint: "
+                  "put it back as you found it.")
     checks.expect(got["recorded"] and not any(got["recorded"]),
                   f"{which}: the model ran with gradients enabled (torch.is_grad_enabled() "
                   "was True). Hint: evaluation needs no gradients: which block turns recording "
@@ -283,8 +314,8 @@ accuracy = Exercise(
     "accuracy(model, xs, ys)", ("accuracy_of",), run=_accuracy_run, judge=_accuracy_judge,
     cases=lambda rng: [[0, 100], [4, 80], [int(rng.integers(5, 10**6)), int(rng.integers(40,
                                                                                           120))]],
-    success="accuracy is right for three models, runs the model without recording, and "
-            "leaves recording on.")
+    success="accuracy is right for three models with dropout, runs each in evaluation mode "
+            "without recording, and leaves it training, with recording on.")
 
 
 def _snapshot(model: nn.Module) -> list[np.ndarray]:

@@ -58,10 +58,48 @@ def _jacobian_cases(rng: np.random.Generator) -> list[dict]:
             case("tanh", *sizes)]
 
 
+# The exercise's functions take tensors of any shape: name -> (description, f from x and M,
+# the shape of x for an M of shape (m, n), its Jacobian, of shape y.shape + x.shape, by hand).
+SHAPED_FUNCTIONS = {
+    "square": ("f(x) = x ** 2 on a matrix", lambda x, m: x ** 2, lambda m: m.shape,
+               lambda x, m: np.einsum("ij,ik,jl->ijkl", 2 * x, np.eye(x.shape[0]),
+                                      np.eye(x.shape[1]))),
+    "matmul": ("f(x) = M @ x on a matrix", lambda x, m: Tensor(m) @ x,
+               lambda m: (m.shape[1], 2),
+               lambda x, m: np.einsum("ac,bd->abcd", m, np.eye(x.shape[1]))),
+    "row sums": ("f(x) = tanh(x).sum(dim=1)", lambda x, m: x.tanh().sum(dim=1),
+                 lambda m: m.shape,
+                 lambda x, m: np.einsum("ac,cd->acd", np.eye(x.shape[0]), 1 - np.tanh(x) ** 2)),
+    "total": ("f(x) = (x * x).sum(), a single number", lambda x, m: (x * x).sum(),
+              lambda m: m.shape, lambda x, m: 2 * x),
+}
+
+
+def _shaped_cases(rng: np.random.Generator) -> list[dict]:
+    """The lesson's vectors, then matrices and a single number: J of shape y.shape + x.shape.
+    Random numbers and sizes: no Jacobian can be written in."""
+    def case(kind: str, outputs: int, inputs: int) -> dict:
+        m = rng.normal(size=(outputs, inputs))
+        return {"kind": kind, "x": rng.normal(size=SHAPED_FUNCTIONS[kind][2](m)), "m": m}
+    vectors = _jacobian_cases(rng)
+    sizes = [int(n) for n in rng.integers(2, 4, size=2)]
+    return [vectors[1], vectors[3], case("square", 2, 3), case("matmul", 2, 3),
+            case("row sums", *sizes), case("total", 3, 2)]
+
+
+def _function(case: dict) -> tuple[str, Callable, Callable]:
+    """(description, f, its Jacobian by hand) of a case of either table."""
+    if case["kind"] in FUNCTIONS and case["x"].ndim == 1:
+        description, f, exact = FUNCTIONS[case["kind"]]
+    else:
+        description, f, _, exact = SHAPED_FUNCTIONS[case["kind"]]
+    return description, f, exact
+
+
 def _jacobian_run(jacobian_of: Callable, case: dict) -> dict:
     from minigrad.autograd import functional
 
-    f = FUNCTIONS[case["kind"]][1]
+    f = _function(case)[1]
     x = Tensor(case["x"].copy(), requires_grad=True)
     outputs: list[Tensor] = []
 
@@ -72,8 +110,8 @@ def _jacobian_run(jacobian_of: Callable, case: dict) -> dict:
 
     passes: list[np.ndarray] = []
 
-    def remember(grad: Tensor) -> None:  # each pass's row
-        passes.append(np.array(grad._data))
+    def remember(grad: Tensor) -> None:  # each pass's row, flattened
+        passes.append(np.array(grad._data).reshape(-1))
 
     x.register_hook(remember)
     with Watch({functional.jacobian: "torch.autograd.functional.jacobian"},
@@ -86,38 +124,45 @@ def _jacobian_run(jacobian_of: Callable, case: dict) -> dict:
 
 
 def _jacobian_judge(checks: Checks, case: dict, got: dict) -> None:
-    description, _, exact = FUNCTIONS[case["kind"]]
+    description, _, exact = _function(case)
     expected = exact(case["x"], case["m"])
-    which = f"for {description}, {expected.shape[0]} outputs and {expected.shape[1]} inputs"
+    x_shape = case["x"].shape
+    y_shape = expected.shape[:expected.ndim - len(x_shape)]
+    which = f"for {description}, y of shape {y_shape} and x of shape {x_shape}"
     if got["called"]:
         checks.fail_now(f"{which}: it calls {got['called'][0]}, which is what the exercise "
                         "asks you to write.")
     mine = as_array(got["jacobian"])
     if not checks.expect(mine is not None and mine.shape == expected.shape,
-                         f"{which}: expected a matrix with one row per output and one "
-                         "column per input. Hint: row i is x.grad after a backward with a "
-                         "one-hot gradient picking output i."):
+                         f"{which}: expected J of shape y.shape + x.shape = {expected.shape}, "
+                         f"got {describe(got['jacobian'])}. Hint: one row per element of y, "
+                         "each of x's shape; stack them, then reshape."):
         return
     checks.expect(same_numbers(mine, expected),
-                  f"{which}: the rows are not the derivatives of each output. Hint: "
-                  "x.grad accumulates; start each row from an empty .grad, and copy it.")
-    rows = list(expected)
+                  f"{which}: the entries are not the derivatives of each element of y. Hint: "
+                  "x.grad accumulates; start each row from an empty .grad, copy it, and "
+                  "check which element of y each one-hot gradient picks.")
+    rows = list(expected.reshape(-1, case["x"].size))  # one per element of y, flattened
+    wanted = len(rows)
     for grad in got["passes"]:
         match = next((i for i, row in enumerate(rows) if same_numbers(grad, row)), None)
         if match is not None:
             rows.pop(match)
     runs = got["backward_runs"]
-    checks.expect(runs == len(expected) and got["from_f"] and not rows,
-                  f"{which}: J should come from {len(expected)} backward passes through "
-                  f"f's graph, one per row (it ran {runs}, "
+    checks.expect(runs == wanted and got["from_f"] and not rows,
+                  f"{which}: J should come from {wanted} backward passes through "
+                  f"f's graph, one per element of y (it ran {runs}, "
                   f"{'not all' if not got['from_f'] else 'all'} from f's output). Hint: each "
-                  "row is what one backward(v) with a one-hot v leaves in x.grad.")
+                  "row is what one backward(v) with a one-hot v of y's shape leaves in x.grad.")
 
 
 jacobian = Exercise(
-    "jacobian(f, x)", ("jacobian_of",), cases=_jacobian_cases, run=_jacobian_run,
+    "jacobian(f, x)", ("jacobian_of",), cases=_shaped_cases, run=_jacobian_run,
     judge=_jacobian_judge, seed=6,
-    success="jacobian builds J for 5 functions, one backward pass through f per row.")
+    hints={"Mismatch in shape": "the gradient argument of backward() has the shape of the "
+                                "tensor it starts from: a one-hot of y's shape (notebook 05)."},
+    success="jacobian builds J of shape y.shape + x.shape for vectors, matrices and a single "
+            "number, one backward pass through f per element of y.")
 
 
 def _vjp_cases(rng: np.random.Generator, shapes: tuple) -> list[dict]:

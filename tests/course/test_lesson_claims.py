@@ -159,6 +159,23 @@ b.requires_grad_()
 node = (a * b).grad_fn
 assert node._saved_self is a and node._saved_other is b
 """, BOTH),
+    # 08: a backward that fails part-way has already run, and freed, the nodes before the
+    # failing one (the diagram of exponential shows mul_'s node with its saved tensors freed).
+    ("08", "The failed pass already ran and freed `mul_`'s node.", """
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+exponential = (x * 1).exp()
+exponential.mul_(2)
+try:
+    exponential.sum().backward()
+    raise AssertionError("backward ran through a changed saved tensor")
+except RuntimeError:
+    pass
+try:
+    exponential.grad_fn._saved_other
+    raise AssertionError("mul_'s node still holds what it saved")
+except RuntimeError as error:
+    assert "already been freed" in str(error)
+""", BOTH),
     ("08", "The loss was computed with the old `w`", """
 w = torch.tensor([1.0, 2.0], requires_grad=True)
 with torch.no_grad():
@@ -477,7 +494,8 @@ for fn in (torch.relu, torch.abs):
     fn(t).backward()
     assert t.grad.item() == 0.0
 """, BOTH),
-    ("12", "`sqrt(-1)` gives NaN, `log(-1)` gives $-1$", """
+    ("12", "at $-1$, `sqrt`'s gradient is NaN and `log`'s is $-1$ (the formula $1/x$, applied "
+     "anyway)", """
 import math
 t = torch.tensor(-1.0, requires_grad=True)
 t.sqrt().backward()

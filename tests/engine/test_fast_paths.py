@@ -343,6 +343,32 @@ def test_summing_back_without_a_graph_matches_the_recorded_sum(data: st.DataObje
     assert plain.numpy().tobytes() == recorded.detach().numpy().tobytes()
 
 
+@given(st.data())
+def test_a_later_gradient_is_added_into_grad_as_add_does(data: st.DataObject) -> None:
+    """accumulate_into adds a leaf's later gradient into `.grad`'s memory with numpy in a pass
+    that builds no graph: the same tensor, bits and version as `.grad.add_(gradient)`."""
+    dtype = data.draw(FLOATS)
+    w = mg.tensor(_values(data, dtype, (2, 3)), requires_grad=True)
+    first, second = (mg.tensor(_values(data, dtype, (2, 3))) for _ in range(2))
+    (w * first).sum().backward()
+    grad = w.grad
+    (w * second).sum().backward()
+    expected = mg.tensor(first.numpy().copy())
+    expected.add_(second)  # grad mode on, no leaf: the general in-place path
+    assert w.grad is grad and grad._version == expected._version == 1
+    assert grad.numpy().tobytes() == expected.numpy().tobytes()
+
+
+def test_an_expanded_grad_is_refused_as_add_refuses_it() -> None:
+    """A `.grad` set by hand to an expanded tensor is left to add_, which refuses to write
+    into it with PyTorch's error (PyTorch's AccumulateGrad adds in place too)."""
+    w = mg.tensor([1.0, 2.0], requires_grad=True)
+    w.grad = mg.zeros(1).expand(2)
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+        (w * 2.0).sum().backward()
+    assert w.grad.tolist() == [0.0, 0.0] and w.grad._version == 0
+
+
 def test_formulas_on_arrays_run_only_when_no_graph_of_the_backward_is_built() -> None:
     x = mg.tensor([[1.0, -2.0]], requires_grad=True)
     w = mg.tensor([[3.0], [4.0]], requires_grad=True)

@@ -2014,6 +2014,22 @@ def _inference_view_inplace(lib: Any) -> Any:
     return c, v.is_inference(), _error(lambda: v.add_(1))
 
 
+def _inference_view_of_a_normal_tensor(lib: Any) -> Any:
+    """A view of a normal tensor made in inference mode is a normal tensor (it has a version and
+    requires grad with its base); PyTorch's errors about it name inference mode."""
+    base = lib.ones(3, 2, requires_grad=True)
+    with lib.inference_mode():
+        view = base[:2]
+    changed = lib.ones(3, requires_grad=True).clone()
+    with lib.inference_mode():
+        other = changed[:2]
+    with lib.no_grad():
+        changed.add_(1)
+    return (view.requires_grad, view.is_inference(), view._version, (view * 2).sum(),
+            _error(lambda: view.add_(1)), _error(lambda: view.t().add_(1)),
+            _error(lambda: other * 2))
+
+
 def _function_save_output_then_inplace(lib: Any) -> Any:
     class Exp(lib.autograd.Function):
         @staticmethod
@@ -2608,7 +2624,8 @@ FRESH_CASES = {f.__name__.lstrip("_"): f for f in (
     _float_scalar_int_tensor, _half_requires_grad, _double_backward_accumulates,
     _backward_create_graph_grad_has_fn, _no_grad_then_requires_grad,
     _set_grad_enabled_false_function, _inference_tensor_in_grad_mode_op,
-    _inference_view_inplace, _function_save_output_then_inplace, _function_returns_non_tensor,
+    _inference_view_inplace, _inference_view_of_a_normal_tensor,
+    _function_save_output_then_inplace, _function_returns_non_tensor,
     _function_backward_returns_wrong_shape, _function_backward_returns_bad_shape,
     _function_backward_returns_number, _function_needs_input_grad_in_backward,
     _function_mark_non_diff_grad, _grad_of_intermediate_then_retain,

@@ -93,8 +93,7 @@ def test_a_no_grad_view_changed_in_place_is_refused_as_in_pytorch(torch):
 
 def _told_not_to_require_grad(lib) -> list:
     """A view made under no_grad keeps requiring grad while its base does, whatever its own
-    flag says: PyTorch reads the base's flag too. (Not matched: the base turned off later,
-    which PyTorch's view then follows.)"""
+    flag says: PyTorch reads the base's flag too, and follows it when it is turned off."""
     w = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
     with lib.no_grad():
         v = w[:2]
@@ -106,8 +105,64 @@ def _told_not_to_require_grad(lib) -> list:
     with lib.no_grad():
         c = lib.ones(3)[:2]  # a view of a tensor that needs no grad: the flag alone decides
     seen.append((c.requires_grad_(True).requires_grad, c.requires_grad_(False).requires_grad))
+    w.requires_grad_(False)  # the base turned off: the view follows, and may change in place
+    seen.append((v.requires_grad, (v * 2).requires_grad, _attempt(lambda: v.add_(1))))
     return seen
 
 
 def test_a_no_grad_view_told_not_to_require_grad_still_does(torch):
     assert _told_not_to_require_grad(mg) == _told_not_to_require_grad(torch)
+
+
+def _base_requires_grad_later(lib) -> list:
+    """A view made before its base requires grad (under no_grad, or with grad mode on but
+    nothing to record) requires grad once the base does, as PyTorch's views read their base's
+    flag: an operation on it is recorded, with no edge to it (no gradient reaches it or the
+    base); a view made under no_grad then refuses in-place changes with grad mode on, and
+    refuses to be used once its values changed in place; one made with grad mode on refuses
+    as a view of a leaf. A flag set on the view itself gives it its own AccumulateGrad."""
+    def made(no_grad):
+        base = lib.ones(4)
+        if no_grad:
+            with lib.no_grad():
+                views = base[:2], base.view(2, 2), base[1:][:2]
+        else:
+            views = base[:2], base.view(2, 2), base[1:][:2]
+        base.requires_grad_(True)
+        return base, views
+
+    seen = []
+    for no_grad in (True, False):
+        base, (sliced, reshaped, twice) = made(no_grad)
+        seen.append([(t.requires_grad, t.is_leaf, t.grad_fn, repr(t))
+                     for t in (sliced, reshaped, twice)])
+        m = sliced * 2
+        seen.append((m.requires_grad, m.is_leaf, m.grad_fn.name(),
+                     [node for node, _ in m.grad_fn.next_functions]))
+        seen.append(_attempt(lambda: (reshaped.exp().sum() + (twice * 3).sum()).backward()))
+        seen.append((repr(base.grad), _attempt(lambda: sliced.numpy())))
+        seen.append([_attempt(change) for change in (
+            lambda: sliced.add_(1), lambda: reshaped.zero_(), lambda: twice.copy_(lib.zeros(2)),
+            lambda: sliced.__setitem__(0, 5.0))])
+    base, (sliced, reshaped, twice) = made(True)
+    with lib.no_grad():
+        base.mul_(2)
+    seen.append([_attempt(lambda: t * 2) for t in (sliced, reshaped, twice)])
+    base, (sliced, _, _) = made(True)
+    sliced.requires_grad_(True)
+    m = sliced * 2
+    seen.append([type(node).__name__ for node, _ in m.grad_fn.next_functions])
+    m.sum().backward()
+    seen.append((repr(sliced.grad), repr(base.grad)))
+    unchanged = lib.ones(3)
+    with lib.no_grad():
+        view = unchanged[:2]
+    unchanged.add_(1)  # changed while nothing requires grad: used later without complaint
+    seen.append(_attempt(lambda: view * lib.ones(2, requires_grad=True)))
+    return seen
+
+
+def test_a_view_follows_its_base_that_requires_grad_later(torch):
+    ours = _base_requires_grad_later(mg)
+    assert ours == _base_requires_grad_later(torch)
+    assert ours[0][0][0] is True  # the view made under no_grad requires grad now

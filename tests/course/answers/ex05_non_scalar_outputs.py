@@ -42,7 +42,8 @@ def mse_gradient(w, xs, ys):
 def mse_gradient(w, xs, ys):
     ((xs @ w - ys) ** 2).mean().backward()  # the gradient is left in w.grad, not returned""",
      FAIL("with 1 sample: it should return w's gradient, not None", never=("1 samples",))),
-    # 05 jacobian: the engine's, finite differences, rows that accumulate
+    # 05 jacobian: the engine's, finite differences, rows that accumulate, the lesson's
+    # vectors-only answer (a one-hot of y.numel() entries, rows left unshaped)
     ("non_scalar_outputs.jacobian", """\
 def jacobian(f, x):
     return torch.autograd.functional.jacobian(f, x)""",
@@ -51,16 +52,17 @@ def jacobian(f, x):
     ("non_scalar_outputs.jacobian", """\
 def jacobian(f, x):
     h, columns = 1e-6, []
+    y = f(x)
     with torch.no_grad():
         for j in range(x.numel()):
             step = torch.zeros(x.numel())
             step[j] = h
-            columns.append((f(x + step) - f(x - step)) / (2 * h))
-    m = f(x).numel()
-    for i in range(m):  # as many backward passes as rows, through nothing that matters
+            step = step.reshape(x.shape)
+            columns.append(((f(x + step) - f(x - step)) / (2 * h)).reshape(-1))
+    for i in range(y.numel()):  # as many backward passes as rows, through nothing that matters
         (x * 0).sum().backward()
-    return torch.stack(columns).T""",
-     FAIL("one per row", "not all from f's output", never=("x.grad = None",))),
+    return torch.stack(columns).T.reshape(y.shape + x.shape)""",
+     FAIL("one per element of y", "not all from f's output", never=("x.grad = None",))),
     ("non_scalar_outputs.jacobian", """\
 def jacobian(f, x):
     y = f(x)
@@ -68,18 +70,44 @@ def jacobian(f, x):
     for i in range(y.numel()):
         one_hot = torch.zeros(y.numel())
         one_hot[i] = 1.0
-        y.backward(one_hot, retain_graph=True)
+        y.backward(one_hot.reshape(y.shape), retain_graph=True)
         rows.append(x.grad.clone())
-    return torch.stack(rows)""",
+    return torch.stack(rows).reshape(y.shape + x.shape)""",
      FAIL("x.grad accumulates", "start each row from an empty .grad", never=("x.grad = None",))),
+    ("non_scalar_outputs.jacobian", """\
+def jacobian(f, x):
+    m = f(x).numel()
+    rows = []
+    for i in range(m):
+        x.grad = None
+        one_hot = torch.zeros(m)
+        one_hot[i] = 1.0
+        f(x).backward(one_hot)
+        rows.append(x.grad)
+    return torch.stack(rows)""",
+     FAIL("Mismatch in shape", "a one-hot of y's shape", never=("reshape",))),
     ("non_scalar_outputs.jacobian", """\
 def jacobian(f, x):
     y = f(x)
     rows = []
     for i in range(y.numel()):
-        (row,) = torch.autograd.grad(y[i], x, retain_graph=True)
+        one_hot = torch.zeros(y.numel())
+        one_hot[i] = 1.0
+        x.grad = None
+        y.backward(one_hot.reshape(y.shape), retain_graph=True)
+        rows.append(x.grad)
+    return torch.stack(rows)""",
+     FAIL("expected J of shape y.shape + x.shape", "stack them, then reshape",
+          never=("y.shape + x.shape)",))),
+    ("non_scalar_outputs.jacobian", """\
+def jacobian(f, x):
+    y = f(x)
+    flat = y.reshape(-1)
+    rows = []
+    for i in range(flat.numel()):
+        (row,) = torch.autograd.grad(flat[i], x, retain_graph=True)
         rows.append(row)
-    return torch.stack(rows)""", PASS),
+    return torch.stack(rows).reshape(tuple(y.shape) + tuple(x.shape))""", PASS),
     ("non_scalar_outputs.jacobian", """\
 def jacobian(f, x):
     y = f(x)
@@ -87,9 +115,9 @@ def jacobian(f, x):
     for i in range(y.numel()):
         if x.grad is not None:
             x.grad.zero_()
-        y[i].backward(retain_graph=True)
-        J[i] = x.grad
-    return J""", PASS),
+        y.reshape(-1)[i].backward(retain_graph=True)
+        J[i] = x.grad.reshape(-1)
+    return J.reshape(*y.shape, *x.shape)""", PASS),
     # 05 vjp: a backward pass where the chain rule by hand is asked
     ("non_scalar_outputs.vjp_by_hand+vjp_other_shapes", """\
 def vjp_tanh(W, x, v):

@@ -37,6 +37,45 @@ def train(model, optimizer, xs, ys, steps):
         optimizer.step()
         losses.append(float(loss))
     return losses""", PASS),
+    # 14 train: the buggy loop's forward pass still outside the loop (the reset moved, or
+    # retain_graph dropped); the forward moved in, retain_graph left: right, if needless
+    ("capstone.train", """\
+def train(model, optimizer, xs, ys, steps):
+    loss_fn = torch.nn.CrossEntropyLoss()
+    loss = loss_fn(model(xs), ys)
+    losses = []
+    for step in range(steps):
+        loss.backward(retain_graph=True)
+        optimizer.step()
+        optimizer.zero_grad()
+        losses.append(loss.item())
+    return losses""",
+     FAIL("modified by an inplace operation", "which graph can give this step's gradient",
+          never=("inside the loop", "model(xs)"))),
+    ("capstone.train", """\
+def train(model, optimizer, xs, ys, steps):
+    loss_fn = torch.nn.CrossEntropyLoss()
+    loss = loss_fn(model(xs), ys)
+    losses = []
+    for step in range(steps):
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses""",
+     FAIL("backward through the graph a second time", "which graph should each step go back",
+          never=("inside the loop", "model(xs)"))),
+    ("capstone.train", """\
+def train(model, optimizer, xs, ys, steps):
+    loss_fn = torch.nn.CrossEntropyLoss()
+    losses = []
+    for step in range(steps):
+        optimizer.zero_grad()
+        loss = loss_fn(model(xs), ys)
+        loss.backward(retain_graph=True)
+        optimizer.step()
+        losses.append(loss.item())
+    return losses""", PASS),
     # 14 prediction
     ("capstone.frozen", "frozen_prints = [None, [1.0], False]",
      FAIL("a frozen layer gets no .grad", never=("4.0",))),
@@ -67,46 +106,78 @@ def gradient_norms(model):
         entries = [] if p.grad is None else p.grad.flatten().tolist()
         norms[name] = None if p.grad is None else math.sqrt(sum(g * g for g in entries))
     return norms""", PASS),
-    # 14 accuracy: recording left off, the graph built anyway, a number written in
+    # 14 accuracy: recording left off, the graph built anyway, a number written in; dropout
+    # left on, or eval() never undone
     ("capstone.accuracy", """\
 def accuracy(model, xs, ys):
+    model.eval()
     torch.set_grad_enabled(False)
     predicted = model(xs).argmax(dim=1)
+    model.train()
     return (predicted == ys).float().mean().item()""",
      FAIL("gradients are still off after accuracy() returned",
           "a `with` block turns recording back on", never=("no_grad()",))),
     ("capstone.accuracy", """\
 def accuracy(model, xs, ys):
+    model.eval()
     predicted = model(xs).detach().argmax(dim=1)
+    model.train()
     return (predicted == ys).float().mean().item()""",
      FAIL("the model ran with gradients enabled", "which block turns recording off",
           never=("no_grad()",))),
     ("capstone.accuracy", """\
 def accuracy(model, xs, ys):
+    model.eval()
     model.requires_grad_(False)  # nothing recorded, and the model frozen for good
-    return (model(xs).argmax(dim=1) == ys).float().mean().item()""",
+    right = (model(xs).argmax(dim=1) == ys).float().mean().item()
+    model.train()
+    return right""",
      FAIL("some of the model's parameters no longer require grad",
           "switch recording off for the evaluation, not the parameters", never=("no_grad()",))),
     ("capstone.accuracy", """\
 def accuracy(model, xs, ys):
+    model.eval()
     with torch.no_grad():
-        return (model(xs).argmax(dim=1) == ys).float().mean()""",
+        right = (model(xs).argmax(dim=1) == ys).float().mean()
+    model.train()
+    return right""",
      FAIL("it should return a Python float, not a tensor", ".item()", never=("no_grad()",))),
     ("capstone.accuracy", """\
 def accuracy(model, xs, ys):
+    model.eval()
     with torch.no_grad():
         model(xs)
+    model.train()
     return 0.5""",
      FAIL("not the fraction of points whose highest score is their label", never=("no_grad()",))),
     ("capstone.accuracy", """\
+def accuracy(model, xs, ys):  # notebook 14's evaluation, dropout left on
+    with torch.no_grad():
+        predicted = model(xs).argmax(dim=1)
+    return (predicted == ys).float().mean().item()""",
+     FAIL("the model ran in training mode", "which method of a module switches dropout off",
+          never=("eval()",))),
+    ("capstone.accuracy", """\
+def accuracy(model, xs, ys):
+    model.eval()
+    with torch.no_grad():
+        predicted = model(xs).argmax(dim=1)
+    return (predicted == ys).float().mean().item()""",
+     FAIL("still in evaluation mode", "put it back as you found it", never=("train()",))),
+    ("capstone.accuracy", """\
 @torch.no_grad()
 def accuracy(model, xs, ys):
+    was_training = model.training
+    model.eval()
     right = (model(xs).argmax(dim=1) == ys).sum().item()
+    model.train(was_training)
     return right / len(ys)""", PASS),
     ("capstone.accuracy", """\
 def accuracy(model, xs, ys):
+    model.train(False)
     with torch.set_grad_enabled(False):
         predicted = model(xs).argmax(dim=1)
+    model.train(True)
     return float((predicted == ys).float().mean())""", PASS),
     # 14 train: zero_grad() after step() resets before the next backward(): right.
     ("capstone.train", """\

@@ -1,0 +1,2 @@
+"""torch.nn.modules.distance: where PyTorch defines CosineSimilarity."""
+from ..tutorial_layers import CosineSimilarity  # noqa: F401

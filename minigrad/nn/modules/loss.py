@@ -1,0 +1,5 @@
+"""torch.nn.modules.loss: where PyTorch defines BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss and the like."""
+from ..layers import CrossEntropyLoss, MSELoss  # noqa: F401
+from ..tutorial_layers import (  # noqa: F401
+    BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss, NLLLoss,
+    SmoothL1Loss)

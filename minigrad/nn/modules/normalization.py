@@ -1,0 +1,2 @@
+"""torch.nn.modules.normalization: where PyTorch defines LayerNorm."""
+from ..normalization import LayerNorm  # noqa: F401

@@ -1,0 +1,3 @@
+"""torch.nn.modules.pooling: where PyTorch defines AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d and the like."""
+from ..pooling import (  # noqa: F401
+    AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool2d)
