@@ -110,8 +110,8 @@ def accumulate_into(tensor: Tensor, grad: Tensor | np.ndarray, keep_graph: bool)
         into = total._data
         if (into.shape == data.shape and into.dtype == data.dtype and into.dtype.kind == "f"
                 and 0 not in into.strides and not total._is_inference and into.flags.writeable):
-            # what add_ does under no_grad (`_inplace.update`), without making a tensor of
-            # the array, the method's argument checks and the cases that cannot happen here
+            # the numpy call add_ makes under no_grad (`_inplace.update`), without a tensor
+            # made of the array or the method's checks (tricks.md, `accumulate in place`)
             _run_quietly(np.add, into, data, out=into)
             total._bump_version()
         else:  # a .grad the learner set: broadcast, cast, refused as add_ does

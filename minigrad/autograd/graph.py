@@ -77,9 +77,25 @@ class SavedTensor:
         what = f"[{t.type()} [{', '.join(str(s) for s in t.shape)}]]"
         if self.output_nr is not None:
             # PyTorch names the op that made the tensor as it is now (an in-place op makes it
-            # that op's output), by its forward name: "Exp" for ExpBackward0.
-            fn, nr = (owner, self.output_nr) if self.is_own_output else (t.grad_fn, t._output_nr)
-            what += f", which is output {nr} of {forward_name(fn.name())},"
+            # that op's output), by its forward name: "Exp" for ExpBackward0. A view's history
+            # is read again once its memory has changed since its grad_fn was set, which the
+            # change found here means: as an AsStrided of its base (an optimizer's step on the
+            # weight a Linear saved transposed says "of AsStrided", not "of T"), or, for one of
+            # several views made by one node (unbind's), refused.
+            if self.is_own_output:
+                name, nr = forward_name(owner.name()), self.output_nr
+            elif t._base is not None and t.grad_fn is not None and not t._custom_function_view:
+                if t._multi_output_view:
+                    return RuntimeError(
+                        f"Output {t._output_nr} of {forward_name(t.grad_fn.name())} is a view "
+                        "and its base or another view of its base has been modified inplace. "
+                        "This view is the output of a function that returns multiple views. Such "
+                        "functions do not allow the output views to be modified inplace. You "
+                        "should replace the inplace operation by an out-of-place one.")
+                name, nr = "AsStrided", 0
+            else:
+                name, nr = forward_name(t.grad_fn.name()), t._output_nr
+            what += f", which is output {nr} of {name},"
         return RuntimeError(
             "one of the variables needed for gradient computation has been modified by an "
             f"inplace operation: {what} is at version {self.current_version}; expected version "
