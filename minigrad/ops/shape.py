@@ -204,13 +204,9 @@ class Squeeze(Function):
     def backward(ctx, grad):
         """PyTorch's unsqueeze_to: an unsqueeze for each dimension squeezed away, lowest
         first (found by matching the gradient's sizes against the input's)"""
-        kept = 0
         for d, size in enumerate(ctx.shape):
-            if kept < grad.ndim and grad.shape[kept] == size:
-                kept += 1
-            else:
+            if d >= grad.ndim or grad.shape[d] != size:
                 grad = grad.unsqueeze(d)
-                kept += 1
         return grad, None
 
 
