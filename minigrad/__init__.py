@@ -28,14 +28,18 @@ from .compat.serialization import load, save
 from .compat.determinism import (are_deterministic_algorithms_enabled,
                                  is_deterministic_algorithms_warn_only_enabled,
                                  use_deterministic_algorithms)
+from .compat.threads import _foreach_copy_, get_num_threads, set_num_threads  # noqa: F401
 from .compat.legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,
                             HalfTensor, IntTensor, LongTensor, ShortTensor)
 from .creation import (arange, as_tensor, empty, eye, from_numpy, full, full_like, linspace, ones,
                        ones_like, tensor, zeros, zeros_like)
 from .creation import deprecated_range as range  # noqa: A004 - torch.range, as PyTorch names it
 from .ops.linalg import einsum, svd
+from .ops.distance import cdist
+from .ops.moments import moments as _moments
 from .ops.operands import type_name as _type_name
 from .ops import arguments as _arguments
+from .ops import gather as _gather
 from .ops import selection as _selection
 from .ops.shape import cat, hstack, stack, vstack
 from .ops.sorting import bucketize
@@ -103,7 +107,9 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
               # by how often tutorials use them (scripts/api_coverage.py), session 5
               "multinomial", "addcdiv",
               # found by the tutorial corpus (tests/corpus/fastai_course22p2_accel_sgd.py)
-              "histc"):
+              "histc",
+              # by how often tutorials use them (scripts/api_coverage.py), session 6
+              "det", "inverse", "outer", "ger", "hypot", "histogram"):
     globals()[_name] = _function_form(_name)
 del _name
 # Binary operations PyTorch also takes with a number first: torch.add(1.5, 2.5) is tensor(4.)
@@ -216,6 +222,23 @@ def randn(*sizes: Any, out: Tensor | None = None, dtype: Any = None, **options: 
     if out is None:
         return _random.randn(*sizes, dtype=dtype, **options)
     return _into(out, _random.randn(*sizes, dtype=dtype or out.dtype, **options), "randn")
+
+
+def take(input: Tensor, index: Tensor) -> Tensor:  # noqa: A002
+    """input read as one flat row, at the positions in index (TakeBackward0)."""
+    return _gather.take(input, index, position=2)
+
+
+def var_mean(input: Tensor, dim: Any = None, unbiased: Any = True,  # noqa: A002
+             keepdim: bool = False, *, correction: Any = None) -> tuple[Tensor, Tensor]:
+    """(x.var(...), x.mean(...)) from one node, VarMeanBackward0."""
+    return _moments("var_mean", input, dim, unbiased, keepdim, correction=correction)
+
+
+def std_mean(input: Tensor, dim: Any = None, unbiased: Any = True,  # noqa: A002
+             keepdim: bool = False, *, correction: Any = None) -> tuple[Tensor, Tensor]:
+    """(x.std(...), x.mean(...)) from one node, StdMeanBackward0."""
+    return _moments("std_mean", input, dim, unbiased, keepdim, correction=correction)
 
 
 def is_floating_point(t: Tensor) -> bool:

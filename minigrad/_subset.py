@@ -17,8 +17,6 @@ INSTEAD = {
     "torch.bfloat16": "torch.float32 (numpy has no bfloat16)",
     "torch.autocast": "float32 throughout (no mixed precision)",
     "torch.channels_last": "the default layout (contiguous)",
-    "torch.nn.utils.rnn.pack_padded_sequence": "pad_sequence, with the padded steps masked "
-                                               "out of the loss",
     "torch.nn.Transformer": "nn.Linear layers and softmax",
     "torch.nn.functional.embedding_bag": "F.embedding, then .sum(1) or .mean(1)",
     "torch.optim.SparseAdam": "optim.Adam: minigrad's tensors are dense",

@@ -413,16 +413,18 @@ class TensorOps:
         return _inplace.inplace(self, lambda t: fill.Copy.apply(t, src), src)
 
     def normal_(self, mean=0.0, std=1.0, *, generator=None):
-        return self._overwrite(random._normal_values(self, mean, std, generator))
+        return self._overwrite(lambda: random._normal_values(self, mean, std, generator))
 
     def uniform_(self, a=0.0, b=1.0, *, generator=None):
-        return self._overwrite(random._uniform_values(self, a, b, generator))
+        return self._overwrite(lambda: random._uniform_values(self, a, b, generator))
 
-    def _overwrite(self, values):
-        """Replace the values with no history: for initialisers, which PyTorch runs in no_grad."""
+    def _overwrite(self, draw):
+        """Replace the values with those `draw()` makes, with no history: for initialisers,
+        which PyTorch runs in no_grad. A refused tensor draws nothing, as in PyTorch: the
+        generator's next numbers stay for the next draw."""
         _inplace.check_inplace(self)
         _inplace.check_no_overlap(self)
-        self._data[...] = values
+        self._data[...] = draw()
         self._bump_version()
         return self
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _inplace, random
+from . import _inplace
 from ._tensor_ops import _attach, _shape_args
-from .ops import (arguments, index_write, linalg, logical, masking, norm, pointwise_more,
-                  reduction, rounding, sampling, selection, shape, sorting, statistics, tiling)
+from .ops import (arguments, gather, index_write, inverse, linalg, logical, masking, norm,
+                  pointwise_more, reduction, rounding, sampling, selection, shape, sorting,
+                  statistics, tiling)
 from .ops import transcendental as tr
 from .ops.diagonal import diag as _diag
 from .ops.diagonal import diagonal as _diagonal
@@ -53,6 +54,7 @@ class MoreTensorOps:
         return pointwise_more.addcdiv(self, tensor1, tensor2, value)
 
     def frac(self): return pointwise_more.frac(self)
+    def hypot(self, other): return pointwise_more.hypot(self, other)
     def atan2(self, other): return pointwise_more.atan2(self, other)
     def arctan2(self, other): return pointwise_more.atan2(self, other, "arctan2")
 
@@ -155,8 +157,24 @@ class MoreTensorOps:
     def diag(self, diagonal=0): return _diag(self, diagonal)
 
     def matrix_power(self, n): return linalg.matrix_power(self, n)
+    def inverse(self): return inverse.inv(self)
+    def det(self): return inverse.det(self)
+    def take(self, index): return gather.take(self, index)
     def unflatten(self, dim, sizes): return tiling.unflatten(self, dim, sizes)
     def sum_to_size(self, *size): return tiling.sum_to_size(self, _shape_args(size))
+
+    def outer(self, vec2):
+        """PyTorch's composition: self as a column, times vec2 (ViewBackward0, MulBackward0)."""
+        if self.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument self, but got {self.ndim}-D")
+        if vec2.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument vec2, but got {vec2.ndim}-D")
+        return self.reshape(self.shape[0], 1) * vec2
+
+    ger = outer
+
+    def histogram(self, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
+        return sorting.histogram(self, bins, range=range, weight=weight, density=density)
 
     # ---- random draws -------------------------------------------------------------------------
     def bernoulli(self, p=None, *, generator=None):
@@ -165,20 +183,20 @@ class MoreTensorOps:
     def multinomial(self, num_samples, replacement=False, *, generator=None):
         return sampling.multinomial(self, num_samples, replacement, generator=generator)
 
-    def exponential_(self, lambd=1.0, *, generator=None):
-        return self._overwrite(sampling.exponential(self, lambd, generator))
-
     def random_(self, *bounds, generator=None):
         """random_(), random_(to) or random_(from, to): whole numbers drawn uniformly."""
-        low, high = (0, None) if not bounds else (0, bounds[0]) if len(bounds) == 1 else bounds
-        return self._overwrite(random._random_values(self, low, high, generator))
+        from_, to = (0, None) if not bounds else (0, bounds[0]) if len(bounds) == 1 else bounds
+        return self._overwrite(lambda: sampling.random_values(self, from_, to, generator))
+
+    def exponential_(self, lambd=1.0, *, generator=None):
+        return self._overwrite(lambda: sampling.exponential(self, lambd, generator))
 
     def bernoulli_(self, p=0.5, *, generator=None):
         if isinstance(p, Tensor):
-            drawn = sampling.draw(self.shape, p._data, p._data.dtype, generator)
-        else:
-            drawn = sampling.draw(self.shape, p, np.float64, generator)
-        return self._overwrite(drawn.astype(self._data.dtype))
+            return self._overwrite(lambda: sampling.draw(self.shape, p._data, p._data.dtype,
+                                                         generator).astype(self._data.dtype))
+        return self._overwrite(lambda: sampling.draw(self.shape, p, np.float64,
+                                                     generator).astype(self._data.dtype))
 
     # ---- in place -----------------------------------------------------------------------------
     def masked_fill_(self, mask, value):

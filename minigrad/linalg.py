@@ -1,16 +1,17 @@
-"""minigrad.linalg: the vector norms of torch.linalg (`norm`, `vector_norm`), `cross` and
-`matrix_power`. Matrix norms other than the Frobenius norm (ord=2 on a matrix, 'nuc', 1, inf)
-and inverses are PyTorch-only."""
+"""minigrad.linalg: the vector norms of torch.linalg (`norm`, `vector_norm`), `cross`,
+`matrix_power`, `inv` and `det`. Matrix norms other than the Frobenius norm (ord=2 on a matrix,
+'nuc', 1, inf) and the factorisations are PyTorch-only."""
 from __future__ import annotations
 
 from typing import Any
 
+from .ops.inverse import LinAlgError, det, inv
 from .ops.linalg import cross as _cross
 from .ops.linalg import matrix_power
 from .ops.norm import vector_norm
 from .tensor import Tensor
 
-__all__ = ["cross", "matrix_power", "norm", "vector_norm"]
+__all__ = ["LinAlgError", "cross", "det", "inv", "matrix_power", "norm", "vector_norm"]
 
 
 def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:  # noqa: A002

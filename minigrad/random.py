@@ -170,20 +170,3 @@ def _uniform_values(t: Tensor, low: float, high: float, generator: Generator | N
                     ) -> np.ndarray:
     """What `t.uniform_(low, high)` writes into t."""
     return _pick(generator).uniform(t.shape, low, high, t._data.dtype)
-
-
-def _random_values(t: Tensor, low: int, high: int | None, generator: Generator | None
-                   ) -> np.ndarray:
-    """What `t.random_(low, high)` writes into t: PyTorch's random_from_to, a word modulo the
-    range; without `high` (`random_()`), the range of whole numbers t's dtype holds exactly:
-    [0, 2**24] for a float, [0, 2**53] for a double, [0, max] for an integer type."""
-    if high is None:
-        kind = t._data.dtype
-        high = (1 << np.finfo(kind).nmant + 1) + 1 if kind.kind == "f" else int(
-            np.iinfo(kind).max) + 1
-    elif high <= low:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
-                           f"to={high}")
-    values = _pick(generator).integers(t._data.size, low, high)
-    return values.reshape(t.shape).astype(t._data.dtype)
-

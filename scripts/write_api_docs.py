@@ -177,7 +177,8 @@ def render() -> str:
     lines += _section("`torch.utils.data`", "torch.utils.data.", minigrad.utils.data,
                       _module_names(minigrad.utils.data))
     lines += _section("`torch.distributions`", "torch.distributions.", minigrad.distributions,
-                      ["Categorical", "Distribution", "Multinomial", "Normal"])
+                      ["Binomial", "Categorical", "Distribution", "Multinomial", "Normal",
+                       "Poisson"])
     lines += _section("`torch.cuda` (a machine without a GPU)", "torch.cuda.", minigrad.cuda,
                       _public(n for n in dir(type(minigrad.cuda)) if n != "mro"))
     lines += _coverage()

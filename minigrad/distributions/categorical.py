@@ -15,10 +15,12 @@ from . import constraints
 from .distribution import Distribution, lazy_property
 
 
-def probs_to_logits(probs: Tensor) -> Tensor:
-    """log(probs), probs first kept within [eps, 1 - eps] (a 0 gives a finite log)."""
+def probs_to_logits(probs: Tensor, is_binary: bool = False) -> Tensor:
+    """log(probs) (log-odds for a binary one), probs first kept within [eps, 1 - eps] (a 0
+    gives a finite log)."""
     eps = float(np.finfo(probs._data.dtype).eps)
-    return probs.clamp(min=eps, max=1 - eps).log()
+    clamped = probs.clamp(min=eps, max=1 - eps)
+    return clamped.log() - (-clamped).log1p() if is_binary else clamped.log()
 
 
 class Categorical(Distribution):

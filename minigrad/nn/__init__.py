@@ -16,8 +16,10 @@ from .parameter import Parameter
 from .padding import (ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad1d,
                       ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
                       ReplicationPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d)
+from .pixelshuffle import PixelShuffle, PixelUnshuffle
 from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool2d
 from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
+from ._upsample import Upsample
 from .tutorial_layers import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CosineSimilarity,
                              Flatten, HuberLoss, KLDivLoss, L1Loss, LogSoftmax, NLLLoss,
                              SmoothL1Loss, Softmax)
@@ -79,6 +81,8 @@ __all__ = [
            "NLLLoss",
            "PReLU",
            "Parameter",
+           "PixelShuffle",
+           "PixelUnshuffle",
            "RNN",
            "RNNBase",
            "RNNCell",
@@ -98,6 +102,7 @@ __all__ = [
            "Softplus",
            "Tanh",
            "UninitializedParameter",
+           "Upsample",
            "ZeroPad1d",
            "ZeroPad2d",
            "ZeroPad3d",

@@ -27,6 +27,8 @@ from ._pad import pad
 from ._pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 from ._pool1d import adaptive_avg_pool1d, avg_pool1d
 from ._smooth_losses import HuberLoss, SmoothL1Loss
+from ._upsample import interpolate, upsample
+from .pixelshuffle import pixel_shuffle, pixel_unshuffle
 from .activations import elu, gelu, hardtanh, logsigmoid, relu6, silu, softplus
 from .dropout import dropout, dropout1d, dropout2d
 from .embedding import embedding
@@ -57,6 +59,7 @@ __all__ = [
     "hardtanh",
     "huber_loss",
     "instance_norm",
+    "interpolate",
     "kl_div",
     "l1_loss",
     "layer_norm",
@@ -70,6 +73,8 @@ __all__ = [
     "normalize",
     "one_hot",
     "pad",
+    "pixel_shuffle",
+    "pixel_unshuffle",
     "prelu",
     "relu",
     "relu6",
@@ -78,6 +83,7 @@ __all__ = [
     "softmax",
     "softplus",
     "tanh",
+    "upsample",
 ]
 
 

@@ -6,7 +6,9 @@ The parameters, their names (weight_ih_l0, weight_hh_l0_reverse, ...), their ini
 (uniform in ±1/sqrt(hidden_size), in registration order) and the gate formulas are PyTorch's,
 the input projections computed for all steps first, as PyTorch's CPU kernels do. The outputs are
 stacked per step (grad_fn StackBackward0, as PyTorch's RNN and GRU; its LSTM goes through
-oneDNN, MkldnnRnnLayerBackward0). Float32 results agree with PyTorch's to rounding."""
+oneDNN, MkldnnRnnLayerBackward0). Float32 results agree with PyTorch's to rounding. A
+PackedSequence (nn.utils.rnn) is run as PyTorch's packed layers run it: only the sequences still
+running step, the outputs put together with CatBackward0."""
 from __future__ import annotations
 
 import math
@@ -19,6 +21,7 @@ from ..tensor import Tensor
 from . import functional as F
 from .module import Module
 from .parameter import Parameter
+from .utils.rnn import PackedSequence
 
 GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
@@ -99,6 +102,8 @@ class RNNBase(Module):
                                    f"also be {input.dim()}-D but got {state.dim()}-D tensor")
 
     def forward(self, input: Tensor, hx: Any = None) -> tuple:
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         self._check(input, hx)
         batched = input.dim() == 3
         if not batched:  # one sequence: a batch of one
@@ -142,6 +147,43 @@ class RNNBase(Module):
             output = output.transpose(0, 1)
         return output, state
 
+    def _forward_packed(self, packed: PackedSequence, hx: Any) -> tuple:
+        """A PackedSequence in, one out, as PyTorch's packed layers run it: at step t only the
+        first batch_sizes[t] sequences step; one that has ended keeps its last state (the final
+        state of each layer and direction is put together from those, CatBackward0)."""
+        data, sizes = packed.data, [int(n) for n in packed.batch_sizes.tolist()]
+        directions = 2 if self.bidirectional else 1
+        shape = (self.num_layers * directions, sizes[0], self.hidden_size)
+        if hx is None:
+            h0 = zeros(shape, dtype=data.dtype)
+            hx = (h0, zeros(shape, dtype=data.dtype)) if self.mode == "LSTM" else h0
+        elif packed.sorted_indices is not None:  # the caller's order, made the packed order
+            hx = tuple(h.index_select(1, packed.sorted_indices) for h in hx) \
+                if isinstance(hx, tuple) else hx.index_select(1, packed.sorted_indices)
+        h0, c0 = hx if self.mode == "LSTM" else (hx, None)
+        last_h, last_c, layer_input = [], [], data
+        for layer in range(self.num_layers):
+            outputs = []
+            for direction, suffix in enumerate(("", "_reverse")[:directions]):
+                w_ih, w_hh, b_ih, b_hh = self._weights(layer, suffix)
+                index = layer * directions + direction
+                c_in = None if c0 is None else c0[index]
+                x_proj = F.linear(layer_input, w_ih, b_ih)
+                run = _packed_backward if direction else _packed_forward
+                out, h, c = run(self.mode, x_proj, sizes, h0[index], c_in, w_hh, b_hh)
+                outputs.append(out)
+                last_h.append(h)
+                last_c.append(c)
+            layer_input = outputs[0] if directions == 1 else cat(outputs, 1)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                layer_input = F.dropout(layer_input, self.dropout, True)
+        state = (stack(last_h), stack(last_c)) if self.mode == "LSTM" else stack(last_h)
+        if packed.unsorted_indices is not None:  # back in the caller's order
+            state = tuple(s.index_select(1, packed.unsorted_indices) for s in state) \
+                if isinstance(state, tuple) else state.index_select(1, packed.unsorted_indices)
+        return PackedSequence(layer_input, packed.batch_sizes, packed.sorted_indices,
+                              packed.unsorted_indices), state
+
     def extra_repr(self) -> str:
         text = f"{self.input_size}, {self.hidden_size}"
         if self.num_layers != 1:
@@ -155,6 +197,44 @@ class RNNBase(Module):
         if self.bidirectional is not False:
             text += f", bidirectional={self.bidirectional}"
         return text
+
+
+def _packed_forward(mode: str, x_proj: Tensor, sizes: list, h: Tensor, c: Tensor | None,
+                    w_hh: Tensor, b_hh: Tensor | None) -> tuple:
+    """PyTorch's PackedLayer: the states of sequences that end are set aside as the batch
+    shrinks, and put back together (last ended last) at the end."""
+    steps, ended_h, ended_c, offset, last = [], [], [], 0, sizes[0]
+    h, c = h[:last], None if c is None else c[:last]
+    for n in sizes:
+        if n < last:
+            ended_h.append(h[n:last])
+            ended_c.append(None if c is None else c[n:last])
+            h, c = h[:n], None if c is None else c[:n]
+        last = n
+        h, c = _rnn_step(mode, x_proj[offset:offset + n], h, c, w_hh, b_hh)
+        offset += n
+        steps.append(h)
+    ended_h.append(h)
+    ended_c.append(c)
+    h = cat(ended_h[::-1], 0)
+    return cat(steps, 0), h, None if c is None else cat(ended_c[::-1], 0)
+
+
+def _packed_backward(mode: str, x_proj: Tensor, sizes: list, h0: Tensor, c0: Tensor | None,
+                     w_hh: Tensor, b_hh: Tensor | None) -> tuple:
+    """PyTorch's ReversedPackedLayer: from the last step back, the batch growing as sequences
+    start, each starting from its own initial state."""
+    steps, offset, last = [], sum(sizes), sizes[-1]
+    h, c = h0[:last], None if c0 is None else c0[:last]
+    for n in reversed(sizes):
+        if n > last:
+            h = cat([h, h0[last:n]], 0)
+            c = None if c is None else cat([c, c0[last:n]], 0)
+        last = n
+        h, c = _rnn_step(mode, x_proj[offset - n:offset], h, c, w_hh, b_hh)
+        offset -= n
+        steps.append(h)
+    return cat(steps[::-1], 0), h, c
 
 
 class RNN(RNNBase):
@@ -247,6 +327,43 @@ class RNNCellBase(Module):
         if not batched:
             h, c = h.squeeze(0), None if c is None else c.squeeze(0)
         return (h, c) if self.mode == "LSTM" else h
+
+    def _forward_packed(self, packed: PackedSequence, hx: Any) -> tuple:
+        """A PackedSequence in, one out, as PyTorch's packed layers run it: at step t only the
+        first batch_sizes[t] sequences step; one that has ended keeps its last state (the final
+        state of each layer and direction is put together from those, CatBackward0)."""
+        data, sizes = packed.data, [int(n) for n in packed.batch_sizes.tolist()]
+        directions = 2 if self.bidirectional else 1
+        shape = (self.num_layers * directions, sizes[0], self.hidden_size)
+        if hx is None:
+            h0 = zeros(shape, dtype=data.dtype)
+            hx = (h0, zeros(shape, dtype=data.dtype)) if self.mode == "LSTM" else h0
+        elif packed.sorted_indices is not None:  # the caller's order, made the packed order
+            hx = tuple(h.index_select(1, packed.sorted_indices) for h in hx) \
+                if isinstance(hx, tuple) else hx.index_select(1, packed.sorted_indices)
+        h0, c0 = hx if self.mode == "LSTM" else (hx, None)
+        last_h, last_c, layer_input = [], [], data
+        for layer in range(self.num_layers):
+            outputs = []
+            for direction, suffix in enumerate(("", "_reverse")[:directions]):
+                w_ih, w_hh, b_ih, b_hh = self._weights(layer, suffix)
+                index = layer * directions + direction
+                c_in = None if c0 is None else c0[index]
+                x_proj = F.linear(layer_input, w_ih, b_ih)
+                run = _packed_backward if direction else _packed_forward
+                out, h, c = run(self.mode, x_proj, sizes, h0[index], c_in, w_hh, b_hh)
+                outputs.append(out)
+                last_h.append(h)
+                last_c.append(c)
+            layer_input = outputs[0] if directions == 1 else cat(outputs, 1)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                layer_input = F.dropout(layer_input, self.dropout, True)
+        state = (stack(last_h), stack(last_c)) if self.mode == "LSTM" else stack(last_h)
+        if packed.unsorted_indices is not None:  # back in the caller's order
+            state = tuple(s.index_select(1, packed.unsorted_indices) for s in state) \
+                if isinstance(state, tuple) else state.index_select(1, packed.unsorted_indices)
+        return PackedSequence(layer_input, packed.batch_sizes, packed.sorted_indices,
+                              packed.unsorted_indices), state
 
     def extra_repr(self) -> str:
         text = f"{self.input_size}, {self.hidden_size}"

@@ -117,3 +117,35 @@ def scatter(a: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any =
 
 def scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     return ScatterAdd.apply(a, _check(a, dim, index, "scatter_add"), index, src)
+
+
+class Take(Function):
+    """take(a, index): a read as one flat row, at `index`; the gradient added back there"""
+    node_name = "TakeBackward0"
+
+    @staticmethod
+    def forward(ctx, a, index):
+        ctx.shape, ctx.index = a.shape, index._data
+        return result_like(np.array(a._data.reshape(-1)[index._data]), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        summed = np.zeros(int(np.prod(ctx.shape, dtype=np.int64)), grad._data.dtype)
+        np.add.at(summed, ctx.index.reshape(-1), grad._data.reshape(-1))
+        return Tensor(summed.reshape(ctx.shape)), None
+
+
+def take(a: Tensor, index: Any, position: int = 1) -> Tensor:
+    """`position`: where `index` stands, as PyTorch's error counts it (2 in torch.take)."""
+    if not isinstance(index, Tensor):
+        raise TypeError(f"take(): argument 'index' (position {position}) must be Tensor, not "
+                        f"{type(index).__name__}")
+    if index._data.dtype != np.int64:
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got "
+                           f"{index.dtype.scalar_name}")
+    size = a.numel()
+    bad = (index._data < -size) | (index._data >= size)
+    if bad.any():
+        raise IndexError(f"out of range: tried to access index {int(index._data[bad][0])} on a "
+                         f"tensor of {size} elements.")
+    return Take.apply(a, index)

@@ -197,6 +197,32 @@ def atan2(a: Tensor, b: Any, name: str = "atan2", position: int = 1) -> Tensor:
     return Atan2.apply(a, b)
 
 
+class Hypot(Function):
+    """sqrt(a² + b²) without overflow: d a = g a / result, d b = g b / result"""
+    node_name = "HypotBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        out = result_like(np.hypot(a._data, b._data), a)
+        ctx.save_for_backward(a, b, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b, out = ctx.saved_tensors
+        return grad * a / out, grad * b / out
+
+
+def hypot(a: Tensor, b: Any) -> Tensor:
+    if not isinstance(b, Tensor):
+        raise TypeError(f"hypot(): argument 'other' (position 1) must be Tensor, not "
+                        f"{type_name(b)}")
+    a, b = as_tensor_pair(a, b)
+    if a._data.dtype.kind != "f":
+        raise NotImplementedError(f'"hypot_cpu" not implemented for \'{a.dtype.scalar_name}\'')
+    return Hypot.apply(a, b)
+
+
 class NanToNum(Function):
     """nan, inf and -inf replaced by numbers: d = g where a was finite, else 0"""
     node_name = "NanToNumBackward0"

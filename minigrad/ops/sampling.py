@@ -42,6 +42,31 @@ def bernoulli(input: Tensor, p: float | None = None, *, generator: Any = None) -
     return Bernoulli.apply(input, draw(input.shape, input._data, input._data.dtype, generator))
 
 
+def random_values(t: Tensor, low: int, high: int | None, generator: Any) -> np.ndarray:
+    """What `t.random_(low, high)` writes into t: PyTorch's random_from_to (a word modulo the
+    range); with no range, its uniform_int over the dtype's whole range of exact integers (a
+    64-bit word for double and int64, a 32-bit one otherwise, modulo 2**digits + 1 for a float,
+    the largest value + 1 for an integer, the lowest bit for a bool)."""
+    gen, count, dtype = _pick(generator), t.numel(), t._data.dtype
+    if high is not None:
+        if low >= high:
+            raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got "
+                               f"from={low} >= to={high}")
+        return gen.integers(count, low, high).astype(dtype).reshape(t.shape)
+    if dtype in (np.float64, np.int64):
+        words = gen._words(2 * count).reshape(count, 2)
+        words = (words[:, 0] << np.uint64(32)) | words[:, 1]
+    else:
+        words = gen._words(count)
+    if dtype == np.bool_:
+        return (words & np.uint64(1)).astype(dtype).reshape(t.shape)
+    if dtype.kind == "f":
+        span = (1 << np.finfo(dtype).nmant + 1) + 1
+    else:
+        span = int(np.iinfo(dtype).max) + 1
+    return (words % np.uint64(span)).astype(dtype).reshape(t.shape)
+
+
 def exponential(t: Tensor, rate: float, generator: Any) -> np.ndarray:
     """What `t.exponential_(rate)` writes into t."""
     if not t.dtype.is_floating_point:

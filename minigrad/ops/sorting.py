@@ -3,11 +3,13 @@
 came from (a scatter along the dimension)."""
 from __future__ import annotations
 
+from collections import namedtuple
 from typing import Any
 
 import numpy as np
 
 from ..autograd.function import Function
+from ..fidelity import ranges
 from ..tensor import Tensor
 from .reduction import _one_dim, _ValuesIndices
 
@@ -180,3 +182,64 @@ def histc(a: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:
     where = ((x - low) * kind(bins) / (high - low)).astype(np.int64)
     counts = np.bincount(np.minimum(where, bins - 1), minlength=bins)
     return Tensor(counts.astype(a._data.dtype))
+
+
+class HistogramResult(namedtuple("HistogramResult", ["hist", "bin_edges"])):
+    """What torch.histogram returns, printed as PyTorch's torch.return_types.histogram."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return (f"torch.return_types.histogram(\nhist={self.hist!r},\n"
+                f"bin_edges={self.bin_edges!r})")
+
+
+HistogramResult.__name__ = HistogramResult.__qualname__ = "histogram"
+HistogramResult.__module__ = "torch.return_types"
+
+
+def histogram(a: Tensor, bins: Any = 100, *, range: Any = None,  # noqa: A002
+              weight: Tensor | None = None, density: bool = False) -> HistogramResult:
+    """Counts (or weights' sums) of the elements in each bin, and the bins' edges: `bins`
+    equal bins over `range` (the data's own when None, widened by 0.5 each way when it is one
+    value), or the edges given as a tensor. An element's bin is PyTorch's: found from
+    (x - left) * bins / (right - left), then moved one bin if the edges say otherwise; the
+    last bin is closed. Not differentiable."""
+    if not a.dtype.is_floating_point:
+        raise NotImplementedError(f'"histogramdd" not implemented for \'{a.dtype.scalar_name}\'')
+    kind = a._data.dtype.type
+    x = a._data.ravel()
+    if isinstance(bins, Tensor):
+        edges = bins._data.astype(a._data.dtype)
+    else:
+        if bins <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
+                               "dimension 0")
+        if range is not None:
+            low, high = float(range[0]), float(range[1])
+        elif x.size:
+            low, high = float(x.min()), float(x.max())
+        else:  # PyTorch's range for no data
+            low, high = 0.0, 1.0
+        if low > high:
+            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min "
+                               f"{low:g} max {high:g} for dimension 0")
+        if not (np.isfinite(low) and np.isfinite(high)):
+            raise RuntimeError(f"torch.histogramdd: dimension 0's range [{low:g}, {high:g}] is "
+                               "not finite")
+        if low == high:
+            low, high = low - 0.5, high + 0.5
+        edges = ranges.linspace_like_torch(low, high, bins + 1, a._data.dtype)
+    count = len(edges) - 1
+    left, right = edges[0], edges[-1]
+    inside = (x >= left) & (x <= right)
+    values = x[inside]
+    position = ((values - left) * kind(count) / (right - left)).astype(np.int64)
+    position = np.clip(position, 0, count - 1)
+    position -= values < edges[position]
+    position += (values >= edges[np.minimum(position + 1, count)]) & (position + 1 < count)
+    weights = None if weight is None else weight._data.ravel()[inside]
+    hist = np.bincount(position, weights, minlength=count).astype(a._data.dtype)
+    if density:  # as PyTorch: by the sum, then by each bin's width
+        hist = hist / kind(hist.sum()) / np.diff(edges)
+    return HistogramResult(Tensor(hist.astype(a._data.dtype)), Tensor(edges.copy()))

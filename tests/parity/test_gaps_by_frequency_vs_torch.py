@@ -292,11 +292,398 @@ def _orthogonal_errors(lib: Any) -> Any:
     return [_error(lambda: lib.nn.init.orthogonal_(lib.empty(3)))]
 
 
+# ---- Tensor.random_ (NYU's tensor tutorial: torch.Tensor(5).random_(10)) ---------------------
+
+def _random_(lib: Any) -> Any:
+    lib.manual_seed(0)
+    g = lib.Generator().manual_seed(3)
+    return [lib.empty(5).random_(10), lib.empty(3, 2).random_(2), lib.empty(4).random_(-3, 3),
+            lib.empty(3).random_(), lib.empty(3, dtype=lib.float64).random_(),
+            lib.empty(3, dtype=lib.int64).random_(), lib.empty(3, dtype=lib.int32).random_(),
+            lib.empty(4, dtype=lib.bool).random_(), lib.empty(3, dtype=lib.uint8).random_(),
+            lib.empty(3, dtype=lib.int64).random_(100), lib.empty(0).random_(3),
+            lib.empty(()).random_(3), lib.empty(4).random_(0, 6, generator=g),
+            lib.empty(1, 10, 1).random_(2).squeeze(), lib.rand(2)]
+
+
+def _refused_draws_leave_the_generator(lib: Any) -> Any:
+    """A leaf that requires grad refuses each in-place draw before anything is drawn."""
+    lib.manual_seed(0)
+    errors = [_error(lambda: getattr(lib.ones(2, requires_grad=True), name)())
+              for name in ("random_", "normal_", "uniform_", "exponential_", "bernoulli_")]
+    return [errors, _error(lambda: lib.empty(2).random_(0)),
+            _error(lambda: lib.empty(2).random_(5, 5)), lib.rand(2)]
+
+
+# ---- torch.std_mean, torch.var_mean ---------------------------------------------------------
+
+def _std_mean_var_mean(lib: Any) -> Any:
+    shown, arrays = [], []
+    for dtype in (lib.float32, lib.float64):
+        for name, args, kwargs in (("std_mean", (), {}), ("var_mean", (1,), {}),
+                                   ("var_mean", (1,), {"keepdim": True, "correction": 0}),
+                                   ("std_mean", (), {"dim": (0, 1), "unbiased": False}),
+                                   ("std_mean", (0, False, True), {})):
+            x = lib.tensor(X, dtype=dtype, requires_grad=True)
+            spread, mean = getattr(lib, name)(x, *args, **kwargs)
+            (spread * 2 + mean * lib.tensor(3.0, dtype=dtype)).sum().backward()
+            shown.append((spread, mean, type(spread.grad_fn) is type(mean.grad_fn)))
+            arrays += [spread.detach().numpy(), mean.detach().numpy(), x.grad.numpy()]
+        x = lib.tensor(X, dtype=dtype, requires_grad=True)
+        v, m = lib.var_mean(x, 1)
+        (g,) = lib.autograd.grad((v * m).sum(), x, create_graph=True)
+        g.sum().backward()
+        arrays += [g.detach().numpy(), x.grad.numpy()]
+        x = lib.tensor(X, dtype=dtype, requires_grad=True)
+        lib.std_mean(x, 0)[1].sum().backward()  # one output used: the other's gradient is 0
+        arrays.append(x.grad.numpy())
+    return WithArrays(shown, tuple(arrays))
+
+
+def _std_mean_corners(lib: Any) -> Any:
+    return [_error(f) for f in (
+        lambda: lib.std_mean(lib.tensor([1.0, 2.0])[:1]), lambda: lib.std_mean(lib.tensor([1, 2])),
+        lambda: lib.var_mean(lib.ones(0)), lambda: lib.var_mean(lib.tensor(3.0)),
+        lambda: lib.std_mean(lib.ones(2, 3), 2), lambda: lib.var_mean(lib.ones(2, 0), 1),
+        lambda: type(lib.std_mean(lib.ones(2))))]
+
+
+# ---- torch.det, torch.inverse (torch.linalg.det / inv), torch.outer, torch.hypot -------------
+
+M = [[2.0, 1.0, 0.5], [1.0, 3.0, -1.0], [0.0, 2.0, 4.0]]
+
+
+def _det_inverse(lib: Any) -> Any:
+    """float32's values are not compared (numpy's LU and solves round otherwise, and an entry
+    that cancels to 0 in PyTorch may be an ulp of the others away): its graphs and dtypes are."""
+    shown, arrays = [], []
+    for dtype in (lib.float32, lib.float64):
+        kept = len(arrays)
+        for f in (lib.det, lib.linalg.det, lib.inverse, lib.linalg.inv, lambda a: a.det(),
+                  lambda a: a.inverse()):
+            a = lib.tensor(M, dtype=dtype, requires_grad=True)
+            out = f(a)
+            (out * lib.arange(1, out.numel() + 1, dtype=dtype).reshape(out.shape)).sum().backward()
+            shown.append((_names(out), out.shape, out.dtype))
+            arrays += [out.detach().numpy(), a.grad.numpy()]
+        batch = lib.tensor([M, M[::-1]], dtype=dtype, requires_grad=True)
+        out = lib.det(batch) + lib.inverse(batch).sum((-1, -2))
+        out.sum().backward()
+        arrays += [out.detach().numpy(), batch.grad.numpy()]
+        a = lib.tensor(M, dtype=dtype, requires_grad=True)
+        (g,) = lib.autograd.grad(lib.det(a), a, create_graph=True)  # (nodes differ: names' list)
+        g.sum().backward()
+        arrays += [g.detach().numpy(), a.grad.numpy()]
+        if dtype is lib.float32:
+            del arrays[kept:]
+    for singular in ([[1.0, 2.0], [2.0, 4.0]], [[1.0, 1.0], [1.0, 1.0]]):
+        a = lib.tensor(singular, dtype=lib.float64, requires_grad=True)
+        lib.det(a).backward()
+        # zeros (their signs, and det's, are not compared: numpy's LU and SVD are not PyTorch's)
+        arrays += [lib.det(a.detach()).numpy(), a.grad.numpy()]
+    return WithArrays(shown, tuple(arrays))
+
+
+def _det_inverse_errors(lib: Any) -> Any:
+    return [_error(f) for f in (
+        lambda: lib.inverse(lib.ones(2, 2)), lambda: lib.inverse(lib.ones(2, 3)),
+        lambda: lib.inverse(lib.ones(2, 2, dtype=lib.int64)), lambda: lib.inverse(lib.ones(3)),
+        lambda: lib.linalg.inv(lib.zeros(3, 3)), lambda: lib.inverse(lib.zeros(0, 0)),
+        lambda: lib.linalg.inv(lib.tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 0.0, 1.0]])),
+        lambda: lib.det(lib.ones(2, 3)), lambda: lib.det(lib.ones(2, 2, dtype=lib.int64)),
+        lambda: lib.det(lib.ones(3)), lambda: lib.det(lib.zeros(0, 0)),
+        lambda: issubclass(lib.linalg.LinAlgError, RuntimeError))]
+
+
+def _outer_hypot(lib: Any) -> Any:
+    a = lib.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    b = lib.tensor([4.0, 0.5], requires_grad=True)
+    outer = _graded(lib, lib.outer(a, b), a, b)
+    a.grad = b.grad = None
+    hypot = _graded(lib, lib.hypot(a, a * 2), a)
+    c = lib.tensor([[3.0], [0.0]], dtype=lib.float64, requires_grad=True)
+    broadcast = _graded(lib, lib.hypot(c, lib.tensor([4.0, 0.0], dtype=lib.float64)), c)
+    return WithArrays([outer.result, hypot.result, broadcast.result, a.ger(b),
+                       lib.outer(lib.tensor([1, 2]), lib.tensor([3, 4])),
+                       lib.hypot(lib.tensor(3.0, dtype=lib.float64), lib.tensor([4.0])),
+                       lib.tensor([3.0]).hypot(lib.tensor([4.0]))],
+                      outer.arrays + hypot.arrays + broadcast.arrays)
+
+
+def _outer_hypot_errors(lib: Any) -> Any:
+    return [_error(f) for f in (
+        lambda: lib.outer(lib.ones(2, 2), lib.ones(2)), lambda: lib.outer(lib.ones(2), lib.ones(2, 2)),
+        lambda: lib.hypot(lib.tensor([3.0]), 4.0), lambda: lib.hypot(lib.tensor([3]), lib.tensor([4])),
+        lambda: lib.hypot(lib.ones(2), lib.ones(3)))]
+
+
+# ---- torch.cdist -----------------------------------------------------------------------------
+
+def _cdist_case(lib: Any, r1: int, r2: int, ps: tuple, same_row: bool) -> Any:
+    rng = np.random.default_rng(0)
+    shown, arrays = [], []
+    for p in ps:
+        for dtype in (lib.float32, lib.float64):
+            first, second = rng.normal(size=(r1, 3)), rng.normal(size=(r2, 3))
+            if same_row:  # a distance of 0: the subgradient 0
+                second[0] = first[0]
+            a = lib.tensor(first, dtype=dtype, requires_grad=True)
+            b = lib.tensor(second, dtype=dtype, requires_grad=True)
+            d = lib.cdist(a, b, p=p)
+            (d * lib.tensor(rng.normal(size=(r1, r2)), dtype=dtype)).sum().backward()
+            shown.append((_names(d), d.shape, d.dtype))
+            arrays += [d.detach().numpy(), a.grad.numpy(), b.grad.numpy()]
+    return WithArrays(shown, tuple(arrays))
+
+
+def _cdist_pair_by_pair(lib: Any) -> Any:
+    """25 rows or fewer (or p other than 2): CdistBackward0, features added in order."""
+    return _cdist_case(lib, 3, 4, (2.0, 1.0, 3.0, float("inf"), 0.0), same_row=True)
+
+
+def _cdist_by_matrix_product(lib: Any) -> Any:
+    """p = 2 with more than 25 rows: |a|² - 2 a·b + |b|² from one product (it cancels: float32
+    agrees to about 1e-5 of the largest entries)."""
+    return _cdist_case(lib, 30, 4, (2.0,), same_row=False)
+
+
+def _cdist_shapes_and_errors(lib: Any) -> Any:
+    return [lib.cdist(lib.ones(2, 2, 3), lib.ones(4, 3)).shape, lib.cdist(lib.ones(0, 3), lib.ones(4, 3)),
+            lib.cdist(lib.ones(30, 3), lib.ones(2, 3), compute_mode="donot_use_mm_for_euclid_dist"
+                      ).grad_fn] + [_error(f) for f in (
+        lambda: lib.cdist(lib.ones(2, 3), lib.ones(4, 2)), lambda: lib.cdist(lib.ones(3), lib.ones(4, 3)),
+        lambda: lib.cdist(lib.ones(2, 3, dtype=lib.int64), lib.ones(4, 3, dtype=lib.int64)),
+        lambda: lib.cdist(lib.ones(2, 3), lib.ones(4, 3), p=-1),
+        lambda: lib.cdist(lib.ones(2, 3), lib.ones(4, 3, dtype=lib.float64)),
+        lambda: lib.cdist(lib.ones(2, 2, 3), lib.ones(3, 4, 3)))]
+
+
+# ---- F.interpolate / F.upsample (nearest), nn.Upsample ---------------------------------------
+
+def _interpolate_nearest(lib: Any) -> Any:
+    F = lib.nn.functional
+    shown, arrays = [], []
+    for make in (lambda x: F.upsample(x, scale_factor=2, mode="nearest"),  # Udacity's decoder
+                 lambda x: F.interpolate(x, size=(3, 5)), lambda x: F.interpolate(x, scale_factor=1.5),
+                 lambda x: F.interpolate(x[0], scale_factor=0.6), lambda x: F.interpolate(x[0], size=7),
+                 lambda x: F.interpolate(x[None], scale_factor=(1, 2, 3)),
+                 lambda x: lib.nn.Upsample(scale_factor=2)(x)):
+        x = lib.arange(8.0, dtype=lib.float64).reshape(1, 2, 2, 2).requires_grad_()
+        graded = _graded(lib, make(x), x)
+        shown.append(graded.result)
+        arrays += graded.arrays
+    shown += [lib.nn.Upsample(scale_factor=2), lib.nn.Upsample(size=(3, 4))]
+    return WithArrays(shown, tuple(arrays))
+
+
+def _interpolate_errors(lib: Any) -> Any:
+    F, x = lib.nn.functional, lib.ones(1, 1, 2, 2)
+    return [_error(f) for f in (
+        lambda: F.interpolate(x, size=3, scale_factor=2), lambda: F.interpolate(x),
+        lambda: F.interpolate(x[0, 0], size=3))]
+
+
+# ---- torch.histogram --------------------------------------------------------------------------
+
+def _histogram(lib: Any) -> Any:
+    x = lib.tensor([1.0, 2.0, 1.0, 2.5, 4.0, 0.3])
+    lib.manual_seed(0)
+    y = lib.randn(10000)
+    many = [lib.histogram(y, 50), lib.histogram(y.double(), 7, range=(-1.0, 1.0)),
+            lib.histogram(y[:3], 2, density=True)]
+    return WithArrays([lib.histogram(x, bins=4), lib.histogram(x, 3, range=(0.0, 3.0)),
+                       lib.histogram(x, 4, weight=lib.ones(6) * 2, density=True),
+                       lib.histogram(lib.ones(3), 2), lib.histogram(x, lib.tensor([0.0, 1, 2.5, 5])),
+                       x.histogram(2), type(lib.histogram(x, 2)).__name__,
+                       lib.histogram(x.double(), 3), lib.histogram(lib.empty(0), 3)]
+                      + [_error(f) for f in (lambda: lib.histogram(x.long(), 2),
+                                             lambda: lib.histogram(x, 0),
+                                             lambda: lib.histogram(x, 3, range=(3.0, 0.0)))],
+                      tuple(a for h in many for a in (h.hist.numpy(), h.bin_edges.numpy())))
+
+
+# ---- torch._foreach_copy_, torch.get_num_threads / set_num_threads ----------------------------
+
+def _foreach_copy(lib: Any) -> Any:
+    a, b = [lib.zeros(2), lib.zeros(3, dtype=lib.float64)], [lib.ones(2), lib.arange(3)]
+    w = lib.zeros(2, requires_grad=True)
+    with lib.no_grad():
+        lib._foreach_copy_([w], [lib.ones(2)])
+    return [lib._foreach_copy_(a, b), a, w, w._version] + [_error(f) for f in (
+        lambda: lib._foreach_copy_([lib.zeros(2)], [lib.ones(3)]),
+        lambda: lib._foreach_copy_([lib.zeros(2)], [lib.ones(2), lib.ones(2)]),
+        lambda: lib._foreach_copy_([lib.zeros(2, requires_grad=True)], [lib.ones(2)]))]
+
+
+def _num_threads(lib: Any) -> Any:
+    before = lib.get_num_threads()
+    try:
+        lib.set_num_threads(1)
+        return [lib.get_num_threads(), _error(lambda: lib.set_num_threads(0)),
+                _error(lambda: lib.set_num_threads(1.5))]
+    finally:
+        lib.set_num_threads(before)
+
+
+# ---- torch.take --------------------------------------------------------------------------------
+
+def _take(lib: Any) -> Any:
+    a = lib.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    out = lib.take(a, lib.tensor([0, 5, -1, 0]))
+    graded = _graded(lib, out, a)
+    return WithArrays([graded.result, lib.take(a, lib.tensor([[0, 5], [1, 1]])),
+                       a.take(lib.tensor(2)), lib.take(lib.tensor(3.0), lib.tensor([0, 0])),
+                       lib.take(lib.ones(0), lib.tensor([], dtype=lib.long)),
+                       lib.take(lib.arange(6).reshape(2, 3), lib.tensor([4]))]
+                      + [_error(f) for f in (
+                          lambda: lib.take(a, lib.tensor([6])), lambda: lib.take(a, lib.tensor([-7])),
+                          lambda: lib.take(a, lib.tensor([0], dtype=lib.int32)),
+                          lambda: lib.take(a, lib.tensor([0.0])), lambda: lib.take(a, [0]))],
+                      graded.arrays)
+
+
+# ---- corners of the new names: 0-d, empty, integer and bool inputs, float64, batches -----------
+
+def _corners(lib: Any) -> Any:
+    F = lib.nn.functional
+    return [_error(f) for f in (
+        lambda: F.interpolate(lib.arange(4).reshape(1, 1, 4), scale_factor=2),
+        lambda: F.interpolate(lib.ones(1, 1, 4, dtype=lib.bool), scale_factor=2),
+        lambda: F.interpolate(lib.ones(0, 1, 4), scale_factor=2),
+        lambda: F.interpolate(lib.ones(2, 4, dtype=lib.long), scale_factor=2),
+        lambda: F.interpolate(lib.ones(1, 2, 4, dtype=lib.long), size=3, scale_factor=2),
+        lambda: lib.hypot(lib.tensor(3.0), lib.tensor(4.0)),
+        lambda: lib.outer(lib.ones(0), lib.ones(2)),
+        lambda: lib.det(lib.eye(3, dtype=lib.float64)[None].expand(2, 3, 3)),
+        lambda: lib.inverse(lib.tensor([[4.0]])), lambda: lib.cdist(lib.ones(2, 0), lib.ones(3, 0)),
+        lambda: lib.std_mean(lib.ones(2, 3), (0, 1), keepdim=True),
+        lambda: lib.histogram(lib.tensor([1.0, float("nan")]), 2),
+        lambda: lib.nn.PReLU()(lib.tensor([-1.0, 2.0], dtype=lib.float64)),
+        lambda: lib.take(lib.ones(2, 2, dtype=lib.bool), lib.tensor([1])),
+        lambda: lib.nn.ReflectionPad1d(1)(lib.arange(3.0).reshape(1, 3)))]
+
+
+# ---- Binomial and Poisson (d2l's appendix on distributions) ------------------------------------
+
+def _binomial_poisson(lib: Any) -> Any:
+    """Their samplers (inversion and BTRS; products of uniforms and PTRS) draw PyTorch's numbers
+    seed for seed, and leave the generator where PyTorch's leave it (the last rand)."""
+    from importlib import import_module
+    D = import_module(f"{lib.__name__}.distributions")
+    Binomial = import_module(f"{lib.__name__}.distributions.binomial").Binomial
+    Poisson = import_module(f"{lib.__name__}.distributions.poisson").Poisson
+    lib.manual_seed(0)
+    m, q = Binomial(10, lib.tensor(0.2)), Poisson(3.0)
+    p = lib.tensor([0.2, 0.7], requires_grad=True)
+    lp = D.Binomial(6, p).log_prob(lib.tensor([1.0, 5.0])).sum()
+    lp.backward()
+    r = lib.tensor([2.0, 0.5], requires_grad=True)
+    lq = D.Poisson(r).log_prob(lib.tensor([1.0, 0.0])).sum()
+    lq.backward()
+    shown = [m, m.sample(sample_shape=(10, 10)), m.mean, m.variance, m.mode,
+             D.Binomial(100, lib.tensor([0.3, 0.9])).sample((3,)),
+             D.Binomial(50, lib.tensor(0.8, dtype=lib.float64)).sample((20,)),
+             D.Binomial(5, logits=lib.tensor(0.5)), D.Binomial(5, logits=lib.tensor(0.5)).sample((4,)),
+             D.Binomial(10, 0.2), q, q.sample((10, 10)),
+             D.Poisson(lib.tensor([1.0, 25.0, 1000.0], dtype=lib.float64)).sample((3,)),
+             q.log_prob(lib.tensor([0.0, 2.0, 5.0])), (q.mean, q.variance, q.mode, q.batch_shape),
+             lp, p.grad, lq, r.grad, lib.rand(2)]
+    return WithArrays(shown, (lp.detach().numpy(), p.grad.numpy(), lq.detach().numpy(),
+                              r.grad.numpy()))
+
+
+def _binomial_poisson_errors(lib: Any) -> Any:
+    from importlib import import_module
+    D = import_module(f"{lib.__name__}.distributions")
+    return [_error(f) for f in (
+        lambda: D.Binomial(-1, lib.tensor(0.2)), lambda: D.Binomial(10, lib.tensor(1.5)),
+        lambda: D.Binomial(2.5, lib.tensor(0.5)),
+        lambda: D.Binomial(10, lib.tensor(0.2)).log_prob(lib.tensor(11.0)),
+        lambda: D.Binomial(10, lib.tensor(0.2), lib.tensor(0.1)), lambda: D.Poisson(-1.0),
+        lambda: D.Poisson(3.0).log_prob(lib.tensor(1.5)),
+        lambda: D.Poisson(3.0).log_prob(lib.tensor(-1.0)))]
+
+
+# ---- PackedSequence: pack_padded_sequence, pad_packed_sequence, pack_sequence, RNNs on them ---
+
+def _packed_sequences(lib: Any) -> Any:
+    from importlib import import_module
+    rnn = import_module(f"{lib.__name__}.nn.utils.rnn")
+    x = lib.arange(12.0).reshape(4, 3, 1).requires_grad_()
+    packed = rnn.pack_padded_sequence(x, [4, 2, 1])
+    unsorted = rnn.pack_padded_sequence(x, lib.tensor([1, 4, 2]), enforce_sorted=False)
+    padded, lengths = rnn.pad_packed_sequence(unsorted)
+    _graded(lib, padded, x)
+    return WithArrays([packed, unsorted, padded, lengths, x.grad,
+                       rnn.pad_packed_sequence(unsorted, batch_first=True, total_length=5)[0].shape,
+                       rnn.pack_sequence([lib.ones(2, 1), lib.ones(3, 1)], enforce_sorted=False)]
+                      + [_error(f) for f in (
+                          lambda: rnn.pack_padded_sequence(x, [1, 4, 2]),
+                          lambda: rnn.pack_padded_sequence(x, [4, 2, 0]),
+                          lambda: rnn.pack_sequence([lib.ones(2, 1), lib.ones(3, 1)]),
+                          lambda: rnn.pad_packed_sequence(packed, total_length=2))],
+                      (x.grad.numpy(),))
+
+
+def _rnns_on_packed_sequences(lib: Any) -> Any:
+    """Each layer steps only the sequences still running (hunkim's 13_4_pack_pad); float32
+    agrees to rounding, as the RNNs do on padded input."""
+    from importlib import import_module
+    rnn = import_module(f"{lib.__name__}.nn.utils.rnn")
+    lib.manual_seed(0)
+    shown, arrays = [], []
+    for cls, options in ((lib.nn.LSTM, {}), (lib.nn.GRU, {"num_layers": 2}),
+                         (lib.nn.RNN, {"bidirectional": True}),
+                         (lib.nn.LSTM, {"bidirectional": True, "num_layers": 2,
+                                        "batch_first": True})):
+        layer = cls(3, 4, **options)
+        batch_first = options.get("batch_first", False)
+        x = lib.randn(5, 3, 3, requires_grad=True)
+        lengths = [3, 3, 2, 1, 1] if batch_first else [5, 3, 2]
+        for enforce_sorted in (True, False):
+            given = lengths if enforce_sorted else lengths[::-1]
+            packed = rnn.pack_padded_sequence(x, given, batch_first=batch_first,
+                                              enforce_sorted=enforce_sorted)
+            out, state = layer(packed)
+            padded, counts = rnn.pad_packed_sequence(out, batch_first=batch_first)
+            h = state[0] if isinstance(state, tuple) else state
+            x.grad = None
+            ((padded * padded).sum() + (h * h).sum()).backward()
+            shown.append((type(out).__name__, out.data.grad_fn.name(), h.grad_fn.name(),
+                          padded.shape, counts, out.batch_sizes, out.sorted_indices))
+            arrays += [padded.detach().numpy(), h.detach().numpy(), x.grad.numpy()]
+    return WithArrays(shown, tuple(arrays))
+
+
+# ---- nn.PixelShuffle / PixelUnshuffle (pytorch/examples' super_resolution) ---------------------
+
+def _pixel_shuffle(lib: Any) -> Any:
+    F = lib.nn.functional
+    x = lib.arange(32.0).reshape(2, 4, 2, 2).requires_grad_()
+    up = _graded(lib, lib.nn.PixelShuffle(2)(x), x)
+    image = lib.arange(32.0).reshape(2, 1, 4, 4).requires_grad_()
+    down = _graded(lib, F.pixel_unshuffle(image, 2), image)
+    return WithArrays([up.result, down.result, lib.nn.PixelShuffle(2), lib.nn.PixelUnshuffle(2),
+                       F.pixel_shuffle(lib.arange(8).reshape(2, 4, 1, 1), 2),
+                       F.pixel_shuffle(lib.ones(3, 9, 1, 2, dtype=lib.float64), 3).shape]
+                      + [_error(f) for f in (
+                          lambda: F.pixel_shuffle(lib.ones(1, 3, 2, 2), 2),
+                          lambda: F.pixel_shuffle(lib.ones(3, 2), 2),
+                          lambda: F.pixel_unshuffle(lib.ones(1, 1, 3, 2), 2),
+                          lambda: F.pixel_shuffle(lib.ones(1, 4, 2, 2), 0))],
+                      up.arrays + down.arrays)
+
+
 CASES = {f.__name__.lstrip("_"): f for f in (
     _prelu, _prelu_per_channel, _prelu_shapes, _prelu_errors, _padding_layers, _padding_errors,
     _pool1d, _pool1d_corners, _cosine_similarity, _cosine_embedding_loss,
     _cosine_embedding_errors, _categorical_reinforce, _categorical_logits, _categorical_errors,
-    _normal, _normal_errors, _multinomial, _multinomial_errors, _orthogonal, _orthogonal_errors)}
+    _normal, _normal_errors, _multinomial, _multinomial_errors, _orthogonal, _orthogonal_errors,
+    _random_, _refused_draws_leave_the_generator, _std_mean_var_mean, _std_mean_corners,
+    _det_inverse, _det_inverse_errors, _outer_hypot, _outer_hypot_errors, _cdist_pair_by_pair,
+    _cdist_by_matrix_product, _cdist_shapes_and_errors, _interpolate_nearest, _interpolate_errors,
+    _histogram, _foreach_copy, _num_threads, _take, _corners, _binomial_poisson,
+    _binomial_poisson_errors, _packed_sequences, _rnns_on_packed_sequences, _pixel_shuffle)}
 
 
 # Gradients that add several contributions per element in another order than PyTorch's, in
@@ -305,7 +692,11 @@ CASES = {f.__name__.lstrip("_"): f for f in (
 # differ, so they are compared within rtol.
 RTOL = {"cosine_embedding_loss": 1e-6, "padding_layers": 1e-6, "pool1d": 1e-6,
         "categorical_reinforce": 1e-6, "categorical_logits": 1e-12,
-        "orthogonal": 1e-5}  # (numpy's QR of float32 is in double precision; LAPACK's single)
+        "orthogonal": 1e-5,  # (numpy's QR of float32 is in double precision; LAPACK's single)
+        "std_mean_var_mean": 1e-14,  # (PyTorch's Welford mean of doubles rounds otherwise)
+        "det_inverse": 1e-10,
+        "cdist_pair_by_pair": 1e-4, "cdist_by_matrix_product": 1e-4,  # (float32 sums cancel)
+        "rnns_on_packed_sequences": 1e-4}  # (as RNNs on padded input: float32 to rounding)  # (numpy's LAPACK calls are not PyTorch's)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -322,7 +713,7 @@ def test_nn_modules_names_each_class_where_pytorch_defines_it(torch: Any) -> Non
     ours = minigrad.nn.modules
     for file in ("activation", "batchnorm", "container", "conv", "distance", "dropout",
                  "flatten", "instancenorm", "linear", "loss", "module", "normalization",
-                 "padding", "pooling", "rnn", "sparse"):
+                 "padding", "pixelshuffle", "pooling", "rnn", "sparse", "upsampling"):
         theirs = getattr(torch.nn.modules, file)
         named = {n for n, v in vars(getattr(ours, file)).items() if isinstance(v, type)}
         assert named, file
