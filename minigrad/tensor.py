@@ -98,9 +98,10 @@ class Tensor:
     @property
     def requires_grad(self) -> bool:
         # A view without a grad_fn of its own (made under no_grad, or before its base required
-        # grad) follows its base, as PyTorch's views do; yet no gradient reaches it.
-        return (self._requires_grad or self.grad_fn is not None
-                or (self._base is not None and self._base.requires_grad))
+        # grad) follows its base, as PyTorch's views do; yet no gradient reaches it. (One of an
+        # inference tensor is no such view.)
+        return (self._requires_grad or self.grad_fn is not None or (
+            self._base is not None and self._base.requires_grad and not self._is_inference))
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:

@@ -268,21 +268,50 @@ class Function:
 
 def _apply_builtin(cls: type, args: tuple) -> Any:
     """`Function.apply` for one of minigrad's own operations (no keywords, no setup_context)
-    with grad mode on, in the fewest calls. With no input that requires grad, nothing is
-    recorded: `_compute`. Otherwise the same steps as `apply` and `_connect`, in the same order,
-    with what only a custom Function can ask for (an input returned as it is, a view of its
-    own) left out. An operation whose result is not one new tensor (several outputs, a view, an
-    input changed in place, an output without gradient) or that has optional tensor arguments
-    is linked by `_connect` as in `apply`. What this second path earns: benchmarks/tricks.md,
-    row `_apply_builtin`; tests/engine/test_fast_paths.py checks that both paths leave the same
+    with grad mode on, in the fewest calls: the node's inputs are read once, in one loop,
+    before forward runs (as PyTorch's kernels collect the edges before they compute): which
+    need a gradient, where each one's gradient goes (its edge), its shape and dtype, and what
+    the node keeps of those that need none. With no input that requires grad, nothing is
+    recorded: `_compute`. Otherwise the same steps as `apply` and `_connect`, with what only a
+    custom Function can ask for (an input returned as it is, a view of its own) left out. An
+    operation whose result is not one new tensor (several outputs, a view, an input changed in
+    place, an output without gradient) or that has optional tensor arguments is linked by
+    `_connect` as in `apply`. What this second path earns: benchmarks/tricks.md, row
+    `_apply_builtin`; tests/engine/test_fast_paths.py checks that both paths leave the same
     graph."""
-    needs = tuple([  # (a.requires_grad, without the property's call)
-        isinstance(a, Tensor) and (a._requires_grad or a.grad_fn is not None or (
-            a._base is not None and a._base.requires_grad)) for a in args])
+    needs, edges, meta = [], [], []
+    positions = kept = None  # made when an argument is not a tensor, or needs no gradient
+    only_numbers_kept = True
+    for i, a in enumerate(args):
+        if not isinstance(a, Tensor):
+            needs.append(False)
+            if positions is None:
+                positions = list(range(i))
+            continue
+        if positions is not None:
+            positions.append(i)
+        meta.append((a._data.shape, a._data.dtype))
+        if a.grad_fn is not None:  # the node that made it,
+            edges.append((a.grad_fn, a._output_nr))
+        elif a._requires_grad:  # the AccumulateGrad of a leaf (by its own flag),
+            edges.append((grad_accumulator(a), 0))
+        else:  # or nowhere (a view may still require grad through its base: a.requires_grad)
+            needs.append(a._base is not None and a._base.requires_grad and not a._is_inference)
+            if a._made_in_no_grad:
+                check_no_grad_view_unchanged(a)
+            if kept is None:
+                kept = [None] * len(edges)
+            kept.append(_input_ref(a))
+            only_numbers_kept = only_numbers_kept and a._is_wrapped_number
+            edges.append(_NO_EDGE)
+            continue
+        needs.append(True)
+        if kept is not None:
+            kept.append(None)
     if True not in needs:
         return _compute(cls, args)
     node = cls._backward_cls()  # forward's ctx is the node it leaves in the graph
-    node.needs_input_grad = needs
+    node.needs_input_grad = _shared(tuple(needs))
     mode = _grad_mode.state
     mode.enabled = False  # what forward computes is not recorded
     quiet = _numpy_errors.set(_QUIET)  # numpy's warnings off: see _run_quietly
@@ -297,38 +326,9 @@ def _apply_builtin(cls: type, args: tuple) -> Any:
             tensor._bump_version()
         _connect(node, args, out if isinstance(out, tuple) else (out,))
         return out
-    # _connect's loop, with the tensors' positions noted as it goes (when an argument is not a
-    # tensor) and the kept inputs made only when one needs no gradient
-    edges, meta = [], []
-    positions = kept = None
-    only_numbers_kept = True
-    for i, a in enumerate(args):
-        if not isinstance(a, Tensor):
-            if positions is None:
-                positions = list(range(i))
-            continue
-        if positions is not None:
-            positions.append(i)
-        meta.append((a._data.shape, a._data.dtype))
-        if a.grad_fn is not None:
-            edges.append((a.grad_fn, a._output_nr))
-        elif a._requires_grad:
-            edges.append((grad_accumulator(a), 0))
-        else:
-            if a._made_in_no_grad:
-                check_no_grad_view_unchanged(a)
-            if kept is None:
-                kept = [None] * len(edges)
-            kept.append(_input_ref(a))
-            only_numbers_kept = only_numbers_kept and a._is_wrapped_number
-            edges.append(_NO_EDGE)
-            continue
-        if kept is not None:
-            kept.append(None)
     if positions is not None:
         node._tensor_positions = _shared(tuple(positions))
         node._num_args = len(args)
-    node.needs_input_grad = _shared(needs)
     node._next_functions = tuple(edges)
     node._input_meta = _shared(tuple(meta))
     if kept is not None:  # (inputs that all have an edge: Node's `()`, read as None each)

@@ -10,6 +10,7 @@ import numpy as np
 from ..autograd.function import Function
 from ..fidelity.formulas import log1p_from_double, log_from_double
 from ..fidelity.summation import mean_like_torch, sum_like_torch
+from ..ops.scalars import DivScalar
 from ..tensor import Tensor
 
 
@@ -71,7 +72,7 @@ def _weighted(d: Tensor | None, weight: Tensor | None, ctx) -> Tensor | None:  #
         return None
     if weight is not None:
         d = d * weight
-    return d / ctx.numel if ctx.reduction == "mean" else d
+    return DivScalar.apply(d, ctx.numel) if ctx.reduction == "mean" else d
 
 
 _EPSILON = float(np.float32(1e-12))  # PyTorch's constant is a C float, in double too

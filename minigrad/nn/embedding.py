@@ -10,7 +10,7 @@ import numpy as np
 from .. import _grad_mode
 from ..autograd.function import Function
 from ..creation import empty
-from ..ops.indexing import IndexAdd
+from ..ops.indexing import Index
 from ..tensor import Tensor
 from .module import Module
 from .parameter import Parameter
@@ -27,11 +27,32 @@ class EmbeddingLookup(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        rows = grad
-        if ctx.padding_idx is not None:  # the padding row learns nothing
-            keep = Tensor((ctx.indices != ctx.padding_idx)[..., None])
-            rows = grad * keep.to(grad.dtype)
-        return IndexAdd.apply(rows, ctx.indices, ctx.shape), None, None
+        return EmbeddingDenseBackward.apply(grad, ctx.indices, ctx.shape, ctx.padding_idx), \
+            None, None
+
+
+class EmbeddingDenseBackward(Function):
+    """embedding's backward as an op of its own (PyTorch's embedding_dense_backward): the rows'
+    gradients added up per row read, none for the padding row; differentiated again, the rows
+    of gg read back (0 for the padding row)"""
+    node_name = "EmbeddingDenseBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, indices, shape, padding_idx):
+        ctx.indices, ctx.padding_idx = indices, padding_idx
+        rows = grad._data
+        if padding_idx is not None:  # the padding row learns nothing
+            rows = rows * (indices != padding_idx)[..., None].astype(rows.dtype)
+        out = np.zeros(shape, dtype=rows.dtype)
+        np.add.at(out, indices, rows)
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, gg):
+        rows = Index.apply(gg, (ctx.indices,))
+        if ctx.padding_idx is not None:
+            rows = rows.masked_fill(Tensor((ctx.indices == ctx.padding_idx)[..., None]), 0)
+        return rows, None, None, None
 
 
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,

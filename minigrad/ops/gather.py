@@ -85,7 +85,7 @@ class Scatter(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        kept = Scatter.apply(grad, ctx.dim, ctx.index, 0.0)
+        kept = ScatterValue.apply(grad, ctx.dim, ctx.index, 0.0)  # grad.scatter(dim, index, 0)
         src_grad = gather(grad, ctx.dim, ctx.index) if ctx.needs_input_grad[3] else None
         return kept, None, None, src_grad  # a number written in gets no gradient
 

@@ -94,7 +94,10 @@ class IndexCopy(Function):
     @staticmethod
     def backward(ctx, grad):
         grad_a = grad.index_fill(ctx.dim, ctx.index, 0) if ctx.needs_input_grad[0] else None
-        grad_source = index_select(grad, ctx.dim, ctx.index) if ctx.needs_input_grad[3] else None
+        grad_source = None
+        if ctx.needs_input_grad[3]:  # derivatives.yaml's, expand_as(source) included
+            grad_source = index_select(grad, ctx.dim, ctx.index)
+            grad_source = grad_source.expand(grad_source.shape)
         return grad_a, None, None, grad_source
 
 

@@ -28,16 +28,18 @@ class Index(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return IndexAdd.apply(grad, ctx.key, ctx.shape), None
+        return IndexPutImpl.apply(grad, ctx.key, ctx.shape), None
 
 
 class _BasicIndex(Index):
     """A view that reads each position once: its gradient is copied into zeros, as PyTorch's
     select_backward/slice_backward do (adding it to 0.0 would turn a -0.0 into 0.0)"""
+    _backward_op: Any = None  # PyTorch's op for it, when it has one of its own
 
     @staticmethod
     def backward(ctx, grad):
-        return IndexAdd.apply(grad, ctx.key, ctx.shape, False), None
+        return (ctx._forward_cls._backward_op or IndexAdd).apply(grad, ctx.key, ctx.shape,
+                                                                  False), None
 
 
 class Select(_BasicIndex):
@@ -116,6 +118,34 @@ class IndexAdd(Function):
     @staticmethod
     def backward(ctx, grad):
         return Index.apply(grad, ctx.key), None, None, None
+
+
+class IndexPutImpl(IndexAdd):
+    """a[key]'s backward, PyTorch's index_backward: _index_put_impl_ into zeros"""
+    node_name = "IndexPutImplBackward0"
+
+
+class SelectBackward(IndexAdd):
+    """select's backward as an op of its own (select_backward); differentiated again, the
+    select"""
+    node_name = "SelectBackwardBackward0"
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Select.apply(grad, ctx.key), None, None, None
+
+
+class SliceBackward(IndexAdd):
+    """a slice's backward as an op of its own (slice_backward); differentiated again, the
+    slice"""
+    node_name = "SliceBackwardBackward0"
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Slice.apply(grad, ctx.key), None, None, None
+
+
+Select._backward_op, Slice._backward_op = SelectBackward, SliceBackward
 
 
 ERR_INTERNAL_OVERLAP = (

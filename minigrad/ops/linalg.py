@@ -74,7 +74,8 @@ class Mv(Function):
     @staticmethod
     def backward(ctx, grad):
         a, v = ctx.saved_tensors
-        return (grad.unsqueeze(1) * v.unsqueeze(0) if ctx.needs_input_grad[0] else None,
+        # grad.outer(vec), as PyTorch's: grad.reshape(-1, 1) * vec
+        return (grad.reshape(-1, 1) * v if ctx.needs_input_grad[0] else None,
                 a.t().mv(grad) if ctx.needs_input_grad[1] else None)
 
 

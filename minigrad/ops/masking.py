@@ -65,8 +65,18 @@ class MaskedSelect(Function):
     @staticmethod
     def backward(ctx, grad):
         # written, not added, into zeros (PyTorch's masked_scatter_): a gradient of -0 stays -0
-        full = IndexAdd.apply(grad, ctx.key, ctx.key.shape, False)
+        full = MaskedScatter.apply(grad, ctx.key, ctx.key.shape, False)
         return (full.sum_to_size(ctx.shape) if ctx.expanded else full), None
+
+
+class MaskedScatter(IndexAdd):
+    """masked_select's backward, as PyTorch's: zeros(...).masked_scatter_(mask, grad);
+    differentiated again, the masked_select"""
+    node_name = "MaskedScatterBackward0"
+
+    @staticmethod
+    def backward(ctx, grad):
+        return MaskedSelect.apply(grad, Tensor(ctx.key)), None, None, None
 
 
 def masked_select(a: Tensor, mask: Tensor) -> Tensor:
@@ -114,7 +124,17 @@ class IndexSelect(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return IndexAdd.apply(grad, ctx.key, ctx.shape), None, None
+        return IndexSelectBackward.apply(grad, ctx.key, ctx.shape), None, None
+
+
+class IndexSelectBackward(IndexAdd):
+    """index_select's backward, as PyTorch's: zeros(...).index_add_(dim, index, grad);
+    differentiated again, the index_select"""
+    node_name = "IndexAddBackward0"
+
+    @staticmethod
+    def backward(ctx, grad):
+        return IndexSelect.apply(grad, len(ctx.key) - 1, ctx.key[-1]), None, None, None
 
 
 def index_select(a: Tensor, dim: int, index: Tensor) -> Tensor:

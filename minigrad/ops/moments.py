@@ -18,26 +18,28 @@ from .statistics import Std, Var, _all_or
 
 
 class VarMean(Function):
+    """(var, mean) in one node, as PyTorch's var_mean: each output's gradient flows back as
+    var's and mean's would, added. StdMean is the same with std."""
     node_name = "VarMeanBackward0"
-    spread = Var
+    spread = Var  # the op of the first output, read through ctx._forward_cls (StdMean: Std)
 
-    @classmethod
-    def forward(cls, ctx, a, dims, correction, keepdim):
-        spread = cls.spread.forward(ctx, a, dims, correction, keepdim)
+    @staticmethod
+    def forward(ctx, a, dims, correction, keepdim):
+        spread = ctx._forward_cls.spread.forward(ctx, a, dims, correction, keepdim)
         kept = tuple(range(a.ndim)) if dims is None else dims
         with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # the mean of nothing: nan
             mean = np.mean(a._data.astype(np.float64), axis=kept, keepdims=keepdim)
         return spread, result_like(np.asarray(mean).astype(a._data.dtype), a)
 
-    @classmethod
-    def backward(cls, ctx, grad_spread, grad_mean):
+    @staticmethod
+    def backward(ctx, grad_spread, grad_mean):
         a = ctx.saved_tensors[0]
         count = int(np.prod([a.shape[d] for d in ctx.dims], dtype=np.int64))
         dims = None if ctx.whole else ctx.dims
         of_mean = DivScalar.apply(_restore(grad_mean, a.shape, dims, ctx.keepdim).expand(a.shape),
                                   count)
-        return cls.spread.backward(ctx, grad_spread)[0] + of_mean, None, None, None
+        return ctx._forward_cls.spread.backward(ctx, grad_spread)[0] + of_mean, None, None, None
 
 
 class StdMean(VarMean):

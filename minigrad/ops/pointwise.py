@@ -203,10 +203,11 @@ class PowTensor(Function):
         b, a, out = ctx.saved_tensors
         grad_a = None
         if ctx.needs_input_grad[0]:  # where b == 0 the result is constant: 0, not 0 * a^-1
-            grad_a = where(Tensor(b._data == 0), 0.0, grad * b * a ** (b - 1))
+            grad_a = where(Tensor(b._data == 0), 0.0, grad * (b * a ** SubScalar.apply(b, 1)))
         grad_b = None
         if ctx.needs_input_grad[1]:  # where a == 0 and b >= 0, PyTorch defines this as 0
-            grad_b = grad * (out * _masked_log(a, b))  # PyTorch's grouping
+            at_zero = Tensor((a._data == 0) & (b._data >= 0))
+            grad_b = grad * where(at_zero, 0.0, out * a.log())  # PyTorch's grouping
         return grad_a, grad_b
 
 
@@ -218,10 +219,6 @@ def _power(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return a ** b
     unit = np.where(a == 1, 1, np.where(a == -1, np.where(b % 2 == 0, 1, -1), 0))
     return np.where(negative, unit, a ** np.where(negative, 0, b))
-
-
-def _masked_log(a: Tensor, b: Tensor) -> Tensor:
-    return where(Tensor((a._data == 0) & (b._data >= 0)), 1.0, a).log()  # log 1 = 0 there
 
 
 class RPow(Function):

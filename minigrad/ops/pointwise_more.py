@@ -265,7 +265,7 @@ class Xlogy(Function):
         grad_a = grad_b = None
         if ctx.needs_input_grad[0]:
             flat = Tensor((a._data == 0) & (b._data <= 0))
-            grad_a = where(flat, 0.0, Xlogy.apply(grad, b))
+            grad_a = Xlogy.apply(grad, b).masked_fill(flat, 0)
         if ctx.needs_input_grad[1]:
             grad_b = grad * a / b
         return grad_a, grad_b

@@ -279,8 +279,12 @@ class Trace(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        eye = Tensor(np.eye(*ctx.shape, dtype=grad._data.dtype))
-        return eye * grad
+        """PyTorch's trace_backward: grad written into zeros at the diagonal's positions of the
+        flattened matrix (index_fill), then viewed as the matrix (the zeros stay +0)."""
+        rows, columns = ctx.shape
+        flat = Tensor(np.zeros(rows * columns, dtype=grad._data.dtype))
+        positions = Tensor(np.arange(0, rows * columns, columns + 1, dtype=np.int64))
+        return flat.index_fill(0, positions, grad).view(ctx.shape)
 
 
 def trace(a: Tensor) -> Tensor:

@@ -88,8 +88,13 @@ def floor_divide(a, b):  # noqa: ANN001, ANN201 - any pair an operator takes
     return FloorDivide.apply(*as_tensor_pair(a, b))
 
 
+class RemainderTensor(Remainder):
+    """remainder by a tensor: PyTorch records this overload as RemainderBackward1"""
+    node_name = "RemainderBackward1"
+
+
 def remainder(a, b):  # noqa: ANN001, ANN201
-    return Remainder.apply(*as_tensor_pair(a, b))
+    return (RemainderTensor if isinstance(b, Tensor) else Remainder).apply(*as_tensor_pair(a, b))
 
 
 def div(a, b, rounding_mode=None):  # noqa: ANN001, ANN201

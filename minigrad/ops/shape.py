@@ -202,7 +202,12 @@ class Squeeze(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.reshape(ctx.shape), None
+        """PyTorch's unsqueeze_to: an unsqueeze for each dimension squeezed away, lowest
+        first (found by matching the gradient's sizes against the input's)"""
+        for d, size in enumerate(ctx.shape):
+            if d >= grad.ndim or grad.shape[d] != size:
+                grad = grad.unsqueeze(d)
+        return grad, None
 
 
 class SqueezeDim(Squeeze):

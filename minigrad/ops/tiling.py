@@ -27,11 +27,18 @@ class Repeat(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        """PyTorch's repeat_backward: the added leading dimensions summed one at a time, then
+        each repeated dimension split in (repeat, size) and the repeats summed in one sum."""
         lead = len(ctx.repeats) - len(ctx.shape)
-        shape = (1,) * lead + tuple(ctx.shape)
-        split = [n for r, s in zip(ctx.repeats, shape) for n in (r, s)]
-        summed = grad.reshape(split).sum(tuple(range(0, 2 * len(shape), 2)))
-        return summed.reshape(ctx.shape), None
+        for _ in range(lead):
+            grad = grad.sum(0)
+        split, summed = [], []
+        for r, s in zip(ctx.repeats[lead:], ctx.shape):
+            if r != 1:
+                summed.append(len(split))
+                split.append(r)
+            split.append(s)
+        return (grad.reshape(split).sum(tuple(summed)) if summed else grad), None
 
 
 def repeat(a: Tensor, sizes: Sequence[int]) -> Tensor:

@@ -159,6 +159,10 @@ def _base_requires_grad_later(lib) -> list:
         view = unchanged[:2]
     unchanged.add_(1)  # changed while nothing requires grad: used later without complaint
     seen.append(_attempt(lambda: view * lib.ones(2, requires_grad=True)))
+    outside = lib.ones(3, requires_grad=True)
+    with lib.inference_mode():  # views made in inference mode: of inference tensors, and not
+        views = lib.ones(3)[:2], lib.ones(3, requires_grad=True)[:2], outside[:2]
+    seen.append([(v.is_inference(), v.requires_grad) for v in views])
     return seen
 
 
