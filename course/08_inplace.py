@@ -3,14 +3,16 @@
 #
 # `x += 1`, `x.add_(1)`, `x[0] = 5`: an *in-place* operation writes into an existing tensor.
 # Backward needs some values of the forward pass, and an overwritten one cannot give a gradient.
-# Here are the errors you can meet, how PyTorch notices (a version counter on every tensor),
-# and the patterns that are safe.
+# Here are the errors, how PyTorch notices (you write its check), and the safe patterns.
 
 # %%
 import minigrad as torch
 
 # %% tags=["minigrad-only"]
 from minigrad import viz
+
+# The cell you write: until yours runs, the cells that use it wait, and say so.
+# %load_ext minigrad_course.builds
 
 # %% [markdown]
 # ## Changing a leaf in place
@@ -114,7 +116,7 @@ print(exponential.grad_fn._saved_result)
 print([name for name in dir(shifted.grad_fn) if name.startswith("_saved_")])
 
 # %% [markdown]
-# `show_saved=True` draws each saved tensor beside its node, with its version then and now:
+# `show_saved=True` draws each saved tensor with its version then and now:
 
 # %% tags=["minigrad-only"]
 viz.draw(product, exponential, shifted, view="backward", show_saved=True)
@@ -128,8 +130,8 @@ viz.draw(product, exponential, shifted, view="backward", show_saved=True)
 # reveal</summary>
 #
 # No. `ExpBackward0` saved `exponential` at version 0, `mul_` moved it to 1, and the backward
-# of `exp` would multiply by the doubled values. When a saved tensor's version has changed,
-# backward raises an error rather than compute with values the forward pass never used.
+# of `exp` would multiply by the doubled values. Backward raises an error rather than compute
+# with values the forward pass never used.
 # </details>
 
 # %%
@@ -159,6 +161,59 @@ except RuntimeError as error:
 
 # %% tags=["minigrad-only"]
 viz.draw(exponential, view="backward", show_saved=True)
+
+# %% [markdown]
+# ## Your turn: a saved tensor
+#
+# Write that check. `Saved(t)` keeps `t` and its `_version` then; `unpack()` returns `t`
+# itself while the version is unchanged, and otherwise raises PyTorch's `RuntimeError`: *one
+# of the variables needed for gradient computation has been modified by an inplace operation:
+# ... is at version 1; expected version 0 instead*.
+
+# %% tags=["build"]
+class Saved:
+    """A tensor kept for backward, with the version it had when it was saved."""
+
+    def __init__(self, tensor):
+        ### BEGIN SOLUTION
+        self.tensor, self.version = tensor, tensor._version
+        ### END SOLUTION
+
+    def unpack(self):
+        ### BEGIN SOLUTION
+        now = self.tensor._version
+        if now != self.version:  # changed in place: the values saved are gone
+            raise RuntimeError(
+                "one of the variables needed for gradient computation has been modified by "
+                f"an inplace operation: is at version {now}; expected version {self.version} "
+                "instead")
+        return self.tensor
+        ### END SOLUTION
+
+
+# %% tags=["minigrad-only"]
+from minigrad_course.checks import inplace as check
+
+check.saved_versions(Saved)
+
+# %% [markdown]
+# Yours on the example above:
+
+# %%
+y = torch.tensor([1.0, 2.0]).exp()
+kept = Saved(y)
+same = kept.unpack() is y
+print(same)
+y.mul_(2)
+words = None
+try:
+    kept.unpack()
+except RuntimeError as error:
+    words = str(error)
+    print(words)
+
+# %%
+assert same and words is not None and "is at version 1; expected version 0" in words
 
 # %% [markdown]
 # ## Which changes break backward?
@@ -223,7 +278,7 @@ assert y.grad_fn.name() == "AddBackward0" and x.grad.tolist() == [2.0, 2.0]
 
 # %% [markdown]
 # When a saved *input* was changed, the message names the operation that changed it last
-# (`Add`, the `add_`): that is where the tensor now comes from.
+# (`Add`, the `add_`): where the tensor now comes from.
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -277,13 +332,11 @@ viz.draw(y)
 # %% [markdown]
 # ## Which line made the failing node? Anomaly detection
 #
-# The error names the tensor that changed (output 0 of `Add`) and its versions, but neither the
-# node whose backward needed it nor your line that made that node. Its hint says how to find
-# both: *anomaly detection*, a slow debugging mode in which every node keeps the stack of its
-# forward call, and a failing node warns with it, naming itself ("Error detected in
-# MulBackward0"). The cell turns it on for one `with` block (`check_nan=False` skips its check
-# for NaN gradients) and prints the warning's first line and the last two lines of the forward
-# stack: your code.
+# The error names the tensor that changed, not the node that needed it nor your line that made
+# it. Its hint says how to find both: *anomaly detection*, a slow mode in which every node keeps
+# the stack of its forward call and a failing node warns with it ("Error detected in
+# MulBackward0"). The cell turns it on for one `with` block (`check_nan=False`: no NaN check)
+# and prints the warning's first line and the stack's last two lines: your code.
 
 # %%
 import warnings
@@ -320,7 +373,7 @@ assert sources[-1] == "square = h * h  # saves h" and not torch.is_anomaly_enabl
 # %% [markdown]
 # ## Changing `.data`
 #
-# Old code changes `t.data` in place: the same memory as `t`, without the history.
+# Old code changes `t.data` in place: `t`'s memory, without the history.
 #
 # <details><summary>What will <code>x.grad</code> be? Click to reveal</summary>
 #
@@ -381,9 +434,8 @@ assert torch.allclose(w.detach(), torch.tensor([0.8, 1.6])) and w.is_leaf and w.
 # <code>loss.backward()</code>. What happens? Click to reveal</summary>
 #
 # An error: `PowBackward0` saved `w` at version 1, the update moved it to 2. The loss was
-# computed with the old `w`, so its gradient is stale anyway: training runs the forward pass
-# again after each update because the parameters changed, and this error is what reusing the
-# old graph looks like.
+# computed with the old `w`, so its gradient is stale anyway: this error is what reusing a
+# graph after an update looks like.
 # </details>
 
 # %%
@@ -401,7 +453,7 @@ assert w.grad is None
 
 # %% [markdown]
 # **Change a copy: `clone()`.** It has its own memory and stays in the graph
-# (`CloneBackward0`). Change the copy; the saved original is untouched.
+# (`CloneBackward0`); the saved original is untouched.
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -426,8 +478,8 @@ assert torch.allclose(x.grad, 2 * x.detach().exp())  # two paths, each e^x
 # - A leaf that requires grad cannot be changed in place, except under `torch.no_grad()`.
 # - `_version` counts in-place changes; backward fails when a saved tensor's version changed.
 #   `set_detect_anomaly(True)` shows the line to blame.
-# - What was saved decides (`grad_fn._saved_self`, `_saved_result`): `mul` its inputs, `exp`,
-#   `sigmoid`, `relu` their output, `add` and `sum` nothing.
+# - What was saved decides: `mul` its inputs; `exp`, `sigmoid`, `relu` their output; `add`,
+#   `sum` nothing.
 # - `y[0] = x[0] ** 2` puts `y` in the graph (`CopySlices`).
 # - Safe: `no_grad()` for updates, `clone()`, or `y = y + 1`. `.data` hides changes; `detach()`
 #   does not.

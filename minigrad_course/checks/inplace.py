@@ -10,7 +10,7 @@ from minigrad.tensor import Tensor
 from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
-from ._feedback import Checks, same_numbers
+from ._feedback import Checks, same_numbers, shown
 from ._snippets import check_predictions
 
 WHICH_RAISE_SNIPPETS = {
@@ -212,3 +212,101 @@ count_inplace = Exercise(
     judge=_count_judge, seed=13,
     success="count_inplace counts the in-place changes of 8 functions, views included, "
             "whatever t's history.")
+
+
+# Lesson 08's build: what a saved tensor keeps, and the check it makes when backward reads it.
+# A change is (words, what it does to t, whether it moves t's version on).
+_CHANGES = {"mul_(1)": ("t.mul_(1), which leaves the values as they were",
+                        lambda t: t.mul_(1.0), True),
+            "view": ("t[:1].add_(1), through a view", lambda t: t[:1].add_(1.0), True),
+            "add_": ("t.add_(2)", lambda t: t.add_(2.0), True),
+            "data": ("t.data.mul_(0), which the counter does not see",
+                     lambda t: t.data.mul_(0.0), False)}
+
+
+def _saved_cases(rng: np.random.Generator) -> list[tuple[int, list[str]]]:
+    """(how many changes t had before it was saved, the changes after) per case: an answer can
+    neither start every count at 0 nor tell a change by the values."""
+    return [(int(rng.integers(1, 4)), []), (0, ["mul_(1)"]), (int(rng.integers(2, 5)), ["view"]),
+            (0, []), (int(rng.integers(1, 4)), ["add_", "mul_(1)"]),
+            (int(rng.integers(1, 4)), ["data"])]
+
+
+def saved_versions(Saved: Callable) -> None:  # noqa: N803 - the learner's class, by its name
+    """Lesson 08's build: `Saved(t)` keeps t and its version at that moment; `.unpack()`
+    returns t itself while its version is still the one kept, and raises PyTorch's
+    RuntimeError, naming both versions, once an in-place change has moved it on."""
+    from minigrad.autograd import graph
+
+    checks = Checks("Saved")
+    forbidden = {code: f"minigrad's own {code.__qualname__}" for code in (
+        graph.SavedTensor.__init__, graph.SavedTensor.unpack, graph.SavedTensor.unpack_array,
+        graph.SavedOutput.__init__, graph.SavedOutput.unpack, graph.SavedOutput.unpack_array)}
+    rng = np.random.default_rng(80)
+    cases = [(before, changes, (f"for t changed {before} times before Saved(t), then "
+                                if before else "for a new t saved, then ")
+              + (" then ".join(_CHANGES[c][0] for c in changes) or "left alone"))
+             for before, changes in _saved_cases(rng)]
+    cases.append((2, ["add_"], "for t saved once, changed by t.add_(2), saved again"))
+    for before, changes, which in cases:
+        t = Tensor(rng.normal(size=3).astype(np.float32))
+        for _ in range(before):
+            t.add_(1.0)
+        moved = sum(_CHANGES[c][2] for c in changes)
+        readings = []  # (the Saved, the version it should hold)
+        watches = [Watch(forbidden), Watch(forbidden)]  # the check's own changes run between
+        with watches[0]:
+            readings.append((checks.call(Saved, t, doing="Saved(t)"), before))
+        for change in changes:
+            _CHANGES[change][1](t)
+        results = []
+        with watches[1]:
+            if which.endswith("saved again"):
+                readings.append((checks.call(Saved, t, doing="Saved(t)"), before + moved))
+            for saved, _ in readings + readings:  # each read twice: reading changes nothing
+                try:
+                    results.append((saved.unpack(), None))
+                except NotImplementedError:
+                    checks.not_answered()
+                except RuntimeError as error:
+                    results.append((None, str(error)))
+                except Exception as error:  # noqa: BLE001 - any crash of learner code
+                    checks.fail_now(f"{which}: unpack() raised {type(error).__name__}: {error}")
+        called = watches[0].called + watches[1].called
+        if called:
+            checks.fail_now(f"{which}: it calls {called[0]}, which does what the lesson "
+                            "asks you to write.")
+        if watches[0].backward_runs or watches[1].backward_runs:
+            checks.fail_now(f"{which}: it ran a backward pass. Compare the versions yourself.")
+        now = before + moved
+        for place, ((got, words), (_, version)) in enumerate(zip(results, readings)):
+            whose = f"{which}, the {'first' if place == 0 else 'second'} Saved" \
+                if len(readings) > 1 else which
+            again = results[place + len(readings)]
+            checks.expect(again[1] == words and (words is not None or again[0] is got),
+                          f"{whose}: a second unpack() did not give what the first gave; "
+                          "reading a saved tensor changes nothing.")
+            if version == now:
+                checks.expect(words is None, f"{whose}: unpack() raised ({words}), but t's "
+                              "version is still the one saved: its values are the ones "
+                              "backward needs.")
+                checks.expect(words is not None or got is t,
+                              f"{whose}: unpack() did not return t itself (got "
+                              f"{shown(value_data(got))}). Hint: a saved input is the very "
+                              "tensor, as `_saved_self is h` showed.")
+            else:
+                checks.expect(words is not None, f"{whose}: unpack() returned, though t's "
+                              "version moved on since it was saved. Hint: compare the "
+                              "version kept with `_version` now, not the values.")
+                wanted = f"is at version {now}; expected version {version} instead"
+                checks.expect(words is None or ("modified by an inplace operation" in words
+                                                and wanted in words),
+                              f"{whose}: the error does not say PyTorch's words with the "
+                              "versions of this case: 'one of the variables needed for "
+                              "gradient computation has been modified by an inplace "
+                              "operation: ... is at version N; expected version M instead', "
+                              "N the version now and M the one kept.")
+        if checks.failures:
+            break
+    checks.verdict("Saved keeps a tensor with its version, and unpack() returns it unchanged "
+                   "or raises PyTorch's error with both versions, for 7 cases.")

@@ -90,4 +90,120 @@ def count_inplace(fn, t):
     fn(t)
     return Count(0)""",
      FAIL("the count is wrong", "what does autograd keep count of", never=("_version",))),
+    # 08 lesson build, a saved tensor: kept with its version, checked when read. The stub, a
+    # version hard-coded to 0, the values compared instead, an error that never comes or says
+    # the lesson's numbers, one version for every Saved, a copy returned, and minigrad's own
+    # SavedTensor doing it fail.
+    ("inplace.saved_versions", """\
+class Saved:
+    def __init__(self, tensor):
+        self.tensor, self.version = tensor, tensor._version
+
+    def unpack(self):
+        now = self.tensor._version
+        if now != self.version:
+            raise RuntimeError(
+                "one of the variables needed for gradient computation has been modified by "
+                f"an inplace operation: is at version {now}; expected version {self.version} "
+                "instead")
+        return self.tensor""", PASS),
+    ("inplace.saved_versions", """\
+class Saved:
+    def __init__(self, tensor):
+        # YOUR CODE HERE
+        raise NotImplementedError()
+
+    def unpack(self):
+        # YOUR CODE HERE
+        raise NotImplementedError()""", FAIL("still raises NotImplementedError",
+                                            never=("!= self.version",))),
+    ("inplace.saved_versions", """\
+class Saved:
+    def __init__(self, tensor):
+        self.tensor, self.version = tensor, 0  # a new tensor's version
+
+    def unpack(self):
+        now = self.tensor._version
+        if now != self.version:
+            raise RuntimeError("one of the variables needed for gradient computation has been "
+                               f"modified by an inplace operation: is at version {now}; "
+                               f"expected version {self.version} instead")
+        return self.tensor""",
+     FAIL("but t's version is still the one saved", never=("tensor._version",))),
+    ("inplace.saved_versions", """\
+class Saved:
+    def __init__(self, tensor):
+        self.tensor, self.values = tensor, tensor.clone()
+
+    def unpack(self):
+        if not torch.equal(self.tensor, self.values):
+            raise RuntimeError("one of the variables needed for gradient computation has been "
+                               "modified by an inplace operation")
+        return self.tensor""",
+     FAIL("returned, though t's version moved on", "not the values",
+          never=("tensor._version",))),
+    ("inplace.saved_versions", """\
+class Saved:
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+    def unpack(self):
+        return self.tensor""",
+     FAIL("returned, though t's version moved on", "compare the version kept",
+          never=("!= self.version",))),
+    ("inplace.saved_versions", """\
+class Saved:
+    def __init__(self, tensor):
+        self.tensor, self.version = tensor, tensor._version
+
+    def unpack(self):
+        if self.tensor._version != self.version:
+            raise RuntimeError("one of the variables needed for gradient computation has been "
+                               "modified by an inplace operation: [torch.FloatTensor [2]], "
+                               "which is output 0 of ExpBackward0, is at version 1; expected "
+                               "version 0 instead")
+        return self.tensor""",
+     FAIL("the error does not say PyTorch's words with the versions of this case",
+          never=("{self.version}",))),
+    ("inplace.saved_versions", """\
+class Saved:
+    version = None  # one for every Saved
+
+    def __init__(self, tensor):
+        self.tensor = tensor
+        Saved.version = tensor._version
+
+    def unpack(self):
+        now = self.tensor._version
+        if now != Saved.version:
+            raise RuntimeError("one of the variables needed for gradient computation has been "
+                               f"modified by an inplace operation: is at version {now}; "
+                               f"expected version {Saved.version} instead")
+        return self.tensor""",
+     FAIL("returned, though t's version moved on", never=("self.version =",))),
+    ("inplace.saved_versions", """\
+class Saved:
+    def __init__(self, tensor):
+        self.tensor, self.version = tensor.detach(), tensor._version
+
+    def unpack(self):
+        now = self.tensor._version
+        if now != self.version:
+            raise RuntimeError("one of the variables needed for gradient computation has been "
+                               f"modified by an inplace operation: is at version {now}; "
+                               f"expected version {self.version} instead")
+        return self.tensor""",
+     FAIL("did not return t itself", "the very tensor", never=("self.tensor, self.version =",))),
+    ("inplace.saved_versions", """\
+class Saved:
+    def __init__(self, tensor):
+        self.tensor = tensor
+        alias = tensor.detach().requires_grad_()  # shares the counter: let a real node save it
+        self.node = (alias * alias).grad_fn
+
+    def unpack(self):
+        self.node._saved_self  # raises PyTorch's own error once t changed
+        return self.tensor""",
+     FAIL("minigrad's own SavedTensor", "does what the lesson asks you to write",
+          never=("!= self.version",))),
 ]
