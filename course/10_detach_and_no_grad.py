@@ -1,17 +1,19 @@
 # %% [markdown]
 # # 10 · Stopping gradients: `detach()`, `no_grad()`, `requires_grad_()`
 #
-# Notebook 09 got more out of a graph. This one keeps things *out* of it, where real training
-# code does: a target that must count as a constant, a running total of the loss, the update of
-# the weights, evaluation, a frozen layer. `detach()` cuts one tensor out, `torch.no_grad()`
-# records nothing in a block of code, `requires_grad_(False)` freezes a leaf; and there is
-# `model.eval()`, easy to mistake for one of them.
+# This notebook keeps things *out* of a graph, as training code must: a target that counts as
+# a constant, a running total of the loss, the weights' update, evaluation, a frozen layer.
+# `detach()` cuts one tensor out, `torch.no_grad()` records nothing in a block,
+# `requires_grad_(False)` freezes a leaf; `model.eval()` is easy to mistake for one of them.
 
 # %%
 import minigrad as torch
 
 # %% tags=["minigrad-only"]
 from minigrad import viz
+
+# The cell you write: until yours runs, the cells that use it wait, and say so.
+# %load_ext minigrad_course.builds
 
 # %% [markdown]
 # ## A target that must stay still: `detach()`
@@ -73,10 +75,9 @@ assert w.grad.item() == 0.0 and target_live.requires_grad
 #
 # A training loop adds up its losses to print an average. The obvious `total += loss` adds
 # *tensors*, so `total` is a result of every loss so far: its graph holds the nodes of every
-# step for as long as `total` lives (and, in a loop that never calls backward, such as an
-# evaluation loop, every tensor those nodes saved for backward as well). The loop below
-# takes 100 steps of gradient descent; `count_nodes` walks `total.grad_fn` without recursion
-# (notebook 11) and counts the nodes it reaches.
+# step for as long as `total` lives (and, in a loop that never calls backward, every tensor
+# those nodes saved). The loop below takes 100 steps of gradient descent; `count_nodes` walks
+# `total.grad_fn` without recursion (notebook 11) and counts the nodes it reaches.
 
 # %%
 def count_nodes(tensor):
@@ -154,6 +155,48 @@ print(torch.is_grad_enabled(), (x * 2).requires_grad)
 
 # %%
 assert not doubled.requires_grad and doubled.grad_fn is None and torch.is_grad_enabled()
+
+# %% [markdown]
+# ## Your turn: a `no_grad` of your own
+#
+# Write `NoGrad`: `with NoGrad():` records nothing in its block, then leaves grad mode as it
+# found it, on or off, even when the block raises. `torch.is_grad_enabled()` reads the mode,
+# `torch.set_grad_enabled(mode)` sets it. `with` calls `__enter__()` as the block starts and
+# `__exit__(kind, error, traceback)` as it ends, error or not; a true return would swallow the
+# error.
+
+# %% tags=["build"]
+class NoGrad:
+    """`with NoGrad():` records nothing in its block, then puts grad mode back as it was."""
+
+    def __enter__(self):
+        ### BEGIN SOLUTION
+        self.before = torch.is_grad_enabled()  # this block's own: blocks can nest
+        torch.set_grad_enabled(False)
+        ### END SOLUTION
+
+    def __exit__(self, kind, error, traceback):
+        ### BEGIN SOLUTION
+        torch.set_grad_enabled(self.before)  # returns None: an error in the block goes on
+        ### END SOLUTION
+
+
+# %% tags=["minigrad-only"]
+from minigrad_course.checks import detach_and_no_grad as check
+
+check.records_nothing(NoGrad)
+
+# %% [markdown]
+# Yours on the example above:
+
+# %%
+with NoGrad():
+    doubled = x * 2
+    print(torch.is_grad_enabled(), doubled.requires_grad)
+print(torch.is_grad_enabled(), (x * 2).requires_grad)
+
+# %%
+assert not doubled.requires_grad and torch.is_grad_enabled()
 
 # %% [markdown]
 # And a tensor created inside the block, or changed in place there?

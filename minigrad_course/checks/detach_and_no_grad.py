@@ -150,3 +150,91 @@ def recorded(answers: Any) -> None:
                       ["scaled.requires_grad", "w.grad", "b.grad"],
                       "All 3 right: no_grad() makes constants; requires_grad_(False) freezes a "
                       "leaf.")
+
+
+# Lesson 10's build: a no_grad of the learner's own. Each case: (words, grad mode before the
+# block, how the block goes: "plain", "raises" (a ValueError leaves it) or "nested" (a second
+# one inside, entered and left before the first is left)).
+_BLOCK_CASES = [("with grad mode on", True, "plain"), ("with grad mode off", False, "plain"),
+                ("when the block raises ValueError", True, "raises"),
+                ("for one block inside another", True, "nested"),
+                ("for one block inside another, grad mode off", False, "nested")]
+
+
+def records_nothing(NoGrad: Callable) -> None:  # noqa: N803 - the learner's class, by its name
+    """Lesson 10's build: `with NoGrad():` turns grad mode off for its block, and leaves it as
+    it found it, whatever the mode was, even when the block raises (which it lets through).
+    The check plays `with` itself: __enter__, the block, __exit__, the block's code outside
+    the watch (it is the check's)."""
+    from minigrad import _grad_mode as mode
+
+    checks = Checks("NoGrad")
+    forbidden = {mode._GradModeContext.__enter__: "minigrad's own no_grad.__enter__",
+                 mode._GradModeContext.__exit__: "minigrad's own no_grad.__exit__",
+                 mode.set_grad_enabled.__exit__: "minigrad's own set_grad_enabled.__exit__",
+                 mode.inference_mode.__enter__: "minigrad's own inference_mode.__enter__",
+                 mode.inference_mode.__exit__: "minigrad's own inference_mode.__exit__"}
+    watches: list[Watch] = []
+    x = Tensor(np.array([1.5, -2.0], dtype=np.float32), requires_grad=True)
+
+    def learners(step: str, *args: Any) -> Any:
+        """Run one of the learner's steps ("NoGrad()", __enter__, __exit__) in a Watch."""
+        with Watch(forbidden) as watch:
+            try:
+                result = args[0]() if step == "NoGrad()" else getattr(args[0], step)(*args[1:])
+            except NotImplementedError:
+                checks.not_answered()
+            except Exception as error:  # noqa: BLE001 - any crash of learner code
+                checks.fail_now(f"{which}: {step} raised {type(error).__name__}: {error}")
+        watches.append(watch)
+        return result
+
+    for which, before, block in _BLOCK_CASES:
+        mode._set_enabled(before)
+        try:
+            outer = learners("NoGrad()", NoGrad)
+            learners("__enter__", outer)
+            inside = mode.is_grad_enabled(), (x * 2).requires_grad
+            swallowed = after_inner = None
+            if block == "nested":
+                inner = learners("NoGrad()", NoGrad)
+                learners("__enter__", inner)
+                learners("__exit__", inner, None, None, None)
+                after_inner = mode.is_grad_enabled()
+            if block == "raises":
+                error = ValueError("the block's own error")
+                swallowed = learners("__exit__", outer, ValueError, error, None)
+            else:
+                learners("__exit__", outer, None, None, None)
+            after = mode.is_grad_enabled(), (x * 2).requires_grad
+        finally:
+            mode._set_enabled(True)
+        called = [name for watch in watches for name in watch.called]
+        if called:
+            checks.fail_now(f"{which}: it calls {called[0]}, which is what the lesson asks you "
+                            "to write. Set the flag with torch.set_grad_enabled(mode).")
+        checks.expect(inside == (False, False),
+                      f"{which}: inside the block grad mode was still on (x * 2 "
+                      f"{'required' if inside[1] else 'did not require'} grad). Hint: "
+                      "__enter__ runs as the block starts: turn grad mode off there.")
+        checks.expect(after_inner in (None, False),
+                      f"{which}: leaving the inner block turned grad mode back on, inside the "
+                      "outer one. Hint: each block puts back the mode it found, kept by that "
+                      "block's own object.")
+        checks.expect(after == (before, before),
+                      f"{which}: after the block grad mode was "
+                      f"{'on' if after[0] else 'off'}, not as it was before the block. Hint: "
+                      + {"plain": "note torch.is_grad_enabled() in __enter__ and put it back "
+                                  "in __exit__.",
+                         "raises": "__exit__ runs when the block raises too: put the mode back "
+                                   "whatever happened (a contextmanager's yield raises the "
+                                   "block's error: try/finally).",
+                         "nested": "each block puts back the mode it found, kept by that "
+                                   "block's own object."}[block])
+        checks.expect(not swallowed,
+                      f"{which}: __exit__ returned {swallowed!r}, which tells `with` to swallow "
+                      "the block's error. Return None and let it through.")
+        if checks.failures:
+            break
+    checks.verdict("NoGrad turns grad mode off for its block and puts back the mode it found, "
+                   "nested, with grad mode off before, and when the block raises.")
