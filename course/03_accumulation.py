@@ -12,6 +12,9 @@ import minigrad as torch
 # %% tags=["minigrad-only"]
 from minigrad import viz
 
+# The cells you write: until yours runs, the cells that use it wait, and say so.
+# %load_ext minigrad_course.builds
+
 # %%
 import matplotlib.pyplot as plt
 
@@ -211,6 +214,48 @@ assert held is w.grad and held.item() == 2 * copy.item() == 2 * full_batch_grad.
 # %% [markdown]
 # To keep a gradient's value for later (to log it, compare it, plot it), clone it.
 #
+# ## Your turn: the last step at a leaf
+#
+# All of this happens in one node per leaf, its `AccumulateGrad`, the last step of every
+# step-by-step view above. Write what it does as `accumulate(t, grad)`, for a leaf `t` and a
+# gradient `grad` that reached it:
+#
+# - while `t.grad` is `None`, store a copy of `grad` (the caller may go on using its own
+#   tensor);
+# - after that, add `grad` into the tensor `t.grad` already holds, in place.
+#
+# No `backward()` here: you are writing the part of it that fills `.grad`.
+
+# %% tags=["build"]
+def accumulate(t, grad):
+    ### BEGIN SOLUTION
+    if t.grad is None:
+        t.grad = grad.clone()  # a copy: the caller keeps its own tensor
+    else:
+        t.grad += grad  # into the tensor already there, so a name for it sees the sum
+    ### END SOLUTION
+
+
+# %% tags=["minigrad-only"]
+from minigrad_course.checks import accumulation as check
+
+check.accumulate(accumulate)
+
+# %% [markdown]
+# Your function replays the first two backward passes of this notebook at $x = 1$: $y = x^2$
+# brings 2, then $z = x^3$ brings 3.
+
+# %%
+x = torch.ones(1, requires_grad=True)
+accumulate(x, torch.tensor([2.0]))
+held = x.grad
+accumulate(x, torch.tensor([3.0]))
+print(x.grad, held is x.grad)
+
+# %%
+assert x.grad.item() == 2.0 + 3.0 and held is x.grad
+
+# %% [markdown]
 # ## When it bites
 #
 # The same adding goes on whether you meant it or not. Say you compute $x^2$ at $x = 1$ again and
@@ -251,7 +296,7 @@ plt.show()
 # - It is the chain rule's sum carried across calls: `.grad` holds the gradient of the sum of all
 #   outputs you called `backward()` on since the last reset.
 # - The adding happens in place: a name taken for `.grad` changes with it; `.clone()` keeps a
-#   value.
+#   value. You wrote it: a leaf's `AccumulateGrad` copies the first gradient, then adds.
 # - That makes gradient accumulation over micro-batches a two-line loop.
 # - It also means a loop that never clears `.grad` reads ever-growing gradients.
 #

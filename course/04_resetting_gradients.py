@@ -12,6 +12,9 @@ import minigrad as torch
 # %% tags=["minigrad-only"]
 from minigrad import viz
 
+# The cells you write: until yours runs, the cells that use it wait, and say so.
+# %load_ext minigrad_course.builds
+
 # %%
 import matplotlib.pyplot as plt
 
@@ -183,6 +186,32 @@ print("w after a step with no gradients:", w)
 assert torch.equal(w.detach(), before)
 
 # %% [markdown]
+# ## Your turn: `zero_grad` without an optimizer
+#
+# Write `zero_grad(params, set_to_none=True)`: what an optimizer's `zero_grad()` does to the
+# parameters it holds. With `set_to_none`, drop every gradient; without it, fill each gradient
+# with zeros in the tensor already there. A parameter whose `.grad` is `None` received nothing
+# and stays `None`. The two ways of the first sections are all you need.
+
+# %% tags=["build"]
+def zero_grad(params, set_to_none=True):
+    ### BEGIN SOLUTION
+    for p in params:
+        if p.grad is None:
+            continue  # nothing to reset
+        if set_to_none:
+            p.grad = None
+        else:
+            p.grad.zero_()  # the same tensor: a name held for it sees the zeros
+    ### END SOLUTION
+
+
+# %% tags=["minigrad-only"]
+from minigrad_course.checks import resetting_gradients as check
+
+check.reset_all(zero_grad)
+
+# %% [markdown]
 # ## A training loop that forgets to reset
 #
 # Fit a line $\hat y = w x + b$ to 21 points lying near $y = 2x + 1$, by plain gradient descent
@@ -199,19 +228,22 @@ def mse(w, b):
 
 
 # %% [markdown]
-# Here is the usual loop, with the reset as a switch: `reset=False` leaves one line out, so
-# every `backward()` adds this step's gradient to the sum of all the previous ones.
+# Here is the usual loop, with the reset passed in: `reset=zero_grad` runs your function on
+# `[w, b]` at each step, where an optimizer's `zero_grad()` usually goes; `reset=None` leaves
+# that line out, so every `backward()` adds this step's gradient to the sum of all the previous
+# ones.
 
 # %%
 def train(reset, steps=60):
-    """Gradient descent on mse: the loss and w of every step, then w, b and the last loss."""
+    """Gradient descent on mse, calling reset([w, b]) at each step unless reset is None: the
+    loss and w of every step, then w, b and the last loss."""
     w = torch.tensor(0.0, requires_grad=True)
     b = torch.tensor(0.0, requires_grad=True)
     optimizer = torch.optim.SGD([w, b], lr=0.2)
     losses, ws = [], []
     for step in range(steps):
-        if reset:
-            optimizer.zero_grad()
+        if reset is not None:
+            reset([w, b])
         loss = mse(w, b)
         loss.backward()  # without a reset: adds to the gradients of all previous steps
         optimizer.step()
@@ -235,8 +267,8 @@ def train(reset, steps=60):
 # </details>
 
 # %%
-forgot_losses, forgot_ws, *_ = train(reset=False)
-reset_losses, reset_ws, w, b, loss = train(reset=True)
+forgot_losses, forgot_ws, *_ = train(reset=None)
+reset_losses, reset_ws, w, b, loss = train(reset=zero_grad)
 print("forgot, w every 5 steps:", [round(value, 2) for value in forgot_ws[::5]])
 print("reset,  w every 5 steps:", [round(value, 2) for value in reset_ws[::5]])
 print(f"final loss: forgot {forgot_losses[-1]:.4f}, reset {reset_losses[-1]:.4f}")
@@ -289,7 +321,7 @@ plt.show()
 #   the next `backward()` gives just the new gradient.
 # - `optimizer.zero_grad()` resets every parameter it holds; by default (`set_to_none=True`) it
 #   sets `.grad` to `None`, which saves work and lets `step()` skip parameters with no gradient.
-#   `set_to_none=False` writes zeros instead.
+#   `set_to_none=False` writes zeros instead. Your `zero_grad` did the same for the fit.
 # - A name held for `.grad` is zeroed with it by `zero_()`, and keeps the old value after
 #   `= None`; `.clone()` what you keep.
 # - Reset once per step, after `step()` and before the next `backward()`. Forgetting it makes

@@ -1,17 +1,20 @@
 # %% [markdown]
 # # 07 · Hooks: look at a gradient as it passes, or replace it
 #
-# `retain_grad()` (notebook 06) keeps an intermediate's gradient in its `.grad`. A *hook* is the
-# other way in: a function of yours that backward calls with a tensor's gradient the moment it
-# is ready. It can look at the gradient and leave it alone (print it, record it), or return a
-# different tensor that flows on in its place. This notebook puts hooks on tensors and on
-# nodes, and uses one to find out why some units of a small network have stopped learning.
+# A *hook* is a function of yours that backward calls with a tensor's gradient the moment it is
+# ready. It can look at the gradient (print it, record it: unlike `retain_grad()`, it stores
+# nothing itself), or return a tensor that flows on in its place. This notebook puts hooks on
+# tensors and on nodes, has you run them as backward does, and uses one to find why some units
+# of a small network stopped learning.
 
 # %%
 import minigrad as torch
 
 # %% tags=["minigrad-only"]
 from minigrad import viz
+
+# The cells you write: until yours runs, the cells that use it wait, and say so.
+# %load_ext minigrad_course.builds
 
 # %%
 import matplotlib.pyplot as plt
@@ -27,8 +30,7 @@ plt.rcParams["svg.hashsalt"] = "course"  # fixed ids inside the SVG: the same by
 #
 # `t.register_hook(fn)` asks backward to call `fn(grad)` when the gradient for `t` is ready,
 # before it flows further back. If `fn` returns `None`, the gradient flows on unchanged; if it
-# returns a tensor, that tensor replaces the gradient for everything further back. Unlike
-# `retain_grad()`, a hook stores nothing on the tensor: what it keeps is up to you.
+# returns a tensor, that tensor replaces the gradient for everything further back.
 #
 # Several hooks on one tensor run in the order they were registered. Here $h = 2x$ at $x = 1$
 # and $y = 3h$, so $dy/dh = 3$; the second hook multiplies by 10.
@@ -75,8 +77,8 @@ print("x.grad:", x.grad)
 assert x.grad.item() == 3 * 2
 
 # %% [markdown]
-# Step by step, asking first, on a fresh copy with one hook that multiplies by 10. The hook
-# gets a frame of its own: what reached `h`, and what went on instead.
+# Step by step, asking first, on a fresh copy with one hook that multiplies by 10: the hook
+# gets a frame of its own.
 
 # %% tags=["minigrad-only"]
 x = torch.tensor(1.0, requires_grad=True)
@@ -84,6 +86,41 @@ h = x * 2
 scale_up = h.register_hook(lambda grad: grad * 10)
 y = h * 3
 viz.backward_steps(y, predict=True)
+
+# %% [markdown]
+# ## Your turn: a tensor's hooks, in turn
+#
+# Write what backward does with a tensor's hooks: `run_hooks(hooks, grad)` calls each hook in
+# order with the gradient as it stands (a returned tensor replaces it, `None` leaves it) and
+# returns the gradient that flows on.
+
+# %% tags=["build"]
+def run_hooks(hooks, grad):
+    ### BEGIN SOLUTION
+    for hook in hooks:
+        result = hook(grad)
+        if result is not None:  # a replacement: the next hooks see it
+            grad = result
+    return grad
+    ### END SOLUTION
+
+
+# %% tags=["minigrad-only"]
+from minigrad_course.checks import hooks as check
+
+check.hooks_in_turn(run_hooks)
+
+# %% [markdown]
+# Your function on the first example's hooks and the 3 reaching `h`, times $dh/dx = 2$:
+
+# %%
+flows_on = run_hooks([lambda grad: print("first sees", grad.item()),
+                      lambda grad: grad * 10,
+                      lambda grad: print("third sees", grad.item())], torch.tensor(3.0))
+print("x.grad:", flows_on * 2)
+
+# %%
+assert flows_on.item() == 30.0
 
 # %% [markdown]
 # A hook on a *leaf* runs before the gradient is added into `.grad`, so it changes what gets
@@ -112,10 +149,9 @@ assert w.grad.item() == 1.0  # 8 * 5 = 40, clipped to 1 before it was stored
 #
 # `p.register_post_accumulate_grad_hook(fn)` runs on a leaf once its `.grad` has been
 # accumulated. `fn` is handed the leaf itself, not a gradient, and must return `None`: there is
-# nothing left to replace. What it is for: updating each parameter the moment its gradient is
-# complete, inside `backward()`, and dropping that gradient at once. A large model then never
-# holds every parameter's `.grad` at the same time, as it does when `optimizer.step()` runs
-# after backward.
+# nothing left to replace. It can update each parameter inside `backward()` the moment its
+# gradient is complete and drop that gradient at once, so a large model never holds every
+# `.grad` at the same time.
 #
 # Here $\ell = (x \cdot w + b - 1)^2$ with $x = (1, 2)$, $w = (1, -2)$ and $b = 0.5$. The
 # hook takes a step of 0.1 on each.
@@ -234,8 +270,8 @@ assert torch.equal(w1.grad[:, dead], torch.zeros(2, 3))
 assert (z[:, dead] < 0).all()
 
 # %% [markdown]
-# As a picture: how many of the 64 examples send a gradient to each unit. A healthy ReLU unit
-# is active on some examples and not others; a bar at zero is a unit that has stopped learning.
+# As a picture: how many of the 64 examples send each unit a gradient. A bar at zero is a unit
+# that has stopped learning.
 
 # %%
 fig, ax = plt.subplots(figsize=(5, 2.8))

@@ -231,7 +231,7 @@ check.backward_pass(my_backward)
 # In minigrad a `GraphTask` holds one backward pass: the buffers, the counts (`dependencies`)
 # and the ready nodes. Its main loop, `GraphTask.run`:
 
-# %% tags=["minigrad-only", "nbval-ignore-output"]
+# %% tags=["minigrad-only"]
 print(inspect.getsource(engine.GraphTask.run))
 
 # %% [markdown]
@@ -291,7 +291,7 @@ assert order == ["MulBackward0", "CosBackward0", "SinBackward0", "ExpBackward0"]
 # (PyTorch's built-in nodes are generated C++ classes doing the same job.) From
 # `minigrad/ops/pointwise.py`:
 
-# %% tags=["minigrad-only", "nbval-ignore-output"]
+# %% tags=["minigrad-only"]
 print(inspect.getsource(pointwise.Mul))
 
 # %% [markdown]
@@ -302,7 +302,7 @@ print(inspect.getsource(pointwise.Mul))
 # `held is w.grad`). It then runs notebook 07's post-accumulate-grad hooks. minigrad's `apply`
 # and the function it calls, collapsed:
 
-# %% tags=["minigrad-only", "nbval-ignore-output", "hide-output"]
+# %% tags=["minigrad-only", "hide-output"]
 print(inspect.getsource(accumulate.AccumulateGrad.apply))
 print(inspect.getsource(accumulate.accumulate_into))
 

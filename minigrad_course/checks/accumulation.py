@@ -1,4 +1,4 @@
-"""Checks for exercises/ex03_accumulation.ipynb: backward() adds to .grad."""
+"""Checks for exercises/ex03_accumulation.ipynb and lesson 03's build: backward() adds to .grad."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -204,3 +204,64 @@ micro_batches_uneven = Exercise(
     run=_micro_run, judge=_micro_judge, seed=5,
     success="Uneven micro-batches add up to the full-batch gradient too, one share per "
             "backward pass.")
+
+
+def _accumulate_cases() -> list[tuple[str, list[np.ndarray]]]:
+    """(a leaf's shape in words, the gradients handed in one after the other) for lesson 03's
+    build: numbers from a fixed seed, so no answer can know them from the lesson's cells."""
+    rng = np.random.default_rng(30)
+    return [(words, [rng.normal(size=shape).astype(np.float32) for _ in range(calls)])
+            for words, shape, calls in (("of shape (3,)", 3, 3), ("holding one number", (), 2),
+                                        ("of shape (2, 2)", (2, 2), 4))]
+
+
+def accumulate(accumulate_of: Callable) -> None:
+    """Lesson 03's build: `accumulate(t, grad)` does what a backward pass does at a leaf: the
+    first gradient becomes a copy in `t.grad`, each later one is added into that same tensor,
+    in place; no backward pass runs, and minigrad's own AccumulateGrad is not called."""
+    from minigrad.autograd import accumulate as engine_accumulate
+
+    checks = Checks("accumulate(t, grad)")
+    forbidden = {engine_accumulate.accumulate_into: "minigrad's own accumulate_into",
+                 engine_accumulate.AccumulateGrad.apply: "the engine's AccumulateGrad"}
+    for shape, arrays in _accumulate_cases():
+        which = f"for a leaf {shape}"
+        t = Tensor(np.zeros_like(arrays[0]), requires_grad=True)
+        handed = [Tensor(array.copy()) for array in arrays]
+        grads, kept = [], []  # t.grad after each call, and the tensor it was
+        with Watch(forbidden) as watch:
+            for call_number, grad in enumerate(handed, 1):
+                checks.call(accumulate_of, t, grad, doing=f"call {call_number} {which}")
+                grads.append(value_data(t._grad) if t._grad is not None else None)
+                kept.append(t._grad)
+        if watch.backward_runs:
+            checks.fail_now(f"{which}: it ran a backward pass, which did the adding for you. "
+                            "Write the adding yourself, with .grad and tensor operations.")
+        if watch.called:
+            checks.fail_now(f"{which}: it calls {watch.called[0]}, which is what the lesson "
+                            "asks you to write.")
+        if not checks.expect(same_numbers(grads[0], arrays[0]),
+                             f"{which}: after the first call, t.grad is not the gradient "
+                             f"handed in (got {shown(grads[0])}). Hint: t.grad starts as None; "
+                             "what must the first gradient become?"):
+            continue
+        sums = np.cumsum(arrays, axis=0)
+        wrong = next((n for n in range(1, len(arrays)) if not same_numbers(grads[n], sums[n])),
+                     None)
+        if not checks.expect(wrong is None,
+                             f"{which}: after call {(wrong or 0) + 1}, t.grad is not the sum "
+                             f"of the {(wrong or 0) + 1} gradients handed in so far (got "
+                             f"{shown(grads[wrong or 0])}). Hint: backward() never replaces "
+                             ".grad; what does it do with the gradient already there?"):
+            continue
+        checks.expect(all(tensor is kept[0] for tensor in kept),
+                      f"{which}: a later call put a new tensor in t.grad, so a name taken "
+                      "for t.grad before it (held = t.grad) keeps the old value. Hint: add "
+                      "into the tensor already there, in place (the section on keeping a "
+                      "gradient).")
+        checks.expect(same_numbers(handed[0], arrays[0]),
+                      f"{which}: the first gradient handed in changed when the later ones "
+                      "were added: t.grad is the caller's own tensor, which the caller may "
+                      "still use. Hint: the first time, store a copy.")
+    checks.verdict("accumulate copies the first gradient into .grad and adds each later one "
+                   "into that same tensor, for 3 leaves.")

@@ -1,5 +1,5 @@
-"""Checks for exercises/ex07_hooks.ipynb: hooks that change a gradient, that only watch it, and
-that clip it in flight."""
+"""Checks for exercises/ex07_hooks.ipynb and lesson 07's build: hooks that change a gradient,
+that only watch it, that clip it in flight, and how backward runs a tensor's hooks in turn."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -153,3 +153,81 @@ clip = Exercise(
     judge=_clip_judge, seed=12,
     success="clip_gradient rescales gradients above max_norm in flight and lets smaller ones "
             "pass, for several max_norm, without changing the gradient other inputs share.")
+
+
+def _hook_cases() -> list[tuple[str, np.ndarray, list[tuple[str, float]]]]:
+    """(the case in words, the gradient handed in, the hooks as (kind, number)) for lesson 07's
+    build: "look" returns None, "scale" and "shift" return a new tensor."""
+    rng = np.random.default_rng(70)
+    grad = rng.normal(size=3).astype(np.float32)
+    return [("hooks that look, scale, look, shift, look", grad,
+             [("look", 0), ("scale", -3.0), ("look", 0), ("shift", 0.5), ("look", 0)]),
+            ("two replacing hooks in a row, then one that looks", rng.normal(size=(2, 2))
+             .astype(np.float32), [("shift", 2.0), ("scale", 0.25), ("look", 0)]),
+            ("hooks that only look", grad, [("look", 0), ("look", 0)]),
+            ("no hooks", grad, [])]
+
+
+def _hooks_of(kinds: list[tuple[str, float]], seen: list) -> list[Callable]:
+    """The check's hooks: each notes what it was handed (in `seen`, by its place), and a scale or
+    shift hook returns a new tensor from a tensor it was handed (nothing from anything else)."""
+    def hook_at(place: int, kind: str, number: float) -> Callable:
+        def hook(grad: Any) -> Any:
+            seen.append((place, value_data(grad) if isinstance(grad, Tensor) else grad))
+            if kind == "look" or not isinstance(grad, Tensor):
+                return None
+            return Tensor(grad._data * np.float32(number) if kind == "scale"
+                          else grad._data + np.float32(number))
+        return hook
+    return [hook_at(place, kind, number) for place, (kind, number) in enumerate(kinds)]
+
+
+def hooks_in_turn(run_hooks_of: Callable) -> None:
+    """Lesson 07's build: `run_hooks(hooks, grad)` does what backward does with the hooks of a
+    tensor whose gradient is ready: calls each in the order given with the gradient as it
+    stands, a returned tensor replacing it for the hooks after, and returns what flows on."""
+    from minigrad.autograd import node_call
+
+    checks = Checks("run_hooks(hooks, grad)")
+    forbidden = {node_call.call_tensor_hooks: "the engine's own call_tensor_hooks"}
+    for words, start, kinds in _hook_cases():
+        which = f"with {words}"
+        seen: list = []
+        grad, hooks = Tensor(start.copy()), _hooks_of(kinds, seen)
+        with Watch(forbidden, given=tuple(hooks)) as watch:  # the learner calls our hooks
+            result = checks.call(run_hooks_of, hooks, grad, doing=f"run_hooks {which}", hints={
+                "Boolean value of Tensor": "a tensor of several numbers is neither true nor "
+                                           "false: ask whether the hook returned None."})
+        if watch.backward_runs:
+            checks.fail_now(f"{which}: it ran a backward pass, which called the hooks for you. "
+                            "Call each hook yourself.")
+        if watch.called:
+            checks.fail_now(f"{which}: it calls {watch.called[0]}, which is what the lesson "
+                            "asks you to write.")
+        expected, handed = start.copy(), []  # what each hook should be handed, in turn
+        for kind, number in kinds:
+            handed.append(expected.copy())
+            if kind != "look":
+                expected = expected * np.float32(number) if kind == "scale" \
+                    else expected + np.float32(number)
+        places = [place for place, _ in seen]
+        if not checks.expect(places == list(range(len(kinds))),
+                             f"{which}: the hooks were called in the order {places}, not each "
+                             f"once in the order given, {list(range(len(kinds)))}. Hint: every "
+                             "hook runs, first registered first."):
+            continue
+        wrong = next((place for place, got in seen if not same_numbers(got, handed[place])),
+                     None)
+        checks.expect(wrong is None,
+                      f"{which}: hook {wrong} was not handed the gradient as it stood after "
+                      "the hooks before it. Hint: a hook that returns a tensor replaces the "
+                      "gradient for the hooks after it; one that returns None leaves it as it "
+                      "is (the first section).")
+        checks.expect(same_numbers(result, expected),
+                      f"{which}: what it returns is not the gradient that flows on after the "
+                      f"last hook (got {shown(value_data(result))}).")
+        checks.expect(same_numbers(value_data(grad), start),
+                      f"{which}: the gradient handed in was changed in place; hooks replace "
+                      "it by returning a new tensor, and the one handed in stays as it was.")
+    checks.verdict("run_hooks calls each hook in turn with the gradient as it stands, and "
+                   "returns what flows on, for 4 lists of hooks.")

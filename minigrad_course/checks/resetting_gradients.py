@@ -1,5 +1,5 @@
-"""Checks for exercises/ex04_resetting_gradients.ipynb: zero_(), grad = None, and
-optimizer.zero_grad()."""
+"""Checks for exercises/ex04_resetting_gradients.ipynb and lesson 04's build: zero_(),
+grad = None, and optimizer.zero_grad()."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -205,3 +205,69 @@ sgd_step = Exercise(  # two rates and more: none written into the answer
     success=lambda lr: f"sgd_step (lr={lr:g}, {lr * 2.5:g} and another) moves parameters by "
                        "-lr × grad in place, leaves the others, keeps them leaves and sets "
                        ".grad to None.")
+
+
+def _reset_cases() -> list[tuple[dict, list[np.ndarray | None]]]:
+    """(how zero_grad is called, each parameter's gradient or None) for lesson 04's build:
+    both ways, each on two lists with the gradient-less parameter in another place."""
+    rng = np.random.default_rng(40)
+    layouts = [[rng.normal(size=3), None, rng.normal(size=(2, 2))],
+               [None, rng.normal(size=()), rng.normal(size=2), None]]
+    return [(how, [None if g is None else g.astype(np.float32) for g in grads])
+            for how in ({}, {"set_to_none": False}) for grads in layouts]
+
+
+def reset_all(zero_grad_of: Callable) -> None:
+    """Lesson 04's build: `zero_grad(params, set_to_none=True)` does what an optimizer's
+    zero_grad() does to its parameters, without an optimizer: `.grad = None` by default, zeros
+    in the same tensor with set_to_none=False; a parameter with no gradient keeps None."""
+    from minigrad.nn.module import Module
+    from minigrad.nn.parameter import zero_grads
+
+    checks = Checks("zero_grad(params, set_to_none=True)")
+    forbidden = {Optimizer.zero_grad: "an optimizer's zero_grad()",
+                 Module.zero_grad: "a module's zero_grad()",
+                 zero_grads: "minigrad's own zero_grads"}
+    for how, grads in _reset_cases():
+        params = [Tensor(np.ones(np.shape(g) if g is not None else 2, dtype=np.float32),
+                         requires_grad=True) for g in grads]
+        for param, grad in zip(params, grads):
+            param.grad = None if grad is None else Tensor(grad.copy())
+        held = [param._grad for param in params]
+        which = "called as zero_grad(params" + "".join(
+            f", {name}={value}" for name, value in how.items()) + f") on {len(params)} parameters"
+        with Watch(forbidden) as watch:
+            checks.call(zero_grad_of, params, **how, doing=which, hints={
+                "NoneType": "a parameter that received no gradient has .grad None: there is "
+                            "nothing to reset."})
+        if watch.called:
+            checks.fail_now(f"{which}: it calls {watch.called[0]}, which is what the lesson "
+                            "asks you to write.")
+        checks.expect(all(np.array_equal(param._data, np.ones_like(param._data))
+                          for param in params),
+                      f"{which}: a parameter's values changed: a reset touches .grad only.")
+        after = [param._grad for param in params]
+        if not checks.expect(all(a is None for a, g in zip(after, grads) if g is None),
+                             f"{which}: a parameter whose .grad was None got a tensor. Hint: it "
+                             "received no gradient, and the reset leaves it so (step() skips "
+                             "it)."):
+            continue
+        if how.get("set_to_none", True):
+            checks.expect(all(a is None for a in after),
+                          f"{which}: some .grad is still a tensor. Hint: what does "
+                          "set_to_none ask for, and what is its default?")
+            continue
+        kept = [(a, h) for a, h, g in zip(after, held, grads) if g is not None]
+        if not checks.expect(all(a is not None for a, _ in kept),
+                             f"{which}: a parameter's .grad became None: this way keeps the "
+                             "gradient tensor. Hint: set_to_none=False fills it with zeros."):
+            continue
+        checks.expect(all(same_numbers(value_data(a), np.zeros(np.shape(a._data)))
+                          for a, _ in kept),
+                      f"{which}: some .grad does not hold zeros.")
+        checks.expect(all(a is h for a, h in kept),
+                      f"{which}: .grad is a new tensor, so a name taken for it before the "
+                      "reset (held = w.grad) is not reset. Hint: fill the tensor already "
+                      "there, in place (the section on a reference held across the reset).")
+    checks.verdict("zero_grad drops every gradient by default, zeroes each in place with "
+                   "set_to_none=False, and leaves a parameter with no gradient alone.")

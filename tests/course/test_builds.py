@@ -4,6 +4,7 @@ code runs, every cell runs as written."""
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -124,3 +125,24 @@ def test_names_a_cell_uses_and_defines(source: str, used: list[str], defined: se
 ])
 def test_the_placeholder_is_recognised(source: str, holds: bool) -> None:
     assert builds.holds_placeholder(ast.parse(source)) == holds
+
+
+def test_the_start_page_names_the_lessons_that_ask_for_code() -> None:
+    """Lesson 00's "Write it yourself" says which lessons hold a build cell: the sources say so
+    too, and a lesson that gains or loses one must change the sentence."""
+    root = Path(__file__).resolve().parents[2] / "course"
+    with_builds = sorted(int(path.name[:2]) for path in root.glob("[0-9][0-9]_*.py")
+                         if '# %% tags=["build"' in path.read_text())
+    runs, start = [], None
+    for number in with_builds + [None]:  # consecutive numbers as "a to b"
+        if start is None:
+            start = previous = number
+        elif number == previous + 1:
+            previous = number
+        else:
+            runs.append(f"{start:02d} to {previous:02d}" if previous > start else f"{start:02d}")
+            start = previous = number
+    said = "Lessons " + " and ".join(runs) + " ask you to write some of the code"
+    text = " ".join(line.lstrip("# ").strip()
+                    for line in (root / "00_start_here.py").read_text().splitlines())
+    assert said in text

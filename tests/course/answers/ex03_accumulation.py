@@ -128,4 +128,55 @@ def accumulate_gradient(w, inputs, targets, micro_batch_size):
     for start in range(0, n, micro_batch_size):
         rows = slice(start, start + micro_batch_size)
         (((inputs[rows] @ w - targets[rows]) ** 2).sum() / n).backward()""", PASS),
+    # 03 lesson build, what a leaf's AccumulateGrad does: a copy first, then adding in place;
+    # the stub, a value hard-coded from the lesson, replacing, a new tensor each time, the
+    # caller's tensor kept as .grad, and the engine doing it (backward on the leaf, or minigrad's
+    # own accumulate_into) all fail.
+    ("accumulation.accumulate", """\
+def accumulate(t, grad):
+    if t.grad is None:
+        t.grad = grad.clone()
+    else:
+        t.grad += grad""", PASS),
+    ("accumulation.accumulate", """\
+def accumulate(t, grad):
+    if t.grad is None:
+        t.grad = torch.zeros_like(t)
+    t.grad.add_(grad)""", PASS),
+    ("accumulation.accumulate", """\
+def accumulate(t, grad):
+    # YOUR CODE HERE
+    raise NotImplementedError()""",
+     FAIL("still raises NotImplementedError", never=("clone", "+="))),
+    ("accumulation.accumulate", """\
+def accumulate(t, grad):
+    # the lesson's 2, then 2 + 3
+    t.grad = torch.full_like(t, 2.0) if t.grad is None else torch.full_like(t, 5.0)""",
+     FAIL("after the first call, t.grad is not the gradient handed in", "starts as None",
+          never=("clone", "+="))),
+    ("accumulation.accumulate", """\
+def accumulate(t, grad):
+    t.grad = grad.clone()  # replaces what was there""",
+     FAIL("is not the sum", "never replaces .grad", never=("clone", "+="))),
+    ("accumulation.accumulate", """\
+def accumulate(t, grad):
+    t.grad = grad.clone() if t.grad is None else t.grad + grad  # a new tensor each time""",
+     FAIL("put a new tensor in t.grad", "in place", never=("clone", "+="))),
+    ("accumulation.accumulate", """\
+def accumulate(t, grad):
+    if t.grad is None:
+        t.grad = grad  # the caller's own tensor
+    else:
+        t.grad += grad""",
+     FAIL("the first gradient handed in changed", "store a copy", never=("clone", "+="))),
+    ("accumulation.accumulate", """\
+def accumulate(t, grad):
+    t.backward(grad)  # the engine adds it""",
+     FAIL("ran a backward pass", "write the adding yourself", never=("clone", "+="))),
+    ("accumulation.accumulate", """\
+from minigrad.autograd.accumulate import accumulate_into
+
+def accumulate(t, grad):
+    accumulate_into(t, grad, keep_graph=False)""",
+     FAIL("minigrad's own accumulate_into", "asks you to write", never=("clone", "+="))),
 ]

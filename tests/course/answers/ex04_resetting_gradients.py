@@ -125,4 +125,72 @@ def sgd_step(params, lr):
     optimizer.zero_grad()""",
      FAIL("it calls an optimizer's step()", "move each parameter yourself",
           never=("no_grad", "-="))),
+    # 04 lesson build, an optimizer's zero_grad() without one: None by default, zeros in the
+    # same tensor with set_to_none=False, a gradient-less parameter left alone. The stub, one
+    # way for both, zeros in a new tensor, a crash on a None .grad, a gradient given to a
+    # parameter that had none, and an optimizer or minigrad doing it all fail.
+    ("resetting_gradients.reset_all", """\
+def zero_grad(params, set_to_none=True):
+    for p in params:
+        if p.grad is None:
+            continue
+        if set_to_none:
+            p.grad = None
+        else:
+            p.grad.zero_()""", PASS),
+    ("resetting_gradients.reset_all", """\
+def zero_grad(params, set_to_none=True):
+    for p in params:
+        if p.grad is not None and not set_to_none:
+            p.grad.mul_(0)
+        elif p.grad is not None:
+            p.grad = None""", PASS),
+    ("resetting_gradients.reset_all", """\
+def zero_grad(params, set_to_none=True):
+    # YOUR CODE HERE
+    raise NotImplementedError()""",
+     FAIL("still raises NotImplementedError", never=("zero_()", "= None"))),
+    ("resetting_gradients.reset_all", """\
+def zero_grad(params, set_to_none=True):
+    for p in params:
+        p.grad = None  # the flag never read""",
+     FAIL("set_to_none=False", "this way keeps the gradient tensor", never=("zero_()",))),
+    ("resetting_gradients.reset_all", """\
+def zero_grad(params, set_to_none=False):  # the default the other way round
+    for p in params:
+        if p.grad is not None:
+            if set_to_none:
+                p.grad = None
+            else:
+                p.grad.zero_()""",
+     FAIL("called as zero_grad(params) on", "some .grad is still a tensor", "its default",
+          never=("= None",))),
+    ("resetting_gradients.reset_all", """\
+def zero_grad(params, set_to_none=True):
+    for p in params:
+        if p.grad is not None:
+            p.grad = None if set_to_none else torch.zeros_like(p)""",
+     FAIL(".grad is a new tensor", "in place", never=("zero_()",))),
+    ("resetting_gradients.reset_all", """\
+def zero_grad(params, set_to_none=True):
+    for p in params:
+        if set_to_none:
+            p.grad = None
+        else:
+            p.grad.zero_()""",
+     FAIL("raised AttributeError", "received no gradient has .grad None", never=("continue",))),
+    ("resetting_gradients.reset_all", """\
+def zero_grad(params, set_to_none=True):
+    for p in params:
+        if set_to_none:
+            p.grad = None
+        elif p.grad is None:
+            p.grad = torch.zeros_like(p)
+        else:
+            p.grad.zero_()""",
+     FAIL("whose .grad was None got a tensor", "step() skips it", never=("continue",))),
+    ("resetting_gradients.reset_all", """\
+def zero_grad(params, set_to_none=True):
+    torch.optim.SGD(params, lr=0.1).zero_grad(set_to_none)""",
+     FAIL("an optimizer's zero_grad()", "asks you to write", never=("zero_()", "= None"))),
 ]

@@ -97,4 +97,63 @@ def clip_gradient(t, max_norm):
     t.register_hook(lambda grad: grad.clamp(-max_norm, max_norm))""",
      FAIL("is not 2 × the clipped gradient", "same direction", never=("vector_norm",),
           shows_got=True)),
+    # 07 lesson build, a tensor's hooks run in turn: each handed the gradient as it stands, a
+    # returned tensor replacing it. The stub, the lesson's x10 hard-coded, None taken as a
+    # gradient, every hook handed the first gradient, stopping at the first replacement, and
+    # backward or the engine's own call_tensor_hooks doing it all fail.
+    ("hooks.hooks_in_turn", """\
+def run_hooks(hooks, grad):
+    for hook in hooks:
+        result = hook(grad)
+        if result is not None:
+            grad = result
+    return grad""", PASS),
+    ("hooks.hooks_in_turn", """\
+def run_hooks(hooks, grad):
+    for hook in hooks:
+        grad = hook(grad) or grad  # None is falsy; a one-element tensor need not be
+    return grad""",
+     FAIL("raised RuntimeError", "ask whether the hook returned None",
+          never=("is not None",))),
+    ("hooks.hooks_in_turn", """\
+def run_hooks(hooks, grad):
+    # YOUR CODE HERE
+    raise NotImplementedError()""",
+     FAIL("still raises NotImplementedError", never=("is not None",))),
+    ("hooks.hooks_in_turn", """\
+def run_hooks(hooks, grad):
+    return grad * 10  # the lesson's second hook""",
+     FAIL("the hooks were called in the order []", "every hook runs", never=("is not None",))),
+    ("hooks.hooks_in_turn", """\
+def run_hooks(hooks, grad):
+    for hook in hooks:
+        grad = hook(grad)  # a looking hook's None taken as the gradient
+    return grad""",
+     FAIL("was not handed the gradient as it stood", "one that returns None leaves it as it is",
+          never=("is not None",))),
+    ("hooks.hooks_in_turn", """\
+def run_hooks(hooks, grad):
+    out = grad
+    for hook in hooks:
+        result = hook(grad)  # each handed the first gradient
+        if result is not None:
+            out = result
+    return out""",
+     FAIL("was not handed the gradient as it stood", "replaces the gradient for the hooks after",
+          never=("is not None",))),
+    ("hooks.hooks_in_turn", """\
+def run_hooks(hooks, grad):
+    for hook in hooks:
+        result = hook(grad)
+        if result is not None:
+            return result  # the hooks after it never run""",
+     FAIL("not each once in the order given", "every hook runs", never=("is not None",))),
+    ("hooks.hooks_in_turn", """\
+def run_hooks(hooks, grad):
+    t = torch.zeros_like(grad, requires_grad=True)
+    for hook in hooks:
+        t.register_hook(hook)
+    t.backward(grad)
+    return t.grad""",
+     FAIL("ran a backward pass", "call each hook yourself", never=("is not None",))),
 ]
