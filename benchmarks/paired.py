@@ -9,8 +9,8 @@ Usage: `OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python benchmarks/paired.py TRE
 `git archive REV minigrad | tar -x -C DIR`). Workloads: a = the 2-16-16-1 MLP step, l = the same
 step as the lessons write it, b = the 784-256-10 MLP step, c = a 20,000-op chain forward and
 backward, k = the backward pass alone of l's step (the CPU time of `loss.backward()`, read as
-phases.py reads it). Prints B's gain over A in CPU time: the median over the pairs, and its
-quartiles."""
+phases.py reads it), u = l's update, `zero_()`s and `item()` alone (read the same way).
+Prints B's gain over A in CPU time: the median over the pairs, and its quartiles."""
 from __future__ import annotations
 
 import argparse
@@ -53,9 +53,10 @@ def _workload(key: str, minigrad: ModuleType):
     """(work, calls per round) for one workload on one copy."""
     if key == "c":
         return (lambda: chain.chain_backward(minigrad, 20_000)), 1
-    if key == "k":  # the step's phases in turn; the work returns its backward's seconds
+    if key in "ku":  # the step's phases in turn; the work returns the seconds of k's or u's
         inputs = phases._inputs(minigrad)
-        return (lambda: phases._step_parts(minigrad, *inputs, time.process_time)[1]), 100
+        part = slice(1, 2) if key == "k" else slice(2, 4)
+        return (lambda: sum(phases._step_parts(minigrad, *inputs, time.process_time)[part])), 100
     contenders = {"a": mlp.small_mlp, "l": mlp.lesson_mlp, "b": mlp.mnist_mlp}[key]
     sys.modules["minigrad"] = minigrad  # mlp builds the contender from `import minigrad`
     work = contenders()["minigrad"]
@@ -78,8 +79,8 @@ def measure(key: str, trees: list[str], rounds: int) -> str:
             sys.modules.update(modules[i])
             work, calls = works[i]
             start = time.process_time()
-            parts = [work() for _ in range(calls)]  # (k's: the seconds of its backward)
-            spent = sum(parts) if key == "k" else time.process_time() - start
+            parts = [work() for _ in range(calls)]  # (k's, u's: the seconds of their part)
+            spent = sum(parts) if key in "ku" else time.process_time() - start
             if round_nr >= 2:  # the first two rounds warm up
                 seconds[i].append(spent / calls)
     gc.unfreeze()
@@ -94,7 +95,7 @@ def measure(key: str, trees: list[str], rounds: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("trees", nargs=2)
-    parser.add_argument("--only", default="alc", help="workloads, of a, l, b, c, k")
+    parser.add_argument("--only", default="alc", help="workloads, of a, l, b, c, k, u")
     parser.add_argument("--rounds", type=int, default=40, help="pairs of rounds per workload")
     args = parser.parse_args()
     print(f"A = {args.trees[0]}\nB = {args.trees[1]}\n{args.rounds} pairs of rounds, CPU time\n")

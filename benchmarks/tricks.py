@@ -35,7 +35,7 @@ from minigrad import _inplace
 from minigrad.autograd import accumulate, function, graph
 from minigrad.autograd.accumulate import grad_accumulator
 from minigrad.autograd.graph import _NO_EDGE, SavedTensor
-from minigrad.ops import operands, selection
+from minigrad.ops import operands, pointwise, selection
 from minigrad.ops.fill import Zero
 from minigrad.tensor import Tensor
 
@@ -87,6 +87,10 @@ def plain_update(t: Tensor, op: Any, other: Any, alpha: Any = 1) -> Tensor:
     if alpha == 1:
         return _inplace.inplace(t, lambda x: op(x, other), other)
     return _inplace.inplace(t, lambda x: op(x, other, alpha=alpha), other)
+
+
+def plain_mul_unrecorded(a: Tensor, number: float) -> Tensor:
+    return pointwise.Mul.apply(*operands.as_tensor_pair(a, number))
 
 
 def plain_zero(t: Tensor) -> Tensor:
@@ -182,6 +186,12 @@ TRICKS = {
         "call; plain: the general in-place path",
         [("update", _inplace.update, plain_update)],
         ("SGD update of 6 parameters", "(a) MLP step", "(b) MLP step")),
+    "mul_unrecorded": Trick(
+        "ops/pointwise.py", "a Python float times a float tensor under no_grad (`lr * "
+        "p.grad`) is numpy's product made one tensor; plain: Mul.apply with a wrapped number "
+        "(its ctx, forward and result_like through _compute)",
+        [("mul_unrecorded", pointwise.mul_unrecorded, plain_mul_unrecorded)],
+        ("SGD update of 6 parameters", "(a′) MLP step, lesson style")),
     "_inplace.zero": Trick(
         "_inplace.py", "zero_() with nothing to record writes zeros into the tensor; plain: "
         "the general in-place path (a ZeroBackward0 node's forward, its result copied over)",

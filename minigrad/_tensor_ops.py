@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _device, _dtype, _inplace, autograd, creation, random
+from . import _device, _dtype, _grad_mode, _inplace, autograd, creation, random
 from .ops import (fill, gather, indexing, linalg, norm, pointwise, reduction, rounding,
                   selection, shape, statistics)
 from .ops.operands import as_tensor_pair, type_name
@@ -53,7 +53,11 @@ class TensorOps:
     def sub(self, other, *, alpha=1):
         return pointwise.Sub.apply(*as_tensor_pair(self, other, True), alpha)
 
-    def mul(self, other): return pointwise.Mul.apply(*as_tensor_pair(self, other))
+    def mul(self, other):
+        if type(other) is float and not _grad_mode.state.enabled:  # `lr * p.grad` in no_grad
+            return pointwise.mul_unrecorded(self, other)
+        return pointwise.Mul.apply(*as_tensor_pair(self, other))
+
     def div(self, other, *, rounding_mode="<not given>"):
         if rounding_mode != "<not given>":  # rounding, or an explicit None: see ops/rounding.py
             return rounding.div(self, other, rounding_mode)

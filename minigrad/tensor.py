@@ -339,7 +339,7 @@ class Tensor:
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to "
                                "Scalar")
-        return self._data.reshape(()).item()
+        return self._data.item()  # (numpy reads the one element of any shape)
 
     def tolist(self) -> Any:
         return self._data.tolist()
@@ -384,7 +384,7 @@ class Tensor:
         """float(t) and int(t): the one value, or Python's kind of error (item()'s is PyTorch's)."""
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
-        return self._data.reshape(()).item()
+        return self._data.item()
 
     def __index__(self) -> int:
         if self.dtype.is_floating_point or self._data.size != 1:

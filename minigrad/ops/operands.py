@@ -97,7 +97,8 @@ def wrapped_number(x: Any, dt: np.dtype) -> Tensor:
     key = (type(x), x, dt)
     t = _WRAPPED.get(key)
     if t is None:
-        t = Tensor(np.asarray(x, dtype=dt))
+        with np.errstate(over="ignore"):  # 1e300 is inf in float32, as in PyTorch: no warning
+            t = Tensor(np.asarray(x, dtype=dt))
         t._number_type = type(x)  # grad_fn._saved_other shows it as PyTorch does
         if isinstance(x, (float, np.floating)) and (math.isnan(x) or x == 0):
             return t  # nan is no key (nan != nan), and -0.0 == 0.0: not shared

@@ -7,7 +7,9 @@ import math
 
 import numpy as np
 
+from .. import _grad_mode
 from ..autograd.function import Function, FunctionCtx
+from ..autograd.numpy_quiet import _QUIET, _numpy_errors
 from ..fidelity import vector_math
 from ..tensor import Tensor
 from .operands import as_tensor_pair, refuse_bool, result_like, zero_gradient
@@ -104,6 +106,22 @@ def _mul_on_arrays(ctx, grad):
 
 
 Mul._backward_on_arrays = staticmethod(_mul_on_arrays)
+
+
+def mul_unrecorded(a: Tensor, number: float) -> Tensor:
+    """`a * number` (or `number * a`) with grad mode off, as `lr * p.grad` is in every update
+    under no_grad: nothing to record, and for a floating point tensor nothing to promote or
+    broadcast (numpy casts the Python float to the tensor's dtype first, as Mul does with its
+    wrapped number). So numpy's product becomes the one result tensor, without Mul's ctx,
+    wrapped number and forward (what it earns: benchmarks/tricks.md, row `mul_unrecorded`)."""
+    if a._data.dtype.kind != "f":  # promotion (an int or bool tensor becomes float32)
+        return Mul.apply(*as_tensor_pair(a, number))
+    quiet = _numpy_errors.set(_QUIET)  # numpy quiet, as in every forward
+    try:
+        out = a._data * number
+    finally:
+        _numpy_errors.reset(quiet)
+    return Tensor(out if type(out) is np.ndarray else np.asarray(out))  # (0-d: a numpy scalar)
 
 
 class Div(Function):

@@ -1,8 +1,8 @@
 """The engine's shortcuts for speed and memory give the same results as the general way.
 
 Each shortcut (relu's bitwise mask, shared wrapped numbers, one-pass in-place updates under
-no_grad, zero_() written straight in, nodes that hold fewer objects) is checked against what it
-replaces, bit for bit.
+no_grad, a product with a float under no_grad, zero_() written straight in, nodes that hold
+fewer objects) is checked against what it replaces, bit for bit.
 How few objects a node holds is a budget, not a behaviour: benchmarks/ab.py measures it."""
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ from hypothesis.extra import numpy as hnp
 import minigrad as mg
 from minigrad import _inplace
 from minigrad.autograd.graph import input_tensor, num_outputs, output_ref, replace_output
+from minigrad.ops import pointwise
 from minigrad.ops.fill import Zero
+from minigrad.ops.operands import wrapped_number
 from minigrad.ops.selection import _keep_where
 
 FLOATS = st.sampled_from([np.float16, np.float32, np.float64])
@@ -170,6 +172,31 @@ def test_no_grad_update_of_an_int_tensor_by_a_float_is_refused() -> None:
     t = mg.tensor([1, 2])
     with mg.no_grad(), pytest.raises(RuntimeError, match="can't be cast"):
         t.add_(0.5)
+
+
+# ---- a product with a Python float under no_grad: numpy's product, one result tensor -------
+
+@given(st.data())
+def test_unrecorded_product_with_a_float_is_mul_bit_for_bit(data: st.DataObject) -> None:
+    dtype = data.draw(FLOATS)
+    shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=3, max_side=5))
+    values = data.draw(hnp.arrays(dtype, shape, elements=st.floats(
+        allow_nan=True, allow_infinity=True, width=np.dtype(dtype).itemsize * 8)))
+    number = data.draw(st.floats(allow_nan=True, allow_infinity=True))
+    x = mg.tensor(values, requires_grad=True)
+    with mg.no_grad():
+        fast = number * x
+        slow = pointwise.Mul.apply(x, wrapped_number(number, values.dtype))  # the general way
+    assert fast.dtype is slow.dtype and fast.shape == slow.shape
+    assert fast.numpy().tobytes() == slow.numpy().tobytes()  # -0.0 and NaN included
+    assert fast.grad_fn is None and not fast.requires_grad and fast._version == 0
+
+
+@pytest.mark.parametrize("grad_mode", [False, True])
+def test_a_product_overflows_quietly(grad_mode: bool, recwarn: pytest.WarningsRecorder) -> None:
+    with mg.set_grad_enabled(grad_mode):  # PyTorch: inf, no warning (float32 cannot hold 1e300)
+        assert (mg.tensor([3.0]) * 1e301).tolist() == [float("inf")]
+    assert not recwarn.list
 
 
 # ---- zero_() with nothing to record: the zeros written straight in ---------------------------

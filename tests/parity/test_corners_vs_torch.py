@@ -120,3 +120,36 @@ def test_subtractions_with_bools_match(torch: Any) -> None:
     import minigrad
 
     assert _subtractions_with_bools(minigrad) == _subtractions_with_bools(torch)
+
+
+# A product with a Python number under no_grad (`lr * p.grad` in every update) takes a path of
+# its own when the number is a float (pointwise.mul_unrecorded): the same table, in each mode
+# that records nothing, on a tensor that requires grad too, and what the result is besides its
+# values (whether it requires grad or is an inference tensor, its version).
+NUMBERS = ("2.5", "-0.0", "2", "INF", "NAN", "1e300", "1e-50", "True", "lib.tensor(0.5)")
+
+
+def _products_without_grad_mode(lib: Any, mode: str) -> dict:
+    inputs = dict(INPUTS, leaf=lambda lib: lib.tensor([0.5, -1.0], requires_grad=True))
+    outcomes = {}
+    for (name, make), op, number in itertools.product(inputs.items(), ("mul", "__rmul__"),
+                                                      NUMBERS):
+        x = make(lib)
+        with getattr(lib, mode)():
+            def run(x=x, op=op, number=number):
+                y = getattr(x, op)(eval(number, {"lib": lib, "INF": INF,  # noqa: S307
+                                                 "NAN": NAN}))
+                return _shown(y) + (y.requires_grad, y.grad_fn, y.is_inference(),
+                                    None if y.is_inference() else y._version)
+            outcomes[name, op, number] = _outcome(run)
+    return outcomes
+
+
+@pytest.mark.parametrize("mode", ["no_grad", "inference_mode"])
+def test_products_with_numbers_without_grad_mode_match(torch: Any, mode: str) -> None:
+    import minigrad
+
+    ours, theirs = _products_without_grad_mode(minigrad, mode), _products_without_grad_mode(
+        torch, mode)
+    assert {k: v for k, v in ours.items() if v != theirs[k]} == {
+        k: v for k, v in theirs.items() if v != ours[k]}
