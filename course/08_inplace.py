@@ -51,7 +51,7 @@ for name, change in [("add_(1)", lambda t: t.add_(1)), ("mul_(2)", lambda t: t.m
         print(f"w.{name}: {error}")
 
 # %% [markdown]
-# `requires_grad_()` and `detach_()` end in `_` too, but change flags, not values: allowed.
+# `requires_grad_()` and `detach_()` end in `_` but change flags, not values: allowed.
 
 # %%
 for name, change in [("requires_grad_(False)", lambda t: t.requires_grad_(False)),
@@ -116,7 +116,7 @@ print(exponential.grad_fn._saved_result)
 print([name for name in dir(shifted.grad_fn) if name.startswith("_saved_")])
 
 # %% [markdown]
-# `show_saved=True` draws each saved tensor with its version then and now:
+# `show_saved=True` draws each saved tensor, its version then and now:
 
 # %% tags=["minigrad-only"]
 viz.draw(product, exponential, shifted, view="backward", show_saved=True)
@@ -165,10 +165,10 @@ viz.draw(exponential, view="backward", show_saved=True)
 # %% [markdown]
 # ## Your turn: a saved tensor
 #
-# Write that check. `Saved(t)` keeps `t` and its `_version` then; `unpack()` returns `t`
-# itself while the version is unchanged, and otherwise raises PyTorch's `RuntimeError`: *one
-# of the variables needed for gradient computation has been modified by an inplace operation:
-# ... is at version 1; expected version 0 instead*.
+# Write the check a saved tensor makes. `Saved(t)` keeps `t` and its `_version` then;
+# `unpack()` returns `t` itself while the version is unchanged, else raises PyTorch's
+# `RuntimeError`: *one of the variables needed for gradient computation has been modified by
+# an inplace operation: ... is at version 1; expected version 0 instead*.
 
 # %% tags=["build"]
 class Saved:
