@@ -13,6 +13,9 @@ import minigrad as torch
 # %% tags=["minigrad-only"]
 from minigrad import viz
 
+# The cell you write: until yours runs, the cells that use it wait, and say so.
+# %load_ext minigrad_course.builds
+
 # %%
 import matplotlib.pyplot as plt
 
@@ -160,6 +163,45 @@ print(dw, db, w.grad, b.grad)
 
 # %%
 assert (dw.item(), db.item()) == (2.0, 1.0) and w.grad is None and b.grad is None
+
+# %% [markdown]
+# ## Your turn: a gradient for each loss
+#
+# A network with two heads has two losses over one shared body. Write `each_gradient(losses,
+# x)`: a list holding each loss's gradient with respect to `x`, in order, from one
+# `autograd.grad` pass per loss. Every pass but the last must keep the graph for the passes
+# after it; the last frees it.
+
+# %% tags=["build"]
+def each_gradient(losses, x):
+    ### BEGIN SOLUTION
+    gradients = []
+    for number, loss in enumerate(losses):
+        more_to_come = number < len(losses) - 1
+        (gradient,) = torch.autograd.grad(loss, x, retain_graph=more_to_come)
+        gradients.append(gradient)
+    return gradients
+    ### END SOLUTION
+
+
+# %% tags=["minigrad-only"]
+from minigrad_course.checks import graphs_used_again as check
+
+check.one_pass_each(each_gradient)
+
+# %% [markdown]
+# Yours on two losses through one `sin`; $\frac{d}{dx}\sin^2 x = 2 \sin x \cos x = \sin 2x$:
+
+# %%
+x = torch.tensor([0.5, 1.0], requires_grad=True)
+h = x.sin()
+gradients = each_gradient([h.sum(), (h * h).sum()], x)
+print(gradients)
+
+# %%
+angles = x.detach()
+assert torch.allclose(gradients[0], angles.cos())
+assert torch.allclose(gradients[1], (2 * angles).sin()) and x.grad is None
 
 # %% [markdown]
 # ## Second derivatives: `create_graph=True`

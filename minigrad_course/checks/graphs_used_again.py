@@ -133,3 +133,65 @@ second_derivative = Exercise(
     success="second_derivative gives f'' for 4 functions at 2 points each, from two "
             "autograd.grad passes, the second through the first one's graph, and leaves "
             ".grad alone.")
+
+
+# Lesson 09's build: several losses over one graph, a gradient for each, one pass per loss.
+# A case is (words, what makes the shared tensor from x, what makes the losses from it, each
+# loss's gradient with respect to x worked out by hand in numpy).
+def _losses_cases(rng: np.random.Generator) -> list[tuple]:
+    k = float(rng.uniform(0.5, 1.5))
+    return [
+        ("for h = x.sin() and the losses h.sum(), (h * h).sum(), (h * k).exp().sum()",
+         lambda x: x.sin(), lambda h: [h.sum(), (h * h).sum(), (h * k).exp().sum()],
+         [np.cos, lambda v: 2 * np.sin(v) * np.cos(v),
+          lambda v: k * np.cos(v) * np.exp(k * np.sin(v))]),
+        ("for one loss, (x * x).sum()", lambda x: x * x, lambda p: [p.sum()],
+         [lambda v: 2 * v]),
+        ("for s = (x * x).sum() and the losses s * k, then s", lambda x: x * x,
+         lambda p: [p.sum() * k, p.sum()], [lambda v: 2 * k * v, lambda v: 2 * v]),
+    ]
+
+
+def one_pass_each(each_gradient: Callable) -> None:
+    """Lesson 09's build: `each_gradient(losses, x)` returns the gradient of each loss with
+    respect to x, from one autograd.grad pass per loss through their shared graph; every pass
+    but the last keeps the graph, the last frees it, and x.grad stays None."""
+    checks = Checks("each_gradient")
+    rng = np.random.default_rng(90)
+    hints = {"backward through the graph a second time": "the first pass freed what the graph "
+             "saved, and the next loss's pass needs it: which argument keeps it? (above)"}
+    for which, make_shared, make_losses, exact in _losses_cases(rng):
+        values = rng.uniform(-1.5, 1.5, size=3).astype(np.float32)
+        x = Tensor(values, requires_grad=True)
+        shared = make_shared(x)  # its node saves x: a pass that frees the graph drops it
+        losses = make_losses(shared)
+        with Watch() as watch:
+            got = checks.call(each_gradient, losses, x, hints=hints,
+                              doing="each_gradient(losses, x)")
+        got = list(got) if isinstance(got, (list, tuple)) else [got]
+        checks.expect(len(got) == len(losses) and all(
+            same_numbers(value_data(g), f(values.astype(np.float64)))
+            for g, f in zip(got, exact)),
+            f"{which}: the list is not each loss's own gradient with respect to x, in the "
+            "losses' order. Hint: one torch.autograd.grad(loss, x) per loss.")
+        checks.expect(x._grad is None and not any(run.accumulate for run in watch.runs),
+                      f"{which}: backward() ran (or x.grad was filled). Hint: "
+                      "torch.autograd.grad hands the gradients back and leaves .grad alone.")
+        roots = [run.roots for run in watch.runs]
+        checks.expect(len(roots) == len(losses) and all(
+            len(r) == 1 and any(r[0] is loss for loss in losses) for r in roots),
+            f"{which}: it did not run one pass per loss, from that loss alone (it ran "
+            f"{len(roots)} passes for {len(losses)} losses).")
+        try:
+            shared.grad_fn._saved_self
+            freed = False
+        except RuntimeError:  # freed, as backward leaves a graph it need not keep
+            freed = True
+        checks.expect(freed and not any(run.create_graph for run in watch.runs),
+                      f"{which}: the graph is still kept after the last pass. Hint: only the "
+                      "passes that another pass follows need to keep it.")
+        if checks.failures:
+            break
+    checks.verdict("each_gradient gives every loss its own gradient, one autograd.grad pass "
+                   "each through the shared graph, which the last pass frees, for 3 sets of "
+                   "losses.")

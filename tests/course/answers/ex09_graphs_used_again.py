@@ -62,4 +62,64 @@ def second_derivative(f, x):
     return torch.autograd.functional.jacobian(first, x)""",
      FAIL("it calls torch.autograd.functional.jacobian", "through the first one's result",
           never=("create_graph",))),
+    # 09 lesson build, a gradient for each loss: one autograd.grad pass per loss, the graph
+    # kept for all but the last. The stub, passes that free the graph at once or never, one
+    # pass for the summed losses, backward() into .grad, the lesson's numbers hard-coded and a
+    # batched single pass fail.
+    ("graphs_used_again.one_pass_each", """\
+def each_gradient(losses, x):
+    gradients = []
+    for number, loss in enumerate(losses):
+        (gradient,) = torch.autograd.grad(loss, x, retain_graph=number < len(losses) - 1)
+        gradients.append(gradient)
+    return gradients""", PASS),
+    ("graphs_used_again.one_pass_each", """\
+def each_gradient(losses, x):
+    return [torch.autograd.grad(loss, [x], retain_graph=loss is not losses[-1])[0]
+            for loss in losses]""", PASS),
+    ("graphs_used_again.one_pass_each", """\
+def each_gradient(losses, x):
+    # YOUR CODE HERE
+    raise NotImplementedError()""", FAIL("still raises NotImplementedError",
+                                        never=("retain_graph",))),
+    ("graphs_used_again.one_pass_each", """\
+def each_gradient(losses, x):
+    return [torch.autograd.grad(loss, x)[0] for loss in losses]""",
+     FAIL("backward through the graph a second time", "which argument keeps it",
+          never=("len(losses) - 1", "losses[-1]"))),
+    ("graphs_used_again.one_pass_each", """\
+def each_gradient(losses, x):
+    return [torch.autograd.grad(loss, x, retain_graph=True)[0] for loss in losses]""",
+     FAIL("the graph is still kept after the last pass", "only the passes that another pass",
+          never=("len(losses) - 1", "losses[-1]"))),
+    ("graphs_used_again.one_pass_each", """\
+def each_gradient(losses, x):
+    return [torch.autograd.grad(loss, x, create_graph=True)[0] for loss in losses]""",
+     FAIL("the graph is still kept after the last pass", never=("len(losses) - 1",))),
+    ("graphs_used_again.one_pass_each", """\
+def each_gradient(losses, x):
+    (total,) = torch.autograd.grad(losses, x)  # one pass: the gradients added up
+    return [total] * len(losses)""",
+     FAIL("not each loss's own gradient", "one pass per loss", never=("retain_graph",))),
+    ("graphs_used_again.one_pass_each", """\
+def each_gradient(losses, x):
+    gradients = []
+    for number, loss in enumerate(losses):
+        loss.backward(retain_graph=number < len(losses) - 1)
+        gradients.append(x.grad.clone())
+        x.grad = None
+    return gradients""",
+     FAIL("backward() ran", "torch.autograd.grad hands the gradients back",
+          never=("retain_graph",))),
+    ("graphs_used_again.one_pass_each", """\
+def each_gradient(losses, x):
+    angles = x.detach()  # the lesson's example, sin x then sin² x
+    return [angles.cos(), (2 * angles).sin()]""",
+     FAIL("not each loss's own gradient", never=("retain_graph",))),
+    ("graphs_used_again.one_pass_each", """\
+def each_gradient(losses, x):
+    rows = torch.eye(len(losses))  # every loss in one batched pass
+    (jacobian,) = torch.autograd.grad(torch.stack(losses), x, rows, is_grads_batched=True)
+    return list(jacobian)""",
+     FAIL("did not run one pass per loss", never=("retain_graph",))),
 ]
