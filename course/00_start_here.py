@@ -106,7 +106,7 @@ viz.draw(y)
 # %% [markdown]
 # ## Write it yourself
 #
-# Lessons 02 to 14 ask you to write some of the code: a cell holding
+# Lessons 01 to 14 ask you to write some of the code: a cell holding
 # `raise NotImplementedError()` under `# YOUR CODE HERE`. Put your lines in its place and run
 # the cell. Until you do, it says "Not answered yet", and each cell that uses what you write
 # waits and says what for, so the rest of the notebook still runs. A worked answer sits under

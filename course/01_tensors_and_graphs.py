@@ -12,6 +12,9 @@ import minigrad as torch
 # %% tags=["minigrad-only"]
 from minigrad import viz
 
+# The cell you write: until yours runs, the cells that use it wait, and say so.
+# %load_ext minigrad_course.builds
+
 # %% [markdown]
 # ## A tensor, and the switch that turns tracking on
 #
@@ -83,8 +86,7 @@ assert all(t.is_leaf == (t.grad_fn is None) for t in (x, w, y))
 viz.draw(y)
 
 # %% [markdown]
-# Leaves that require grad are the tensors whose `.grad` backward will fill: model parameters
-# are exactly that. The next notebook is about that.
+# Leaves that require grad are the tensors whose `.grad` backward will fill: model parameters.
 #
 # Now an operation whose inputs all have `requires_grad=False`.
 #
@@ -117,14 +119,47 @@ for node, index in y.grad_fn.next_functions:
 # %% [markdown]
 # The first input of `w * x` is `w` (an `AccumulateGrad` node) and the second is `x` (`None`).
 # `torch::autograd::AccumulateGrad` carries its C++ namespace in its name because it is one of
-# the few nodes PyTorch writes by hand (`CopySlices`, left by an assignment into a slice, is
-# another); the nodes generated for each operation, such as `MulBackward0`, carry none. The
-# node knows its leaf through `.variable`:
+# the few nodes PyTorch writes by hand; the nodes generated for each operation, such as
+# `MulBackward0`, carry none. The node knows its leaf through `.variable`:
 
 # %%
 accumulate_w = y.grad_fn.next_functions[0][0]
 assert accumulate_w.variable is w
 assert y.grad_fn.next_functions[1][0] is None
+
+# %% [markdown]
+# ## Your turn: the leaves a node feeds
+#
+# Write `leaves_fed(t)`: following each link of `t.grad_fn` in order, the leaf reached when
+# the link is an `AccumulateGrad` node; a `None` link, or one to another operation's node,
+# adds nothing. `leaves_fed(y)` is `[w]`.
+
+# %% tags=["build"]
+def leaves_fed(t):
+    ### BEGIN SOLUTION
+    leaves = []
+    for node, _ in t.grad_fn.next_functions:
+        if node is not None and node.name() == "torch::autograd::AccumulateGrad":
+            leaves.append(node.variable)
+    return leaves
+    ### END SOLUTION
+
+
+# %% tags=["minigrad-only"]
+from minigrad_course.checks import tensors_and_graphs as check
+
+check.feeds_leaves(leaves_fed)
+
+# %% [markdown]
+# Yours on `w * x + b`: `w` sits behind `MulBackward0`, one node further.
+
+# %%
+b = torch.tensor(1.0, requires_grad=True)
+fed = leaves_fed(w * x + b)
+print(len(fed), fed[0] is b)
+
+# %%
+assert len(fed) == 1 and fed[0] is b
 
 # %% [markdown]
 # This chain of `grad_fn` nodes is the graph PyTorch itself keeps; it is what torchviz draws.
@@ -146,9 +181,9 @@ print(out)
 print(out.grad_fn.name(), "<-", out.grad_fn.next_functions[0][0].name())
 
 # %% [markdown]
-# The results in the middle were never given names. `w * x + 1` is still in memory, because
-# `SinBackward0` saved it (the derivative of $\sin$ needs its input), so it is drawn as an
-# unnamed intermediate. `w * x` was used and then freed: it is the dashed box, with no values
+# The results in the middle have no names. `w * x + 1` is still in memory: `SinBackward0`
+# saved it (the derivative of $\sin$ needs its input), so it is drawn as an unnamed
+# intermediate. `w * x` was used and then freed: it is the dashed box, with no values
 # left to show. The `1` became a constant tensor, drawn in grey with its value like `x`. The
 # operations stay in the graph either way.
 
@@ -173,8 +208,8 @@ assert scaled(w, True).grad_fn.name() == "MulBackward0"
 assert scaled(w, False).grad_fn.name() == "AddBackward0"
 
 # %% [markdown]
-# Drawn together, the two calls left two different graphs behind: the same function, a different
-# record. (`viz.draw` accepts several outputs and draws them in one picture.)
+# Drawn together: the same function, two different records. (`viz.draw` accepts several
+# outputs and draws them in one picture.)
 
 # %% tags=["minigrad-only"]
 doubled, added = scaled(w, True), scaled(w, False)

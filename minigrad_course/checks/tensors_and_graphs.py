@@ -243,3 +243,48 @@ walk_deep = Exercise(  # a recursive walk runs out of Python's stack
     finish=_no_recursion, hints=RECURSION,
     success="reachable_nodes lists every node of a chain of 5,000 operations or more, and "
             "none of your functions called itself.")
+
+
+# Lesson 01's build: the leaves one node sends gradients to directly, through AccumulateGrad.
+# A case is (words, what makes the output from the leaves a, b and the untracked c, the
+# leaves its node feeds, by name, known from how the output was made, not from its graph).
+_FED_CASES = [
+    ("a * c", lambda a, b, c: a * c, ["a"]),
+    ("a + b", lambda a, b, c: a + b, ["a", "b"]),
+    ("b * a", lambda a, b, c: b * a, ["b", "a"]),
+    ("(a * 2) + b", lambda a, b, c: (a * 2) + b, ["b"]),
+    ("a * a", lambda a, b, c: a * a, ["a", "a"]),
+    ("(a * b).sin()", lambda a, b, c: (a * b).sin(), []),
+    ("c - b.exp() * a", lambda a, b, c: c - b.exp() * a, []),
+    ("b.exp() * a", lambda a, b, c: b.exp() * a, ["a"]),
+]
+
+
+def feeds_leaves(leaves_fed: Callable) -> None:
+    """Lesson 01's build: `leaves_fed(t)` lists, in the order of t's inputs, the leaf tensors
+    that t.grad_fn's links reach through an AccumulateGrad node (`.variable`), skipping links
+    that are None or lead to another operation's node."""
+    checks = Checks("leaves_fed")
+    rng = np.random.default_rng(10)
+    for which, make, names in _FED_CASES:
+        a, b = (Tensor(float(rng.uniform(0.5, 2.0)), requires_grad=True) for _ in range(2))
+        c = Tensor(float(rng.uniform(0.5, 2.0)))
+        leaves = {"a": a, "b": b}
+        t = make(a, b, c)
+        got = checks.call(leaves_fed, t, doing=f"leaves_fed({which})", hints={
+            "has no attribute 'variable'": "only an AccumulateGrad node stands for a leaf; "
+                                           "the others are operations."})
+        got = list(got) if isinstance(got, (list, tuple)) else [got]
+        said = [next((name for name, leaf in leaves.items() if leaf is g),
+                     "a tensor that is not a, b") if isinstance(g, Tensor) else repr(g)[:40]
+                for g in got]
+        checks.expect(said == names,
+                      f"for t = {which}, with a and b leaves that require grad and c one that "
+                      f"does not: got {said or 'an empty list'}, not the leaf tensors the "
+                      "links of t.grad_fn reach directly. Hint: an AccumulateGrad node knows "
+                      "its leaf (.variable); a None link, or one to another operation's node, "
+                      "feeds no leaf directly.")
+        if checks.failures:
+            break
+    checks.verdict("leaves_fed finds the leaves a node feeds directly, through AccumulateGrad, "
+                   f"for {len(_FED_CASES)} graphs.")

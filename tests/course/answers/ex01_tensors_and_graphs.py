@@ -118,4 +118,56 @@ def reachable_nodes(t):
     ("tensors_and_graphs.build_the_graph", "def build(a, b):\n    return (b * (a + 1)) ** 2",
      FAIL("wired differently from the picture", "equal values are not enough",
           never=("a * b + b",))),
+    # 01 lesson build, the leaves a node feeds: the leaf of each AccumulateGrad link. The stub,
+    # the first link's leaf alone (as for the lesson's y = w * x), a whole walk's leaves,
+    # .variable asked of every node, the nodes instead of their leaves, and copies fail.
+    ("tensors_and_graphs.feeds_leaves", """\
+def leaves_fed(t):
+    leaves = []
+    for node, _ in t.grad_fn.next_functions:
+        if node is not None and node.name() == "torch::autograd::AccumulateGrad":
+            leaves.append(node.variable)
+    return leaves""", PASS),
+    ("tensors_and_graphs.feeds_leaves", """\
+def leaves_fed(t):
+    return [node.variable for node, _ in t.grad_fn.next_functions
+            if hasattr(node, "variable")]""", PASS),
+    ("tensors_and_graphs.feeds_leaves", """\
+def leaves_fed(t):
+    # YOUR CODE HERE
+    raise NotImplementedError()""", FAIL("still raises NotImplementedError",
+                                        never=("node.variable",))),
+    ("tensors_and_graphs.feeds_leaves", """\
+def leaves_fed(t):
+    return [t.grad_fn.next_functions[0][0].variable]  # as for the lesson's y = w * x""",
+     FAIL("not the leaf tensors the links of t.grad_fn reach directly",
+          never=("node.variable",))),
+    ("tensors_and_graphs.feeds_leaves", """\
+def leaves_fed(t):
+    found, stack = [], [t.grad_fn]
+    while stack:  # every leaf behind t, however far
+        node = stack.pop()
+        for following, _ in node.next_functions:
+            if following is None:
+                continue
+            if hasattr(following, "variable"):
+                found.append(following.variable)
+            else:
+                stack.append(following)
+    return found""",
+     FAIL("reach directly", "another operation's node", never=("node.variable",))),
+    ("tensors_and_graphs.feeds_leaves", """\
+def leaves_fed(t):
+    return [node.variable for node, _ in t.grad_fn.next_functions if node is not None]""",
+     FAIL("has no attribute 'variable'", "only an AccumulateGrad node stands for a leaf",
+          never=("node.name()",))),
+    ("tensors_and_graphs.feeds_leaves", """\
+def leaves_fed(t):
+    return [node for node, _ in t.grad_fn.next_functions if hasattr(node, "variable")]""",
+     FAIL("knows its leaf", never=("node.variable",))),
+    ("tensors_and_graphs.feeds_leaves", """\
+def leaves_fed(t):
+    return [node.variable.detach() for node, _ in t.grad_fn.next_functions
+            if hasattr(node, "variable")]""",
+     FAIL("a tensor that is not a, b", never=("node.variable",))),
 ]
