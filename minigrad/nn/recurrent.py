@@ -328,43 +328,6 @@ class RNNCellBase(Module):
             h, c = h.squeeze(0), None if c is None else c.squeeze(0)
         return (h, c) if self.mode == "LSTM" else h
 
-    def _forward_packed(self, packed: PackedSequence, hx: Any) -> tuple:
-        """A PackedSequence in, one out, as PyTorch's packed layers run it: at step t only the
-        first batch_sizes[t] sequences step; one that has ended keeps its last state (the final
-        state of each layer and direction is put together from those, CatBackward0)."""
-        data, sizes = packed.data, [int(n) for n in packed.batch_sizes.tolist()]
-        directions = 2 if self.bidirectional else 1
-        shape = (self.num_layers * directions, sizes[0], self.hidden_size)
-        if hx is None:
-            h0 = zeros(shape, dtype=data.dtype)
-            hx = (h0, zeros(shape, dtype=data.dtype)) if self.mode == "LSTM" else h0
-        elif packed.sorted_indices is not None:  # the caller's order, made the packed order
-            hx = tuple(h.index_select(1, packed.sorted_indices) for h in hx) \
-                if isinstance(hx, tuple) else hx.index_select(1, packed.sorted_indices)
-        h0, c0 = hx if self.mode == "LSTM" else (hx, None)
-        last_h, last_c, layer_input = [], [], data
-        for layer in range(self.num_layers):
-            outputs = []
-            for direction, suffix in enumerate(("", "_reverse")[:directions]):
-                w_ih, w_hh, b_ih, b_hh = self._weights(layer, suffix)
-                index = layer * directions + direction
-                c_in = None if c0 is None else c0[index]
-                x_proj = F.linear(layer_input, w_ih, b_ih)
-                run = _packed_backward if direction else _packed_forward
-                out, h, c = run(self.mode, x_proj, sizes, h0[index], c_in, w_hh, b_hh)
-                outputs.append(out)
-                last_h.append(h)
-                last_c.append(c)
-            layer_input = outputs[0] if directions == 1 else cat(outputs, 1)
-            if self.dropout and self.training and layer < self.num_layers - 1:
-                layer_input = F.dropout(layer_input, self.dropout, True)
-        state = (stack(last_h), stack(last_c)) if self.mode == "LSTM" else stack(last_h)
-        if packed.unsorted_indices is not None:  # back in the caller's order
-            state = tuple(s.index_select(1, packed.unsorted_indices) for s in state) \
-                if isinstance(state, tuple) else state.index_select(1, packed.unsorted_indices)
-        return PackedSequence(layer_input, packed.batch_sizes, packed.sorted_indices,
-                              packed.unsorted_indices), state
-
     def extra_repr(self) -> str:
         text = f"{self.input_size}, {self.hidden_size}"
         if self.bias is not True:
