@@ -271,9 +271,10 @@ def feeds_leaves(leaves_fed: Callable) -> None:
         c = Tensor(float(rng.uniform(0.5, 2.0)))
         leaves = {"a": a, "b": b}
         t = make(a, b, c)
-        got = checks.call(leaves_fed, t, doing=f"leaves_fed({which})", hints={
-            "has no attribute 'variable'": "only an AccumulateGrad node stands for a leaf; "
-                                           "the others are operations."})
+        with Watch():  # no reading of the check's frames or helpers
+            got = checks.call(leaves_fed, t, doing=f"leaves_fed({which})", hints={
+                "has no attribute 'variable'": "only an AccumulateGrad node stands for a "
+                                               "leaf; the others are operations."})
         got = list(got) if isinstance(got, (list, tuple)) else [got]
         said = [next((name for name, leaf in leaves.items() if leaf is g),
                      "a tensor that is not a, b") if isinstance(g, Tensor) else repr(g)[:40]
