@@ -14,7 +14,7 @@ from ..tensor import Tensor
 from .operands import result_like
 from .pointwise import DivScalar
 from .reduction import _restore
-from .statistics import Std, Var, _all_or
+from .statistics import Std, Var, spread_arguments
 
 
 class VarMean(Function):
@@ -50,16 +50,6 @@ class StdMean(VarMean):
 def moments(name: str, a: Tensor, dim: Any = None, unbiased: Any = True, keepdim: bool = False,
             *, correction: Any = None) -> tuple[Tensor, Tensor]:
     """`torch.var_mean(x, ...)` or `torch.std_mean(x, ...)`: (spread, mean)."""
-    if isinstance(dim, bool):
-        dim, unbiased = None, dim
-    if not a.dtype.is_floating_point:
-        raise RuntimeError(f"{name} only support floating point and complex dtypes")
-    if correction is None:
-        correction = 1 if unbiased else 0
-    dims = _all_or(dim, a.ndim)
-    if int(np.prod([a.shape[d] for d in dims], dtype=np.int64)) - correction <= 0:
-        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
-                      "less than the reduction factor (input numel divided by output numel).",
-                      UserWarning, stacklevel=3)
+    dims, correction = spread_arguments(a, name, name, dim, unbiased, correction)
     cls = StdMean if name == "std_mean" else VarMean
-    return cls.apply(a, None if dim is None else dims, correction, keepdim)
+    return cls.apply(a, dims, correction, keepdim)

@@ -83,22 +83,30 @@ def _kept_shape(shape: tuple, dims: tuple, keepdim: bool) -> tuple:
     return tuple(1 if i in dims else s for i, s in enumerate(shape) if keepdim or i not in dims)
 
 
-def var_or_std(a: Tensor, name: str, dim: Any = None, unbiased: Any = True,
-               keepdim: bool = False, correction: Any = None) -> Tensor:
-    """`a.var(...)` or `a.std(...)`: `x.var(False)` is PyTorch's old unbiased-only form."""
+def spread_arguments(a: Tensor, name: str, refused: str, dim: Any, unbiased: Any,
+                     correction: Any) -> tuple[Any, Any]:
+    """The dims (None: all) and correction of var, std, var_mean or std_mean, with PyTorch's
+    refusal (`refused`) of an integer tensor and its warning when no degree of freedom is left;
+    `x.var(False)` is PyTorch's old unbiased-only form."""
     if isinstance(dim, bool):
         dim, unbiased = None, dim
     if not a.dtype.is_floating_point:
-        raise RuntimeError("std and var only support floating point and complex dtypes")
+        raise RuntimeError(f"{refused} only support floating point and complex dtypes")
     if correction is None:
         correction = 1 if unbiased else 0
     dims = _all_or(dim, a.ndim)
     if int(np.prod([a.shape[d] for d in dims], dtype=np.int64)) - correction <= 0:
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less "
                       "than the reduction factor (input numel divided by output numel).",
-                      UserWarning, stacklevel=3)
-    return (Std if name == "std" else Var).apply(a, None if dim is None else dims, correction,
-                                                 keepdim)
+                      UserWarning, stacklevel=4)
+    return None if dim is None else dims, correction
+
+
+def var_or_std(a: Tensor, name: str, dim: Any = None, unbiased: Any = True,
+               keepdim: bool = False, correction: Any = None) -> Tensor:
+    """`a.var(...)` or `a.std(...)`."""
+    dims, correction = spread_arguments(a, name, "std and var", dim, unbiased, correction)
+    return (Std if name == "std" else Var).apply(a, dims, correction, keepdim)
 
 
 class Prod(Function):
