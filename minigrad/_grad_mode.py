@@ -38,25 +38,19 @@ class _GradModeContext:
     _mode: bool
 
     def __new__(cls, func: Callable | None = None):
-        self = object.__new__(cls)
+        self = super().__new__(cls)
         if func is None:
             return self
         if not callable(func):
             raise TypeError(f"{cls.__name__}() takes no arguments")
         return self(func)
 
-    # is_grad_enabled() and _set_enabled(), written out: `with no_grad():` wraps every update
     def __enter__(self) -> None:
-        if state.inference:
-            self._previous, state.grad_in_inference = state.grad_in_inference, self._mode
-        else:
-            self._previous, state.enabled = state.enabled, self._mode
+        self._previous = is_grad_enabled()
+        _set_enabled(self._mode)
 
     def __exit__(self, *exc_info: Any) -> None:
-        if state.inference:
-            state.grad_in_inference = self._previous
-        else:
-            state.enabled = self._previous
+        _set_enabled(self._previous)
 
     def __call__(self, func: Callable) -> Callable:
         return _decorated(func, self.clone)

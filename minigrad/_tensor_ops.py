@@ -387,23 +387,8 @@ class TensorOps:
     def mul_(self, other): return _inplace.update(self, Tensor.mul, other)
     def div_(self, other): return _inplace.update(self, Tensor.div, other)
 
-    # `x += y` and the like: these methods (but for arrays: see __add__), each one call from
-    # `_inplace.update`, as `p -= lr * p.grad` is in every update under no_grad
-    def __iadd__(self, other):
-        return _inplace.update(self, Tensor.add, other) if isinstance(other, _OPERANDS) \
-            else NotImplemented
-
-    def __isub__(self, other):
-        return _inplace.update(self, Tensor.sub, other) if isinstance(other, _OPERANDS) \
-            else NotImplemented
-
-    def __imul__(self, other):
-        return _inplace.update(self, Tensor.mul, other) if isinstance(other, _OPERANDS) \
-            else NotImplemented
-
-    def __itruediv__(self, other):
-        return _inplace.update(self, Tensor.div, other) if isinstance(other, _OPERANDS) \
-            else NotImplemented
+    # `x += y` and the like are these methods themselves (but for arrays: see __add__)
+    __iadd__, __isub__, __imul__, __itruediv__ = add_, sub_, mul_, div_
 
     def pow_(self, exponent): return _inplace.inplace(self, lambda t: t.pow(exponent), exponent)
     def exp_(self): return _inplace.inplace(self, Tensor.exp)
@@ -557,10 +542,10 @@ def _to_signatures_error(args: tuple, kwargs: dict) -> str:
 # says "unsupported operand type(s) for +: 'Tensor' and 'NoneType'" (all but ==, and a / b's
 # reflection, which PyTorch computes as b.reciprocal() * a: that product is then numpy's; @
 # takes nothing but a tensor). One wrapper for all: testing in each operator's own body
-# measured no gain (benchmarks/op_path.md, unused features: "arrays" -0.9%); but the in-place
-# operators (`p -= lr * p.grad`) test in their own body and go straight to `_inplace.update`.
+# measured no gain (benchmarks/op_path.md, unused features: "arrays" -0.9%).
 _ARRAY_REFUSING = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
-                   "__truediv__", "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__",
+                   "__truediv__", "__iadd__", "__isub__", "__imul__", "__itruediv__",
+                   "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__",
                    "__rpow__", "__and__", "__rand__", "__or__", "__ror__", "__xor__",
                    "__rxor__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__")
 
