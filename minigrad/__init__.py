@@ -250,5 +250,7 @@ def __getattr__(name: str) -> Any:  # minigrad.nn and minigrad.optim load on fir
 
     if name in ("nn", "optim", "viz", "linalg", "utils", "testing", "distributions", "functional"):
         return importlib.import_module(f".{name}", __name__)
+    if name in ("pairwise_distance", "cosine_similarity"):  # torch.X is torch.nn.functional.X
+        return getattr(importlib.import_module(".nn.functional", __name__), name)
     from ._subset import module_getattr
     return module_getattr("torch", "minigrad")(name)

@@ -20,9 +20,17 @@ from ..ops.pointwise_more import Xlogy
 from ..ops.selection import where
 from ..ops.shape import SqueezeDimInPlace, _dims
 from ..tensor import Tensor
+from ._loss_arguments import broadcast_shape as _broadcast_shape
+from ._loss_arguments import check_reduction as _check_reduction
+from ._loss_arguments import refuse_grad_of as _refuse_grad_of
 from ._bce import BinaryCrossEntropy, BinaryCrossEntropyWithLogits
 from ._conv import conv_transpose, convolution
 from ._ops import Addmm, LeakyRelu, MseLoss, NllLoss, NllLoss2d, PreluKernel
+from ._margin_losses import (gaussian_nll_loss, hinge_embedding_loss, margin_ranking_loss,
+                             multi_margin_loss, multilabel_margin_loss,
+                             multilabel_soft_margin_loss, pairwise_distance, poisson_nll_loss,
+                             soft_margin_loss, triplet_margin_loss,
+                             triplet_margin_with_distance_loss)
 from ._pad import pad
 from ._pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 from ._pool1d import adaptive_avg_pool1d, avg_pool1d
@@ -55,8 +63,10 @@ __all__ = [
     "dropout2d",
     "elu",
     "embedding",
+    "gaussian_nll_loss",
     "gelu",
     "hardtanh",
+    "hinge_embedding_loss",
     "huber_loss",
     "instance_norm",
     "interpolate",
@@ -67,22 +77,31 @@ __all__ = [
     "linear",
     "log_softmax",
     "logsigmoid",
+    "margin_ranking_loss",
     "max_pool2d",
     "mse_loss",
+    "multi_margin_loss",
+    "multilabel_margin_loss",
+    "multilabel_soft_margin_loss",
     "nll_loss",
     "normalize",
     "one_hot",
     "pad",
+    "pairwise_distance",
     "pixel_shuffle",
     "pixel_unshuffle",
+    "poisson_nll_loss",
     "prelu",
     "relu",
     "relu6",
     "sigmoid",
     "silu",
+    "soft_margin_loss",
     "softmax",
     "softplus",
     "tanh",
+    "triplet_margin_loss",
+    "triplet_margin_with_distance_loss",
     "upsample",
 ]
 
@@ -203,19 +222,6 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
     return statistics.log_softmax(input, _softmax_dim("log_softmax", input.ndim, dim))
 
 
-def _check_reduction(reduction: str) -> None:
-    if reduction not in ("none", "mean", "sum"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
-
-
-def _refuse_grad_of(argument: Tensor | None, name: str, function: str) -> None:
-    """PyTorch's loss kernels have no derivative for their weights: a weight that requires
-    grad is refused while grad mode is on, whatever the other inputs."""
-    if argument is not None and argument.requires_grad and _grad_mode.is_grad_enabled():
-        raise RuntimeError(f"The function '{function}' is not differentiable with respect to "
-                           f"argument '{name}'. This input cannot have requires_grad True.")
-
-
 def _warn_if_sizes_differ(input: Tensor, target: Tensor) -> bool:
     """PyTorch's warning for a target that broadcasts against the input (shown at the line
     that called the loss); True when the sizes differ."""
@@ -319,17 +325,6 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     if weight is not None and weight.shape != input.shape:
         weight = weight.expand(input.shape)
     return BinaryCrossEntropy.apply(input, target, (weight,), reduction)
-
-
-def _broadcast_shape(a: tuple, b: tuple) -> tuple:
-    """The shape two tensors broadcast to, or PyTorch's error when they do not."""
-    ndim = max(len(a), len(b))
-    a, b = (1,) * (ndim - len(a)) + tuple(a), (1,) * (ndim - len(b)) + tuple(b)
-    for i, (size_a, size_b) in enumerate(zip(a, b)):
-        if size_a != size_b and 1 not in (size_a, size_b):
-            raise RuntimeError(f"The size of tensor a ({size_a}) must match the size of tensor "
-                               f"b ({size_b}) at non-singleton dimension {i}")
-    return tuple(size_b if size_a == 1 else size_a for size_a, size_b in zip(a, b))
 
 
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
