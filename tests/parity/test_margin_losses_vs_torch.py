@@ -226,13 +226,36 @@ def _legacy_flags(lib: Any) -> Any:
             lib.nn.functional.poisson_nll_loss(a, a.abs(), reduce=False).shape]
 
 
+def _legacy_flags_of_the_older_losses(lib: Any) -> Any:
+    """size_average and reduce were ignored by the losses minigrad had before (a sum asked for
+    with size_average=False came back a mean)."""
+    nn, f = lib.nn, lib.nn.functional
+    p, y = lib.tensor([[0.25, 0.5], [0.875, 0.125]]), lib.tensor([[0.0, 1.0], [1.0, 0.0]])
+    logits, labels = lib.tensor([[1.0, 2.0, 0.5], [0.0, -1.0, 3.0]]), lib.tensor([2, 0])
+    shown = []
+    for flags in ({"size_average": False}, {"reduce": False}, {"size_average": True}):
+        shown += [f.mse_loss(p, y, **flags), f.l1_loss(p, y, **flags),
+                  f.smooth_l1_loss(p, y, **flags), f.kl_div(p, y, **flags),
+                  f.binary_cross_entropy(p, y, **flags),
+                  f.binary_cross_entropy_with_logits(p, y, **flags),
+                  f.nll_loss(logits, labels, **flags), f.cross_entropy(logits, labels, **flags),
+                  f.cosine_embedding_loss(p, y, lib.tensor([1, -1]), **flags)]
+        modules = [nn.MSELoss(**flags), nn.L1Loss(**flags), nn.SmoothL1Loss(**flags),
+                   nn.KLDivLoss(**flags), nn.BCELoss(**flags), nn.BCEWithLogitsLoss(**flags)]
+        shown += [m.reduction for m in modules] + [m(p, y) for m in modules]
+        shown += [nn.NLLLoss(**flags)(logits, labels), nn.CrossEntropyLoss(**flags)(logits, labels),
+                  nn.CosineEmbeddingLoss(**flags)(p, y, lib.tensor([1, -1]))]
+    return shown
+
+
 def _nll_loss2d(lib: Any) -> Any:
     loss = lib.nn.NLLLoss2d()
     logp = lib.tensor([[[[-0.5, -1.0]], [[-2.0, -0.25]]]])
     return [loss, loss(logp, lib.tensor([[[0, 1]]]))]
 
 
-@pytest.mark.parametrize("case", [_pairwise, _modules_print, _legacy_flags, _nll_loss2d],
+@pytest.mark.parametrize("case", [_pairwise, _modules_print, _legacy_flags,
+                                  _legacy_flags_of_the_older_losses, _nll_loss2d],
                          ids=lambda f: f.__name__[1:])
 def test_modules_and_distance(torch: Any, case: Any) -> None:
     assert_same_as_torch(case, torch)
