@@ -242,3 +242,33 @@ def test_updates_by_overlapping_operands_match(torch: Any) -> None:
     import minigrad
 
     assert _overlapping_updates(minigrad) == _overlapping_updates(torch)
+
+
+def _zeroed(lib: Any) -> list:
+    """`zero_()` of tensors outside any graph, which _inplace.zero writes straight into (and of
+    their neighbours, which it checks first): what changes, the versions, or the error."""
+    def case(make: Any) -> Any:
+        leaf = lib.tensor([1.5, -2.0], requires_grad=True)
+        def run():
+            t = make(lib, leaf)
+            out = t.zero_()
+            return out is t, t, leaf.detach(), leaf._version
+        return _outcome(run)
+    outcomes = [case(make) for make in (
+        lambda lib, leaf: lib.ones(2), lambda lib, leaf: leaf.detach(),
+        lambda lib, leaf: leaf.data, lambda lib, leaf: leaf.detach()[1:],
+        lambda lib, leaf: leaf.detach().expand(2, 2), lambda lib, leaf: leaf * 1,
+        lambda lib, leaf: leaf, lambda lib, leaf: leaf[0])]
+    with lib.inference_mode():
+        inference = lib.ones(2)
+        outcomes.append(_outcome(lambda: (inference.zero_(), inference._version)))
+    with lib.inference_mode():
+        inference = lib.ones(2)
+    outcomes += [_outcome(lambda: inference.zero_()), repr(inference)]
+    return outcomes
+
+
+def test_zero_of_tensors_outside_a_graph_matches(torch: Any) -> None:
+    import minigrad
+
+    assert _zeroed(minigrad) == _zeroed(torch)
