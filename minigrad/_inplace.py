@@ -127,17 +127,11 @@ def update(t: Tensor, op: Any, other: Any, alpha: Any = 1) -> Tensor:
 
 
 def _update_generally(t: Tensor, op: Any, other: Any, alpha: Any) -> Tensor:
-    """`update`'s general way: `inplace`, with PyTorch's refusal of an operand that shares
-    part of `t`'s memory (`a[1:] += a[:-1]`: which values would be read?), after the
-    refusals of `inplace` that come first in PyTorch (autograd's, then an expanded `t`)."""
-    if isinstance(other, Tensor):
-        check_inplace(t)
-        check_no_overlap(t)
-        if overlaps_in_part(t._data, other._data):
-            raise RuntimeError(ERR_PARTIAL_OVERLAP)
+    """`update`'s general way: `inplace`, which reads `other` element by element."""
+    reads = other if isinstance(other, Tensor) else None
     if alpha == 1:
-        return inplace(t, lambda x: op(x, other), other)
-    return inplace(t, lambda x: op(x, other, alpha=alpha), other)
+        return inplace(t, lambda x: op(x, other), other, reads=reads)
+    return inplace(t, lambda x: op(x, other, alpha=alpha), other, reads=reads)
 
 
 def overlaps_in_part(a: np.ndarray, b: np.ndarray) -> bool:
@@ -180,15 +174,21 @@ def zero(t: Tensor) -> Tensor:
     return t
 
 
-def inplace(t: Tensor, compute: Any, *args: Any, same_value: bool = False) -> Tensor:
+def inplace(t: Tensor, compute: Any, *args: Any, same_value: bool = False,
+            reads: Tensor | None = None) -> Tensor:
     """Change `t` in place. The result is computed out of place from a copy of the old
     values that carries the old history; then the values are written back into `t`, its
     version goes up, and its grad_fn becomes the new node. Anything saved earlier that
     held `t` now fails its version check, exactly as in PyTorch. `same_value`: the change
-    writes one value everywhere (fill_, zero_), which an expanded tensor takes too."""
+    writes one value everywhere (fill_, zero_), which an expanded tensor takes too. `reads`:
+    a tensor read element by element beside `t` (`a -= b`, `a.copy_(b)`), which PyTorch
+    refuses when it shares part of the memory written (`a[1:] += a[:-1]`: which values would
+    be read?), after autograd's refusals and an expanded `t`'s."""
     check_inplace(t)
     if not same_value:
         check_no_overlap(t)
+    if reads is not None and overlaps_in_part(t._data, reads._data):
+        raise RuntimeError(ERR_PARTIAL_OVERLAP)
     involved = t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args)
     recorded = involved and _grad_mode.state.enabled
     if t._is_inference and recorded and not _grad_mode.state.inference:

@@ -272,3 +272,21 @@ def test_zero_of_tensors_outside_a_graph_matches(torch: Any) -> None:
     import minigrad
 
     assert _zeroed(minigrad) == _zeroed(torch)
+
+
+def _overlapping_copies_and_powers(lib: Any) -> list:
+    """copy_ and pow_ read their operand element by element too: PyTorch refuses a partial
+    overlap there as well, and copies what shares the memory in full or not at all."""
+    def case(change: Any) -> Any:
+        a = lib.arange(9.0).reshape(3, 3)
+        return _outcome(lambda: (change(a), a, a._version)[1:])
+    return [case(change) for change in (
+        lambda a: a.copy_(a.t()), lambda a: a.copy_(a), lambda a: a[0].copy_(a.reshape(-1)[1:4]),
+        lambda a: a[:1].copy_(a[2:]), lambda a: a.pow_(a.t()), lambda a: a[1:].pow_(a[:-1]),
+        lambda a: a.pow_(a.detach()), lambda a: a.view(9)[:3].copy_(a[0].expand(3)))]
+
+
+def test_copies_and_powers_by_overlapping_operands_match(torch: Any) -> None:
+    import minigrad
+
+    assert _overlapping_copies_and_powers(minigrad) == _overlapping_copies_and_powers(torch)
