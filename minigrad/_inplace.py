@@ -183,16 +183,16 @@ def inplace(t: Tensor, compute: Any, *args: Any, same_value: bool = False,
     writes one value everywhere (fill_, zero_), which an expanded tensor takes too. `reads`:
     a tensor read element by element beside `t` (`a -= b`, `a.copy_(b)`), which PyTorch
     refuses when it shares part of the memory written (`a[1:] += a[:-1]`: which values would
-    be read?), after autograd's refusals and an expanded `t`'s."""
+    be read?), after autograd's refusals, an expanded `t`'s and an inference tensor's."""
     check_inplace(t)
     if not same_value:
         check_no_overlap(t)
-    if reads is not None and overlaps_in_part(t._data, reads._data):
-        raise RuntimeError(ERR_PARTIAL_OVERLAP)
     involved = t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args)
     recorded = involved and _grad_mode.state.enabled
     if t._is_inference and recorded and not _grad_mode.state.inference:
         raise RuntimeError(ERR_INFERENCE_IN_PLACE)  # to be recorded: refused before writing
+    if reads is not None and overlaps_in_part(t._data, reads._data):
+        raise RuntimeError(ERR_PARTIAL_OVERLAP)
     if not recorded:
         with _grad_mode.no_grad():
             result = compute(t._alias())
