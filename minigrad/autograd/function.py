@@ -320,7 +320,8 @@ def _apply_builtin(cls: type, args: tuple) -> Any:
     if True not in needs:
         return _compute(cls, args)
     node = cls._backward_cls()  # forward's ctx is the node it leaves in the graph
-    node.needs_input_grad = _shared(tuple(needs))
+    needs = tuple(needs)
+    node.needs_input_grad = _FLAGS.setdefault(needs, needs)  # (one copy of each: _shared)
     mode = _grad_mode.state
     mode.enabled = False  # what forward computes is not recorded
     quiet = _numpy_errors.set(_QUIET)  # numpy's warnings off: see _run_quietly
@@ -654,6 +655,9 @@ ERR_LEAF_DIRTY = "a leaf Variable that requires grad has been used in an in-plac
 # has the same flags, input shapes and number. One copy of each, kept in a bounded table (what it
 # saves of the memory each op keeps alive: benchmarks/tricks.md, row `_shared`).
 _SHARED: dict[tuple, tuple] = {}
+# The few tuples of needs_input_grad flags minigrad's own operations make (their arguments are
+# few): one copy of each, in a table that needs no bound, read without a call.
+_FLAGS: dict[tuple, tuple] = {}
 
 
 def _shared(value: tuple) -> tuple:
