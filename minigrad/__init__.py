@@ -30,7 +30,8 @@ from .compat.determinism import (are_deterministic_algorithms_enabled,
                                  use_deterministic_algorithms)
 from .compat.threads import _foreach_copy_, get_num_threads, set_num_threads  # noqa: F401
 from .compat.legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,
-                            HalfTensor, IntTensor, LongTensor, ShortTensor)
+                            HalfTensor, IntTensor, LongTensor, ShortTensor,
+                            set_default_tensor_type)
 from .creation import (arange, as_tensor, empty, eye, from_numpy, full, full_like, linspace, ones,
                        ones_like, tensor, zeros, zeros_like)
 from .creation import deprecated_range as range  # noqa: A004 - torch.range, as PyTorch names it
