@@ -112,7 +112,7 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
               # by how often tutorials use them (scripts/api_coverage.py), session 6
               "det", "inverse", "outer", "ger", "hypot", "histogram",
               # known gaps, session 7
-              "addmm", "addmv", "baddbmm", "addbmm", "kron"):
+              "addmm", "addmv", "baddbmm", "addbmm", "kron", "erfinv"):
     globals()[_name] = _function_form(_name)
 del _name
 # Binary operations PyTorch also takes with a number first: torch.add(1.5, 2.5) is tensor(4.)

@@ -45,6 +45,7 @@ class MoreTensorOps:
     def sinh(self): return tr.Sinh.apply(self._float_if_int())
     def cosh(self): return tr.Cosh.apply(self._float_if_int())
     def erf(self): return tr.Erf.apply(self._float_if_int())
+    def erfinv(self): return tr.Erfinv.apply(self._float_if_int())
     arccos, arcsin, arctan = acos, asin, atan
     def floor(self): return rounding.Floor.apply(self)
     def ceil(self): return rounding.Ceil.apply(self)
@@ -292,6 +293,7 @@ class MoreTensorOps:
         return _inplace.inplace(self, lambda t: t.nan_to_num(nan, posinf, neginf))
 
     def sqrt_(self): return _inplace.inplace(self, Tensor.sqrt)
+    def erfinv_(self): return _inplace.inplace(self, Tensor.erfinv)
     def log_(self): return _inplace.inplace(self, Tensor.log)
     def sin_(self): return _inplace.inplace(self, Tensor.sin)
     def cos_(self): return _inplace.inplace(self, Tensor.cos)
