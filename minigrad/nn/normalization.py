@@ -84,13 +84,16 @@ def _batch_statistics(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     count = x.size // channels
     if count == x.shape[0]:  # (N, C), or (N, C, 1, ...): PyTorch's channels-last kernel
         rows = x.reshape(count, channels)
-        total = np.zeros(channels, x.dtype)
-        for row in rows:
-            total = total + row
+        # from +0.0 and row after row (numpy's add.accumulate adds in order)
+        total = np.add.accumulate(np.concatenate((np.zeros((1, channels), x.dtype), rows)))[-1]
         mean = (total.astype(np.float64) / count).astype(x.dtype)
+        differences = rows - mean
         squares = np.zeros(channels, x.dtype)
-        for row in rows:
-            difference = row - mean
+        if x.dtype == np.float32:  # a float32 square is exact in double: only the add rounds
+            for square in differences.astype(np.float64) ** 2:  # added in double, rounded
+                np.add(square, squares, out=squares, dtype=np.float64, casting="unsafe")
+            return mean, squares
+        for difference in differences:
             squares = _fused(difference, difference, squares)
         return mean, squares
     values = np.moveaxis(x, 1, 0).reshape(channels, count)  # sample by sample, then positions
