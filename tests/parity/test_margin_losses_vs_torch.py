@@ -275,8 +275,7 @@ def _nll_loss2d(lib: Any) -> Any:
 
 
 @pytest.mark.parametrize("case", [_pairwise, _modules_print, _legacy_flags,
-                                  _legacy_flags_of_the_older_losses, _nll_loss2d,
-                                  _adaptive_log_softmax],
+                                  _legacy_flags_of_the_older_losses, _nll_loss2d],
                          ids=lambda f: f.__name__[1:])
 def test_modules_and_distance(torch: Any, case: Any) -> None:
     assert_same_as_torch(case, torch)
@@ -385,3 +384,9 @@ ERRORS = {
 @pytest.mark.parametrize("name", sorted(ERRORS))
 def test_errors(torch: Any, name: str) -> None:
     assert_same_as_torch(lambda lib: ERRORS[name](lib, lib.tensor(X2)), torch)
+
+
+def test_adaptive_log_softmax(torch: Any) -> None:
+    """Printed values, graph and errors exactly; gradients within 1e-5: they pass through
+    matrix products with 4 to 8 terms, which MKL adds in its own order (fidelity/products.py)."""
+    assert_same_as_torch(_adaptive_log_softmax, torch, rtol=1e-5)
