@@ -52,7 +52,8 @@ from .random import (Generator, default_generator, get_rng_state, initial_seed, 
                      normal, rand_like, randint, randn_like, randperm, seed, set_rng_state)
 from .tensor import Tensor, is_tensor
 
-__version__ = "0.1.0"
+from . import version  # noqa: E402 - torch.version.cuda and the like
+from .version import __version__  # noqa: E402
 
 
 def _function_form(name: str) -> Any:
