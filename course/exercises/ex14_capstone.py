@@ -142,5 +142,4 @@ check.accuracy(accuracy)
 # - Evaluate in `model.eval()` mode and under `torch.no_grad()`: the first changes what
 #   layers such as dropout compute, the second what autograd records; then `model.train()`.
 #
-# You have reached the end of the exercises. The worked answers are in `solutions/` of the
-# course's repository; in a class, your instructor has them.
+# Next: [exercises 15](ex15_second_derivatives.ipynb).

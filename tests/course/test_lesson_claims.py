@@ -68,7 +68,7 @@ for start, expected in [(2.0, 1.6), (200.0, 160.0)]:
     assert abs(x.item() - expected) < 1e-4, (start, x.item())
 """, BOTH),
     # 03: in place, except with create_graph=True.
-    ("03", "with `create_graph=True`, notebook 09, it makes a new one", """
+    ("03", "with `create_graph=True`, notebook 15, it makes a new one", """
 w = torch.tensor(1.0, requires_grad=True)
 (w * 3).backward()
 held = w.grad
@@ -189,8 +189,8 @@ try:
 except RuntimeError as error:
     assert "is at version 2; expected version 1" in str(error)
 """, BOTH),
-    # 09: backward(create_graph=True) warns; autograd.grad frees the graph too.
-    ("09", "`backward(create_graph=True)` exists too, but PyTorch warns", """
+    # 15: backward(create_graph=True) warns. 09: autograd.grad frees the graph too.
+    ("15", "`backward(create_graph=True)` exists too, but PyTorch warns", """
 # fresh process: PyTorch gives this warning once per process
 import warnings
 w = torch.tensor(2.0, requires_grad=True)
@@ -461,8 +461,8 @@ y.grad_fn.register_prehook(lambda grad_outputs: (grad_outputs[0] * 10,))  # come
 y.backward()
 assert y.grad.item() == 2.0 and x.grad.item() == 60.0
 """, BOTH),
-    # 09: what is kept, and save_on_cpu.
-    ("09", "every layer keeps its input until backward", """
+    # 16: what is kept, and save_on_cpu.
+    ("16", "each layer holds on to what its backward will need", """
 layer = torch.nn.Linear(3, 2)
 inputs = torch.randn(4, 3)
 packed = []
@@ -470,14 +470,14 @@ with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, l
     layer(inputs).sum().backward()
 assert any(t.shape == inputs.shape and torch.equal(t, inputs) for t in packed)
 """, BOTH),
-    ("09", "`sum` keeps only a shape", """
+    ("16", "`sum` keeps only a shape", """
 w = torch.ones(3, requires_grad=True)
 packed = []
 with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, lambda t: t):
     total = w.sum()
 assert packed == []
 """, BOTH),
-    ("09", "`torch.autograd.graph.save_on_cpu()` is such a pair", """
+    ("16", "`torch.autograd.graph.save_on_cpu()` is a ready-made pair", """
 hooks = torch.autograd.graph.save_on_cpu()
 assert isinstance(hooks, torch.autograd.graph.saved_tensors_hooks)
 w = torch.ones(3, requires_grad=True)
