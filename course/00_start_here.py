@@ -106,7 +106,7 @@ viz.draw(y)
 # %% [markdown]
 # ## Write it yourself
 #
-# Lessons 01 to 16 ask you to write some of the code: a cell holding
+# Lessons 01 to 17 ask you to write some of the code: a cell holding
 # `raise NotImplementedError()` under `# YOUR CODE HERE`. Put your lines in its place and run
 # the cell. Until you do, it says "Not answered yet", and each cell that uses what you write
 # waits and says what for, so the rest of the notebook still runs. A worked answer sits under
@@ -148,6 +148,7 @@ viz.draw(y)
 # | 14 | capstone: train a small classifier, freeze a layer, inspect its gradients |
 # | 15 | gradients of gradients: `create_graph=True`, second derivatives, a Newton step |
 # | 16 | what a graph keeps for backward: saved-tensor hooks and checkpointing |
+# | 17 | forward mode: dual numbers, and why backward runs backwards |
 #
 # ## Summary
 #

@@ -357,6 +357,6 @@ assert torch.equal(model[0].weight.detach(), frozen) and model[2].weight.grad is
 #   `no_grad`.
 #
 # Exercises: [exercises/ex14_capstone.ipynb](../exercises/ex14_capstone.ipynb).
-# Two more notebooks use a graph in ways training rarely needs: differentiating a gradient
-# (15) and choosing what a graph keeps for backward (16).
+# Three more notebooks go beyond training's everyday loop: differentiating a gradient (15),
+# choosing what a graph keeps for backward (16), and derivatives carried forward (17).
 # Next: [15 · Gradients of gradients](15_second_derivatives.ipynb).

@@ -176,4 +176,4 @@ assert checkpointed == batch.numel() < kept
 #   again during backward: the same gradient, less memory, more time.
 #
 # Exercises: [exercises/ex16_saved_tensors.ipynb](../exercises/ex16_saved_tensors.ipynb).
-# That is the end of the course: the worked answers to all exercises are in `solutions/`.
+# Next: [17 · Forward mode](17_forward_mode.ipynb).

@@ -134,5 +134,4 @@ check.kept_in_store(kept_in_store)
 # - A checkpointed block runs again in backward, to make what it did not keep.
 # - What `pack` returns is what the graph keeps; `unpack` turns it back into the tensor.
 #
-# You have reached the end of the exercises. The worked answers are in `solutions/` of the
-# course's repository; in a class, your instructor has them.
+# Next: [exercises 17](ex17_forward_mode.ipynb).

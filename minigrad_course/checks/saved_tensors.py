@@ -94,8 +94,8 @@ def _graphs(n: int, m: int, k: int) -> list[tuple]:
          [((n, m), True)], lambda a: (a.exp() + a).sum(), n * m, 1),
         (f"for (a + a).sum() with a of {k} numbers", [((k,), True)],
          lambda a: (a + a).sum(), 0, 0),
-        (f"for (a @ W).tanh().sum() with a of shape ({n}, {m}) and W of shape ({m}, {k}) "
-         "needing no gradient", [((n, m), True), ((m, k), False)],
+        ((f"for (a @ W).tanh().sum() with a of shape ({n}, {m}) and W of shape ({m}, {k}) "
+          "needing no gradient"), [((n, m), True), ((m, k), False)],
          lambda a, W: (a @ W).tanh().sum(), m * k + n * k, 2),
     ]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -49,7 +50,7 @@ def _passes(function: Callable, f: Callable, x: Tensor, *args: Any) -> dict:
     runs = watch.runs
     chained = all(
         reaches(root, {g.grad_fn for g in (before.result or ()) if getattr(g, "grad_fn", None)})
-        for before, after in zip(runs, runs[1:]) for root in after.roots)
+        for before, after in pairwise(runs) for root in after.roots)
     return {"result": value_data(result), "called": watch.called,
             "grad_filled": x._grad is not None,
             "accumulated": any(run.accumulate for run in runs),

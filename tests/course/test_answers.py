@@ -156,6 +156,8 @@ PREDICTIONS = [  # (check, the right answer, two answers each wrong in one other
     ("second_derivatives.second_order", [4.0, 12.0, None], 0, 2),
     ("saved_tensors.kept", [6, 3, 12, 0], 1, 3),
     ("graphs_used_again.named_inputs", [5.0, None, 5.0, 3.0], 0, 1),
+    ("saved_tensors.block_runs", [1, 2], 0, 1),
+    ("forward_mode.passes", [4, 1], 0, 1),
     ("inside_the_engine.one_step", [1.0, 15.0, 6.0, 6.0], 1, 2),
     ("capstone.frozen", [None, [4.0], False], 0, 2),
     ("engine_from_scratch.grad_prints", [[[1.5], [1.5]], 2.0, None, None], 1, 3),

@@ -148,6 +148,11 @@ TABLE = [
     ("16", "how many tensors will pack see", ["packed: [(3,), (3,)]", "mulbackward0 keeps x"],
      "output"),
     ("16", "what will pack see this time", ["packed: [(3,)]", "runs twice"], "output"),
+    ("17", "how many backward passes will the jacobian of w @ t take?",
+     ["from 3 backward passes", "one per row of the result"], "output"),
+    # the cell after it waits for the learner's Dual: the reveal answers
+    ("17", "with direction = [0., 1., 0.], what will the tangent be?",
+     ["tensor([0.0000, 2.3818, 0.0000])", "column 1 of j"], "reveal"),
 ]
 
 

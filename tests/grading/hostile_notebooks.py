@@ -393,7 +393,8 @@ EX = {"01": "ex01_tensors_and_graphs.ipynb", "02": "ex02_grad_is_none.ipynb", "0
       "09": "ex09_graphs_used_again.ipynb", "10": "ex10_detach_and_no_grad.ipynb",
       "11": "ex11_inside_the_engine.ipynb", "12": "ex12_custom_functions.ipynb",
       "13": "ex13_engine_from_scratch.ipynb", "14": "ex14_capstone.ipynb",
-      "15": "ex15_second_derivatives.ipynb", "16": "ex16_saved_tensors.ipynb"}
+      "15": "ex15_second_derivatives.ipynb", "16": "ex16_saved_tensors.ipynb",
+      "17": "ex17_forward_mode.ipynb"}
 
 # A shared list, ten times over: ten lines that describe 10**10 numbers.
 _BLOWUP = "a0 = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]\n" + "".join(
