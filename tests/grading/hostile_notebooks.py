@@ -681,9 +681,9 @@ def train(model, optimizer, xs, ys, steps):
         optimizer.step()
         losses.append(loss.item())
     return losses""",
-    "14-norms": "def gradient_norms(model):\n"
-                "    return {name: None if p.grad is None else p.grad.abs().sum().item()\n"
-                "            for name, p in model.named_parameters()}",
+    "14-clip": "def clip_gradients(model, max_norm):\n"
+               "    return sum(p.grad.norm().item() for p in model.parameters()\n"
+               "               if p.grad is not None)",
     "14-accuracy": """\
 def accuracy(model, xs, ys):
     torch.set_grad_enabled(False)  # and never back on

@@ -454,8 +454,9 @@ WRONG = {
                  "        loss.backward()\n        optimizer.step()\n"
                  "        losses.append(loss.item())\n    return losses"),
     "14-frozen": "frozen_prints = [None, [1.0], False]",
-    "14-norms": ("def gradient_norms(model):\n    return {n: p.grad.abs().sum().item()\n"
-                 "            for n, p in model.named_parameters()}"),
+    "14-clip": ("def clip_gradients(model, max_norm):\n"
+                "    return sum(p.grad.abs().sum().item() for p in model.parameters()\n"
+                "               if p.grad is not None)"),
     "14-accuracy": ("def accuracy(model, xs, ys):\n"
                     "    return (model(xs).argmax(dim=1) == ys).float().mean().item()"),
     "15-second-order": "second_order_prints = [12.0, 6.0, None]",
