@@ -14,7 +14,7 @@ from minigrad.tensor import Tensor
 from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
-from ._feedback import Checks, describe, is_number, roughly, same_numbers, shown, times
+from ._feedback import Checks, describe, is_number, same_numbers, shown, times
 from ._snippets import check_predictions
 
 STEPS = 100
@@ -228,7 +228,7 @@ def _clip_judge(checks: Checks, case: list, got: dict) -> None:
                   "clipping. Hint: the square root of the sum of every squared entry of every "
                   ".grad, all parameters together, taken before any scaling.")
     scale = min(1.0, max_norm / (total + 1e-6))
-    after = dict((name, grad) for name, grad in got["grads"])
+    after = {name: grad for name, grad in got["grads"]}
     for name, grad in grads.items():
         if grad is None:
             checks.expect(after.get(name) is None,
