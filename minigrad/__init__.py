@@ -30,7 +30,8 @@ from .compat.determinism import (are_deterministic_algorithms_enabled,
                                  use_deterministic_algorithms)
 from .compat.threads import _foreach_copy_, get_num_threads, set_num_threads  # noqa: F401
 from .compat.legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,
-                            HalfTensor, IntTensor, LongTensor, ShortTensor)
+                            HalfTensor, IntTensor, LongTensor, ShortTensor,
+                            set_default_tensor_type)
 from .creation import (arange, as_tensor, empty, eye, from_numpy, full, full_like, linspace, ones,
                        ones_like, tensor, zeros, zeros_like)
 from .creation import deprecated_range as range  # noqa: A004 - torch.range, as PyTorch names it
@@ -250,5 +251,7 @@ def __getattr__(name: str) -> Any:  # minigrad.nn and minigrad.optim load on fir
 
     if name in ("nn", "optim", "viz", "linalg", "utils", "testing", "distributions", "functional"):
         return importlib.import_module(f".{name}", __name__)
+    if name in ("pairwise_distance", "cosine_similarity"):  # torch.X is torch.nn.functional.X
+        return getattr(importlib.import_module(".nn.functional", __name__), name)
     from ._subset import module_getattr
     return module_getattr("torch", "minigrad")(name)
