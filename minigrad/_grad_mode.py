@@ -91,6 +91,9 @@ class set_grad_enabled(_GradModeContext):  # noqa: N801
     def clone(self) -> "set_grad_enabled":
         return set_grad_enabled(self._mode)
 
+    def __repr__(self) -> str:  # what a notebook shows for `torch.set_grad_enabled(False)`
+        return f"torch.autograd.grad_mode.set_grad_enabled(mode={self._mode})"
+
     def __call__(self, func: Callable) -> Callable:
         _set_enabled(self._previous)  # as a decorator it changes nothing until func runs
         return _decorated(func, self.clone)

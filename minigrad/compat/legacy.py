@@ -8,6 +8,7 @@ and `torch.autograd.Variable`. In PyTorch today both are thin names for plain te
 from __future__ import annotations
 
 import builtins
+import warnings
 from typing import Any
 
 from .. import _dtype, autograd
@@ -57,6 +58,29 @@ def dtype_of(spec: Any) -> _dtype.dtype:
             raise ValueError(f"invalid type: '{spec}'")
         spec = BY_NAME[spec]
     return spec.dtype if isinstance(spec, _LegacyTensorType) else spec
+
+
+_warned_of_default_tensor_type = False
+
+
+def set_default_tensor_type(t: Any) -> None:
+    """The default float dtype set from a legacy type or its name (`'torch.DoubleTensor'`),
+    which PyTorch 2.1 deprecated for set_default_dtype: warned once a process, as PyTorch's C++
+    warns."""
+    global _warned_of_default_tensor_type
+    if isinstance(t, str):
+        if t.startswith("torch.cuda."):
+            raise TypeError(f"type {t} not available. Torch not compiled with CUDA enabled.")
+        t = BY_NAME[t] if t in BY_NAME else __import__(t)  # PyTorch imports what it cannot name
+    if not _warned_of_default_tensor_type:
+        _warned_of_default_tensor_type = True
+        warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please "
+                      "use torch.set_default_dtype() and torch.set_default_device() as "
+                      "alternatives.", UserWarning, stacklevel=2)
+    if not (isinstance(t, _LegacyTensorType) and t.dtype.is_floating_point):
+        raise TypeError("invalid type object: only floating-point types are supported as the "
+                        "default type")
+    _dtype.set_default_dtype(t.dtype)
 
 
 def Variable(data: Tensor, requires_grad: bool = False,  # noqa: N802 - PyTorch's name

@@ -134,3 +134,31 @@ def _short_total(flat: np.ndarray, lanes: int) -> np.generic:
         np.concatenate((partial[:1], vectors[n_rows * _ILP:], partial[1:])), axis=0)[-1]
     last = np.concatenate((np.zeros(1, dtype=flat.dtype), flat[n_vectors * lanes:], vector_sum))
     return np.add.accumulate(last)[-1]
+
+
+_NLL_LEVELS = 8  # nll_loss's cascade (ATen's LossNLL.cpp, cascade_sum_num_levels)
+
+
+def nll_sum_like_torch(values: np.ndarray, kept: np.ndarray) -> np.generic:
+    """The sum of `values[kept]` (one per sample) in the order of nll_loss's CPU kernel, which
+    sums its batch in a cascade of its own: a running sum that, after each kept sample whose
+    index is a multiple of 2**power, is added a level up (and on up while the index is a
+    multiple of the next level's step too), the levels added last from 0. The running sums
+    between those samples are numpy's `add.accumulate`, which adds in order."""
+    dtype = values.dtype.type
+    n = values.shape[0]
+    power = max(4, (math.ceil(math.log2(n)) if n > 1 else 0) // _NLL_LEVELS)
+    mask = (1 << power) - 1
+    acc = [dtype(0)] * _NLL_LEVELS
+    start = 0
+    for b in range(0, n, 1 << power):  # the samples where the cascade may climb
+        segment = values[start:b + 1][kept[start:b + 1]]
+        acc[0] = np.add.accumulate(np.concatenate(([acc[0]], segment)))[-1]
+        start = b + 1
+        j = 0
+        while kept[b] and j + 1 < _NLL_LEVELS and not b & (mask << (j * power)):
+            acc[j + 1], acc[j] = acc[j + 1] + acc[j], dtype(0)
+            j += 1
+    segment = values[start:][kept[start:]]
+    acc[0] = np.add.accumulate(np.concatenate(([acc[0]], segment)))[-1]
+    return np.add.accumulate(np.array([dtype(0), *acc], dtype=values.dtype))[-1]

@@ -7,6 +7,7 @@ import numpy as np
 from .._dtype import result_type
 from ..autograd.function import Function
 from ..fidelity.products import matmul_like_torch
+from ..fidelity.summation import mean_like_torch, nll_sum_like_torch, sum_like_torch
 from ..ops.operands import zero_gradient
 from ..ops.pointwise import DivScalar, MulScalar
 from ..ops.selection import where
@@ -95,15 +96,21 @@ class NllLoss(Function):
         if class_weights is not None:
             weights = weights * class_weights[safe_labels]
         losses = (-picked * weights).astype(logp._data.dtype)
-        total = weights.sum() if reduction != "none" else 0
+        total = 0
+        if reduction != "none":  # as PyTorch's kernel adds them up (a count without weights)
+            total = (nll_sum_like_torch(weights.reshape(-1), kept.reshape(-1))
+                     if class_weights is not None
+                     else weights.dtype.type(kept.sum()))
         # What PyTorch saves, though backward needs only `local` (saved-tensor hooks see them)
         ctx.save_for_backward(logp, target, weight,
                               Tensor(np.asarray(total, dtype=logp._data.dtype)))
+        if reduction != "none":
+            value = nll_sum_like_torch(losses.reshape(-1), kept.reshape(-1))
         if reduction == "mean":  # a weighted mean over the samples not ignored (nan if none)
-            value = losses.sum() / total if total else np.nan
+            value = value / total if total else np.nan
             weights = weights / total if total else weights
-        else:
-            value = losses.sum() if reduction == "sum" else losses
+        elif reduction == "none":
+            value = losses
         local = np.zeros(logp.shape, dtype=logp._data.dtype)
         # an ignored sample's entries stay +0 (-weights would write -0 there)
         np.put_along_axis(local, index, np.expand_dims(np.where(kept, -weights, 0), axis), axis)
@@ -163,7 +170,9 @@ class MseLoss(Function):
         squares = (a._data.astype(dt, copy=False) - b._data.astype(dt, copy=False)) ** 2
         ctx.reduction, ctx.count = reduction, squares.size
         ctx.save_for_backward(a, b)
-        value = {"none": squares, "sum": squares.sum(), "mean": squares.mean()}[reduction]
+        # reduced as PyTorch's unreduced.sum() / .mean(), in its order of additions
+        value = (squares if reduction == "none" else sum_like_torch(squares)
+                 if reduction == "sum" else mean_like_torch(squares))
         return Tensor(np.asarray(value, dtype=squares.dtype))
 
     @staticmethod

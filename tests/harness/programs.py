@@ -8,7 +8,8 @@ line (`UserWarning: ...`, every time it is raised, without the file and line Pyt
 an uncaught error as one line (`RuntimeError: ...`). Two things that are not behaviour are
 dropped on both sides: a node's memory address (`<MulBackward0 object at 0x7f..>`, which
 minigrad never prints) and where PyTorch's C++ build kept the source of a warning; and the
-tensor class's own name, `type(t)`, is PyTorch's (`<class 'torch.Tensor'>`) on both.
+classes' own names, `type(t)` of a tensor or a Parameter, are PyTorch's
+(`<class 'torch.Tensor'>`) on both.
 
 A batch imports the library once, then runs each program in a forked child (a CPU each), from a
 temporary working directory, with PYTHONHASHSEED=0, no other PYTHON* variable and one OpenMP
@@ -51,8 +52,10 @@ REFERENCE_VERSION = "2.13."
 TIMEOUT = int(os.environ.get("PROGRAM_TIMEOUT", "300"))
 ADDRESS = re.compile(r" object at 0x[0-9a-fA-F]+>")
 CPP_LOCATION = re.compile(r" \(Triggered internally at [^)]*\.\)")
-# The one place a library's own name shows: the tensor class, `type(t)`.
-MINIGRAD_TENSOR_CLASS = "<class 'minigrad.tensor.Tensor'>"
+# The places a library's own name shows: the classes of tensors and parameters, `type(t)`.
+CLASS_NAMES = {"<class 'minigrad.tensor.Tensor'>": "<class 'torch.Tensor'>",
+               "<class 'minigrad.nn.parameter.Parameter'>":
+                   "<class 'torch.nn.parameter.Parameter'>"}
 # The submodules loaded with the library, so that each child need not import them.
 SUBMODULES = ("nn", "nn.functional", "nn.init", "optim", "autograd", "utils.data")
 
@@ -142,7 +145,9 @@ def transcript_of(program: str) -> str:
         except Exception as error:
             print(f"{type(error).__name__}: {error}")
     shown = CPP_LOCATION.sub("", ADDRESS.sub(" object>", shown.getvalue()))
-    return shown.replace(MINIGRAD_TENSOR_CLASS, "<class 'torch.Tensor'>")
+    for ours, theirs in CLASS_NAMES.items():
+        shown = shown.replace(ours, theirs)
+    return shown
 
 
 def _start(program: str, rounded_sqrt: bool) -> tuple[int, object, object]:

@@ -354,6 +354,36 @@ def test_mse_broadcast_warning_matches_torch(torch):
     assert messages[0] == messages[1]
 
 
+# float32 losses reduced in PyTorch's order of additions, so that a printed `loss.item()`
+# matches to the last digit: mse_loss as `unreduced.mean()`/`.sum()` (fidelity/summation.py),
+# nll_loss (and cross_entropy) in its kernel's own cascade over the batch; batch sizes that
+# climb one level of that cascade (300) and more than one (70,000), with ignored samples.
+REDUCED_LOSSES = {
+    "mse mean of 11": lambda lib, x, t, w: lib.nn.functional.mse_loss(x[:11, :1],
+                                                                      x[11:22, 1:2] * 2),
+    "mse sum of 300x5": lambda lib, x, t, w: lib.nn.functional.mse_loss(
+        x[:300], x[300:600] * 0.5, reduction="sum"),
+    "nll mean of 11": lambda lib, x, t, w: lib.nn.functional.nll_loss(x[:11], t[:11]),
+    "cross_entropy of 300": lambda lib, x, t, w: lib.nn.functional.cross_entropy(x[:300], t[:300]),
+    "nll weighted, ignored": lambda lib, x, t, w: lib.nn.functional.nll_loss(
+        x[:300], t[:300].masked_fill(t[:300] == 4, -100), weight=w),
+    "nll sum of 70000": lambda lib, x, t, w: lib.nn.functional.nll_loss(x, t, reduction="sum"),
+    "nll2d weighted": lambda lib, x, t, w: lib.nn.functional.nll_loss(
+        x[:600].reshape(6, 10, 10, 5).permute(0, 3, 1, 2), t[:600].reshape(6, 10, 10), weight=w),
+}
+
+
+@pytest.mark.parametrize("case", REDUCED_LOSSES)
+def test_float32_losses_add_up_in_torchs_order(torch, case):
+    rng = np.random.default_rng(3)
+    data = (rng.standard_normal((70000, 5)) * 3).astype(np.float32)
+    target = rng.integers(0, 5, 70000)
+    weight = rng.uniform(0.3, 2.0, 5).astype(np.float32)
+    values = [REDUCED_LOSSES[case](lib, lib.tensor(data), lib.tensor(target),
+                                   lib.tensor(weight)).item() for lib in (mg, torch)]
+    assert values[0] == values[1]
+
+
 # ---- issue 31: layers, initialisers, hooks and schedulers by tutorial frequency -----------
 
 LAYERS = {  # name: (module maker, input maker, bit for bit)
