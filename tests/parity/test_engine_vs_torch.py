@@ -4,6 +4,7 @@ of a leaf's AccumulateGrad node; the `.grad` that a first `backward(create_graph
 Skipped without PyTorch."""
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -99,7 +100,7 @@ def _returned_shapes(lib: Any, create_graph: bool) -> list:
 
         @staticmethod
         def backward(ctx, grad):
-            return lib.arange(1.0, 1.0 + _numel(ctx.shape)).reshape(ctx.shape) * grad.sum(), None
+            return lib.arange(1.0, 1.0 + math.prod(ctx.shape)).reshape(ctx.shape) * grad.sum(), None
 
     seen = []
     for input_shape, returned in _RETURNED_SHAPES:
@@ -111,13 +112,6 @@ def _returned_shapes(lib: Any, create_graph: bool) -> list:
         except RuntimeError as error:
             seen.append(str(error))
     return seen
-
-
-def _numel(shape: tuple) -> int:
-    n = 1
-    for s in shape:
-        n *= s
-    return n
 
 
 @pytest.mark.parametrize("create_graph", [False, True])
