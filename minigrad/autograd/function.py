@@ -87,6 +87,10 @@ class BackwardFunction(FunctionCtx, Node):
     _num_args = 0  # 0: as many as next_functions
     _tensor_positions: tuple | None = None  # None: every argument was a tensor
     _unpacks_through_hooks = False  # saved under saved_tensors_hooks (saved_hooks.py)
+    # FunctionCtx's flag again, on this class itself: links_in_full_while_modes_are_on sets it
+    # here while anomaly mode or saved_tensors_hooks are on. A name added to a class after the
+    # fact is what the checks' integrity snapshot reports as the notebook's own code.
+    _links_in_full = False
 
     def name(self) -> str:
         return self._qualname
