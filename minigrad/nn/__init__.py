@@ -23,7 +23,8 @@ from .padding import (ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad
                       ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
                       ReplicationPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d)
 from .pixelshuffle import PixelShuffle, PixelUnshuffle
-from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool2d
+from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,
+                      AvgPool1d, AvgPool2d, MaxPool2d)
 from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from ._upsample import Upsample
 from .tutorial_layers import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CosineSimilarity,
@@ -34,6 +35,8 @@ __all__ = [
            "AdaptiveLogSoftmaxWithLoss",
            "AdaptiveAvgPool1d",
            "AdaptiveAvgPool2d",
+           "AdaptiveMaxPool1d",
+           "AdaptiveMaxPool2d",
            "AvgPool1d",
            "AvgPool2d",
            "BCELoss",

@@ -24,6 +24,7 @@ from ._loss_arguments import broadcast_shape as _broadcast_shape
 from ._loss_arguments import check_reduction as _check_reduction
 from ._loss_arguments import legacy_reduction as _legacy_reduction
 from ._loss_arguments import refuse_grad_of as _refuse_grad_of
+from ._adaptive_max_pool import adaptive_max_pool1d, adaptive_max_pool2d
 from ._bce import BinaryCrossEntropy, BinaryCrossEntropyWithLogits
 from ._conv import conv_transpose, convolution
 from ._ops import Addmm, LeakyRelu, MseLoss, NllLoss, NllLoss2d, PreluKernel
@@ -46,6 +47,8 @@ from .normalization import batch_norm, instance_norm, layer_norm
 __all__ = [
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
+    "adaptive_max_pool1d",
+    "adaptive_max_pool2d",
     "avg_pool1d",
     "avg_pool2d",
     "batch_norm",
