@@ -1,7 +1,8 @@
 """minigrad.nn.functional: torch.nn.functional's activations, linear layer, losses,
 convolutions, pooling and padding.
 
-The Functions they use live in `_ops.py`, `_conv.py`, `_pool.py` and `_pad.py`, and carry
+The Functions they use live in `_ops.py`, `_conv.py`, `_pool.py`, `_pad.py` and the like (the
+rarer losses in `_margin_losses.py`), and carry
 PyTorch's grad_fn names (AddmmBackward0, LeakyReluBackward0, LogSoftmaxBackward0,
 NllLossBackward0, MseLossBackward0, ConvolutionBackward0, MaxPool2DWithIndicesBackward0, ...)."""
 from __future__ import annotations
@@ -20,19 +21,19 @@ from ..ops.pointwise_more import Xlogy
 from ..ops.selection import where
 from ..ops.shape import SqueezeDimInPlace, _dims
 from ..tensor import Tensor
+from ._adaptive_max_pool import adaptive_max_pool1d, adaptive_max_pool2d
+from ._bce import BinaryCrossEntropy, BinaryCrossEntropyWithLogits
+from ._conv import conv_transpose, convolution
 from ._loss_arguments import broadcast_shape as _broadcast_shape
 from ._loss_arguments import check_reduction as _check_reduction
 from ._loss_arguments import legacy_reduction as _legacy_reduction
 from ._loss_arguments import refuse_grad_of as _refuse_grad_of
-from ._adaptive_max_pool import adaptive_max_pool1d, adaptive_max_pool2d
-from ._bce import BinaryCrossEntropy, BinaryCrossEntropyWithLogits
-from ._conv import conv_transpose, convolution
-from ._ops import Addmm, LeakyRelu, MseLoss, NllLoss, NllLoss2d, PreluKernel
 from ._margin_losses import (gaussian_nll_loss, hinge_embedding_loss, margin_ranking_loss,
                              multi_margin_loss, multilabel_margin_loss,
                              multilabel_soft_margin_loss, pairwise_distance, poisson_nll_loss,
                              soft_margin_loss, triplet_margin_loss,
                              triplet_margin_with_distance_loss)
+from ._ops import Addmm, LeakyRelu, MseLoss, NllLoss, NllLoss2d, PreluKernel
 from ._pad import pad
 from ._pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 from ._pool1d import adaptive_avg_pool1d, avg_pool1d
