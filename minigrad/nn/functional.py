@@ -515,8 +515,6 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     """x1·x2 / (|x1| |x2|) along dim, each norm at least eps; PyTorch divides each by its norm
     first, and so does minigrad (grad_fn SumBackward1). Each norm is clamped in a copy
     (CloneBackward0, as PyTorch's graph has): the norm's node saves its result."""
-    from .. import _grad_mode
-
     if x1.shape != x2.shape:  # PyTorch expands both (expand_outplace), even one of full shape
         shape = _broadcast_shape(x1.shape, x2.shape)
         x1, x2 = x1.expand(shape), x2.expand(shape)
