@@ -11,7 +11,7 @@ from .embedding import Embedding
 from .layers import CrossEntropyLoss, LeakyReLU, Linear, MSELoss, PReLU, ReLU, Sigmoid, Tanh
 from .lazy import (LazyBatchNorm1d, LazyBatchNorm2d, LazyConv1d, LazyConv2d, LazyLinear,
                    UninitializedParameter)
-from .margin_losses import (GaussianNLLLoss, HingeEmbeddingLoss, MarginRankingLoss,
+from .margin_losses import (CTCLoss, GaussianNLLLoss, HingeEmbeddingLoss, MarginRankingLoss,
                             MultiLabelMarginLoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
                             NLLLoss2d, PairwiseDistance, PoissonNLLLoss, SoftMarginLoss,
                             TripletMarginLoss, TripletMarginWithDistanceLoss)
@@ -52,6 +52,7 @@ __all__ = [
            "Conv3d",
            "ConvTranspose1d",
            "ConvTranspose2d",
+           "CTCLoss",
            "CosineEmbeddingLoss",
            "CosineSimilarity",
            "CrossEntropyLoss",

@@ -24,6 +24,7 @@ from ..tensor import Tensor
 from ._adaptive_max_pool import adaptive_max_pool1d, adaptive_max_pool2d
 from ._bce import BinaryCrossEntropy, BinaryCrossEntropyWithLogits
 from ._conv import conv_transpose, convolution
+from ._ctc import ctc_loss
 from ._loss_arguments import broadcast_shape as _broadcast_shape
 from ._loss_arguments import check_reduction as _check_reduction
 from ._loss_arguments import legacy_reduction as _legacy_reduction
@@ -63,6 +64,7 @@ __all__ = [
     "cosine_embedding_loss",
     "cosine_similarity",
     "cross_entropy",
+    "ctc_loss",
     "dropout",
     "dropout1d",
     "dropout2d",
