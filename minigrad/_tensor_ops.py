@@ -420,7 +420,10 @@ class TensorOps:
     # `x += y` and the like are these methods themselves (but for arrays: see __add__)
     __iadd__, __isub__, __imul__, __itruediv__ = add_, sub_, mul_, div_
 
-    def pow_(self, exponent): return _inplace.inplace(self, lambda t: t.pow(exponent), exponent)
+    def pow_(self, exponent):
+        return _inplace.inplace(self, lambda t: t.pow(exponent), exponent,
+                                reads=exponent if isinstance(exponent, Tensor) else None)
+
     def exp_(self): return _inplace.inplace(self, Tensor.exp)
     def relu_(self): return _inplace.inplace(self, Tensor.relu)
     def neg_(self): return _inplace.inplace(self, Tensor.neg)
@@ -444,7 +447,7 @@ class TensorOps:
 
     def copy_(self, src):
         src = src if isinstance(src, Tensor) else Tensor(np.asarray(src))
-        return _inplace.inplace(self, lambda t: fill.Copy.apply(t, src), src)
+        return _inplace.inplace(self, lambda t: fill.Copy.apply(t, src), src, reads=src)
 
     def normal_(self, mean=0.0, std=1.0, *, generator=None):
         return self._overwrite(lambda: random._normal_values(self, mean, std, generator))
