@@ -73,10 +73,11 @@ def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None =
     start = _make_grads(outputs, grads)
     _check_outputs(outputs, start)
     if inputs is not None:
+        # Each input in turn keeps its .grad as retain_grad() does, with its check: PyTorch
+        # calls retain_grad() on every input, a leaf's included, so that is the error's wording.
         for t in inputs:
             if not t.requires_grad:
-                raise RuntimeError("One of the differentiated Tensors does not require grad")
-        for t in inputs:  # an intermediate named as input keeps its .grad, as retain_grad()
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
             if t.grad_fn is not None:
                 t.retain_grad()
     if create_graph:
@@ -333,25 +334,36 @@ class CapturingTask(GraphTask):
         # A node that leads to no input never runs: it keeps what it saved, as in PyTorch, for
         # a later backward through it.
         self.kept = {node for node, needed in self.needed.items() if not needed}
+        # A lone root's node is PyTorch's graph root: it is always evaluated, so the hooks and
+        # retained .grad of the root tensor see its gradient even when it leads to no input.
+        self.lone_root = None
+        if len(roots) == 1:
+            root = roots[0]
+            self.lone_root = root.grad_fn if root.grad_fn is not None else edge_of(root)[0]
 
     def run_node(self, node: Node, grads: list) -> tuple:
-        """As GraphTask's `run_node_in_full`, with the capture between the tensors' hooks and
-        the node itself (PyTorch's order), and nothing run for a node that leads to no input."""
-        nothing = (None,) * len(node.next_functions)
-        if not (self.needed[node] or node in self.targets):
-            return nothing  # it leads to no input: as if it were not in the graph
+        """As GraphTask's `run_node_in_full`, with the capture where PyTorch's engine makes it
+        (evaluate_function): a node that runs is captured before the hooks of the tensors it
+        made (they run with it, after); one that only ends a path, after them. Nothing runs
+        for a node that leads to no input."""
+        needed = self.needed[node]
+        if not (needed or node in self.targets or node is self.lone_root):
+            return (None,) * len(node.next_functions)  # as if it were not in the graph
         loud = _numpy_errors.set(self.numpy_outside)  # (hooks: the caller's code)
         try:
-            if node._tensor_hooks or node._retained:
+            if not needed and (node._tensor_hooks or node._retained):
                 grads = call_tensor_hooks(node, as_tensors(grads))
             for nr, grad in enumerate(grads):
                 captured = as_tensors([grad])[0]  # (one tensor, should inputs name it twice)
                 for i in self.captures.get((node, nr), ()):
                     self.captured[i] = captured
-            return self.call_function(node, grads) if self.needed[node] else nothing
+            if not needed:
+                return (None,) * len(node.next_functions)
+            if node._tensor_hooks or node._retained:
+                grads = call_tensor_hooks(node, as_tensors(grads))
+            return self.call_function(node, grads)
         finally:
             _numpy_errors.reset(loud)
-
 
 
 def as_tensors(grads: Any) -> list:
