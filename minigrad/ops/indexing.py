@@ -172,8 +172,12 @@ def _plain_key(item: Any) -> Any:
 def index(a: Tensor, key: Any) -> Tensor:
     """Basic indexing is done one dimension at a time (a Select or Slice per dimension, as
     PyTorch records it); anything advanced is one Index."""
-    key = key if isinstance(key, tuple) else (key,)
-    if a.ndim == 0:  # before a 0-d integer tensor becomes an int: it gets numpy's words
+    # PyTorch reads a tuple key apart from a lone index: a slice that keeps its whole
+    # dimension records nothing then (a[:, :2] is one SliceBackward0, a[0:3, ...] of 3 rows
+    # an AliasBackward0), and a 0-d tensor refuses it by counting indices.
+    in_tuple = isinstance(key, tuple)
+    key = key if in_tuple else (key,)
+    if a.ndim == 0 and not in_tuple:  # before a 0-d integer tensor becomes an int
         _check_key_of_0d(key)
     key = tuple(_plain_key(k) for k in key)
     if any(_is_advanced(k) for k in key):
@@ -198,7 +202,7 @@ def index(a: Tensor, key: Any) -> Tensor:
             dim += 1
             continue
         if isinstance(k, slice):
-            if k != slice(None):
+            if k != slice(None) and not (in_tuple and _keeps_all(k, out.shape[dim])):
                 out = Slice.apply(out, (slice(None),) * dim + (k,))
             dim += 1
         else:
@@ -209,9 +213,15 @@ def index(a: Tensor, key: Any) -> Tensor:
             out = Select.apply(out, (slice(None),) * dim + (int(k),))
         a_dim += 1
     if out is a:  # a[:] or a[...]: still a new tensor, as in PyTorch
-        whole = alias or a.ndim == 0
+        whole = alias or a.ndim == 0 or in_tuple
         out = Alias.apply(a, (Ellipsis,)) if whole else Slice.apply(a, (slice(None),))
     return out
+
+
+def _keeps_all(k: slice, size: int) -> bool:
+    """As PyTorch's indexing tests it, on the slice as written: start 0, step 1, stop past the
+    end (a[-5:] of 3 rows is still a SliceBackward0)."""
+    return k.start in (None, 0) and k.step in (None, 1) and (k.stop is None or k.stop >= size)
 
 
 def _check_key_of_0d(key: tuple) -> None:
