@@ -288,7 +288,7 @@ def assert_same_transcripts(torch: Any, case: tuple) -> None:
     assert ours[i] == theirs[i], seen  # the program up to the difference
 
 
-@settings(max_examples=150, deadline=None, derandomize=True, database=None,
+@settings(max_examples=1000, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(program)
 def test_transcripts_match_torch(torch: Any, case: tuple) -> None:
@@ -296,7 +296,7 @@ def test_transcripts_match_torch(torch: Any, case: tuple) -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=3000, deadline=None, derandomize=True, database=None,
+@settings(max_examples=10000, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(program)
 def test_many_transcripts_match_torch(torch: Any, case: tuple) -> None:
