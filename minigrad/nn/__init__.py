@@ -1,5 +1,6 @@
 """minigrad.nn: torch.nn's building blocks for models: Module, Parameter, layers, losses."""
 from . import functional, init, modules, utils
+from .adaptive import AdaptiveLogSoftmaxWithLoss
 from .activations import ELU, GELU, Hardtanh, LogSigmoid, ReLU6, SiLU, Softplus
 from .containers import (Identity, ModuleDict, ModuleList, ParameterDict, ParameterList,
                          Sequential)
@@ -30,6 +31,7 @@ from .tutorial_layers import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, C
                              SmoothL1Loss, Softmax)
 
 __all__ = [
+           "AdaptiveLogSoftmaxWithLoss",
            "AdaptiveAvgPool1d",
            "AdaptiveAvgPool2d",
            "AvgPool1d",

@@ -1,5 +1,5 @@
 """The margin and likelihood losses added in session 7 (nn/_margin_losses.py, their modules in
-nn/margin_losses.py) against PyTorch 2.13: values and gradients to the bit (float32 and
+nn/margin_losses.py, and nn.AdaptiveLogSoftmaxWithLoss) against PyTorch 2.13: values and gradients to the bit (float32 and
 float64), each reduction, grad_fn graphs, printed modules, second derivatives, the deprecated
 size_average/reduce flags and argument errors with PyTorch's wording."""
 from __future__ import annotations
@@ -248,6 +248,26 @@ def _legacy_flags_of_the_older_losses(lib: Any) -> Any:
     return shown
 
 
+def _adaptive_log_softmax(lib: Any) -> Any:
+    lib.manual_seed(0)
+    asm = lib.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [3, 6], div_value=2.0)
+    x = lib.randn(7, 8, requires_grad=True)
+    target = lib.tensor([0, 4, 9, 2, 7, 5, 1])
+    out = asm(x, target)
+    out.loss.backward()
+    grads = (x.grad, asm.head.weight.grad, asm.tail[0][1].weight.grad, asm.tail[1][0].weight.grad)
+    errors = []
+    for attempt in (lambda: asm(x, lib.tensor([0, 4, 10, 2, 7, 5, 1])),
+                    lambda: asm(x, target[:3]), lambda: asm(x[0], target),
+                    lambda: lib.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [6, 3])):
+        try:
+            attempt()
+        except (RuntimeError, ValueError) as error:
+            errors.append(f"{type(error).__name__}: {error}")
+    return WithArrays([asm, out, asm.log_prob(x[:2]), asm.predict(x), asm(x[0], target[1]),
+                       errors], tuple(g.numpy() for g in grads))
+
+
 def _nll_loss2d(lib: Any) -> Any:
     loss = lib.nn.NLLLoss2d()
     logp = lib.tensor([[[[-0.5, -1.0]], [[-2.0, -0.25]]]])
@@ -364,3 +384,9 @@ ERRORS = {
 @pytest.mark.parametrize("name", sorted(ERRORS))
 def test_errors(torch: Any, name: str) -> None:
     assert_same_as_torch(lambda lib: ERRORS[name](lib, lib.tensor(X2)), torch)
+
+
+def test_adaptive_log_softmax(torch: Any) -> None:
+    """Printed values, graph and errors exactly; gradients within 1e-5: they pass through
+    matrix products with 4 to 8 terms, which MKL adds in its own order (fidelity/products.py)."""
+    assert_same_as_torch(_adaptive_log_softmax, torch, rtol=1e-5)
