@@ -70,7 +70,7 @@ def parts() -> dict[str, list[tuple[object, str, object]]]:
             "node._outputs = _link_outputs(node, outs)",
             "node._outputs = None\n    for o in outs: o.grad_fn = node")]))],
         "_shared (flags, input metadata, kept inputs)": [(function, "_shared", lambda v: v)],
-        "_save (a SavedTensor per tensor saved)": [(function, "_save", lambda t, ctx: t)],
+        "_save (a SavedTensor per tensor saved)": [(function, "_save", lambda t, ctx, hooks: t)],
         "the input metadata": [(function, "_connect", _connect_without([(
             "meta.append((a._data.shape, a._data.dtype))", "pass")]))],
         "the leaf's AccumulateGrad, made again each step": [(function, "_connect",

@@ -79,7 +79,7 @@ def update_rows(torch, np) -> list[tuple[str, float]]:
                  ("`p -= t`: numpy's in-place difference", best_us(lambda: pd.__isub__(gd))),
                  ("`p -= t` under no_grad", best_us(lambda: p.__isub__(step))),
                  ("`with no_grad(): pass`", best_us(enter_and_leave))]
-    rows += [("`g.zero_()`: numpy's `g[...] = 0`", best_us(lambda: gd.__setitem__(..., 0))),
+    rows += [("`g.zero_()`: numpy's `g.fill(0)`", best_us(lambda: gd.fill(0))),
              ("`g.zero_()`, grad mode on (as the lessons call it)", best_us(g.zero_))]
     return rows
 

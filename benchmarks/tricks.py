@@ -131,7 +131,7 @@ def plain_connect(ctx: Any, args: tuple, outs: tuple) -> None:
     ctx._inputs = function._shared(kept) if only_numbers else kept
     ctx._outputs = function._link_outputs(ctx, outs, ctx._non_differentiable, ctx._dirty)
     to_save, ctx._to_save = ctx._to_save, None
-    ctx._saved = None if to_save is None else function._save(to_save, ctx)
+    ctx._saved = None if to_save is None else function._save(to_save, ctx, None)
 
 
 # ---- the tricks ---------------------------------------------------------------------------

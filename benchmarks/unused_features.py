@@ -88,6 +88,9 @@ CUTS = [
      "        counter = tensor._counter\n"
      "        if (counter is None or counter.value == self.version) and (\n", "        if (\n"),
     ("arrays", "_tensor_ops.py", "\n_operators()\n", "\n"),  # the operators' test for an array
+    ("arrays", "_tensor_ops.py",  # (in the body of + - * / and their reflections)
+     "        if not isinstance(other, _OPERANDS):  # an array: numpy's turn\n"
+     "            return NotImplemented\n", ""),
 ]
 
 

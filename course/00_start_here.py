@@ -106,7 +106,7 @@ viz.draw(y)
 # %% [markdown]
 # ## Write it yourself
 #
-# Lessons 01 to 14 ask you to write some of the code: a cell holding
+# Lessons 01 to 17 ask you to write some of the code: a cell holding
 # `raise NotImplementedError()` under `# YOUR CODE HERE`. Put your lines in its place and run
 # the cell. Until you do, it says "Not answered yet", and each cell that uses what you write
 # waits and says what for, so the rest of the notebook still runs. A worked answer sits under
@@ -140,12 +140,15 @@ viz.draw(y)
 # | 06 | what becomes of the gradients of tensors in the middle, and `retain_grad()` |
 # | 07 | hooks: look at a gradient as it passes, or replace it |
 # | 08 | what in-place operations do to backward, and version counters |
-# | 09 | using a graph again: `retain_graph`, `torch.autograd.grad`, second derivatives |
+# | 09 | using a graph again: `retain_graph`, `torch.autograd.grad`, `backward(inputs=...)` |
 # | 10 | stopping gradients: `detach()`, `torch.no_grad()`, `requires_grad_()` |
 # | 11 | inside the engine: you write `backward()`, then find your loop in the engine's |
 # | 12 | your own operation: `torch.autograd.Function`, checked with `gradcheck` |
 # | 13 | an engine of your own: a tensor that records, `backward()`, an optimizer, on numpy |
 # | 14 | capstone: train a small classifier, freeze a layer, inspect its gradients |
+# | 15 | gradients of gradients: `create_graph=True`, second derivatives, a Newton step |
+# | 16 | what a graph keeps for backward: saved-tensor hooks and checkpointing |
+# | 17 | forward mode: dual numbers, and why backward runs backwards |
 #
 # ## Summary
 #

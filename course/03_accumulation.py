@@ -196,7 +196,7 @@ assert torch.allclose(w.grad, full_batch_grad)
 #
 # `tensor(-255.)`, `tensor(-127.5000)` and `True`. Adding into `.grad` does not make a new
 # tensor: PyTorch adds the new gradient into the tensor already there, in place (in an ordinary
-# `backward()`; with `create_graph=True`, notebook 09, it makes a new one). `held` is `w.grad`
+# `backward()`; with `create_graph=True`, notebook 15, it makes a new one). `held` is `w.grad`
 # itself, so it moved with the sum: $-127.5 + (-127.5)$. Only the clone kept its value.
 # </details>
 

@@ -5,7 +5,7 @@
 # the common case. What happens when the output is a vector? This notebook answers that, says
 # what the `gradient` argument of `backward()` means (how a loss further on depends on that
 # vector), and how that becomes a *vector-Jacobian product*; then you build a whole Jacobian,
-# one row at a time, and forward mode, which computes derivatives the other way round.
+# one row at a time.
 
 # %%
 import minigrad as torch
@@ -13,7 +13,7 @@ import minigrad as torch
 # %% tags=["minigrad-only"]
 from minigrad import viz
 
-# The cells you write: until yours runs, the cells that use it wait, and say so.
+# The cell you write: until yours runs, the cells that use it wait, and say so.
 # %load_ext minigrad_course.builds
 
 # %%
@@ -232,67 +232,6 @@ show_jacobian(ax, J, "J of y = x**2")
 plt.show()
 
 # %% [markdown]
-# ## Why backward runs backwards
-#
-# Your `jacobian` took one backward pass per element of `y`. A loss has one element: one pass
-# gives its gradient with respect to every weight, a million as cheaply as one. That is why
-# training uses this *reverse mode*. *Forward mode* goes the other way: it carries derivatives
-# along one direction $v$ of the inputs forward, beside the values, and ends with $J v$, a mix
-# of the *columns* of $J$: one pass per input. For `W @ x` with `W` of shape (3, 1000), the whole
-# Jacobian takes 3 passes in reverse mode and 1,000 in forward mode; for the gradient of a loss
-# of a million weights, 1 against a million.
-#
-# Forward mode runs on *dual numbers*: a value $a$ with its *tangent* $\dot a$, its derivative
-# along $v$. Each operation computes both: $(a + b, \dot a + \dot b)$ for a sum,
-# $(ab, \dot a b + a \dot b)$ for a product, $(\sin a, \dot a \cos a)$ for a sine. Write
-# `Dual`'s product and `sin` in the cell below, in place of its `raise NotImplementedError()`.
-# Its parts are tensors, so it runs on PyTorch too.
-
-# %% tags=["build"]
-class Dual:
-    """A value, and its tangent: the derivative along one direction of the inputs."""
-
-    def __init__(self, value, tangent):
-        self.value, self.tangent = value, tangent
-
-    def __add__(self, other):
-        return Dual(self.value + other.value, self.tangent + other.tangent)
-
-    def __mul__(self, other):
-        ### BEGIN SOLUTION
-        return Dual(self.value * other.value,
-                    self.tangent * other.value + self.value * other.tangent)
-        ### END SOLUTION
-
-    def sin(self):
-        ### BEGIN SOLUTION
-        return Dual(self.value.sin(), self.tangent * self.value.cos())
-        ### END SOLUTION
-
-
-# %% [markdown]
-# One forward pass of $f(t) = t \sin t + t$ on `Dual(point, direction)` gives $J v$, as your
-# `jacobian`, one backward pass per row, does (and PyTorch's own forward mode, `torch.func.jvp`):
-
-# %%
-def f(t):
-    return t * t.sin() + t
-
-
-point = torch.tensor([0.5, 1.0, 2.0])
-direction = torch.tensor([1.0, 0.0, -1.0])
-forward_mode = f(Dual(point, direction)).tangent
-leaf = point.clone().requires_grad_()
-reverse_mode = jacobian(f(leaf), leaf) @ direction
-print("forward mode:", forward_mode)
-print("J @ v:       ", reverse_mode)
-
-# %%
-assert torch.allclose(forward_mode, reverse_mode), (
-    "forward mode and J @ v differ: check Dual's product and sin against the rules above "
-    "(a result's tangent is made from its inputs' values and tangents)")
-
-# %% [markdown]
 # ## Summary
 #
 # - `backward()` with no argument works only for a single-element output; otherwise: *grad can
@@ -301,8 +240,9 @@ assert torch.allclose(forward_mode, reverse_mode), (
 #   `.grad`, without building $J$. `v` must have `y`'s shape.
 # - With `v` all ones it equals `y.sum().backward()`. One-hot `v`'s read $J$ row by row, as
 #   your `jacobian` does (`torch.autograd.functional.jacobian` packages it).
-# - Reverse mode takes one pass per output, so one for a loss; forward mode, with dual numbers,
-#   one per input direction, and gives $J v$.
+#
+# Why one backward pass per *row*, and not per column? Notebook 17 answers that with forward
+# mode, which goes the other way.
 #
 # Exercises: [exercises/ex05_non_scalar_outputs.ipynb](../exercises/ex05_non_scalar_outputs.ipynb).
 # Next: [06 · Gradients of intermediates](06_retain_grad.ipynb).

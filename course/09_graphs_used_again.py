@@ -1,11 +1,10 @@
 # %% [markdown]
-# # 09 · Using a graph again: `retain_graph`, `autograd.grad`, second derivatives
+# # 09 · Using a graph again: `retain_graph` and `autograd.grad`
 #
-# `loss.backward()` then `.grad` is the everyday way to get gradients, and it makes three
-# choices for you: the graph is thrown away afterwards, the results go into `.grad` (added to
-# what is there), and the gradients themselves are plain numbers with no graph of their own.
-# Each choice can be changed. This notebook changes them one at a time: a second backward pass
-# through the same graph, gradients handed back to you, and gradients of gradients.
+# `loss.backward()` then `.grad` is the everyday way to get gradients, and it decides two
+# things for you: the graph is thrown away once the pass is over, and the results land in
+# `.grad` (added to what is there) for every leaf. This notebook undoes each decision in turn:
+# a second pass through one graph, then gradients handed back to you for the tensors you name.
 
 # %%
 import minigrad as torch
@@ -15,14 +14,6 @@ from minigrad import viz
 
 # The cell you write: until yours runs, the cells that use it wait, and say so.
 # %load_ext minigrad_course.builds
-
-# %%
-import matplotlib.pyplot as plt
-
-# %matplotlib inline
-# %config InlineBackend.figure_formats = ["svg"]
-# %config InlineBackend.print_figure_kwargs = {"bbox_inches": "tight", "metadata": {"Date": None}}
-plt.rcParams["svg.hashsalt"] = "course"  # fixed ids inside the SVG: the same bytes every run
 
 # %% [markdown]
 # ## The same backward twice
@@ -204,80 +195,6 @@ assert torch.allclose(gradients[0], angles.cos())
 assert torch.allclose(gradients[1], (2 * angles).sin()) and x.grad is None
 
 # %% [markdown]
-# ## Second derivatives: `create_graph=True`
-#
-# The gradients so far were plain tensors: no `grad_fn`, no history. With `create_graph=True`
-# the backward pass is itself recorded.
-#
-# Take $y = x^3$ at $x = 1$: $y' = 3x^2$ and $y'' = 6x$.
-#
-# <details><summary>What will <code>first</code> print, and then <code>second</code>? Click to
-# reveal</summary>
-#
-# `tensor(3., grad_fn=<MulBackward0>)`, then `tensor(6.)` ($3 \cdot 1^2$ and $6 \cdot 1$).
-# The first derivative carries a `grad_fn`: it was computed by recorded operations (the backward
-# of `pow` multiplies), so it is a function of `x` that can be differentiated again. The second
-# was computed without `create_graph`, so it is a plain tensor.
-# </details>
-
-# %%
-x = torch.tensor(1.0, requires_grad=True)
-y = x**3
-(first,) = torch.autograd.grad(y, x, create_graph=True)
-print(first)
-(second,) = torch.autograd.grad(first, x)
-print(second)
-
-# %%
-assert first.item() == 3 * 1.0**2 and first.grad_fn is not None
-assert second.item() == 6 * 1.0 and second.grad_fn is None
-
-# %% [markdown]
-# Here is the graph behind `first`: the backward of `pow`, written out as ordinary operations
-# on `x`. Differentiating it is just one more backward pass through it.
-
-# %% tags=["minigrad-only"]
-viz.draw(first)
-
-# %% [markdown]
-# The same works on a whole range of points at once: `f(xs).sum()` has, at each point,
-# the derivative of `f` there (each term depends on one point only), so one call gives $f'$
-# everywhere, and one more gives $f''$.
-
-# %%
-xs = (torch.arange(-20.0, 21.0) / 10).requires_grad_()  # -2.0, -1.9, ..., 2.0
-f = xs**3
-(df,) = torch.autograd.grad(f.sum(), xs, create_graph=True)
-(d2f,) = torch.autograd.grad(df.sum(), xs)
-print(df[::10])
-print(d2f[::10])
-
-# %%
-plain = xs.detach()
-assert torch.allclose(df.detach(), 3 * plain**2) and torch.allclose(d2f, 6 * plain)
-
-# %%
-fig, ax = plt.subplots(figsize=(5.5, 3.2))
-ax.plot(plain.tolist(), f.tolist(), label="f(x) = x³")
-ax.plot(plain.tolist(), df.tolist(), label="f'(x) = 3x²")
-ax.plot(plain.tolist(), d2f.tolist(), label="f''(x) = 6x")
-ax.scatter([1.0, 1.0], [3.0, 6.0], color="black", zorder=3)  # first and second, above
-ax.annotate("f''(1) = 6", (1.0, 6.0), textcoords="offset points", xytext=(-8, 0), ha="right",
-            va="center")
-ax.annotate("f'(1) = 3", (1.0, 3.0), textcoords="offset points", xytext=(6, -6), ha="left",
-            va="top")
-ax.axhline(0, color="gray", linewidth=0.5)
-ax.set_xlabel("x")
-ax.legend()
-plt.show()
-
-# %% [markdown]
-# Second derivatives are behind gradient penalties (WGAN-GP), meta-learning (MAML) and
-# Hessian-vector products. `backward(create_graph=True)` exists too, but PyTorch warns that it
-# makes `.grad` and the parameter refer to each other (a memory leak unless you reset `.grad`);
-# `autograd.grad` is the way it recommends.
-
-# %% [markdown]
 # ## `backward(inputs=...)`: only the tensors you name
 #
 # `backward()` writes the `.grad` of every leaf that requires grad. With `inputs=[...]` it
@@ -302,91 +219,17 @@ print(a.grad, b.grad)
 assert a.grad.item() == 3.0 and b.grad is None
 
 # %% [markdown]
-# ## Keeping less: saved-tensor hooks and checkpointing
-#
-# The saved tensors of this notebook's first section are most of the memory a network trains
-# in: every layer keeps its input until backward. You can see, or change, what is kept with
-# `torch.autograd.graph.saved_tensors_hooks(pack, unpack)`: inside the block, each tensor an
-# operation saves goes through `pack`, and what `pack` returns is kept in its place; backward
-# hands that to `unpack` when it needs the tensor. (`torch.autograd.graph.save_on_cpu()` is
-# such a pair, which moves saved tensors off the GPU.)
-#
-# <details><summary>With only <code>w</code> requiring grad, how many tensors will
-# <code>pack</code> see for <code>(x * w).sin().sum()</code>? Click to reveal</summary>
-#
-# Two. `MulBackward0` saves `x`, which `w`'s gradient needs, but not `w`: `x` gets no gradient.
-# `SinBackward0` saves its input. `sum` keeps only a shape.
-# </details>
-
-# %%
-x = torch.tensor([1.0, 2.0, 3.0])
-w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
-packed = []
-
-
-def pack(t):
-    packed.append(tuple(t.shape))
-    return t
-
-
-def unpack(t):
-    print("unpacked a tensor of shape", tuple(t.shape))
-    return t
-
-
-with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
-    y = (x * w).sin().sum()
-print("packed:", packed)
-y.backward()
-
-# %%
-assert len(packed) == 2
-
-# %% [markdown]
-# *Checkpointing* keeps less by computing twice: `torch.utils.checkpoint.checkpoint(block, x,
-# use_reentrant=False)` runs `block` keeping only its inputs, and backward runs `block` again
-# to get back what its operations saved. Here `block` saves three tensors.
-#
-# <details><summary>What will <code>pack</code> see this time, and how often will
-# <code>block</code> run? Click to reveal</summary>
-#
-# One tensor, `block`'s input `x`; `block` runs twice, the second time inside `backward()`,
-# after `x` is unpacked. The gradient is the same as without checkpointing: memory for time.
-# </details>
-
-# %%
-def block(t):
-    print("block runs")
-    return (t * w).sin().exp()
-
-
-packed.clear()
-with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
-    z = torch.utils.checkpoint.checkpoint(block, x, use_reentrant=False).sum()
-print("packed:", packed)
-w.grad = None
-z.backward()
-print("checkpointed:", w.grad)
-w.grad = None
-block(x).sum().backward()
-print("plain:       ", w.grad)
-
-# %%
-assert packed == [(3,)]
-
-# %% [markdown]
 # ## Summary
 #
 # - `backward()` frees the saved values of the graph as it goes; a second pass raises *Trying to
 #   backward through the graph a second time*. `retain_graph=True` keeps them. Reading a freed
 #   value through `grad_fn._saved_self` raises the same error.
 # - `torch.autograd.grad(outputs, inputs)` returns a tuple of gradients and leaves `.grad`
-#   alone.
-# - `create_graph=True` records the backward pass, so gradients can be differentiated again:
-#   $\frac{d^2}{dx^2} x^3 = 6x$, 6 at $x = 1$.
+#   alone; it frees the graph too unless told to keep it.
 # - `backward(inputs=[...])` fills only the `.grad` of the tensors named.
-# - `saved_tensors_hooks(pack, unpack)` sees every tensor saved for backward; checkpointing
-#   saves a block's inputs only, and runs the block again in backward.
+#
+# Two more ways to use a graph again come after the capstone: differentiating a gradient
+# (notebook 15) and choosing what a graph keeps for its backward pass (notebook 16).
 #
 # Exercises: [exercises/ex09_graphs_used_again.ipynb](../exercises/ex09_graphs_used_again.ipynb).
 # Next: [10 · Stopping gradients](10_detach_and_no_grad.ipynb).

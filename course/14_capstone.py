@@ -357,4 +357,6 @@ assert torch.equal(model[0].weight.detach(), frozen) and model[2].weight.grad is
 #   `no_grad`.
 #
 # Exercises: [exercises/ex14_capstone.ipynb](../exercises/ex14_capstone.ipynb).
-# That is the end of the course: the worked answers to all exercises are in `solutions/`.
+# Three more notebooks go beyond training's everyday loop: differentiating a gradient (15),
+# choosing what a graph keeps for backward (16), and derivatives carried forward (17).
+# Next: [15 · Gradients of gradients](15_second_derivatives.ipynb).

@@ -52,7 +52,8 @@ from .random import (Generator, default_generator, get_rng_state, initial_seed, 
                      normal, rand_like, randint, randn_like, randperm, seed, set_rng_state)
 from .tensor import Tensor, is_tensor
 
-__version__ = "0.1.0"
+from . import version  # noqa: E402 - torch.version.cuda and the like
+from .version import __version__  # noqa: E402
 
 
 def _function_form(name: str) -> Any:
@@ -110,7 +111,9 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
               # found by the tutorial corpus (tests/corpus/fastai_course22p2_accel_sgd.py)
               "histc",
               # by how often tutorials use them (scripts/api_coverage.py), session 6
-              "det", "inverse", "outer", "ger", "hypot", "histogram"):
+              "det", "inverse", "outer", "ger", "hypot", "histogram",
+              # known gaps, session 7
+              "addmm", "addmv", "baddbmm", "addbmm", "kron", "erfinv"):
     globals()[_name] = _function_form(_name)
 del _name
 # Binary operations PyTorch also takes with a number first: torch.add(1.5, 2.5) is tensor(4.)
@@ -251,5 +254,7 @@ def __getattr__(name: str) -> Any:  # minigrad.nn and minigrad.optim load on fir
 
     if name in ("nn", "optim", "viz", "linalg", "utils", "testing", "distributions", "functional"):
         return importlib.import_module(f".{name}", __name__)
+    if name in ("pairwise_distance", "cosine_similarity"):  # torch.X is torch.nn.functional.X
+        return getattr(importlib.import_module(".nn.functional", __name__), name)
     from ._subset import module_getattr
     return module_getattr("torch", "minigrad")(name)

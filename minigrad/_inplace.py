@@ -84,6 +84,10 @@ def _multi_output_view_message(view: Tensor) -> str:
 # result straight into the tensor's memory (see `update`).
 _UFUNCS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide}
 
+ERR_PARTIAL_OVERLAP = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+    "to a single memory location. Please clone() the tensor before performing the operation.")
+
 
 def update(t: Tensor, op: Any, other: Any, alpha: Any = 1) -> Tensor:
     """`t.add_(other, alpha=alpha)` and the like, where `op` is the out-of-place method
@@ -93,18 +97,24 @@ def update(t: Tensor, op: Any, other: Any, alpha: Any = 1) -> Tensor:
     broadcast: numpy then does it in one pass into `t`'s memory, with no result tensor made and
     copied back (for the time it saves, see benchmarks/tricks.md, row `update`)."""
     data = t._data
-    if isinstance(other, Tensor):
+    if type(other) is Tensor:
         value = other._data
-        plain = value.dtype == data.dtype and value.shape == data.shape
+        # the same dtype and shape, and no memory shared but in full (`p -= p`): no cast, no
+        # broadcast, nothing read that was written (`value` is most often a fresh array, as
+        # `lr * p.grad` is, of which `t` cannot be a view)
+        plain = value.dtype is data.dtype and value.shape == data.shape and (
+            (value.base is None and data.base is not value)
+            or not np.may_share_memory(data, value))
+    elif isinstance(other, Tensor):  # (a subclass: a custom Function's view)
+        value, plain = None, False
     else:  # a number takes the tensor's dtype first, as it would become a wrapped number
         plain = type(other) in (float, int)
         value = data.dtype.type(other) if plain else None
     if (_grad_mode.state.enabled or not plain or data.dtype.kind != "f"
-            or not data.flags.writeable or t._is_inference or 0 in data.strides):
-        # (a stride of 0: maybe an expanded tensor, which inplace refuses to write into)
-        if alpha == 1:
-            return inplace(t, lambda x: op(x, other), other)
-        return inplace(t, lambda x: op(x, other, alpha=alpha), other)
+            or not data.flags.carray or t._is_inference):
+        # (carray: writeable and C-contiguous, so never an expanded tensor, which inplace
+        # refuses to write into)
+        return _update_generally(t, op, other, alpha)
     quiet = _numpy_errors.set(_QUIET)  # no overflow warnings, as in PyTorch: as in every forward
     try:
         if alpha != 1:
@@ -116,25 +126,64 @@ def update(t: Tensor, op: Any, other: Any, alpha: Any = 1) -> Tensor:
     return t
 
 
+def _update_generally(t: Tensor, op: Any, other: Any, alpha: Any) -> Tensor:
+    """`update`'s general way: `inplace`, which reads `other` element by element."""
+    reads = other if isinstance(other, Tensor) else None
+    if alpha == 1:
+        return inplace(t, lambda x: op(x, other), other, reads=reads)
+    return inplace(t, lambda x: op(x, other, alpha=alpha), other, reads=reads)
+
+
+def overlaps_in_part(a: np.ndarray, b: np.ndarray) -> bool:
+    """PyTorch's test (get_overlap_status, PARTIAL): both arrays dense (their elements fill
+    their span of memory), and either their spans differ but intersect, or they are the same
+    span read in another order (`a` and `a.t()`). Anything not dense is too hard to tell, and
+    PyTorch lets it be."""
+    if a is b or not np.may_share_memory(a, b) or not (_dense(a) and _dense(b)):
+        return False  # (may_share_memory compares the spans alone: a quick no, most often)
+    a_begin, b_begin = a.__array_interface__["data"][0], b.__array_interface__["data"][0]
+    a_end, b_end = a_begin + a.nbytes, b_begin + b.nbytes
+    if (a_begin, a_end) == (b_begin, b_end):
+        return a.strides != b.strides
+    return a_begin < b_end and b_begin < a_end
+
+
+def _dense(a: np.ndarray) -> bool:
+    """Whether `a`'s elements fill one span of memory with no gap (PyTorch's
+    is_non_overlapping_and_dense; a negative stride, which PyTorch never has, counts as no)."""
+    expected = a.itemsize
+    for stride, size in sorted((s, n) for s, n in zip(a.strides, a.shape) if n != 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
 def zero(t: Tensor) -> Tensor:
     """`t.zero_()`. Recorded (grad mode on and `t` requires grad), it is an operation like any
     other: ZeroBackward0. Unrecorded, as `p.grad.zero_()` is in a training loop that resets its
     gradients that way (notebook 04), the zeros are written straight into `t`'s memory: no
-    node, no tensor of zeros made and copied over (benchmarks/tricks.md, `_inplace.zero`)."""
-    if _grad_mode.state.enabled and (t._requires_grad or t.grad_fn is not None):
-        return inplace(t, lambda x: Zero.apply(x, 0), same_value=True)
-    check_inplace(t)  # a view made under no_grad refuses, even after requires_grad_(False)
-    t._data[...] = 0
+    node, no tensor of zeros made and copied over (benchmarks/tricks.md, `_inplace.zero`). A
+    tensor outside any graph and of its own memory (a `.grad`) has nothing to check."""
+    if t.grad_fn is not None or t._requires_grad or t._base is not None:
+        if _grad_mode.state.enabled and (t._requires_grad or t.grad_fn is not None):
+            return inplace(t, lambda x: Zero.apply(x, 0), same_value=True)
+        check_inplace(t)  # a view made under no_grad refuses, even after requires_grad_(False)
+    t._data.fill(0)
     t._bump_version()
     return t
 
 
-def inplace(t: Tensor, compute: Any, *args: Any, same_value: bool = False) -> Tensor:
+def inplace(t: Tensor, compute: Any, *args: Any, same_value: bool = False,
+            reads: Tensor | None = None) -> Tensor:
     """Change `t` in place. The result is computed out of place from a copy of the old
     values that carries the old history; then the values are written back into `t`, its
     version goes up, and its grad_fn becomes the new node. Anything saved earlier that
     held `t` now fails its version check, exactly as in PyTorch. `same_value`: the change
-    writes one value everywhere (fill_, zero_), which an expanded tensor takes too."""
+    writes one value everywhere (fill_, zero_), which an expanded tensor takes too. `reads`:
+    a tensor read element by element beside `t` (`a -= b`, `a.copy_(b)`), which PyTorch
+    refuses when it shares part of the memory written (`a[1:] += a[:-1]`: which values would
+    be read?), after autograd's refusals, an expanded `t`'s and an inference tensor's."""
     check_inplace(t)
     if not same_value:
         check_no_overlap(t)
@@ -142,6 +191,8 @@ def inplace(t: Tensor, compute: Any, *args: Any, same_value: bool = False) -> Te
     recorded = involved and _grad_mode.state.enabled
     if t._is_inference and recorded and not _grad_mode.state.inference:
         raise RuntimeError(ERR_INFERENCE_IN_PLACE)  # to be recorded: refused before writing
+    if reads is not None and overlaps_in_part(t._data, reads._data):
+        raise RuntimeError(ERR_PARTIAL_OVERLAP)
     if not recorded:
         with _grad_mode.no_grad():
             result = compute(t._alias())

@@ -48,9 +48,13 @@ class TensorOps:
 
     # ---- arithmetic -----------------------------------------------------------------------
     def add(self, other, *, alpha=1):
+        if alpha == 1:  # (Add's own default: the node then knows every argument is a tensor)
+            return pointwise.Add.apply(*as_tensor_pair(self, other))
         return pointwise.Add.apply(*as_tensor_pair(self, other), alpha)
 
     def sub(self, other, *, alpha=1):
+        if alpha == 1:
+            return pointwise.Sub.apply(*as_tensor_pair(self, other, True))
         return pointwise.Sub.apply(*as_tensor_pair(self, other, True), alpha)
 
     def mul(self, other):
@@ -63,20 +67,45 @@ class TensorOps:
             return rounding.div(self, other, rounding_mode)
         return pointwise.Div.apply(*_true_division(self, other))
 
-    # The operators are the methods (`2 * x` is `x.mul(2)`), except with a numpy array: PyTorch's
-    # then return NotImplemented, so that Python asks the array; numpy computes on the tensor's
-    # values (`__array__`) and wraps the result as a tensor (`__array_wrap__`), or refuses
-    # (`nd - t` is a TypeError), where the methods raise a TypeError (as_tensor_pair).
-    # _operators() at the bottom makes them so (@ takes only a tensor: see __matmul__).
-    __add__ = __radd__ = add
-    __sub__ = sub
-    __mul__ = __rmul__ = mul
-    __truediv__ = div
+    # The operators do what the methods do (`2 * x` is `x.mul(2)`), except with a numpy array
+    # (or None, a list, a string): PyTorch's then return NotImplemented, so that Python asks the
+    # other operand; numpy computes on the tensor's values (`__array__`) and wraps the result as
+    # a tensor (`__array_wrap__`), or refuses (`nd - t` is a TypeError), where the methods raise
+    # a TypeError (as_tensor_pair). The four of every step test that first, then go straight to
+    # their operation; the rarer ones are the methods behind one wrapper (_operators, at the
+    # bottom). @ takes only a tensor: see __matmul__.
+    def __add__(self, other):
+        if not isinstance(other, _OPERANDS):  # an array: numpy's turn
+            return NotImplemented
+        return pointwise.Add.apply(*as_tensor_pair(self, other))
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        if not isinstance(other, _OPERANDS):  # an array: numpy's turn
+            return NotImplemented
+        return pointwise.Sub.apply(*as_tensor_pair(self, other, True))
 
     def __rsub__(self, other):
+        if not isinstance(other, _OPERANDS):  # an array: numpy's turn
+            return NotImplemented
         if isinstance(other, Tensor):
             return other.sub(self)
         return pointwise.Rsub.apply(as_tensor_pair(self, other, True)[0], other)
+
+    def __mul__(self, other):
+        if not isinstance(other, _OPERANDS):  # an array: numpy's turn
+            return NotImplemented
+        if type(other) is float and not _grad_mode.state.enabled:  # `lr * p.grad` in no_grad
+            return pointwise.mul_unrecorded(self, other)
+        return pointwise.Mul.apply(*as_tensor_pair(self, other))
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        if not isinstance(other, _OPERANDS):  # an array: numpy's turn
+            return NotImplemented
+        return pointwise.Div.apply(*_true_division(self, other))
 
     def __rtruediv__(self, other):
         if isinstance(other, Tensor):
@@ -390,7 +419,10 @@ class TensorOps:
     # `x += y` and the like are these methods themselves (but for arrays: see __add__)
     __iadd__, __isub__, __imul__, __itruediv__ = add_, sub_, mul_, div_
 
-    def pow_(self, exponent): return _inplace.inplace(self, lambda t: t.pow(exponent), exponent)
+    def pow_(self, exponent):
+        return _inplace.inplace(self, lambda t: t.pow(exponent), exponent,
+                                reads=exponent if isinstance(exponent, Tensor) else None)
+
     def exp_(self): return _inplace.inplace(self, Tensor.exp)
     def relu_(self): return _inplace.inplace(self, Tensor.relu)
     def neg_(self): return _inplace.inplace(self, Tensor.neg)
@@ -414,7 +446,7 @@ class TensorOps:
 
     def copy_(self, src):
         src = src if isinstance(src, Tensor) else Tensor(np.asarray(src))
-        return _inplace.inplace(self, lambda t: fill.Copy.apply(t, src), src)
+        return _inplace.inplace(self, lambda t: fill.Copy.apply(t, src), src, reads=src)
 
     def normal_(self, mean=0.0, std=1.0, *, generator=None):
         return self._overwrite(lambda: random._normal_values(self, mean, std, generator))
@@ -543,8 +575,7 @@ def _to_signatures_error(args: tuple, kwargs: dict) -> str:
 # reflection, which PyTorch computes as b.reciprocal() * a: that product is then numpy's; @
 # takes nothing but a tensor). One wrapper for all: testing in each operator's own body
 # measured no gain (benchmarks/op_path.md, unused features: "arrays" -0.9%).
-_ARRAY_REFUSING = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
-                   "__truediv__", "__iadd__", "__isub__", "__imul__", "__itruediv__",
+_ARRAY_REFUSING = ("__iadd__", "__isub__", "__imul__", "__itruediv__",
                    "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__",
                    "__rpow__", "__and__", "__rand__", "__or__", "__ror__", "__xor__",
                    "__rxor__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__")

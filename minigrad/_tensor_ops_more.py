@@ -8,13 +8,24 @@ import numpy as np
 from . import _inplace
 from ._tensor_ops import _attach, _shape_args
 from .ops import (arguments, gather, index_write, inverse, linalg, logical, masking, norm,
-                  pointwise_more, reduction, rounding, sampling, selection, shape, sorting,
-                  statistics, tiling)
+                  pointwise_more, reduction, rounding, sampling, scaled_products, selection,
+                  shape, sorting, statistics, tiling)
 from .ops import transcendental as tr
 from .ops.diagonal import diag as _diag
 from .ops.diagonal import diagonal as _diagonal
 from .ops.operands import type_name
 from .tensor import Tensor
+
+
+def _scaled_in_place(t: Tensor, name: str, a: Tensor, b: Tensor, beta, alpha) -> Tensor:
+    """t.addmm_(...) and the like: the result must have t's own shape."""
+    def compute(t: Tensor) -> Tensor:
+        result = getattr(scaled_products, name)(t, a, b, beta, alpha)
+        if result.shape != t.shape:
+            raise RuntimeError(f"Bad in-place call: input tensor size {list(t.shape)} and output "
+                               f"tensor size {list(result.shape)} should match")
+        return result
+    return _inplace.inplace(t, compute, a, b)
 
 
 class MoreTensorOps:
@@ -34,6 +45,7 @@ class MoreTensorOps:
     def sinh(self): return tr.Sinh.apply(self._float_if_int())
     def cosh(self): return tr.Cosh.apply(self._float_if_int())
     def erf(self): return tr.Erf.apply(self._float_if_int())
+    def erfinv(self): return tr.Erfinv.apply(self._float_if_int())
     arccos, arcsin, arctan = acos, asin, atan
     def floor(self): return rounding.Floor.apply(self)
     def ceil(self): return rounding.Ceil.apply(self)
@@ -173,6 +185,33 @@ class MoreTensorOps:
 
     ger = outer
 
+    # ---- a product scaled and added: beta * self + alpha * product ----------------------------
+    def addmm(self, mat1, mat2, *, beta=1, alpha=1):
+        return scaled_products.addmm(self, mat1, mat2, beta, alpha)
+
+    def addmv(self, mat, vec, *, beta=1, alpha=1):
+        return scaled_products.addmv(self, mat, vec, beta, alpha)
+
+    def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
+        return scaled_products.baddbmm(self, batch1, batch2, beta, alpha)
+
+    def addbmm(self, batch1, batch2, *, beta=1, alpha=1):
+        return scaled_products.addbmm(self, batch1, batch2, beta, alpha)
+
+    def kron(self, other): return scaled_products.kron(self, other)
+
+    def addmm_(self, mat1, mat2, *, beta=1, alpha=1):
+        return _scaled_in_place(self, "addmm", mat1, mat2, beta, alpha)
+
+    def addmv_(self, mat, vec, *, beta=1, alpha=1):
+        return _scaled_in_place(self, "addmv", mat, vec, beta, alpha)
+
+    def baddbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+        return _scaled_in_place(self, "baddbmm", batch1, batch2, beta, alpha)
+
+    def addbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+        return _scaled_in_place(self, "addbmm", batch1, batch2, beta, alpha)
+
     def histogram(self, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
         return sorting.histogram(self, bins, range=range, weight=weight, density=density)
 
@@ -254,6 +293,7 @@ class MoreTensorOps:
         return _inplace.inplace(self, lambda t: t.nan_to_num(nan, posinf, neginf))
 
     def sqrt_(self): return _inplace.inplace(self, Tensor.sqrt)
+    def erfinv_(self): return _inplace.inplace(self, Tensor.erfinv)
     def log_(self): return _inplace.inplace(self, Tensor.log)
     def sin_(self): return _inplace.inplace(self, Tensor.sin)
     def cos_(self): return _inplace.inplace(self, Tensor.cos)

@@ -1,8 +1,8 @@
 # %% [markdown]
 # # Exercises 09 · Using a graph again
 #
-# Companion to [notebook 09](../notebooks/09_graphs_used_again.ipynb): `retain_graph`,
-# `torch.autograd.grad` and `create_graph`. Replace each
+# Companion to [notebook 09](../notebooks/09_graphs_used_again.ipynb): `retain_graph` and
+# `torch.autograd.grad`. Replace each
 # `# YOUR CODE HERE` with your answer, run the cell, then run the check below it.
 #
 # Predictions are numbers, `None`, or `"error"` when a line raises before the print.
@@ -50,54 +50,59 @@ twice_prints = [24.0, "error", 12.0, None]
 check.twice(twice_prints)
 
 # %% [markdown]
-# ## 2 · Predict: a derivative of a derivative
+# ## 2 · Predict: naming the inputs
 #
 # ```python
-# x = torch.tensor(1.0, requires_grad=True)
-# y = x ** 4
-# (g,) = torch.autograd.grad(y, x, create_graph=True)
-# print(g)
-# (g2,) = torch.autograd.grad(g, x)
-# print(g2)
-# print(x.grad)
+# a = torch.tensor(2.0, requires_grad=True)
+# b = torch.tensor(5.0, requires_grad=True)
+# loss = a * b + b
+# loss.backward(inputs=[a], retain_graph=True)
+# print(a.grad)
+# print(b.grad)
+# loss.backward(inputs=[b])
+# print(a.grad)
+# print(b.grad)
 # ```
 #
-# Set `second_order_prints` to the three values it prints (for a tensor with a `grad_fn`, just
-# its number).
+# Set `inputs_prints` to the four values it prints.
 
-# %% grade_id="09-second-order"
+# %% grade_id="09-inputs"
 ### BEGIN SOLUTION
-second_order_prints = [4.0, 12.0, None]
+inputs_prints = [5.0, None, 5.0, 3.0]
 ### END SOLUTION
 
 # %%
-check.second_order(second_order_prints)
+check.named_inputs(inputs_prints)
 
 
 # %% [markdown]
-# ## 3 · Write it: the second derivative
+# ## 3 · Write it: gradients in the middle of a graph
 #
-# Write `second_derivative(f, x)` that returns f''(x) for a function `f` of one scalar tensor and
-# a leaf `x` that requires grad. Use `torch.autograd.grad` for both derivatives, so that `x.grad`
-# stays `None`.
+# `.grad` is kept for leaves only (an intermediate needs `retain_grad()`, notebook 06), but
+# `torch.autograd.grad` accepts any tensor of the graph as an input. Write
+# `gradients_at(loss, tensors)`: `tensors` is a dict from names to tensors that `loss` was
+# computed from, leaves or intermediates; return a dict from the same names to the gradient of
+# `loss` with respect to each, from a single `autograd.grad` call. Leave every `.grad` as it
+# is, and do not call `retain_grad()`.
 
-# %% grade_id="09-second"
-def second_derivative(f, x):
+# %% grade_id="09-at"
+def gradients_at(loss, tensors):
     ### BEGIN SOLUTION
-    (first,) = torch.autograd.grad(f(x), x, create_graph=True)  # a graph of the derivative
-    (second,) = torch.autograd.grad(first, x)
-    return second
+    names = list(tensors)
+    gradients = torch.autograd.grad(loss, [tensors[name] for name in names])
+    return dict(zip(names, gradients))
     ### END SOLUTION
 
 
 # %%
-check.second_derivative(second_derivative)
+check.gradients_at(gradients_at)
 
 # %% [markdown]
 # ## Summary
 #
 # - `backward()` frees what the graph saved; `retain_graph=True` keeps it for another pass.
-# - `torch.autograd.grad` returns gradients instead of adding them to `.grad`; with
-#   `create_graph=True` they can be differentiated again.
+# - `torch.autograd.grad` returns gradients instead of adding them to `.grad`, for
+#   intermediates as well as leaves, all from one pass.
+# - `backward(inputs=[...])` fills the `.grad` of the tensors named, and only theirs.
 #
 # Next: [exercises 10](ex10_detach_and_no_grad.ipynb).

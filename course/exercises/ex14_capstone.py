@@ -89,23 +89,34 @@ check.frozen(frozen_prints)
 
 
 # %% [markdown]
-# ## 3 · Write it: gradient norms per layer
+# ## 3 · Write it: clipping the gradient norm
 #
-# Looking at the size of each layer's gradient is the first step in debugging a network that
-# does not learn (vanishing or exploding gradients). Write `gradient_norms(model)` that returns a
-# dict with one entry per name of `model.named_parameters()`, in that order: the Euclidean norm of
-# that parameter's `.grad` as a Python float, or `None` when its `.grad` is `None`.
+# The notebook watched each layer's gradient norm. A loss that jumps can send every norm up at
+# once, and one step with such gradients can undo the training so far. A common guard runs
+# between `loss.backward()` and `optimizer.step()`: take the norm of *all* the gradients
+# together, as if they were one long vector, and when it is above a limit, scale every gradient
+# down by the same factor so that their joint norm is the limit.
+#
+# Write `clip_gradients(model, max_norm)`: the joint norm is the square root of the sum of every
+# squared entry of every parameter's `.grad` (a parameter whose `.grad` is `None` adds
+# nothing). When it is above `max_norm`, multiply each `.grad` by `max_norm / total`; otherwise
+# leave them alone. Return the joint norm from before the scaling, as a Python float.
+# (`torch.nn.utils.clip_grad_norm_` does this: write it without it.)
 
-# %% grade_id="14-norms"
-def gradient_norms(model):
+# %% grade_id="14-clip"
+def clip_gradients(model, max_norm):
     ### BEGIN SOLUTION
-    return {name: None if param.grad is None else (param.grad ** 2).sum().sqrt().item()
-            for name, param in model.named_parameters()}
+    grads = [p.grad for p in model.parameters() if p.grad is not None]
+    total = sum((g ** 2).sum().item() for g in grads) ** 0.5
+    if total > max_norm:
+        for g in grads:
+            g.mul_(max_norm / total)
+    return total
     ### END SOLUTION
 
 
 # %%
-check.gradient_norms(gradient_norms)
+check.clip_gradients(clip_gradients)
 
 
 # %% [markdown]
@@ -138,9 +149,10 @@ check.accuracy(accuracy)
 # - A training step is: reset the gradients, forward, `backward()`, `step()`. The forward pass
 #   runs at every step, even on the same data: the last step's graph saved the parameters as
 #   they were, and `step()` has changed them in place since.
-# - Frozen parameters get no `.grad`; per-layer gradient norms show where learning stalls.
+# - Frozen parameters get no `.grad`.
+# - Clipping takes the norm of all gradients together and, above a limit, scales every one by
+#   the same factor, between `backward()` and `step()`.
 # - Evaluate in `model.eval()` mode and under `torch.no_grad()`: the first changes what
 #   layers such as dropout compute, the second what autograd records; then `model.train()`.
 #
-# You have reached the end of the exercises. The worked answers are in `solutions/` of the
-# course's repository; in a class, your instructor has them.
+# Next: [exercises 15](ex15_second_derivatives.ipynb).

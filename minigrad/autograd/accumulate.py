@@ -20,11 +20,10 @@ class AccumulateGrad(Node):
     """The node of a leaf that requires grad: running it adds the gradient into `.grad`."""
 
     _name = "torch::autograd::AccumulateGrad"
+    _sequence_nr = float("inf")  # PyTorch runs these as soon as they are ready
 
-    def __init__(self, variable: Tensor) -> None:
-        super().__init__()
-        self._sequence_nr = float("inf")  # PyTorch runs these as soon as they are ready
-        self.variable = variable
+    def __init__(self, variable: Tensor) -> None:  # (made again at each forward: see
+        self.variable = variable  # grad_accumulator. It takes no creation number, as above)
         if variable._hooks is not None:  # (a hook registered later sets it: register_hook)
             self._has_hooks = True
 

@@ -48,6 +48,8 @@ def is_anomaly_check_nan_enabled() -> bool:
 def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
     """Turn anomaly detection on or off, without a warning (what set_detect_anomaly calls)."""
     state.enabled, state.check_nan = bool(enabled), bool(check_nan)
+    from .function import links_in_full_while_modes_are_on  # (function.py imports this module)
+    links_in_full_while_modes_are_on()
 
 
 class detect_anomaly:  # noqa: N801 - PyTorch's name

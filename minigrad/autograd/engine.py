@@ -28,7 +28,7 @@ from ..tensor import Tensor
 from . import anomaly, observe
 from .accumulate import AccumulateGrad, accumulate_into, grad_accumulator, warn_grad_cycle
 from .graph import Node
-from .node_call import (call_post_hooks, call_pre_hooks, call_tensor_hooks, fitted_to_inputs,
+from .node_call import (arrays_fitted, call_post_hooks, call_pre_hooks, call_tensor_hooks,
                         materialize, validate)
 from .numpy_quiet import _QUIET, _numpy_errors
 
@@ -230,9 +230,12 @@ class GraphTask:
         graph): the sum's version is then 1, which a leaf's new .grad shows (accumulate_into).
         A node has a slot per output; an AccumulateGrad has one, its leaf's."""
         slots = self.buffers.get(node)
-        if slots is None:
+        if slots is None:  # the first gradient to reach it
             outputs = node._output_meta  # (kept for a node with several outputs only)
-            slots = self.buffers[node] = [None] * (1 if outputs is None else len(outputs))
+            if outputs is None:
+                self.buffers[node] = [grad]
+                return
+            slots = self.buffers[node] = [None] * len(outputs)
         total = slots[nr]
         if total is None:
             slots[nr] = grad
@@ -271,7 +274,7 @@ class GraphTask:
             grad_inputs = node._one_per_input(grad_inputs)
         for g, (shape, dtype) in zip(grad_inputs, node._input_meta):
             if g is not None and (g.shape != shape or g.dtype != dtype):
-                return fitted_to_inputs(node, grad_inputs)  # summed back to its shape, or cast
+                return arrays_fitted(node, grad_inputs)  # summed back to its shape, or cast
         return grad_inputs
 
     def run_node_in_full(self, node: Node, grads: list) -> tuple:

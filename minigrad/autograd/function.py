@@ -30,6 +30,12 @@ class FunctionCtx:
     _to_save: tuple | None = None  # what save_for_backward was given, until the graph links it
     _dirty: tuple = ()
     _non_differentiable: tuple = ()
+    # Whether the outputs are linked by `_connect`, the general path, rather than in
+    # `_apply_builtin`: set here when forward marks an output dirty or non-differentiable, on
+    # the node class of an op with optional tensor arguments, and on every node while anomaly
+    # mode or saved_tensors_hooks are on (`links_in_full_while`). One test per op for all of
+    # them: what a step does not use costs it one attribute read.
+    _links_in_full = False
 
     def save_for_backward(self, *tensors: Any) -> None:
         """Keep these tensors for backward, which reads them back as `ctx.saved_tensors`."""
@@ -59,10 +65,12 @@ class FunctionCtx:
     def mark_dirty(self, *tensors: Any) -> None:
         """Declare the inputs that forward changed in place (they become its outputs)."""
         self._dirty = tensors
+        self._links_in_full = True
 
     def mark_non_differentiable(self, *tensors: Any) -> None:
         """Declare outputs that carry no gradient (indices, masks): they get no grad_fn."""
         self._non_differentiable = tensors
+        self._links_in_full = True
 
     def set_materialize_grads(self, value: bool) -> None:
         """With False, backward receives None (not zeros) for outputs that got no gradient."""
@@ -180,6 +188,7 @@ class Function:
         cls._backward_cls = type(name, (BackwardFunction,), {
             "__module__": "builtins" if builtin else "torch.autograd.function",
             "_forward_cls": cls, "_name": name, "_qualname": cls.node_qualname or name,
+            **({"_links_in_full": True} if cls.optional_tensors else {}),
             **saved_properties(cls.saved_names, cls.saved_attributes)})
         cls._is_custom = not cls.__module__.startswith("minigrad.")  # not one of minigrad's ops
         cls._is_builtin = not cls._is_custom and cls.setup_context is Function.setup_context
@@ -311,7 +320,8 @@ def _apply_builtin(cls: type, args: tuple) -> Any:
     if True not in needs:
         return _compute(cls, args)
     node = cls._backward_cls()  # forward's ctx is the node it leaves in the graph
-    node.needs_input_grad = _shared(tuple(needs))
+    needs = tuple(needs)
+    node.needs_input_grad = _FLAGS.setdefault(needs, needs)  # (one copy of each: _shared)
     mode = _grad_mode.state
     mode.enabled = False  # what forward computes is not recorded
     quiet = _numpy_errors.set(_QUIET)  # numpy's warnings off: see _run_quietly
@@ -320,8 +330,7 @@ def _apply_builtin(cls: type, args: tuple) -> Any:
     finally:
         mode.enabled = True
         _numpy_errors.reset(quiet)
-    if (type(out) is not Tensor or out._base is not None or node._dirty
-            or node._non_differentiable or cls.optional_tensors):
+    if type(out) is not Tensor or out._base is not None or node._links_in_full:
         for tensor in node._dirty:  # changed in place: PyTorch counts one more version
             tensor._bump_version()
         _connect(node, args, out if isinstance(out, tuple) else (out,))
@@ -336,10 +345,8 @@ def _apply_builtin(cls: type, args: tuple) -> Any:
     node._outputs = weakref.ref(out)  # one output: graph.pack_outputs
     if out._data.dtype.kind == "f":  # only floating point results carry gradients
         out.grad_fn, out._output_nr = node, 0
-    if node._to_save is not None:
-        node._saved, node._to_save = _save(node._to_save, node), None
-    if anomaly.state.enabled:  # for the warning if this node's backward fails (anomaly.py)
-        anomaly.record_forward_stack(node)
+    if node._to_save is not None:  # (no saved_tensors_hooks: see _links_in_full)
+        node._saved, node._to_save = _save(node._to_save, node, None), None
     return out
 
 
@@ -483,8 +490,10 @@ def _connect(node: BackwardFunction, args: tuple, outs: tuple) -> None:
     if len(outs) > 1:  # an output dropped by the caller still gets zeros of its shape
         node._output_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor)
                                   else None for o in outs)
-    if node._to_save is not None:  # what forward gave save_for_backward
-        node._saved, node._to_save = _save(node._to_save, node), None
+    if node._to_save is not None:  # what forward gave save_for_backward, or inside
+        # saved_tensors_hooks what pack_hook returns for it
+        hooks = saved_hooks.state.hooks if saved_hooks.entered else None
+        node._saved, node._to_save = _save(node._to_save, node, hooks), None
     if anomaly.state.enabled:  # for the warning if this node's backward fails (anomaly.py)
         anomaly.record_forward_stack(node)
 
@@ -565,13 +574,12 @@ ERR_INFERENCE_SAVED = (
     "`torch.inference_mode()`.")
 
 
-def _save(tensors: tuple, ctx: BackwardFunction) -> tuple:
-    """A SavedTensor for each tensor saved. A Python number never changes, so it has one
-    SavedTensor for all the nodes that save it (and a tuple of those is shared too). The node
-    notes where it saved no tensor: once freed, `grad_fn._saved_self` still reads None there."""
+def _save(tensors: tuple, ctx: BackwardFunction, hooks: tuple | None) -> tuple:
+    """A SavedTensor for each tensor saved (a HookedSavedTensor with saved_tensors_hooks'
+    pair, `hooks`). A Python number never changes, so it has one SavedTensor for all the nodes
+    that save it (and a tuple of those is shared too). The node notes where it saved no
+    tensor: once freed, `grad_fn._saved_self` still reads None there."""
     saved, only_numbers, nothing_at = [], True, []
-    # inside saved_tensors_hooks, what pack_hook returns is kept instead of the tensor
-    hooks = saved_hooks.state.hooks if saved_hooks.entered else None
     for i, t in enumerate(tensors):
         if t is None:
             saved.append(None)
@@ -592,6 +600,13 @@ def _save(tensors: tuple, ctx: BackwardFunction) -> tuple:
     if nothing_at:
         ctx._never_saved = _shared(tuple(nothing_at))
     return _shared(tuple(saved)) if only_numbers else tuple(saved)
+
+
+def links_in_full_while_modes_are_on() -> None:
+    """What anomaly mode and saved_tensors_hooks call as they turn on or off: while either is
+    on, every node's outputs are linked by `_connect`, which records where the op was made
+    (anomaly.py) and packs what it saves through the hooks (saved_hooks.py)."""
+    BackwardFunction._links_in_full = anomaly.state.enabled or saved_hooks.entered > 0
 
 
 def _saved_number(number: Any, ctx: BackwardFunction) -> SavedTensor:
@@ -640,6 +655,9 @@ ERR_LEAF_DIRTY = "a leaf Variable that requires grad has been used in an in-plac
 # has the same flags, input shapes and number. One copy of each, kept in a bounded table (what it
 # saves of the memory each op keeps alive: benchmarks/tricks.md, row `_shared`).
 _SHARED: dict[tuple, tuple] = {}
+# The few tuples of needs_input_grad flags minigrad's own operations make (their arguments are
+# few): one copy of each, in a table that needs no bound, read without a call.
+_FLAGS: dict[tuple, tuple] = {}
 
 
 def _shared(value: tuple) -> tuple:

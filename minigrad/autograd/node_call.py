@@ -88,30 +88,48 @@ def validate(node: Node, grad_inputs: tuple) -> tuple:
 
 
 def fitted_to_inputs(node: Node, grad_inputs: tuple) -> tuple:
-    """`validate`'s work once a gradient differs from its input in shape or dtype."""
-    return tuple([_fitted_to_input(node, i, g) for i, g in enumerate(grad_inputs)])
+    """`validate`'s work once a gradient differs from its input in shape or dtype: summed back
+    to the input's shape (a broadcast input's), or cast. Building a graph of the backward,
+    with operations of it; otherwise numpy's sum and cast alone (`arrays_fitted`), quietly."""
+    if _grad_mode.state.enabled:
+        return tuple([_fitted_to_input(node, i, g) for i, g in enumerate(grad_inputs)])
+    return _run_quietly(arrays_fitted, node, grad_inputs)
 
 
 def _fitted_to_input(node: Node, i: int, grad: Any) -> Any:
     if grad is None or node._next_functions[i][0] is None:
         return None
     shape, dtype = node._input_meta[i]
-    if _grad_mode.state.enabled:  # building a graph of the backward: operations of it
-        if grad._data.shape != shape:
-            _check_expandable(node, i, grad._data.shape, shape)
-            grad = sum_to(grad, shape)  # SumBackward1
-        return grad if grad._data.dtype == dtype else grad.to(from_numpy(dtype))
-    # otherwise numpy's sum and cast alone, without an operation's bookkeeping
-    is_tensor = type(grad) is Tensor
-    data = grad._data if is_tensor else grad
-    if data.shape == shape and data.dtype == dtype:
-        return grad  # as it came (a tensor keeps its version)
-    if data.shape != shape:
-        _check_expandable(node, i, data.shape, shape)
-        data = _run_quietly(summed_to, data, shape)
-    if data.dtype != dtype:
-        data = _run_quietly(data.astype, dtype)
-    return Tensor(data) if is_tensor else data
+    if grad._data.shape != shape:
+        _check_expandable(node, i, grad._data.shape, shape)
+        grad = sum_to(grad, shape)  # SumBackward1
+    return grad if grad._data.dtype == dtype else grad.to(from_numpy(dtype))
+
+
+def arrays_fitted(node: Node, grad_inputs: tuple) -> tuple:
+    """`fitted_to_inputs` in a pass that builds no graph, with numpy already quiet (the plain
+    pass calls it so, engine.GraphTask.run_node): numpy's sum and cast alone, without an
+    operation's bookkeeping. A gradient that fits goes on as it came (a tensor keeps its
+    version); one that came as a tensor stays a tensor."""
+    fitted = []
+    for i, (grad, (child, _)) in enumerate(zip(grad_inputs, node._next_functions)):
+        if grad is None or child is None:
+            fitted.append(None)
+            continue
+        shape, dtype = node._input_meta[i]
+        is_tensor = type(grad) is Tensor
+        data = grad._data if is_tensor else grad
+        if data.shape == shape and data.dtype == dtype:
+            fitted.append(grad)
+            continue
+        if data.shape != shape:
+            if data.shape[data.ndim - len(shape):] != shape:  # (only leading ones added: a
+                _check_expandable(node, i, data.shape, shape)  # bias's, expandable for sure)
+            data = summed_to(data, shape)
+        if data.dtype != dtype:
+            data = data.astype(dtype)
+        fitted.append(Tensor(data) if is_tensor else data)
+    return tuple(fitted)
 
 
 def _check_expandable(node: Node, i: int, got: tuple, shape: tuple) -> None:

@@ -44,6 +44,13 @@ ERR_PACK_IN_PLACE = (
     "hook.")
 
 
+def _links_in_full_while_on() -> None:
+    """Nodes made while hooks are on are linked by function._connect, which packs what they
+    save (function.links_in_full_while_modes_are_on; function.py imports this module)."""
+    from .function import links_in_full_while_modes_are_on
+    links_in_full_while_modes_are_on()
+
+
 class saved_tensors_hooks:  # noqa: N801 - PyTorch's name
     """`with saved_tensors_hooks(pack_hook, unpack_hook):` every tensor saved for backward in
     the block is stored as `pack_hook(tensor)`, and read back as `unpack_hook(packed)`."""
@@ -60,6 +67,7 @@ class saved_tensors_hooks:  # noqa: N801 - PyTorch's name
         state.hooks = state.stack[-1]
         with _entering:
             entered += 1
+        _links_in_full_while_on()
 
     def __exit__(self, *exc_info: Any) -> None:
         global entered
@@ -67,6 +75,7 @@ class saved_tensors_hooks:  # noqa: N801 - PyTorch's name
         state.hooks = state.stack[-1] if state.stack else None
         with _entering:
             entered -= 1
+        _links_in_full_while_on()
 
 
 class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - PyTorch's name

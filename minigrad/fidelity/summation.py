@@ -26,7 +26,7 @@ def sum_like_torch(data: np.ndarray, dims: Any = None, keepdims: bool = False) -
     if _in_torchs_order(data, dims):
         result = np.asarray(_total(data))
         return result.reshape((1,) * data.ndim) if keepdims else result
-    return np.asarray(data.sum(axis=dims, keepdims=keepdims))
+    return np.asarray(np.add.reduce(data, axis=dims, keepdims=keepdims))  # (`data.sum`'s call)
 
 
 def mean_like_torch(data: np.ndarray, dims: Any = None, keepdims: bool = False) -> np.ndarray:

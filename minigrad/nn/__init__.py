@@ -1,5 +1,6 @@
 """minigrad.nn: torch.nn's building blocks for models: Module, Parameter, layers, losses."""
 from . import functional, init, modules, utils
+from .adaptive import AdaptiveLogSoftmaxWithLoss
 from .activations import ELU, GELU, Hardtanh, LogSigmoid, ReLU6, SiLU, Softplus
 from .containers import (Identity, ModuleDict, ModuleList, ParameterDict, ParameterList,
                          Sequential)
@@ -10,6 +11,10 @@ from .embedding import Embedding
 from .layers import CrossEntropyLoss, LeakyReLU, Linear, MSELoss, PReLU, ReLU, Sigmoid, Tanh
 from .lazy import (LazyBatchNorm1d, LazyBatchNorm2d, LazyConv1d, LazyConv2d, LazyLinear,
                    UninitializedParameter)
+from .margin_losses import (GaussianNLLLoss, HingeEmbeddingLoss, MarginRankingLoss,
+                            MultiLabelMarginLoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
+                            NLLLoss2d, PairwiseDistance, PoissonNLLLoss, SoftMarginLoss,
+                            TripletMarginLoss, TripletMarginWithDistanceLoss)
 from .module import Module
 from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, InstanceNorm1d, InstanceNorm2d,
                             LayerNorm)
@@ -26,6 +31,7 @@ from .tutorial_layers import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, C
                              SmoothL1Loss, Softmax)
 
 __all__ = [
+           "AdaptiveLogSoftmaxWithLoss",
            "AdaptiveAvgPool1d",
            "AdaptiveAvgPool2d",
            "AvgPool1d",
@@ -55,7 +61,9 @@ __all__ = [
            "GELU",
            "GRU",
            "GRUCell",
+           "GaussianNLLLoss",
            "Hardtanh",
+           "HingeEmbeddingLoss",
            "HuberLoss",
            "Identity",
            "InstanceNorm1d",
@@ -75,17 +83,24 @@ __all__ = [
            "LogSigmoid",
            "LogSoftmax",
            "MSELoss",
+           "MarginRankingLoss",
            "MaxPool2d",
            "Module",
            "ModuleDict",
            "ModuleList",
+           "MultiLabelMarginLoss",
+           "MultiLabelSoftMarginLoss",
+           "MultiMarginLoss",
            "NLLLoss",
+           "NLLLoss2d",
            "PReLU",
+           "PairwiseDistance",
            "Parameter",
            "ParameterDict",
            "ParameterList",
            "PixelShuffle",
            "PixelUnshuffle",
+           "PoissonNLLLoss",
            "RNN",
            "RNNBase",
            "RNNCell",
@@ -101,9 +116,12 @@ __all__ = [
            "SiLU",
            "Sigmoid",
            "SmoothL1Loss",
+           "SoftMarginLoss",
            "Softmax",
            "Softplus",
            "Tanh",
+           "TripletMarginLoss",
+           "TripletMarginWithDistanceLoss",
            "UninitializedParameter",
            "Upsample",
            "ZeroPad1d",

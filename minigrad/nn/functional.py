@@ -20,9 +20,18 @@ from ..ops.pointwise_more import Xlogy
 from ..ops.selection import where
 from ..ops.shape import SqueezeDimInPlace, _dims
 from ..tensor import Tensor
+from ._loss_arguments import broadcast_shape as _broadcast_shape
+from ._loss_arguments import check_reduction as _check_reduction
+from ._loss_arguments import legacy_reduction as _legacy_reduction
+from ._loss_arguments import refuse_grad_of as _refuse_grad_of
 from ._bce import BinaryCrossEntropy, BinaryCrossEntropyWithLogits
 from ._conv import conv_transpose, convolution
 from ._ops import Addmm, LeakyRelu, MseLoss, NllLoss, NllLoss2d, PreluKernel
+from ._margin_losses import (gaussian_nll_loss, hinge_embedding_loss, margin_ranking_loss,
+                             multi_margin_loss, multilabel_margin_loss,
+                             multilabel_soft_margin_loss, pairwise_distance, poisson_nll_loss,
+                             soft_margin_loss, triplet_margin_loss,
+                             triplet_margin_with_distance_loss)
 from ._pad import pad
 from ._pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 from ._pool1d import adaptive_avg_pool1d, avg_pool1d
@@ -55,8 +64,10 @@ __all__ = [
     "dropout2d",
     "elu",
     "embedding",
+    "gaussian_nll_loss",
     "gelu",
     "hardtanh",
+    "hinge_embedding_loss",
     "huber_loss",
     "instance_norm",
     "interpolate",
@@ -67,22 +78,31 @@ __all__ = [
     "linear",
     "log_softmax",
     "logsigmoid",
+    "margin_ranking_loss",
     "max_pool2d",
     "mse_loss",
+    "multi_margin_loss",
+    "multilabel_margin_loss",
+    "multilabel_soft_margin_loss",
     "nll_loss",
     "normalize",
     "one_hot",
     "pad",
+    "pairwise_distance",
     "pixel_shuffle",
     "pixel_unshuffle",
+    "poisson_nll_loss",
     "prelu",
     "relu",
     "relu6",
     "sigmoid",
     "silu",
+    "soft_margin_loss",
     "softmax",
     "softplus",
     "tanh",
+    "triplet_margin_loss",
+    "triplet_margin_with_distance_loss",
     "upsample",
 ]
 
@@ -203,19 +223,6 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
     return statistics.log_softmax(input, _softmax_dim("log_softmax", input.ndim, dim))
 
 
-def _check_reduction(reduction: str) -> None:
-    if reduction not in ("none", "mean", "sum"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
-
-
-def _refuse_grad_of(argument: Tensor | None, name: str, function: str) -> None:
-    """PyTorch's loss kernels have no derivative for their weights: a weight that requires
-    grad is refused while grad mode is on, whatever the other inputs."""
-    if argument is not None and argument.requires_grad and _grad_mode.is_grad_enabled():
-        raise RuntimeError(f"The function '{function}' is not differentiable with respect to "
-                           f"argument '{name}'. This input cannot have requires_grad True.")
-
-
 def _warn_if_sizes_differ(input: Tensor, target: Tensor) -> bool:
     """PyTorch's warning for a target that broadcasts against the input (shown at the line
     that called the loss); True when the sizes differ."""
@@ -228,30 +235,33 @@ def _warn_if_sizes_differ(input: Tensor, target: Tensor) -> bool:
     return True
 
 
-def mse_loss(input: Tensor, target: Tensor, size_average: None = None,
-             reduce: None = None, reduction: str = "mean") -> Tensor:
+def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+             reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     """The mean (or sum, or each) of the squared differences."""
     if _warn_if_sizes_differ(input, target):
         shape = _broadcast_shape(input.shape, target.shape)
         # as torch.broadcast_tensors: a tensor already of that shape is kept, not expanded
         input, target = (t if t.shape == shape else t.expand(shape) for t in (input, target))
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     return MseLoss.apply(input, target, reduction)
 
 
-def l1_loss(input: Tensor, target: Tensor, size_average: None = None,
-            reduce: None = None, reduction: str = "mean") -> Tensor:
+def l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+            reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     """The mean (or sum, or each) of the absolute differences, |input - target|."""
     _warn_if_sizes_differ(input, target)
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     loss = (input - target).abs()
     return loss if reduction == "none" else loss.sum() if reduction == "sum" else loss.mean()
 
 
-def smooth_l1_loss(input: Tensor, target: Tensor, size_average: None = None,
-                   reduce: None = None, reduction: str = "mean", beta: float = 1.0) -> Tensor:
+def smooth_l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+                   reduce: bool | None = None, reduction: str = "mean",
+                   beta: float = 1.0) -> Tensor:
     """|input - target|, made quadratic (z²/2beta) below beta; beta=0 is l1_loss."""
-    return _smooth_loss(input, target, reduction, beta, SmoothL1Loss)
+    return _smooth_loss(input, target, (size_average, reduce, reduction), beta, SmoothL1Loss)
 
 
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
@@ -260,14 +270,16 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
     if weight is not None:
         raise NotImplementedError("minigrad is a subset of PyTorch: huber_loss(weight=...) is "
                                   "not implemented")
-    return _smooth_loss(input, target, reduction, delta, HuberLoss)
+    return _smooth_loss(input, target, (None, None, reduction), delta, HuberLoss)
 
 
-def _smooth_loss(input: Tensor, target: Tensor, reduction: str, threshold: float,
+def _smooth_loss(input: Tensor, target: Tensor, reductions: tuple, threshold: float,
                  loss: Any) -> Tensor:
+    """reductions: size_average, reduce and reduction, as given."""
     if _warn_if_sizes_differ(input, target):
         shape = _broadcast_shape(input.shape, target.shape)
         input, target = (t if t.shape == shape else t.expand(shape) for t in (input, target))
+    reduction = _legacy_reduction(*reductions, stacklevel=4)
     _check_reduction(reduction)
     if loss is SmoothL1Loss and threshold == 0.0:  # PyTorch hands this one to l1_loss
         return l1_loss(input, target, reduction=reduction)
@@ -284,13 +296,16 @@ KL_DIV_MEAN_WARNING = (
     "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
 
 
-def kl_div(input: Tensor, target: Tensor, size_average: None = None, reduce: None = None,
+def kl_div(input: Tensor, target: Tensor, size_average: bool | None = None,
+           reduce: bool | None = None,
            reduction: str = "mean", log_target: bool = False) -> Tensor:
     """KL(target || exp(input)), element by element; input holds log-probabilities.
 
     target holds probabilities (log-probabilities when log_target); composed as PyTorch
     composes it: target·log(target) - target·input."""
-    if reduction == "mean":
+    if size_average is not None or reduce is not None:  # then no warning and no batchmean
+        reduction = _legacy_reduction(size_average, reduce, reduction)
+    elif reduction == "mean":
         warnings.warn(KL_DIV_MEAN_WARNING, UserWarning, stacklevel=2)
     summed = "sum" if reduction == "batchmean" else reduction
     _check_reduction(summed)
@@ -306,10 +321,11 @@ def kl_div(input: Tensor, target: Tensor, size_average: None = None, reduce: Non
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
-                         size_average: None = None, reduce: None = None,
+                         size_average: bool | None = None, reduce: bool | None = None,
                          reduction: str = "mean") -> Tensor:
     """Binary cross-entropy on probabilities (a sigmoid's output); on logits,
     binary_cross_entropy_with_logits is the stable one."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     if target.shape != input.shape:
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input "
                          f"size ({input.shape}) is deprecated. Please ensure they have the same "
@@ -321,22 +337,13 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     return BinaryCrossEntropy.apply(input, target, (weight,), reduction)
 
 
-def _broadcast_shape(a: tuple, b: tuple) -> tuple:
-    """The shape two tensors broadcast to, or PyTorch's error when they do not."""
-    ndim = max(len(a), len(b))
-    a, b = (1,) * (ndim - len(a)) + tuple(a), (1,) * (ndim - len(b)) + tuple(b)
-    for i, (size_a, size_b) in enumerate(zip(a, b)):
-        if size_a != size_b and 1 not in (size_a, size_b):
-            raise RuntimeError(f"The size of tensor a ({size_a}) must match the size of tensor "
-                               f"b ({size_b}) at non-singleton dimension {i}")
-    return tuple(size_b if size_a == 1 else size_a for size_a, size_b in zip(a, b))
-
-
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
-             size_average: None = None, ignore_index: int = -100, reduce: None = None,
+             size_average: bool | None = None, ignore_index: int = -100,
+             reduce: bool | None = None,
              reduction: str = "mean") -> Tensor:
     """The negative log-likelihood: minus the input's entry at each sample's target class.
     `input` holds log-probabilities, classes along dim 1 (dim 0 for a single sample)."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     if target.dtype.name not in ("int64", "uint8"):
         raise RuntimeError("expected target dtype to be Long or Byte, but got "
@@ -369,12 +376,14 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
 
 
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
-                  size_average: None = None, ignore_index: int = -100, reduce: None = None,
+                  size_average: bool | None = None, ignore_index: int = -100,
+                  reduce: bool | None = None,
                   reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
     """nll_loss(log_softmax(input)): how surprised the model is by each sample's class.
     `target` holds class indices (int64), or class probabilities shaped like `input`.
     `label_smoothing` mixes each target with the uniform distribution over the classes.
     The steps (and so the grad_fns and roundings) are those of PyTorch's C++ cross_entropy."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     class_dim = 0 if input.ndim == 1 else 1
     if target.shape == input.shape:  # PyTorch takes equal shapes to mean class probabilities
@@ -455,11 +464,12 @@ def _cross_entropy_smoothed(input: Tensor, target: Tensor, weight: Tensor | None
 
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,
-                                     size_average: None = None, reduce: None = None,
+                                     size_average: bool | None = None, reduce: bool | None = None,
                                      reduction: str = "mean",
                                      pos_weight: Tensor | None = None) -> Tensor:
     """Binary cross-entropy of sigmoid(input) against target (probabilities), in one stable op
     (grad_fn BinaryCrossEntropyWithLogitsBackward0)."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
@@ -514,10 +524,11 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
 
 
 def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0,
-                          size_average: None = None, reduce: None = None,
+                          size_average: bool | None = None, reduce: bool | None = None,
                           reduction: str = "mean") -> Tensor:
     """1 - cos(x1, x2) where target is 1, max(0, cos(x1, x2) - margin) where it is -1 (0
     elsewhere), as PyTorch composes it: its squared lengths get 1e-12 each before the root."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     if target.ndim not in (0, 1):
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     rows = 2 if target.ndim == 1 else 1

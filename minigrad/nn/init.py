@@ -9,11 +9,12 @@ from typing import Any
 import numpy as np
 
 from .. import _grad_mode, random
+from ..ops.selection import where as _where
 from ..tensor import Tensor
 
 __all__ = ["calculate_gain", "constant_", "dirac_", "eye_", "kaiming_normal_",
-           "kaiming_uniform_", "normal_", "ones_", "orthogonal_", "sparse_", "uniform_",
-           "xavier_normal_", "xavier_uniform_", "zeros_"]
+           "kaiming_uniform_", "normal_", "ones_", "orthogonal_", "sparse_", "trunc_normal_",
+           "uniform_", "xavier_normal_", "xavier_uniform_", "zeros_"]
 
 LINEAR = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
           "conv_transpose3d", "sigmoid")
@@ -56,6 +57,55 @@ def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Any = No
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = None) -> Tensor:
     with _grad_mode.no_grad():
         return tensor.normal_(mean, std, generator=generator)
+
+
+def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0,
+                  b: float = 2.0, generator: Any = None) -> Tensor:
+    """Values of N(mean, std²) inside [a, b], drawn as PyTorch 2.13 draws them (so the same
+    seed gives the same values): when [a, b] holds more than 30% of the distribution, normal
+    draws, every one outside redrawn from a fresh draw of the whole tensor until none is;
+    else uniform draws on [a, b], each kept with probability pdf(x)/pdf(mode) (a uniform's log
+    below the log density), the rejected ones drawn again."""
+    def norm_cdf(x: float) -> float:
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+    if (mean < a - 2 * std) or (mean > b + 2 * std):
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The "
+                      "distribution of values may be incorrect.", UserWarning, stacklevel=2)
+    with _grad_mode.no_grad():
+        if norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std) > 0.3:
+            lo, hi = tensor.new_tensor(a).item(), tensor.new_tensor(b).item()  # in its dtype
+            result = tensor.normal_(mean, std, generator=generator)
+            while True:
+                mask = (result < lo) | (result > hi)
+                if not mask.any():
+                    break
+                redrawn = tensor.new_empty(tensor.shape).normal_(mean, std, generator=generator)
+                result = _where(mask, redrawn, result)
+            if tensor is not result:
+                tensor.copy_(result)
+            return tensor
+        log_peak = -0.5 * ((max(a, min(mean, b)) - mean) / std) ** 2
+        candidates, accept = tensor.new_empty(tensor.shape), tensor.new_empty(tensor.shape)
+
+        def log_density(x: Tensor) -> Tensor:  # in place, as PyTorch's
+            return x.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+
+        tensor.uniform_(a, b, generator=generator)
+        candidates.copy_(tensor)
+        pending = accept.uniform_(generator=generator).log_().gt(log_density(candidates))
+        if pending.any():
+            result = tensor
+            while True:
+                candidates.uniform_(a, b, generator=generator)
+                result = _where(pending, candidates, result)
+                log_density(candidates)
+                pending = _where(pending, accept.uniform_(generator=generator).log_().gt(
+                    candidates), pending)
+                if not pending.any():
+                    break
+            tensor.copy_(result)
+        return tensor
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:

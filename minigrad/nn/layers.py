@@ -8,6 +8,7 @@ from ..creation import empty
 from ..fidelity.formulas import default_init_bounds
 from ..tensor import Tensor
 from . import functional as F
+from ._loss_arguments import legacy_reduction as _legacy_reduction
 from .module import Module
 from .parameter import Parameter
 
@@ -106,10 +107,10 @@ class Sigmoid(Module):
 class MSELoss(Module):
     """The mean squared error between input and target (see `functional.mse_loss`)."""
 
-    def __init__(self, size_average: None = None, reduce: None = None,
+    def __init__(self, size_average: bool | None = None, reduce: bool | None = None,
                  reduction: str = "mean") -> None:
         super().__init__()
-        self.reduction = reduction
+        self.reduction = _legacy_reduction(size_average, reduce, reduction)
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.mse_loss(input, target, reduction=self.reduction)
@@ -118,12 +119,13 @@ class MSELoss(Module):
 class CrossEntropyLoss(Module):
     """log_softmax then negative log-likelihood (see `functional.cross_entropy`)."""
 
-    def __init__(self, weight: Tensor | None = None, size_average: None = None,
-                 ignore_index: int = -100, reduce: None = None, reduction: str = "mean",
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
+                 ignore_index: int = -100, reduce: bool | None = None, reduction: str = "mean",
                  label_smoothing: float = 0.0) -> None:
         super().__init__()
         self.register_buffer("weight", weight)
-        self.ignore_index, self.reduction = ignore_index, reduction
+        self.ignore_index = ignore_index
+        self.reduction = _legacy_reduction(size_average, reduce, reduction)
         self.label_smoothing = label_smoothing
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:

@@ -5,8 +5,9 @@ channels), as in torch.nn.
 
 Both are one Function, as PyTorch's native kernels are (grad_fn NativeLayerNormBackward0,
 NativeBatchNormBackward0): normalise x to x̂ = (x - mean) · rstd, then scale by weight and shift
-by bias. The statistics are computed in float64 and rounded once; PyTorch accumulates them in
-its own order, so float32 results can differ from PyTorch's in the last bit."""
+by bias. LayerNorm's statistics are computed in float64 and rounded once, which PyTorch's own
+order can round otherwise in the last bit; BatchNorm's are PyTorch's CPU kernel's, step by step
+(_batch_statistics), and so are its outputs."""
 from __future__ import annotations
 
 from typing import Any
@@ -16,6 +17,8 @@ import numpy as np
 from .. import _grad_mode
 from ..autograd.function import Function
 from ..creation import ones, tensor, zeros
+from ..fidelity import fma
+from ..fidelity.ranges import fma64
 from ..tensor import Tensor
 from .module import Module
 from .parameter import Parameter
@@ -53,13 +56,51 @@ def _layer_affine(x: np.ndarray, mean: np.ndarray, rstd: np.ndarray, weight: Any
     return out
 
 
+def _fused(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """a * b + c rounded once, in a's dtype (the FMA the compiler makes of PyTorch's kernels)."""
+    return fma64(a, b, c) if a.dtype == np.float64 else fma(a, b, c).astype(a.dtype)
+
+
 def _batch_affine(x: np.ndarray, mean: np.ndarray, rstd: np.ndarray, weight: Any, bias: Any
                   ) -> np.ndarray:
     """x · alpha + beta, alpha = rstd · weight and beta = bias - mean · alpha per channel,
-    rounded step by step as PyTorch's kernel."""
+    each of the two multiply-adds rounded once, as PyTorch's compiled kernel does them."""
+    dtype = x.dtype.type
     alpha = rstd if weight is None else rstd * weight
-    beta = -(mean * alpha) if bias is None else bias - mean * alpha
-    return x * alpha + beta
+    beta = _fused(-mean, alpha, np.zeros_like(alpha) if bias is None else bias.astype(x.dtype))
+    shape = np.broadcast_shapes(x.shape, alpha.shape)
+    return _fused(np.broadcast_to(x, shape), np.broadcast_to(alpha.astype(dtype), shape),
+                  np.broadcast_to(beta.astype(dtype), shape)).reshape(shape)
+
+
+def _batch_statistics(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each channel's mean and sum of squared differences from it (channels along dim 1), in
+    x's dtype, added up as PyTorch's CPU kernel adds them on one thread. With one value per
+    channel and sample (BatchNorm1d on (N, C)), it adds the samples' rows in x's dtype, takes
+    the mean of that sum in double, and adds each row's squared difference with one rounding
+    (an FMA); otherwise, channel by channel, the values in double, then the squares of the
+    differences (in x's dtype) in double."""
+    channels = x.shape[1]
+    count = x.size // channels
+    if count == x.shape[0]:  # (N, C), or (N, C, 1, ...): PyTorch's channels-last kernel
+        rows = x.reshape(count, channels)
+        # from +0.0 and row after row (numpy's add.accumulate adds in order)
+        total = np.add.accumulate(np.concatenate((np.zeros((1, channels), x.dtype), rows)))[-1]
+        mean = (total.astype(np.float64) / count).astype(x.dtype)
+        differences = rows - mean
+        squares = np.zeros(channels, x.dtype)
+        if x.dtype == np.float32:  # a float32 square is exact in double: only the add rounds
+            for square in differences.astype(np.float64) ** 2:  # added in double, rounded
+                np.add(square, squares, out=squares, dtype=np.float64, casting="unsafe")
+            return mean, squares
+        for difference in differences:
+            squares = _fused(difference, difference, squares)
+        return mean, squares
+    values = np.moveaxis(x, 1, 0).reshape(channels, count)  # sample by sample, then positions
+    mean = (np.cumsum(values.astype(np.float64), axis=1)[:, -1] / count).astype(x.dtype)
+    difference = values - mean[:, None]
+    squares = np.cumsum((difference * difference).astype(np.float64), axis=1)[:, -1]
+    return mean, squares.astype(x.dtype)
 
 
 class LayerNormFunction(Function):
@@ -148,19 +189,24 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         raise ValueError(f"Expected more than 1 value per channel when training, got input size "
                          f"{input.shape}")
     dtype = input._data.dtype
-    if training:  # the statistics, and their running averages, in double precision
-        wide = input._data.astype(np.float64)
-        mean, var = wide.mean(axis=dims), wide.var(axis=dims)
-        if running_mean is not None:
-            with _grad_mode.no_grad():
-                running_mean.copy_(Tensor(momentum * mean + (1 - momentum)
-                                          * running_mean._data.astype(np.float64)))
-                running_var.copy_(Tensor(momentum * var * count / (count - 1) + (1 - momentum)
-                                         * running_var._data.astype(np.float64)))
-    else:
-        mean, var = running_mean._data.astype(np.float64), running_var._data.astype(np.float64)
-    rstd = (1 / np.sqrt(var + eps)).astype(dtype).reshape(shape)
-    mean = Tensor(mean.astype(dtype).reshape(shape))
+    if training:  # PyTorch's steps: _batch_statistics, then in double, rounded to the dtype
+        mean, squares = _batch_statistics(input._data)
+        var = squares / dtype.type(count)
+        rstd = (1 / np.sqrt(var.astype(np.float64) + eps)).astype(dtype)
+        if running_mean is not None:  # in the running statistics' dtype, as PyTorch's
+            kept, moved = running_mean._data.dtype.type(1 - momentum), dtype.type(momentum)
+            unbiased = squares / dtype.type(count - 1)  # kernel
+            kept_var = kept * running_var._data  # float32 code fuses the variance's last
+            with _grad_mode.no_grad():  # multiply-add, float64 code does not (measured)
+                running_mean.copy_(Tensor(moved * mean + kept * running_mean._data))
+                running_var.copy_(Tensor(moved * unbiased + kept_var if dtype == np.float64
+                                         else _fused(np.full_like(unbiased, moved), unbiased,
+                                                     kept_var)))
+    else:  # the running statistics, in the dtype
+        mean = running_mean._data.astype(dtype)
+        rstd = 1 / np.sqrt(running_var._data.astype(dtype) + dtype.type(eps))
+    rstd = np.asarray(rstd, dtype).reshape(shape)
+    mean = Tensor(np.asarray(mean, dtype).reshape(shape))
     return BatchNormFunction.apply(input, weight, bias, (mean, Tensor(rstd), eps), dims,
                                    training)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..tensor import Tensor
 from . import functional as F
+from ._loss_arguments import legacy_reduction as _legacy_reduction
 from .module import Module
 
 
@@ -52,13 +53,13 @@ class LogSoftmax(Module):
 class BCEWithLogitsLoss(Module):
     """Binary cross-entropy on logits (see `functional.binary_cross_entropy_with_logits`)."""
 
-    def __init__(self, weight: Tensor | None = None, size_average: None = None,
-                 reduce: None = None, reduction: str = "mean",
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
+                 reduce: bool | None = None, reduction: str = "mean",
                  pos_weight: Tensor | None = None) -> None:
         super().__init__()
         self.register_buffer("weight", weight)
         self.register_buffer("pos_weight", pos_weight)
-        self.reduction = reduction
+        self.reduction = _legacy_reduction(size_average, reduce, reduction)
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.binary_cross_entropy_with_logits(input, target, self.weight,
@@ -69,11 +70,11 @@ class BCEWithLogitsLoss(Module):
 class BCELoss(Module):
     """Binary cross-entropy on probabilities (see `functional.binary_cross_entropy`)."""
 
-    def __init__(self, weight: Tensor | None = None, size_average: None = None,
-                 reduce: None = None, reduction: str = "mean") -> None:
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
+                 reduce: bool | None = None, reduction: str = "mean") -> None:
         super().__init__()
         self.register_buffer("weight", weight)
-        self.reduction = reduction
+        self.reduction = _legacy_reduction(size_average, reduce, reduction)
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.binary_cross_entropy(input, target, weight=self.weight,
@@ -83,10 +84,10 @@ class BCELoss(Module):
 class L1Loss(Module):
     """The mean absolute error between input and target (see `functional.l1_loss`)."""
 
-    def __init__(self, size_average: None = None, reduce: None = None,
+    def __init__(self, size_average: bool | None = None, reduce: bool | None = None,
                  reduction: str = "mean") -> None:
         super().__init__()
-        self.reduction = reduction
+        self.reduction = _legacy_reduction(size_average, reduce, reduction)
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.l1_loss(input, target, reduction=self.reduction)
@@ -95,10 +96,11 @@ class L1Loss(Module):
 class SmoothL1Loss(Module):
     """|input - target|, quadratic below beta (see `functional.smooth_l1_loss`)."""
 
-    def __init__(self, size_average: None = None, reduce: None = None, reduction: str = "mean",
+    def __init__(self, size_average: bool | None = None, reduce: bool | None = None,
+                 reduction: str = "mean",
                  beta: float = 1.0) -> None:
         super().__init__()
-        self.reduction, self.beta = reduction, beta
+        self.reduction, self.beta = _legacy_reduction(size_average, reduce, reduction), beta
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
@@ -118,10 +120,12 @@ class HuberLoss(Module):
 class KLDivLoss(Module):
     """KL divergence of input's log-probabilities from target's (see `functional.kl_div`)."""
 
-    def __init__(self, size_average: None = None, reduce: None = None, reduction: str = "mean",
+    def __init__(self, size_average: bool | None = None, reduce: bool | None = None,
+                 reduction: str = "mean",
                  log_target: bool = False) -> None:
         super().__init__()
-        self.reduction, self.log_target = reduction, log_target
+        self.reduction = _legacy_reduction(size_average, reduce, reduction)
+        self.log_target = log_target
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
@@ -130,11 +134,13 @@ class KLDivLoss(Module):
 class NLLLoss(Module):
     """The negative log-likelihood of log-probabilities (see `functional.nll_loss`)."""
 
-    def __init__(self, weight: Tensor | None = None, size_average: None = None,
-                 ignore_index: int = -100, reduce: None = None, reduction: str = "mean") -> None:
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
+                 ignore_index: int = -100, reduce: bool | None = None,
+                 reduction: str = "mean") -> None:
         super().__init__()
         self.register_buffer("weight", weight)
-        self.ignore_index, self.reduction = ignore_index, reduction
+        self.ignore_index = ignore_index
+        self.reduction = _legacy_reduction(size_average, reduce, reduction)
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.nll_loss(input, target, self.weight, ignore_index=self.ignore_index,
@@ -145,10 +151,11 @@ class CosineEmbeddingLoss(Module):
     """Pulls pairs marked 1 together and pushes pairs marked -1 apart, by their cosine (see
     `functional.cosine_embedding_loss`)."""
 
-    def __init__(self, margin: float = 0.0, size_average: None = None, reduce: None = None,
+    def __init__(self, margin: float = 0.0, size_average: bool | None = None,
+                 reduce: bool | None = None,
                  reduction: str = "mean") -> None:
         super().__init__()
-        self.margin, self.reduction = margin, reduction
+        self.margin, self.reduction = margin, _legacy_reduction(size_average, reduce, reduction)
 
     def forward(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
         return F.cosine_embedding_loss(input1, input2, target, margin=self.margin,

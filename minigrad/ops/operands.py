@@ -114,8 +114,12 @@ def wrapped_number(x: Any, dt: np.dtype) -> Tensor:
 
 def result_like(x: Any, like: Tensor) -> Tensor:
     """The result of a numpy computation as a tensor of `like`'s dtype (numpy gives a scalar,
-    not a 0-d array, for 0-d inputs)."""
-    return Tensor(np.asarray(x, dtype=like._data.dtype))
+    not a 0-d array, for 0-d inputs). Mostly it is an array of that dtype already, taken as it
+    is (`np.asarray` with a dtype costs a recorded op a tenth of a microsecond more)."""
+    dtype = like._data.dtype
+    if type(x) is np.ndarray and x.dtype is dtype:
+        return Tensor(x)
+    return Tensor(np.asarray(x, dtype=dtype))
 
 
 def zero_gradient(like: Tensor) -> Tensor:

@@ -14,7 +14,7 @@ from minigrad.tensor import Tensor
 from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
-from ._feedback import Checks, describe, is_number, roughly, same_numbers, shown, times
+from ._feedback import Checks, describe, is_number, same_numbers, shown, times
 from ._snippets import check_predictions
 
 STEPS = 100
@@ -185,53 +185,71 @@ def _norms_model(case: list) -> tuple[nn.Module, dict]:
     return model, grads
 
 
-def _norms_run(norms_of: Callable, case: list) -> dict:
-    model, grads = _norms_model(case)
-    with Watch() as watch:
-        result = call(norms_of, model)
-    unchanged = watch.backward_runs == 0 and all(
-        (p.grad is None) == (grads[name] is None) and
-        (p.grad is None or bool(np.array_equal(p.grad._data, grads[name])))
-        for name, p in model.named_parameters())
-    return {"norms": value_data(result), "unchanged": unchanged}
+def _clip_setting(case: list) -> tuple[nn.Module, dict, float, float]:
+    """The case's model after one backward, its gradients, their joint norm worked out with
+    numpy, and max_norm: the case's share of that norm (below 1: the gradients get clipped)."""
+    model, grads = _norms_model(case[:4])
+    total = math.sqrt(sum(float((g.astype(np.float64) ** 2).sum())
+                          for g in grads.values() if g is not None))
+    return model, grads, total, case[4] * total
 
 
-def _norms_judge(checks: Checks, case: list, got: dict) -> None:
-    _, grads = _norms_model(case)
-    which = f"for a model with hidden sizes {tuple(case[2])} and {case[3]} frozen"
-    result = got["norms"]
-    if not (isinstance(result, dict) and "dict" in result):
-        checks.fail_now(f"it should return a dict, not {describe(result)}.")
-    norms = dict(result["dict"])
-    checks.expect([key for key, _ in result["dict"]] == list(grads),
-                  f"{which}: the keys should be the names from model.named_parameters(), in "
-                  "that order.")
+def _ready_made_clipping() -> dict[Callable, str]:
+    from minigrad.nn.utils import clip_grad
+
+    return {clip_grad.clip_grad_norm_: "torch.nn.utils.clip_grad_norm_",
+            clip_grad.get_total_norm: "torch.nn.utils.get_total_norm"}
+
+
+def _clip_run(clip: Callable, case: list) -> dict:
+    model, _, _, max_norm = _clip_setting(case)
+    with Watch(_ready_made_clipping()) as watch:
+        result = call(clip, model, max_norm, doing="clip_gradients(model, max_norm)")
+    return {"total": value_data(result), "called": watch.called,
+            "backward_runs": watch.backward_runs,
+            "grads": [[name, value_data(p.grad)] for name, p in model.named_parameters()]}
+
+
+def _clip_judge(checks: Checks, case: list, got: dict) -> None:
+    _, grads, total, max_norm = _clip_setting(case)
+    clipped = case[4] < 1
+    which = (f"for a model with hidden sizes {tuple(case[2])} and {case[3]} frozen, max_norm "
+             f"{'below' if clipped else 'above'} the gradients' norm")
+    if got["called"]:
+        checks.fail_now(f"{which}, it calls {got['called'][0]}, which does the exercise for "
+                        "you: write the norm and the scaling yourself.")
+    result = got["total"]
+    if isinstance(result, dict) and "tensor" in result:
+        checks.fail_now(f"{which}, it returned a tensor ({shown(result)}): return the norm as a "
+                        "Python float. Hint: .item() turns a tensor of one element into a "
+                        "number.")
+    checks.expect(type(result) is float and same_numbers(result, total),
+                  f"{which}, the norm it returned is not the gradients' joint norm before "
+                  "clipping. Hint: the square root of the sum of every squared entry of every "
+                  ".grad, all parameters together, taken before any scaling.")
+    scale = min(1.0, max_norm / (total + 1e-6))
+    after = {name: grad for name, grad in got["grads"]}
     for name, grad in grads.items():
-        wanted = None if grad is None else math.sqrt(float((grad ** 2).sum()))
-        got_norm = norms.get(name, "missing")
-        if wanted is not None and isinstance(got_norm, dict) and "tensor" in got_norm:
-            checks.expect(False, f"{which}: the entry for {name!r} should be a Python "
-                          f"float, got a tensor ({shown(got_norm)}). Hint: .item() turns a "
-                          "tensor of one element into a number.")
+        if grad is None:
+            checks.expect(after.get(name) is None,
+                          f"{which}: {name!r} had no .grad, and should still have none.")
             continue
-        checks.expect(got_norm is None if wanted is None else
-                      type(got_norm) is float and same_numbers(got_norm, wanted),
-                      f"{which}: the entry for {name!r} is wrong (expected "
-                      f"{roughly(wanted)}, got "
-                      f"{got_norm if isinstance(got_norm, str) else shown(got_norm)}). "
-                      "Hint: a Python float, the square root of the sum of the squared "
-                      "gradient entries; None when .grad is None.")
-    checks.expect(got["unchanged"], f"{which}: the gradients changed: reading their size "
-                  "should leave them as they are (no backward, no in-place change).")
+        checks.expect(same_numbers(after.get(name), grad * scale),
+                      f"{which}: the .grad of {name!r} is not what clipping leaves. Hint: "
+                      "every gradient is scaled by the same factor, max_norm / total, and "
+                      "only when the total is above max_norm.")
+    checks.expect(got["backward_runs"] == 0,
+                  f"{which}, a backward pass ran: clipping only rescales the .grad that are "
+                  "there.")
 
 
-gradient_norms = Exercise(
-    "gradient_norms(model)", ("norms_of",), run=_norms_run, judge=_norms_judge,
-    cases=lambda rng: [[1, 20, [16], "model[2].bias"], [3, 30, [5, 4], "model[0].weight"],
+clip_gradients = Exercise(
+    "clip_gradients(model, max_norm)", ("clip_gradients",), run=_clip_run, judge=_clip_judge,
+    cases=lambda rng: [[1, 20, [16], "model[2].bias", 0.5], [3, 30, [5, 4], "model[0].weight", 2.0],
                        [int(rng.integers(4, 10**6)), 25, [int(n) for n in rng.integers(2, 8, 2)],
-                        "model[2].weight"]],
-    success="gradient_norms reports each parameter's gradient norm, None where frozen, for "
-            "three models, and leaves the gradients alone.")
+                        "model[2].weight", float(rng.uniform(0.2, 0.8))]],
+    success="clip_gradients returns the joint norm and scales every gradient down to max_norm "
+            "only when it is above, for three models, one of them left as it was.")
 
 
 def make_dropout_model(seed: int = 0) -> nn.Module:

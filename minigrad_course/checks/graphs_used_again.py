@@ -1,8 +1,7 @@
-"""Checks for exercises/ex09_graphs_used_again.ipynb: retain_graph, autograd.grad and
-create_graph."""
+"""Checks for exercises/ex09_graphs_used_again.ipynb and lesson 09's build: retain_graph and
+autograd.grad."""
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -13,7 +12,6 @@ from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
 from ._feedback import Checks, same_numbers
-from ._graphs import reaches
 from ._snippets import check_predictions
 
 TWICE_SNIPPETS = {
@@ -47,93 +45,98 @@ def twice(answers: Any) -> None:
                       ".grad alone.")
 
 
-SECOND_ORDER_SNIPPET = """\
-x = torch.tensor(1.0, requires_grad=True)
-y = x ** 4
-(g,) = torch.autograd.grad(y, x, create_graph=True)
-print(g)
-(g2,) = torch.autograd.grad(g, x)
-print(g2)
-print(x.grad)"""
+INPUTS_SNIPPET = """\
+a = torch.tensor(2.0, requires_grad=True)
+b = torch.tensor(5.0, requires_grad=True)
+loss = a * b + b
+loss.backward(inputs=[a], retain_graph=True)
+print(a.grad)
+print(b.grad)
+loss.backward(inputs=[b])
+print(a.grad)
+print(b.grad)"""
 
 
 @prediction
-def second_order(answers: Any) -> None:
-    check_predictions("your 3 predictions", answers, SECOND_ORDER_SNIPPET,
-                      ["g", "g2", "x.grad"],
-                      "All 3 right: create_graph makes the gradient differentiable in turn.")
+def named_inputs(answers: Any) -> None:
+    check_predictions("your 4 predictions", answers, INPUTS_SNIPPET,
+                      ["a.grad", "b.grad", "a.grad again", "b.grad again"],
+                      "All 4 right: backward(inputs=...) fills the .grad of the tensors "
+                      "named, and only theirs.")
 
 
-def _function(kind: str, k: float) -> tuple[str, Callable, Callable]:
-    """(description, f, f'' worked out by hand) for a coefficient k."""
+# Exercise 09's gradients at intermediates. A kind is (words, what makes the named tensors and
+# the loss from a leaf w and an untracked x, each named tensor's gradient worked out by hand).
+def _at_kind(kind: str, k: float) -> tuple[str, Callable, dict[str, Callable]]:
+    def tanh(w: Tensor, x: Tensor) -> tuple[dict, Tensor]:
+        h = (w * x).tanh()
+        return {"h": h, "w": w}, (h * h).sum() + w.sum()
+
+    def exp(w: Tensor, x: Tensor) -> tuple[dict, Tensor]:
+        u = w.exp()
+        return {"u": u, "w": w}, (u * w).sum()
+
+    def scaled(w: Tensor, x: Tensor) -> tuple[dict, Tensor]:
+        z = w * k
+        return {"z": z}, z.sin().sum()
+
     return {
-        "cube": (f"{k:.2f} · x ** 3", lambda x: k * x ** 3, lambda v: 6 * k * v),
-        "sin": ("sin(x) · x²", lambda x: x.sin() * x ** 2,
-                lambda v: -math.sin(v) * v * v + 4 * v * math.cos(v) + 2 * math.sin(v)),
-        "exp": (f"exp({k:.2f} x)", lambda x: (x * k).exp(), lambda v: k * k * math.exp(k * v)),
-        "inverse": (f"{k:.2f} / x", lambda x: k / x, lambda v: 2 * k / v ** 3),
+        "tanh": ("for h = (w * x).tanh() and loss = (h * h).sum() + w.sum(), asked at h and w",
+                 tanh, {"h": lambda w, x: 2 * np.tanh(w * x),
+                        "w": lambda w, x: 2 * np.tanh(w * x) * (1 - np.tanh(w * x) ** 2) * x
+                        + 1}),
+        "exp": ("for u = w.exp() and loss = (u * w).sum(), asked at u and w", exp,
+                {"u": lambda w, x: w, "w": lambda w, x: np.exp(w) * (1 + w)}),
+        "scaled": (f"for z = w * {k:.2f} and loss = z.sin().sum(), asked at z alone", scaled,
+                   {"z": lambda w, x: np.cos(w * k)}),
     }[kind]
 
 
-def _second_cases(rng: np.random.Generator) -> list[list]:
-    """Random coefficients and points: no second derivative can be written into an answer."""
-    return [[kind, float(rng.uniform(0.5, 2.0)), value] for kind in ("cube", "sin", "exp",
-                                                                      "inverse")
-            for value in (0.5, float(rng.uniform(0.8, 1.6)))]
+def _at_cases(rng: np.random.Generator) -> list[list]:
+    return [[kind, float(rng.uniform(0.5, 1.5)), rng.uniform(-1.2, 1.2, size=3).tolist(),
+             rng.uniform(-1.2, 1.2, size=3).tolist()] for kind in ("tanh", "exp", "scaled")]
 
 
-# What differentiates twice for the learner: the exercise asks for the two passes themselves.
-def _ready_made() -> dict[Callable, str]:
-    from minigrad.autograd import functional
-
-    return {getattr(functional, name): f"torch.autograd.functional.{name}"
-            for name in ("hessian", "hvp", "vhp", "jacobian")}
+def _values(numbers: list) -> np.ndarray:
+    return np.array(numbers, dtype=np.float32)
 
 
-def _second_run(second: Callable, case: list) -> dict:
-    _, f, _ = _function(case[0], case[1])
-    x = Tensor(case[2], requires_grad=True)
-    with Watch(_ready_made(), given=(f,)) as watch:
-        result = call(second, f, x)
+def _at_run(gradients_at: Callable, case: list) -> dict:
+    _, make, _ = _at_kind(case[0], case[1])
+    w = Tensor(_values(case[2]), requires_grad=True)
+    tensors, loss = make(w, Tensor(_values(case[3])))
+    with Watch() as watch:
+        got = call(gradients_at, loss, dict(tensors), doing="gradients_at(loss, tensors)")
     runs = watch.runs
-    first_grads = {g.grad_fn for g in (runs[0].result or ()) if getattr(g, "grad_fn", None)} \
-        if runs else set()
-    return {"result": value_data(result), "called": watch.called,
-            "grad_filled": x._grad is not None,
-            "accumulated": any(run.accumulate for run in runs), "runs": len(runs),
-            "twice": len(runs) == 2 and runs[0].create_graph and
-            all(reaches(root, first_grads) for root in runs[1].roots)}
+    return {"gradients": {str(name): value_data(g) for name, g in got.items()}
+            if isinstance(got, dict) else None,
+            "passes": len(runs), "from_loss": bool(runs) and runs[0].roots[0] is loss,
+            "grad_filled": any(run.accumulate for run in runs) or w._grad is not None,
+            "retained": any(t._retains_grad for t in tensors.values())}
 
 
-def _second_judge(checks: Checks, case: list, got: dict) -> None:
-    description, _, exact = _function(case[0], case[1])
-    which = f"for f(x) = {description} at x = {case[2]:.3g}"
-    if got["called"]:
-        checks.fail_now(f"{which}, it calls {got['called'][0]}, which differentiates for "
-                        "you: write both torch.autograd.grad passes yourself, the second "
-                        "through the first one's result.")
-    checks.expect(same_numbers(got["result"], exact(case[2])),
-                  f"{which}, it is not f''(x). Hint: can the result of a derivative be "
-                  "differentiated again if its own graph was not recorded? (notebook 09)")
-    checks.expect(not got["grad_filled"] and not got["accumulated"],
-                  f"{which}, backward() ran (or x.grad was filled). Hint: the exercise asks "
-                  "for torch.autograd.grad for both derivatives.")
-    checks.expect(got["twice"],
-                  f"{which}, it did not differentiate twice with autograd.grad: the second "
-                  "pass should start from the first one's result (it ran "
-                  f"{got['runs']} passes).")
+def _at_judge(checks: Checks, case: list, got: dict) -> None:
+    which, _, exact = _at_kind(case[0], case[1])
+    w, x = _values(case[2]).astype(np.float64), _values(case[3]).astype(np.float64)
+    gradients = got["gradients"]
+    checks.expect(isinstance(gradients, dict) and sorted(gradients) == sorted(exact) and all(
+        same_numbers(gradients[name], f(w, x)) for name, f in exact.items()),
+        f"{which}: the dict does not map each name to the gradient of loss with respect "
+        "to that tensor. Hint: torch.autograd.grad takes a list of inputs, intermediates "
+        "as well as leaves, and returns their gradients in that order.")
+    checks.expect(got["passes"] == 1 and got["from_loss"],
+                  f"{which}: it ran {got['passes']} passes; one pass from loss gives every "
+                  "gradient at once.")
+    checks.expect(not got["grad_filled"] and not got["retained"],
+                  f"{which}: .grad was filled, or retain_grad() asked for. Hint: "
+                  "torch.autograd.grad hands the gradients back and leaves .grad alone.")
 
 
-second_derivative = Exercise(
-    "second_derivative(f, x)", ("second",), cases=_second_cases, run=_second_run,
-    judge=_second_judge, seed=14,
-    hints={"does not require grad": "the first derivative came back with no graph of its own, "
-                                    "so there is nothing to differentiate again: which "
-                                    "argument of autograd.grad records one? (notebook 09)"},
-    success="second_derivative gives f'' for 4 functions at 2 points each, from two "
-            "autograd.grad passes, the second through the first one's graph, and leaves "
-            ".grad alone.")
-
+gradients_at = Exercise(
+    "gradients_at(loss, tensors)", ("gradients_at",), cases=_at_cases, run=_at_run,
+    judge=_at_judge, seed=91,
+    success="gradients_at gives the gradient at each named tensor, intermediates too, from "
+            "one autograd.grad pass, for 3 graphs.")
 
 # Lesson 09's build: several losses over one graph, a gradient for each, one pass per loss.
 # A case is (words, what makes the shared tensor from x, what makes the losses from it, each

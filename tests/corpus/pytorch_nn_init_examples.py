@@ -4,8 +4,7 @@
 # Edits: torch.manual_seed(0) added (the examples draw unseeded); each initialised tensor is
 #   printed (the docstrings show no values); dirac_'s 4-d results are printed as the positions of
 #   their ones (`w.nonzero().tolist()`); Module.to's examples that need CUDA or complex numbers
-#   (cdouble) are left out; trunc_normal_'s example waits in waiting/pytorch_nn_init_trunc_normal.py
-#   (it needs erfinv_).
+#   (cdouble) are left out; trunc_normal_'s example is pytorch_nn_init_trunc_normal.py.
 import torch
 import torch.nn as nn
 

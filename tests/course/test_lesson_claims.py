@@ -68,7 +68,7 @@ for start, expected in [(2.0, 1.6), (200.0, 160.0)]:
     assert abs(x.item() - expected) < 1e-4, (start, x.item())
 """, BOTH),
     # 03: in place, except with create_graph=True.
-    ("03", "with `create_graph=True`, notebook 09, it makes a new one", """
+    ("03", "with `create_graph=True`, notebook 15, it makes a new one", """
 w = torch.tensor(1.0, requires_grad=True)
 (w * 3).backward()
 held = w.grad
@@ -189,8 +189,8 @@ try:
 except RuntimeError as error:
     assert "is at version 2; expected version 1" in str(error)
 """, BOTH),
-    # 09: backward(create_graph=True) warns; autograd.grad frees the graph too.
-    ("09", "`backward(create_graph=True)` exists too, but PyTorch warns", """
+    # 15: backward(create_graph=True) warns. 09: autograd.grad frees the graph too.
+    ("15", "`backward(create_graph=True)` exists too, but PyTorch warns", """
 # fresh process: PyTorch gives this warning once per process
 import warnings
 w = torch.tensor(2.0, requires_grad=True)
@@ -422,15 +422,15 @@ before = frozen.weight.detach().clone()
 optimizer.step()
 assert torch.equal(frozen.weight.detach(), before)
 """, BOTH),
-    # Issue 32's sections (05, 07, 09, 12) and the engine from scratch (13).
-    # 05: forward mode, and how many passes each mode needs for a Jacobian.
-    ("05", "and PyTorch's own forward mode, `torch.func.jvp`", """
+    # Issue 32's sections (17, 07, 16, 12) and the engine from scratch (13).
+    # 17: forward mode, and how many passes each mode needs for a Jacobian.
+    ("17", "PyTorch's own forward mode is `torch.func.jvp`", """
 f = lambda t: t * t.sin() + t
 point, direction = torch.tensor([0.5, 1.0, 2.0]), torch.tensor([1.0, 0.0, -1.0])
 _, tangent = torch.func.jvp(f, (point,), (direction,))
 assert torch.allclose(tangent, torch.autograd.functional.jacobian(f, point) @ direction)
 """, TORCH),
-    ("05", "the whole Jacobian takes 3 passes in reverse mode and 1,000 in forward mode", """
+    ("17", "takes one pass per input: 1,000 here, against reverse mode's 3", """
 W = torch.randn(3, 1000)
 passes = []
 def f(t):
@@ -461,8 +461,8 @@ y.grad_fn.register_prehook(lambda grad_outputs: (grad_outputs[0] * 10,))  # come
 y.backward()
 assert y.grad.item() == 2.0 and x.grad.item() == 60.0
 """, BOTH),
-    # 09: what is kept, and save_on_cpu.
-    ("09", "every layer keeps its input until backward", """
+    # 16: what is kept, and save_on_cpu.
+    ("16", "each layer holds on to what its backward will need", """
 layer = torch.nn.Linear(3, 2)
 inputs = torch.randn(4, 3)
 packed = []
@@ -470,14 +470,14 @@ with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, l
     layer(inputs).sum().backward()
 assert any(t.shape == inputs.shape and torch.equal(t, inputs) for t in packed)
 """, BOTH),
-    ("09", "`sum` keeps only a shape", """
+    ("16", "`sum` keeps only a shape", """
 w = torch.ones(3, requires_grad=True)
 packed = []
 with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, lambda t: t):
     total = w.sum()
 assert packed == []
 """, BOTH),
-    ("09", "`torch.autograd.graph.save_on_cpu()` is such a pair", """
+    ("16", "`torch.autograd.graph.save_on_cpu()` is a ready-made pair", """
 hooks = torch.autograd.graph.save_on_cpu()
 assert isinstance(hooks, torch.autograd.graph.saved_tensors_hooks)
 w = torch.ones(3, requires_grad=True)

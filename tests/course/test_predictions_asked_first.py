@@ -106,13 +106,8 @@ TABLE = [
     ("09", "what will x.grad print after two passes?", ["tensor(12.)", "6 + 6"], "output"),
     ("09", "what will it return, and what is x.grad afterwards?",
      ["(tensor(12.),)", "x.grad: none", "writes no .grad"], "output"),
-    ("09", "what will first print, and then second?",
-     ["tensor(3., grad_fn=<mulbackward0>)", "can be differentiated again"], "output"),
     ("09", "what will loss.backward(inputs=[a]) leave", ["tensor(3.) none", "left alone"],
      "output"),
-    ("09", "how many tensors will pack see", ["packed: [(3,), (3,)]", "mulbackward0 saves x"],
-     "output"),
-    ("09", "what will pack see this time", ["packed: [(3,)]", "runs twice"], "output"),
     ("10", "without .detach(), what will w.grad be?", ["w.grad: tensor(0.)", "runs away"],
      "output"),
     ("10", "how many nodes will the graph behind total hold",
@@ -147,6 +142,17 @@ TABLE = [
      ["before the last update", "a little smaller"], "reveal"),
     ("14", "will model[0].weight move?",  # its cell waits for train_step: the reveal says it
      ["does not read requires_grad", "still holds the last step's gradient"], "reveal"),
+    ("15", "what will first print, and then second?",
+     ["tensor(3., grad_fn=<mulbackward0>)", "a function of x that autograd can differentiate"],
+     "output"),
+    ("16", "how many tensors will pack see", ["packed: [(3,), (3,)]", "mulbackward0 keeps x"],
+     "output"),
+    ("16", "what will pack see this time", ["packed: [(3,)]", "runs twice"], "output"),
+    ("17", "how many backward passes will the jacobian of w @ t take?",
+     ["from 3 backward passes", "one per row of the result"], "output"),
+    # the cell after it waits for the learner's Dual: the reveal answers
+    ("17", "with direction = [0., 1., 0.], what will the tangent be?",
+     ["tensor([0.0000, 2.3818, 0.0000])", "column 1 of j"], "reveal"),
 ]
 
 

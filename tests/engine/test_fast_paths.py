@@ -174,6 +174,65 @@ def test_no_grad_update_of_an_int_tensor_by_a_float_is_refused() -> None:
         t.add_(0.5)
 
 
+# The operand of an in-place update of `t` (a view of `base` when `base` is not `t`, of one
+# element more): a fresh tensor (the fast path's case), or one that shares `t`'s memory in
+# full or in part, or needs a cast or a broadcast (the general way's).
+OPERANDS = {
+    "fresh": lambda t, base, values: mg.tensor(values),
+    "other dtype": lambda t, base, values: mg.tensor(values.astype(np.float64)),
+    "itself": lambda t, base, values: t,
+    "alias": lambda t, base, values: t.detach(),
+    "transpose": lambda t, base, values: t.t() if t.dim() == 2 else t.detach(),
+    "shifted": lambda t, base, values: (base[1:].view(t.shape) if base is not t
+                                        else t.reshape(-1)[:max(1, t.numel() // 2)]),
+    "view of another": lambda t, base, values: mg.tensor(np.stack([values, values]))[1],
+    "one value": lambda t, base, values: mg.tensor(values.reshape(-1)[:1]),
+}
+IN_PLACE = {"+=": ("__iadd__", "add"), "-=": ("__isub__", "sub"), "*=": ("__imul__", "mul"),
+            "/=": ("__itruediv__", "div"), "add_": ("add_", "add"), "sub_": ("sub_", "sub")}
+
+
+def _target(values: np.ndarray, view: bool, requires_grad: bool) -> tuple:
+    if not view:
+        t = mg.tensor(values, requires_grad=requires_grad)
+        return t, t
+    base = mg.tensor(np.append(values.reshape(-1), values.dtype.type(1)))
+    return base[:-1].view(values.shape), base
+
+
+def _changed(t: mg.Tensor, base: mg.Tensor, run) -> tuple:
+    try:
+        returned = run()
+    except RuntimeError as error:
+        return str(error), base._data.tobytes(), t._version
+    return returned is t, base._data.tobytes(), t.dtype, t._version, base._version
+
+
+@given(st.data())
+def test_no_grad_update_takes_the_general_way_s_result(data: st.DataObject) -> None:
+    """`t -= v` (and the rest) under no_grad, from the one-pass path where it applies, is what
+    `_inplace.update`'s general way gives, or its error: bits (-0.0, NaN), versions, dtype."""
+    dtype = data.draw(FLOATS)
+    shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=2, max_side=4))
+    floats = st.floats(allow_nan=True, allow_infinity=True, width=np.dtype(dtype).itemsize * 8)
+    values = data.draw(hnp.arrays(dtype, shape, elements=floats))
+    operand = data.draw(st.sampled_from(sorted(OPERANDS)))
+    call, name = IN_PLACE[data.draw(st.sampled_from(sorted(IN_PLACE)))]
+    alpha = data.draw(st.sampled_from([1, 1, -0.5])) if call in ("add_", "sub_") else 1
+    view, requires_grad = data.draw(st.booleans()), data.draw(st.booleans())
+    fast, fast_base = _target(values, view, requires_grad)
+    slow, slow_base = _target(values, view, False)
+    fast_other = OPERANDS[operand](fast, fast_base, values)
+    slow_other = OPERANDS[operand](slow, slow_base, values)
+    method = getattr(mg.Tensor, call)
+    with mg.no_grad():
+        ours = _changed(fast, fast_base, lambda: method(fast, fast_other) if alpha == 1
+                        else method(fast, fast_other, alpha=alpha))
+        general = _changed(slow, slow_base, lambda: _inplace._update_generally(
+            slow, getattr(mg.Tensor, name), slow_other, alpha))
+    assert ours == general
+
+
 # ---- a product with a Python float under no_grad: numpy's product, one result tensor -------
 
 @given(st.data())

@@ -392,7 +392,9 @@ EX = {"01": "ex01_tensors_and_graphs.ipynb", "02": "ex02_grad_is_none.ipynb", "0
       "06": "ex06_retain_grad.ipynb", "07": "ex07_hooks.ipynb", "08": "ex08_inplace.ipynb",
       "09": "ex09_graphs_used_again.ipynb", "10": "ex10_detach_and_no_grad.ipynb",
       "11": "ex11_inside_the_engine.ipynb", "12": "ex12_custom_functions.ipynb",
-      "13": "ex13_engine_from_scratch.ipynb", "14": "ex14_capstone.ipynb"}
+      "13": "ex13_engine_from_scratch.ipynb", "14": "ex14_capstone.ipynb",
+      "15": "ex15_second_derivatives.ipynb", "16": "ex16_saved_tensors.ipynb",
+      "17": "ex17_forward_mode.ipynb"}
 
 # A shared list, ten times over: ten lines that describe 10**10 numbers.
 _BLOWUP = "a0 = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]\n" + "".join(
@@ -577,11 +579,12 @@ def watch(tensors):
     "08-normalized": "def normalized_loss(x):\n    y = torch.sigmoid(x)\n"
                      "    y = y.div_(y.sum())\n    return (y ** 2).sum()",
     "08-count": "def count_inplace(fn, t):\n    fn(t)\n    return t._version",
-    "09-second": """\
-def second_derivative(f, x):
-    (first,) = torch.autograd.grad(f(x), x, retain_graph=True)
-    (second,) = torch.autograd.grad(first, x)
-    return second""",
+    "15-nth": """\
+def nth_derivative(f, x, n):
+    result = f(x)
+    for i in range(n):
+        (result,) = torch.autograd.grad(result, x, retain_graph=True)
+    return result""",
     "10-td": """\
 def td_loss(w, x, reward):
     with torch.no_grad():
@@ -678,9 +681,9 @@ def train(model, optimizer, xs, ys, steps):
         optimizer.step()
         losses.append(loss.item())
     return losses""",
-    "14-norms": "def gradient_norms(model):\n"
-                "    return {name: None if p.grad is None else p.grad.abs().sum().item()\n"
-                "            for name, p in model.named_parameters()}",
+    "14-clip": "def clip_gradients(model, max_norm):\n"
+               "    return sum(p.grad.norm().item() for p in model.parameters()\n"
+               "               if p.grad is not None)",
     "14-accuracy": """\
 def accuracy(model, xs, ys):
     torch.set_grad_enabled(False)  # and never back on

@@ -409,8 +409,8 @@ WRONG = {
                       "    y.data /= y.data.sum()\n    return (y ** 2).sum()"),
     "08-count": "def count_inplace(fn, t):\n    fn(t)\n    return t._version",
     "09-twice": "twice_prints = [6.0, 'error', 6.0, 6.0]",
-    "09-second-order": "second_order_prints = [12.0, 6.0, None]",
-    "09-second": "def second_derivative(f, x):\n    return torch.autograd.grad(f(x), x)[0]",
+    "09-inputs": "inputs_prints = [5.0, 3.0, 5.0, 3.0]",
+    "09-at": "def gradients_at(loss, tensors):\n    return {name: None for name in tensors}",
     "10-td": ("def td_loss(w, x, reward):\n    prediction = (w * x).sum().detach()\n"
               "    target = reward + 0.9 * (w * x * 2).sum()\n"
               "    return (prediction - target) ** 2"),
@@ -454,10 +454,23 @@ WRONG = {
                  "        loss.backward()\n        optimizer.step()\n"
                  "        losses.append(loss.item())\n    return losses"),
     "14-frozen": "frozen_prints = [None, [1.0], False]",
-    "14-norms": ("def gradient_norms(model):\n    return {n: p.grad.abs().sum().item()\n"
-                 "            for n, p in model.named_parameters()}"),
+    "14-clip": ("def clip_gradients(model, max_norm):\n"
+                "    return sum(p.grad.abs().sum().item() for p in model.parameters()\n"
+                "               if p.grad is not None)"),
     "14-accuracy": ("def accuracy(model, xs, ys):\n"
                     "    return (model(xs).argmax(dim=1) == ys).float().mean().item()"),
+    "15-second-order": "second_order_prints = [12.0, 6.0, None]",
+    "15-nth": "def nth_derivative(f, x, n):\n    return torch.autograd.grad(f(x), x)[0]",
+    "15-penalty": ("def penalized_gradient(loss_fn, w):\n"
+                   "    return torch.autograd.grad(loss_fn(w), w)[0]"),
+    "16-kept": "kept_prints = [3, 3, 12, 0]",
+    "16-runs": "runs_prints = [1, 1]",
+    "16-store": "def kept_in_store(make_loss):\n    return make_loss(), {}",
+    "17-passes": "passes_prints = [2, 6]",
+    "17-rules": ("def dual_exp(a):\n    return Dual(a.value.exp(), a.value.exp())\n\n\n"
+                 "def dual_div(a, b):\n    return Dual(a.value / b.value, a.tangent / b.tangent)"),
+    "17-columns": ("def jacobian_by_columns(f, x):\n"
+                   "    return f(Dual(x, torch.ones(x.numel()))).tangent"),
     "13-grad-prints": "grad_prints = [[[1.5], [1.5]], [[1.0], [0.0], [1.0]], None, None]",
     "13-paths": ("def paths_from(inputs_of, root):\n    return {node: 1 for node in inputs_of}"),
     "13-tape": ("def tape_backward(tape, values, wrt):\n"

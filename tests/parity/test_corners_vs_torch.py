@@ -153,3 +153,140 @@ def test_products_with_numbers_without_grad_mode_match(torch: Any, mode: str) ->
         torch, mode)
     assert {k: v for k, v in ours.items() if v != theirs[k]} == {
         k: v for k, v in theirs.items() if v != ours[k]}
+
+
+# An in-place update (`p -= lr * p.grad`) takes a path of its own with grad mode off, when the
+# operand is a float tensor of `p`'s dtype and shape sharing no memory with it but in full
+# (_inplace.update); anything else takes the general way. The table crosses the corners that
+# choose between them: which tensor is changed (a leaf, one that requires grad, a view, a
+# transposed or expanded one, an inference tensor), by what (a fresh tensor, one of another
+# dtype or shape, a number, itself, a part of its own memory), with which operation, in each
+# grad mode: values, dtype, version (of the tensor and of its base), or the error.
+TARGETS = {
+    "plain": lambda lib: lib.tensor([[1.5, -2.0], [0.25, 4.0]]),
+    "requires grad": lambda lib: lib.tensor([[1.5, -2.0], [0.25, 4.0]], requires_grad=True),
+    "row of a base": lambda lib: lib.tensor([[1.5, -2.0], [0.25, 4.0]])[1],
+    "transposed": lambda lib: lib.tensor([[1.5, -2.0], [0.25, 4.0]]).t(),
+    "expanded": lambda lib: lib.tensor([[1.5, -2.0]]).expand(2, 2),
+    "doubles": lambda lib: lib.tensor([[1.5, -2.0], [0.25, 4.0]], dtype=lib.float64),
+    "ints": lambda lib: lib.tensor([[1, -2], [3, 4]]),
+}
+OPERANDS = {
+    "fresh": lambda lib, t: lib.ones(t.shape) * 0.5,
+    "doubles": lambda lib, t: lib.ones(t.shape, dtype=lib.float64) * 0.5,
+    "row": lambda lib, t: lib.tensor([0.5, -1.0]),
+    "0-d": lambda lib, t: lib.tensor(0.5),
+    "float": lambda lib, t: 0.5,
+    "int": lambda lib, t: 2,
+    "itself": lambda lib, t: t,
+    "alias": lambda lib, t: t.detach(),
+    "its transpose": lambda lib, t: t.t() if t.dim() == 2 else t.flip(0),
+    "its reversed rows": lambda lib, t: t.flip(0),
+    "shifted": lambda lib, t: t.reshape(-1)[:2].reshape(-1),
+}
+UPDATE_CALLS = ("__iadd__", "__isub__", "__imul__", "__itruediv__", "add_", "sub_ alpha")
+
+
+def _updates(lib: Any, mode: str) -> dict:
+    outcomes = {}
+    for (target, make), (operand, make_operand), call in itertools.product(
+            TARGETS.items(), OPERANDS.items(), UPDATE_CALLS):
+        t = make(lib)
+        other = make_operand(lib, t)
+        with (lib.no_grad() if mode == "no_grad" else lib.enable_grad()):
+            def run(t=t, other=other, call=call):
+                if call == "sub_ alpha":
+                    out = t.sub_(other, alpha=2)
+                else:
+                    out = getattr(t, call)(other)
+                base = t._base if t._base is not None else t
+                return _shown(out) + (out is t, t._version, base._version, repr(base))
+            outcomes[target, operand, call] = _outcome(run)
+    return outcomes
+
+
+@pytest.mark.parametrize("mode", ["no_grad", "grad mode"])
+def test_in_place_updates_match(torch: Any, mode: str) -> None:
+    import minigrad
+
+    ours, theirs = _updates(minigrad, mode), _updates(torch, mode)
+    assert {k: v for k, v in ours.items() if v != theirs[k]} == {
+        k: v for k, v in theirs.items() if v != ours[k]}
+
+
+def _overlapping_updates(lib: Any) -> list:
+    """An operand that shares part of the memory written: PyTorch refuses, whatever the mode
+    (`a[1:] += a[:-1]` would read values already written)."""
+    def case(change: Any) -> Any:
+        a = lib.arange(9.0).reshape(3, 3)
+        return _outcome(lambda: (change(a), a, a._version)[1:])
+    outcomes = []
+    for grad_mode in (False, True):
+        with lib.set_grad_enabled(grad_mode):
+            outcomes += [case(change) for change in (
+                lambda a: a.sub_(a.t()), lambda a: a.reshape(-1)[1:].add_(a.reshape(-1)[:-1]),
+                lambda a: a.reshape(-1)[:4].mul_(a.reshape(-1)[5:]),
+                lambda a: a.__isub__(a), lambda a: a[0].add_(a[0]),
+                lambda a: a.div_(a.reshape(-1)[:3]), lambda a: a[:2].add_(a[1:]),
+                lambda a: a.t().sub_(a.t().contiguous()), lambda a: a[:, 1].sub_(a[:, 0]))]
+    inference = lib.ones(2)
+    with lib.inference_mode():
+        inference = lib.ones(2)
+        inside = _outcome(lambda: inference.sub_(lib.ones(2) * 0.5))
+    with lib.no_grad():
+        outside = _outcome(lambda: inference.sub_(lib.ones(2) * 0.5))
+    return outcomes + [inside, outside, repr(inference)]
+
+
+def test_updates_by_overlapping_operands_match(torch: Any) -> None:
+    import minigrad
+
+    assert _overlapping_updates(minigrad) == _overlapping_updates(torch)
+
+
+def _zeroed(lib: Any) -> list:
+    """`zero_()` of tensors outside any graph, which _inplace.zero writes straight into (and of
+    their neighbours, which it checks first): what changes, the versions, or the error."""
+    def case(make: Any) -> Any:
+        leaf = lib.tensor([1.5, -2.0], requires_grad=True)
+        def run():
+            t = make(lib, leaf)
+            out = t.zero_()
+            return out is t, t, leaf.detach(), leaf._version
+        return _outcome(run)
+    outcomes = [case(make) for make in (
+        lambda lib, leaf: lib.ones(2), lambda lib, leaf: leaf.detach(),
+        lambda lib, leaf: leaf.data, lambda lib, leaf: leaf.detach()[1:],
+        lambda lib, leaf: leaf.detach().expand(2, 2), lambda lib, leaf: leaf * 1,
+        lambda lib, leaf: leaf, lambda lib, leaf: leaf[0])]
+    with lib.inference_mode():
+        inference = lib.ones(2)
+        outcomes.append(_outcome(lambda: (inference.zero_(), inference._version)))
+    with lib.inference_mode():
+        inference = lib.ones(2)
+    outcomes += [_outcome(lambda: inference.zero_()), repr(inference)]
+    return outcomes
+
+
+def test_zero_of_tensors_outside_a_graph_matches(torch: Any) -> None:
+    import minigrad
+
+    assert _zeroed(minigrad) == _zeroed(torch)
+
+
+def _overlapping_copies_and_powers(lib: Any) -> list:
+    """copy_ and pow_ read their operand element by element too: PyTorch refuses a partial
+    overlap there as well, and copies what shares the memory in full or not at all."""
+    def case(change: Any) -> Any:
+        a = lib.arange(9.0).reshape(3, 3)
+        return _outcome(lambda: (change(a), a, a._version)[1:])
+    return [case(change) for change in (
+        lambda a: a.copy_(a.t()), lambda a: a.copy_(a), lambda a: a[0].copy_(a.reshape(-1)[1:4]),
+        lambda a: a[:1].copy_(a[2:]), lambda a: a.pow_(a.t()), lambda a: a[1:].pow_(a[:-1]),
+        lambda a: a.pow_(a.detach()), lambda a: a.view(9)[:3].copy_(a[0].expand(3)))]
+
+
+def test_copies_and_powers_by_overlapping_operands_match(torch: Any) -> None:
+    import minigrad
+
+    assert _overlapping_copies_and_powers(minigrad) == _overlapping_copies_and_powers(torch)

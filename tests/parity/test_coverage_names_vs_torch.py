@@ -225,3 +225,10 @@ CASES = {f.__name__.lstrip("_"): f for f in (
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_same_as_torch(name: str, torch: Any) -> None:
     assert_same_as_torch(CASES[name], torch)
+
+
+# ---- torch.version (session 7) ---------------------------------------------------------------
+
+def test_version_of_a_cpu_build(torch: Any) -> None:
+    assert_same_as_torch(lambda lib: [lib.version.cuda, lib.version.hip, lib.version.debug],
+                         torch)

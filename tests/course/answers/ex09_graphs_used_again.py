@@ -10,58 +10,34 @@ ROWS = [
     ("graphs_used_again.twice", "twice_prints = [24.0, 'error', 12.0, 12.0]",
      FAIL("retain_graph keeps the graph", "autograd.grad leaves .grad alone", never=("None",))),
     ("graphs_used_again.twice", "twice_prints = [24, 'ERROR', 12, None]", PASS),
-    ("graphs_used_again.second_order", "second_order_prints = [4.0, 12.0, 12.0]",
-     FAIL("create_graph makes the gradient differentiable", never=("None",))),
-    # 09 second derivative: finite differences, backward(), the first grad without a graph
-    ("graphs_used_again.second_derivative", """\
-def second_derivative(f, x):
-    h = 1e-4
-    with torch.no_grad():
-        return (f(x + h) - 2 * f(x) + f(x - h)) / h ** 2""",
-     FAIL("it is not f''(x)", "did not differentiate twice with autograd.grad",
-          never=("create_graph",))),
-    ("graphs_used_again.second_derivative", """\
-def second_derivative(f, x):
-    h = 1e-3
-    def first(v):
-        v = v.detach().requires_grad_()
-        return torch.autograd.grad(f(v), v)[0]
-    return (first(x + h) - first(x - h)) / (2 * h)""",
-     FAIL("did not differentiate twice with autograd.grad",
-          "the second pass should start from the first one's result", never=("create_graph",))),
-    ("graphs_used_again.second_derivative", """\
-def second_derivative(f, x):
-    (first,) = torch.autograd.grad(f(x), x, create_graph=True)
-    first.backward()
-    result = x.grad
-    x.grad = None
-    return result""",
-     FAIL("backward() ran (or x.grad was filled)", "torch.autograd.grad for both derivatives",
-          never=("create_graph",))),
-    ("graphs_used_again.second_derivative", """\
-def second_derivative(f, x):
-    first = torch.autograd.grad(f(x), [x], create_graph=True)[0]
-    return torch.autograd.grad(first.sum(), [x])[0].item()""", PASS),
-    # the first gradient taken without a graph of its own (issue 30: a raw error before)
-    ("graphs_used_again.second_derivative", """\
-def second_derivative(f, x):
-    (first,) = torch.autograd.grad(f(x), x)
-    (second,) = torch.autograd.grad(first, x)
-    return second""", FAIL("no graph of its own", "which argument of autograd.grad",
-                          never=("create_graph=True",))),
-    # ready-made second derivatives: torch's hessian, or its jacobian of a first autograd.grad
-    ("graphs_used_again.second_derivative", """\
-def second_derivative(f, x):
-    return torch.autograd.functional.hessian(f, x)""",
-     FAIL("it calls torch.autograd.functional.hessian", "write both torch.autograd.grad passes",
-          never=("create_graph",))),
-    ("graphs_used_again.second_derivative", """\
-def second_derivative(f, x):
-    def first(v):
-        return torch.autograd.grad(f(v), v, create_graph=True)[0]
-    return torch.autograd.functional.jacobian(first, x)""",
-     FAIL("it calls torch.autograd.functional.jacobian", "through the first one's result",
-          never=("create_graph",))),
+    ("graphs_used_again.named_inputs", "inputs_prints = [5.0, 3.0, 5.0, 3.0]",
+     FAIL("fills the .grad of the tensors named", never=("None",))),
+    ("graphs_used_again.named_inputs", "inputs_prints = [5, None, 5, 3]", PASS),
+    # 09 gradients at intermediates: one call with a list passes; a pass per tensor,
+    # retain_grad() and backward(), leaves only (an intermediate's .grad is None) fail.
+    ("graphs_used_again.gradients_at", """\
+def gradients_at(loss, tensors):
+    found = torch.autograd.grad([loss], list(tensors.values()))
+    return {name: g for name, g in zip(tensors.keys(), found)}""", PASS),
+    ("graphs_used_again.gradients_at", """\
+def gradients_at(loss, tensors):
+    return {name: torch.autograd.grad(loss, t, retain_graph=True)[0]
+            for name, t in tensors.items()}""",
+     FAIL("one pass from loss gives every gradient at once", never=("list of inputs",))),
+    ("graphs_used_again.gradients_at", """\
+def gradients_at(loss, tensors):
+    for t in tensors.values():
+        t.retain_grad()
+    loss.backward()
+    return {name: t.grad for name, t in tensors.items()}""",
+     FAIL("retain_grad() asked for", "leaves .grad alone", never=("list of inputs",))),
+    ("graphs_used_again.gradients_at", """\
+def gradients_at(loss, tensors):
+    leaves = {name: t for name, t in tensors.items() if t.is_leaf}
+    found = torch.autograd.grad(loss, list(leaves.values()))
+    return dict(zip(leaves, found))""",
+     FAIL("does not map each name to the gradient", "intermediates as well as leaves",
+          never=("retain_grad",))),
     # 09 lesson build, a gradient for each loss: one autograd.grad pass per loss, the graph
     # kept for all but the last. The stub, passes that free the graph at once or never, one
     # pass for the summed losses, backward() into .grad, the lesson's numbers hard-coded and a

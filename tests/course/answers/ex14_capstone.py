@@ -84,28 +84,6 @@ def train(model, optimizer, xs, ys, steps):
      FAIL("model[0].weight.grad: you wrote the text 'None': write None without quotes",
           "model[2].bias.grad: you wrote the text", "a number, or a list of numbers",
           never=("[4.0]",))),
-    # 14 gradient norms: numbers written in, gradients squared in place, zeros for None
-    ("capstone.gradient_norms", """\
-def gradient_norms(model):
-    norms = {}
-    for name, p in model.named_parameters():
-        norms[name] = None if p.grad is None else p.grad.pow_(2).sum().sqrt().item()
-    return norms""",
-     FAIL("the gradients changed", "reading their size should leave them as they are",
-          never=("sqrt()",))),
-    ("capstone.gradient_norms", """\
-def gradient_norms(model):
-    return {name: 0.0 if p.grad is None else p.grad.norm().item()
-            for name, p in model.named_parameters()}""",
-     FAIL("the entry for '2.bias' is wrong", "None when .grad is None", never=("sqrt()",))),
-    ("capstone.gradient_norms", """\
-import math
-def gradient_norms(model):
-    norms = {}
-    for name, p in model.named_parameters():
-        entries = [] if p.grad is None else p.grad.flatten().tolist()
-        norms[name] = None if p.grad is None else math.sqrt(sum(g * g for g in entries))
-    return norms""", PASS),
     # 14 accuracy: recording left off, the graph built anyway, a number written in; dropout
     # left on, or eval() never undone
     ("capstone.accuracy", """\
@@ -344,26 +322,71 @@ def freeze(model, index, lr):
     return torch.optim.SGD(trained, lr=lr, momentum=0.9)  # still requires grad""",
      FAIL("only model[0]'s parameters should stop requiring grad",
           never=("requires_grad_(False)",))),
-    # 14 gradient norms: any correct Euclidean norm, as a float.
-    ("capstone.gradient_norms", """\
-def gradient_norms(model):
-    return {name: None if p.grad is None else p.grad.norm().item()
-            for name, p in model.named_parameters()}""", PASS),
-    ("capstone.gradient_norms", """\
-def gradient_norms(model):
-    return {name: None if p.grad is None else float((p.grad ** 2).sum() ** 0.5)
-            for name, p in model.named_parameters()}""", PASS),
-    ("capstone.gradient_norms", """\
-def gradient_norms(model):
-    return {name: None if p.grad is None else p.grad.abs().sum().item()
-            for name, p in model.named_parameters()}""",
-     FAIL("the entry for '0.weight' is wrong",
-          "the square root of the sum of the squared gradient entries", never=("sqrt()",),
-          shows_got=True)),
-    ("capstone.gradient_norms", """\
-def gradient_norms(model):
-    return {name: None if p.grad is None else (p.grad ** 2).sum().sqrt()
-            for name, p in model.named_parameters()}""",  # right numbers, as tensors
-     FAIL("the entry for '0.weight' should be a Python float, got a tensor", ".item()",
-          never=("is wrong", "square root"), shows_got=True)),
+    # 14 clipping: the worked one written otherwise passes (PyTorch's 1e-6, gradients
+    # replaced rather than scaled in place); clipping each parameter by its own norm, the norm
+    # after clipping returned, scaling when under the limit, a tensor returned, None .grad
+    # not skipped, and the ready-made clip_grad_norm_ fail.
+    ("capstone.clip_gradients", """\
+def clip_gradients(model, max_norm):
+    with torch.no_grad():
+        present = [p for p in model.parameters() if p.grad is not None]
+        total = torch.cat([p.grad.flatten() for p in present]).norm().item()
+        factor = min(1.0, max_norm / (total + 1e-6))
+        for p in present:
+            p.grad = p.grad * factor
+    return total""", PASS),
+    ("capstone.clip_gradients", """\
+def clip_gradients(model, max_norm):
+    norms = []
+    for p in model.parameters():
+        if p.grad is not None:
+            norm = p.grad.norm().item()
+            norms.append(norm)
+            if norm > max_norm:
+                p.grad.mul_(max_norm / norm)
+    return sum(norms)""",
+     FAIL("not the gradients' joint norm", "all parameters together",
+          "every gradient is scaled by the same factor", never=("** 0.5",))),
+    ("capstone.clip_gradients", """\
+def clip_gradients(model, max_norm):
+    grads = [p.grad for p in model.parameters() if p.grad is not None]
+    total = sum((g ** 2).sum().item() for g in grads) ** 0.5
+    if total > max_norm:
+        for g in grads:
+            g.mul_(max_norm / total)
+        return max_norm
+    return total""",
+     FAIL("not the gradients' joint norm before clipping", "taken before any scaling",
+          never=("** 0.5",))),
+    ("capstone.clip_gradients", """\
+def clip_gradients(model, max_norm):
+    grads = [p.grad for p in model.parameters() if p.grad is not None]
+    total = sum((g ** 2).sum().item() for g in grads) ** 0.5
+    for g in grads:
+        g.mul_(max_norm / total)
+    return total""",
+     FAIL("is not what clipping leaves", "only when the total is above max_norm",
+          never=("** 0.5",))),
+    ("capstone.clip_gradients", """\
+def clip_gradients(model, max_norm):
+    grads = [p.grad for p in model.parameters() if p.grad is not None]
+    total = sum((g ** 2).sum() for g in grads).sqrt()
+    if total > max_norm:
+        for g in grads:
+            g.mul_(max_norm / total)
+    return total""",
+     FAIL("it returned a tensor", ".item()", never=("** 0.5",))),
+    ("capstone.clip_gradients", """\
+def clip_gradients(model, max_norm):
+    total = sum((p.grad ** 2).sum().item() for p in model.parameters()) ** 0.5
+    if total > max_norm:
+        for p in model.parameters():
+            p.grad.mul_(max_norm / total)
+    return total""",
+     FAIL("raised TypeError", never=("is not None",))),
+    ("capstone.clip_gradients", """\
+def clip_gradients(model, max_norm):
+    return torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm).item()""",
+     FAIL("it calls torch.nn.utils.clip_grad_norm_", "write the norm and the scaling yourself",
+          never=("** 0.5",))),
 ]

@@ -3,9 +3,8 @@
 #   are tests/corpus/pytorch_nn_init_examples.py.
 # Edits: torch.manual_seed(0) added (the example draws unseeded); the initialised tensor is
 #   printed.
-# Waits because: minigrad has no nn.init.trunc_normal_, which PyTorch computes as uniform_,
-#   then erfinv_ (which minigrad lacks too: its float32 values are PyTorch's own approximation),
-#   then mul_ and add_ and clamp_.
+# PyTorch 2.13 draws it by rejection (normal draws, those outside [a, b] drawn again), which
+#   minigrad repeats draw for draw.
 import torch
 import torch.nn as nn
 

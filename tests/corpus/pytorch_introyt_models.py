@@ -4,14 +4,9 @@
 #   `import torch.functional as F` as the tutorial has it)
 # Edits: torch.manual_seed(0) added after the first import (the tutorial draws unseeded); the
 #   prose comments are shortened to the section titles.
-# Waits because: `print(normed_tensor.mean())` after BatchNorm1d in training mode prints
-#   tensor(-1.1176e-07) on PyTorch and tensor(-1.5646e-07) on minigrad: the normalised values
-#   differ in their last bits. PyTorch 2.13's CPU kernel takes the mean from a double sum, sums
-#   the float32 squares of float32 differences from it in float32 (for this 4-value channel in
-#   order), and writes fma(x, alpha, beta) with alpha = invstd * weight and beta = bias - mean *
-#   alpha; minigrad takes both statistics in double and rounds x * alpha + beta twice
-#   (nn/normalization.py, BatchNormFunction.forward: the forward's owner's). Everything before
-#   it matches, `import torch.functional as F` included.
+# `print(normed_tensor.mean())` after BatchNorm1d in training mode shows the normalised values'
+#   last bits (tensor(-1.1176e-07)): minigrad repeats PyTorch's CPU kernel step by step
+#   (nn/normalization.py, _batch_statistics and _batch_affine).
 import torch
 torch.manual_seed(0)
 

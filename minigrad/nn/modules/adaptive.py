@@ -1,0 +1,2 @@
+"""torch.nn.modules.adaptive: where PyTorch defines AdaptiveLogSoftmaxWithLoss."""
+from ..adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401
