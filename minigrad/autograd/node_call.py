@@ -123,8 +123,9 @@ def arrays_fitted(node: Node, grad_inputs: tuple) -> tuple:
             fitted.append(grad)
             continue
         if data.shape != shape:
-            if data.shape[data.ndim - len(shape):] != shape:  # (only leading ones added: a
-                _check_expandable(node, i, data.shape, shape)  # bias's, expandable for sure)
+            # (a gradient with leading dimensions added, a bias's, is expandable for sure)
+            if data.shape[data.ndim - len(shape):] != shape:
+                _check_expandable(node, i, data.shape, shape)
             data = summed_to(data, shape)
         if data.dtype != dtype:
             data = data.astype(dtype)

@@ -4,6 +4,7 @@ of a leaf's AccumulateGrad node; the `.grad` that a first `backward(create_graph
 Skipped without PyTorch."""
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -80,3 +81,42 @@ def _first_grad_with_graph(lib: Any) -> tuple:
 @pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True")
 def test_a_first_grad_made_with_create_graph_is_a_copy_as_in_pytorch(torch):
     assert _first_grad_with_graph(mg) == _first_grad_with_graph(torch)
+
+
+# A custom backward that returns a gradient of another shape than its input's: PyTorch's engine
+# sums one that broadcasting could have made (leading dimensions added, or 1s expanded) back to
+# the input's shape, and refuses any other (node_call.fitted_to_inputs, arrays_fitted).
+_RETURNED_SHAPES = [((2, 3), (5, 2, 3)), ((3,), (4, 3)), ((2, 1), (2, 4)), ((1, 3), (2, 2, 3)),
+                    ((), (4,)), ((), (2, 3)), ((2, 3), (4, 3)), ((2, 3), (3,)), ((3,), (3, 2)),
+                    ((2, 3), (2, 3, 1))]
+
+
+def _returned_shapes(lib: Any, create_graph: bool) -> list:
+    class Reshaped(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, shape):
+            ctx.shape = shape
+            return x.clone()
+
+        @staticmethod
+        def backward(ctx, grad):
+            return lib.arange(1.0, 1.0 + math.prod(ctx.shape)).reshape(ctx.shape) * grad.sum(), None
+
+    seen = []
+    for input_shape, returned in _RETURNED_SHAPES:
+        x = lib.ones(input_shape, requires_grad=True)
+        try:
+            (grad,) = lib.autograd.grad(Reshaped.apply(x, returned).sum(), [x],
+                                        create_graph=create_graph)
+            seen.append((tuple(grad.shape), grad.tolist()))
+        except RuntimeError as error:
+            seen.append(str(error))
+    return seen
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_a_gradient_of_another_shape_is_summed_back_or_refused_as_in_pytorch(torch,
+                                                                             create_graph):
+    mine = _returned_shapes(mg, create_graph)
+    assert mine == _returned_shapes(torch, create_graph)
+    assert any(isinstance(s, str) for s in mine) and any(isinstance(s, tuple) for s in mine)
