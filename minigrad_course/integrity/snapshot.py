@@ -72,6 +72,11 @@ def _in_a_library(filename: str, homes: tuple[Path, ...]) -> bool:
     return any(path.is_relative_to(home) for home in homes)
 
 
+def _is_watched_kind(value: Any) -> bool:
+    """Functions, classes, modules and descriptors: what a check calls, or reads through."""
+    return isinstance(value, CALLABLE_KINDS) or callable(value)
+
+
 class Snapshot:
     """The watched objects as they are now; `changes()` compares with a later moment."""
 
@@ -93,10 +98,13 @@ class Snapshot:
                 continue  # nothing added since (a replaced name is changes()'s business)
             self.sizes[label] = len(vars(owner))
             is_class = isinstance(owner, type)
-            if is_class:  # a class, unlike a module, is complete when first seen: a name
-                # added later (a __getattribute__ that hides failures) is the notebook's
+            if is_class:  # a class, unlike a module, is complete when first seen: a method
+                # added later (a __getattribute__ that hides failures) is the notebook's; data
+                # is not watched on a class (a flag minigrad sets on a subclass while a mode
+                # is on, such as BackwardFunction._links_in_full, is no one's tampering)
                 known = self.class_names.setdefault(label, set(vars(owner)) | PYTHON_CACHES)
-                self.foreign += [f"{label}.{name}" for name in vars(owner) if name not in known]
+                self.foreign += [f"{label}.{name}" for name, value in vars(owner).items()
+                                 if name not in known and _is_watched_kind(value)]
                 known.update(vars(owner))
             for name, value in list(vars(owner).items()):
                 dunder = name.startswith("__") and name.endswith("__")
@@ -107,7 +115,7 @@ class Snapshot:
                     continue  # a snapshot is replaced by a newer one, never patched to cheat
                 if owner is builtins and not isinstance(value, (types.BuiltinFunctionType, type)):
                     continue  # exit, quit, help: IPython swaps them in and out around each cell
-                if everything or isinstance(value, CALLABLE_KINDS) or callable(value):
+                if everything or _is_watched_kind(value):
                     self.seen.add((label, name))
                     self.entries.append((label, owner, name, value))
                     if callable(value) and not isinstance(value, type) and not dunder and \
