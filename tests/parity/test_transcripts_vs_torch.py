@@ -16,6 +16,7 @@ next_functions, and `_version`. The first line that differs is the report."""
 from __future__ import annotations
 
 import contextlib
+import re
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -230,6 +231,18 @@ def _mixed(case: tuple) -> bool:
     return len({dtype for _, dtype in case[0]}) > 1
 
 
+NUMBER = re.compile(r"-?\d+\.\d+")
+
+
+def _last_digit_apart(ours: str, theirs: str, case: tuple) -> bool:
+    """The same line but for printed numbers one unit apart in their last digit: float32
+    results rounded once more or less (numpy's exp against PyTorch's vectorised one)."""
+    if NUMBER.sub("#", ours) != NUMBER.sub("#", theirs):
+        return False
+    pairs = list(zip(NUMBER.findall(ours), NUMBER.findall(theirs)))
+    return all(abs(float(a) - float(b)) <= 1.5 * 10 ** -len(a.split(".")[1]) for a, b in pairs)
+
+
 def _differs_by(text: str) -> Callable[[str, str, tuple], bool]:
     return lambda ours, theirs, case: (text in ours) != (text in theirs)
 
@@ -264,6 +277,12 @@ KNOWN: dict[str, Callable[[str, str, tuple], bool]] = {
     # `.data` of an inference tensor: PyTorch's is still an inference tensor (requires_grad_
     # and saving refused) with a version counter of its own; minigrad's is a normal tensor.
     "data of an inference tensor": _differs_by("Setting requires_grad=True on inference"),
+    # a node whose inputs all take no gradient (v * v, v a view made under no_grad): PyTorch's
+    # formula unpacks nothing, so a second backward without retain_graph passes; minigrad's
+    # node reads its freed saved tensors and raises.
+    "second backward through a node that needs nothing": lambda ours, theirs, case: (
+        "backward through the graph a second time" in ours and theirs.endswith("-> None")),
+    "float32 last digit": _last_digit_apart,
     # version counters of tensors made from inference tensors outside inference mode: a
     # reduction's result is at version 1 in PyTorch, a detach() is a normal tensor.
     "versions around inference tensors": lambda ours, theirs, case: (
@@ -446,6 +465,16 @@ def data_of_an_inference_tensor(lib: Any) -> Any:
     return data.is_inference(), data._version, data.requires_grad_()
 
 
+def second_backward_through_a_node_that_needs_nothing(lib: Any) -> Any:
+    a = lib.tensor([[1.0, 2.0]], requires_grad=True)
+    with lib.no_grad():
+        view = a.t()
+    loss = (view * view).sum()
+    loss.backward()
+    loss.backward()
+    return a.grad
+
+
 def sum_of_an_inference_tensor(lib: Any) -> Any:
     with lib.inference_mode():
         z = lib.tensor([1.0, 2.0]) * 2
@@ -477,6 +506,9 @@ def sum_of_an_inference_tensor(lib: Any) -> Any:
     pytest.param(data_of_an_inference_tensor, marks=pytest.mark.xfail(strict=True, reason=(
         "Tensor.data drops the inference kind (PyTorch keeps it, with a version counter of "
         "its own)"))),
+    pytest.param(second_backward_through_a_node_that_needs_nothing, marks=pytest.mark.xfail(
+        strict=True, reason="a node none of whose inputs takes a gradient still runs its "
+                            "formula, which reads the saved tensors (the engine's plain path)")),
     pytest.param(sum_of_an_inference_tensor, marks=pytest.mark.xfail(strict=True, reason=(
         "versions of tensors made from an inference tensor outside inference mode"))),
 ], ids=lambda case: case.__name__)
