@@ -221,7 +221,8 @@ class Tensor:
         return self._alias()
 
     def detach_(self) -> Tensor:
-        if self._base is not None and self._base.requires_grad:
+        # any view, of a tensor that needs no gradient too; an inference tensor tracks none
+        if self._base is not None and not self._is_inference:
             raise RuntimeError(  # PyTorch's whole message, DDP's advice included
                 "Can't detach views in-place. Use detach() instead. If you are using "
                 "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "

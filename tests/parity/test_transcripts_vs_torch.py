@@ -71,6 +71,7 @@ class State:
         self.losses: list = []
         self.log: list[str] = []  # what hooks saw, in order
         self.hooks = 0  # hooks registered so far, each named by its number
+        self.handles: list = []
         self.opt = lib.optim.SGD(leaves, lr=0.5)
 
     def pick(self, i: int) -> Any:
@@ -177,7 +178,23 @@ def hook(s: State, a: int, b: int, c: int) -> None:
         s.log.append(f"{label} saw {_shown(lambda: grad)}")
         return grad * 2 if b % 2 else None
 
-    x.register_hook(seen)
+    s.handles.append(x.register_hook(seen))
+
+
+def remove_hook(s: State, a: int, b: int, c: int) -> None:
+    if s.handles:
+        s.handles.pop(a % len(s.handles)).remove()
+
+
+def assign_grad(s: State, a: int, b: int, c: int) -> None:
+    """`.grad = ...` by hand: a copy of another tensor's values, or of another shape/dtype."""
+    x, y = s.pick(a), s.pick(b)
+    x.grad = [lambda: y.detach().clone(), lambda: s.lib.zeros_like(x.detach()),
+              lambda: s.lib.ones(2, 2, dtype=x.dtype), lambda: x.detach().double()][c % 4]()
+
+
+def detach_(s: State, a: int, b: int, c: int) -> None:
+    s.pick(a).detach_()
 
 
 def in_place(s: State, a: int, b: int, c: int) -> None:
@@ -192,7 +209,7 @@ def requires_grad_(s: State, a: int, b: int, c: int) -> None:
 
 STEPS: dict[str, Callable[..., None]] = {f.__name__: f for f in [
     op, view, detach, retain_grad, make_loss, backward, autograd_grad, zero_grad,
-    optimizer_step, hook, in_place, requires_grad_]}
+    optimizer_step, hook, remove_hook, assign_grad, detach_, in_place, requires_grad_]}
 # Ops and backward calls weigh more: most programs must reach a backward with something to show.
 WEIGHTED = ["op"] * 3 + ["make_loss", "backward"] * 2 + sorted(STEPS)
 
@@ -388,7 +405,27 @@ def slices_in_a_tuple_key(lib: Any) -> Any:
     return names, errors
 
 
+def _made_in_inference_mode(lib: Any) -> Any:
+    with lib.inference_mode():
+        return lib.tensor([1.0, 2.0]) * 2
+
+
+def detach_of_a_view_of_a_tensor_without_grad(lib: Any) -> Any:
+    """PyTorch refuses detach_() on any view, not only on a view of a tensor needing grad."""
+    outcomes = []
+    for make in [lambda: lib.tensor([1.0, 2.0])[:1],
+                 lambda: lib.tensor([1.0, 2.0], requires_grad=True).detach()[:1],
+                 lambda: lib.tensor([1.0, 2.0], requires_grad=True).detach(),
+                 lambda: _made_in_inference_mode(lib).unsqueeze(0)]:
+        try:
+            outcomes.append(make().detach_())
+        except RuntimeError as error:
+            outcomes.append(str(error))
+    return outcomes
+
+
 @pytest.mark.parametrize("case", [
+    detach_of_a_view_of_a_tensor_without_grad,
     slices_in_a_tuple_key,
     captured_before_the_hooks_of_a_node_that_runs,
     captured_after_the_hooks_of_a_node_that_ends_a_path,
