@@ -252,11 +252,12 @@ NUMBER = re.compile(r"-?\d+\.\d+")
 
 
 def _float32_rounding(ours: str, theirs: str, case: tuple) -> bool:
-    """The same line but for printed numbers a float32 unit or two apart (plus the printing's
-    own rounding): numpy's exp against PyTorch's vectorised one, a sum in another order."""
+    """The same line but for printed numbers a few float32 units apart (plus the printing's
+    own rounding): numpy's exp against PyTorch's vectorised one, a sum in another order; exp
+    multiplies a unit's difference in its argument by the argument (exp(8): 8 units)."""
     if NUMBER.sub("#", ours) != NUMBER.sub("#", theirs):
         return False
-    return all(abs(float(a) - float(b)) <= 2 * np.spacing(np.float32(abs(float(b))))
+    return all(abs(float(a) - float(b)) <= 16 * np.spacing(np.float32(abs(float(b))))
                + 1.5 * 10 ** -len(a.split(".")[1])
                for a, b in zip(NUMBER.findall(ours), NUMBER.findall(theirs)))
 
@@ -277,7 +278,8 @@ KNOWN: dict[str, Callable[[str, str, tuple], bool]] = {
         or (" saw " in ours and " saw " in theirs)
         or ours.count("grad_fn=") != theirs.count("grad_fn=")
         or any(_differs_by(text)(ours, theirs, case) for text in [
-            "ToCopyBackward0", "Inference tensors cannot be saved for backward"])),
+            "ToCopyBackward0", "Inference tensors cannot be saved for backward",
+            "saved tensor that has been detached in-place"])),
     # an inference tensor times a view made with grad mode off: PyTorch saves it, minigrad
     # refuses as it does for an inference tensor times a leaf.
     "inference tensor times a no-grad view": _differs_by(
