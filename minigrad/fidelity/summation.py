@@ -23,18 +23,20 @@ _LEVELS = 4  # levels of the cascade
 
 def sum_like_torch(data: np.ndarray, dims: Any = None, keepdims: bool = False) -> np.ndarray:
     """`data.sum(axis=dims, keepdims=keepdims)`, in PyTorch's order where minigrad repeats it."""
-    if _in_torchs_order(data, dims):
-        result = np.asarray(_total(data))
-        return result.reshape((1,) * data.ndim) if keepdims else result
-    return np.asarray(np.add.reduce(data, axis=dims, keepdims=keepdims))  # (`data.sum`'s call)
+    summed = _summed_in_torchs_order(data, dims)
+    if summed is None:
+        return np.asarray(np.add.reduce(data, axis=dims, keepdims=keepdims))  # (`data.sum`'s)
+    return summed.reshape(_kept_shape(data.shape, dims, keepdims))
 
 
 def mean_like_torch(data: np.ndarray, dims: Any = None, keepdims: bool = False) -> np.ndarray:
     """`data.mean(axis=dims, keepdims=keepdims)` in data's dtype; PyTorch divides its sum by the
-    count, so the mean of a whole tensor is `sum_like_torch` divided."""
-    if _in_torchs_order(data, dims) and data.size:
-        mean = _total(data) / data.dtype.type(data.size)
-        return np.asarray(mean, dtype=data.dtype).reshape((1,) * data.ndim if keepdims else ())
+    count (ATen's mean_out: `sum_out(...).div_(count)`), so a mean is `sum_like_torch` divided."""
+    summed = _summed_in_torchs_order(data, dims) if data.size else None
+    if summed is not None:
+        count = data.dtype.type(data.size // max(1, summed.size))
+        mean = np.asarray(summed / count, dtype=data.dtype)
+        return mean.reshape(_kept_shape(data.shape, dims, keepdims))
     if not data.size:  # nan (or an empty result), silently, as PyTorch: numpy warns
         with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
             warnings.simplefilter("ignore", RuntimeWarning)
@@ -42,52 +44,129 @@ def mean_like_torch(data: np.ndarray, dims: Any = None, keepdims: bool = False) 
     return np.asarray(data.mean(axis=dims, keepdims=keepdims), dtype=data.dtype)
 
 
-def _in_torchs_order(data: np.ndarray, dims: Any) -> bool:
-    """Whether `data` summed over `dims` (None: all) is a sum whose order minigrad repeats: of
-    every element of a contiguous float tensor that PyTorch sums in one thread."""
-    sums_everything = dims is None or (len(dims) >= data.ndim
-                                       and set(dims) == set(range(data.ndim)))
-    return (sums_everything and data.dtype in _LANES and data.size <= GRAIN_SIZE
-            and data.flags.c_contiguous)
+def _kept_shape(shape: tuple, dims: Any, keepdims: bool) -> tuple:
+    """The shape of `shape` summed over `dims` (None: all)."""
+    if dims is None:
+        return (1,) * len(shape) if keepdims else ()
+    summed = {d % len(shape) for d in dims} if shape else set()
+    return tuple(1 if d in summed else s for d, s in enumerate(shape)
+                 if keepdims or d not in summed)
 
 
-def _multi_row_sum(rows: np.ndarray) -> np.ndarray:
-    """rows: (size, ILP, ...) -> ILP partial sums, cascaded as ATen's multi_row_sum."""
-    size = rows.shape[0]
-    level_power = max(4, (math.ceil(math.log2(size)) if size > 1 else 0) // _LEVELS)
-    level_step = 1 << level_power
-    level_mask = level_step - 1
-    acc = np.zeros((_LEVELS, *rows.shape[1:]), dtype=rows.dtype)
-    i = 0
-    while i + level_step <= size:
-        for _ in range(level_step):
-            acc[0] += rows[i]
-            i += 1
-        for j in range(1, _LEVELS):
-            acc[j] += acc[j - 1]
-            acc[j - 1] = 0
-            if i & (level_mask << (j * level_power)):
-                break
-    for k in range(i, size):
-        acc[0] += rows[k]
-    for j in range(1, _LEVELS):
-        acc[0] += acc[j]
-    return acc[0]
+def _summed_in_torchs_order(data: np.ndarray, dims: Any) -> np.ndarray | None:
+    """`data` summed over `dims` (None: all) in the order of ATen's cascade_sum, flat (one
+    value per output element, in order), or None where minigrad does not repeat that order:
+    other than float32/float64, not C-contiguous, empty, or a whole sum PyTorch splits among
+    threads (more than GRAIN_SIZE elements).
+
+    PyTorch's TensorIterator drops dimensions of size 1 and merges neighbours of the same kind,
+    so a contiguous tensor summed over neighbouring dimensions is (outer, summed, inner). With
+    inner 1, each row is summed as a whole tensor is (`_totals`). Otherwise each column is
+    summed down the rows (ATen's vectorized or scalar "outer" sum): columns in blocks of 4
+    vectors (4 columns when there are fewer than a vector's) by a cascade of their own
+    (`_cascade`), the rest by `_row_sum`. Summed dimensions apart: `_apart_summed`. A partial sum of many elements is split among threads
+    only along the kept columns, in whole blocks, so its order does not depend on the threads."""
+    if data.dtype not in _LANES or not data.flags.c_contiguous or not data.size:
+        return None
+    summed = set(range(data.ndim)) if dims is None else {d % data.ndim for d in dims}
+    if len(summed) == data.ndim:  # a whole tensor
+        return np.asarray(_total(data)).reshape(1) if data.size <= GRAIN_SIZE else None
+    sizes = [(s, d in summed) for d, s in enumerate(data.shape) if s != 1]
+    kinds = [is_summed for _, is_summed in sizes]
+    if True not in kinds:  # nothing summed but ones (or nothing): PyTorch adds each value to 0
+        return None if not summed else (data + data.dtype.type(0)).reshape(-1)
+    first, count = kinds.index(True), kinds.count(True)
+    if kinds[first:first + count] != [True] * count:
+        return _apart_summed(data, summed)
+    outer = math.prod(s for s, _ in sizes[:first])
+    rows = math.prod(s for s, _ in sizes[first:first + count])
+    inner = math.prod(s for s, _ in sizes[first + count:])
+    if outer * inner == 1:  # a whole tensor in all but its ones
+        return np.asarray(_total(data)).reshape(1) if data.size <= GRAIN_SIZE else None
+    if inner == 1:
+        return _totals(data.reshape(outer, rows))
+    columns = data.reshape(outer, rows, inner).transpose(1, 0, 2)  # (summed, outer, inner)
+    lanes = _LANES[data.dtype]
+    block = _ILP * lanes if inner >= lanes else _ILP
+    cascaded = inner // block * block
+    if cascaded == inner:
+        return _cascade(columns).reshape(-1)
+    if not cascaded:
+        return _row_sum(columns).reshape(-1)
+    return np.concatenate((_cascade(columns[:, :, :cascaded]),
+                           _row_sum(columns[:, :, cascaded:])), axis=1).reshape(-1)
+
+
+def _apart_summed(data: np.ndarray, summed: set) -> np.ndarray:
+    """`data` summed over dimensions that are not all next to each other: PyTorch sums each row
+    of the last run of summed dimensions (as `_totals` where that run is the last dimension,
+    else by `_row_sum`), and adds those rows' sums to the output one by one, from 0, in the
+    order of the other summed dimensions."""
+    last = max(d for d in summed if data.shape[d] != 1)
+    run = [last]  # (with the ones between, which PyTorch drops)
+    while run[-1] and (run[-1] - 1 in summed or data.shape[run[-1] - 1] == 1):
+        run.append(run[-1] - 1)
+    others = [d for d in sorted(summed) if d not in run]
+    kept = [d for d in range(data.ndim) if d not in summed and d not in run]
+    row = math.prod(data.shape[d] for d in run)
+    rows = data.transpose(kept + others + sorted(run)).reshape(-1, row)
+    innermost = all(s == 1 for s in data.shape[last + 1:])
+    totals = _totals(rows) if innermost else _row_sum(rows.T)
+    return _added_from_zero((totals.reshape(-1, math.prod(data.shape[d] for d in others)).T,))
+
+
+def _cascade(values: np.ndarray) -> np.ndarray:
+    """values: (size, ...) summed over the first axis, each column in the order of ATen's
+    multi_row_sum: rows added one by one into level 0, whose sum goes up a level every
+    2**power rows, level j's up every 2**(power*(j+1)) rows; the levels added into level 0 last.
+    Each level's running sums are numpy's `add.accumulate`, which adds one row after the other:
+    the sums of whole steps of each level at once, then what each level holds at the end."""
+    size = values.shape[0]
+    step = 1 << max(4, (size - 1).bit_length() // _LEVELS if size else 0)
+    level, held = values, []
+    for _ in range(_LEVELS - 1):
+        whole = level.shape[0] - level.shape[0] % step
+        held.append(level[whole:])
+        if not whole:
+            break
+        steps = level[:whole].reshape(whole // step, step, *level.shape[1:])
+        level = np.add.accumulate(steps, axis=1)[:, -1]
+    else:
+        held.append(level)
+    above = [np.add.accumulate(sums, axis=0)[-1:] for sums in held[1:] if len(sums)]
+    return _added_from_zero((held[0], *above))
+
+
+def _added_from_zero(parts: tuple) -> np.ndarray:
+    """The rows of `parts`, (m, ...) arrays, added one after the other to 0 (a sum that starts
+    from 0 is never -0.0, as PyTorch's accumulators are not)."""
+    zero = np.zeros((1, *parts[0].shape[1:]), dtype=parts[0].dtype)
+    return np.add.accumulate(np.concatenate((zero, *parts)), axis=0)[-1]
 
 
 def _row_sum(values: np.ndarray) -> np.ndarray:
-    """values: (n, ...) summed over the first axis with 4 accumulators (ATen's row_sum)."""
-    n = values.shape[0]
-    n_ilp = n // _ILP
+    """values: (n, ...) summed over the first axis as ATen's row_sum: the rows in 4 interleaved
+    accumulators (`_cascade` of the rows taken 4 at a time), the rows left over added into the
+    first, then the other 3."""
+    n_ilp = values.shape[0] // _ILP
     if n_ilp:
-        partial = _multi_row_sum(values[:n_ilp * _ILP].reshape(n_ilp, _ILP, *values.shape[1:]))
+        partial = _cascade(values[:n_ilp * _ILP].reshape(n_ilp, _ILP, *values.shape[1:]))
     else:
         partial = np.zeros((_ILP, *values.shape[1:]), dtype=values.dtype)
-    for k in range(n_ilp * _ILP, n):
-        partial[0] += values[k]
-    for k in range(1, _ILP):
-        partial[0] += partial[k]
-    return partial[0]
+    return _added_from_zero((partial[:1], values[n_ilp * _ILP:], partial[1:]))
+
+
+def _totals(rows: np.ndarray) -> np.ndarray:
+    """rows: (m, n), each row summed as ATen's vectorized_inner_sum sums it (as `_total` sums a
+    whole tensor): vectors of 8 float32 (4 float64) by `_row_sum`, then from 0 the elements
+    left over and the lanes; a row shorter than a vector by the scalar `_row_sum`."""
+    lanes = _LANES[rows.dtype]
+    m, n = rows.shape
+    if n < lanes:
+        return _row_sum(rows.T)
+    n_vectors = n // lanes
+    vectors = rows[:, :n_vectors * lanes].reshape(m, n_vectors, lanes).transpose(1, 0, 2)
+    return _added_from_zero((rows[:, n_vectors * lanes:].T, _row_sum(vectors).T))
 
 
 def _total(data: np.ndarray) -> np.generic:
