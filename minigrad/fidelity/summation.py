@@ -64,24 +64,26 @@ def _summed_in_torchs_order(data: np.ndarray, dims: Any) -> np.ndarray | None:
     inner 1, each row is summed as a whole tensor is (`_totals`). Otherwise each column is
     summed down the rows (ATen's vectorized or scalar "outer" sum): columns in blocks of 4
     vectors (4 columns when there are fewer than a vector's) by a cascade of their own
-    (`_cascade`), the rest by `_row_sum`. Summed dimensions apart: `_apart_summed`. A partial sum of many elements is split among threads
-    only along the kept columns, in whole blocks, so its order does not depend on the threads."""
+    (`_cascade`), the rest by `_row_sum`. Summed dimensions apart: `_apart_summed`. A partial
+    sum of many elements is split among threads only along the kept columns, in whole blocks,
+    so its order does not depend on the threads."""
     if data.dtype not in _LANES or not data.flags.c_contiguous or not data.size:
         return None
-    summed = set(range(data.ndim)) if dims is None else {d % data.ndim for d in dims}
-    if len(summed) == data.ndim:  # a whole tensor
-        return np.asarray(_total(data)).reshape(1) if data.size <= GRAIN_SIZE else None
-    sizes = [(s, d in summed) for d, s in enumerate(data.shape) if s != 1]
-    kinds = [is_summed for _, is_summed in sizes]
-    if True not in kinds:  # nothing summed but ones (or nothing): PyTorch adds each value to 0
-        return None if not summed else (data + data.dtype.type(0)).reshape(-1)
-    first, count = kinds.index(True), kinds.count(True)
-    if kinds[first:first + count] != [True] * count:
-        return _apart_summed(data, summed)
-    outer = math.prod(s for s, _ in sizes[:first])
-    rows = math.prod(s for s, _ in sizes[first:first + count])
-    inner = math.prod(s for s, _ in sizes[first + count:])
-    if outer * inner == 1:  # a whole tensor in all but its ones
+    if data.ndim == 2 and (dims == (0,) or dims == (1,)) and 1 not in data.shape:
+        outer, rows, inner = (1, *data.shape) if dims == (0,) else (*data.shape, 1)
+    else:  # (the common sums of a matrix, above, without the general steps)
+        summed = set(range(data.ndim)) if dims is None else {d % data.ndim for d in dims}
+        sizes = [(s, d in summed) for d, s in enumerate(data.shape) if s != 1]
+        kinds = [is_summed for _, is_summed in sizes]
+        if True not in kinds and len(summed) < data.ndim:  # nothing summed but ones, if any:
+            return None if not summed else (data + data.dtype.type(0)).reshape(-1)  # (0 + x)
+        first, count = kinds.index(True) if True in kinds else 0, kinds.count(True)
+        if kinds[first:first + count] != [True] * count:
+            return _apart_summed(data, summed)
+        outer = math.prod(s for s, _ in sizes[:first])
+        rows = math.prod(s for s, _ in sizes[first:first + count])
+        inner = math.prod(s for s, _ in sizes[first + count:])
+    if outer * inner == 1:  # a whole tensor (but for ones)
         return np.asarray(_total(data)).reshape(1) if data.size <= GRAIN_SIZE else None
     if inner == 1:
         return _totals(data.reshape(outer, rows))
@@ -89,12 +91,12 @@ def _summed_in_torchs_order(data: np.ndarray, dims: Any) -> np.ndarray | None:
     lanes = _LANES[data.dtype]
     block = _ILP * lanes if inner >= lanes else _ILP
     cascaded = inner // block * block
-    if cascaded == inner:
-        return _cascade(columns).reshape(-1)
     if not cascaded:
         return _row_sum(columns).reshape(-1)
-    return np.concatenate((_cascade(columns[:, :, :cascaded]),
-                           _row_sum(columns[:, :, cascaded:])), axis=1).reshape(-1)
+    blocks = _cascade(columns[:, :, :cascaded], from_zero=True)
+    if cascaded == inner:
+        return blocks.reshape(-1)
+    return np.concatenate((blocks, _row_sum(columns[:, :, cascaded:])), axis=1).reshape(-1)
 
 
 def _apart_summed(data: np.ndarray, summed: set) -> np.ndarray:
@@ -115,33 +117,47 @@ def _apart_summed(data: np.ndarray, summed: set) -> np.ndarray:
     return _added_from_zero((totals.reshape(-1, math.prod(data.shape[d] for d in others)).T,))
 
 
-def _cascade(values: np.ndarray) -> np.ndarray:
+def _cascade(values: np.ndarray, from_zero: bool = False) -> np.ndarray:
     """values: (size, ...) summed over the first axis, each column in the order of ATen's
     multi_row_sum: rows added one by one into level 0, whose sum goes up a level every
     2**power rows, level j's up every 2**(power*(j+1)) rows; the levels added into level 0 last.
-    Each level's running sums are numpy's `add.accumulate`, which adds one row after the other:
-    the sums of whole steps of each level at once, then what each level holds at the end."""
+    By levels: the sums of each level's whole steps at once, then what each level holds. Only
+    a sum that starts from 0 is never -0.0 (`from_zero`, for a result; a sum added on to
+    others needs not: the sign of a zero shows in no sum but zero)."""
     size = values.shape[0]
     step = 1 << max(4, (size - 1).bit_length() // _LEVELS if size else 0)
+    if size < step and not from_zero:  # (the rows of a bias's gradient up to 63)
+        return _in_order(values)
     level, held = values, []
     for _ in range(_LEVELS - 1):
         whole = level.shape[0] - level.shape[0] % step
         held.append(level[whole:])
         if not whole:
             break
-        steps = level[:whole].reshape(whole // step, step, *level.shape[1:])
-        level = np.add.accumulate(steps, axis=1)[:, -1]
+        level = _in_order(level[:whole].reshape(whole // step, step, *level.shape[1:]), 1)
     else:
         held.append(level)
-    above = [np.add.accumulate(sums, axis=0)[-1:] for sums in held[1:] if len(sums)]
-    return _added_from_zero((held[0], *above))
+    above = [_in_order(sums)[None] if len(sums) > 1 else sums for sums in held[1:] if len(sums)]
+    if from_zero:
+        return _added_from_zero((held[0], *above))
+    return _in_order(np.concatenate((held[0], *above)))
+
+
+def _in_order(values: np.ndarray, axis: int = 0) -> np.ndarray:
+    """values summed over `axis` one row after the other. numpy's add.reduce adds so over an
+    axis that is not the innermost in memory (it sums pairwise only along the innermost): a
+    C-contiguous array with 2 or more values after `axis`. Otherwise a copy makes it one; with
+    one value per row, add.accumulate (4 times dearer), which adds in order whatever the axis."""
+    if math.prod(values.shape[axis + 1:]) < 2:
+        return np.add.accumulate(values, axis=axis).take(-1, axis=axis)
+    return np.add.reduce(np.ascontiguousarray(values), axis=axis)
 
 
 def _added_from_zero(parts: tuple) -> np.ndarray:
     """The rows of `parts`, (m, ...) arrays, added one after the other to 0 (a sum that starts
     from 0 is never -0.0, as PyTorch's accumulators are not)."""
     zero = np.zeros((1, *parts[0].shape[1:]), dtype=parts[0].dtype)
-    return np.add.accumulate(np.concatenate((zero, *parts)), axis=0)[-1]
+    return _in_order(np.concatenate((zero, *parts)))
 
 
 def _row_sum(values: np.ndarray) -> np.ndarray:
@@ -194,8 +210,8 @@ _SHORTEST_LEVEL_POWER = 4
 
 def _short_total(flat: np.ndarray, lanes: int) -> np.generic:
     """`_total` of fewer than 64 vectors, where the cascade has one level and every step above
-    is a plain running sum, done by numpy's `add.accumulate` (which adds in order, one row
-    after the other) in 3 calls instead of a Python loop per row. The same additions in the
+    is a plain running sum, done by `_in_order` twice and `add.accumulate` once (each adds in
+    order, one row after the other) instead of a Python loop per row. The same additions in the
     same order: the rows of 4 vectors, then the vectors left over and the other 3
     accumulators into the first, then the elements left over and the 8 lanes into 0. (The
     running sums start from their first row, not from 0: that changes only the sign of a zero
@@ -206,11 +222,10 @@ def _short_total(flat: np.ndarray, lanes: int) -> np.generic:
     vectors = flat[:n_vectors * lanes].reshape(n_vectors, lanes)
     if n_rows:
         rows = vectors[:n_rows * _ILP].reshape(n_rows, _ILP, lanes)
-        partial = np.add.accumulate(rows, axis=0)[-1]
+        partial = _in_order(rows)
     else:
         partial = np.zeros((_ILP, lanes), dtype=flat.dtype)
-    vector_sum = np.add.accumulate(
-        np.concatenate((partial[:1], vectors[n_rows * _ILP:], partial[1:])), axis=0)[-1]
+    vector_sum = _in_order(np.concatenate((partial[:1], vectors[n_rows * _ILP:], partial[1:])))
     last = np.concatenate((np.zeros(1, dtype=flat.dtype), flat[n_vectors * lanes:], vector_sum))
     return np.add.accumulate(last)[-1]
 
