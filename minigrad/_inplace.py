@@ -336,6 +336,8 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     if (t._multi_output_view or t._custom_function_view) and not advanced:
         check_inplace(index(t, key))  # PyTorch's message names the view written through
     scalar = not isinstance(value, Tensor)
+    if not (scalar or advanced) and overlaps_in_part(t._data[key], value._data):
+        raise RuntimeError(ERR_PARTIAL_OVERLAP)  # PyTorch's copy_ into t[key] refuses it
     if scalar:
         value = Tensor(np.asarray(value, dtype=t._data.dtype))
     elif value.dtype is not t.dtype:

@@ -33,6 +33,9 @@ class _PerThread(threading.local):
 
 state = _State()
 _thread = _PerThread()
+# Told when the mode turns on or off: function.links_in_full_while_modes_are_on, which sends
+# the nodes made meanwhile through the path that records their stack (this module sits below)
+on_change: list = []
 
 
 def is_anomaly_enabled() -> bool:
@@ -48,8 +51,8 @@ def is_anomaly_check_nan_enabled() -> bool:
 def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
     """Turn anomaly detection on or off, without a warning (what set_detect_anomaly calls)."""
     state.enabled, state.check_nan = bool(enabled), bool(check_nan)
-    from .function import links_in_full_while_modes_are_on  # (function.py imports this module)
-    links_in_full_while_modes_are_on()
+    for told in on_change:
+        told()
 
 
 class detect_anomaly:  # noqa: N801 - PyTorch's name

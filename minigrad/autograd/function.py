@@ -33,8 +33,8 @@ class FunctionCtx:
     # Whether the outputs are linked by `_connect`, the general path, rather than in
     # `_apply_builtin`: set here when forward marks an output dirty or non-differentiable, on
     # the node class of an op with optional tensor arguments, and on every node while anomaly
-    # mode or saved_tensors_hooks are on (`links_in_full_while`). One test per op for all of
-    # them: what a step does not use costs it one attribute read.
+    # mode or saved_tensors_hooks are on (`links_in_full_while_modes_are_on`). One test per op
+    # for all of them: what a step does not use costs it one attribute read.
     _links_in_full = False
 
     def save_for_backward(self, *tensors: Any) -> None:
@@ -87,6 +87,10 @@ class BackwardFunction(FunctionCtx, Node):
     _num_args = 0  # 0: as many as next_functions
     _tensor_positions: tuple | None = None  # None: every argument was a tensor
     _unpacks_through_hooks = False  # saved under saved_tensors_hooks (saved_hooks.py)
+    # FunctionCtx's flag again, on this class itself: links_in_full_while_modes_are_on sets it
+    # here while anomaly mode or saved_tensors_hooks are on. A name added to a class after the
+    # fact is what the checks' integrity snapshot reports as the notebook's own code.
+    _links_in_full = False
 
     def name(self) -> str:
         return self._qualname
@@ -607,6 +611,10 @@ def links_in_full_while_modes_are_on() -> None:
     on, every node's outputs are linked by `_connect`, which records where the op was made
     (anomaly.py) and packs what it saves through the hooks (saved_hooks.py)."""
     BackwardFunction._links_in_full = anomaly.state.enabled or saved_hooks.entered > 0
+
+
+anomaly.on_change.append(links_in_full_while_modes_are_on)
+saved_hooks.on_change.append(links_in_full_while_modes_are_on)
 
 
 def _saved_number(number: Any, ctx: BackwardFunction) -> SavedTensor:

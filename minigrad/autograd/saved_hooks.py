@@ -44,11 +44,14 @@ ERR_PACK_IN_PLACE = (
     "hook.")
 
 
+# Told when a context is entered or left: function.links_in_full_while_modes_are_on, which
+# sends the nodes made meanwhile through the path that packs what they save (function._connect)
+on_change: list = []
+
+
 def _links_in_full_while_on() -> None:
-    """Nodes made while hooks are on are linked by function._connect, which packs what they
-    save (function.links_in_full_while_modes_are_on; function.py imports this module)."""
-    from .function import links_in_full_while_modes_are_on
-    links_in_full_while_modes_are_on()
+    for told in on_change:
+        told()
 
 
 class saved_tensors_hooks:  # noqa: N801 - PyTorch's name

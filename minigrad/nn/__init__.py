@@ -11,7 +11,7 @@ from .embedding import Embedding
 from .layers import CrossEntropyLoss, LeakyReLU, Linear, MSELoss, PReLU, ReLU, Sigmoid, Tanh
 from .lazy import (LazyBatchNorm1d, LazyBatchNorm2d, LazyConv1d, LazyConv2d, LazyLinear,
                    UninitializedParameter)
-from .margin_losses import (GaussianNLLLoss, HingeEmbeddingLoss, MarginRankingLoss,
+from .margin_losses import (CTCLoss, GaussianNLLLoss, HingeEmbeddingLoss, MarginRankingLoss,
                             MultiLabelMarginLoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
                             NLLLoss2d, PairwiseDistance, PoissonNLLLoss, SoftMarginLoss,
                             TripletMarginLoss, TripletMarginWithDistanceLoss)
@@ -23,7 +23,8 @@ from .padding import (ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad
                       ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
                       ReplicationPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d)
 from .pixelshuffle import PixelShuffle, PixelUnshuffle
-from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool2d
+from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,
+                      AvgPool1d, AvgPool2d, MaxPool2d)
 from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from ._upsample import Upsample
 from .tutorial_layers import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CosineSimilarity,
@@ -34,6 +35,8 @@ __all__ = [
            "AdaptiveLogSoftmaxWithLoss",
            "AdaptiveAvgPool1d",
            "AdaptiveAvgPool2d",
+           "AdaptiveMaxPool1d",
+           "AdaptiveMaxPool2d",
            "AvgPool1d",
            "AvgPool2d",
            "BCELoss",
@@ -49,6 +52,7 @@ __all__ = [
            "Conv3d",
            "ConvTranspose1d",
            "ConvTranspose2d",
+           "CTCLoss",
            "CosineEmbeddingLoss",
            "CosineSimilarity",
            "CrossEntropyLoss",

@@ -119,30 +119,24 @@ class MultiMarginLoss(Function):
         dtype = data.dtype.type
         picked = data[rows, labels]
         w = None if weight is None else weight._data.reshape(-1).astype(data.dtype)[labels]
-        terms = []  # each other class's term, in the kernel's order, and the violated ones
-        for d in range(data.shape[1]):
-            z = dtype(margin) - picked + data[:, d]
-            z = np.where((z > 0) & (labels != d), z, dtype(0))
-            h = z if p == 1 else z * z
-            terms.append(h if w is None else h * w)
+        # the kernel's steps, class by class: a term z or z² where z = margin - x[y] + x[d] > 0
+        # (times weight[y]) added to the frame's sum; its gradient g or 2 g z (times weight[y])
+        # with g = 1/classes (1/all for the mean) in the input's dtype, taken from x[y]'s
+        g = dtype(1.0 / data.size if reduction == "mean" else 1.0 / data.shape[1])
         sums = np.zeros(data.shape[0], data.dtype)
-        for h in terms:
-            sums = sums + h
-        sums = sums / dtype(data.shape[1])
-        # PyTorch's kernel: a frame's terms one by one, then for g, 1/classes (or 1/all for
-        # the mean) in the input's dtype, h = g or 2 g z, times weight[y]
-        n_all = data.shape[0] * data.shape[1]
-        g = dtype(1.0 / n_all if reduction == "mean" else 1.0 / data.shape[1])
         local = np.zeros_like(data)
         target_grad = np.zeros(data.shape[0], data.dtype)
         for d in range(data.shape[1]):
             z = dtype(margin) - picked + data[:, d]
             violated = (z > 0) & (labels != d)
-            h = np.full(z.shape, g) if p == 1 else dtype(2) * g * z
-            h = h if w is None else h * w
+            term, h = (z, np.full(z.shape, g)) if p == 1 else (z * z, dtype(2) * g * z)
+            if w is not None:
+                term, h = term * w, h * w
+            sums = sums + np.where(violated, term, dtype(0))
             h = np.where(violated, h, dtype(0))
             target_grad = np.where(violated, target_grad - h, target_grad)
             local[:, d] = h
+        sums = sums / dtype(data.shape[1])
         local[rows, labels] = target_grad
         ctx.local, ctx.shape = local, x.shape
         ctx.save_for_backward(x, target, weight)

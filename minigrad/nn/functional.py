@@ -1,7 +1,8 @@
 """minigrad.nn.functional: torch.nn.functional's activations, linear layer, losses,
 convolutions, pooling and padding.
 
-The Functions they use live in `_ops.py`, `_conv.py`, `_pool.py` and `_pad.py`, and carry
+The Functions they use live in `_ops.py`, `_conv.py`, `_pool.py`, `_pad.py` and the like (the
+rarer losses in `_margin_losses.py`), and carry
 PyTorch's grad_fn names (AddmmBackward0, LeakyReluBackward0, LogSoftmaxBackward0,
 NllLossBackward0, MseLossBackward0, ConvolutionBackward0, MaxPool2DWithIndicesBackward0, ...)."""
 from __future__ import annotations
@@ -20,18 +21,20 @@ from ..ops.pointwise_more import Xlogy
 from ..ops.selection import where
 from ..ops.shape import SqueezeDimInPlace, _dims
 from ..tensor import Tensor
+from ._adaptive_max_pool import adaptive_max_pool1d, adaptive_max_pool2d
+from ._bce import BinaryCrossEntropy, BinaryCrossEntropyWithLogits
+from ._conv import conv_transpose, convolution
+from ._ctc import ctc_loss
 from ._loss_arguments import broadcast_shape as _broadcast_shape
 from ._loss_arguments import check_reduction as _check_reduction
 from ._loss_arguments import legacy_reduction as _legacy_reduction
 from ._loss_arguments import refuse_grad_of as _refuse_grad_of
-from ._bce import BinaryCrossEntropy, BinaryCrossEntropyWithLogits
-from ._conv import conv_transpose, convolution
-from ._ops import Addmm, LeakyRelu, MseLoss, NllLoss, NllLoss2d, PreluKernel
 from ._margin_losses import (gaussian_nll_loss, hinge_embedding_loss, margin_ranking_loss,
                              multi_margin_loss, multilabel_margin_loss,
                              multilabel_soft_margin_loss, pairwise_distance, poisson_nll_loss,
                              soft_margin_loss, triplet_margin_loss,
                              triplet_margin_with_distance_loss)
+from ._ops import Addmm, LeakyRelu, MseLoss, NllLoss, NllLoss2d, PreluKernel
 from ._pad import pad
 from ._pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 from ._pool1d import adaptive_avg_pool1d, avg_pool1d
@@ -46,6 +49,8 @@ from .normalization import batch_norm, instance_norm, layer_norm
 __all__ = [
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
+    "adaptive_max_pool1d",
+    "adaptive_max_pool2d",
     "avg_pool1d",
     "avg_pool2d",
     "batch_norm",
@@ -59,6 +64,7 @@ __all__ = [
     "cosine_embedding_loss",
     "cosine_similarity",
     "cross_entropy",
+    "ctc_loss",
     "dropout",
     "dropout1d",
     "dropout2d",
@@ -511,8 +517,6 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     """x1·x2 / (|x1| |x2|) along dim, each norm at least eps; PyTorch divides each by its norm
     first, and so does minigrad (grad_fn SumBackward1). Each norm is clamped in a copy
     (CloneBackward0, as PyTorch's graph has): the norm's node saves its result."""
-    from .. import _grad_mode
-
     if x1.shape != x2.shape:  # PyTorch expands both (expand_outplace), even one of full shape
         shape = _broadcast_shape(x1.shape, x2.shape)
         x1, x2 = x1.expand(shape), x2.expand(shape)

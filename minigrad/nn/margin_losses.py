@@ -1,14 +1,16 @@
 """torch.nn's margin and likelihood loss modules beyond the common ones (see _margin_losses.py
-for what each computes), PairwiseDistance, and the deprecated NLLLoss2d. Each keeps its
+and _ctc.py for what each computes), PairwiseDistance, and the deprecated NLLLoss2d. Each keeps its
 `reduction` (or what the deprecated size_average and reduce flags say, with PyTorch's warning)
 and its options as attributes, and prints as PyTorch's do."""
 from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
+from typing import Any
 
 from ..tensor import Tensor
 from . import _margin_losses as F
+from ._ctc import ctc_loss
 from ._loss_arguments import legacy_reduction
 from .module import Module
 from .tutorial_layers import NLLLoss
@@ -145,6 +147,18 @@ class TripletMarginWithDistanceLoss(_Loss):
         return F.triplet_margin_with_distance_loss(
             anchor, positive, negative, distance_function=self.distance_function,
             margin=self.margin, swap=self.swap, reduction=self.reduction)
+
+
+class CTCLoss(_Loss):
+    def __init__(self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False
+                 ) -> None:
+        super().__init__(reduction=reduction)
+        self.blank, self.zero_infinity = blank, zero_infinity
+
+    def forward(self, log_probs: Tensor, targets: Tensor, input_lengths: Any,
+                target_lengths: Any) -> Tensor:
+        return ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank,
+                        self.reduction, self.zero_infinity)
 
 
 class NLLLoss2d(NLLLoss):

@@ -290,3 +290,25 @@ def test_copies_and_powers_by_overlapping_operands_match(torch: Any) -> None:
     import minigrad
 
     assert _overlapping_copies_and_powers(minigrad) == _overlapping_copies_and_powers(torch)
+
+
+def _overlapping_assignments(lib: Any) -> list:
+    """`a[key] = b` with a basic key is `a[key].copy_(b)` in PyTorch: a `b` that shares part of
+    the memory of `a[key]` is refused; one broadcast, disjoint, the same, or a copy is not."""
+    def case(key: Any, source: Any) -> Any:
+        a = lib.arange(9.0).reshape(3, 3)
+        def run():
+            a[key] = source(a)
+            return a, a._version
+        return _outcome(run)
+    return [case(key, source) for key, source in (
+        (slice(None), lambda a: a.t()), (slice(1, None), lambda a: a[:-1]),
+        ((slice(None), slice(1, None)), lambda a: a[:, :1]), (slice(None), lambda a: a),
+        (slice(0, 1), lambda a: a[2:]), (0, lambda a: a[1]), (1, lambda a: a[0:1]),
+        (slice(1, None), lambda a: a[:-1].double()), (slice(1, None), lambda a: a[:-1] * 1))]
+
+
+def test_assignments_from_overlapping_tensors_match(torch: Any) -> None:
+    import minigrad
+
+    assert _overlapping_assignments(minigrad) == _overlapping_assignments(torch)

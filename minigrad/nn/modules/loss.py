@@ -4,6 +4,6 @@ from ..tutorial_layers import (  # noqa: F401
     BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss, NLLLoss,
     SmoothL1Loss)
 from ..margin_losses import (  # noqa: F401
-    GaussianNLLLoss, HingeEmbeddingLoss, MarginRankingLoss, MultiLabelMarginLoss,
+    CTCLoss, GaussianNLLLoss, HingeEmbeddingLoss, MarginRankingLoss, MultiLabelMarginLoss,
     MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss2d, PoissonNLLLoss, SoftMarginLoss,
     TripletMarginLoss, TripletMarginWithDistanceLoss)
