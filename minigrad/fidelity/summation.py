@@ -69,7 +69,7 @@ def _summed_in_torchs_order(data: np.ndarray, dims: Any) -> np.ndarray | None:
     so its order does not depend on the threads."""
     if data.dtype not in _LANES or not data.flags.c_contiguous or not data.size:
         return None
-    if data.ndim == 2 and (dims == (0,) or dims == (1,)) and 1 not in data.shape:
+    if data.ndim == 2 and (dims == (0,) or dims == (1,)) and 1 not in data.shape[dims[0]:][:1]:
         outer, rows, inner = (1, *data.shape) if dims == (0,) else (*data.shape, 1)
     else:  # (the common sums of a matrix, above, without the general steps)
         summed = set(range(data.ndim)) if dims is None else {d % data.ndim for d in dims}
@@ -143,21 +143,23 @@ def _cascade(values: np.ndarray, from_zero: bool = False) -> np.ndarray:
     return _in_order(np.concatenate((held[0], *above)))
 
 
-def _in_order(values: np.ndarray, axis: int = 0) -> np.ndarray:
+def _in_order(values: np.ndarray, axis: int = 0, initial: Any = None) -> np.ndarray:
     """values summed over `axis` one row after the other. numpy's add.reduce adds so over an
     axis that is not the innermost in memory (it sums pairwise only along the innermost): a
     C-contiguous array with 2 or more values after `axis`. Otherwise a copy makes it one; with
-    one value per row, add.accumulate (4 times dearer), which adds in order whatever the axis."""
+    one value per row, add.accumulate (4 times dearer), which adds in order whatever the axis.
+    `initial`: 0 to add the rows to 0 (to a row's first value otherwise)."""
     if math.prod(values.shape[axis + 1:]) < 2:
+        if initial is not None:
+            values = np.concatenate((np.zeros_like(values.take([0], axis=axis)), values), axis)
         return np.add.accumulate(values, axis=axis).take(-1, axis=axis)
-    return np.add.reduce(np.ascontiguousarray(values), axis=axis)
+    return np.add.reduce(np.ascontiguousarray(values), axis=axis, initial=initial)
 
 
 def _added_from_zero(parts: tuple) -> np.ndarray:
     """The rows of `parts`, (m, ...) arrays, added one after the other to 0 (a sum that starts
     from 0 is never -0.0, as PyTorch's accumulators are not)."""
-    zero = np.zeros((1, *parts[0].shape[1:]), dtype=parts[0].dtype)
-    return _in_order(np.concatenate((zero, *parts)))
+    return _in_order(np.concatenate(parts), initial=0)
 
 
 def _row_sum(values: np.ndarray) -> np.ndarray:
