@@ -137,10 +137,11 @@ def _cascade(values: np.ndarray, from_zero: bool = False) -> np.ndarray:
         level = _in_order(level[:whole].reshape(whole // step, step, *level.shape[1:]), 1)
     else:
         held.append(level)
-    above = [_in_order(sums)[None] if len(sums) > 1 else sums for sums in held[1:] if len(sums)]
-    if from_zero:
-        return _added_from_zero((held[0], *above))
-    return _in_order(np.concatenate((held[0], *above)))
+    total = _in_order(held[0], initial=0 if from_zero else None)
+    for sums in held[1:]:  # each level's sum added into level 0's, in turn
+        if len(sums):
+            total = total + (_in_order(sums) if len(sums) > 1 else sums[0])
+    return total
 
 
 def _in_order(values: np.ndarray, axis: int = 0, initial: Any = None) -> np.ndarray:
@@ -153,6 +154,8 @@ def _in_order(values: np.ndarray, axis: int = 0, initial: Any = None) -> np.ndar
         if initial is not None:
             values = np.concatenate((np.zeros_like(values.take([0], axis=axis)), values), axis)
         return np.add.accumulate(values, axis=axis).take(-1, axis=axis)
+    if initial is None:  # (numpy's `initial=None` would refuse an empty axis)
+        return np.add.reduce(np.ascontiguousarray(values), axis=axis)
     return np.add.reduce(np.ascontiguousarray(values), axis=axis, initial=initial)
 
 
@@ -171,6 +174,8 @@ def _row_sum(values: np.ndarray) -> np.ndarray:
         partial = _cascade(values[:n_ilp * _ILP].reshape(n_ilp, _ILP, *values.shape[1:]))
     else:
         partial = np.zeros((_ILP, *values.shape[1:]), dtype=values.dtype)
+    if n_ilp * _ILP == values.shape[0]:  # nothing left over (a batch of a multiple of 4)
+        return ((partial[0] + partial[1]) + partial[2]) + partial[3] + values.dtype.type(0)
     return _added_from_zero((partial[:1], values[n_ilp * _ILP:], partial[1:]))
 
 
