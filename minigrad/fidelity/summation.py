@@ -26,6 +26,8 @@ def sum_like_torch(data: np.ndarray, dims: Any = None, keepdims: bool = False) -
     summed = _summed_in_torchs_order(data, dims)
     if summed is None:
         return np.asarray(np.add.reduce(data, axis=dims, keepdims=keepdims))  # (`data.sum`'s)
+    if dims == (0,) and not keepdims:  # (a bias's gradient)
+        return summed.reshape(data.shape[1:])
     return summed.reshape(_kept_shape(data.shape, dims, keepdims))
 
 
@@ -150,7 +152,7 @@ def _in_order(values: np.ndarray, axis: int = 0, initial: Any = None) -> np.ndar
     C-contiguous array with 2 or more values after `axis`. Otherwise a copy makes it one; with
     one value per row, add.accumulate (4 times dearer), which adds in order whatever the axis.
     `initial`: 0 to add the rows to 0 (to a row's first value otherwise)."""
-    if math.prod(values.shape[axis + 1:]) < 2:
+    if values.size < 2 * values.shape[axis]:
         if initial is not None:
             values = np.concatenate((np.zeros_like(values.take([0], axis=axis)), values), axis)
         return np.add.accumulate(values, axis=axis).take(-1, axis=axis)
@@ -175,7 +177,7 @@ def _row_sum(values: np.ndarray) -> np.ndarray:
     else:
         partial = np.zeros((_ILP, *values.shape[1:]), dtype=values.dtype)
     if n_ilp * _ILP == values.shape[0]:  # nothing left over (a batch of a multiple of 4)
-        return ((partial[0] + partial[1]) + partial[2]) + partial[3] + values.dtype.type(0)
+        return _in_order(partial, initial=0)
     return _added_from_zero((partial[:1], values[n_ilp * _ILP:], partial[1:]))
 
 
@@ -232,7 +234,10 @@ def _short_total(flat: np.ndarray, lanes: int) -> np.generic:
         partial = _in_order(rows)
     else:
         partial = np.zeros((_ILP, lanes), dtype=flat.dtype)
-    vector_sum = _in_order(np.concatenate((partial[:1], vectors[n_rows * _ILP:], partial[1:])))
+    if n_rows * _ILP == n_vectors:  # no vector left over
+        vector_sum = _in_order(partial)
+    else:
+        vector_sum = _in_order(np.concatenate((partial[:1], vectors[n_rows * _ILP:], partial[1:])))
     last = np.concatenate((np.zeros(1, dtype=flat.dtype), flat[n_vectors * lanes:], vector_sum))
     return np.add.accumulate(last)[-1]
 
