@@ -4,9 +4,13 @@ Float additions round, so the order decides the last bits, and a training loop t
 loss with `.item()` shows them. numpy sums pairwise in blocks of 8; PyTorch (cascade_sum in
 ATen's SumKernel.cpp, x86 with AVX2) reads the data as vectors of 8 floats (4 doubles), keeps 4
 vector accumulators that are themselves summed in a cascade of 4 levels, adds the leftover
-elements one by one, and last the 8 lanes of the vector sum. This module repeats those steps.
-It is used for whole contiguous float tensors of up to 32768 elements, which PyTorch sums in
-one thread; other sums keep numpy's order."""
+elements one by one, and last the 8 lanes of the vector sum; a sum over some dimensions adds
+each column down the rows in cascades of its own (`_summed_in_torchs_order`). This module
+repeats those steps for contiguous float32/float64 arrays: every partial sum (PyTorch splits
+one among threads only along the kept columns, in whole blocks, which keeps each column's
+order), and whole sums of up to 32768 elements, which PyTorch sums in one thread; other sums
+keep numpy's order. Rows are added in order by numpy's add.reduce over an axis that is not the
+innermost in memory, where numpy adds one row after the other (`_in_order`)."""
 from __future__ import annotations
 
 import math
