@@ -245,8 +245,9 @@ print(inspect.getsource(engine.GraphTask.run))
 # (`unbind`'s) gets one buffer slot per output: `add_gradient` puts a gradient in slot `nr`, the
 # index of `next_functions` that your loop skipped as `_`. And a broadcast gradient, like a
 # scalar bias's in `w * x + b`, is summed back to its input's shape (`validate`, from
-# `run_node`) before it travels on. Without `create_graph=True`, gradients travel as numpy
-# arrays, made tensors only where shown: a hook, `.grad`.
+# `run_node`) before it travels on. Gradients travel as numpy arrays, made tensors only where
+# shown: a hook, `.grad`. (When the gradients must themselves be recorded, lesson 15's
+# `create_graph=True`, they travel as tensors instead.)
 #
 # One difference: your `ready` is a plain list, theirs a *priority queue*. PyTorch numbers each
 # node as it is created (its *sequence number*) and, of the ready nodes, runs the one created

@@ -28,7 +28,7 @@ import matplotlib.pyplot as plt
 plt.rcParams["svg.hashsalt"] = "course"  # fixed ids inside the SVG: the same bytes every run
 
 # %% [markdown]
-# ## A gradient with a history
+# ## Differentiating twice
 #
 # Take $y = x^3$ at $x = 1$. By hand, $y' = 3x^2$ and $y'' = 6x$. Notebook 09's
 # `torch.autograd.grad(y, x)` gives the first; passing `create_graph=True` as well asks it to

@@ -117,18 +117,20 @@ print(kept)
 assert kept == 6 + 6 + (6 + 9 + 6) * 2  # layer 1 keeps batch and its tanh; 2 and 3 keep W too
 
 # %% [markdown]
-# ## Checkpointing: keep less, compute twice
+# ## Checkpointing
 #
-# *Checkpointing* keeps only a block's input: `torch.utils.checkpoint.checkpoint(block, h,
-# use_reentrant=False)` runs `block` without keeping what its operations would keep, and when
-# backward reaches the block it runs `block` again to get those tensors back. Here `block` is
-# the one graph from the first section, and it prints each time it runs.
+# *Checkpointing* trades time for memory: `torch.utils.checkpoint.checkpoint(block, h,
+# use_reentrant=False)` gives what `block(h)` gives, and the same gradients, while the graph
+# keeps less. Backward still needs what `block`'s operations would have kept; think about where
+# it can get that from. Here `block` is the graph of the first section, and it prints each time
+# it runs.
 #
 # <details><summary>What will <code>pack</code> see this time, and how often will
 # <code>block</code> run? Click to reveal</summary>
 #
 # One tensor, `block`'s input `x`; `block` runs twice, the second time inside `backward()`,
-# after `x` is unpacked. The gradient is the same as without checkpointing: memory for time.
+# after `x` is unpacked, to make again what its operations keep. The gradient is the same as
+# without checkpointing.
 # </details>
 
 # %%

@@ -258,6 +258,8 @@ def nll_sum_like_torch(values: np.ndarray, kept: np.ndarray) -> np.generic:
     dtype = values.dtype.type
     n = values.shape[0]
     power = max(4, (math.ceil(math.log2(n)) if n > 1 else 0) // _NLL_LEVELS)
+    if n and kept.all():
+        return _nll_cascade_of_all(values, 1 << power)
     mask = (1 << power) - 1
     acc = [dtype(0)] * _NLL_LEVELS
     start = 0
@@ -272,3 +274,32 @@ def nll_sum_like_torch(values: np.ndarray, kept: np.ndarray) -> np.generic:
     segment = values[start:][kept[start:]]
     acc[0] = np.add.accumulate(np.concatenate(([acc[0]], segment)))[-1]
     return np.add.accumulate(np.array([dtype(0), *acc], dtype=values.dtype))[-1]
+
+
+def _nll_cascade_of_all(values: np.ndarray, step: int) -> np.generic:
+    """`nll_sum_like_torch` when no sample is ignored, in a few numpy calls: sample 0 climbs at
+    once to the top level (its index is a multiple of every step); the others fill level 0 in
+    blocks of `step` (samples 1..step, step+1..2·step, ...), each block added to level 1, every
+    `step` of those to level 2, and so on; the top level keeps what it gets."""
+    rest = values[1:]
+    blocked = rest.shape[0] // step * step
+    held = [_in_order(rest[blocked:])]  # what each level holds at the end, from level 0 up
+    items = _in_order(rest[:blocked].reshape(-1, step), axis=1)
+    for _ in range(1, _NLL_LEVELS - 1):
+        if not items.shape[0]:  # the levels above hold 0
+            break
+        grouped = items.shape[0] // step * step
+        held.append(_in_order(items[grouped:]))
+        items = _in_order(items[:grouped].reshape(-1, step), axis=1)
+    held.append(_in_order(np.concatenate((values[:1], items))))
+    return _in_order(np.array(held, dtype=values.dtype))
+
+
+def _in_order(values: np.ndarray, axis: int = 0) -> Any:
+    """0 plus values, added one after the other along `axis`. (Added from the first value and
+    then to 0, which is the same: the two differ only in the sign of a zero along the way, which
+    the last addition to +0 makes +0 either way.)"""
+    zero = values.dtype.type(0)
+    if not values.shape[axis]:
+        return np.zeros(values.shape[:axis] + values.shape[axis + 1:], values.dtype) + zero
+    return np.add.accumulate(values, axis=axis).take(-1, axis=axis) + zero

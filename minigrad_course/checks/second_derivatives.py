@@ -55,7 +55,6 @@ def _passes(function: Callable, f: Callable, x: Tensor, *args: Any) -> dict:
             "grad_filled": x._grad is not None,
             "accumulated": any(run.accumulate for run in runs),
             "recorded": [bool(run.create_graph) for run in runs], "chained": chained,
-            "has_graph": getattr(result, "grad_fn", None) is not None,
             "leaf_with_grad": isinstance(result, Tensor) and result.grad_fn is None
             and result.requires_grad}
 
@@ -68,7 +67,7 @@ def _judge_passes(checks: Checks, which: str, got: dict, passes: int) -> None:
                         "you: write the torch.autograd.grad passes yourself, each through the "
                         "one before's result.")
     checks.expect(not got["grad_filled"] and not got["accumulated"],
-                  f"{which}, backward() ran (or x.grad was filled). Hint: "
+                  f"{which}, backward() ran (or .grad was filled). Hint: "
                   "torch.autograd.grad hands each derivative back and leaves .grad alone.")
     recorded = got["recorded"]
     checks.expect(len(recorded) == passes and got["chained"],

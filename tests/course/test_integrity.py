@@ -36,6 +36,19 @@ def test_a_method_added_to_a_watched_class_is_tampering(monkeypatch: pytest.Monk
     assert "minigrad.nn.layers.Linear.__getattribute__" in snapshot.changes()
 
 
+def test_a_mode_that_sets_a_flag_on_a_node_class_is_no_tampering() -> None:
+    """saved_tensors_hooks and anomaly mode set BackwardFunction._links_in_full while on (a
+    flag declared on its base class): lesson 16 and its exercises use the hooks before their
+    checks run."""
+    snapshot = Snapshot()
+    with minigrad.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+        (minigrad.ones(2, requires_grad=True) * 2).sum().backward()
+    with minigrad.autograd.detect_anomaly():
+        pass
+    snapshot.extend()
+    assert snapshot.changes() == []
+
+
 def test_a_watch_hears_every_pass_however_it_was_started() -> None:
     x = minigrad.tensor([1.0, 2.0], requires_grad=True)
     y = (x * x).sum()

@@ -65,7 +65,7 @@ def nth_derivative(f, x, n):
         result = x.grad
         x.grad = None
     return result""",
-     FAIL("backward() ran (or x.grad was filled)", "leaves .grad alone",
+     FAIL("backward() ran (or .grad was filled)", "leaves .grad alone",
           never=("create_graph",))),
     ("second_derivatives.nth_derivative", """\
 def nth_derivative(f, x, n):
@@ -102,7 +102,7 @@ def penalized_gradient(loss_fn, w):
     total = w.grad
     w.grad = None
     return total""",
-     FAIL("backward() ran (or x.grad was filled)", never=("create_graph",))),
+     FAIL("backward() ran (or .grad was filled)", never=("create_graph",))),
     # 15 lesson build, a Newton step: two passes, the first recorded. The stub, the first
     # pass unrecorded, backward(), finite differences, the slope alone (gradient descent) and
     # a step that is no leaf fail.
@@ -132,7 +132,7 @@ def newton_step(f, x):
     x.grad = None
     with torch.no_grad():
         return (x - slope / curvature).requires_grad_()""",
-     FAIL("backward() ran (or x.grad was filled)", never=("create_graph",))),
+     FAIL("backward() ran (or .grad was filled)", never=("create_graph",))),
     ("second_derivatives.newton_step", """\
 def newton_step(f, x):
     h = 1e-2

@@ -6,11 +6,6 @@
 # Edits: torch.__version__ is not printed; torch.manual_seed(0) added (unseeded); the cells on
 #   the lena image are left out (they read a file and need torchvision and PIL); a cell's
 #   displayed last expression is printed with print().
-# Waits because: `bn_out.mean(0)` of the BatchNorm1d output in training mode prints
-#   -3.5763e-07 on PyTorch and -4.7684e-07 on minigrad for one channel: the normalised values
-#   differ in their last bits, as in `pytorch_introyt_models` (PyTorch's CPU kernel for an input
-#   with one value per channel and sample takes the channels-last statistics path; minigrad
-#   takes both statistics in double). Everything else matches.
 import torch as t
 from torch import nn
 
