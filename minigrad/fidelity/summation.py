@@ -150,16 +150,18 @@ def _cascade(values: np.ndarray, from_zero: bool = False) -> np.ndarray:
     return total
 
 
-def _in_order(values: np.ndarray, axis: int = 0, initial: Any = None) -> np.ndarray:
-    """values summed over `axis` one row after the other. numpy's add.reduce adds so over an
-    axis that is not the innermost in memory (it sums pairwise only along the innermost): a
-    C-contiguous array with 2 or more values after `axis`. Otherwise a copy makes it one; with
-    one value per row, add.accumulate (4 times dearer), which adds in order whatever the axis.
-    `initial`: 0 to add the rows to 0 (to a row's first value otherwise)."""
-    if values.size < 2 * values.shape[axis]:
-        if initial is not None:
-            values = np.concatenate((np.zeros_like(values.take([0], axis=axis)), values), axis)
-        return np.add.accumulate(values, axis=axis).take(-1, axis=axis)
+def _in_order(values: np.ndarray, axis: int = 0, initial: Any = None) -> Any:
+    """values summed over `axis` one row after the other; `initial=0`: added to 0, as PyTorch's
+    accumulators are (so never -0.0), else from the first row. numpy's add.reduce adds so over
+    an axis that is not the innermost in memory (it sums pairwise only along the innermost): a
+    C-contiguous array with 2 or more values after `axis`, which a copy makes it. With one value
+    per row, add.accumulate (4 times dearer), whose last sum plus 0 is the sum from 0: the two
+    differ only in the sign of a zero along the way, which the last addition to +0 settles."""
+    if not values.shape[axis]:
+        return np.zeros(values.shape[:axis] + values.shape[axis + 1:], values.dtype)
+    if math.prod(values.shape[axis + 1:]) < 2:
+        total = np.add.accumulate(values, axis=axis).take(-1, axis=axis)
+        return total if initial is None else total + values.dtype.type(initial)
     if initial is None:  # (numpy's `initial=None` would refuse an empty axis)
         return np.add.reduce(np.ascontiguousarray(values), axis=axis)
     return np.add.reduce(np.ascontiguousarray(values), axis=axis, initial=initial)
@@ -283,23 +285,14 @@ def _nll_cascade_of_all(values: np.ndarray, step: int) -> np.generic:
     `step` of those to level 2, and so on; the top level keeps what it gets."""
     rest = values[1:]
     blocked = rest.shape[0] // step * step
-    held = [_in_order(rest[blocked:])]  # what each level holds at the end, from level 0 up
-    items = _in_order(rest[:blocked].reshape(-1, step), axis=1)
+    # what each level holds at the end, from level 0 up
+    held = [_in_order(rest[blocked:], initial=0)]
+    items = _in_order(rest[:blocked].reshape(-1, step), 1, 0)
     for _ in range(1, _NLL_LEVELS - 1):
         if not items.shape[0]:  # the levels above hold 0
             break
         grouped = items.shape[0] // step * step
-        held.append(_in_order(items[grouped:]))
-        items = _in_order(items[:grouped].reshape(-1, step), axis=1)
-    held.append(_in_order(np.concatenate((values[:1], items))))
-    return _in_order(np.array(held, dtype=values.dtype))
-
-
-def _in_order(values: np.ndarray, axis: int = 0) -> Any:
-    """0 plus values, added one after the other along `axis`. (Added from the first value and
-    then to 0, which is the same: the two differ only in the sign of a zero along the way, which
-    the last addition to +0 makes +0 either way.)"""
-    zero = values.dtype.type(0)
-    if not values.shape[axis]:
-        return np.zeros(values.shape[:axis] + values.shape[axis + 1:], values.dtype) + zero
-    return np.add.accumulate(values, axis=axis).take(-1, axis=axis) + zero
+        held.append(_in_order(items[grouped:], initial=0))
+        items = _in_order(items[:grouped].reshape(-1, step), 1, 0)
+    held.append(_in_order(np.concatenate((values[:1], items)), initial=0))
+    return _in_order(np.array(held, dtype=values.dtype), initial=0)

@@ -45,7 +45,8 @@ SHAPES = [((100, 16), (0,)), ((100, 1), (0,)), ((7, 3), (0,)), ((300, 5), (0,)),
 @pytest.mark.parametrize("shape, dims", SHAPES)
 def test_sum_and_mean_over_dims_to_the_bit(torch: Any, shape: tuple, dims: tuple,
                                            dtype: str) -> None:
-    data = _values(np.random.default_rng([len(shape), *shape, *(d % len(shape) for d in dims)]), shape, dtype)
+    seed = [len(shape), *shape, *(d % len(shape) for d in dims)]
+    data = _values(np.random.default_rng(seed), shape, dtype)
 
     def case(lib: Any) -> WithArrays:
         x = lib.tensor(data)
