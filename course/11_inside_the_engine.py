@@ -238,16 +238,15 @@ print(inspect.getsource(engine.GraphTask.run))
 # You should recognise it: take a ready node, run it with its buffer, add what it returns into
 # its children's buffers, lower their counts, and queue those that reach zero. (`run_node` also
 # runs hooks, notebook 07; saved tensors are freed, notebook 09.) The lines before
-# `while ready:` and after `finally:` set up the pass (grad mode, numpy's warnings) and put
-# them back.
+# `while ready:` and after `finally:` set up the pass (grad mode, numpy's warnings) and restore
+# them.
 #
-# It also handles two graphs yours was not asked to. A node with several outputs
+# It also handles two graphs yours was not given. A node with several outputs
 # (`unbind`'s) gets one buffer slot per output: `add_gradient` puts a gradient in slot `nr`, the
 # index of `next_functions` that your loop skipped as `_`. And a broadcast gradient, like a
 # scalar bias's in `w * x + b`, is summed back to its input's shape (`validate`, from
-# `run_node`) before it travels on. Gradients travel as numpy arrays, made tensors only where
-# shown: a hook, `.grad`. (When the gradients must themselves be recorded, lesson 15's
-# `create_graph=True`, they travel as tensors instead.)
+# `run_node`) before it travels on. Gradients travel as numpy arrays, becoming tensors only for
+# a hook or `.grad` (always, under lesson 15's `create_graph=True`).
 #
 # One difference: your `ready` is a plain list, theirs a *priority queue*. PyTorch numbers each
 # node as it is created (its *sequence number*) and, of the ready nodes, runs the one created
