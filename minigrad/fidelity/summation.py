@@ -76,8 +76,9 @@ def _summed_in_torchs_order(data: np.ndarray, dims: Any) -> np.ndarray | None:
     if data.dtype not in _LANES or not data.flags.c_contiguous or not data.size:
         return None
     if data.ndim == 2 and (dims == (0,) or dims == (1,)) and 1 not in data.shape[dims[0]:][:1]:
+        # (the common sums of a matrix, a bias's gradient among them, without the steps below)
         outer, rows, inner = (1, *data.shape) if dims == (0,) else (*data.shape, 1)
-    else:  # (the common sums of a matrix, above, without the general steps)
+    else:
         summed = set(range(data.ndim)) if dims is None else {d % data.ndim for d in dims}
         sizes = [(s, d in summed) for d, s in enumerate(data.shape) if s != 1]
         kinds = [is_summed for _, is_summed in sizes]
