@@ -6,9 +6,9 @@ PyTorch's compiled kernels do not add in the same order, and do not draw random 
 way. This folder repeats PyTorch's order and its recipes, so that minigrad prints what PyTorch
 prints, digit for digit, and `torch.manual_seed(0)` gives the same random numbers:
 
-- summation.py: sums and means of a whole tensor added in the order of PyTorch's CPU kernel
-  (`sum_like_torch`, `mean_like_torch`, which the ops `sum`, `mean` and broadcasting's backward
-  call instead of numpy's `sum`);
+- summation.py: sums and means, of a whole tensor or over some dimensions (a bias's
+  gradient), added in the order of PyTorch's CPU kernel (`sum_like_torch`, `mean_like_torch`,
+  which the ops `sum`, `mean` and broadcasting's backward call instead of numpy's `sum`);
 - layout.py: how `clone()` lays its copy out in memory (`copy_like_torch`);
 - generator.py: `torch.Generator`, PyTorch's Mersenne Twister and the recipes that turn its
   words into uniform, normal and integer numbers and permutations;
@@ -20,7 +20,8 @@ prints, digit for digit, and `torch.manual_seed(0)` gives the same random number
   whose last bits no published algorithm gives), tanh's backward as PyTorch rounds it, and
   the sqrt of Adam's and RMSprop's steps;
 - products.py: matrix products with 2 to 4 terms to add, rounded product by product where
-  PyTorch's CPU build does so (`matmul_like_torch`, which the matrix-product ops call);
+  PyTorch's CPU build does so, and with 1 term, whose -0.0 PyTorch keeps (`matmul_like_torch`,
+  which the matrix-product ops call);
 - formulas.py: the optimizers' updates (`add_scaled`, `addcmul_`, `lerp_`), binary
   cross-entropy's logs and the default initialisation's bounds, in PyTorch's steps.
 

@@ -140,7 +140,7 @@ def test_vector_math_is_numpys_but_for_the_last_bit(data: np.ndarray) -> None:
 
 
 def _total_row_by_row(data: np.ndarray) -> np.generic:
-    """`summation._total` by the general path alone (`_row_sum`, a Python loop per row), which
+    """`summation._total` by the general path alone (`_row_sum`, the cascade by levels), which
     a sum of fewer than 64 vectors skips for `_short_total`."""
     from minigrad.fidelity import summation
     flat = data.reshape(-1)

@@ -62,3 +62,35 @@ def test_a_linear_layer_on_few_features_rounds_as_torchs(torch: Any, features: i
             layer.bias.copy_(lib.tensor(bias))
         outputs.append(_bits(layer(lib.tensor(x))))
     assert np.array_equal(*outputs)
+
+
+# An inner dimension of 1: PyTorch's matrix product is the plain products (a -0.0 stays -0.0),
+# its matrix-vector and batched products add them to +0.0, as numpy's BLAS does everything.
+OUTER_SHAPES = [((100, 1), (1, 16)), ((2, 1), (1, 2)), ((5, 1), (1, 300)), ((3, 7, 1), (1, 4)),
+                ((1, 1), (1, 9)), ((9, 1), (1, 1)), ((6, 1), (1,)), ((1,), (1, 5)),
+                ((4, 3, 1), (4, 1, 7)), ((3, 1), (2, 1, 7))]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shapes", OUTER_SHAPES, ids=str)
+def test_an_outer_product_keeps_torchs_zero_signs(torch: Any, shapes: tuple,
+                                                  dtype: str) -> None:
+    left, right = _pair(shapes, dtype)
+    left[::2] = 0.0  # zeros times weights of both signs: -0.0 and +0.0 products
+    right[..., ::3] = -0.0
+    ours, theirs = (_bits(lib.tensor(left) @ lib.tensor(right)) for lib in (minigrad, torch))
+    assert np.array_equal(ours, theirs)
+
+
+def test_the_last_layers_input_gradient_keeps_torchs_zero_signs(torch: Any) -> None:
+    """MmBackward0 of `h @ W` with W (16, 1): the gradient (100, 1) @ W.T (1, 16), where a
+    hinge loss's zero gradients times negative weights are -0.0 in PyTorch."""
+    rng = np.random.default_rng(7)
+    h, w = rng.standard_normal((100, 16)).astype("float32"), rng.standard_normal((16, 1))
+    upstream = np.where(rng.random((100, 1)) < 0.5, 0.0, rng.standard_normal((100, 1)))
+    grads = []
+    for lib in (minigrad, torch):
+        x = lib.tensor(h, requires_grad=True)
+        (x @ lib.tensor(w.astype("float32"))).backward(lib.tensor(upstream.astype("float32")))
+        grads.append(_bits(x.grad))
+    assert np.array_equal(*grads)
