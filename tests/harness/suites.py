@@ -51,7 +51,7 @@ FLOAT_ORDER = frozenset({
     "karpathy_makemore_mlp", "nyu_spiral_classification", "pytorch_dynamic_net",
     "pytorch_polynomial_custom_function", "pytorch_polynomial_nn", "pytorch_polynomial_optim",
     "pytorch_polynomial_tensor", "udacity_training_neural_networks", "dvgodoy_chapter2",
-    "dvgodoy_chapter_extra", "fastai_course22p2_minibatch", "karpathy_makemore_wavenet",
+    "fastai_course22p2_minibatch", "karpathy_makemore_wavenet",
     "mrdbourke_common_errors", "pytorch_polynomial_module", "cs224n_word_window",
     "pytorch_examples_time_sequence", "fastai_course22p2_initializing", "mit_lab2_mnist",
     "mit_lab1_music_generation", "d2l_gd_sgd", "dlwizard_linear_regression",
@@ -62,12 +62,12 @@ FLOAT_ORDER = frozenset({
 # uvadlc_intro_to_pytorch); the others take well under a second each.
 CORPUS_SLOW = frozenset({
     "cs231n_pytorch", "d2l_gd_sgd", "d2l_lr_scheduler", "dlwpt_autograd", "dlwpt_optimizers",
-    "dlwpt_parameter_estimation", "dvgodoy_chapter_extra", "fastai_course22p2_activations",
+    "dlwpt_parameter_estimation", "fastai_course22p2_activations",
     "fastai_course22p2_initializing", "fastai_course22p2_minibatch", "hunkim_logistic_regression",
     "mit_lab1_music_generation", "mrdbourke_workflow_together", "nyu_spiral_classification",
     "pytorch_dynamic_net", "pytorch_examples_time_sequence", "pytorch_optimization_tutorial",
     "pytorch_quickstart", "raschka_mlbook_ch13_mechanics", "uvadlc_intro_to_pytorch",
-    "uvadlc_transformers", "graykode_nnlm", "graykode_textrnn"})
+    "graykode_nnlm", "graykode_textrnn"})
 
 # Corpus programs whose PyTorch output depends on the CPU through Intel MKL's float32 sqrt, which
 # PyTorch's x86-64 builds call and which rounds correctly on some CPUs (the AVX2 machine the

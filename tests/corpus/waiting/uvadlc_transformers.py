@@ -14,6 +14,10 @@
 #   10000; no checkpoint is downloaded or saved; the plots print what they draw in part (the
 #   positional encoding's first values and the scheduler's factors at a few iterations);
 #   `pin_memory=True` is dropped (no GPU); the ImageNet cells after the reverse task are left out.
+# Waits because (stop 41): its last line prints a softmax's row sums, tensor([1., 1.]) on
+#   PyTorch; since sums over a dimension follow PyTorch's order (fidelity/summation.py, 46fca40),
+#   minigrad's float32 softmax values, an ulp or two off PyTorch's, sum to 1.0000001 or
+#   0.99999994, and print as tensor([1.0000, 1.0000]) (as d2l_stability_dropout waits for).
 import os
 import numpy as np
 import random
