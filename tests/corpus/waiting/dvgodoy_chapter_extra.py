@@ -8,13 +8,14 @@
 #   plots are removed; the ball-dataset section (its model builder and plots live in the book's
 #   plots module) is left out; a cell's displayed last expression is printed with print(),
 #   losses and gradient averages rounded to 6 digits.
-# Waits because (stop 41): since partial sums and bias gradients are summed in PyTorch's order
-#   (fidelity/summation.py, 46fca40), the losses of the gradient-clipping runs drift from
-#   PyTorch's after the third epoch (11.457994 on PyTorch, 11.458172 on minigrad, then up to 1.0
-#   apart); before it they stayed within float32 rounding (FLOAT_ORDER). The sums of this
-#   program's shapes, MSELoss and its gradient match PyTorch bit for bit when checked alone, and
-#   clip_grad_norm_'s total norm differs in its last bit before and after alike: the cause is
-#   not found yet.
+# Waits because (stop 41): the losses of its gradient-clipping runs (lr 0.1, exploding
+#   gradients) drift from PyTorch's after the third epoch (11.457994 on PyTorch, 11.458172 on
+#   minigrad, then up to 1.0 apart). The training is chaotic there: fc1's weight gradient, a
+#   product over the batch of 32, already differs from PyTorch's in its last bits at the first
+#   step (MKL's order of additions, which fidelity/products.py does not repeat for it), before
+#   and after stop 41 alike; those bits grow, and since partial sums took PyTorch's order
+#   (46fca40) the drift no longer stays within float32 rounding (FLOAT_ORDER) as it happened to
+#   before. The sums of its shapes, MSELoss and its gradient match PyTorch bit for bit alone.
 
 import random
 
