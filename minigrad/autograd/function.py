@@ -30,12 +30,6 @@ class FunctionCtx:
     _to_save: tuple | None = None  # what save_for_backward was given, until the graph links it
     _dirty: tuple = ()
     _non_differentiable: tuple = ()
-    # Whether the outputs are linked by `_connect`, the general path, rather than in
-    # `_apply_builtin`: set here when forward marks an output dirty or non-differentiable, on
-    # the node class of an op with optional tensor arguments, and on every node while anomaly
-    # mode or saved_tensors_hooks are on (`links_in_full_while_modes_are_on`). One test per op
-    # for all of them: what a step does not use costs it one attribute read.
-    _links_in_full = False
 
     def save_for_backward(self, *tensors: Any) -> None:
         """Keep these tensors for backward, which reads them back as `ctx.saved_tensors`."""
@@ -87,9 +81,12 @@ class BackwardFunction(FunctionCtx, Node):
     _num_args = 0  # 0: as many as next_functions
     _tensor_positions: tuple | None = None  # None: every argument was a tensor
     _unpacks_through_hooks = False  # saved under saved_tensors_hooks (saved_hooks.py)
-    # FunctionCtx's flag again, on this class itself: links_in_full_while_modes_are_on sets it
-    # here while anomaly mode or saved_tensors_hooks are on. A name added to a class after the
-    # fact is what the checks' integrity snapshot reports as the notebook's own code.
+    # Whether the outputs are linked by `_connect`, the general path, rather than in
+    # `_apply_builtin`: set by `mark_dirty` and `mark_non_differentiable`, on the node class of
+    # an op with optional tensor arguments, and here while anomaly mode or saved_tensors_hooks
+    # are on (`links_in_full_while_modes_are_on`). One test per op for all of them: what a step
+    # does not use costs it one attribute read. Declared on this class itself: a name added to
+    # a class after the fact is what the checks' integrity snapshot reports as tampering.
     _links_in_full = False
 
     def name(self) -> str:
