@@ -235,7 +235,7 @@ def _inplace_on_view(view, compute):
     """PyTorch's way: changing a view in place rewrites its base. The view's new values are
     written into the base by a CopySlices node, and the view is read back out of the new base."""
     base = view._base
-    key = np.unravel_index(_positions_in(base._data, view._data), base.shape)
+    key = _key_in(base, view)
     result = compute(_with_history(view))
     _check_cast(result._data, view._data)
     new_base = CopySlices.apply(_with_history(base), key, result.to(base.dtype),
@@ -255,8 +255,14 @@ def _refresh_views(base, changed=None) -> None:
         if view._custom_function_view:  # never rebuilt: its grad_fn now refuses to be read
             continue
         if view is not changed and np.shares_memory(view._data, base._data):
-            key = np.unravel_index(_positions_in(base._data, view._data), base.shape)
+            key = _key_in(base, view)
             _take_history(view, AsStrided.apply(base, key))
+
+
+def _key_in(base: Tensor, view: Tensor) -> tuple:
+    """Where in `base` each element of `view` lies, as a key of position arrays (a 0-d base's
+    as its one element along one dimension: ops/indexing._cells)."""
+    return np.unravel_index(_positions_in(base._data, view._data), base.shape or (1,))
 
 
 def _positions_in(base: np.ndarray, view: np.ndarray) -> np.ndarray:
@@ -375,7 +381,7 @@ def _setitem_expanded(t: Tensor, key: Any, positions: Any, value: Tensor, advanc
     t._bump_version()
     if recorded:  # the base takes the write's history, the view is read back out of it
         base = t._base
-        view_key = np.unravel_index(_positions_in(base._data, t._data), base.shape)
+        view_key = _key_in(base, t)
         written = tuple(k[positions] for k in view_key)
         _take_history(base, WriteThroughExpanded.apply(old_base, value, written, overlapping))
         _take_history(t, AsStrided.apply(base, view_key))

@@ -62,9 +62,10 @@ class AsStrided(_BasicIndex):
 
     @staticmethod
     def forward(ctx, a, key):
-        flat = np.ravel_multi_index(key, a.shape)
-        ctx.repeats = np.unique(flat).size < flat.size
-        return Index.forward(ctx, a, key)
+        cells = _cells(a._data)
+        flat = np.ravel_multi_index(key, cells.shape)
+        ctx.key, ctx.shape, ctx.repeats = key, a.shape, np.unique(flat).size < flat.size
+        return _view_of(cells[key], a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -94,6 +95,18 @@ class Unbind(Function):
         return stack([Tensor(zero) if g is None else g for g in grads], ctx.dim), None
 
 
+def _cells(a: np.ndarray) -> np.ndarray:
+    """`a` as a key of position arrays addresses it (AsStrided's, CopySlices' from
+    _inplace.py): a 0-d `a`, which numpy will not index with arrays, as its one element along
+    one dimension (a view: writing into it writes into `a`)."""
+    return a.reshape(1) if a.ndim == 0 else a
+
+
+def _read(grad: Tensor, key: tuple) -> Tensor:
+    """grad[key] for a key of `_cells`'s positions."""
+    return Index.apply(grad.reshape(1) if grad.ndim == 0 else grad, key)
+
+
 def unbind(a: Tensor, dim: int = 0) -> tuple:
     if a.ndim == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
@@ -110,14 +123,14 @@ class IndexAdd(Function):
         ctx.key = key
         out = np.zeros(shape, dtype=grad._data.dtype)
         if accumulate:
-            np.add.at(out, key, grad._data)
+            np.add.at(_cells(out), key, grad._data)
         else:
-            out[key] = grad._data
+            _cells(out)[key] = grad._data
         return Tensor(out)
 
     @staticmethod
     def backward(ctx, grad):
-        return Index.apply(grad, ctx.key), None, None, None
+        return _read(grad, ctx.key), None, None, None
 
 
 class IndexPutImpl(IndexAdd):
@@ -290,7 +303,7 @@ class CopySlices(Function):
         ctx.key, ctx.value_shape, ctx.overlapping = key, value.shape, overlapping
         out = a._data.copy()
         try:
-            out[key] = value._data
+            _cells(out)[key] = value._data
         except ValueError:
             raise _assignment_error(a, key, value) from None
         return Tensor(out)
@@ -300,8 +313,8 @@ class CopySlices(Function):
         if ctx.overlapping:  # PyTorch writes the gradient into the view's positions: refused
             raise RuntimeError(ERR_INTERNAL_OVERLAP)
         kept = np.ones(grad.shape, dtype=bool)
-        kept[ctx.key] = False
-        grad_value = Index.apply(grad, ctx.key)
+        _cells(kept)[ctx.key] = False
+        grad_value = _read(grad, ctx.key)
         if grad_value.numel() == int(np.prod(ctx.value_shape)) and grad_value.ndim < len(
                 ctx.value_shape):
             grad_value = grad_value.reshape(ctx.value_shape)
@@ -346,11 +359,11 @@ class WriteThroughExpanded(Function):
             if ctx.overlapping:
                 raise RuntimeError(ERR_INTERNAL_OVERLAP)
             kept = np.ones(grad.shape, dtype=bool)
-            kept[ctx.written] = False
+            _cells(kept)[ctx.written] = False
             grad_base = where(Tensor(kept), grad, 0.0)
         grad_value = None
         if ctx.needs_input_grad[1]:
-            grad_value = Index.apply(grad, ctx.written)
+            grad_value = _read(grad, ctx.written)
             if grad_value.numel() == int(np.prod(ctx.value_shape)) and grad_value.ndim < len(
                     ctx.value_shape):
                 grad_value = grad_value.reshape(ctx.value_shape)
