@@ -11,8 +11,8 @@ import numpy as np
 
 from . import _dtype, _grad_mode
 from .autograd.custom_view import CUSTOM_FUNCTION_VIEW
-from .autograd.function import no_grad_view_advice, no_grad_view_words
 from .autograd.graph import ERR_LEAF_IN_PLACE, forward_name, replace_output
+from .autograd.no_grad_view import no_grad_view_advice, no_grad_view_words
 from .autograd.numpy_quiet import _QUIET, _numpy_errors
 from .ops.fill import Zero
 from .ops.indexing import (ERR_INTERNAL_OVERLAP, AsStrided, CopySlices, IndexPut,
@@ -27,8 +27,8 @@ VIEW_OF_LEAF_IN_PLACE = ("a view of a leaf Variable that requires grad is being 
 def no_grad_view_error(t: Tensor, op: str | None = None) -> RuntimeError:
     """PyTorch's error for an in-place change, with grad mode on, of a view made under no_grad
     (or of a view of one: `op` names the view operation that made it)."""
-    if op is None and t.grad_fn is not None:
-        op = forward_name(t.grad_fn.name())
+    if op is None and t._own_node() is not None:
+        op = forward_name(t._own_node().name())
     made_in, now, block = no_grad_view_words(t)
     what = (f"created in {made_in} and is being modified inplace {now}. "
             f"{no_grad_view_advice(block)}")

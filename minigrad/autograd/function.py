@@ -16,6 +16,7 @@ from ..tensor import Tensor
 from . import anomaly, saved_hooks
 from .accumulate import grad_accumulator
 from .custom_view import make_custom_view
+from .no_grad_view import check_no_grad_view_unchanged, make_no_grad_view
 from .graph import (_NO_EDGE, ABSENT_INPUT, ERR_BACKWARD_TWICE, Node, SavedOutput, SavedTensor,
                     pack_outputs)
 # numpy quiet in every forward (numpy_quiet.py); _run_quietly is imported from here elsewhere
@@ -522,35 +523,7 @@ def _mark_no_grad_view(view: Tensor) -> None:
         return
     view._made_in_no_grad = "inference" if _grad_mode.state.inference else "no_grad"
     view._version_when_made = view._version
-
-
-# PyTorch's advice that ends both of its errors about views made under no_grad: this one, and
-# _inplace's for changing such a view in place.
-def no_grad_view_words(view: Tensor) -> tuple[str, str, str]:
-    """How PyTorch's errors about a view made under no_grad (or inference mode, for a view of a
-    normal tensor) name the mode it was made in, the mode of the change, and the block."""
-    if view._made_in_no_grad == "inference":
-        return "inference mode", "in normal mode", "inference_mode"
-    return "no_grad mode", "with grad mode enabled", "no_grad"
-
-
-def no_grad_view_advice(block: str) -> str:
-    """PyTorch's advice that ends both of its errors about views made under no_grad: this
-    module's, and _inplace's for changing such a view in place."""
-    return ("Given that this use case is ambiguous and error-prone, it is forbidden. You can "
-            "clarify your code by moving both the view and the inplace either both inside the "
-            f"{block} block (if you don't want the inplace to be tracked) or both outside (if you "
-            "want the inplace to be tracked).")
-
-
-def check_no_grad_view_unchanged(view: Tensor) -> None:
-    """Refuse, as PyTorch does, to record an operation on a view made under no_grad whose
-    values have changed in place since it was made, once its base requires grad."""
-    made = view._version_when_made
-    if made is not None and view._version != made and view._base.requires_grad:
-        made_in, now, block = no_grad_view_words(view)
-        raise RuntimeError(f"A view was created in {made_in} and its base or another view of its "
-                           f"base has been modified inplace {now}. {no_grad_view_advice(block)}")
+    make_no_grad_view(view)
 
 
 _view_numbers = itertools.count()  # keys that keep a root's views in the order they were made
