@@ -89,6 +89,11 @@ class BackwardFunction(FunctionCtx, Node):
     # does not use costs it one attribute read. Declared on this class itself: a name added to
     # a class after the fact is what the checks' integrity snapshot reports as tampering.
     _links_in_full = False
+    # A built-in op's node none of whose inputs has an edge (each a view made under no_grad of
+    # a tensor that requires grad, or an input that needs none): PyTorch's formula computes
+    # nothing and so saves nothing (`_saved_self` is None): a second backward through it
+    # passes, calling it gives Nones. Set by `_computes_nothing`.
+    _needs_nothing = False
 
     def name(self) -> str:
         return self._qualname
@@ -96,6 +101,8 @@ class BackwardFunction(FunctionCtx, Node):
     def apply(self, *grad_outputs: Any) -> tuple:
         """The Function's backward on tensors (`grad_fn(grad)`), then one gradient per
         `next_functions` entry."""
+        if self._needs_nothing:
+            return (None,) * len(self._next_functions)
         return self._one_per_input(self._forward_cls.backward(self, *grad_outputs))
 
     def apply_to_arrays(self, grads: list) -> tuple:
@@ -109,7 +116,8 @@ class BackwardFunction(FunctionCtx, Node):
         summed in place over paths: its identity and version must reach .grad as backward
         hands them on)."""
         formula = self._forward_cls._backward_on_arrays
-        if formula is None or self._unpacks_through_hooks or Tensor in map(type, grads):
+        if (formula is None or self._unpacks_through_hooks or self._needs_nothing
+                or Tensor in map(type, grads)):
             return self._apply_at_the_door(grads)
         quiet = _numpy_errors.set(_QUIET)  # numpy's warnings off, as in every operation
         try:
@@ -341,6 +349,8 @@ def _apply_builtin(cls: type, args: tuple) -> Any:
         node._tensor_positions = _shared(tuple(positions))
         node._num_args = len(args)
     node._next_functions = tuple(edges)
+    if kept is not None and edges[0] is _NO_EDGE and edges.count(_NO_EDGE) == len(edges):
+        _computes_nothing(node, (out,))
     node._input_meta = _shared(tuple(meta))
     if kept is not None:  # (inputs that all have an edge: Node's `()`, read as None each)
         node._inputs = _shared(tuple(kept)) if only_numbers_kept else tuple(kept)
@@ -483,6 +493,9 @@ def _connect(node: BackwardFunction, args: tuple, outs: tuple) -> None:
         node._num_args = len(args)
     node.needs_input_grad = _shared(node.needs_input_grad)
     node._next_functions = tuple(edges)  # what Node.next_functions returns
+    if (edges and edges[0] is _NO_EDGE and edges.count(_NO_EDGE) == len(edges)
+            and not node._forward_cls._is_custom):  # (a learner's backward always runs)
+        _computes_nothing(node, outs)
     node._input_meta = _shared(tuple(meta))
     # What the node remembers of its inputs that need no gradient, for diagrams (None for the
     # others, which diagrams find through `next_functions`): shared when that is only Python
@@ -498,6 +511,16 @@ def _connect(node: BackwardFunction, args: tuple, outs: tuple) -> None:
         node._saved, node._to_save = _save(node._to_save, node, hooks), None
     if anomaly.state.enabled:  # for the warning if this node's backward fails (anomaly.py)
         anomaly.record_forward_stack(node)
+
+
+def _computes_nothing(node: BackwardFunction, outs: tuple) -> None:
+    """`node` has no input to send a gradient to: its backward gives Nones
+    (BackwardFunction._needs_nothing), and of what it saves, it keeps its outputs only, as
+    PyTorch's nodes do. The plain pass calls it as a node with hooks."""
+    node._needs_nothing = node._has_hooks = True
+    if node._to_save is not None:
+        node._to_save = tuple([t if any(t is out for out in outs) else None
+                               for t in node._to_save])
 
 
 def _with_absent_inputs(args: tuple, optional: tuple, edges: list, meta: list,
