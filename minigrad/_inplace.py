@@ -123,6 +123,8 @@ def update(t: Tensor, op: Any, other: Any, alpha: Any = 1) -> Tensor:
     finally:
         _numpy_errors.reset(quiet)
     t._bump_version()
+    if t._views is not None or t._base is not None:  # (a weight with views made earlier)
+        views_read_again(t)
     return t
 
 
@@ -169,6 +171,10 @@ def zero(t: Tensor) -> Tensor:
         if _grad_mode.state.enabled and (t._requires_grad or t.grad_fn is not None):
             return inplace(t, lambda x: Zero.apply(x, 0), same_value=True)
         check_inplace(t)  # a view made under no_grad refuses, even after requires_grad_(False)
+        t._data.fill(0)
+        t._bump_version()
+        views_read_again(t)
+        return t
     t._data.fill(0)
     t._bump_version()
     return t
@@ -197,6 +203,7 @@ def inplace(t: Tensor, compute: Any, *args: Any, same_value: bool = False,
         with _grad_mode.no_grad():
             result = compute(t._alias())
         _write(t, result._data)
+        views_read_again(t)
         return t
     if t._base is not None:
         return _inplace_on_view(t, compute)
@@ -247,16 +254,35 @@ def _inplace_on_view(view, compute):
     return view
 
 
-def _refresh_views(base, changed=None) -> None:
-    """The base's history was rewritten: every other live view of it is now read out of the
-    new base (PyTorch regenerates their grad_fn the same way), or its gradient would be stale;
-    but a custom Function's (autograd/custom_view.py)."""
+def _refresh_views(base, changed=None, recorded=True) -> None:
+    """The base's history was rewritten (or, not `recorded`, its values changed): every other
+    live view of it is now read out of the new base (PyTorch regenerates their grad_fn the same
+    way), or its gradient would be stale; but a custom Function's (autograd/custom_view.py)."""
     for view in list(base._views.values()) if base._views is not None else ():
         if view._custom_function_view:  # never rebuilt: its grad_fn now refuses to be read
             continue
+        if view._multi_output_view and not recorded:  # (PyTorch refuses its grad_fn now; a
+            continue  # recorded change reads it again, lest its gradient go the old way)
         if view is not changed and np.shares_memory(view._data, base._data):
             key = _key_in(base, view)
             _take_history(view, AsStrided.apply(base, key))
+
+
+def views_read_again(t: Tensor) -> None:
+    """`t` changed in place with nothing recorded (grad mode off, or nothing that requires
+    grad): the history of each live view of its memory with a history of its own (`t` too, if
+    it is one) is stale. PyTorch reads such a view again out of its base when its grad_fn is
+    next asked for (AsStridedBackward0, the same gradient); here, at once."""
+    root = t._base if t._base is not None else t
+    if not root._views:  # (None, or every view gone)
+        return
+    mode = _grad_mode.state
+    outside = mode.enabled, mode.inference
+    mode.enabled, mode.inference = True, False  # recorded, whatever the change's mode
+    try:
+        _refresh_views(root, recorded=False)
+    finally:
+        mode.enabled, mode.inference = outside
 
 
 def _key_in(base: Tensor, view: Tensor) -> tuple:
