@@ -519,7 +519,30 @@ def view_rebuilt_after_a_no_grad_change(lib: Any) -> Any:
     return names, view, w.grad, w_column
 
 
+def needs_input_grad_read_as_flags(lib: Any) -> Any:
+    """A custom Function's ctx.needs_input_grad is flags, even after an op whose tensors were
+    its arguments 0 and 1 (a table of shared tuples once gave (0, 1) for (False, True))."""
+    a, b = lib.tensor([1.0], requires_grad=True), lib.tensor([2.0])
+    seen = []
+
+    class Product(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any, y: Any) -> Any:
+            return x * y
+
+        @staticmethod
+        def backward(ctx: Any, grad: Any) -> Any:
+            seen.append(ctx.needs_input_grad)
+            return grad, grad
+
+    for x, y in [(a, b), (b, a)]:
+        lib.lerp(x, y, 0.5).sum().backward()
+        Product.apply(x, y).sum().backward()
+    return seen
+
+
 @pytest.mark.parametrize("case", [
+    needs_input_grad_read_as_flags,
     view_rebuilt_after_a_no_grad_change,
     inference_tensor_times_a_no_grad_view,
     second_backward_through_a_node_that_needs_nothing,
