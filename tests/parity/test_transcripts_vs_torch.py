@@ -112,9 +112,10 @@ def op(s: State, a: int, b: int, c: int) -> None:
 def view(s: State, a: int, b: int, c: int) -> None:
     x = s.pick(a)
     views = [lambda: x.unsqueeze(0), lambda: x.view(-1), lambda: x[..., :1],
-             lambda: x.expand(2, *x.shape[-1:]) if x.dim() else x.expand(2), lambda: x.t()]
-    with _in_mode(s.lib, c // 5):
-        s.add(views[c % 5]())
+             lambda: x.expand(2, *x.shape[-1:]) if x.dim() else x.expand(2), lambda: x.t(),
+             lambda: x[-1] if x.dim() else x[None], lambda: x.squeeze()]
+    with _in_mode(s.lib, c // 7):
+        s.add(views[c % 7]())
 
 
 def detach(s: State, a: int, b: int, c: int) -> None:
