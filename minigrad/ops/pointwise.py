@@ -137,8 +137,10 @@ class Div(Function):
     @staticmethod
     def backward(ctx, grad):
         b, a = ctx.saved_tensors
-        return (grad / b if ctx.needs_input_grad[0] else None,
-                -grad * (a / b / b) if ctx.needs_input_grad[1] else None)  # PyTorch's rounding
+        # the divisor's gradient made first, as PyTorch's DivBackward0 does: under create_graph
+        # its nodes' order decides the order in which a second backward adds up its terms
+        grad_b = -grad * (a / b / b) if ctx.needs_input_grad[1] else None  # PyTorch's rounding
+        return grad / b if ctx.needs_input_grad[0] else None, grad_b
 
     @staticmethod
     def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
