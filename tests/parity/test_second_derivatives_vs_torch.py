@@ -353,10 +353,9 @@ def _same_values(ours: Any, theirs: Any) -> None:
 
 # Right values whose zeros have the other sign; strict, so a fix shows here. abs and
 # normalize p=1: sgn's backward is PyTorch's "efficient zero", which the engine skips rather
-# than adds (0.0 + -0.0 is 0.0); log_softmax: PyTorch's backward kernel sums a row of -0.0 to
-# -0.0 (its vectorised sum starts from the first element), minigrad's sum gives +0.0;
-# layer_norm, instance_norm: their double backward is not PyTorch's op yet (below).
-HESSIAN_ZERO_SIGNS = {"abs", "log_softmax", "normalize p=1", "layer_norm", "instance_norm"}
+# than adds (0.0 + -0.0 is 0.0); layer_norm, instance_norm: their double backward is not
+# PyTorch's op yet (below).
+HESSIAN_ZERO_SIGNS = {"abs", "normalize p=1", "layer_norm", "instance_norm"}
 MIXED_ZERO_SIGNS: set = set()
 
 
