@@ -263,9 +263,9 @@ class Xlogy(Function):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         grad_a = grad_b = None
+        if ctx.needs_input_grad[1]:  # made first, as PyTorch's XlogyBackward0 makes them
+            grad_b = grad * a / b
         if ctx.needs_input_grad[0]:
             flat = Tensor((a._data == 0) & (b._data <= 0))
             grad_a = Xlogy.apply(grad, b).masked_fill(flat, 0)
-        if ctx.needs_input_grad[1]:
-            grad_b = grad * a / b
         return grad_a, grad_b
