@@ -210,7 +210,8 @@ class Hypot(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b, out = ctx.saved_tensors
-        return grad * a / out, grad * b / out
+        grad_b = grad * b / out  # made first, as PyTorch's HypotBackward0 does
+        return grad * a / out, grad_b
 
 
 def hypot(a: Tensor, b: Any) -> Tensor:
