@@ -302,4 +302,5 @@ def input_tensor(node: Node, position: int) -> Any:
 # needs Tensor, above this module)
 from .saved_hooks import (disable_saved_tensors_hooks, save_on_cpu,  # noqa: E402, F401
                           saved_tensors_hooks)
+from .mutation_on_saved import allow_mutation_on_saved_tensors  # noqa: E402, F401
 from ..tensor import Tensor  # noqa: E402 - (SavedOutput.tensor; Tensor is above this module)

@@ -318,7 +318,8 @@ def kl_div(input: Tensor, target: Tensor, size_average: bool | None = None,
     if log_target:
         losses = target.exp() * (target - input)
     else:
-        losses = Xlogy.apply(target, target) - target * input
+        product = target * input  # made first: ATen's kl_div evaluates this operand first
+        losses = Xlogy.apply(target, target) - product
     reduced = (losses if summed == "none" else losses.sum() if summed == "sum"
                else losses.mean())
     if reduction == "batchmean" and input.ndim:

@@ -137,8 +137,10 @@ class Div(Function):
     @staticmethod
     def backward(ctx, grad):
         b, a = ctx.saved_tensors
-        return (grad / b if ctx.needs_input_grad[0] else None,
-                -grad * (a / b / b) if ctx.needs_input_grad[1] else None)  # PyTorch's rounding
+        # the divisor's gradient made first, as PyTorch's DivBackward0 does: under create_graph
+        # its nodes' order decides the order in which a second backward adds up its terms
+        grad_b = -grad * (a / b / b) if ctx.needs_input_grad[1] else None  # PyTorch's rounding
+        return grad / b if ctx.needs_input_grad[0] else None, grad_b
 
     @staticmethod
     def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
@@ -219,13 +221,12 @@ class PowTensor(Function):
     @staticmethod
     def backward(ctx, grad):
         b, a, out = ctx.saved_tensors
-        grad_a = None
-        if ctx.needs_input_grad[0]:  # where b == 0 the result is constant: 0, not 0 * a^-1
-            grad_a = where(Tensor(b._data == 0), 0.0, grad * (b * a ** SubScalar.apply(b, 1)))
-        grad_b = None
+        grad_a = grad_b = None  # the exponent's made first, as PyTorch's PowBackward1 does
         if ctx.needs_input_grad[1]:  # where a == 0 and b >= 0, PyTorch defines this as 0
             at_zero = Tensor((a._data == 0) & (b._data >= 0))
             grad_b = grad * where(at_zero, 0.0, out * a.log())  # PyTorch's grouping
+        if ctx.needs_input_grad[0]:  # where b == 0 the result is constant: 0, not 0 * a^-1
+            grad_a = where(Tensor(b._data == 0), 0.0, grad * (b * a ** SubScalar.apply(b, 1)))
         return grad_a, grad_b
 
 

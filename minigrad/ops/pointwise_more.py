@@ -210,7 +210,8 @@ class Hypot(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b, out = ctx.saved_tensors
-        return grad * a / out, grad * b / out
+        grad_b = grad * b / out  # made first, as PyTorch's HypotBackward0 does
+        return grad * a / out, grad_b
 
 
 def hypot(a: Tensor, b: Any) -> Tensor:
@@ -263,9 +264,9 @@ class Xlogy(Function):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         grad_a = grad_b = None
+        if ctx.needs_input_grad[1]:  # made first, as PyTorch's XlogyBackward0 makes them
+            grad_b = grad * a / b
         if ctx.needs_input_grad[0]:
             flat = Tensor((a._data == 0) & (b._data <= 0))
             grad_a = Xlogy.apply(grad, b).masked_fill(flat, 0)
-        if ctx.needs_input_grad[1]:
-            grad_b = grad * a / b
         return grad_a, grad_b

@@ -360,7 +360,11 @@ class LogSoftmaxBackwardData(Function):
     def forward(ctx, grad, out, dim):
         ctx.dim = dim
         ctx.save_for_backward(grad, out)
-        return grad - out.exp() * grad.sum(dim, keepdim=True)
+        # PyTorch's kernel adds a row up from its first element, not from sum's +0.0, so a row
+        # of -0.0 sums to -0.0 (and its gradient comes out +0.0)
+        g, total = grad._data, grad.sum(dim, keepdim=True)._data
+        all_minus_zero = np.all((g == 0) & np.signbit(g), axis=dim, keepdims=True)
+        return grad - out.exp() * Tensor(np.where(all_minus_zero, g.dtype.type(-0.0), total))
 
     @staticmethod
     def backward(ctx, gg):
