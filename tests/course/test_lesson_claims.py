@@ -228,7 +228,7 @@ try:
     raise AssertionError("an inference tensor was saved for backward")
 except RuntimeError as error:
     assert "Inference tensors cannot be saved for backward" in str(error)
-""", TORCH),
+""", BOTH),
     ("10", "`model.eval()` sets `model.training = False` in the module and all its submodules", """
 model = torch.nn.Sequential(torch.nn.Linear(1, 1), torch.nn.Sequential(torch.nn.Tanh()))
 model.eval()
@@ -428,6 +428,14 @@ assert torch.equal(frozen.weight.detach(), before)
 f = lambda t: t * t.sin() + t
 point, direction = torch.tensor([0.5, 1.0, 2.0]), torch.tensor([1.0, 0.0, -1.0])
 _, tangent = torch.func.jvp(f, (point,), (direction,))
+assert torch.allclose(tangent, torch.autograd.functional.jacobian(f, point) @ direction)
+""", TORCH),
+    ("17", "`make_dual(value, tangent)` makes a tensor that carries its tangent", """
+import torch.autograd.forward_ad as fwAD
+f = lambda t: t * t.sin() + t
+point, direction = torch.tensor([0.5, 1.0, 2.0]), torch.tensor([1.0, 0.0, -1.0])
+with fwAD.dual_level():
+    tangent = fwAD.unpack_dual(f(fwAD.make_dual(point, direction))).tangent
 assert torch.allclose(tangent, torch.autograd.functional.jacobian(f, point) @ direction)
 """, TORCH),
     ("17", "takes one pass per input: 1,000 here, against reverse mode's 3", """
