@@ -125,9 +125,9 @@ assert abs(x.item() - math.log(2)) < 1e-5 and x.is_leaf and x.grad is None
 # ## The whole curve at once
 #
 # `autograd.grad` starts from a single number unless it is given `grad_outputs` (notebook 05's
-# `gradient` argument, under another name). Over many points at once, sum first: each term of `f(xs).sum()` depends on one point only,
-# so its gradient holds $f'$ at every point, and that gradient, recorded, can be summed and
-# differentiated again.
+# `gradient` argument, under another name). Over many points at once, sum first: each term of
+# `f(xs).sum()` depends on one point only, so its gradient holds $f'$ at every point, and that
+# gradient, recorded, can be summed and differentiated again.
 
 # %%
 xs = (torch.arange(-20.0, 21.0) / 10).requires_grad_()  # -2.0, -1.9, ..., 2.0
