@@ -23,8 +23,9 @@ from minigrad import viz
 #
 # Where it matters: a prediction trained towards a target computed from the same parameters,
 # such as a *temporal-difference* target in reinforcement learning: the reward plus the
-# discounted value of the next state. Take one weight $w = 0.5$ and a value $v(s) = w\,s$. The prediction for state $s = 2$ is $w \cdot 2 = 1$; the target is the reward
-# $r = 1$ plus $\gamma = 0.5$ times the value of the next state $s' = 4$, so
+# discounted value of the next state. Take one weight $w = 0.5$ and a value $v(s) = w\,s$.
+# The prediction for state $s = 2$ is $w \cdot 2 = 1$; the target is the reward $r = 1$ plus
+# $\gamma = 0.5$ times the value of the next state $s' = 4$, so
 # $1 + 0.5 \cdot (w \cdot 4) = 2$. The loss is $(\text{prediction} - \text{target})^2 = 1$.
 #
 # The prediction should move towards the target, not the target towards the prediction, so
@@ -270,16 +271,16 @@ assert not evaluate(x).requires_grad and recorded.requires_grad
 # `torch.inference_mode()` is a stricter `no_grad` for code that will never need gradients
 # (serving a model): nothing is recorded inside either. PyTorch also marks every tensor made
 # inside as an *inference tensor* (`t.is_inference()`), which raises an error if a recorded
-# operation later saves it for backward; minigrad does not track that mark.
+# operation later saves it for backward.
 
 # %%
 with torch.inference_mode():
     served = x * 2
     print(torch.is_grad_enabled(), served.requires_grad, served.grad_fn)
-print(torch.is_grad_enabled())
+print(torch.is_grad_enabled(), served.is_inference())
 
 # %%
-assert not served.requires_grad and torch.is_grad_enabled()
+assert not served.requires_grad and torch.is_grad_enabled() and served.is_inference()
 
 # %% [markdown]
 # ## `model.eval()` and `no_grad()`
