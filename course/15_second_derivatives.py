@@ -58,7 +58,9 @@ assert second.item() == 6 * 1.0 and second.grad_fn is None
 
 # %% [markdown]
 # Here is what was recorded: the backward of `pow`, written out as ordinary operations on `x`.
-# The second call is one more backward pass, through this graph.
+# `PowBackward0` is `x ** 2`, `MulBackward1` multiplies it by the number 3, and `MulBackward0`
+# by the gradient the pass started from, $dy/dy = 1$ (the grey constant). The second call is
+# one more backward pass, through this graph.
 
 # %% tags=["minigrad-only"]
 viz.draw(first)
