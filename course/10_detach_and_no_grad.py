@@ -285,8 +285,9 @@ assert not served.requires_grad and torch.is_grad_enabled() and served.is_infere
 # %% [markdown]
 # ## `model.eval()` and `no_grad()`
 #
-# `model.eval()` sets `model.training = False` in the module and all its submodules; layers
-# that behave differently in training read that flag. Dropout zeroes random entries while
+# `model.eval()` sets `model.training = False` in the module and all its submodules
+# (`model.train()` sets it back to `True`); layers that behave differently in training read
+# that flag. Dropout zeroes random entries while
 # training and does nothing in evaluation; batch normalisation uses the batch's statistics while
 # training and its running averages in evaluation. Below, a dropout-like layer with a fixed
 # mask (so the output is the same every run).
@@ -313,13 +314,16 @@ drop = FixedDropout()
 x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
 print(drop.training, drop(x * 3))
 drop.eval()
-print(drop.training, drop(x * 3))
+in_eval = drop(x * 3)
+print(drop.training, in_eval)
 with torch.no_grad():
     evaluated = drop(x * 3)
 print(drop.training, evaluated)
+drop.train()  # back to training, for the next step
+print(drop.training)
 
 # %%
-assert not drop.training and drop(x * 3).grad_fn is not None and evaluated.grad_fn is None
+assert in_eval.grad_fn is not None and evaluated.grad_fn is None and drop.training
 
 # %% [markdown]
 # ## `requires_grad_(False)`: freeze a leaf
