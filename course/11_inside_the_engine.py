@@ -64,8 +64,8 @@ viz.draw(c)
 # %% [markdown]
 # ## A first attempt: recursion
 #
-# A first attempt: whenever a gradient reaches a node, add it to what that node has received
-# so far, run the node with the total, and recurse into its inputs. A node of class
+# Whenever a gradient reaches a node, add it to what that node has received so far, run the
+# node with the total, and recurse into its inputs. A node of class
 # `AccumulateGrad` stands for a leaf (`node.variable`): there the total goes into `.grad`.
 
 # %%
