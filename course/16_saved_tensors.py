@@ -122,9 +122,10 @@ assert kept == 6 + 6 + (6 + 9 + 6) * 2  # layer 1 keeps batch and its tanh; 2 an
 #
 # *Checkpointing* trades time for memory: `torch.utils.checkpoint.checkpoint(block, h,
 # use_reentrant=False)` gives what `block(h)` gives, and the same gradients, while the graph
-# keeps less. Backward still needs what `block`'s operations would have kept; think about where
-# it can get that from. Here `block` is the first section's `(x * w).sin()` with an `exp()`
-# after it (three tensors kept, without checkpointing), and it prints each time it runs.
+# keeps less (PyTorch warns unless `use_reentrant` is passed, and recommends `False`).
+# Backward still needs what `block`'s operations would have kept; think about where it can get
+# that from. Here `block` is the first section's `(x * w).sin()` with an `exp()` after it
+# (three tensors kept, without checkpointing), and it prints each time it runs.
 #
 # <details><summary>What will <code>pack</code> see this time, and how often will
 # <code>block</code> run? Click to reveal</summary>

@@ -478,6 +478,18 @@ with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, l
     layer(inputs).sum().backward()
 assert any(t.shape == inputs.shape and torch.equal(t, inputs) for t in packed)
 """, BOTH),
+    ("16", "PyTorch warns unless `use_reentrant` is passed, and recommends `False`", """
+import warnings
+x = torch.ones(2, requires_grad=True)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    torch.utils.checkpoint.checkpoint(lambda t: t.sin(), x)
+assert any("use_reentrant=False is recommended" in str(w.message) for w in caught)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    torch.utils.checkpoint.checkpoint(lambda t: t.sin(), x, use_reentrant=False)
+assert not any("use_reentrant" in str(w.message) for w in caught)
+""", BOTH),
     ("16", "`sum` keeps only a shape", """
 w = torch.ones(3, requires_grad=True)
 packed = []
