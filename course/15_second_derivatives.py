@@ -40,7 +40,7 @@ plt.rcParams["svg.hashsalt"] = "course"  # fixed ids inside the SVG: the same by
 #
 # `tensor(3., grad_fn=<MulBackward0>)`, then `tensor(6.)`: $3 \cdot 1^2$ and $6 \cdot 1$.
 # `first` has a `grad_fn` because the backward of `pow` was done with recorded operations
-# (multiplications), so it is a function of `x` that autograd can differentiate. The second
+# (a power, then products), so it is a function of `x` that autograd can differentiate. The second
 # call had no `create_graph`, so `second` is plain numbers again.
 # </details>
 
