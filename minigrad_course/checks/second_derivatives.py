@@ -71,8 +71,8 @@ def _judge_passes(checks: Checks, which: str, got: dict, passes: int) -> None:
                   "torch.autograd.grad hands each derivative back and leaves .grad alone.")
     recorded = got["recorded"]
     checks.expect(len(recorded) == passes and got["chained"],
-                  f"{which}, it did not differentiate {passes} times in a row with "
-                  f"autograd.grad, each pass starting from the one before's result (it ran "
+                  f"{which}, it did not differentiate {passes} times with autograd.grad, "
+                  f"each pass going back through what the pass before returned (it ran "
                   f"{len(recorded)} passes).")
     checks.expect(recorded[:-1] == [True] * (len(recorded) - 1) and recorded[-1:] != [True],
                   f"{which}, the passes were not recorded as they should be. Hint: a pass "

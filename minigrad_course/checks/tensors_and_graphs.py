@@ -42,7 +42,7 @@ x = torch.tensor(3.0, requires_grad=True)
 y = (x * 2 + 1) ** 2
 node = y.grad_fn
 while node is not None:
-    print(type(node).__name__)
+    print(node.name())
     node = node.next_functions[0][0] if node.next_functions else None"""
 
 
