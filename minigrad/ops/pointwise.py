@@ -422,9 +422,8 @@ class Sigmoid(Function):
 
     @staticmethod
     def forward(ctx, a):
-        # exp as PyTorch's vectorised kernel rounds it: 4% of float32 values differ from
-        # PyTorch's in the last bit, 16% with numpy's own exp (tests/parity, sigmoid)
-        out = result_like(1 / (1 + vector_math.exp_like_torch(-a._data)), a)
+        # exp as PyTorch's vectorised kernel rounds it (SLEEF's, bit for bit)
+        out = result_like(vector_math.sigmoid_like_torch(a._data), a)
         ctx.save_for_backward(out)
         return out
 

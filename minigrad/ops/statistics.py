@@ -12,6 +12,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..fidelity import vector_math
+from ..fidelity.softmax import softmax_like_torch
 from ..tensor import Tensor
 from .operands import result_like
 from .pointwise import MulScalar
@@ -380,9 +381,9 @@ class Softmax(Function):
 
     @staticmethod
     def forward(ctx, x, dim):
-        data = np.atleast_1d(x._data)
-        exps = np.exp(data - data.max(axis=dim, keepdims=True, initial=-np.inf))  # (empty: fine)
-        return _saved_result(ctx, x, exps / exps.sum(axis=dim, keepdims=True), dim)
+        # exp(x - max) / sum, rounded as PyTorch's kernel rounds it (the max keeps exp finite)
+        values = softmax_like_torch(np.atleast_1d(x._data), dim)
+        return _saved_result(ctx, x, values, dim)
 
     @staticmethod
     def backward(ctx, grad):
