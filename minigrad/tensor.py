@@ -61,6 +61,9 @@ class Tensor:
     # numpy scalars on the left (np.float64(2) * x) defer to the tensor's reflected operator, as
     # they do for PyTorch's Tensor; without it numpy converts x with __array__ and refuses
     __array_priority__ = 1000
+    # The tensor whose values these are, cast to the dtype of the op they are given to
+    # (ops/operands.promoted): a class default, read only for operands that need no gradient.
+    _promoted_from: Tensor | None = None
 
     def __init__(self, data: Any = (), *sizes: int, requires_grad: bool = False) -> None:
         if sizes or type(data) is int:  # the legacy `torch.Tensor(2, 3)`: sizes, not values

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .._dtype import from_numpy, result_type
+from .._dtype import result_type
 from ..tensor import Tensor
 
 
@@ -79,11 +79,22 @@ def check_broadcast(a: tuple, b: tuple) -> None:
 
 
 def _constant(x: Any, dt: np.dtype) -> Tensor:
-    if isinstance(x, Tensor):  # a promoted copy keeps its history
-        return x.to(from_numpy(dt)) if x.requires_grad else Tensor(x._data.astype(dt))
+    if isinstance(x, Tensor):
+        return promoted(x, dt)
     if isinstance(x, (np.ndarray, list, tuple)):
         raise TypeError(f"unsupported operand type: {type(x).__name__}")
     return wrapped_number(x, dt)
+
+
+def promoted(x: Tensor, dt: np.dtype) -> Tensor:
+    """x's values in the dtype an op computes in, for its forward alone: PyTorch's ops promote
+    inside the kernel, so the op's node links to x itself and saves x itself (its version is
+    checked, its gradient cast back to its dtype by the engine), never a copy with a history of
+    its own (ToCopyBackward0). `_promoted_from` tells Function.apply to do so
+    (function._apply_promoted)."""
+    values = Tensor(x._data.astype(dt))
+    values._promoted_from = x
+    return values
 
 
 _WRAPPED: dict[tuple, Tensor] = {}

@@ -131,7 +131,7 @@ class Div(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(b, a if b.requires_grad else None)
+        ctx.save_for_backward(b, a if ctx.needs_input_grad[1] else None)
         return result_like(a._data / b._data, a)
 
     @staticmethod

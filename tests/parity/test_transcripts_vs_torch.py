@@ -428,18 +428,6 @@ def detach_of_a_view_of_a_tensor_without_grad(lib: Any) -> Any:
     return outcomes
 
 
-@pytest.mark.parametrize("case", [
-    detach_of_a_view_of_a_tensor_without_grad,
-    slices_in_a_tuple_key,
-    captured_before_the_hooks_of_a_node_that_runs,
-    captured_after_the_hooks_of_a_node_that_ends_a_path,
-    root_hooks_see_a_gradient_that_reaches_no_input,
-    backward_inputs_that_do_not_require_grad,
-], ids=lambda case: case.__name__)
-def test_found_and_fixed(torch: Any, case: Callable[[Any], Any]) -> None:
-    assert_same_as_torch(case, torch)
-
-
 def promoted_operand_changed_in_place(lib: Any) -> Any:
     """A silent wrong value: PyTorch saves x itself and refuses the stale backward; minigrad
     saved a float32 copy of x, so backward runs with x's old value."""
@@ -464,6 +452,21 @@ def promoted_operand_no_longer_requiring_grad(lib: Any) -> Any:
     loss = (b * a).sum()
     b.requires_grad_(False)
     return lib.autograd.grad(loss, [a], create_graph=True)
+
+
+@pytest.mark.parametrize("case", [
+    detach_of_a_view_of_a_tensor_without_grad,
+    slices_in_a_tuple_key,
+    captured_before_the_hooks_of_a_node_that_runs,
+    captured_after_the_hooks_of_a_node_that_ends_a_path,
+    root_hooks_see_a_gradient_that_reaches_no_input,
+    backward_inputs_that_do_not_require_grad,
+    promoted_operand_changed_in_place,
+    promoted_operand_in_the_graph,
+    promoted_operand_no_longer_requiring_grad,
+], ids=lambda case: case.__name__)
+def test_found_and_fixed(torch: Any, case: Callable[[Any], Any]) -> None:
+    assert_same_as_torch(case, torch)
 
 
 def inference_tensor_times_a_no_grad_view(lib: Any) -> Any:
@@ -524,15 +527,6 @@ def sum_of_an_inference_tensor(lib: Any) -> Any:
 
 
 @pytest.mark.parametrize("case", [
-    pytest.param(promoted_operand_changed_in_place, marks=pytest.mark.xfail(strict=True, reason=(
-        "ops/operands.py casts a float operand of the other float dtype with a recorded copy "
-        "(ToCopyBackward0) and saves the copy: PyTorch computes in the promoted dtype inside "
-        "the op and saves the operand itself. The forward hot path (helper forward's)"))),
-    pytest.param(promoted_operand_in_the_graph, marks=pytest.mark.xfail(strict=True, reason=(
-        "the same recorded copy: next_functions and diagrams show a ToCopyBackward0"))),
-    pytest.param(promoted_operand_no_longer_requiring_grad, marks=pytest.mark.xfail(
-        strict=True, reason="the same recorded copy keeps the operand's requires_grad of the "
-                            "time: the second-order gradient has a grad_fn PyTorch's has not")),
     pytest.param(inference_tensor_times_a_no_grad_view, marks=pytest.mark.xfail(strict=True,
         reason="PyTorch saves the inference tensor when the other operand is a view made "
                "with grad mode off; minigrad refuses")),
