@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from .. import _grad_mode
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from . import anomaly, saved_hooks
 from .accumulate import grad_accumulator
 from .custom_view import make_custom_view
@@ -124,7 +124,7 @@ class BackwardFunction(FunctionCtx, Node):
         gradients a built-in op makes go on as arrays when nothing else can see them (a new
         tensor, not a view, never versioned): those that came in, or share a version, stay
         tensors, and so does whatever a learner's Function returns (a hook may look for it)."""
-        tensors = [g if g is None or type(g) is Tensor else Tensor(np.asarray(g)) for g in grads]
+        tensors = [g if g is None or type(g) is Tensor else tensor_of(np.asarray(g)) for g in grads]
         results = self.apply(*tensors)
         if self._forward_cls._is_custom:
             return results
@@ -723,7 +723,7 @@ class DelayedError(Function):
 
     @staticmethod
     def forward(ctx: FunctionCtx, value: Any) -> Any:
-        return Tensor(value._data)
+        return tensor_of(value._data)
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Any) -> Any:

@@ -137,7 +137,7 @@ class SavedOutput(SavedTensor):
     def tensor(self) -> Any:  # type: ignore[override]
         """The saved values as a tensor without history (for diagrams and saved-tensor
         hooks), sharing the output's version counter."""
-        alias = Tensor(self.data)
+        alias = tensor_of(self.data)
         alias._counter = self.counter
         return alias
 
@@ -311,4 +311,4 @@ def input_tensor(node: Node, position: int) -> Any:
 # needs Tensor, above this module)
 from .saved_hooks import (disable_saved_tensors_hooks, save_on_cpu,  # noqa: E402, F401
                           saved_tensors_hooks)
-from ..tensor import Tensor  # noqa: E402 - (SavedOutput.tensor; Tensor is above this module)
+from ..tensor import tensor_of  # noqa: E402 - (SavedOutput.tensor; Tensor is above this module)
