@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad.tensor import Tensor
+from minigrad.tensor import Tensor, tensor_of
 from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
@@ -110,7 +110,7 @@ def _nth_cases(rng: np.random.Generator) -> list[list]:
 
 def _nth_run(nth: Callable, case: list) -> dict:
     _, f, _ = _kind(case[0], case[1])
-    return _passes(nth, f, Tensor(case[2], requires_grad=True), case[3])
+    return _passes(nth, f, tensor_of(case[2], requires_grad=True), case[3])
 
 
 def _nth_judge(checks: Checks, case: list, got: dict) -> None:
@@ -152,7 +152,7 @@ def _penalty_cases(rng: np.random.Generator) -> list[list]:
 
 def _penalty_run(penalized: Callable, case: list) -> dict:
     _, loss, _ = _penalty_kind(case[0], case[1])
-    return _passes(penalized, loss, Tensor(np.array(case[2], dtype=np.float32),
+    return _passes(penalized, loss, tensor_of(np.array(case[2], dtype=np.float32),
                                            requires_grad=True))
 
 
@@ -195,7 +195,7 @@ def _newton_cases(rng: np.random.Generator) -> list[list]:
 
 def _newton_run(step: Callable, case: list) -> dict:
     _, f, _, _ = _newton_kind(case[0], case[1])
-    return _passes(step, f, Tensor(case[2], requires_grad=True))
+    return _passes(step, f, tensor_of(case[2], requires_grad=True))
 
 
 def _newton_judge(checks: Checks, case: list, got: dict) -> None:

@@ -519,23 +519,6 @@ def view_rebuilt_after_a_no_grad_change(lib: Any) -> Any:
     return names, view, w.grad, w_column
 
 
-@pytest.mark.parametrize("case", [
-    view_rebuilt_after_a_no_grad_change,
-    inference_tensor_times_a_no_grad_view,
-    second_backward_through_a_node_that_needs_nothing,
-    no_grad_view_of_a_changed_base,
-    in_place_on_a_0_dim_base_with_a_view,
-    detach_of_a_view_of_a_tensor_without_grad,
-    slices_in_a_tuple_key,
-    captured_before_the_hooks_of_a_node_that_runs,
-    captured_after_the_hooks_of_a_node_that_ends_a_path,
-    root_hooks_see_a_gradient_that_reaches_no_input,
-    backward_inputs_that_do_not_require_grad,
-], ids=lambda case: case.__name__)
-def test_found_and_fixed(torch: Any, case: Callable[[Any], Any]) -> None:
-    assert_same_as_torch(case, torch)
-
-
 def promoted_operand_changed_in_place(lib: Any) -> Any:
     """A silent wrong value: PyTorch saves x itself and refuses the stale backward; minigrad
     saved a float32 copy of x, so backward runs with x's old value."""
@@ -562,6 +545,26 @@ def promoted_operand_no_longer_requiring_grad(lib: Any) -> Any:
     return lib.autograd.grad(loss, [a], create_graph=True)
 
 
+@pytest.mark.parametrize("case", [
+    view_rebuilt_after_a_no_grad_change,
+    inference_tensor_times_a_no_grad_view,
+    second_backward_through_a_node_that_needs_nothing,
+    no_grad_view_of_a_changed_base,
+    in_place_on_a_0_dim_base_with_a_view,
+    detach_of_a_view_of_a_tensor_without_grad,
+    slices_in_a_tuple_key,
+    captured_before_the_hooks_of_a_node_that_runs,
+    captured_after_the_hooks_of_a_node_that_ends_a_path,
+    root_hooks_see_a_gradient_that_reaches_no_input,
+    backward_inputs_that_do_not_require_grad,
+    promoted_operand_changed_in_place,
+    promoted_operand_in_the_graph,
+    promoted_operand_no_longer_requiring_grad,
+], ids=lambda case: case.__name__)
+def test_found_and_fixed(torch: Any, case: Callable[[Any], Any]) -> None:
+    assert_same_as_torch(case, torch)
+
+
 def data_of_an_inference_tensor(lib: Any) -> Any:
     with lib.inference_mode():
         made = lib.tensor([1.0, 2.0]) * 2
@@ -576,15 +579,6 @@ def sum_of_an_inference_tensor(lib: Any) -> Any:
 
 
 @pytest.mark.parametrize("case", [
-    pytest.param(promoted_operand_changed_in_place, marks=pytest.mark.xfail(strict=True, reason=(
-        "ops/operands.py casts a float operand of the other float dtype with a recorded copy "
-        "(ToCopyBackward0) and saves the copy: PyTorch computes in the promoted dtype inside "
-        "the op and saves the operand itself. The forward hot path (helper forward's)"))),
-    pytest.param(promoted_operand_in_the_graph, marks=pytest.mark.xfail(strict=True, reason=(
-        "the same recorded copy: next_functions and diagrams show a ToCopyBackward0"))),
-    pytest.param(promoted_operand_no_longer_requiring_grad, marks=pytest.mark.xfail(
-        strict=True, reason="the same recorded copy keeps the operand's requires_grad of the "
-                            "time: the second-order gradient has a grad_fn PyTorch's has not")),
     pytest.param(data_of_an_inference_tensor, marks=pytest.mark.xfail(strict=True, reason=(
         "Tensor.data drops the inference kind (PyTorch keeps it, with a version counter of "
         "its own)"))),
