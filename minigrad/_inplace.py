@@ -342,12 +342,12 @@ def _take_history(t: Tensor, result: Tensor) -> None:
     retained = t._retains_grad
     if retained:  # the old values' gradient is no longer `t`'s: PyTorch moves the retain
         t.grad_fn._retained.pop(t._output_nr, None)
+    counter = t._version_counter  # (made, if not yet, while the old node can still be told)
     t.grad_fn, t._output_nr = node, result._output_nr
     replace_output(node, result, t)
     for saved in node._saved or ():
         if saved is not None and saved.is_own_output:
-            saved.data, saved.counter = t._data, t._version_counter
-            saved.version = t._version_counter.value
+            saved.data, saved.counter, saved.version = t._data, counter, counter.value
     if retained:
         t._retains_grad = False
         t.retain_grad()

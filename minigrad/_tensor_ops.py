@@ -417,8 +417,27 @@ class TensorOps:
     def mul_(self, other): return _inplace.update(self, Tensor.mul, other)
     def div_(self, other): return _inplace.update(self, Tensor.div, other)
 
-    # `x += y` and the like are these methods themselves (but for arrays: see __add__)
-    __iadd__, __isub__, __imul__, __itruediv__ = add_, sub_, mul_, div_
+    # `x += y` and the like are these methods, but for arrays (see __add__): as `+ - * /`, the
+    # test is their first line, then `update` (`p -= lr * p.grad` is in every step)
+    def __iadd__(self, other):
+        if not isinstance(other, _OPERANDS):  # an array: numpy's turn
+            return NotImplemented
+        return _inplace.update(self, Tensor.add, other)
+
+    def __isub__(self, other):
+        if not isinstance(other, _OPERANDS):  # an array: numpy's turn
+            return NotImplemented
+        return _inplace.update(self, Tensor.sub, other)
+
+    def __imul__(self, other):
+        if not isinstance(other, _OPERANDS):  # an array: numpy's turn
+            return NotImplemented
+        return _inplace.update(self, Tensor.mul, other)
+
+    def __itruediv__(self, other):
+        if not isinstance(other, _OPERANDS):  # an array: numpy's turn
+            return NotImplemented
+        return _inplace.update(self, Tensor.div, other)
 
     def pow_(self, exponent):
         return _inplace.inplace(self, lambda t: t.pow(exponent), exponent,
@@ -574,11 +593,10 @@ def _to_signatures_error(args: tuple, kwargs: dict) -> str:
 # None, a list, a string) gets NotImplemented, so that Python asks the other operand and then
 # says "unsupported operand type(s) for +: 'Tensor' and 'NoneType'" (all but ==, and a / b's
 # reflection, which PyTorch computes as b.reciprocal() * a: that product is then numpy's; @
-# takes nothing but a tensor). One wrapper for these; `+ - * /` and their reflections, in every
-# step, test in their own body and go straight to their op (benchmarks/op_path.md, 2026-11-28
-# 15:50: `z + b` 8.7 -> 6.7 µs, with add's alpha).
-_ARRAY_REFUSING = ("__iadd__", "__isub__", "__imul__", "__itruediv__",
-                   "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__",
+# takes nothing but a tensor). One wrapper for these; `+ - * /`, their reflections and their
+# in-place forms, in every step, test in their own body and go straight to their op
+# (benchmarks/op_path.md, 2026-11-28 15:50: `z + b` 8.7 -> 6.7 µs, with add's alpha).
+_ARRAY_REFUSING = ("__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__",
                    "__rpow__", "__and__", "__rand__", "__or__", "__ror__", "__xor__",
                    "__rxor__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__")
 

@@ -244,6 +244,9 @@ class Tensor(metaclass=_TensorType):
                 "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
                 "called on these gradients. To fix this error, please refer to the "
                 "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
+        # its version counter made first, while the node that saved it as its own output
+        # (graph.SavedOutput) can still be handed it
+        _ = self._version_counter
         self.grad_fn, self._output_nr, self._requires_grad = None, 0, False
         return self
 
@@ -266,7 +269,18 @@ class Tensor(metaclass=_TensorType):
         counter = self._counter
         if counter is None:
             counter = self._counter = _VersionCounter()
+            if self.grad_fn is not None:
+                self._hand_counter_to_node(counter)
         return counter
+
+    def _hand_counter_to_node(self, counter: _VersionCounter) -> None:
+        """A node that saved this tensor as its own output (`ReluBackward0`) keeps no counter
+        until the tensor makes one (graph.SavedOutput): it gets this one, to check. (It is
+        made before the tensor becomes another node's output: `detach_`, `_inplace`.)"""
+        for saved in self.grad_fn._saved or ():
+            if (saved is not None and saved.is_own_output and saved.counter is None
+                    and saved.output_nr == self._output_nr):
+                saved.counter = counter
 
     @_version_counter.setter
     def _version_counter(self, counter: _VersionCounter) -> None:
@@ -281,9 +295,12 @@ class Tensor(metaclass=_TensorType):
     def _bump_version(self) -> None:
         if self._is_inference and not _grad_mode.state.inference:  # it has no version to count
             raise RuntimeError(ERR_INFERENCE_IN_PLACE)
-        if self._counter is None:  # (the property _version_counter, without its call)
-            self._counter = _VersionCounter()
-        self._counter.value += 1
+        counter = self._counter
+        if counter is None:  # (the property _version_counter, without its call)
+            counter = self._counter = _VersionCounter()
+            if self.grad_fn is not None:
+                self._hand_counter_to_node(counter)
+        counter.value += 1
 
     # ---- plumbing used by autograd ----------------------------------------------------------
 
