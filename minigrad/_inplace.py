@@ -18,7 +18,7 @@ from .ops.fill import Zero
 from .ops.indexing import (ERR_INTERNAL_OVERLAP, AsStrided, CopySlices, IndexPut,
                            WriteThroughExpanded, _plain_key, as_positions, check_advanced_key,
                            index, is_advanced)
-from .tensor import ERR_INFERENCE_IN_PLACE, Tensor
+from .tensor import ERR_INFERENCE_IN_PLACE, Tensor, tensor_of
 
 VIEW_OF_LEAF_IN_PLACE = ("a view of a leaf Variable that requires grad is being used in an "
                          "in-place operation.")
@@ -233,7 +233,7 @@ def reshape_in_place(t: Tensor, make: Any) -> Tensor:
 
 def _with_history(t: Tensor) -> Tensor:
     """A copy of `t`'s current values that carries `t`'s current place in the graph."""
-    old = Tensor(t._data.copy())
+    old = tensor_of(t._data.copy())
     old.grad_fn, old._output_nr, old._requires_grad = t.grad_fn, t._output_nr, t._requires_grad
     return old
 
@@ -342,12 +342,12 @@ def _take_history(t: Tensor, result: Tensor) -> None:
     retained = t._retains_grad
     if retained:  # the old values' gradient is no longer `t`'s: PyTorch moves the retain
         t.grad_fn._retained.pop(t._output_nr, None)
+    counter = t._version_counter  # (made, if not yet, while the old node can still be told)
     t.grad_fn, t._output_nr = node, result._output_nr
     replace_output(node, result, t)
     for saved in node._saved or ():
         if saved is not None and saved.is_own_output:
-            saved.data, saved.counter = t._data, t._version_counter
-            saved.version = t._version_counter.value
+            saved.data, saved.counter, saved.version = t._data, counter, counter.value
     if retained:
         t._retains_grad = False
         t.retain_grad()
@@ -371,7 +371,7 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     if not (scalar or advanced) and overlaps_in_part(t._data[key], value._data):
         raise RuntimeError(ERR_PARTIAL_OVERLAP)  # PyTorch's copy_ into t[key] refuses it
     if scalar:
-        value = Tensor(np.asarray(value, dtype=t._data.dtype))
+        value = tensor_of(np.asarray(value, dtype=t._data.dtype))
     elif value.dtype is not t.dtype:
         value = value.to(t.dtype)
     if shares_memory_within(t):

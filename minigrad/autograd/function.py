@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from .. import _grad_mode
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from . import anomaly, saved_hooks
 from .accumulate import grad_accumulator
 from .custom_view import make_custom_view
@@ -81,7 +81,9 @@ class BackwardFunction(FunctionCtx, Node):
     _materialize_grads = True
     _num_args = 0  # 0: as many as next_functions
     _tensor_positions: tuple | None = None  # None: every argument was a tensor
-    _unpacks_through_hooks = False  # saved under saved_tensors_hooks (saved_hooks.py)
+    # Its backward runs on tensors, never on arrays: it saved under saved_tensors_hooks
+    # (saved_hooks.py), or operands of another dtype than it computes in (_apply_promoted).
+    _unpacks_through_hooks = False
     # Whether the outputs are linked by `_connect`, the general path, rather than in
     # `_apply_builtin`: set by `mark_dirty` and `mark_non_differentiable`, on the node class of
     # an op with optional tensor arguments, and here while anomaly mode or saved_tensors_hooks
@@ -131,7 +133,7 @@ class BackwardFunction(FunctionCtx, Node):
         gradients a built-in op makes go on as arrays when nothing else can see them (a new
         tensor, not a view, never versioned): those that came in, or share a version, stay
         tensors, and so does whatever a learner's Function returns (a hook may look for it)."""
-        tensors = [g if g is None or type(g) is Tensor else Tensor(np.asarray(g)) for g in grads]
+        tensors = [g if g is None or type(g) is Tensor else tensor_of(np.asarray(g)) for g in grads]
         results = self.apply(*tensors)
         if self._forward_cls._is_custom:
             return results
@@ -315,6 +317,8 @@ def _apply_builtin(cls: type, args: tuple) -> Any:
         elif a._requires_grad:  # the AccumulateGrad of a leaf (by its own flag),
             edges.append((grad_accumulator(a), 0))
         else:  # or nowhere (a view may still require grad through its base: a.requires_grad)
+            if a._promoted_from is not None:  # (an operand of another dtype: rare)
+                return _apply_promoted(cls, args)
             needs.append(a._base is not None and a._base.requires_grad and not a._is_inference)
             if a._made_in_no_grad:
                 check_no_grad_view_unchanged(a)
@@ -359,6 +363,39 @@ def _apply_builtin(cls: type, args: tuple) -> Any:
         out.grad_fn, out._output_nr = node, 0
     if node._to_save is not None:  # (no saved_tensors_hooks: see _links_in_full)
         node._saved, node._to_save = _save(node._to_save, node, None), None
+    return out
+
+
+def _apply_promoted(cls: type, args: tuple) -> Any:
+    """`_apply_builtin` for an op given operands cast to the dtype it computes in
+    (ops/operands.promoted): forward computes with the cast values, and the node links and
+    saves the operands themselves, as PyTorch's kernels promote inside the op: no
+    ToCopyBackward0 in next_functions, a saved operand changed in place is refused at backward,
+    and each gradient is cast back to its operand's dtype by the engine. The node's backward
+    runs on tensors (as under saved_tensors_hooks): its operations promote the saved operands
+    as PyTorch's formulas do, where a formula on arrays would compute in their own dtypes."""
+    inputs = tuple([a._promoted_from if isinstance(a, Tensor) and a._promoted_from is not None
+                    else a for a in args])
+    needs = tuple([isinstance(a, Tensor) and a.requires_grad for a in inputs])
+    if True not in needs:
+        return _compute(cls, args)
+    node = cls._backward_cls()
+    node.needs_input_grad = needs
+    node._unpacks_through_hooks = True
+    mode = _grad_mode.state
+    mode.enabled = False  # what forward computes is not recorded
+    quiet = _numpy_errors.set(_QUIET)
+    try:
+        out = cls.forward(node, *args)
+    finally:
+        mode.enabled = True
+        _numpy_errors.reset(quiet)
+    for tensor in node._dirty:
+        tensor._bump_version()
+    if node._to_save is not None:
+        node._to_save = tuple([t._promoted_from if isinstance(t, Tensor) and
+                               t._promoted_from is not None else t for t in node._to_save])
+    _connect(node, inputs, out if isinstance(out, tuple) else (out,))
     return out
 
 
@@ -684,7 +721,7 @@ class DelayedError(Function):
 
     @staticmethod
     def forward(ctx: FunctionCtx, value: Any) -> Any:
-        return Tensor(value._data)
+        return tensor_of(value._data)
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Any) -> Any:

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .selection import where
 from .shape import Unsqueeze, _dims, _view_of, cat, expand_error, stack
 
@@ -92,7 +92,7 @@ class Unbind(Function):
         # a view that is gone by now (`a, b = t.unbind(1)[:2]`) cannot be materialized by the
         # engine: its zeros are made here
         zero = np.zeros(ctx.view_shape, ctx.dtype)
-        return stack([Tensor(zero) if g is None else g for g in grads], ctx.dim), None
+        return stack([tensor_of(zero) if g is None else g for g in grads], ctx.dim), None
 
 
 def _cells(a: np.ndarray) -> np.ndarray:
@@ -126,7 +126,7 @@ class IndexAdd(Function):
             np.add.at(_cells(out), key, grad._data)
         else:
             _cells(out)[key] = grad._data
-        return Tensor(out)
+        return tensor_of(out)
 
     @staticmethod
     def backward(ctx, grad):
@@ -306,7 +306,7 @@ class CopySlices(Function):
             _cells(out)[key] = value._data
         except ValueError:
             raise _assignment_error(a, key, value) from None
-        return Tensor(out)
+        return tensor_of(out)
 
     @staticmethod
     def backward(ctx, grad):
@@ -318,7 +318,7 @@ class CopySlices(Function):
         if grad_value.numel() == int(np.prod(ctx.value_shape)) and grad_value.ndim < len(
                 ctx.value_shape):
             grad_value = grad_value.reshape(ctx.value_shape)
-        return where(Tensor(kept), grad, 0.0), None, grad_value, None
+        return where(tensor_of(kept), grad, 0.0), None, grad_value, None
 
 
 def _assignment_error(a: Tensor, key: Any, value: Tensor) -> RuntimeError:
@@ -350,7 +350,7 @@ class WriteThroughExpanded(Function):
     @staticmethod
     def forward(ctx, base, value, written, overlapping):
         ctx.written, ctx.overlapping, ctx.value_shape = written, overlapping, value.shape
-        return Tensor(base._data.copy())
+        return tensor_of(base._data.copy())
 
     @staticmethod
     def backward(ctx, grad):
@@ -360,7 +360,7 @@ class WriteThroughExpanded(Function):
                 raise RuntimeError(ERR_INTERNAL_OVERLAP)
             kept = np.ones(grad.shape, dtype=bool)
             _cells(kept)[ctx.written] = False
-            grad_base = where(Tensor(kept), grad, 0.0)
+            grad_base = where(tensor_of(kept), grad, 0.0)
         grad_value = None
         if ctx.needs_input_grad[1]:
             grad_value = _read(grad, ctx.written)
@@ -387,7 +387,7 @@ def as_positions(shape: tuple, key: Any) -> Any:
     (see `index`): for assignment, spell it as the arrays of positions PyTorch would pick."""
     if not any(_is_int(k) for k in (key if isinstance(key, tuple) else (key,))):
         return key
-    positions = index(Tensor(np.arange(int(np.prod(shape))).reshape(shape)), key)._data
+    positions = index(tensor_of(np.arange(int(np.prod(shape))).reshape(shape)), key)._data
     return np.unravel_index(positions, shape)
 
 
@@ -412,7 +412,7 @@ class Split(Function):
         for g, size in zip(grads, ctx.sizes):
             if g is None:  # a piece that is gone by now got no gradient: zeros
                 shape[ctx.dim] = size
-                g = Tensor(np.zeros(shape, ctx.dtype))
+                g = tensor_of(np.zeros(shape, ctx.dtype))
             pieces.append(g)
         return cat(pieces, ctx.dim), None, None
 

@@ -550,28 +550,9 @@ def data_of_an_inference_tensor(lib: Any) -> Any:
     for alias in (made.data, made.detach()):
         view = alias[:1]
         seen += [alias.is_inference(), alias._version, _shown(alias.requires_grad_),
-                 alias.add_(1), alias._version, _shown(lambda: view._version), _shown(lambda: x * alias),
-                 _shown(lambda: made._version)]
+                 alias.add_(1), alias._version, _shown(lambda: view._version),
+                 _shown(lambda: x * alias), _shown(lambda: made._version)]
     return seen, made
-
-
-@pytest.mark.parametrize("case", [
-    data_of_an_inference_tensor,
-    needs_input_grad_read_as_flags,
-    view_rebuilt_after_a_no_grad_change,
-    inference_tensor_times_a_no_grad_view,
-    second_backward_through_a_node_that_needs_nothing,
-    no_grad_view_of_a_changed_base,
-    in_place_on_a_0_dim_base_with_a_view,
-    detach_of_a_view_of_a_tensor_without_grad,
-    slices_in_a_tuple_key,
-    captured_before_the_hooks_of_a_node_that_runs,
-    captured_after_the_hooks_of_a_node_that_ends_a_path,
-    root_hooks_see_a_gradient_that_reaches_no_input,
-    backward_inputs_that_do_not_require_grad,
-], ids=lambda case: case.__name__)
-def test_found_and_fixed(torch: Any, case: Callable[[Any], Any]) -> None:
-    assert_same_as_torch(case, torch)
 
 
 def promoted_operand_changed_in_place(lib: Any) -> Any:
@@ -600,6 +581,28 @@ def promoted_operand_no_longer_requiring_grad(lib: Any) -> Any:
     return lib.autograd.grad(loss, [a], create_graph=True)
 
 
+@pytest.mark.parametrize("case", [
+    data_of_an_inference_tensor,
+    needs_input_grad_read_as_flags,
+    view_rebuilt_after_a_no_grad_change,
+    inference_tensor_times_a_no_grad_view,
+    second_backward_through_a_node_that_needs_nothing,
+    no_grad_view_of_a_changed_base,
+    in_place_on_a_0_dim_base_with_a_view,
+    detach_of_a_view_of_a_tensor_without_grad,
+    slices_in_a_tuple_key,
+    captured_before_the_hooks_of_a_node_that_runs,
+    captured_after_the_hooks_of_a_node_that_ends_a_path,
+    root_hooks_see_a_gradient_that_reaches_no_input,
+    backward_inputs_that_do_not_require_grad,
+    promoted_operand_changed_in_place,
+    promoted_operand_in_the_graph,
+    promoted_operand_no_longer_requiring_grad,
+], ids=lambda case: case.__name__)
+def test_found_and_fixed(torch: Any, case: Callable[[Any], Any]) -> None:
+    assert_same_as_torch(case, torch)
+
+
 def sum_of_an_inference_tensor(lib: Any) -> Any:
     with lib.inference_mode():
         z = lib.tensor([1.0, 2.0]) * 2
@@ -607,15 +610,6 @@ def sum_of_an_inference_tensor(lib: Any) -> Any:
 
 
 @pytest.mark.parametrize("case", [
-    pytest.param(promoted_operand_changed_in_place, marks=pytest.mark.xfail(strict=True, reason=(
-        "ops/operands.py casts a float operand of the other float dtype with a recorded copy "
-        "(ToCopyBackward0) and saves the copy: PyTorch computes in the promoted dtype inside "
-        "the op and saves the operand itself. The forward hot path (helper forward's)"))),
-    pytest.param(promoted_operand_in_the_graph, marks=pytest.mark.xfail(strict=True, reason=(
-        "the same recorded copy: next_functions and diagrams show a ToCopyBackward0"))),
-    pytest.param(promoted_operand_no_longer_requiring_grad, marks=pytest.mark.xfail(
-        strict=True, reason="the same recorded copy keeps the operand's requires_grad of the "
-                            "time: the second-order gradient has a grad_fn PyTorch's has not")),
     pytest.param(sum_of_an_inference_tensor, marks=pytest.mark.xfail(strict=True, reason=(
         "versions of a reduction's result made from an inference tensor outside inference "
         "mode: PyTorch's kernels (sum 1, mean 2, a product 0) write into it in place"))),
