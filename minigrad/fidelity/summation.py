@@ -124,10 +124,10 @@ def _down_short_columns(data: np.ndarray) -> np.ndarray:
     ATen's vectorized (or scalar) outer sum takes the columns in blocks of 4 vectors (4 columns
     when there are fewer than a vector's) down the rows by `_one_level`, the rest by `row_sum`:
     the rows taken 4 at a time by `_one_level`, the rows left over added to the first of the 4,
-    then the other 3. Each numpy reduction here starts from its first row, where ATen starts from
-    0: that changes only the sign of a zero along the way, and the last addition, from 0,
-    settles it (ATen's sums are never -0.0). Under 4 rows, or with only whole blocks under 16
-    rows, that order is numpy's own sum from 0: one call."""
+    then the other 3. Whether a numpy reduction starts from 0, as ATen's accumulators do (numpy
+    2 does), or from its first row changes only the sign of a zero along the way, and the last
+    addition, to 0, settles it (ATen's sums are never -0.0). Under 4 rows, or with only whole
+    blocks under 16 rows, that order is numpy's own sum from 0: one call."""
     n, k = data.shape
     block = _ILP * _LANES[data.dtype] if k >= _LANES[data.dtype] else _ILP
     cascaded = k - k % block
@@ -140,15 +140,18 @@ def _down_short_columns(data: np.ndarray) -> np.ndarray:
     partial = _one_level(rest[:n_ilp * _ILP].reshape(n_ilp, _ILP * width)).reshape(_ILP, width)
     if n_ilp * _ILP != n:  # the rows left over, into the first accumulator
         partial = np.concatenate((partial[:1], rest[n_ilp * _ILP:], partial[1:]))
-    row_sums = _in_order(partial, initial=0)
+    if width > 1:  # (numpy adds rows of 2 or more values in order)
+        row_sums = np.add.reduce(partial, axis=0, initial=0)
+    else:
+        row_sums = _in_order(partial, initial=0)
     if not cascaded:
         return row_sums
     return np.concatenate((_one_level(data[:, :cascaded]) + data.dtype.type(0), row_sums))
 
 
 def _one_level(rows: np.ndarray) -> np.ndarray:
-    """`_cascade` of fewer than 256 rows of 2 or more columns (one level climbed at most), from
-    the first row: the whole blocks of 16 rows each summed, those sums added in turn, and the
+    """`_cascade` of fewer than 256 rows of 2 or more columns (one level climbed at most), but
+    for the sign of a zero (see `_down_short_columns`): the whole blocks of 16 rows each summed, those sums added in turn, and the
     rows after the last block added on their own, before their sum is added to the blocks'."""
     step = 1 << _SHORTEST_LEVEL_POWER
     n_blocks = rows.shape[0] // step
