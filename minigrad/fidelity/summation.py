@@ -151,8 +151,9 @@ def _down_short_columns(data: np.ndarray) -> np.ndarray:
 
 def _one_level(rows: np.ndarray) -> np.ndarray:
     """`_cascade` of fewer than 256 rows of 2 or more columns (one level climbed at most), but
-    for the sign of a zero (see `_down_short_columns`): the whole blocks of 16 rows each summed, those sums added in turn, and the
-    rows after the last block added on their own, before their sum is added to the blocks'."""
+    for the sign of a zero (see `_down_short_columns`): the whole blocks of 16 rows each
+    summed, those sums added in turn, and the rows after the last block added on their own,
+    before their sum is added to the blocks'."""
     step = 1 << _SHORTEST_LEVEL_POWER
     n_blocks = rows.shape[0] // step
     if not n_blocks:
