@@ -80,10 +80,12 @@ def _summed_in_torchs_order(data: np.ndarray, dims: Any) -> np.ndarray | None:
         return _matrix_view_summed(data, dims) if data.ndim == 2 else None
     if data.ndim == 2 and (dims == (0,) or dims == (1,)) and 1 not in data.shape[dims[0]:][:1]:
         # (the common sums of a matrix, a bias's gradient among them, without the steps below)
-        if dims == (0,) and data.shape[0] < _SHORT_ROWS:  # (n < GRAIN_SIZE: one thread)
+        if dims == (0,) and data.shape[0] < _ILP * _SHORT_ROWS:  # (n < GRAIN_SIZE: one thread)
             if data.shape[1] == 1:  # a column, summed as a whole tensor is (`_total`)
                 return np.asarray(_total(data)).reshape(1)
-            return _down_short_columns(data)
+            summed = _down_short_columns(data)
+            if summed is not None:
+                return summed
         outer, rows, inner = (1, *data.shape) if dims == (0,) else (*data.shape, 1)
     else:
         summed = set(range(data.ndim)) if dims is None else {d % data.ndim for d in dims}
@@ -113,14 +115,16 @@ def _summed_in_torchs_order(data: np.ndarray, dims: Any) -> np.ndarray | None:
     return np.concatenate((blocks, _row_sum(columns[:, :, cascaded:])), axis=1).reshape(-1)
 
 
-# Below this many rows a matrix's sum over its rows (a bias's gradient, at the sizes of a
-# training step) is `_down_short_columns`: every cascade in it climbs one level at most.
+# A cascade of fewer rows than this climbs one level at most (`_one_level`): a matrix's sum
+# over fewer rows (4 times as many where ATen takes them 4 at a time), a bias's gradient at the
+# sizes of a training step, is `_down_short_columns`.
 _SHORT_ROWS = 256
 
 
-def _down_short_columns(data: np.ndarray) -> np.ndarray:
-    """`_summed_in_torchs_order` of an (n, k) matrix over its rows, k >= 2 and n < 256, in as
-    few numpy calls as ATen's order allows (the general steps cost 3x numpy's own sum here).
+def _down_short_columns(data: np.ndarray) -> np.ndarray | None:
+    """`_summed_in_torchs_order` of an (n, k) matrix over its rows, k >= 2 and n < 1024, in as
+    few numpy calls as ATen's order allows (the general steps cost 3x numpy's own sum here), or
+    None where a cascade would climb a second level (columns in blocks, 256 rows or more).
     ATen's vectorized (or scalar) outer sum takes the columns in blocks of 4 vectors (4 columns
     when there are fewer than a vector's) down the rows by `_one_level`, the rest by `row_sum`:
     the rows taken 4 at a time by `_one_level`, the rows left over added to the first of the 4,
@@ -131,6 +135,8 @@ def _down_short_columns(data: np.ndarray) -> np.ndarray:
     n, k = data.shape
     block = _ILP * _LANES[data.dtype] if k >= _LANES[data.dtype] else _ILP
     cascaded = k - k % block
+    if cascaded and n >= _SHORT_ROWS:
+        return None
     if n < _ILP or (cascaded == k and n < 1 << _SHORTEST_LEVEL_POWER):
         return np.add.reduce(data, axis=0, initial=0)
     if cascaded == k:

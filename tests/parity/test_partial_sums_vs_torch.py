@@ -106,11 +106,13 @@ def test_random_matrices_summed_to_the_bit(torch: Any, seed: int) -> None:
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_short_matrices_over_rows_to_the_bit(torch: Any, dtype: str) -> None:
     """Every row count where the order of a short sum over rows changes (under 4 rows, under
-    16, whole blocks of 16 and past them, up to 256 and past it), against column counts around
-    a vector's and a block's width; some columns all -0.0 (PyTorch's sum is then +0.0)."""
+    16, whole blocks of 16 and past them, up to 256 and past it, and 4 times those where ATen
+    takes the rows 4 at a time), against column counts around a vector's and a block's width;
+    some columns all -0.0 (PyTorch's sum is then +0.0)."""
     rng = np.random.default_rng([11, len(dtype)])
     matrices = []
-    for n in [*range(1, 40), 63, 64, 65, 100, 127, 128, 129, 200, 255, 256, 257]:
+    for n in [*range(1, 40), 63, 64, 65, 100, 127, 128, 129, 200, 255, 256, 257, 511, 512, 513,
+              1000, 1023, 1024, 1025]:
         for k in [2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 36, 40, 63, 64, 65, 100]:
             values = _values(rng, (n, k), dtype)
             values[:, rng.random(k) < 0.1] = -0.0
