@@ -179,9 +179,14 @@ def _matrix_view_summed(data: np.ndarray, dims: Any) -> np.ndarray | None:
     that of a contiguous matrix: a transpose (TensorIterator walks memory in order, so the sum
     is the contiguous one's over the other dimension, or over both), or rows that are apart
     (columns sliced: ATen reads only the strides, so a sum over one dimension is the copy's; a
-    whole sum adds the rows' totals into 0 one by one, as `_apart_summed` does). Other layouts
-    (steps between elements, negative strides) keep numpy's order."""
+    whole sum adds the rows' totals into 0 one by one, as `_apart_summed` does), or a column
+    whose values are apart (a vector with a step: ATen's scalar `row_sum`). Other layouts
+    (steps between a row's elements, negative strides) keep numpy's order."""
     item = data.dtype.itemsize
+    if data.shape[1] == 1 and data.strides[0] > 0:  # a column with its values apart: a vector
+        if dims is not None and {d % 2 for d in dims} == {1}:  # (nothing summed but a 1)
+            return (data + data.dtype.type(0)).reshape(-1)
+        return _row_sum(data) if data.shape[0] <= GRAIN_SIZE else None  # (ATen's scalar sum)
     if data.flags.f_contiguous:
         swapped = None if dims is None else tuple(1 - d % 2 for d in dims)
         return _summed_in_torchs_order(data.T, swapped)
