@@ -14,7 +14,7 @@ from typing import Iterator
 
 import numpy as np
 
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .saved_hooks import saved_tensors_hooks
 
 # PyTorch's words (the missing space included)
@@ -59,7 +59,7 @@ class _swap_with_cloned(saved_tensors_hooks):  # noqa: N801 - PyTorch's name
                 raise AssertionError(ERR_OUTSIDE)
             if handle.tensor._version == handle.version:
                 return handle.tensor
-            return Tensor(handle.values)
+            return tensor_of(handle.values)
 
         super().__init__(pack_hook, unpack_hook)
 

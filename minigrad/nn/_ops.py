@@ -11,7 +11,7 @@ from ..fidelity.summation import mean_like_torch, nll_sum_like_torch, sum_like_t
 from ..ops.operands import zero_gradient
 from ..ops.pointwise import DivScalar, MulScalar
 from ..ops.selection import where
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 
 
 class Addmm(Function):
@@ -28,7 +28,7 @@ class Addmm(Function):
                                f"{x.shape[1]} and {wt.shape[0]}x{wt.shape[1]})")
         ctx.save_for_backward(x if wt.requires_grad else None, wt if x.requires_grad else None)
         product = matmul_like_torch(x._data, wt._data)  # then the bias, as PyTorch adds it
-        return Tensor(np.asarray(product + bias._data, dtype=x._data.dtype))
+        return tensor_of(np.asarray(product + bias._data, dtype=x._data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -46,7 +46,7 @@ class LeakyRelu(Function):
     def forward(ctx, x, negative_slope):
         ctx.negative_slope = negative_slope
         ctx.save_for_backward(x)
-        return Tensor(np.where(x._data > 0, x._data, x._data * negative_slope))
+        return tensor_of(np.where(x._data > 0, x._data, x._data * negative_slope))
 
     @staticmethod
     def backward(ctx, grad):
@@ -61,8 +61,8 @@ class LeakyReluBackward(Function):
 
     @staticmethod
     def forward(ctx, grad, x, negative_slope):
-        ctx.negative_slope, ctx.positive = negative_slope, Tensor(x._data > 0)
-        return Tensor(np.where(x._data > 0, grad._data, grad._data * negative_slope))
+        ctx.negative_slope, ctx.positive = negative_slope, tensor_of(x._data > 0)
+        return tensor_of(np.where(x._data > 0, grad._data, grad._data * negative_slope))
 
     @staticmethod
     def backward(ctx, grad_grad):
@@ -102,7 +102,7 @@ class NllLoss(Function):
                      else weights.dtype.type(kept.sum()))
         # What PyTorch saves, though backward needs only `local` (saved-tensor hooks see them)
         ctx.save_for_backward(logp, target, weight,
-                              Tensor(np.asarray(total, dtype=logp._data.dtype)))
+                              tensor_of(np.asarray(total, dtype=logp._data.dtype)))
         if reduction != "none":
             value = nll_sum_like_torch(losses.reshape(-1), kept.reshape(-1))
         if reduction == "mean":  # a weighted mean over the samples not ignored (nan if none)
@@ -111,7 +111,7 @@ class NllLoss(Function):
             value = losses
         ctx.where = _NllEntries(logp.shape, index, axis, kept, weights, total, reduction)
         ctx.reduction, ctx.ignore_index = reduction, ignore_index
-        return Tensor(np.asarray(value, dtype=logp._data.dtype))
+        return tensor_of(np.asarray(value, dtype=logp._data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -163,7 +163,7 @@ class NllLossBackward(Function):
     @staticmethod
     def forward(ctx, grad, logp, where, loss_arguments):
         ctx.loss_arguments = loss_arguments
-        return Tensor(where.gradient(grad._data))
+        return tensor_of(where.gradient(grad._data))
 
     @staticmethod
     def backward(ctx, gg):
@@ -192,7 +192,7 @@ class MseLoss(Function):
         # reduced as PyTorch's unreduced.sum() / .mean(), in its order of additions
         value = (squares if reduction == "none" else sum_like_torch(squares)
                  if reduction == "sum" else mean_like_torch(squares))
-        return Tensor(np.asarray(value, dtype=squares.dtype))
+        return tensor_of(np.asarray(value, dtype=squares.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -216,7 +216,7 @@ class MseLossBackward(Function):
         difference = (x - y)._data
         dtype = difference.dtype
         norm = dtype.type(2 / difference.size if reduction == "mean" else 2)
-        return Tensor(np.asarray(norm * difference * grad._data, dtype))
+        return tensor_of(np.asarray(norm * difference * grad._data, dtype))
 
     @staticmethod
     def backward(ctx, gg):
@@ -244,7 +244,7 @@ class PreluKernel(Function):
     @staticmethod
     def forward(ctx, x, weight):
         ctx.save_for_backward(x, weight)
-        return Tensor(np.where(x._data > 0, x._data, weight._data * x._data))
+        return tensor_of(np.where(x._data > 0, x._data, weight._data * x._data))
 
     @staticmethod
     def backward(ctx, grad):
