@@ -77,13 +77,15 @@ CUTS = [
      "        self.version = 0 if counter is None else counter.value\n",
      "        self.version = 0\n"),
     ("versions", "autograd/graph.py",  # (a node's own output, graph.SavedOutput, too)
-     "        self.counter = output._version_counter\n        self.version = self.counter.value\n",
+     "        counter = output._counter\n        self.counter = counter\n"
+     "        self.version = 0 if counter is None else counter.value\n",
      "        self.counter, self.version = None, 0\n"),
     ("versions", "autograd/graph.py",  # ... and none checked
      "        counter = self.tensor._counter\n"
      "        if counter is not None and counter.value != self.version:\n", "        if False:\n"),
     ("versions", "autograd/graph.py",  # (nor a node's own output's)
-     "        if self.counter.value != self.version:\n", "        if False:\n"),
+     "        counter = self.counter\n"
+     "        if counter is not None and counter.value != self.version:\n", "        if False:\n"),
     ("versions", "autograd/graph.py",  # ... nor when a formula on arrays reads what was saved
      "        counter = tensor._counter\n"
      "        if (counter is None or counter.value == self.version) and (\n", "        if (\n"),

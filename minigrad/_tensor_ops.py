@@ -20,7 +20,7 @@ from . import _device, _dtype, _grad_mode, _inplace, autograd, creation, random
 from .ops import (fill, gather, indexing, linalg, norm, pointwise, reduction, rounding,
                   selection, shape, statistics)
 from .ops.operands import as_tensor_pair, type_name
-from .tensor import Tensor
+from .tensor import Tensor, tensor_of
 
 
 def _tensor_argument(value: Any, method: str, name: str) -> Tensor:
@@ -153,17 +153,17 @@ class TensorOps:
     def _on_values(self, other, op):
         """`op` on the values, as a tensor without history (a mask, indices)."""
         other = other._data if isinstance(other, Tensor) else other
-        return Tensor(np.asarray(op(self._data, other)))
+        return tensor_of(np.asarray(op(self._data, other)))
 
     def _compare(self, other, op):
         """`op` on both, in the dtype PyTorch's promotion gives (an int tensor and 2.5 compare
         as float32, a float32 vector and a float64 0-d tensor as float32), not numpy's. Anything
         but a tensor, a number or (for ==) an array: NotImplemented, so `t == None` is False."""
         if isinstance(other, np.ndarray):  # only == takes one (see _operators)
-            other = Tensor(other)
+            other = tensor_of(other)
         if isinstance(other, (Tensor, builtins.int, builtins.float, np.generic)):
             a, b = as_tensor_pair(self, other)
-            return Tensor(np.asarray(op(a._data, b._data)))
+            return tensor_of(np.asarray(op(a._data, b._data)))
         return NotImplemented
 
     def __array_wrap__(self, array):  # PyTorch's, signature and all (numpy 2 warns about it)
@@ -177,7 +177,7 @@ class TensorOps:
         if a.dtype.is_floating_point:
             raise NotImplementedError(f'"{name}_cpu" not implemented for '
                                       f"'{a.dtype.scalar_name}'")
-        return Tensor(np.asarray(op(a._data, b._data)))
+        return tensor_of(np.asarray(op(a._data, b._data)))
 
     def __eq__(self, other): return self._compare(other, np.equal)
     def __ne__(self, other): return self._compare(other, np.not_equal)
@@ -417,8 +417,27 @@ class TensorOps:
     def mul_(self, other): return _inplace.update(self, Tensor.mul, other)
     def div_(self, other): return _inplace.update(self, Tensor.div, other)
 
-    # `x += y` and the like are these methods themselves (but for arrays: see __add__)
-    __iadd__, __isub__, __imul__, __itruediv__ = add_, sub_, mul_, div_
+    # `x += y` and the like are these methods, but for arrays (see __add__): as `+ - * /`, the
+    # test is their first line, then `update` (`p -= lr * p.grad` is in every step)
+    def __iadd__(self, other):
+        if not isinstance(other, _OPERANDS):  # an array: numpy's turn
+            return NotImplemented
+        return _inplace.update(self, Tensor.add, other)
+
+    def __isub__(self, other):
+        if not isinstance(other, _OPERANDS):  # an array: numpy's turn
+            return NotImplemented
+        return _inplace.update(self, Tensor.sub, other)
+
+    def __imul__(self, other):
+        if not isinstance(other, _OPERANDS):  # an array: numpy's turn
+            return NotImplemented
+        return _inplace.update(self, Tensor.mul, other)
+
+    def __itruediv__(self, other):
+        if not isinstance(other, _OPERANDS):  # an array: numpy's turn
+            return NotImplemented
+        return _inplace.update(self, Tensor.div, other)
 
     def pow_(self, exponent):
         return _inplace.inplace(self, lambda t: t.pow(exponent), exponent,
@@ -446,7 +465,7 @@ class TensorOps:
         return _inplace.inplace(self, lambda t: t.clamp(min, max))
 
     def copy_(self, src):
-        src = src if isinstance(src, Tensor) else Tensor(np.asarray(src))
+        src = src if isinstance(src, Tensor) else tensor_of(np.asarray(src))
         return _inplace.inplace(self, lambda t: fill.Copy.apply(t, src), src, reads=src)
 
     def normal_(self, mean=0.0, std=1.0, *, generator=None):
@@ -574,11 +593,10 @@ def _to_signatures_error(args: tuple, kwargs: dict) -> str:
 # None, a list, a string) gets NotImplemented, so that Python asks the other operand and then
 # says "unsupported operand type(s) for +: 'Tensor' and 'NoneType'" (all but ==, and a / b's
 # reflection, which PyTorch computes as b.reciprocal() * a: that product is then numpy's; @
-# takes nothing but a tensor). One wrapper for these; `+ - * /` and their reflections, in every
-# step, test in their own body and go straight to their op (benchmarks/op_path.md, 2026-11-28
-# 15:50: `z + b` 8.7 -> 6.7 µs, with add's alpha).
-_ARRAY_REFUSING = ("__iadd__", "__isub__", "__imul__", "__itruediv__",
-                   "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__",
+# takes nothing but a tensor). One wrapper for these; `+ - * /`, their reflections and their
+# in-place forms, in every step, test in their own body and go straight to their op
+# (benchmarks/op_path.md, 2026-11-28 15:50: `z + b` 8.7 -> 6.7 µs, with add's alpha).
+_ARRAY_REFUSING = ("__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__",
                    "__rpow__", "__and__", "__rand__", "__or__", "__ror__", "__xor__",
                    "__rxor__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__")
 

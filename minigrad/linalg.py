@@ -13,7 +13,7 @@ from .ops.inverse import LinAlgError, det, inv
 from .ops.linalg import cross as _cross
 from .ops.linalg import matrix_power
 from .ops.norm import vector_norm
-from .tensor import Tensor
+from .tensor import Tensor, tensor_of
 
 __all__ = ["LinAlgError", "cross", "det", "inv", "lstsq", "matrix_power", "norm", "vector_norm"]
 
@@ -90,5 +90,5 @@ def lstsq(A: Tensor, B: Tensor, rcond: Any = None, *, driver: Any = None) -> Lst
         solution = solution if b.ndim == 2 else solution[:, 0]
     else:
         solution = np.linalg.lstsq(a, b, rcond=rcond)[0].astype(a.dtype)
-    return LstsqResult(Tensor(solution), Tensor(np.zeros(0, a.dtype)),
-                       Tensor(np.asarray(rank, dtype=np.int64)), Tensor(np.zeros(0, a.dtype)))
+    return LstsqResult(tensor_of(solution), tensor_of(np.zeros(0, a.dtype)),
+                       tensor_of(np.asarray(rank, dtype=np.int64)), tensor_of(np.zeros(0, a.dtype)))

@@ -74,7 +74,7 @@ class SavedTensor:
     def _modified(self, owner: Node) -> RuntimeError:
         """PyTorch's error for a saved tensor changed in place since it was saved."""
         t = self.tensor
-        what = f"[{t.type()} [{', '.join(str(s) for s in t.shape)}]]"
+        what = f"[{_type_name(t)} [{', '.join(str(s) for s in t.shape)}]]"
         if self.output_nr is not None:
             # PyTorch names the op that made the tensor as it is now (an in-place op makes it
             # that op's output), by its forward name: "Exp" for ExpBackward0. A view's history
@@ -102,45 +102,70 @@ class SavedTensor:
             f"{self.version} instead. Hint: {_hint()}")
 
 
+def _type_name(t: Any) -> str:
+    """A tensor's type as PyTorch's messages name it: `t.type()` for the eight dtypes of the
+    legacy tensor classes, "CPUBoolType" for the others."""
+    if t.dtype.scalar_name in ("Byte", "Char", "Short", "Int", "Long", "Half", "Float",
+                               "Double"):
+        return t.type()
+    return f"CPU{t.dtype.scalar_name}Type"
+
+
 class SavedOutput(SavedTensor):
     """A node's own output kept for backward (`ReluBackward0` keeps its result): its values
     and version counter, not the tensor, whose grad_fn is the node (holding it would make a
     reference cycle, output -> grad_fn -> output). Unpacked, it is a new tensor on the same
     values each time, with the node as its grad_fn. No tensor is made to save it: a formula
-    on arrays reads `data` (what that earns: benchmarks/op_path.md, "what a node saves")."""
+    on arrays reads `data` (what that earns: benchmarks/op_path.md, "what a node saves").
 
-    __slots__ = ("data", "counter")
+    The version counter is the output's, as for any saved tensor: none until one is needed
+    (`counter` None: version 0). The output makes it when it is changed in place or shares it
+    with a view or an alias, and hands it here (`Tensor._version_counter`), before it ever
+    belongs to another node; a read that gives the values out as a tensor makes it here
+    (`shared_counter`), on the output too while it lives. Most outputs never get one: relu's
+    in a training step."""
+
+    __slots__ = ("data", "counter", "output")
     is_own_output = True
 
     def __init__(self, output: Any, owner: Node) -> None:
-        # The output's version counter, which its in-place changes and its views' bump: made
-        # now if it has none, since this keeps no tensor to find it on later.
-        self.counter = output._version_counter
-        self.version = self.counter.value
+        counter = output._counter
+        self.counter = counter
+        self.version = 0 if counter is None else counter.value
         self.output_nr = output._output_nr
         self.data = output._data
+        self.output = weakref.ref(output)  # (the node's own weak reference: the same object)
 
     @property
     def current_version(self) -> int:
-        return self.counter.value
+        return 0 if self.counter is None else self.counter.value
+
+    def shared_counter(self) -> Any:
+        """The output's version counter, made now if neither has one yet."""
+        if self.counter is None:
+            output = self.output()  # alive, its new counter comes here (Tensor._version_counter)
+            self.counter = _VersionCounter() if output is None else output._version_counter
+        return self.counter
 
     @property
     def tensor(self) -> Any:  # type: ignore[override]
         """The saved values as a tensor without history (for diagrams and saved-tensor
         hooks), sharing the output's version counter."""
-        alias = Tensor(self.data)
-        alias._counter = self.counter
+        alias = tensor_of(self.data)
+        alias._counter = self.shared_counter()
         return alias
 
     def unpack(self, owner: Node) -> Any:
-        if self.counter.value != self.version:
+        counter = self.counter
+        if counter is not None and counter.value != self.version:
             raise self._modified(owner)
         out = self.tensor  # reattached, so that a graph of the backward pass can be built
         out.grad_fn, out._output_nr = owner, self.output_nr
         return out
 
     def unpack_array(self, owner: Node) -> Any:
-        if self.counter.value != self.version:
+        counter = self.counter
+        if counter is not None and counter.value != self.version:
             raise self._modified(owner)
         return self.data
 
@@ -302,4 +327,6 @@ def input_tensor(node: Node, position: int) -> Any:
 # needs Tensor, above this module)
 from .saved_hooks import (disable_saved_tensors_hooks, save_on_cpu,  # noqa: E402, F401
                           saved_tensors_hooks)
-from ..tensor import Tensor  # noqa: E402 - (SavedOutput.tensor; Tensor is above this module)
+from .mutation_on_saved import allow_mutation_on_saved_tensors  # noqa: E402, F401
+# (SavedOutput's; Tensor is above this module)
+from ..tensor import _VersionCounter, tensor_of  # noqa: E402
