@@ -118,6 +118,7 @@ held = x.grad
 x.grad.zero_()
 (x**3).backward()
 print("zero_():", held, held is x.grad)
+after_zero = (held.item(), held is x.grad)
 
 x = torch.ones(1, requires_grad=True)
 (x**2).backward()
@@ -125,9 +126,10 @@ held = x.grad
 x.grad = None
 (x**3).backward()
 print("= None: ", held, held is x.grad)
+after_none = (held.item(), held is x.grad)
 
 # %%
-assert held.item() == 2.0 and held is not x.grad and x.grad.item() == 3.0
+assert after_zero == (3.0, True) and after_none == (2.0, False) and x.grad.item() == 3.0
 
 # %% [markdown]
 # Code that keeps gradients between steps (for logging, or gradient clipping statistics) should

@@ -241,8 +241,9 @@ plt.show()
 # - With `v` all ones it equals `y.sum().backward()`. One-hot `v`'s read $J$ row by row, as
 #   your `jacobian` does (`torch.autograd.functional.jacobian` packages it).
 #
-# Why one backward pass per *row*, and not per column? Notebook 17 answers that with forward
-# mode, which goes the other way.
+# One pass per row, that is per output, is what suits training: a loss is one number, one row,
+# so its gradient for every weight comes from a single backward pass. Autograd can also run the
+# other way, one column (one input) per pass: forward mode, the course's last notebook (17).
 #
 # Exercises: [exercises/ex05_non_scalar_outputs.ipynb](../exercises/ex05_non_scalar_outputs.ipynb).
 # Next: [06 · Gradients of intermediates](06_retain_grad.ipynb).

@@ -23,8 +23,9 @@ from minigrad import viz
 #
 # Where it matters: a prediction trained towards a target computed from the same parameters,
 # such as a *temporal-difference* target in reinforcement learning: the reward plus the
-# discounted value of the next state. Take one weight $w = 0.5$ and a value $v(s) = w\,s$. The prediction for state $s = 2$ is $w \cdot 2 = 1$; the target is the reward
-# $r = 1$ plus $\gamma = 0.5$ times the value of the next state $s' = 4$, so
+# discounted value of the next state. Take one weight $w = 0.5$ and a value $v(s) = w\,s$.
+# The prediction for state $s = 2$ is $w \cdot 2 = 1$; the target is the reward $r = 1$ plus
+# $\gamma = 0.5$ times the value of the next state $s' = 4$, so
 # $1 + 0.5 \cdot (w \cdot 4) = 2$. The loss is $(\text{prediction} - \text{target})^2 = 1$.
 #
 # The prediction should move towards the target, not the target towards the prediction, so
@@ -270,22 +271,23 @@ assert not evaluate(x).requires_grad and recorded.requires_grad
 # `torch.inference_mode()` is a stricter `no_grad` for code that will never need gradients
 # (serving a model): nothing is recorded inside either. PyTorch also marks every tensor made
 # inside as an *inference tensor* (`t.is_inference()`), which raises an error if a recorded
-# operation later saves it for backward; minigrad does not track that mark.
+# operation later saves it for backward.
 
 # %%
 with torch.inference_mode():
     served = x * 2
     print(torch.is_grad_enabled(), served.requires_grad, served.grad_fn)
-print(torch.is_grad_enabled())
+print(torch.is_grad_enabled(), served.is_inference())
 
 # %%
-assert not served.requires_grad and torch.is_grad_enabled()
+assert not served.requires_grad and torch.is_grad_enabled() and served.is_inference()
 
 # %% [markdown]
 # ## `model.eval()` and `no_grad()`
 #
-# `model.eval()` sets `model.training = False` in the module and all its submodules; layers
-# that behave differently in training read that flag. Dropout zeroes random entries while
+# `model.eval()` sets `model.training = False` in the module and all its submodules
+# (`model.train()` sets it back to `True`); layers that behave differently in training read
+# that flag. Dropout zeroes random entries while
 # training and does nothing in evaluation; batch normalisation uses the batch's statistics while
 # training and its running averages in evaluation. Below, a dropout-like layer with a fixed
 # mask (so the output is the same every run).
@@ -312,13 +314,16 @@ drop = FixedDropout()
 x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
 print(drop.training, drop(x * 3))
 drop.eval()
-print(drop.training, drop(x * 3))
+in_eval = drop(x * 3)
+print(drop.training, in_eval)
 with torch.no_grad():
     evaluated = drop(x * 3)
 print(drop.training, evaluated)
+drop.train()  # back to training, for the next step
+print(drop.training)
 
 # %%
-assert not drop.training and drop(x * 3).grad_fn is not None and evaluated.grad_fn is None
+assert in_eval.grad_fn is not None and evaluated.grad_fn is None and drop.training
 
 # %% [markdown]
 # ## `requires_grad_(False)`: freeze a leaf

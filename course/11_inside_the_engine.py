@@ -24,8 +24,9 @@ from minigrad.ops import pointwise
 #
 # Every `grad_fn` is a node you can call: give it the gradient of its output, it returns the
 # gradient for each of its inputs, in the order of `next_functions` (a tuple, or the tensor
-# itself when the node has one input). Take a graph where an intermediate is used twice (a *diamond*): $a = 3$, $b = a + a = 6$, $c = b \cdot b = 36$.
-# By hand, $c = 4a^2$, so $dc/da = 8a = 24$.
+# itself when the node has one input). Take a graph where an intermediate is used twice (a
+# *diamond*): $a = 3$, $b = a + a = 6$, $c = b \cdot b = 36$. By hand, $c = 4a^2$, so
+# $dc/da = 8a = 24$.
 
 # %%
 a = torch.tensor(3.0, requires_grad=True)
@@ -63,8 +64,8 @@ viz.draw(c)
 # %% [markdown]
 # ## A first attempt: recursion
 #
-# A first attempt: whenever a gradient reaches a node, add it to what that node has received
-# so far, run the node with the total, and recurse into its inputs. A node of class
+# Whenever a gradient reaches a node, add it to what that node has received so far, run the
+# node with the total, and recurse into its inputs. A node of class
 # `AccumulateGrad` stands for a leaf (`node.variable`): there the total goes into `.grad`.
 
 # %%
@@ -246,7 +247,7 @@ print(inspect.getsource(engine.GraphTask.run))
 # index of `next_functions` that your loop skipped as `_`. And a broadcast gradient, like a
 # scalar bias's in `w * x + b`, is summed back to its input's shape (`validate`, from
 # `run_node`) before it travels on. Gradients travel as numpy arrays, becoming tensors only for
-# a hook or `.grad` (always, under lesson 15's `create_graph=True`).
+# a hook or `.grad` (always, under notebook 15's `create_graph=True`).
 #
 # One difference: your `ready` is a plain list, theirs a *priority queue*. PyTorch numbers each
 # node as it is created (its *sequence number*) and, of the ready nodes, runs the one created

@@ -40,7 +40,7 @@ plt.rcParams["svg.hashsalt"] = "course"  # fixed ids inside the SVG: the same by
 #
 # `tensor(3., grad_fn=<MulBackward0>)`, then `tensor(6.)`: $3 \cdot 1^2$ and $6 \cdot 1$.
 # `first` has a `grad_fn` because the backward of `pow` was done with recorded operations
-# (multiplications), so it is a function of `x` that autograd can differentiate. The second
+# (a power, then products), so it is a function of `x` that autograd can differentiate. The second
 # call had no `create_graph`, so `second` is plain numbers again.
 # </details>
 
@@ -58,7 +58,9 @@ assert second.item() == 6 * 1.0 and second.grad_fn is None
 
 # %% [markdown]
 # Here is what was recorded: the backward of `pow`, written out as ordinary operations on `x`.
-# The second call is one more backward pass, through this graph.
+# `PowBackward0` is `x ** 2`, `MulBackward1` multiplies it by the number 3, and `MulBackward0`
+# by the gradient the pass started from, $dy/dy = 1$ (the grey constant). The second call is
+# one more backward pass, through this graph.
 
 # %% tags=["minigrad-only"]
 viz.draw(first)
@@ -125,9 +127,9 @@ assert abs(x.item() - math.log(2)) < 1e-5 and x.is_leaf and x.grad is None
 # ## The whole curve at once
 #
 # `autograd.grad` starts from a single number unless it is given `grad_outputs` (notebook 05's
-# `gradient` argument, under another name). Over many points at once, sum first: each term of `f(xs).sum()` depends on one point only,
-# so its gradient holds $f'$ at every point, and that gradient, recorded, can be summed and
-# differentiated again.
+# `gradient` argument, under another name). Over many points at once, sum first: each term of
+# `f(xs).sum()` depends on one point only, so its gradient holds $f'$ at every point, and that
+# gradient, recorded, can be summed and differentiated again.
 
 # %%
 xs = (torch.arange(-20.0, 21.0) / 10).requires_grad_()  # -2.0, -1.9, ..., 2.0

@@ -1,8 +1,9 @@
 # %% [markdown]
 # # 16 · Keeping less for backward: saved-tensor hooks and checkpointing
 #
-# Notebook 08 showed that an operation keeps some tensors for its backward (`PowBackward0`
-# keeps its input), and notebook 09 that `backward()` lets go of them once it has used them.
+# Notebook 08 showed that an operation keeps some tensors for its backward (`MulBackward0`
+# keeps its factors, `ExpBackward0` its output), and notebook 09 that `backward()` lets go of
+# them once it has used them.
 # Between the forward pass and the backward pass, those kept tensors are where most of a
 # network's training memory goes: each layer holds on to what its backward will need. This
 # notebook first looks at them as they are kept, then trades memory for time.
@@ -121,9 +122,10 @@ assert kept == 6 + 6 + (6 + 9 + 6) * 2  # layer 1 keeps batch and its tanh; 2 an
 #
 # *Checkpointing* trades time for memory: `torch.utils.checkpoint.checkpoint(block, h,
 # use_reentrant=False)` gives what `block(h)` gives, and the same gradients, while the graph
-# keeps less. Backward still needs what `block`'s operations would have kept; think about where
-# it can get that from. Here `block` is the graph of the first section, and it prints each time
-# it runs.
+# keeps less (PyTorch warns unless `use_reentrant` is passed, and recommends `False`).
+# Backward still needs what `block`'s operations would have kept; think about where it can get
+# that from. Here `block` is the first section's `(x * w).sin()` with an `exp()` after it
+# (three tensors kept, without checkpointing), and it prints each time it runs.
 #
 # <details><summary>What will <code>pack</code> see this time, and how often will
 # <code>block</code> run? Click to reveal</summary>
@@ -145,13 +147,14 @@ with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
 print("packed:", packed)
 w.grad = None
 z.backward()
-print("checkpointed:", w.grad)
+checkpointed_grad = w.grad
+print("checkpointed:", checkpointed_grad)
 w.grad = None
 block(x).sum().backward()
 print("plain:       ", w.grad)
 
 # %%
-assert packed == [(3,)]
+assert packed == [(3,)] and torch.equal(checkpointed_grad, w.grad)
 
 # %% [markdown]
 # Your counter on the three-layer network, checkpointed as one block:

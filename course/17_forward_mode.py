@@ -1,11 +1,11 @@
 # %% [markdown]
 # # 17 · Forward mode: why backward runs backwards
 #
-# Notebook 05 built a Jacobian out of backward passes. Autograd could have gone the other way:
-# start at the inputs and carry derivatives forward, beside the values, the way you
-# differentiate by hand from the inside out. That is *forward mode*. This notebook counts what
-# each direction costs, which is the reason training runs backward, and builds forward mode
-# with a small class.
+# Every derivative in this course so far came from a backward pass, from the output back to
+# the inputs. Autograd could have gone the other way: start at the inputs and carry derivatives
+# forward, beside the values, the way you differentiate by hand from the inside out. That is
+# *forward mode*. This notebook counts what each direction costs, which is the reason training
+# runs backward, and builds forward mode with a small class.
 
 # %%
 import minigrad as torch
@@ -19,9 +19,16 @@ from minigrad import viz
 # %% [markdown]
 # ## What reverse mode costs
 #
-# `torch.autograd.functional.jacobian(f, t)` is notebook 05's `jacobian`, packaged. A hook on
-# `t` (notebook 07) runs once in each backward pass that reaches it, so it can count the
-# passes. Here `f` multiplies a vector of 1,000 numbers by a matrix of 3 rows.
+# First, what notebook 05 showed. For an output $y$ of $m$ numbers computed from an input $x$
+# of $n$, the *Jacobian* $J$ is the $m \times n$ matrix of all the slopes
+# $J_{ij} = \partial y_i / \partial x_j$: row $i$ holds how output $i$ moves with each input.
+# `y.backward(gradient=v)` never builds $J$. It computes $v^\top J$, one weight $v_i$ per
+# output, and with $v$ one-hot (1 at place $i$, zeros elsewhere) that is row $i$. So the whole
+# Jacobian costs one backward pass per row, that is per *output*: that was your `jacobian`.
+#
+# `torch.autograd.functional.jacobian(f, t)` is the same loop, packaged. A hook on `t`
+# (notebook 07) runs once in each backward pass that reaches it, so it can count the passes.
+# Here `f` multiplies a vector of 1,000 numbers by a matrix of 3 rows.
 #
 # <details><summary>How many backward passes will the Jacobian of <code>W @ t</code> take?
 # Click to reveal</summary>
@@ -96,8 +103,9 @@ check.dual_rules(Dual)
 
 # %% [markdown]
 # One forward pass of $g(t) = t \sin t + t$ on `Dual(point, direction)` gives $J v$. Reverse
-# mode gets the same numbers by building all of $J$ (one backward pass per row) and multiplying
-# (PyTorch's own forward mode is `torch.func.jvp`):
+# mode gets the same numbers by building all of $J$ (one backward pass per row) and multiplying.
+# PyTorch's own forward mode is `torch.func.jvp`, built on `torch.autograd.forward_ad`, whose
+# `make_dual(value, tangent)` makes a tensor that carries its tangent, as `Dual` does.
 
 # %%
 def g(t):

@@ -11,14 +11,14 @@ import numpy as np
 
 from . import _dtype, _grad_mode
 from .autograd.custom_view import CUSTOM_FUNCTION_VIEW
-from .autograd.function import no_grad_view_advice, no_grad_view_words
 from .autograd.graph import ERR_LEAF_IN_PLACE, forward_name, replace_output
+from .autograd.no_grad_view import no_grad_view_advice, no_grad_view_words
 from .autograd.numpy_quiet import _QUIET, _numpy_errors
 from .ops.fill import Zero
 from .ops.indexing import (ERR_INTERNAL_OVERLAP, AsStrided, CopySlices, IndexPut,
                            WriteThroughExpanded, _plain_key, as_positions, check_advanced_key,
                            index, is_advanced)
-from .tensor import ERR_INFERENCE_IN_PLACE, Tensor
+from .tensor import ERR_INFERENCE_IN_PLACE, Tensor, tensor_of
 
 VIEW_OF_LEAF_IN_PLACE = ("a view of a leaf Variable that requires grad is being used in an "
                          "in-place operation.")
@@ -27,8 +27,8 @@ VIEW_OF_LEAF_IN_PLACE = ("a view of a leaf Variable that requires grad is being 
 def no_grad_view_error(t: Tensor, op: str | None = None) -> RuntimeError:
     """PyTorch's error for an in-place change, with grad mode on, of a view made under no_grad
     (or of a view of one: `op` names the view operation that made it)."""
-    if op is None and t.grad_fn is not None:
-        op = forward_name(t.grad_fn.name())
+    if op is None and t._own_node() is not None:
+        op = forward_name(t._own_node().name())
     made_in, now, block = no_grad_view_words(t)
     what = (f"created in {made_in} and is being modified inplace {now}. "
             f"{no_grad_view_advice(block)}")
@@ -123,6 +123,8 @@ def update(t: Tensor, op: Any, other: Any, alpha: Any = 1) -> Tensor:
     finally:
         _numpy_errors.reset(quiet)
     t._bump_version()
+    if t._views is not None or t._base is not None:  # (a weight with views made earlier)
+        views_read_again(t)
     return t
 
 
@@ -169,6 +171,10 @@ def zero(t: Tensor) -> Tensor:
         if _grad_mode.state.enabled and (t._requires_grad or t.grad_fn is not None):
             return inplace(t, lambda x: Zero.apply(x, 0), same_value=True)
         check_inplace(t)  # a view made under no_grad refuses, even after requires_grad_(False)
+        t._data.fill(0)
+        t._bump_version()
+        views_read_again(t)
+        return t
     t._data.fill(0)
     t._bump_version()
     return t
@@ -197,6 +203,7 @@ def inplace(t: Tensor, compute: Any, *args: Any, same_value: bool = False,
         with _grad_mode.no_grad():
             result = compute(t._alias())
         _write(t, result._data)
+        views_read_again(t)
         return t
     if t._base is not None:
         return _inplace_on_view(t, compute)
@@ -226,7 +233,7 @@ def reshape_in_place(t: Tensor, make: Any) -> Tensor:
 
 def _with_history(t: Tensor) -> Tensor:
     """A copy of `t`'s current values that carries `t`'s current place in the graph."""
-    old = Tensor(t._data.copy())
+    old = tensor_of(t._data.copy())
     old.grad_fn, old._output_nr, old._requires_grad = t.grad_fn, t._output_nr, t._requires_grad
     return old
 
@@ -235,7 +242,7 @@ def _inplace_on_view(view, compute):
     """PyTorch's way: changing a view in place rewrites its base. The view's new values are
     written into the base by a CopySlices node, and the view is read back out of the new base."""
     base = view._base
-    key = np.unravel_index(_positions_in(base._data, view._data), base.shape)
+    key = _key_in(base, view)
     result = compute(_with_history(view))
     _check_cast(result._data, view._data)
     new_base = CopySlices.apply(_with_history(base), key, result.to(base.dtype),
@@ -247,16 +254,41 @@ def _inplace_on_view(view, compute):
     return view
 
 
-def _refresh_views(base, changed=None) -> None:
-    """The base's history was rewritten: every other live view of it is now read out of the
-    new base (PyTorch regenerates their grad_fn the same way), or its gradient would be stale;
-    but a custom Function's (autograd/custom_view.py)."""
+def _refresh_views(base, changed=None, recorded=True) -> None:
+    """The base's history was rewritten (or, not `recorded`, its values changed): every other
+    live view of it is now read out of the new base (PyTorch regenerates their grad_fn the same
+    way), or its gradient would be stale; but a custom Function's (autograd/custom_view.py)."""
     for view in list(base._views.values()) if base._views is not None else ():
         if view._custom_function_view:  # never rebuilt: its grad_fn now refuses to be read
             continue
+        if view._multi_output_view and not recorded:  # (PyTorch refuses its grad_fn now; a
+            continue  # recorded change reads it again, lest its gradient go the old way)
         if view is not changed and np.shares_memory(view._data, base._data):
-            key = np.unravel_index(_positions_in(base._data, view._data), base.shape)
+            key = _key_in(base, view)
             _take_history(view, AsStrided.apply(base, key))
+
+
+def views_read_again(t: Tensor) -> None:
+    """`t` changed in place with nothing recorded (grad mode off, or nothing that requires
+    grad): the history of each live view of its memory with a history of its own (`t` too, if
+    it is one) is stale. PyTorch reads such a view again out of its base when its grad_fn is
+    next asked for (AsStridedBackward0, the same gradient); here, at once."""
+    root = t._base if t._base is not None else t
+    if not root._views:  # (None, or every view gone)
+        return
+    mode = _grad_mode.state
+    outside = mode.enabled, mode.inference
+    mode.enabled, mode.inference = True, False  # recorded, whatever the change's mode
+    try:
+        _refresh_views(root, recorded=False)
+    finally:
+        mode.enabled, mode.inference = outside
+
+
+def _key_in(base: Tensor, view: Tensor) -> tuple:
+    """Where in `base` each element of `view` lies, as a key of position arrays (a 0-d base's
+    as its one element along one dimension: ops/indexing._cells)."""
+    return np.unravel_index(_positions_in(base._data, view._data), base.shape or (1,))
 
 
 def _positions_in(base: np.ndarray, view: np.ndarray) -> np.ndarray:
@@ -339,7 +371,7 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     if not (scalar or advanced) and overlaps_in_part(t._data[key], value._data):
         raise RuntimeError(ERR_PARTIAL_OVERLAP)  # PyTorch's copy_ into t[key] refuses it
     if scalar:
-        value = Tensor(np.asarray(value, dtype=t._data.dtype))
+        value = tensor_of(np.asarray(value, dtype=t._data.dtype))
     elif value.dtype is not t.dtype:
         value = value.to(t.dtype)
     if shares_memory_within(t):
@@ -375,7 +407,7 @@ def _setitem_expanded(t: Tensor, key: Any, positions: Any, value: Tensor, advanc
     t._bump_version()
     if recorded:  # the base takes the write's history, the view is read back out of it
         base = t._base
-        view_key = np.unravel_index(_positions_in(base._data, t._data), base.shape)
+        view_key = _key_in(base, t)
         written = tuple(k[positions] for k in view_key)
         _take_history(base, WriteThroughExpanded.apply(old_base, value, written, overlapping))
         _take_history(t, AsStrided.apply(base, view_key))

@@ -20,7 +20,7 @@ from . import _device, _dtype, _grad_mode, _inplace, autograd, creation, random
 from .ops import (fill, gather, indexing, linalg, norm, pointwise, reduction, rounding,
                   selection, shape, statistics)
 from .ops.operands import as_tensor_pair, type_name
-from .tensor import Tensor
+from .tensor import Tensor, tensor_of
 
 
 def _tensor_argument(value: Any, method: str, name: str) -> Tensor:
@@ -153,17 +153,17 @@ class TensorOps:
     def _on_values(self, other, op):
         """`op` on the values, as a tensor without history (a mask, indices)."""
         other = other._data if isinstance(other, Tensor) else other
-        return Tensor(np.asarray(op(self._data, other)))
+        return tensor_of(np.asarray(op(self._data, other)))
 
     def _compare(self, other, op):
         """`op` on both, in the dtype PyTorch's promotion gives (an int tensor and 2.5 compare
         as float32, a float32 vector and a float64 0-d tensor as float32), not numpy's. Anything
         but a tensor, a number or (for ==) an array: NotImplemented, so `t == None` is False."""
         if isinstance(other, np.ndarray):  # only == takes one (see _operators)
-            other = Tensor(other)
+            other = tensor_of(other)
         if isinstance(other, (Tensor, builtins.int, builtins.float, np.generic)):
             a, b = as_tensor_pair(self, other)
-            return Tensor(np.asarray(op(a._data, b._data)))
+            return tensor_of(np.asarray(op(a._data, b._data)))
         return NotImplemented
 
     def __array_wrap__(self, array):  # PyTorch's, signature and all (numpy 2 warns about it)
@@ -177,7 +177,7 @@ class TensorOps:
         if a.dtype.is_floating_point:
             raise NotImplementedError(f'"{name}_cpu" not implemented for '
                                       f"'{a.dtype.scalar_name}'")
-        return Tensor(np.asarray(op(a._data, b._data)))
+        return tensor_of(np.asarray(op(a._data, b._data)))
 
     def __eq__(self, other): return self._compare(other, np.equal)
     def __ne__(self, other): return self._compare(other, np.not_equal)
@@ -465,7 +465,7 @@ class TensorOps:
         return _inplace.inplace(self, lambda t: t.clamp(min, max))
 
     def copy_(self, src):
-        src = src if isinstance(src, Tensor) else Tensor(np.asarray(src))
+        src = src if isinstance(src, Tensor) else tensor_of(np.asarray(src))
         return _inplace.inplace(self, lambda t: fill.Copy.apply(t, src), src, reads=src)
 
     def normal_(self, mean=0.0, std=1.0, *, generator=None):

@@ -11,7 +11,7 @@ import numpy as np
 from . import _dtype
 from ._device import check as _check_device
 from .fidelity import ranges
-from .tensor import Tensor
+from .tensor import Tensor, tensor_of, warn_of_a_list_of_arrays
 
 COPY_CONSTRUCT_WARNING = (
     "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
@@ -21,11 +21,7 @@ NOT_WRITABLE_WARNING = (
     "This means writing to this tensor will result in undefined behavior. You may want to copy "
     "the array to protect its data or make it writable before converting it to a tensor. This "
     "type of warning will be suppressed for the rest of this program.")
-LIST_OF_ARRAYS_WARNING = (
-    "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider "
-    "converting the list to a single numpy.ndarray with numpy.array() before converting to a "
-    "tensor.")
-_warned = {"not writable": False, "list of arrays": False}
+_warned = {"not writable": False}
 
 
 def _numpy_dtype_of(data: Any, dtype: _dtype.dtype | None) -> Any:
@@ -104,22 +100,9 @@ def copy_of(data: Any, dtype: _dtype.dtype | None, requires_grad: bool) -> Tenso
             raise
     if array.dtype.kind == "O":
         raise TypeError(f"Could not infer dtype of {type(data).__name__}")
-    if array.size and not _warned["list of arrays"] and _holds_an_array(data):
-        _warned["list of arrays"] = True  # once a process, as PyTorch's TORCH_WARN_ONCE
-        warnings.warn(LIST_OF_ARRAYS_WARNING, UserWarning, stacklevel=3)
-    return Tensor(array, requires_grad=requires_grad)
-
-
-def _holds_an_array(data: Any) -> bool:
-    """A numpy array inside nested lists or tuples (PyTorch copies each element by element)."""
-    stack = [data] if isinstance(data, (list, tuple)) else []
-    while stack:
-        for item in stack.pop():
-            if isinstance(item, np.ndarray):
-                return True
-            if isinstance(item, (list, tuple)):
-                stack.append(item)
-    return False
+    if array.size:
+        warn_of_a_list_of_arrays(data, stacklevel=4)
+    return tensor_of(array, requires_grad=requires_grad)
 
 
 def _as_integers(plain: Any, dtype: _dtype.dtype) -> np.ndarray | None:
@@ -190,7 +173,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
     if not array.flags.writeable and not _warned["not writable"]:  # once, as in PyTorch
         _warned["not writable"] = True
         warnings.warn(NOT_WRITABLE_WARNING, UserWarning, stacklevel=2)
-    return Tensor(array)
+    return tensor_of(array)
 
 
 def _sizes(size: tuple, keyword: Any = None) -> tuple:
@@ -206,7 +189,7 @@ def _filled(size: tuple, value: Any, dtype: _dtype.dtype | None, requires_grad: 
             device: Any = None) -> Tensor:
     _check_device(device)
     d = (dtype or _dtype.get_default_dtype()).numpy
-    return Tensor(np.full(_sizes(size), value, dtype=d), requires_grad=requires_grad)
+    return tensor_of(np.full(_sizes(size), value, dtype=d), requires_grad=requires_grad)
 
 
 def zeros(*sizes: Any, size: Any = None, dtype: _dtype.dtype | None = None, device: Any = None,
@@ -276,7 +259,7 @@ def arange(start: Any, end: Any = None, step: Any = 1, dtype: _dtype.dtype | Non
         values = ranges.arange_like_torch(start, end, step, dtype.numpy)
     else:
         values = np.arange(start, end, step).astype(dtype.numpy)
-    return Tensor(values, requires_grad=requires_grad)
+    return tensor_of(values, requires_grad=requires_grad)
 
 
 RANGE_DEPRECATED = (
@@ -298,7 +281,7 @@ def deprecated_range(start: Any, end: Any, step: Any = 1, dtype: _dtype.dtype | 
     _check_range(start, end, step)
     size = int((end - start) / step + 1) if exact is float else (end - start) // step + 1
     positions = np.arange(size, dtype=np.float64 if exact is float else np.int64)
-    return Tensor((start + positions * step).astype(dtype.numpy), requires_grad=requires_grad)
+    return tensor_of((start + positions * step).astype(dtype.numpy), requires_grad=requires_grad)
 
 
 def _scalar_text(value: Any) -> str:
@@ -316,11 +299,11 @@ def linspace(start: float, end: float, steps: int, dtype: _dtype.dtype | None = 
         values = ranges.linspace_like_torch(start, end, steps, dtype.numpy)
     else:
         values = np.linspace(start, end, steps).astype(dtype.numpy)
-    return Tensor(values, requires_grad=requires_grad)
+    return tensor_of(values, requires_grad=requires_grad)
 
 
 def eye(n: int, m: int | None = None, dtype: _dtype.dtype | None = None, device: Any = None,
         requires_grad: bool = False) -> Tensor:
     _check_device(device)
     d = (dtype or _dtype.get_default_dtype()).numpy
-    return Tensor(np.eye(n, m, dtype=d), requires_grad=requires_grad)
+    return tensor_of(np.eye(n, m, dtype=d), requires_grad=requires_grad)

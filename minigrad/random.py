@@ -12,7 +12,7 @@ from . import _device, _dtype
 from ._device import check as _check_device
 from .creation import _sizes
 from .fidelity.generator import MersenneTwister
-from .tensor import Tensor
+from .tensor import Tensor, tensor_of
 
 
 class Generator(MersenneTwister):
@@ -31,7 +31,7 @@ class Generator(MersenneTwister):
         return _device.device("cpu")
 
     def get_state(self) -> Tensor:
-        return Tensor(super().get_state())
+        return tensor_of(super().get_state())
 
     def set_state(self, new_state: Tensor) -> Generator:
         return super().set_state(new_state._data)
@@ -78,7 +78,7 @@ def _floating(dtype: _dtype.dtype | None, name: str) -> Any:
 
 def _made(values: np.ndarray, device: Any, requires_grad: bool) -> Tensor:
     _check_device(device)
-    return Tensor(values, requires_grad=requires_grad)
+    return tensor_of(values, requires_grad=requires_grad)
 
 
 def rand(*sizes: Any, size: Any = None, generator: Generator | None = None,

@@ -49,7 +49,19 @@ class _VersionCounter:
         self.value = 0
 
 
-class Tensor:
+class _TensorType(type):
+    """Tensor's metaclass: `tensor_of(...)` in a program is PyTorch's legacy constructor
+    (`legacy_new`), while minigrad's own code makes each result with `tensor_of(array)`, the
+    array taken as it is (type.__call__, which this call bypasses). A subclass (nn.Parameter, a
+    learner's) is made by its own __init__, as before."""
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        if cls is Tensor:
+            return legacy_new(_dtype.get_default_dtype(), args, kwargs)
+        return super().__call__(*args, **kwargs)
+
+
+class Tensor(metaclass=_TensorType):
     # Every field is set in __init__, each a slot: 8 bytes a tensor, and 70 ns more to make
     # one, under 1% of a training step (benchmarks/tricks.md, "Plain layouts, not tricks").
     __slots__ = ("_data", "_requires_grad", "_grad", "grad_fn", "_output_nr", "_counter", "_base",
@@ -61,6 +73,9 @@ class Tensor:
     # numpy scalars on the left (np.float64(2) * x) defer to the tensor's reflected operator, as
     # they do for PyTorch's Tensor; without it numpy converts x with __array__ and refuses
     __array_priority__ = 1000
+    # The tensor whose values these are, cast to the dtype of the op they are given to
+    # (ops/operands.promoted): a class default, read only for operands that need no gradient.
+    _promoted_from: Tensor | None = None
 
     def __init__(self, data: Any = (), *sizes: int, requires_grad: bool = False) -> None:
         if sizes or type(data) is int:  # the legacy `torch.Tensor(2, 3)`: sizes, not values
@@ -237,7 +252,7 @@ class Tensor:
 
     @property
     def data(self) -> Tensor:
-        out = Tensor(self._data)  # shares the values but not the version counter, as in PyTorch
+        out = tensor_of(self._data)  # shares the values but not the version counter, as in PyTorch
         return out
 
     @data.setter
@@ -292,7 +307,7 @@ class Tensor:
     def _view(self, data: np.ndarray) -> Tensor:
         """A view of this tensor holding `data` (which shares its memory): the same version
         counter and kind, and `_base` the tensor that owns the memory."""
-        out = Tensor(data)
+        out = tensor_of(data)
         if self._multi_output_view:  # a view of one of unbind's views is refused in place too
             out._multi_output_view = True
         if self._custom_function_view:  # and so is one of a custom Function's
@@ -306,11 +321,16 @@ class Tensor:
             out._made_in_no_grad = self._made_in_no_grad
         return out
 
+    def _own_node(self) -> Node | None:
+        """grad_fn itself, read without the check a view's class may put in front of it
+        (autograd/custom_view.py, autograd/no_grad_view.py)."""
+        return self.grad_fn
+
     def _is_view(self) -> bool:
         return self._base is not None
 
     def _alias(self) -> Tensor:
-        out = Tensor(self._data)
+        out = tensor_of(self._data)
         out._counter = self._version_counter
         if out._is_inference is not self._is_inference:  # the same memory: the same kind
             out._is_inference = self._is_inference
@@ -468,8 +488,105 @@ def _refuse_non_leaf(value: bool) -> None:
     raise RuntimeError(message)
 
 
+# How minigrad's own code makes a tensor: `tensor_of(array)` takes the array as it is (any
+# dtype), `tensor_of(array, requires_grad=True)` makes a leaf; Tensor.__init__ is what it runs.
+tensor_of = type.__call__.__get__(Tensor)
+
+
+def legacy_new(dtype: _dtype.dtype, args: tuple, kwargs: dict, typed: bool = False) -> Tensor:
+    """`torch.Tensor(...)` (dtype: the default float type) and, `typed`, `torch.FloatTensor(...)`
+    and its kin (compat/legacy.py), as PyTorch's legacy constructor reads its arguments: sizes
+    (ints, a Size) make a tensor of that shape (zeros here, uninitialised in PyTorch); a tensor
+    (of that dtype, when typed), an alias of it (`x[...]`); a sequence or a numpy array, its
+    values converted to `dtype` whatever theirs (a float64 array gives float32); nothing, an
+    empty tensor. Only `device` is a keyword."""
+    if set(kwargs) - {"device"}:
+        raise TypeError(_invalid_arguments(args, kwargs))
+    if not args:
+        return tensor_of(np.zeros((0,), dtype=dtype.numpy))
+    first = args[0]
+    if len(args) == 1 and isinstance(first, Tensor):
+        if typed and first.dtype is not dtype:  # torch.FloatTensor(t): t of that dtype
+            raise TypeError(f"expected {_options(dtype)} (got {_options(first.dtype)})")
+        return first[...]
+    sizes = tuple(first) if len(args) == 1 and isinstance(first, _dtype.Size) else args
+    if all(isinstance(s, (int, np.integer)) and not isinstance(s, bool) for s in sizes):
+        for s in sizes:
+            if s < 0:
+                raise RuntimeError("Trying to create tensor with negative dimension "
+                                   f"{s}: [{', '.join(map(str, sizes))}]")
+        return tensor_of(np.zeros(tuple(int(s) for s in sizes), dtype=dtype.numpy))
+    if len(args) > 1:
+        position = next(i for i, s in enumerate(args) if not isinstance(s, (int, np.integer)))
+        raise TypeError(f"new(): argument 'size' failed to unpack the object at pos "
+                        f"{position + 1} with error \"type must be tuple of ints,but got "
+                        f"{type(args[position]).__name__}\"")
+    if isinstance(first, str):
+        raise TypeError("new(): invalid data type 'str'")
+    if not isinstance(first, (list, tuple, np.ndarray)):
+        raise TypeError(f"new(): data must be a sequence (got {_type_name(first)})")
+    if isinstance(first, np.ndarray) and first.dtype == dtype.numpy:
+        return tensor_of(first)  # shares the array's memory, as PyTorch's does
+    values = np.array(first, dtype=dtype.numpy)
+    if values.size:
+        warn_of_a_list_of_arrays(first, stacklevel=4)
+    return tensor_of(values)
+
+
+LIST_OF_ARRAYS_WARNING = (
+    "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider "
+    "converting the list to a single numpy.ndarray with numpy.array() before converting to a "
+    "tensor.")
+_warned_of_a_list_of_arrays = False
+
+
+def warn_of_a_list_of_arrays(data: Any, stacklevel: int) -> None:
+    """PyTorch's warning (once a process) for values given as numpy arrays inside nested lists
+    or tuples, which it copies element by element: torch.tensor's and torch.Tensor's."""
+    global _warned_of_a_list_of_arrays
+    if _warned_of_a_list_of_arrays:
+        return
+    stack = [data] if isinstance(data, (list, tuple)) else []
+    while stack:
+        for item in stack.pop():
+            if isinstance(item, np.ndarray):
+                _warned_of_a_list_of_arrays = True
+                warnings.warn(LIST_OF_ARRAYS_WARNING, UserWarning, stacklevel=stacklevel)
+                return
+            if isinstance(item, (list, tuple)):
+                stack.append(item)
+
+
+def _type_name(value: Any) -> str:
+    kind = type(value)
+    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+
+
+def _options(dtype: _dtype.dtype) -> str:
+    return (f"TensorOptions(dtype={dtype.cpp_name}, device=cpu, layout=Strided, "
+            "requires_grad=false (default), pinned_memory=false (default), "
+            "memory_format=(nullopt))")
+
+
+def _invalid_arguments(args: tuple, kwargs: dict) -> str:
+    """PyTorch's refusal of keywords the legacy constructor does not take (`requires_grad`,
+    `dtype`): the call as it got it, then its five forms."""
+    got = [_type_name(a) for a in args] + [
+        f"{k}={'torch.dtype' if isinstance(v, _dtype.dtype) else _type_name(v)}"
+        for k, v in kwargs.items()]
+    wrong = ", ".join(k for k in kwargs if k != "device")
+    return ("new() received an invalid combination of arguments - got "
+            f"({', '.join(got)}), but expected one of:\n"
+            " * (*, torch.device device = None)\n"
+            f"      didn't match because some of the keywords were incorrect: {wrong}\n"
+            " * (torch.Storage storage)\n"
+            " * (Tensor other)\n"
+            " * (tuple of ints size, *, torch.device device = None)\n"
+            " * (object data, *, torch.device device = None)\n")
+
+
 def _rebuild(data: np.ndarray, requires_grad: bool) -> Tensor:
-    return Tensor(data, requires_grad=requires_grad)
+    return tensor_of(data, requires_grad=requires_grad)
 
 
 def is_tensor(obj: Any) -> bool:

@@ -168,8 +168,8 @@ def render() -> str:
     lines += _section("`torch.nn.functional`", "torch.nn.functional.", minigrad.nn.functional,
                       _module_names(minigrad.nn.functional))
     lines += _section("`torch.autograd.graph`", "torch.autograd.graph.", minigrad.autograd.graph,
-                      ["Node", "disable_saved_tensors_hooks", "save_on_cpu",
-                       "saved_tensors_hooks"])
+                      ["Node", "allow_mutation_on_saved_tensors", "disable_saved_tensors_hooks",
+                       "save_on_cpu", "saved_tensors_hooks"])
     lines += _section("`torch.utils.checkpoint`", "torch.utils.checkpoint.",
                       minigrad.utils.checkpoint, _public(minigrad.utils.checkpoint.__all__))
     lines += _section("`torch.optim`", "torch.optim.", minigrad.optim,

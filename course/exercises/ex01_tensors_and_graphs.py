@@ -52,15 +52,15 @@ check.leaves(leaf_predictions)
 # y = (x * 2 + 1) ** 2
 # node = y.grad_fn
 # while node is not None:
-#     print(type(node).__name__)
+#     print(node.name())
 #     node = node.next_functions[0][0] if node.next_functions else None
 # ```
 #
-# Set `chain_names` to the list of class names it prints, as strings.
+# Set `chain_names` to the list of names it prints, as strings.
 
 # %% grade_id="01-chain"
 ### BEGIN SOLUTION
-chain_names = ["PowBackward0", "AddBackward0", "MulBackward0", "AccumulateGrad"]
+chain_names = ["PowBackward0", "AddBackward0", "MulBackward0", "torch::autograd::AccumulateGrad"]
 ### END SOLUTION
 
 # %%

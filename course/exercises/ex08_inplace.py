@@ -49,6 +49,9 @@ from minigrad_course.checks import inplace as check
 # print(x.grad)
 # ```
 #
+# Two operations the notebook's table left out: `tanh` and `sqrt` save their output, as `exp`
+# does, since their derivatives, $1 - \tanh^2$ and $1 / (2\sqrt{h})$, are made of it.
+#
 # Set `inplace_outcomes` to your four predictions, in the order A, B, C, D.
 
 # %% grade_id="08-which-raise"

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from .. import _grad_mode
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .graph import Node
 from .hook_results import checked_hook_result
 from .numpy_quiet import _run_quietly
@@ -86,11 +86,11 @@ def accumulate_into(tensor: Tensor, grad: Tensor | np.ndarray, keep_graph: bool)
     data = grad._data if is_tensor else grad
     if tensor.grad_fn is not None:  # retain_grad(), or backward(inputs=[non_leaf])
         if tensor._grad is None:
-            tensor._grad = grad.clone() if keep_graph else Tensor(np.array(data, order="C"))
+            tensor._grad = grad.clone() if keep_graph else tensor_of(np.array(data, order="C"))
         else:
             tensor._grad = tensor._grad + grad  # recorded only when building a graph
     elif tensor._grad is None:
-        tensor._grad = new = Tensor(np.array(data, order="C"))  # (grad.detach().clone())
+        tensor._grad = new = tensor_of(np.array(data, order="C"))  # (grad.detach().clone())
         if keep_graph:
             new.copy_(grad)
         elif (data.size > 1 and 0 in data.strides) or (
@@ -114,7 +114,7 @@ def accumulate_into(tensor: Tensor, grad: Tensor | np.ndarray, keep_graph: bool)
             _run_quietly(np.add, into, data, out=into)
             total._bump_version()
         else:  # a .grad the learner set: broadcast, cast, refused as add_ does
-            total.add_(grad if is_tensor else Tensor(np.asarray(grad)))
+            total.add_(grad if is_tensor else tensor_of(np.asarray(grad)))
 
 
 _warned_grad_cycle = False

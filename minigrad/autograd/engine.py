@@ -24,7 +24,7 @@ from typing import Any, Container, Iterator, Sequence
 import numpy as np
 
 from .. import _grad_mode
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from . import anomaly, observe
 from .accumulate import AccumulateGrad, accumulate_into, grad_accumulator, warn_grad_cycle
 from .graph import Node
@@ -246,7 +246,7 @@ class GraphTask:
             a = total._data if type(total) is Tensor else total
             b = grad._data if type(grad) is Tensor else grad
             if a.dtype == b.dtype:
-                total = Tensor(np.asarray(np.add(a, b), dtype=a.dtype))
+                total = tensor_of(np.asarray(np.add(a, b), dtype=a.dtype))
             else:
                 total = as_tensors([total])[0] + as_tensors([grad])[0]
             total._bump_version()
@@ -370,7 +370,7 @@ def as_tensors(grads: Any) -> list:
     """Gradients as tensors, for what shows them to the learner: hooks, retained and captured
     gradients, a node's formula on tensors. (A pass that builds no graph carries them as
     numpy arrays.)"""
-    return [g if g is None or isinstance(g, Tensor) else Tensor(np.asarray(g)) for g in grads]
+    return [g if g is None or isinstance(g, Tensor) else tensor_of(np.asarray(g)) for g in grads]
 
 
 def edge_of(t: Any) -> tuple[Node, int]:

@@ -12,10 +12,11 @@ from typing import Any
 import numpy as np
 
 from .. import _grad_mode
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from . import anomaly, saved_hooks
 from .accumulate import grad_accumulator
 from .custom_view import make_custom_view
+from .no_grad_view import check_no_grad_view_unchanged, make_no_grad_view
 from .graph import (_NO_EDGE, ABSENT_INPUT, ERR_BACKWARD_TWICE, Node, SavedOutput, SavedTensor,
                     pack_outputs)
 # numpy quiet in every forward (numpy_quiet.py); _run_quietly is imported from here elsewhere
@@ -80,7 +81,9 @@ class BackwardFunction(FunctionCtx, Node):
     _materialize_grads = True
     _num_args = 0  # 0: as many as next_functions
     _tensor_positions: tuple | None = None  # None: every argument was a tensor
-    _unpacks_through_hooks = False  # saved under saved_tensors_hooks (saved_hooks.py)
+    # Its backward runs on tensors, never on arrays: it saved under saved_tensors_hooks
+    # (saved_hooks.py), or operands of another dtype than it computes in (_apply_promoted).
+    _unpacks_through_hooks = False
     # Whether the outputs are linked by `_connect`, the general path, rather than in
     # `_apply_builtin`: set by `mark_dirty` and `mark_non_differentiable`, on the node class of
     # an op with optional tensor arguments, and here while anomaly mode or saved_tensors_hooks
@@ -88,6 +91,11 @@ class BackwardFunction(FunctionCtx, Node):
     # does not use costs it one attribute read. Declared on this class itself: a name added to
     # a class after the fact is what the checks' integrity snapshot reports as tampering.
     _links_in_full = False
+    # A built-in op's node none of whose inputs has an edge (each a view made under no_grad of
+    # a tensor that requires grad, or an input that needs none): PyTorch's formula computes
+    # nothing and so saves nothing (`_saved_self` is None): a second backward through it
+    # passes, calling it gives Nones. Set by `_computes_nothing`.
+    _needs_nothing = False
 
     def name(self) -> str:
         return self._qualname
@@ -95,6 +103,8 @@ class BackwardFunction(FunctionCtx, Node):
     def apply(self, *grad_outputs: Any) -> tuple:
         """The Function's backward on tensors (`grad_fn(grad)`), then one gradient per
         `next_functions` entry."""
+        if self._needs_nothing:
+            return (None,) * len(self._next_functions)
         return self._one_per_input(self._forward_cls.backward(self, *grad_outputs))
 
     def apply_to_arrays(self, grads: list) -> tuple:
@@ -108,7 +118,8 @@ class BackwardFunction(FunctionCtx, Node):
         summed in place over paths: its identity and version must reach .grad as backward
         hands them on)."""
         formula = self._forward_cls._backward_on_arrays
-        if formula is None or self._unpacks_through_hooks or Tensor in map(type, grads):
+        if (formula is None or self._unpacks_through_hooks or self._needs_nothing
+                or Tensor in map(type, grads)):
             return self._apply_at_the_door(grads)
         quiet = _numpy_errors.set(_QUIET)  # numpy's warnings off, as in every operation
         try:
@@ -122,7 +133,7 @@ class BackwardFunction(FunctionCtx, Node):
         gradients a built-in op makes go on as arrays when nothing else can see them (a new
         tensor, not a view, never versioned): those that came in, or share a version, stay
         tensors, and so does whatever a learner's Function returns (a hook may look for it)."""
-        tensors = [g if g is None or type(g) is Tensor else Tensor(np.asarray(g)) for g in grads]
+        tensors = [g if g is None or type(g) is Tensor else tensor_of(np.asarray(g)) for g in grads]
         results = self.apply(*tensors)
         if self._forward_cls._is_custom:
             return results
@@ -306,6 +317,8 @@ def _apply_builtin(cls: type, args: tuple) -> Any:
         elif a._requires_grad:  # the AccumulateGrad of a leaf (by its own flag),
             edges.append((grad_accumulator(a), 0))
         else:  # or nowhere (a view may still require grad through its base: a.requires_grad)
+            if a._promoted_from is not None:  # (an operand of another dtype: rare)
+                return _apply_promoted(cls, args)
             needs.append(a._base is not None and a._base.requires_grad and not a._is_inference)
             if a._made_in_no_grad:
                 check_no_grad_view_unchanged(a)
@@ -340,6 +353,8 @@ def _apply_builtin(cls: type, args: tuple) -> Any:
         node._tensor_positions = _shared(tuple(positions))
         node._num_args = len(args)
     node._next_functions = tuple(edges)
+    if kept is not None and edges[0] is _NO_EDGE and edges.count(_NO_EDGE) == len(edges):
+        _computes_nothing(node, (out,))
     node._input_meta = _shared(tuple(meta))
     if kept is not None:  # (inputs that all have an edge: Node's `()`, read as None each)
         node._inputs = _shared(tuple(kept)) if only_numbers_kept else tuple(kept)
@@ -348,6 +363,39 @@ def _apply_builtin(cls: type, args: tuple) -> Any:
         out.grad_fn, out._output_nr = node, 0
     if node._to_save is not None:  # (no saved_tensors_hooks: see _links_in_full)
         node._saved, node._to_save = _save(node._to_save, node, None), None
+    return out
+
+
+def _apply_promoted(cls: type, args: tuple) -> Any:
+    """`_apply_builtin` for an op given operands cast to the dtype it computes in
+    (ops/operands.promoted): forward computes with the cast values, and the node links and
+    saves the operands themselves, as PyTorch's kernels promote inside the op: no
+    ToCopyBackward0 in next_functions, a saved operand changed in place is refused at backward,
+    and each gradient is cast back to its operand's dtype by the engine. The node's backward
+    runs on tensors (as under saved_tensors_hooks): its operations promote the saved operands
+    as PyTorch's formulas do, where a formula on arrays would compute in their own dtypes."""
+    inputs = tuple([a._promoted_from if isinstance(a, Tensor) and a._promoted_from is not None
+                    else a for a in args])
+    needs = tuple([isinstance(a, Tensor) and a.requires_grad for a in inputs])
+    if True not in needs:
+        return _compute(cls, args)
+    node = cls._backward_cls()
+    node.needs_input_grad = needs
+    node._unpacks_through_hooks = True
+    mode = _grad_mode.state
+    mode.enabled = False  # what forward computes is not recorded
+    quiet = _numpy_errors.set(_QUIET)
+    try:
+        out = cls.forward(node, *args)
+    finally:
+        mode.enabled = True
+        _numpy_errors.reset(quiet)
+    for tensor in node._dirty:
+        tensor._bump_version()
+    if node._to_save is not None:
+        node._to_save = tuple([t._promoted_from if isinstance(t, Tensor) and
+                               t._promoted_from is not None else t for t in node._to_save])
+    _connect(node, inputs, out if isinstance(out, tuple) else (out,))
     return out
 
 
@@ -482,6 +530,9 @@ def _connect(node: BackwardFunction, args: tuple, outs: tuple) -> None:
         node._num_args = len(args)
     node.needs_input_grad = _shared(node.needs_input_grad)
     node._next_functions = tuple(edges)  # what Node.next_functions returns
+    if (edges and edges[0] is _NO_EDGE and edges.count(_NO_EDGE) == len(edges)
+            and not node._forward_cls._is_custom):  # (a learner's backward always runs)
+        _computes_nothing(node, outs)
     node._input_meta = _shared(tuple(meta))
     # What the node remembers of its inputs that need no gradient, for diagrams (None for the
     # others, which diagrams find through `next_functions`): shared when that is only Python
@@ -497,6 +548,16 @@ def _connect(node: BackwardFunction, args: tuple, outs: tuple) -> None:
         node._saved, node._to_save = _save(node._to_save, node, hooks), None
     if anomaly.state.enabled:  # for the warning if this node's backward fails (anomaly.py)
         anomaly.record_forward_stack(node)
+
+
+def _computes_nothing(node: BackwardFunction, outs: tuple) -> None:
+    """`node` has no input to send a gradient to: its backward gives Nones
+    (BackwardFunction._needs_nothing), and of what it saves, it keeps its outputs only, as
+    PyTorch's nodes do. The plain pass calls it as a node with hooks."""
+    node._needs_nothing = node._has_hooks = True
+    if node._to_save is not None:
+        node._to_save = tuple([t if any(t is out for out in outs) else None
+                               for t in node._to_save])
 
 
 def _with_absent_inputs(args: tuple, optional: tuple, edges: list, meta: list,
@@ -522,35 +583,7 @@ def _mark_no_grad_view(view: Tensor) -> None:
         return
     view._made_in_no_grad = "inference" if _grad_mode.state.inference else "no_grad"
     view._version_when_made = view._version
-
-
-# PyTorch's advice that ends both of its errors about views made under no_grad: this one, and
-# _inplace's for changing such a view in place.
-def no_grad_view_words(view: Tensor) -> tuple[str, str, str]:
-    """How PyTorch's errors about a view made under no_grad (or inference mode, for a view of a
-    normal tensor) name the mode it was made in, the mode of the change, and the block."""
-    if view._made_in_no_grad == "inference":
-        return "inference mode", "in normal mode", "inference_mode"
-    return "no_grad mode", "with grad mode enabled", "no_grad"
-
-
-def no_grad_view_advice(block: str) -> str:
-    """PyTorch's advice that ends both of its errors about views made under no_grad: this
-    module's, and _inplace's for changing such a view in place."""
-    return ("Given that this use case is ambiguous and error-prone, it is forbidden. You can "
-            "clarify your code by moving both the view and the inplace either both inside the "
-            f"{block} block (if you don't want the inplace to be tracked) or both outside (if you "
-            "want the inplace to be tracked).")
-
-
-def check_no_grad_view_unchanged(view: Tensor) -> None:
-    """Refuse, as PyTorch does, to record an operation on a view made under no_grad whose
-    values have changed in place since it was made, once its base requires grad."""
-    made = view._version_when_made
-    if made is not None and view._version != made and view._base.requires_grad:
-        made_in, now, block = no_grad_view_words(view)
-        raise RuntimeError(f"A view was created in {made_in} and its base or another view of its "
-                           f"base has been modified inplace {now}. {no_grad_view_advice(block)}")
+    make_no_grad_view(view)
 
 
 _view_numbers = itertools.count()  # keys that keep a root's views in the order they were made
@@ -686,7 +719,7 @@ class DelayedError(Function):
 
     @staticmethod
     def forward(ctx: FunctionCtx, value: Any) -> Any:
-        return Tensor(value._data)
+        return tensor_of(value._data)
 
     @staticmethod
     def backward(ctx: FunctionCtx, grad: Any) -> Any:

@@ -6,7 +6,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from . import grad  # (this package's __init__ imports this module last, once grad exists)
 
 
@@ -44,7 +44,7 @@ def gradcheck(func: Callable[..., Any], inputs: Any, *, eps: float = 1e-6, atol:
             for m in range(out.numel()):
                 seed = np.zeros(out.numel(), dtype=out._data.dtype)
                 seed[m] = 1
-                (g,) = grad(out, x, Tensor(seed.reshape(out.shape)), retain_graph=True,
+                (g,) = grad(out, x, tensor_of(seed.reshape(out.shape)), retain_graph=True,
                             allow_unused=True)
                 if g is not None:
                     analytical[:, m] = g._data.reshape(-1)
@@ -65,7 +65,7 @@ def _output(func: Callable[..., Any], inputs: tuple, k: int) -> Any:
 
 def _show(matrix: np.ndarray, like: Any) -> str:
     """The Jacobian printed in the input's dtype, as PyTorch builds it."""
-    return str(Tensor(matrix.astype(like._data.dtype)))
+    return str(tensor_of(matrix.astype(like._data.dtype)))
 
 
 def gradgradcheck(func: Callable[..., Any], inputs: Any, grad_outputs: Any = None, *,

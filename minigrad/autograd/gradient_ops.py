@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .. import fidelity
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .function import Function
 
 
@@ -26,7 +26,7 @@ class SumTo(Function):
     @staticmethod
     def forward(ctx, a, shape):
         ctx.shape = a.shape
-        return Tensor(summed_to(a._data, shape))
+        return tensor_of(summed_to(a._data, shape))
 
     @staticmethod
     def backward(ctx, grad):
@@ -71,7 +71,7 @@ class Stack(Function):
     def forward(ctx, dim, *tensors):
         ctx.dim = dim
         # PyTorch's result is always contiguous; numpy's follows the inputs' layout
-        return Tensor(np.ascontiguousarray(np.stack([t._data for t in tensors], axis=dim)))
+        return tensor_of(np.ascontiguousarray(np.stack([t._data for t in tensors], axis=dim)))
 
     @staticmethod
     def backward(ctx, grad):

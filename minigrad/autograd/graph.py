@@ -74,7 +74,7 @@ class SavedTensor:
     def _modified(self, owner: Node) -> RuntimeError:
         """PyTorch's error for a saved tensor changed in place since it was saved."""
         t = self.tensor
-        what = f"[{t.type()} [{', '.join(str(s) for s in t.shape)}]]"
+        what = f"[{_type_name(t)} [{', '.join(str(s) for s in t.shape)}]]"
         if self.output_nr is not None:
             # PyTorch names the op that made the tensor as it is now (an in-place op makes it
             # that op's output), by its forward name: "Exp" for ExpBackward0. A view's history
@@ -100,6 +100,15 @@ class SavedTensor:
             "one of the variables needed for gradient computation has been modified by an "
             f"inplace operation: {what} is at version {self.current_version}; expected version "
             f"{self.version} instead. Hint: {_hint()}")
+
+
+def _type_name(t: Any) -> str:
+    """A tensor's type as PyTorch's messages name it: `t.type()` for the eight dtypes of the
+    legacy tensor classes, "CPUBoolType" for the others."""
+    if t.dtype.scalar_name in ("Byte", "Char", "Short", "Int", "Long", "Half", "Float",
+                               "Double"):
+        return t.type()
+    return f"CPU{t.dtype.scalar_name}Type"
 
 
 class SavedOutput(SavedTensor):
@@ -142,7 +151,7 @@ class SavedOutput(SavedTensor):
     def tensor(self) -> Any:  # type: ignore[override]
         """The saved values as a tensor without history (for diagrams and saved-tensor
         hooks), sharing the output's version counter."""
-        alias = Tensor(self.data)
+        alias = tensor_of(self.data)
         alias._counter = self.shared_counter()
         return alias
 
@@ -318,5 +327,6 @@ def input_tensor(node: Node, position: int) -> Any:
 # needs Tensor, above this module)
 from .saved_hooks import (disable_saved_tensors_hooks, save_on_cpu,  # noqa: E402, F401
                           saved_tensors_hooks)
+from .mutation_on_saved import allow_mutation_on_saved_tensors  # noqa: E402, F401
 # (SavedOutput's; Tensor is above this module)
-from ..tensor import Tensor, _VersionCounter  # noqa: E402
+from ..tensor import _VersionCounter, tensor_of  # noqa: E402

@@ -11,7 +11,7 @@ import numpy as np
 from .. import _grad_mode
 from .._dtype import from_numpy
 from ..creation import zeros
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .accumulate import accumulate_into
 from .function import _run_quietly
 from .gradient_ops import sum_to, summed_to
@@ -73,7 +73,7 @@ def _zeros_like_output(node: Node, nr: int) -> Any:
     if meta is None or meta[nr] is None:
         return None
     shape, dtype = meta[nr]
-    return Tensor(np.zeros(shape, dtype=dtype))
+    return tensor_of(np.zeros(shape, dtype=dtype))
 
 
 def validate(node: Node, grad_inputs: tuple) -> tuple:
@@ -129,7 +129,7 @@ def arrays_fitted(node: Node, grad_inputs: tuple) -> tuple:
             data = summed_to(data, shape)
         if data.dtype != dtype:
             data = data.astype(dtype)
-        fitted.append(Tensor(data) if is_tensor else data)
+        fitted.append(tensor_of(data) if is_tensor else data)
     return tuple(fitted)
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .graph import ERR_BACKWARD_TWICE, Node
 from .saved_hooks import HookedSavedTensor
 
@@ -94,4 +94,4 @@ def _attribute_reader(name: str) -> Any:
 def _as_python_number(tensor: Tensor) -> Tensor:
     """A Python number an op was given (`x * 3`) is kept in the op's dtype; PyTorch shows it
     as the number made a tensor: tensor(3), an int64, for 3; a float64 for 2.5."""
-    return Tensor(np.asarray(tensor._number_type(tensor.item())))
+    return tensor_of(np.asarray(tensor._number_type(tensor.item())))

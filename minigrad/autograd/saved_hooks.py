@@ -22,7 +22,7 @@ import threading
 from typing import Any, Callable
 
 from .. import _grad_mode
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 
 
 class _PerThread(threading.local):
@@ -148,7 +148,7 @@ class HookedSavedTensor:
         if not isinstance(value, Tensor):
             raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got "
                             f"result of type {type(value).__name__}")
-        out = Tensor(value._data)
+        out = tensor_of(value._data)
         out._counter = self.counter
         fn = owner if self.was_output else self.grad_fn
         if fn is not None:

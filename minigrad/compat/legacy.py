@@ -2,19 +2,18 @@
 and `torch.autograd.Variable`. In PyTorch today both are thin names for plain tensors; so here.
 
 `torch.FloatTensor(data)` makes a float32 tensor from data, `torch.FloatTensor(2, 3)` an
-(uninitialised in PyTorch, zero here) one of that shape, and `x.type(torch.FloatTensor)` casts;
+(uninitialised in PyTorch, zero here) one of that shape, as `torch.Tensor(...)` does in the
+default dtype (tensor.legacy_new), and `x.type(torch.FloatTensor)` casts;
 `isinstance(x, torch.FloatTensor)` asks for the dtype. Importing this module gives Tensor its
 `type()` and `minigrad.autograd` its `Variable` (the core knows neither)."""
 from __future__ import annotations
 
-import builtins
 import warnings
 from typing import Any
 
 from .. import _dtype, autograd
 from .._tensor_ops import _attach
-from ..creation import tensor, zeros
-from ..tensor import Tensor
+from ..tensor import Tensor, legacy_new
 
 
 class _LegacyTensorType(type):
@@ -23,10 +22,8 @@ class _LegacyTensorType(type):
     def __instancecheck__(cls, obj: Any) -> bool:
         return isinstance(obj, Tensor) and obj.dtype is cls.dtype
 
-    def __call__(cls, *args: Any) -> Tensor:
-        if len(args) == 1 and not isinstance(args[0], builtins.int):
-            return tensor(args[0], dtype=cls.dtype)
-        return zeros(*(args or (0,)), dtype=cls.dtype)  # no sizes: empty, as torch.Tensor()
+    def __call__(cls, *args: Any, **kwargs: Any) -> Tensor:
+        return legacy_new(cls.dtype, args, kwargs, typed=True)  # as torch.Tensor(...), in this dtype
 
     def __repr__(cls) -> str:
         return f"<class 'torch.{cls.__name__}'>"

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .. import _device, _dtype
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .storage import _root
 
 
@@ -38,8 +38,8 @@ def _rebuild(storage: bytearray, dtype: str, offset: int, shape: tuple, strides:
                                              tuple(s * kind.itemsize for s in strides))
     if parameter:
         from ..nn.parameter import Parameter
-        return Parameter(Tensor(values), requires_grad=requires_grad)
-    return Tensor(values, requires_grad=requires_grad)
+        return Parameter(tensor_of(values), requires_grad=requires_grad)
+    return tensor_of(values, requires_grad=requires_grad)
 
 
 class _Pickler(pickle.Pickler):

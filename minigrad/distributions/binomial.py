@@ -7,7 +7,7 @@ from typing import Any
 from .._dtype import Size
 from .._grad_mode import no_grad
 from ..random import _pick
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from . import constraints, samplers
 from .categorical import probs_to_logits
 from .distribution import Distribution, broadcast_all, lazy_property
@@ -65,7 +65,7 @@ class Binomial(Distribution):
         with no_grad():
             count = self.total_count.expand(shape).contiguous()._data
             probs = self.probs.expand(shape).contiguous()._data
-            return Tensor(samplers.binomial(count, probs, _pick(None)))
+            return tensor_of(samplers.binomial(count, probs, _pick(None)))
 
     def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:

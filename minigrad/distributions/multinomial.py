@@ -9,7 +9,7 @@ import numpy as np
 
 from .._dtype import Size
 from ..creation import ones_like
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from . import constraints
 from .categorical import Categorical
 from .distribution import Distribution, broadcast_all
@@ -21,7 +21,7 @@ def _lgamma(value: Tensor) -> Tensor:
         raise NotImplementedError("minigrad is a subset of PyTorch: Multinomial.log_prob of "
                                   "counts that require grad is not implemented")
     data = value._data
-    return Tensor(np.vectorize(math.lgamma, otypes=[data.dtype])(data).astype(data.dtype))
+    return tensor_of(np.vectorize(math.lgamma, otypes=[data.dtype])(data).astype(data.dtype))
 
 
 class Multinomial(Distribution):

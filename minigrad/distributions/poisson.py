@@ -8,7 +8,7 @@ from .._dtype import Size
 from .._grad_mode import no_grad
 from ..ops.pointwise_more import Xlogy
 from ..random import _pick
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from . import constraints, samplers
 from .distribution import Distribution, broadcast_all
 from .multinomial import _lgamma
@@ -40,7 +40,7 @@ class Poisson(Distribution):
         shape = self._extended_shape(sample_shape)
         with no_grad():
             rate = self.rate.expand(shape).contiguous()._data
-            return Tensor(samplers.poisson(rate, _pick(None)))
+            return tensor_of(samplers.poisson(rate, _pick(None)))
 
     def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:

@@ -6,8 +6,9 @@ ATen's SumKernel.cpp, x86 with AVX2) reads the data as vectors of 8 floats (4 do
 vector accumulators that are themselves summed in a cascade of 4 levels, adds the leftover
 elements one by one, and last the 8 lanes of the vector sum; a sum over some dimensions adds
 each column down the rows in cascades of its own (`_summed_in_torchs_order`). This module
-repeats those steps for contiguous float32/float64 arrays: every partial sum (PyTorch splits
-one among threads only along the kept columns, in whole blocks, which keeps each column's
+repeats those steps for contiguous float32/float64 arrays (and a matrix's transpose or columns
+sliced out of a wider one, `_matrix_view_summed`): every partial sum (PyTorch splits one among
+threads only along the kept columns, in whole blocks, which keeps each column's
 order), and whole sums of up to 32768 elements, which PyTorch sums in one thread; other sums
 keep numpy's order. Rows are added in order by numpy's add.reduce over an axis that is not the
 innermost in memory, where numpy adds one row after the other (`_in_order`)."""
@@ -62,8 +63,8 @@ def _kept_shape(shape: tuple, dims: Any, keepdims: bool) -> tuple:
 def _summed_in_torchs_order(data: np.ndarray, dims: Any) -> np.ndarray | None:
     """`data` summed over `dims` (None: all) in the order of ATen's cascade_sum, flat (one
     value per output element, in order), or None where minigrad does not repeat that order:
-    other than float32/float64, not C-contiguous, empty, or a whole sum PyTorch splits among
-    threads (more than GRAIN_SIZE elements).
+    other than float32/float64, empty, a whole sum PyTorch splits among threads (more than
+    GRAIN_SIZE elements), or not C-contiguous but for the matrices of `_matrix_view_summed`.
 
     PyTorch's TensorIterator drops dimensions of size 1 and merges neighbours of the same kind,
     so a contiguous tensor summed over neighbouring dimensions is (outer, summed, inner). With
@@ -73,10 +74,16 @@ def _summed_in_torchs_order(data: np.ndarray, dims: Any) -> np.ndarray | None:
     (`_cascade`), the rest by `_row_sum`. Summed dimensions apart: `_apart_summed`. A partial
     sum of many elements is split among threads only along the kept columns, in whole blocks,
     so its order does not depend on the threads."""
-    if data.dtype not in _LANES or not data.flags.c_contiguous or not data.size:
+    if data.dtype not in _LANES or not data.size:
         return None
+    if not data.flags.c_contiguous:
+        return _matrix_view_summed(data, dims) if data.ndim == 2 else None
     if data.ndim == 2 and (dims == (0,) or dims == (1,)) and 1 not in data.shape[dims[0]:][:1]:
         # (the common sums of a matrix, a bias's gradient among them, without the steps below)
+        if dims == (0,) and data.shape[0] < _SHORT_ROWS:  # (n < GRAIN_SIZE: one thread)
+            if data.shape[1] == 1:  # a column, summed as a whole tensor is (`_total`)
+                return np.asarray(_total(data)).reshape(1)
+            return _down_short_columns(data)
         outer, rows, inner = (1, *data.shape) if dims == (0,) else (*data.shape, 1)
     else:
         summed = set(range(data.ndim)) if dims is None else {d % data.ndim for d in dims}
@@ -104,6 +111,75 @@ def _summed_in_torchs_order(data: np.ndarray, dims: Any) -> np.ndarray | None:
     if cascaded == inner:
         return blocks.reshape(-1)
     return np.concatenate((blocks, _row_sum(columns[:, :, cascaded:])), axis=1).reshape(-1)
+
+
+# Below this many rows a matrix's sum over its rows (a bias's gradient, at the sizes of a
+# training step) is `_down_short_columns`: every cascade in it climbs one level at most.
+_SHORT_ROWS = 256
+
+
+def _down_short_columns(data: np.ndarray) -> np.ndarray:
+    """`_summed_in_torchs_order` of an (n, k) matrix over its rows, k >= 2 and n < 256, in as
+    few numpy calls as ATen's order allows (the general steps cost 3x numpy's own sum here).
+    ATen's vectorized (or scalar) outer sum takes the columns in blocks of 4 vectors (4 columns
+    when there are fewer than a vector's) down the rows by `_one_level`, the rest by `row_sum`:
+    the rows taken 4 at a time by `_one_level`, the rows left over added to the first of the 4,
+    then the other 3. Each numpy reduction here starts from its first row, where ATen starts from
+    0: that changes only the sign of a zero along the way, and the last addition, from 0,
+    settles it (ATen's sums are never -0.0). Under 4 rows, or with only whole blocks under 16
+    rows, that order is numpy's own sum from 0: one call."""
+    n, k = data.shape
+    block = _ILP * _LANES[data.dtype] if k >= _LANES[data.dtype] else _ILP
+    cascaded = k - k % block
+    if n < _ILP or (cascaded == k and n < 1 << _SHORTEST_LEVEL_POWER):
+        return np.add.reduce(data, axis=0, initial=0)
+    if cascaded == k:
+        return _one_level(data) + data.dtype.type(0)
+    rest = data[:, cascaded:] if cascaded else data
+    width, n_ilp = k - cascaded, n // _ILP
+    partial = _one_level(rest[:n_ilp * _ILP].reshape(n_ilp, _ILP * width)).reshape(_ILP, width)
+    if n_ilp * _ILP != n:  # the rows left over, into the first accumulator
+        partial = np.concatenate((partial[:1], rest[n_ilp * _ILP:], partial[1:]))
+    row_sums = _in_order(partial, initial=0)
+    if not cascaded:
+        return row_sums
+    return np.concatenate((_one_level(data[:, :cascaded]) + data.dtype.type(0), row_sums))
+
+
+def _one_level(rows: np.ndarray) -> np.ndarray:
+    """`_cascade` of fewer than 256 rows of 2 or more columns (one level climbed at most), from
+    the first row: the whole blocks of 16 rows each summed, those sums added in turn, and the
+    rows after the last block added on their own, before their sum is added to the blocks'."""
+    step = 1 << _SHORTEST_LEVEL_POWER
+    n_blocks = rows.shape[0] // step
+    if not n_blocks:
+        return np.add.reduce(rows, axis=0)
+    if n_blocks == 1:
+        blocks = np.add.reduce(rows[:step], axis=0)
+    else:
+        blocks = np.add.reduce(np.add.reduce(
+            rows[:n_blocks * step].reshape(n_blocks, step, rows.shape[1]), axis=1), axis=0)
+    if n_blocks * step == rows.shape[0]:
+        return blocks
+    return np.add.reduce(rows[n_blocks * step:], axis=0) + blocks
+
+
+def _matrix_view_summed(data: np.ndarray, dims: Any) -> np.ndarray | None:
+    """`_summed_in_torchs_order` of a matrix that is not C-contiguous, where PyTorch's order is
+    that of a contiguous matrix: a transpose (TensorIterator walks memory in order, so the sum
+    is the contiguous one's over the other dimension, or over both), or rows that are apart
+    (columns sliced: ATen reads only the strides, so a sum over one dimension is the copy's; a
+    whole sum adds the rows' totals into 0 one by one, as `_apart_summed` does). Other layouts
+    (steps between elements, negative strides) keep numpy's order."""
+    item = data.dtype.itemsize
+    if data.flags.f_contiguous:
+        swapped = None if dims is None else tuple(1 - d % 2 for d in dims)
+        return _summed_in_torchs_order(data.T, swapped)
+    if data.strides[1] != item or data.strides[0] < data.shape[1] * item or 1 in data.shape:
+        return None
+    if dims is not None and len({d % 2 for d in dims}) == 1:
+        return _summed_in_torchs_order(np.ascontiguousarray(data), dims)
+    return _added_from_zero((_totals(data)[:, None],)) if data.size <= GRAIN_SIZE else None
 
 
 def _apart_summed(data: np.ndarray, summed: set) -> np.ndarray:
@@ -236,17 +312,21 @@ def _short_total(flat: np.ndarray, lanes: int) -> np.generic:
     n_vectors = flat.size // lanes
     n_rows = n_vectors // _ILP
     vectors = flat[:n_vectors * lanes].reshape(n_vectors, lanes)
-    if n_rows:
-        rows = vectors[:n_rows * _ILP].reshape(n_rows, _ILP, lanes)
-        partial = _in_order(rows)
+    if n_rows:  # (rows of 4 vectors side by side: numpy's add.reduce adds such rows in order)
+        partial = np.add.reduce(vectors[:n_rows * _ILP].reshape(n_rows, _ILP * lanes), axis=0)
+        partial = partial.reshape(_ILP, lanes)
     else:
         partial = np.zeros((_ILP, lanes), dtype=flat.dtype)
     if n_rows * _ILP == n_vectors:  # no vector left over
-        vector_sum = _in_order(partial)
+        vector_sum = np.add.reduce(partial, axis=0)
     else:
-        vector_sum = _in_order(np.concatenate((partial[:1], vectors[n_rows * _ILP:], partial[1:])))
-    last = np.concatenate((np.zeros(1, dtype=flat.dtype), flat[n_vectors * lanes:], vector_sum))
+        vector_sum = np.add.reduce(
+            np.concatenate((partial[:1], vectors[n_rows * _ILP:], partial[1:])), axis=0)
+    last = np.concatenate((_ZERO[flat.dtype], flat[n_vectors * lanes:], vector_sum))
     return np.add.accumulate(last)[-1]
+
+
+_ZERO = {dtype: np.zeros(1, dtype) for dtype in _LANES}  # (a sum from 0, `_short_total`'s last)
 
 
 _NLL_LEVELS = 8  # nll_loss's cascade (ATen's LossNLL.cpp, cascade_sum_num_levels)

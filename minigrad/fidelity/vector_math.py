@@ -9,10 +9,10 @@ rounds the other way now and then (0.59 of an ulp away at most for sin, 0.51 for
 minigrad does for float32: each value computed in float64 and rounded once, i.e. correctly
 rounded, which agrees with MKL's bits for about 99.9% of tanh's inputs, 99% of exp's, 95% of
 sin's and cos's and 92% of log's (numpy's own float32 functions: 66%, 61%, 88%, 84%, 84%);
-tests/parity/test_tutorial_apis_vs_torch.py measures it. (Composite operations such as sigmoid and
-softmax run PyTorch's own vectorised code instead, and keep numpy's values here.) ARM
-builds (macOS, Linux aarch64) use SLEEF or the C library instead, with other last bits. float64
-values are numpy's, as they were.
+tests/parity/test_tutorial_apis_vs_torch.py measures it. (Composite operations such as sigmoid
+and softmax run PyTorch's own vectorised code instead, whose float32 exp is SLEEF's, repeated by
+`sleef_expf` bit for bit.) ARM builds (macOS, Linux aarch64) use SLEEF or the C library
+instead, with other last bits. float64 values are numpy's, as they were.
 
 tanh's backward is exact: PyTorch computes grad * (1 - y * y) with `1 - y * y` as one fused
 multiply-add (GCC fuses the multiply and the subtraction on x86-64), where numpy rounds twice;
@@ -24,7 +24,10 @@ from typing import Callable
 
 import numpy as np
 
+from .avx_mathfun import fma
 from .ranges import fma64
+
+f32 = np.float32
 
 
 def _rounded_from_float64(function: Callable) -> Callable:
@@ -62,3 +65,41 @@ def tanh_backward_like_torch(grad: np.ndarray, result: np.ndarray) -> np.ndarray
     if result.dtype == np.float64:
         return grad * fma64(-result, result, np.ones_like(result))
     return grad * (1 - result * result)
+
+
+# SLEEF's xexpf (sleefsimdsp.c): q = round(d / ln 2), s = d - q ln 2 in two parts, a degree-6
+# polynomial in s, scaled by 2**q; its multiply-adds are FMA instructions on AVX2.
+_R_LN2 = f32(1.442695040888963407359924681001892137426645954152985934135449406931)
+_L2U, _L2L = f32(0.693145751953125), f32(1.428606765330187045e-06)
+_EXP_POLY = [f32(c) for c in (0.000198527617612853646278381, 0.00139304355252534151077271,
+                              0.00833336077630519866943359, 0.0416664853692054748535156,
+                              0.166666671633720397949219, 0.5)]
+
+
+def sleef_expf(d: np.ndarray) -> np.ndarray:
+    """exp of float32 `d` as SLEEF's Sleef_expf8_u10, PyTorch's `Vectorized<float>::exp()`."""
+    d = np.asarray(d, f32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        q = np.rint(np.clip(np.nan_to_num(d * _R_LN2), -200, 200)).astype(np.int32)
+        qf = q.astype(f32)
+        s = fma(qf, -_L2U, d)
+        s = fma(qf, -_L2L, s)
+        u = np.full_like(d, _EXP_POLY[0])
+        for c in _EXP_POLY[1:]:
+            u = fma(u, s, c)
+        u = f32(1) + fma(s * s, u, s)
+        half = q >> 1  # 2**q as two factors, as SLEEF's vldexp2 (neither overflows alone)
+        u = u * np.ldexp(f32(1), half).astype(f32) * np.ldexp(f32(1), q - half).astype(f32)
+    u = np.where(d < -104, f32(0), u)
+    return np.where(d > 100, f32(np.inf), u).astype(f32)
+
+
+def sigmoid_like_torch(data: np.ndarray) -> np.ndarray:
+    """1 / (1 + exp(-data)) as PyTorch's sigmoid kernel computes it: float32 in steps of 16
+    elements (two AVX2 vectors) with SLEEF's exp, the elements left over with the C library's
+    (correctly rounded); other dtypes with `exp_like_torch`."""
+    exps = exp_like_torch(-data)
+    if data.dtype == f32:
+        flat, whole = exps.reshape(-1), data.size // 16 * 16
+        flat[:whole] = sleef_expf(-data.reshape(-1)[:whole])
+    return 1 / (1 + exps)

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from ._pool import MaxPool2DWithIndicesBackward, _adaptive_bounds
 
 
@@ -37,10 +37,10 @@ class AdaptiveMaxPool2D(Function):
                 values[..., i, j] = np.take_along_axis(flat, picked[..., None], -1)[..., 0]
                 span = cols1[j] - cols0[j]
                 indices[..., i, j] = (rows0[i] + picked // span) * width + cols0[j] + picked % span
-        result = Tensor(indices)
+        result = tensor_of(indices)
         ctx.mark_non_differentiable(result)
         ctx.save_for_backward(x, result)
-        return Tensor(values), result
+        return tensor_of(values), result
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):

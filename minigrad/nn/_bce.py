@@ -11,7 +11,7 @@ from ..autograd.function import Function
 from ..fidelity.formulas import log1p_from_double, log_from_double
 from ..fidelity.summation import mean_like_torch, sum_like_torch
 from ..ops.scalars import DivScalar
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 
 
 def _reduced(loss: np.ndarray, reduction: str) -> np.ndarray:
@@ -46,7 +46,7 @@ class BinaryCrossEntropyWithLogits(Function):
             loss = loss * weight._data
         ctx.reduction, ctx.numel = reduction, xs.size
         ctx.save_for_backward(x, y, weight, pos_weight)
-        return Tensor(np.asarray(_reduced(loss.astype(xs.dtype, copy=False), reduction)))
+        return tensor_of(np.asarray(_reduced(loss.astype(xs.dtype, copy=False), reduction)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -102,7 +102,7 @@ class BinaryCrossEntropy(Function):
             loss = loss * weight._data
         ctx.reduction, ctx.numel = reduction, xs.size
         ctx.save_for_backward(x, y, weight)
-        return Tensor(np.asarray(_reduced(loss, reduction), dtype=xs.dtype))
+        return tensor_of(np.asarray(_reduced(loss, reduction), dtype=xs.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -149,6 +149,6 @@ class BinaryCrossEntropyBackward(Function):
             floor = np.maximum(denominator._data, eps) - denominator._data  # under no_grad
             d_y = -gg * grad
             d_y = d_y if weight is None else d_y * weight
-            d_y = d_y / (denominator + Tensor(floor))
+            d_y = d_y / (denominator + tensor_of(floor))
             d_y = d_y / ctx.numel if ctx.reduction == "mean" else d_y
         return d_grad, d_x, d_y, None, None

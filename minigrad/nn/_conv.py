@@ -21,7 +21,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from ._ops import _word
 from ._pad import pad
 
@@ -144,7 +144,7 @@ class Convolution(Function):
         y = convolve(x._data, w._data, geo)
         if b is not None:
             y += b._data.reshape(-1, *(1,) * (y.ndim - 2))
-        return Tensor(y)
+        return tensor_of(y)
 
     @staticmethod
     def backward(ctx, grad):
@@ -165,9 +165,9 @@ class ConvolutionBackward(Function):
         ctx.set_materialize_grads(False)
         ctx.save_for_backward(grad, x, w)
         g = grad._data
-        gx = Tensor(input_gradient(g, w._data, x.shape, geo)) if wanted[0] else None
-        gw = Tensor(weight_gradient(x._data, g, w.shape, geo)) if wanted[1] else None
-        gb = Tensor(g.sum(axis=(0, *range(2, g.ndim)))) if wanted[2] else None
+        gx = tensor_of(input_gradient(g, w._data, x.shape, geo)) if wanted[0] else None
+        gw = tensor_of(weight_gradient(x._data, g, w.shape, geo)) if wanted[1] else None
+        gb = tensor_of(g.sum(axis=(0, *range(2, g.ndim)))) if wanted[2] else None
         return gx, gw, gb
 
     @staticmethod
@@ -315,7 +315,7 @@ class ConvolutionTransposed(Function):
         y = input_gradient(x._data, w._data, out_shape, geo)
         if b is not None:
             y += b._data.reshape(-1, *(1,) * (y.ndim - 2))
-        return Tensor(y)
+        return tensor_of(y)
 
     @staticmethod
     def backward(ctx, grad):

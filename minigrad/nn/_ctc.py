@@ -12,7 +12,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..ops.selection import where
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from ._loss_arguments import check_reduction
 from ._margin_kernels import _NotDifferentiable
 
@@ -108,7 +108,7 @@ class CtcLoss(Function):
             ctx.pieces.append((lp, primes, la, length))
         ctx.shape, ctx.zero_infinity, ctx.losses = data.shape, zero_infinity, losses
         ctx.save_for_backward(log_probs)
-        return Tensor(losses)
+        return tensor_of(losses)
 
     @staticmethod
     def backward(ctx, grad):
@@ -167,9 +167,9 @@ def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Any, target_leng
         sequences.append((target, input_lengths[b]))
     losses = CtcLoss.apply(log_probs, sequences, blank, zero_infinity)
     if zero_infinity:  # an impossible alignment's loss (and gradient) taken as 0
-        losses = where(losses == float("inf"), Tensor(np.zeros((), losses._data.dtype)), losses)
+        losses = where(losses == float("inf"), tensor_of(np.zeros((), losses._data.dtype)), losses)
     if reduction == "mean":
-        lengths = Tensor(np.maximum(np.asarray(target_lengths, losses._data.dtype), 1))
+        lengths = tensor_of(np.maximum(np.asarray(target_lengths, losses._data.dtype), 1))
         return (losses / lengths).mean()
     if reduction == "sum":
         return losses.sum()

@@ -12,16 +12,16 @@ from .. import fidelity
 from ..autograd.function import Function
 from ..fidelity.formulas import log1p_from_double
 from ..fidelity.vector_math import exp_like_torch
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 
 
 def _reduced(losses: np.ndarray, reduction: str) -> Tensor:
     """apply_loss_reduction: the losses, or their sum or mean as PyTorch's sum and mean add."""
     if reduction == "sum":
-        return Tensor(fidelity.sum_like_torch(losses, None, False))
+        return tensor_of(fidelity.sum_like_torch(losses, None, False))
     if reduction == "mean":
-        return Tensor(fidelity.mean_like_torch(losses))
-    return Tensor(losses)
+        return tensor_of(fidelity.mean_like_torch(losses))
+    return tensor_of(losses)
 
 
 class SoftMarginLoss(Function):
@@ -55,7 +55,7 @@ class SoftMarginLossBackward(Function):
         norm = 1.0 / x.numel() if reduction == "mean" else 1.0
         z = exp_like_torch(-y._data * x._data)
         d_x = (y._data * z) * dtype(-norm) / (z + dtype(1)) * grad._data
-        return Tensor(np.broadcast_to(d_x, x.shape).astype(x._data.dtype))
+        return tensor_of(np.broadcast_to(d_x, x.shape).astype(x._data.dtype))
 
     @staticmethod
     def backward(ctx, gg):
@@ -82,7 +82,7 @@ class _NotDifferentiable(Function):
     @staticmethod
     def forward(ctx, x, grad_and_compute):
         grad, compute = grad_and_compute
-        return Tensor(compute(grad._data))
+        return tensor_of(compute(grad._data))
 
     @staticmethod
     def backward(ctx, gg):
@@ -141,9 +141,9 @@ class MultiMarginLoss(Function):
         ctx.local, ctx.shape = local, x.shape
         ctx.save_for_backward(x, target, weight)
         if reduction == "none":
-            return Tensor(sums if vector_out else sums.reshape(()))
+            return tensor_of(sums if vector_out else sums.reshape(()))
         total = _sequential_sum64(sums)
-        return Tensor(np.asarray(total / data.shape[0] if reduction == "mean" else total,
+        return tensor_of(np.asarray(total / data.shape[0] if reduction == "mean" else total,
                                  data.dtype))
 
     @staticmethod
@@ -195,12 +195,12 @@ class MultilabelMarginLoss(Function):
             local = np.where(step < np.abs(counts), local + np.sign(counts).astype(dtype) * g,
                              local)
         ctx.local, ctx.shape = local, x.shape
-        ctx.save_for_backward(x, target, Tensor(is_target.reshape(x.shape)))
+        ctx.save_for_backward(x, target, tensor_of(is_target.reshape(x.shape)))
         if reduction == "none":
             losses = sums.astype(data.dtype) / dtype(classes)
-            return Tensor(losses if vector_out else losses.reshape(()))
+            return tensor_of(losses if vector_out else losses.reshape(()))
         total = _sequential_sum64(sums) / classes
-        return Tensor(np.asarray(total / frames if reduction == "mean" else total, data.dtype))
+        return tensor_of(np.asarray(total / frames if reduction == "mean" else total, data.dtype))
 
     @staticmethod
     def backward(ctx, grad):

@@ -11,7 +11,7 @@ from ..fidelity.summation import mean_like_torch, nll_sum_like_torch, sum_like_t
 from ..ops.operands import zero_gradient
 from ..ops.pointwise import DivScalar, MulScalar
 from ..ops.selection import where
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 
 
 class Addmm(Function):
@@ -28,7 +28,7 @@ class Addmm(Function):
                                f"{x.shape[1]} and {wt.shape[0]}x{wt.shape[1]})")
         ctx.save_for_backward(x if wt.requires_grad else None, wt if x.requires_grad else None)
         product = matmul_like_torch(x._data, wt._data)  # then the bias, as PyTorch adds it
-        return Tensor(np.asarray(product + bias._data, dtype=x._data.dtype))
+        return tensor_of(np.asarray(product + bias._data, dtype=x._data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -46,7 +46,7 @@ class LeakyRelu(Function):
     def forward(ctx, x, negative_slope):
         ctx.negative_slope = negative_slope
         ctx.save_for_backward(x)
-        return Tensor(np.where(x._data > 0, x._data, x._data * negative_slope))
+        return tensor_of(np.where(x._data > 0, x._data, x._data * negative_slope))
 
     @staticmethod
     def backward(ctx, grad):
@@ -61,8 +61,8 @@ class LeakyReluBackward(Function):
 
     @staticmethod
     def forward(ctx, grad, x, negative_slope):
-        ctx.negative_slope, ctx.positive = negative_slope, Tensor(x._data > 0)
-        return Tensor(np.where(x._data > 0, grad._data, grad._data * negative_slope))
+        ctx.negative_slope, ctx.positive = negative_slope, tensor_of(x._data > 0)
+        return tensor_of(np.where(x._data > 0, grad._data, grad._data * negative_slope))
 
     @staticmethod
     def backward(ctx, grad_grad):
@@ -72,10 +72,9 @@ class LeakyReluBackward(Function):
 
 class NllLoss(Function):
     """-w[target] * logp[target] per sample: the gradient is -w[target] (divided by the sum of
-    the weights for the mean) at each sample's target entry and 0 elsewhere; it is a constant,
-    so forward builds it once. `target_and_weight` holds the target and the class weights (a
-    tensor, or None for all ones): in a tuple, as they are not inputs the graph links to
-    (PyTorch's node has one edge), though the node saves them."""
+    the weights for the mean) at each sample's target entry and 0 elsewhere. `target_and_weight`
+    holds the target and the class weights (a tensor, or None for all ones): in a tuple, as they
+    are not inputs the graph links to (PyTorch's node has one edge), though the node saves them."""
     node_name = "NllLossBackward0"
     saved_names = ("self", "target", "weight", "total_weight")
 
@@ -103,27 +102,23 @@ class NllLoss(Function):
                      else weights.dtype.type(kept.sum()))
         # What PyTorch saves, though backward needs only `local` (saved-tensor hooks see them)
         ctx.save_for_backward(logp, target, weight,
-                              Tensor(np.asarray(total, dtype=logp._data.dtype)))
+                              tensor_of(np.asarray(total, dtype=logp._data.dtype)))
         if reduction != "none":
             value = nll_sum_like_torch(losses.reshape(-1), kept.reshape(-1))
         if reduction == "mean":  # a weighted mean over the samples not ignored (nan if none)
             value = value / total if total else np.nan
-            weights = weights / total if total else weights
         elif reduction == "none":
             value = losses
-        local = np.zeros(logp.shape, dtype=logp._data.dtype)
-        # an ignored sample's entries stay +0 (-weights would write -0 there)
-        np.put_along_axis(local, index, np.expand_dims(np.where(kept, -weights, 0), axis), axis)
-        ctx.local, ctx.unsqueeze = Tensor(local), reduction == "none" and axis == 1
+        ctx.where = _NllEntries(logp.shape, index, axis, kept, weights, total, reduction)
         ctx.reduction, ctx.ignore_index = reduction, ignore_index
-        return Tensor(np.asarray(value, dtype=logp._data.dtype))
+        return tensor_of(np.asarray(value, dtype=logp._data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
         # read as PyTorch does: in-place changes, saved-tensor hooks see it
         logp, target, weight, _ = ctx.saved_tensors
         backward_op = NllLoss2dBackward if ctx._forward_cls is NllLoss2d else NllLossBackward
-        return backward_op.apply(grad, logp, ctx.local, ctx.unsqueeze,
+        return backward_op.apply(grad, logp, ctx.where,
                                  (target, weight, ctx.reduction, ctx.ignore_index)), \
             None, None, None
 
@@ -133,18 +128,42 @@ class NllLoss2d(NllLoss):
     node_name = "NllLoss2DBackward0"
 
 
+class _NllEntries:
+    """Where nll_loss's gradient is not zero and what it is made of: each sample's target entry
+    (`index` along `axis`), whether the sample counts (`kept`), its class weight (1 without
+    weights) and the weights' sum `total`."""
+
+    def __init__(self, shape, index, axis, kept, weights, total, reduction):
+        self.shape, self.index, self.axis, self.kept = shape, index, axis, kept
+        self.weights, self.total, self.reduction = weights, total, reduction
+
+    def gradient(self, grad: np.ndarray) -> np.ndarray:
+        """In the order of ATen's nll_loss(2d)_backward CPU kernels: w * -(grad / total) for the
+        mean, w * -grad for the sum, -w * grad[sample] for none; every other entry, an ignored
+        sample's too, stays the +0 of a zero-filled gradient."""
+        dtype = self.weights.dtype
+        if self.reduction == "none":
+            values = -self.weights * grad.astype(dtype, copy=False)
+        else:
+            g = grad.astype(dtype, copy=False)
+            values = self.weights * -(g / dtype.type(self.total) if self.reduction == "mean" else g)
+        out = np.zeros(self.shape, dtype=dtype)
+        values = np.where(self.kept, values, dtype.type(0))
+        np.put_along_axis(out, self.index, np.expand_dims(values, self.axis), self.axis)
+        return out
+
+
 class NllLossBackward(Function):
     """nll_loss's backward as an op of its own, as in PyTorch (its node has an edge to the log
-    probabilities, though the gradient does not depend on them): grad times the constant
-    `local`; differentiated again, derivatives.yaml's: nll_loss of gg for grad, zeros for the
-    log probabilities."""
+    probabilities, though the gradient does not depend on them): grad at each sample's target
+    entry (`_NllEntries`); differentiated again, derivatives.yaml's: nll_loss of gg for grad,
+    zeros for the log probabilities."""
     node_name = "NllLossBackwardBackward0"
 
     @staticmethod
-    def forward(ctx, grad, logp, local, unsqueeze, loss_arguments):
+    def forward(ctx, grad, logp, where, loss_arguments):
         ctx.loss_arguments = loss_arguments
-        grad = grad.unsqueeze(1) if unsqueeze else grad  # per-sample grads meet the classes
-        return grad * local
+        return tensor_of(where.gradient(grad._data))
 
     @staticmethod
     def backward(ctx, gg):
@@ -152,7 +171,7 @@ class NllLossBackward(Function):
         loss = NllLoss2d if ctx._forward_cls is NllLoss2dBackward else NllLoss
         grad = (loss.apply(gg, (target, weight), reduction, ignore_index)
                 if ctx.needs_input_grad[0] else None)
-        return grad, zero_gradient(gg) if ctx.needs_input_grad[1] else None, None, None, None
+        return grad, zero_gradient(gg) if ctx.needs_input_grad[1] else None, None, None
 
 
 class NllLoss2dBackward(NllLossBackward):
@@ -173,7 +192,7 @@ class MseLoss(Function):
         # reduced as PyTorch's unreduced.sum() / .mean(), in its order of additions
         value = (squares if reduction == "none" else sum_like_torch(squares)
                  if reduction == "sum" else mean_like_torch(squares))
-        return Tensor(np.asarray(value, dtype=squares.dtype))
+        return tensor_of(np.asarray(value, dtype=squares.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -197,7 +216,7 @@ class MseLossBackward(Function):
         difference = (x - y)._data
         dtype = difference.dtype
         norm = dtype.type(2 / difference.size if reduction == "mean" else 2)
-        return Tensor(np.asarray(norm * difference * grad._data, dtype))
+        return tensor_of(np.asarray(norm * difference * grad._data, dtype))
 
     @staticmethod
     def backward(ctx, gg):
@@ -225,7 +244,7 @@ class PreluKernel(Function):
     @staticmethod
     def forward(ctx, x, weight):
         ctx.save_for_backward(x, weight)
-        return Tensor(np.where(x._data > 0, x._data, weight._data * x._data))
+        return tensor_of(np.where(x._data > 0, x._data, weight._data * x._data))
 
     @staticmethod
     def backward(ctx, grad):

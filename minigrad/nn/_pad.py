@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 
 NUMPY_MODES = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}
 NODE_NAMES = {"reflect": "ReflectionPad{}DBackward0", "replicate": "ReplicationPad{}DBackward0"}
@@ -41,7 +41,7 @@ class ConstantPadNd(Function):
     @staticmethod
     def forward(ctx, x, pad, value):
         ctx.pad = pad
-        return Tensor(constant_pad(x._data, _pairs(pad), value))
+        return tensor_of(constant_pad(x._data, _pairs(pad), value))
 
     @staticmethod
     def backward(ctx, grad):
@@ -62,7 +62,7 @@ class _CopiedBorder(Function):
         for axis, index in zip(range(-len(pad) // 2, 0), _gathers(x.shape, pad,
                                                                   ctx._forward_cls.mode)):
             out = np.take(out, index, axis=axis)
-        return Tensor(np.ascontiguousarray(out))
+        return tensor_of(np.ascontiguousarray(out))
 
     @staticmethod
     def backward(ctx, grad):
@@ -93,11 +93,11 @@ class _CopiedBorderBackward(Function):
         for axis, index in zip(range(-len(gathers), 0), gathers):
             one_hot = (index[:, None] == np.arange(shape[axis])).astype(out.dtype)
             out = np.moveaxis(np.tensordot(out, one_hot, axes=([axis], [0])), -1, axis)
-        return Tensor(np.ascontiguousarray(out))
+        return tensor_of(np.ascontiguousarray(out))
 
     @staticmethod
     def backward(ctx, grad_grad):
-        zeros = (Tensor(np.zeros(*ctx.x_meta)) if len(ctx.needs_input_grad) > 3
+        zeros = (tensor_of(np.zeros(*ctx.x_meta)) if len(ctx.needs_input_grad) > 3
                  and ctx.needs_input_grad[3] else None)
         return ctx._forward_cls.forward_cls.apply(grad_grad, ctx.pad), None, None, zeros
 

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from ._conv import add_windows, padded, windows
 
 
@@ -105,10 +105,10 @@ class MaxPool2DWithIndices(Function):
         if data.dtype.kind == "f" and np.isnan(values).any():  # PyTorch keeps the last NaN
             last_nan = flat.shape[-1] - 1 - np.isnan(flat[..., ::-1]).argmax(axis=-1)
             picked = np.where(np.isnan(values), last_nan, picked)
-        indices = Tensor(_input_indices(pool, picked, data.shape[-2:], out))
+        indices = tensor_of(_input_indices(pool, picked, data.shape[-2:], out))
         ctx.mark_non_differentiable(indices)
         ctx.save_for_backward(x, indices)
-        return Tensor(np.ascontiguousarray(values)), indices
+        return tensor_of(np.ascontiguousarray(values)), indices
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
@@ -146,7 +146,7 @@ class MaxPool2DWithIndicesBackward(Function):
         where = (indices._data.reshape(planes, -1)
                  + np.arange(planes).reshape(-1, 1) * plane).ravel()
         sums = np.bincount(where, grad._data.ravel(), minlength=planes * plane)
-        return Tensor(sums.astype(grad._data.dtype).reshape(x.shape))
+        return tensor_of(sums.astype(grad._data.dtype).reshape(x.shape))
 
     @staticmethod
     def backward(ctx, grad_grad):
@@ -183,7 +183,7 @@ class AvgPool2D(Function):
         ctx.count_include_pad, ctx.divisor_override = (pool.count_include_pad,
                                                        pool.divisor_override)
         ctx.save_for_backward(x)
-        return Tensor(average_pool(x._data, pool, out))
+        return tensor_of(average_pool(x._data, pool, out))
 
     @staticmethod
     def backward(ctx, grad):
@@ -214,7 +214,7 @@ class AvgPool2DBackward(Function):
         spread = np.broadcast_to(share[..., None, None], (*share.shape, *pool.kernel_size))
         add_windows(total, np.moveaxis(spread, (-2, -1), (-4, -3)), pool.stride, pool.dilation)
         (top, _), (left, _) = pairs
-        return Tensor(np.ascontiguousarray(total[..., top:top + size[0], left:left + size[1]]))
+        return tensor_of(np.ascontiguousarray(total[..., top:top + size[0], left:left + size[1]]))
 
     @staticmethod
     def backward(ctx, grad_grad):
@@ -247,7 +247,7 @@ class AdaptiveAvgPool2D(Function):
         rows, cols = (_membership(n, m).astype(x._data.dtype) for n, m in zip(x.shape[-2:], out))
         sums = np.einsum("ih,...hw,jw->...ij", rows, x._data, cols)
         counts = np.multiply.outer(rows.sum(1), cols.sum(1))
-        return Tensor(np.ascontiguousarray((sums / counts).astype(x._data.dtype)))
+        return tensor_of(np.ascontiguousarray((sums / counts).astype(x._data.dtype)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -267,7 +267,7 @@ class AdaptiveAvgPool2DBackward(Function):
                       for n, m in zip(x.shape[-2:], out))
         counts = np.multiply.outer(rows.sum(1), cols.sum(1))
         spread = np.einsum("ih,...ij,jw->...hw", rows, grad._data / counts, cols)
-        return Tensor(np.ascontiguousarray(spread.astype(grad._data.dtype)))
+        return tensor_of(np.ascontiguousarray(spread.astype(grad._data.dtype)))
 
     @staticmethod
     def backward(ctx, grad_grad):
@@ -277,7 +277,7 @@ class AdaptiveAvgPool2DBackward(Function):
 def _zeros(ctx: Any, position: int) -> Tensor | None:
     """What PyTorch's pooling backward ops give their `self` input, on which their result
     does not depend: zeros, when it is wanted."""
-    return Tensor(np.zeros(*ctx.x_meta)) if ctx.needs_input_grad[position] else None
+    return tensor_of(np.zeros(*ctx.x_meta)) if ctx.needs_input_grad[position] else None
 
 
 # ---- the functional forms: PyTorch's arguments, checks and messages ----------------------

@@ -8,7 +8,7 @@ import numpy as np
 from .. import fidelity
 from ..autograd.function import Function
 from ..ops.selection import where
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 
 
 class SmoothL1Loss(Function):
@@ -30,10 +30,10 @@ class SmoothL1Loss(Function):
             losses = np.where(z < t, half * z * z / t, z - half * t)
         losses = losses.astype(x.dtype)
         if reduction == "sum":
-            return Tensor(fidelity.sum_like_torch(losses, None, False))
+            return tensor_of(fidelity.sum_like_torch(losses, None, False))
         if reduction == "mean":
-            return Tensor(fidelity.mean_like_torch(losses))
-        return Tensor(losses)
+            return tensor_of(fidelity.mean_like_torch(losses))
+        return tensor_of(losses)
 
     @staticmethod
     def backward(ctx, grad):
@@ -71,7 +71,7 @@ class SmoothL1LossBackward(Function):
         reduction, threshold, huber = ctx.options
         needs = ctx.needs_input_grad
         if huber and reduction != "none" and needs[0]:
-            ones = Tensor(np.ones(grad._data.shape, grad._data.dtype))
+            ones = tensor_of(np.ones(grad._data.shape, grad._data.dtype))
             d_grad = (ctx._forward_cls.apply(ones, x, y, *ctx.options) * gg).sum()
         elif needs[0]:
             d_grad = ctx._forward_cls.apply(gg, x, y, *ctx.options)
@@ -79,7 +79,7 @@ class SmoothL1LossBackward(Function):
             d_grad = None
         d_x = None
         if needs[1] or needs[2]:
-            inside = Tensor(np.abs(x._data - y._data) < threshold)
+            inside = tensor_of(np.abs(x._data - y._data) < threshold)
             d_x = gg * grad * inside
             d_x = d_x if huber else d_x / threshold
             d_x = d_x / x.numel() if reduction == "mean" else d_x

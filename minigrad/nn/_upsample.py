@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .module import Module
 
 
@@ -35,13 +35,13 @@ class UpsampleNearest(Function):
         ctx.index = np.ix_(*[np.arange(n) for n in x.shape[:2]],
                            *[_source(x.shape[2 + d], sizes[d], factors[d])
                              for d in range(spatial)])
-        return Tensor(np.ascontiguousarray(x._data[ctx.index]))
+        return tensor_of(np.ascontiguousarray(x._data[ctx.index]))
 
     @staticmethod
     def backward(ctx, grad):
         summed = np.zeros(ctx.shape, grad._data.dtype)
         np.add.at(summed, ctx.index, grad._data)
-        return Tensor(summed), None, None
+        return tensor_of(summed), None, None
 
 
 _CLASSES = {d: type(f"UpsampleNearest{d}D", (UpsampleNearest,),

@@ -14,7 +14,7 @@ from ..ops.operands import result_like, zero_gradient
 from ..ops.pointwise import AddScalar, MulScalar, SigmoidBackward, Sub
 from ..ops.selection import where
 from ..ops.transcendental import _erf
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .module import Module
 
 SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
@@ -119,7 +119,7 @@ class EluBackward(Function):
     def backward(ctx, gg):
         grad, x = ctx.saved_tensors
         alpha = ctx.alpha
-        at_most_0 = Tensor((x._data <= 0).astype(x._data.dtype))  # a product, not a where:
+        at_most_0 = tensor_of((x._data <= 0).astype(x._data.dtype))  # a product, not a where:
         return (EluBackward.apply(gg, x, alpha),  # above 0, PyTorch's zeros have gg's signs
                 gg * grad * alpha * x.exp() * at_most_0, None)
 
@@ -165,7 +165,7 @@ class SoftplusBackward(Function):
         grad, x = ctx.saved_tensors
         beta, threshold = ctx.beta, ctx.threshold
         scaled = MulScalar.apply(x, beta)
-        below = Tensor((scaled._data < threshold).astype(x._data.dtype))
+        below = tensor_of((scaled._data < threshold).astype(x._data.dtype))
         d_x = MulScalar.apply(SigmoidBackward.apply(gg * grad, scaled.sigmoid()) * below, beta)
         return SoftplusBackward.apply(gg, x, beta, threshold), d_x, None, None
 
@@ -188,11 +188,11 @@ class SiluFunction(Function):
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
         if not _grad_mode.state.enabled:  # PyTorch's silu_backward kernel
-            return Tensor(SiluFunction._backward_on_arrays(ctx, grad._data))
+            return tensor_of(SiluFunction._backward_on_arrays(ctx, grad._data))
         # PyTorch's infinitely_differentiable_silu_backward, on tensors; its `1.0 + t` and
         # `1.0 - s` are C++'s (AddBackward1, and a SubBackward0 from a tensor of ones)
         s = x.sigmoid()
-        return grad * s * AddScalar.apply(x * Sub.apply(Tensor(np.ones_like(s._data)), s), 1.0)
+        return grad * s * AddScalar.apply(x * Sub.apply(tensor_of(np.ones_like(s._data)), s), 1.0)
 
     @staticmethod
     def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
@@ -340,7 +340,7 @@ class HardtanhBackward(Function):
         ctx.save_for_backward(x)
         ctx.bounds = bounds
         low, high = bounds
-        return where(Tensor((x._data > low) & (x._data < high)), grad, 0.0)
+        return where(tensor_of((x._data > low) & (x._data < high)), grad, 0.0)
 
     @staticmethod
     def backward(ctx, gg):

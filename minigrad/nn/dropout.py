@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from ..random import _pick
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .module import Module
 
 DROPOUT2D_3D = (
@@ -46,7 +46,7 @@ def _dropped(input: Tensor, p: float, training: bool, inplace: bool, per_channel
     else:
         kept = _pick(None).uniform(tuple(shape), 0.0, 1.0, np.float64) < 1 - p
         noise = kept.astype(dtype) / dtype.type(1 - p)
-    return input.mul_(Tensor(noise)) if inplace else input * Tensor(noise)
+    return input.mul_(tensor_of(noise)) if inplace else input * tensor_of(noise)
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:

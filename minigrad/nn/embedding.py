@@ -11,7 +11,7 @@ from .. import _grad_mode
 from ..autograd.function import Function
 from ..creation import empty
 from ..ops.indexing import Index
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .module import Module
 from .parameter import Parameter
 
@@ -23,7 +23,7 @@ class EmbeddingLookup(Function):
     @staticmethod
     def forward(ctx, weight, indices, padding_idx):
         ctx.shape, ctx.indices, ctx.padding_idx = weight.shape, indices, padding_idx
-        return Tensor(weight._data[indices])
+        return tensor_of(weight._data[indices])
 
     @staticmethod
     def backward(ctx, grad):
@@ -45,13 +45,13 @@ class EmbeddingDenseBackward(Function):
             rows = rows * (indices != padding_idx)[..., None].astype(rows.dtype)
         out = np.zeros(shape, dtype=rows.dtype)
         np.add.at(out, indices, rows)
-        return Tensor(out)
+        return tensor_of(out)
 
     @staticmethod
     def backward(ctx, gg):
         rows = Index.apply(gg, (ctx.indices,))
         if ctx.padding_idx is not None:
-            rows = rows.masked_fill(Tensor((ctx.indices == ctx.padding_idx)[..., None]), 0)
+            rows = rows.masked_fill(tensor_of((ctx.indices == ctx.padding_idx)[..., None]), 0)
         return rows, None, None, None
 
 

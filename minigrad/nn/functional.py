@@ -20,7 +20,7 @@ from ..ops.pointwise import AddScalar, DivScalar, MulScalar, SubScalar
 from ..ops.pointwise_more import Xlogy
 from ..ops.selection import where
 from ..ops.shape import SqueezeDimInPlace, _dims
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from ._adaptive_max_pool import adaptive_max_pool1d, adaptive_max_pool2d
 from ._bce import BinaryCrossEntropy, BinaryCrossEntropyWithLogits
 from ._conv import conv_transpose, convolution
@@ -318,7 +318,8 @@ def kl_div(input: Tensor, target: Tensor, size_average: bool | None = None,
     if log_target:
         losses = target.exp() * (target - input)
     else:
-        losses = Xlogy.apply(target, target) - target * input
+        product = target * input  # made first: ATen's kl_div evaluates this operand first
+        losses = Xlogy.apply(target, target) - product
     reduced = (losses if summed == "none" else losses.sum() if summed == "sum"
                else losses.mean())
     if reduction == "batchmean" and input.ndim:
@@ -496,7 +497,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
         num_classes = int(indices.max()) + 1 if indices.size else 0
     elif indices.size and indices.max() >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
-    return Tensor((indices[..., None] == np.arange(num_classes)).astype(np.int64))
+    return tensor_of((indices[..., None] == np.arange(num_classes)).astype(np.int64))
 
 
 def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,

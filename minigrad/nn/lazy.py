@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype, _grad_mode
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .conv import Conv1d, Conv2d
 from .layers import Linear
 from .module import Module
@@ -23,7 +23,7 @@ class UninitializedParameter(Parameter):
 
     def __init__(self, requires_grad: bool = True, device: Any = None, dtype: Any = None) -> None:
         d = (dtype or _dtype.get_default_dtype()).numpy
-        super().__init__(Tensor(np.empty((0,), dtype=d)), requires_grad)
+        super().__init__(tensor_of(np.empty((0,), dtype=d)), requires_grad)
 
     def materialize(self, shape: tuple) -> None:
         self._data = np.empty(shape, dtype=self._data.dtype)
@@ -59,7 +59,7 @@ class LazyModuleMixin:
                 param.materialize(tuple(state_dict[prefix + name].shape))
         for name, buffer in self._buffers.items():
             if buffer is not None and buffer.numel() == 0 and prefix + name in state_dict:
-                self._buffers[name] = Tensor(np.empty(tuple(state_dict[prefix + name].shape),
+                self._buffers[name] = tensor_of(np.empty(tuple(state_dict[prefix + name].shape),
                                                       dtype=buffer._data.dtype))
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -162,8 +162,8 @@ class _LazyBatchNorm(LazyModuleMixin):
                 self.bias.zero_()
             if self.running_mean is not None:
                 dtype = self.running_mean._data.dtype
-                self.running_mean = Tensor(np.zeros(self.num_features, dtype))
-                self.running_var = Tensor(np.ones(self.num_features, dtype))
+                self.running_mean = tensor_of(np.zeros(self.num_features, dtype))
+                self.running_var = tensor_of(np.ones(self.num_features, dtype))
 
 
 class LazyBatchNorm1d(_LazyBatchNorm, BatchNorm1d):

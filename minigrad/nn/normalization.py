@@ -19,7 +19,7 @@ from ..autograd.function import Function
 from ..creation import ones, tensor, zeros
 from ..fidelity import fma
 from ..fidelity.ranges import fma64
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .module import Module
 from .parameter import Parameter
 
@@ -116,8 +116,8 @@ class LayerNormFunction(Function):
         rstd = 1 / np.sqrt(np.maximum(wide.var(axis=dims, keepdims=True), 0) + eps)
         mean, rstd = mean.astype(x._data.dtype), rstd.astype(x._data.dtype)
         ctx.save_for_backward(x, weight)
-        ctx.mean, ctx.rstd, ctx.dims, ctx.eps = Tensor(mean), Tensor(rstd), dims, eps
-        return Tensor(_layer_affine(x._data, mean, rstd, weight, bias))
+        ctx.mean, ctx.rstd, ctx.dims, ctx.eps = tensor_of(mean), tensor_of(rstd), dims, eps
+        return tensor_of(_layer_affine(x._data, mean, rstd, weight, bias))
 
     @staticmethod
     def backward(ctx, grad):
@@ -155,7 +155,7 @@ class BatchNormFunction(Function):
         ctx.save_for_backward(x, weight)
         ctx.mean, ctx.rstd, ctx.dims, ctx.training, ctx.eps = mean, rstd, dims, training, eps
         channels = mean.shape  # (1, C, 1, ...): weight and bias broadcast along the channels
-        return Tensor(_batch_affine(x._data, mean._data, rstd._data,
+        return tensor_of(_batch_affine(x._data, mean._data, rstd._data,
                                     None if weight is None else weight._data.reshape(channels),
                                     None if bias is None else bias._data.reshape(channels)))
 
@@ -198,16 +198,16 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
             unbiased = squares / dtype.type(count - 1)  # kernel
             kept_var = kept * running_var._data  # float32 code fuses the variance's last
             with _grad_mode.no_grad():  # multiply-add, float64 code does not (measured)
-                running_mean.copy_(Tensor(moved * mean + kept * running_mean._data))
-                running_var.copy_(Tensor(moved * unbiased + kept_var if dtype == np.float64
+                running_mean.copy_(tensor_of(moved * mean + kept * running_mean._data))
+                running_var.copy_(tensor_of(moved * unbiased + kept_var if dtype == np.float64
                                          else _fused(np.full_like(unbiased, moved), unbiased,
                                                      kept_var)))
     else:  # the running statistics, in the dtype
         mean = running_mean._data.astype(dtype)
         rstd = 1 / np.sqrt(running_var._data.astype(dtype) + dtype.type(eps))
     rstd = np.asarray(rstd, dtype).reshape(shape)
-    mean = Tensor(np.asarray(mean, dtype).reshape(shape))
-    return BatchNormFunction.apply(input, weight, bias, (mean, Tensor(rstd), eps), dims,
+    mean = tensor_of(np.asarray(mean, dtype).reshape(shape))
+    return BatchNormFunction.apply(input, weight, bias, (mean, tensor_of(rstd), eps), dims,
                                    training)
 
 

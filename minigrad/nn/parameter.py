@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 
 
 class Parameter(Tensor):
@@ -17,7 +17,7 @@ class Parameter(Tensor):
 
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
         if data is None:
-            data = Tensor(np.empty((0,), dtype=_dtype.get_default_dtype().numpy))
+            data = tensor_of(np.empty((0,), dtype=_dtype.get_default_dtype().numpy))
         if requires_grad and not data.dtype.is_floating_point:
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                                "gradients")
@@ -38,7 +38,7 @@ class Parameter(Tensor):
 
 
 def _rebuild_parameter(data: np.ndarray, requires_grad: bool) -> Parameter:
-    return Parameter(Tensor(data), requires_grad)
+    return Parameter(tensor_of(data), requires_grad)
 
 
 def zero_grads(params: Iterable[Tensor], set_to_none: bool = True) -> None:

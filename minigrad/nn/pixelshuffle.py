@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .module import Module
 
 
@@ -33,7 +33,7 @@ class PixelShuffleFn(Function):
     @staticmethod
     def forward(ctx, x, r):
         ctx.r = r
-        return Tensor(_shuffled(x._data, r))
+        return tensor_of(_shuffled(x._data, r))
 
     @staticmethod
     def backward(ctx, grad):
@@ -46,7 +46,7 @@ class PixelUnshuffleFn(Function):
     @staticmethod
     def forward(ctx, x, r):
         ctx.r = r
-        return Tensor(_unshuffled(x._data, r))
+        return tensor_of(_unshuffled(x._data, r))
 
     @staticmethod
     def backward(ctx, grad):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .shape import _dims, _view_of
 
 
@@ -49,7 +49,7 @@ class DiagonalBackward(Function):
         ctx.where = (offset, dim1, dim2)
         out = np.zeros(shape, dtype=grad._data.dtype)
         _diagonal_of(out, offset, dim1, dim2)[...] = grad._data
-        return Tensor(out)
+        return tensor_of(out)
 
     @staticmethod
     def backward(ctx, grad):
@@ -70,7 +70,7 @@ class DiagonalCopy(Diagonal):
     @staticmethod
     def forward(ctx, a, offset, dim1, dim2):
         ctx.shape, ctx.where = a.shape, (offset, dim1, dim2)
-        return Tensor(_diagonal_of(a._data, offset, dim1, dim2).copy())
+        return tensor_of(_diagonal_of(a._data, offset, dim1, dim2).copy())
 
 
 class DiagEmbed(Function):
@@ -84,7 +84,7 @@ class DiagEmbed(Function):
         size = v.shape[0] + abs(offset)
         out = np.zeros((size, size), dtype=v._data.dtype)
         _diagonal_of(out, offset, 0, 1)[...] = v._data
-        return Tensor(out)
+        return tensor_of(out)
 
     @staticmethod
     def backward(ctx, grad):

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..fidelity.products import matmul_like_torch
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .operands import check_broadcast
 
 
@@ -39,7 +39,7 @@ class Cdist(Function):
     def forward(ctx, x1, x2, p):
         ctx.p = p
         diff = x1._data[..., :, None, :] - x2._data[..., None, :, :]
-        out = Tensor(_pairwise(diff, p))
+        out = tensor_of(_pairwise(diff, p))
         ctx.save_for_backward(x1, x2, out)
         return out
 
@@ -67,7 +67,7 @@ class Cdist(Function):
         other = np.zeros(d.shape[:-3] + (d.shape[-2], d.shape[-1]), d.dtype)
         for i in range(d.shape[-3]):
             other = other - each[..., i, :, :]
-        return Tensor(one), Tensor(other), None
+        return tensor_of(one), tensor_of(other), None
 
 
 class EuclideanDist(Function):
@@ -83,7 +83,7 @@ class EuclideanDist(Function):
         left = np.concatenate([a * a.dtype.type(-2), a_norm, np.ones_like(a_norm)], -1)
         right = np.concatenate([b, np.ones_like(b_norm), b_norm], -1)
         squared = matmul_like_torch(left, np.swapaxes(right, -1, -2))
-        out = Tensor(np.sqrt(np.maximum(squared, a.dtype.type(1e-30))).astype(a.dtype))
+        out = tensor_of(np.sqrt(np.maximum(squared, a.dtype.type(1e-30))).astype(a.dtype))
         ctx.save_for_backward(x1, x2, out)
         return out
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import _dtype
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .operands import check_broadcast, zero_gradient
 
 
@@ -21,7 +21,7 @@ class Fill(Function):
     @staticmethod
     def forward(ctx, a, value):
         value = value._data if isinstance(value, Tensor) else value
-        return Tensor(np.full(a.shape, value, dtype=a._data.dtype))
+        return tensor_of(np.full(a.shape, value, dtype=a._data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -55,7 +55,7 @@ class Copy(Function):
             check_broadcast(a.shape, src.shape)
             raise RuntimeError(f"output with shape {list(a.shape)} doesn't match the broadcast "
                                f"shape {list(np.broadcast_shapes(a.shape, src.shape))}") from None
-        return Tensor(values.copy())
+        return tensor_of(values.copy())
 
     @staticmethod
     def backward(ctx, grad):

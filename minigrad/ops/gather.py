@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .operands import result_like
 from .shape import _dims
 
@@ -47,7 +47,7 @@ class Gather(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        zeros = Tensor(np.zeros(ctx.shape, dtype=grad._data.dtype))
+        zeros = tensor_of(np.zeros(ctx.shape, dtype=grad._data.dtype))
         return scatter_add(zeros, ctx.dim, ctx.index, grad), None, None
 
 
@@ -132,7 +132,7 @@ class Take(Function):
     def backward(ctx, grad):
         summed = np.zeros(int(np.prod(ctx.shape, dtype=np.int64)), grad._data.dtype)
         np.add.at(summed, ctx.index.reshape(-1), grad._data.reshape(-1))
-        return Tensor(summed.reshape(ctx.shape)), None
+        return tensor_of(summed.reshape(ctx.shape)), None
 
 
 def take(a: Tensor, index: Any, position: int = 1) -> Tensor:

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import _dtype, _grad_mode
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .indexing import Index, IndexPut, check_advanced_key
 from .masking import index_select
 from .operands import type_name
@@ -31,7 +31,7 @@ class IndexAdd(Function):
         moved, src = np.moveaxis(out, dim, 0), np.moveaxis(src, dim, 0)
         for i, position in enumerate(index._data.tolist()):  # in order, as PyTorch adds them
             moved[position] = moved[position] + src[i]
-        return Tensor(out)
+        return tensor_of(out)
 
     @staticmethod
     def backward(ctx, grad):
@@ -89,7 +89,7 @@ class IndexCopy(Function):
         moved, src = np.moveaxis(out, dim, 0), np.moveaxis(source._data, dim, 0)
         for i, position in enumerate(index._data.tolist()):  # in order: the last one stays
             moved[position] = src[i]
-        return Tensor(out)
+        return tensor_of(out)
 
     @staticmethod
     def backward(ctx, grad):
@@ -143,7 +143,7 @@ class IndexFill(Function):
         out = a._data.copy()
         np.moveaxis(out, dim, 0)[positions] = np.asarray(
             value._data if isinstance(value, Tensor) else value).astype(out.dtype)
-        return Tensor(out)
+        return tensor_of(out)
 
     @staticmethod
     def backward(ctx, grad):
@@ -152,7 +152,7 @@ class IndexFill(Function):
         grad_value = None
         if ctx.needs_input_grad[3]:  # each filled slice once, however often index names it;
             # as PyTorch, by the positions as named (a negative one fails here, as there)
-            picked = Tensor(np.unique(ctx.named))
+            picked = tensor_of(np.unique(ctx.named))
             grad_value = index_select(grad, ctx.dim, picked).sum()
         return grad_a, None, None, grad_value, None
 
@@ -200,7 +200,7 @@ class IndexPutAccumulate(Function):
         ctx.key = key
         out = a._data.copy()
         np.add.at(out, key, np.broadcast_to(values._data, out[key].shape))
-        return Tensor(out)
+        return tensor_of(out)
 
     @staticmethod
     def backward(ctx, grad):

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .selection import where
 from .shape import Unsqueeze, _dims, _view_of, cat, expand_error, stack
 
@@ -62,9 +62,10 @@ class AsStrided(_BasicIndex):
 
     @staticmethod
     def forward(ctx, a, key):
-        flat = np.ravel_multi_index(key, a.shape)
-        ctx.repeats = np.unique(flat).size < flat.size
-        return Index.forward(ctx, a, key)
+        cells = _cells(a._data)
+        flat = np.ravel_multi_index(key, cells.shape)
+        ctx.key, ctx.shape, ctx.repeats = key, a.shape, np.unique(flat).size < flat.size
+        return _view_of(cells[key], a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -91,7 +92,19 @@ class Unbind(Function):
         # a view that is gone by now (`a, b = t.unbind(1)[:2]`) cannot be materialized by the
         # engine: its zeros are made here
         zero = np.zeros(ctx.view_shape, ctx.dtype)
-        return stack([Tensor(zero) if g is None else g for g in grads], ctx.dim), None
+        return stack([tensor_of(zero) if g is None else g for g in grads], ctx.dim), None
+
+
+def _cells(a: np.ndarray) -> np.ndarray:
+    """`a` as a key of position arrays addresses it (AsStrided's, CopySlices' from
+    _inplace.py): a 0-d `a`, which numpy will not index with arrays, as its one element along
+    one dimension (a view: writing into it writes into `a`)."""
+    return a.reshape(1) if a.ndim == 0 else a
+
+
+def _read(grad: Tensor, key: tuple) -> Tensor:
+    """grad[key] for a key of `_cells`'s positions."""
+    return Index.apply(grad.reshape(1) if grad.ndim == 0 else grad, key)
 
 
 def unbind(a: Tensor, dim: int = 0) -> tuple:
@@ -110,14 +123,14 @@ class IndexAdd(Function):
         ctx.key = key
         out = np.zeros(shape, dtype=grad._data.dtype)
         if accumulate:
-            np.add.at(out, key, grad._data)
+            np.add.at(_cells(out), key, grad._data)
         else:
-            out[key] = grad._data
-        return Tensor(out)
+            _cells(out)[key] = grad._data
+        return tensor_of(out)
 
     @staticmethod
     def backward(ctx, grad):
-        return Index.apply(grad, ctx.key), None, None, None
+        return _read(grad, ctx.key), None, None, None
 
 
 class IndexPutImpl(IndexAdd):
@@ -290,22 +303,22 @@ class CopySlices(Function):
         ctx.key, ctx.value_shape, ctx.overlapping = key, value.shape, overlapping
         out = a._data.copy()
         try:
-            out[key] = value._data
+            _cells(out)[key] = value._data
         except ValueError:
             raise _assignment_error(a, key, value) from None
-        return Tensor(out)
+        return tensor_of(out)
 
     @staticmethod
     def backward(ctx, grad):
         if ctx.overlapping:  # PyTorch writes the gradient into the view's positions: refused
             raise RuntimeError(ERR_INTERNAL_OVERLAP)
         kept = np.ones(grad.shape, dtype=bool)
-        kept[ctx.key] = False
-        grad_value = Index.apply(grad, ctx.key)
+        _cells(kept)[ctx.key] = False
+        grad_value = _read(grad, ctx.key)
         if grad_value.numel() == int(np.prod(ctx.value_shape)) and grad_value.ndim < len(
                 ctx.value_shape):
             grad_value = grad_value.reshape(ctx.value_shape)
-        return where(Tensor(kept), grad, 0.0), None, grad_value, None
+        return where(tensor_of(kept), grad, 0.0), None, grad_value, None
 
 
 def _assignment_error(a: Tensor, key: Any, value: Tensor) -> RuntimeError:
@@ -337,7 +350,7 @@ class WriteThroughExpanded(Function):
     @staticmethod
     def forward(ctx, base, value, written, overlapping):
         ctx.written, ctx.overlapping, ctx.value_shape = written, overlapping, value.shape
-        return Tensor(base._data.copy())
+        return tensor_of(base._data.copy())
 
     @staticmethod
     def backward(ctx, grad):
@@ -346,11 +359,11 @@ class WriteThroughExpanded(Function):
             if ctx.overlapping:
                 raise RuntimeError(ERR_INTERNAL_OVERLAP)
             kept = np.ones(grad.shape, dtype=bool)
-            kept[ctx.written] = False
-            grad_base = where(Tensor(kept), grad, 0.0)
+            _cells(kept)[ctx.written] = False
+            grad_base = where(tensor_of(kept), grad, 0.0)
         grad_value = None
         if ctx.needs_input_grad[1]:
-            grad_value = Index.apply(grad, ctx.written)
+            grad_value = _read(grad, ctx.written)
             if grad_value.numel() == int(np.prod(ctx.value_shape)) and grad_value.ndim < len(
                     ctx.value_shape):
                 grad_value = grad_value.reshape(ctx.value_shape)
@@ -374,7 +387,7 @@ def as_positions(shape: tuple, key: Any) -> Any:
     (see `index`): for assignment, spell it as the arrays of positions PyTorch would pick."""
     if not any(_is_int(k) for k in (key if isinstance(key, tuple) else (key,))):
         return key
-    positions = index(Tensor(np.arange(int(np.prod(shape))).reshape(shape)), key)._data
+    positions = index(tensor_of(np.arange(int(np.prod(shape))).reshape(shape)), key)._data
     return np.unravel_index(positions, shape)
 
 
@@ -399,7 +412,7 @@ class Split(Function):
         for g, size in zip(grads, ctx.sizes):
             if g is None:  # a piece that is gone by now got no gradient: zeros
                 shape[ctx.dim] = size
-                g = Tensor(np.zeros(shape, ctx.dtype))
+                g = tensor_of(np.zeros(shape, ctx.dtype))
             pieces.append(g)
         return cat(pieces, ctx.dim), None, None
 

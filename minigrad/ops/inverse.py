@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 
 
 class LinAlgError(RuntimeError):
@@ -56,7 +56,7 @@ class LinalgInvEx(Function):
                 raise LinAlgError(f"linalg.inv: The diagonal element {zero} is zero, the "
                                   "inversion could not be completed because the input matrix "
                                   "is singular.")
-        out = Tensor(np.linalg.inv(data).astype(data.dtype))
+        out = tensor_of(np.linalg.inv(data).astype(data.dtype))
         ctx.save_for_backward(out)
         return out
 
@@ -79,7 +79,7 @@ class LinalgDet(Function):
 
     @staticmethod
     def forward(ctx, a):
-        out = Tensor(np.asarray(np.linalg.det(a._data)).astype(a._data.dtype))
+        out = tensor_of(np.asarray(np.linalg.det(a._data)).astype(a._data.dtype))
         ctx.save_for_backward(a, out)
         return out
 
@@ -89,7 +89,7 @@ class LinalgDet(Function):
         scale = (grad * det).unsqueeze(-1).unsqueeze(-1)
         if (det._data != 0).all():  # on tensors: create_graph differentiates it again
             return scale * inv(a).mT
-        return scale * Tensor(_cofactors(a._data))  # (singular: a constant, times 0)
+        return scale * tensor_of(_cofactors(a._data))  # (singular: a constant, times 0)
 
 
 def _cofactors(data: np.ndarray) -> np.ndarray:

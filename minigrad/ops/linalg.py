@@ -9,7 +9,7 @@ import numpy as np
 from ..autograd.function import Function
 from ..creation import eye
 from ..fidelity.products import matmul_like_torch
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .shape import SqueezeDimInPlace, UnsafeView
 
 
@@ -37,7 +37,7 @@ class Mm(Function):
         _check_same_dtype(a, b)
         a_needs_grad, b_needs_grad = ctx.needs_input_grad  # each keeps the other for backward
         ctx.save_for_backward(b if a_needs_grad else None, a if b_needs_grad else None)
-        return Tensor(matmul_like_torch(a._data, b._data))
+        return tensor_of(matmul_like_torch(a._data, b._data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -69,7 +69,7 @@ class Mv(Function):
                                f"{v.dtype.scalar_name}, {a.dtype.scalar_name}, and "
                                f"{v.dtype.scalar_name}")
         ctx.save_for_backward(a if v.requires_grad else None, v if a.requires_grad else None)
-        return Tensor(matmul_like_torch(a._data, v._data))
+        return tensor_of(matmul_like_torch(a._data, v._data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -97,7 +97,7 @@ class Dot(Function):
                 "number of elements, but got %d and %d elements respectively"
                 % (a.shape[0], b.shape[0], a.shape[0], b.shape[0]))
         ctx.save_for_backward(a if b.requires_grad else None, b if a.requires_grad else None)
-        return Tensor(np.asarray(matmul_like_torch(a._data, b._data)))
+        return tensor_of(np.asarray(matmul_like_torch(a._data, b._data)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -114,7 +114,7 @@ class BatchedMatmul(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(b, a)
-        return Tensor(matmul_like_torch(a._data, b._data))
+        return tensor_of(matmul_like_torch(a._data, b._data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -167,7 +167,7 @@ class Bmm(Function):
                                f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, "
                                f"{b.shape[1]}].")
         ctx.save_for_backward(b, a)
-        return Tensor(matmul_like_torch(a._data, b._data))
+        return tensor_of(matmul_like_torch(a._data, b._data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -186,7 +186,7 @@ class Einsum(Function):
         ctx.inputs, ctx.output = inputs, output
         ctx.save_for_backward(*operands)
         equation = f"{','.join(inputs)}->{output}"
-        return Tensor(np.asarray(np.einsum(equation, *(t._data for t in operands))))
+        return tensor_of(np.asarray(np.einsum(equation, *(t._data for t in operands))))
 
     @staticmethod
     def backward(ctx, grad):
@@ -268,7 +268,7 @@ class LinalgCross(Function):
         ctx.dim = dim
         a_needs_grad, b_needs_grad = ctx.needs_input_grad[:2]
         ctx.save_for_backward(b if a_needs_grad else None, a if b_needs_grad else None)
-        return Tensor(np.cross(a._data, b._data, axis=dim))
+        return tensor_of(np.cross(a._data, b._data, axis=dim))
 
     @staticmethod
     def backward(ctx, grad):
@@ -328,4 +328,4 @@ def svd(a: Tensor, some: bool = True, compute_uv: bool = True) -> SvdResult:
     u, s, vh = np.linalg.svd(a._data, full_matrices=not some)
     if not compute_uv:
         u, vh = np.zeros_like(u), np.zeros_like(vh)
-    return SvdResult(Tensor(u), Tensor(s), Tensor(np.swapaxes(vh, -1, -2).copy()))
+    return SvdResult(tensor_of(u), tensor_of(s), tensor_of(np.swapaxes(vh, -1, -2).copy()))

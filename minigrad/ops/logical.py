@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .shape import _dims
 
 
@@ -16,18 +16,18 @@ def _values(x: Any) -> Any:
 
 def logical(a: Tensor, b: Any, op: Any) -> Tensor:
     """logical_and/or/xor: each operand's non-zero elements count as True."""
-    return Tensor(np.asarray(op(_values(a) != 0, _values(b) != 0)))
+    return tensor_of(np.asarray(op(_values(a) != 0, _values(b) != 0)))
 
 
 def logical_not(a: Tensor) -> Tensor:
-    return Tensor(np.asarray(a._data == 0))
+    return tensor_of(np.asarray(a._data == 0))
 
 
 def all_or_any(a: Tensor, name: str, dim: Any = None, keepdim: bool = False) -> Tensor:
     """`a.all()` / `a.any()`, over everything or along `dim` (an int or a tuple of ints)."""
     axes = None if dim is None else (_dims(dim, a.ndim) or None)
     out = getattr(np, name)(a._data != 0, axis=axes, keepdims=keepdim and axes is not None)
-    return Tensor(np.asarray(out, dtype=np.uint8 if a._data.dtype == np.uint8 else bool))
+    return tensor_of(np.asarray(out, dtype=np.uint8 if a._data.dtype == np.uint8 else bool))
 
 
 def isclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
@@ -35,5 +35,5 @@ def isclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
     """|a - b| <= atol + rtol * |b|, element-wise."""
     if a.dtype is not b.dtype:
         raise RuntimeError(f"{a.dtype.scalar_name} did not match {b.dtype.scalar_name}")
-    return Tensor(np.asarray(np.isclose(a._data, b._data, rtol=rtol, atol=atol,
+    return tensor_of(np.asarray(np.isclose(a._data, b._data, rtol=rtol, atol=atol,
                                         equal_nan=equal_nan)))

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import _dtype
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .indexing import IndexAdd
 from .operands import wrapped_number
 from .pointwise import where
@@ -24,7 +24,7 @@ class MaskedFill(Function):
     @staticmethod
     def forward(ctx, a, mask, value):
         ctx.mask = mask
-        return Tensor(np.where(mask._data, value._data.astype(a._data.dtype), a._data))
+        return tensor_of(np.where(mask._data, value._data.astype(a._data.dtype), a._data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -60,7 +60,7 @@ class MaskedSelect(Function):
         shape = np.broadcast_shapes(a.shape, mask.shape)
         ctx.shape, ctx.key = a.shape, np.broadcast_to(mask._data, shape)
         ctx.expanded = shape != a.shape
-        return Tensor(np.broadcast_to(a._data, shape)[ctx.key])
+        return tensor_of(np.broadcast_to(a._data, shape)[ctx.key])
 
     @staticmethod
     def backward(ctx, grad):
@@ -76,7 +76,7 @@ class MaskedScatter(IndexAdd):
 
     @staticmethod
     def backward(ctx, grad):
-        return MaskedSelect.apply(grad, Tensor(ctx.key)), None, None, None
+        return MaskedSelect.apply(grad, tensor_of(ctx.key)), None, None, None
 
 
 def masked_select(a: Tensor, mask: Tensor) -> Tensor:
@@ -92,7 +92,7 @@ class Triu(Function):
     @staticmethod
     def forward(ctx, a, diagonal, upper=True):
         ctx.diagonal, ctx.upper = diagonal, upper
-        return Tensor((np.triu if upper else np.tril)(a._data, diagonal))
+        return tensor_of((np.triu if upper else np.tril)(a._data, diagonal))
 
     @staticmethod
     def backward(ctx, grad):
@@ -120,7 +120,7 @@ class IndexSelect(Function):
     def forward(ctx, a, dim, index):
         key = (slice(None),) * dim + (index,)
         ctx.key, ctx.shape = key, a.shape
-        return Tensor(a._data[key])
+        return tensor_of(a._data[key])
 
     @staticmethod
     def backward(ctx, grad):

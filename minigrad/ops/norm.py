@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .reduction import _restore
 from .operands import as_tensor_pair
 from .masking import masked_fill
@@ -39,7 +39,7 @@ class VectorNorm(Function):
     @staticmethod
     def forward(ctx, x, p, dims, keepdim):
         axes = tuple(range(x.ndim)) if dims is None else dims
-        out = Tensor(np.asarray(_norm_values(x._data, p, axes, keepdim), dtype=x._data.dtype))
+        out = tensor_of(np.asarray(_norm_values(x._data, p, axes, keepdim), dtype=x._data.dtype))
         ctx.p, ctx.axes, ctx.dims, ctx.keepdim = p, axes, dims, keepdim
         ctx.save_for_backward(x, out)
         return out
@@ -63,8 +63,8 @@ def _norm_gradient(grad: Tensor, x: Tensor, norm: Tensor, p: float,
     if p == 2:
         return grad * masked_fill(x / norm, norm == 0, 0)
     if math.isinf(p):  # shared evenly among the entries that reach the norm
-        hits = Tensor(np.abs(x._data) == norm._data)
-        count = Tensor(hits._data.sum(axis=axes, keepdims=True).astype(x._data.dtype))
+        hits = tensor_of(np.abs(x._data) == norm._data)
+        count = tensor_of(hits._data.sum(axis=axes, keepdims=True).astype(x._data.dtype))
         return Sgn.apply(x) * where(hits, grad / count, 0.0)
     if p < 1:
         scaled = Sgn.apply(x) * masked_fill(x.abs() ** (p - 1), x == 0, 0)
@@ -80,9 +80,9 @@ class Dist(Function):
 
     @staticmethod
     def forward(ctx, a, b, p):
-        diff = Tensor(a._data - b._data)
+        diff = tensor_of(a._data - b._data)
         axes = tuple(range(diff.ndim))
-        out = Tensor(np.asarray(_norm_values(diff._data, p, axes, False), dtype=a._data.dtype))
+        out = tensor_of(np.asarray(_norm_values(diff._data, p, axes, False), dtype=a._data.dtype))
         ctx.p, ctx.axes = p, axes
         ctx.save_for_backward(a, b, out)
         return out

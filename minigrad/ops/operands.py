@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from .._dtype import from_numpy, result_type
-from ..tensor import Tensor
+from .._dtype import result_type
+from ..tensor import Tensor, tensor_of
 
 
 def as_tensor_pair(a: Any, b: Any, subtraction: bool = False) -> tuple[Tensor, Tensor]:
@@ -79,11 +79,22 @@ def check_broadcast(a: tuple, b: tuple) -> None:
 
 
 def _constant(x: Any, dt: np.dtype) -> Tensor:
-    if isinstance(x, Tensor):  # a promoted copy keeps its history
-        return x.to(from_numpy(dt)) if x.requires_grad else Tensor(x._data.astype(dt))
+    if isinstance(x, Tensor):
+        return promoted(x, dt)
     if isinstance(x, (np.ndarray, list, tuple)):
         raise TypeError(f"unsupported operand type: {type(x).__name__}")
     return wrapped_number(x, dt)
+
+
+def promoted(x: Tensor, dt: np.dtype) -> Tensor:
+    """x's values in the dtype an op computes in, for its forward alone: PyTorch's ops promote
+    inside the kernel, so the op's node links to x itself and saves x itself (its version is
+    checked, its gradient cast back to its dtype by the engine), never a copy with a history of
+    its own (ToCopyBackward0). `_promoted_from` tells Function.apply to do so
+    (function._apply_promoted)."""
+    values = tensor_of(x._data.astype(dt))
+    values._promoted_from = x
+    return values
 
 
 _WRAPPED: dict[tuple, Tensor] = {}
@@ -98,7 +109,7 @@ def wrapped_number(x: Any, dt: np.dtype) -> Tensor:
     t = _WRAPPED.get(key)
     if t is None:
         with np.errstate(over="ignore"):  # 1e300 is inf in float32, as in PyTorch: no warning
-            t = Tensor(np.asarray(x, dtype=dt))
+            t = tensor_of(np.asarray(x, dtype=dt))
         t._number_type = type(x)  # grad_fn._saved_other shows it as PyTorch does
         if isinstance(x, (float, np.floating)) and (math.isnan(x) or x == 0):
             return t  # nan is no key (nan != nan), and -0.0 == 0.0: not shared
@@ -118,11 +129,11 @@ def result_like(x: Any, like: Tensor) -> Tensor:
     is (`np.asarray` with a dtype costs a recorded op a tenth of a microsecond more)."""
     dtype = like._data.dtype
     if type(x) is np.ndarray and x.dtype is dtype:
-        return Tensor(x)
-    return Tensor(np.asarray(x, dtype=dtype))
+        return tensor_of(x)
+    return tensor_of(np.asarray(x, dtype=dtype))
 
 
 def zero_gradient(like: Tensor) -> Tensor:
     """Zeros of `like`'s shape and dtype: the gradient of an input that does not change the
     result (fill_'s old values, sign's input), as a new tensor."""
-    return Tensor(np.zeros(like._data.shape, dtype=like._data.dtype))
+    return tensor_of(np.zeros(like._data.shape, dtype=like._data.dtype))

@@ -11,7 +11,7 @@ from .. import _grad_mode
 from ..autograd.function import Function, FunctionCtx
 from ..autograd.numpy_quiet import _QUIET, _numpy_errors
 from ..fidelity import vector_math
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .operands import as_tensor_pair, refuse_bool, result_like, zero_gradient
 from .scalars import AddScalar, DivScalar, MulScalar, SubScalar  # noqa: F401 - (re-exported)
 from .selection import Clamp, Relu, Sgn, sign, where  # noqa: F401 - (re-exported)
@@ -36,7 +36,7 @@ class Add(Function):
         if ctx.alpha == 1:
             return grad, grad, None
         if type(ctx.alpha) not in (float, int, bool):  # (as_tensor_pair promotes by its type)
-            return Add.backward(ctx, Tensor(np.asarray(grad)))
+            return Add.backward(ctx, tensor_of(np.asarray(grad)))
         return grad, np.asarray(grad * np.asarray(ctx.alpha, grad.dtype), grad.dtype), None
 
 
@@ -100,7 +100,7 @@ def _mul_on_arrays(ctx, grad):
     dtype (forward promoted them), so `grad * b` is numpy's product as Mul.forward makes it."""
     b, a = ctx.saved_arrays
     if (b is not None and b.dtype != grad.dtype) or (a is not None and a.dtype != grad.dtype):
-        return Mul.backward(ctx, Tensor(np.asarray(grad)))  # (never, by the above)
+        return Mul.backward(ctx, tensor_of(np.asarray(grad)))  # (never, by the above)
     return (np.asarray(grad * b, grad.dtype) if ctx.needs_input_grad[0] else None,
             np.asarray(grad * a, grad.dtype) if ctx.needs_input_grad[1] else None)
 
@@ -121,7 +121,7 @@ def mul_unrecorded(a: Tensor, number: float) -> Tensor:
         out = a._data * number
     finally:
         _numpy_errors.reset(quiet)
-    return Tensor(out if type(out) is np.ndarray else np.asarray(out))  # (0-d: a numpy scalar)
+    return tensor_of(out if type(out) is np.ndarray else np.asarray(out))  # (0-d: a numpy scalar)
 
 
 class Div(Function):
@@ -131,21 +131,23 @@ class Div(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(b, a if b.requires_grad else None)
+        ctx.save_for_backward(b, a if ctx.needs_input_grad[1] else None)
         return result_like(a._data / b._data, a)
 
     @staticmethod
     def backward(ctx, grad):
         b, a = ctx.saved_tensors
-        return (grad / b if ctx.needs_input_grad[0] else None,
-                -grad * (a / b / b) if ctx.needs_input_grad[1] else None)  # PyTorch's rounding
+        # the divisor's gradient made first, as PyTorch's DivBackward0 does: under create_graph
+        # its nodes' order decides the order in which a second backward adds up its terms
+        grad_b = -grad * (a / b / b) if ctx.needs_input_grad[1] else None  # PyTorch's rounding
+        return grad / b if ctx.needs_input_grad[0] else None, grad_b
 
     @staticmethod
     def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
         b, a = ctx.saved_tensors
         dtype = grad.dtype
         if b._data.dtype != dtype or (a is not None and a._data.dtype != dtype):
-            return Div.backward(ctx, Tensor(np.asarray(grad)))
+            return Div.backward(ctx, tensor_of(np.asarray(grad)))
         b = b._data
         return (np.asarray(grad / b, dtype) if ctx.needs_input_grad[0] else None,
                 np.asarray(-grad * np.asarray(a._data / b / b, dtype), dtype)
@@ -219,13 +221,12 @@ class PowTensor(Function):
     @staticmethod
     def backward(ctx, grad):
         b, a, out = ctx.saved_tensors
-        grad_a = None
-        if ctx.needs_input_grad[0]:  # where b == 0 the result is constant: 0, not 0 * a^-1
-            grad_a = where(Tensor(b._data == 0), 0.0, grad * (b * a ** SubScalar.apply(b, 1)))
-        grad_b = None
+        grad_a = grad_b = None  # the exponent's made first, as PyTorch's PowBackward1 does
         if ctx.needs_input_grad[1]:  # where a == 0 and b >= 0, PyTorch defines this as 0
-            at_zero = Tensor((a._data == 0) & (b._data >= 0))
+            at_zero = tensor_of((a._data == 0) & (b._data >= 0))
             grad_b = grad * where(at_zero, 0.0, out * a.log())  # PyTorch's grouping
+        if ctx.needs_input_grad[0]:  # where b == 0 the result is constant: 0, not 0 * a^-1
+            grad_a = where(tensor_of(b._data == 0), 0.0, grad * (b * a ** SubScalar.apply(b, 1)))
         return grad_a, grad_b
 
 
@@ -255,7 +256,7 @@ class RPow(Function):
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
         if ctx.base == 0:  # 0^a is constant where a >= 0: PyTorch's gradient is 0 there
-            return grad * where(Tensor(a._data >= 0), 0.0, out * -math.inf), None
+            return grad * where(tensor_of(a._data >= 0), 0.0, out * -math.inf), None
         return grad * MulScalar.apply(out, float(np.log(ctx.base))), None  # PyTorch's grouping
 
 
@@ -300,7 +301,7 @@ class Exp(Function):
     def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
         (out,) = ctx.saved_tensors
         if out._data.dtype != grad.dtype:
-            return Tensor(np.asarray(grad)) * out
+            return tensor_of(np.asarray(grad)) * out
         return np.asarray(grad * out._data, grad.dtype)
 
 
@@ -323,7 +324,7 @@ class Log(Function):
     def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
         (a,) = ctx.saved_tensors
         if a._data.dtype != grad.dtype:
-            return Tensor(np.asarray(grad)) / a
+            return tensor_of(np.asarray(grad)) / a
         return np.asarray(grad / a._data, grad.dtype)
 
 
@@ -421,9 +422,8 @@ class Sigmoid(Function):
 
     @staticmethod
     def forward(ctx, a):
-        # exp as PyTorch's vectorised kernel rounds it: 4% of float32 values differ from
-        # PyTorch's in the last bit, 16% with numpy's own exp (tests/parity, sigmoid)
-        out = result_like(1 / (1 + vector_math.exp_like_torch(-a._data)), a)
+        # exp as PyTorch's vectorised kernel rounds it (SLEEF's, bit for bit)
+        out = result_like(vector_math.sigmoid_like_torch(a._data), a)
         ctx.save_for_backward(out)
         return out
 
@@ -436,7 +436,7 @@ class Sigmoid(Function):
     def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
         (out,) = ctx.saved_arrays
         if out.dtype != grad.dtype:
-            return Sigmoid.backward(ctx, Tensor(np.asarray(grad)))
+            return Sigmoid.backward(ctx, tensor_of(np.asarray(grad)))
         return _sigmoid_backward(grad, out)
 
 

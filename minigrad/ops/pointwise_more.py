@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .operands import as_tensor_pair, check_broadcast, result_like, type_name
 from .pointwise import Div, MulScalar, Sub
 from .selection import where
@@ -25,7 +25,7 @@ def _number(value: Any, like: Tensor) -> Tensor:
     `value / tensor2`: empty_like(t).fill_(value), then sub_ or div_ in place): a tensor of
     `like`'s dtype without a grad_fn, so the node is SubBackward0 or DivBackward0 with no edge
     for it, and the division a true one (not a reciprocal times the number)."""
-    return Tensor(np.asarray(value, dtype=like._data.dtype))
+    return tensor_of(np.asarray(value, dtype=like._data.dtype))
 
 
 class Lerp(Function):
@@ -210,7 +210,8 @@ class Hypot(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b, out = ctx.saved_tensors
-        return grad * a / out, grad * b / out
+        grad_b = grad * b / out  # made first, as PyTorch's HypotBackward0 does
+        return grad * a / out, grad_b
 
 
 def hypot(a: Tensor, b: Any) -> Tensor:
@@ -236,7 +237,7 @@ class NanToNum(Function):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        return grad * Tensor(np.isfinite(a._data)), None, None, None
+        return grad * tensor_of(np.isfinite(a._data)), None, None, None
 
 
 def nan_to_num(a: Tensor, nan: float = 0.0, posinf: Any = None, neginf: Any = None) -> Tensor:
@@ -263,9 +264,9 @@ class Xlogy(Function):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         grad_a = grad_b = None
-        if ctx.needs_input_grad[0]:
-            flat = Tensor((a._data == 0) & (b._data <= 0))
-            grad_a = Xlogy.apply(grad, b).masked_fill(flat, 0)
-        if ctx.needs_input_grad[1]:
+        if ctx.needs_input_grad[1]:  # made first, as PyTorch's XlogyBackward0 makes them
             grad_b = grad * a / b
+        if ctx.needs_input_grad[0]:
+            flat = tensor_of((a._data == 0) & (b._data <= 0))
+            grad_a = Xlogy.apply(grad, b).masked_fill(flat, 0)
         return grad_a, grad_b

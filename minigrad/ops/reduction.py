@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import fidelity
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .operands import refuse_bool
 from .pointwise import DivScalar
 from .shape import _dims, distinct_dims
@@ -70,7 +70,7 @@ class Sum(Function):
     def forward(ctx, a, dims=None, keepdim=False):
         ctx.shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
         data = a._data.astype(np.int64) if a._data.dtype.kind in "biu" else a._data
-        return Tensor(fidelity.sum_like_torch(data, dims, keepdim))
+        return tensor_of(fidelity.sum_like_torch(data, dims, keepdim))
 
     @staticmethod
     def backward(ctx, grad):
@@ -99,7 +99,7 @@ class Mean(Function):
         ctx.shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
         out = fidelity.mean_like_torch(a._data, dims, keepdim)
         ctx.count = a.numel() // max(1, out.size)
-        return Tensor(out)
+        return tensor_of(out)
 
     @staticmethod
     def backward(ctx, grad):
@@ -137,14 +137,14 @@ class Extremum(Function):
     def forward(ctx, a, pick=np.max):
         value = pick(a._data)
         hits = np.isnan(a._data) if np.isnan(value) else a._data == value  # nan: where nans are
-        ctx.hits, ctx.count = Tensor(np.asarray(hits)), int(hits.sum())  # (0-d: numpy's bool)
-        return Tensor(np.asarray(value))
+        ctx.hits, ctx.count = tensor_of(np.asarray(hits)), int(hits.sum())  # (0-d: numpy's bool)
+        return tensor_of(np.asarray(value))
 
     @staticmethod
     def backward(ctx, grad):
         """PyTorch's evenly_distribute_backward: zeros, filled where the extreme was with
         grad / count (MaskedFillBackward1 in a graph of the backward; elsewhere +0, never -0)"""
-        zeros = Tensor(np.zeros(ctx.hits.shape, dtype=grad._data.dtype))
+        zeros = tensor_of(np.zeros(ctx.hits.shape, dtype=grad._data.dtype))
         return zeros.masked_fill_(ctx.hits, grad / ctx.count), None
 
 
@@ -160,17 +160,17 @@ class ExtremumDim(Function):
     def forward(ctx, a, dim, keepdim, arg=np.argmax):
         ctx.shape = a.shape
         if a.ndim == 0:  # a single value is its own extremum, at index 0
-            idx = Tensor(np.zeros((), dtype=np.int64))
+            idx = tensor_of(np.zeros((), dtype=np.int64))
             ctx.mark_non_differentiable(idx)
-            return Tensor(a._data.copy()), idx
+            return tensor_of(a._data.copy()), idx
         indices = np.expand_dims(arg(a._data, axis=dim), dim)
         values = np.take_along_axis(a._data, indices, axis=dim)
         ctx.dim, ctx.indices, ctx.keepdim = dim, indices, keepdim
         if not keepdim:
             values, indices = values.squeeze(dim), indices.squeeze(dim)
-        idx = Tensor(np.asarray(indices, dtype=np.int64))
+        idx = tensor_of(np.asarray(indices, dtype=np.int64))
         ctx.mark_non_differentiable(idx)
-        return Tensor(np.asarray(values)), idx
+        return tensor_of(np.asarray(values)), idx
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
@@ -179,8 +179,8 @@ class ExtremumDim(Function):
         # PyTorch's value_selecting_reduction_backward: zeros, the gradient scattered to the
         # positions picked (ScatterBackward0 in a graph of the backward)
         grad = _restore(grad, ctx.shape, (ctx.dim,), ctx.keepdim)
-        zeros = Tensor(np.zeros(ctx.shape, dtype=grad._data.dtype))
-        return zeros.scatter_(ctx.dim, Tensor(ctx.indices), grad), None, None, None
+        zeros = tensor_of(np.zeros(ctx.shape, dtype=grad._data.dtype))
+        return zeros.scatter_(ctx.dim, tensor_of(ctx.indices), grad), None, None, None
 
 
 class MinDim(ExtremumDim):
@@ -233,8 +233,8 @@ class Median(Extremum):
         else:
             value = np.sort(data, axis=None)[(data.size - 1) // 2]
             hits = data == value
-        ctx.hits, ctx.count = Tensor(hits), int(hits.sum())
-        return Tensor(np.asarray(value, dtype=data.dtype))
+        ctx.hits, ctx.count = tensor_of(hits), int(hits.sum())
+        return tensor_of(np.asarray(value, dtype=data.dtype))
 
 
 class MedianDim(ExtremumDim):
@@ -274,16 +274,16 @@ class Trace(Function):
         ctx.shape = a.shape
         diagonal = np.diagonal(a._data)
         if a._data.dtype.kind == "f":  # PyTorch sums a float32 diagonal in float64
-            return Tensor(np.asarray(diagonal.sum(dtype=np.float64), dtype=a._data.dtype))
-        return Tensor(np.asarray(diagonal.sum(dtype=np.int64)))
+            return tensor_of(np.asarray(diagonal.sum(dtype=np.float64), dtype=a._data.dtype))
+        return tensor_of(np.asarray(diagonal.sum(dtype=np.int64)))
 
     @staticmethod
     def backward(ctx, grad):
         """PyTorch's trace_backward: grad written into zeros at the diagonal's positions of the
         flattened matrix (index_fill), then viewed as the matrix (the zeros stay +0)."""
         rows, columns = ctx.shape
-        flat = Tensor(np.zeros(rows * columns, dtype=grad._data.dtype))
-        positions = Tensor(np.arange(0, rows * columns, columns + 1, dtype=np.int64))
+        flat = tensor_of(np.zeros(rows * columns, dtype=grad._data.dtype))
+        positions = tensor_of(np.arange(0, rows * columns, columns + 1, dtype=np.int64))
         return flat.index_fill(0, positions, grad).view(ctx.shape)
 
 

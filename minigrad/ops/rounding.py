@@ -45,7 +45,7 @@ class Remainder(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a if b.requires_grad else None, b if b.requires_grad else None)
+        ctx.save_for_backward(*((a, b) if ctx.needs_input_grad[1] else (None, None)))
         if a._data.dtype.kind != "f":
             _check_integer_divisor(b)
             return result_like(np.remainder(a._data, b._data), a)
@@ -177,7 +177,7 @@ class Fmod(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
+        ctx.save_for_backward(*((a, b) if ctx.needs_input_grad[1] else (None, None)))
         if a._data.dtype.kind in "iu" and (b._data == 0).any():
             raise RuntimeError("ZeroDivisionError")
         return result_like(np.fmod(a._data, b._data), a)

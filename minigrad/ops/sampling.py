@@ -10,7 +10,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..random import _pick
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .operands import zero_gradient
 
 
@@ -20,7 +20,7 @@ class Bernoulli(Function):
 
     @staticmethod
     def forward(ctx, p, drawn):
-        return Tensor(drawn.astype(p._data.dtype))
+        return tensor_of(drawn.astype(p._data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -35,7 +35,7 @@ def draw(shape: tuple, p: Any, dtype: Any, generator: Any) -> np.ndarray:
 def bernoulli(input: Tensor, p: float | None = None, *, generator: Any = None) -> Tensor:
     """1 with probability p (each element's own, from `input`; or the number p), else 0."""
     if p is not None:
-        return Tensor(draw(input.shape, p, np.float64, generator).astype(input._data.dtype))
+        return tensor_of(draw(input.shape, p, np.float64, generator).astype(input._data.dtype))
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for '
                                   f"'{input.dtype.scalar_name}'")
@@ -114,7 +114,7 @@ def multinomial(p: Tensor, num_samples: int, replacement: bool = False, *,
                 picked = np.argsort(-ratio, axis=1, kind="stable")[:, :num_samples]
         else:
             picked = np.stack([_search(row, num_samples, source) for row in rows])
-    return Tensor(picked.astype(np.int64).reshape(*p.shape[:-1], num_samples))
+    return tensor_of(picked.astype(np.int64).reshape(*p.shape[:-1], num_samples))
 
 
 def _search(row: np.ndarray, num_samples: int, source: Any) -> np.ndarray:

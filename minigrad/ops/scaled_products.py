@@ -15,7 +15,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..fidelity.products import matmul_like_torch
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .scalars import MulScalar
 from .shape import UnsafeView, expand_error
 
@@ -42,7 +42,7 @@ class _AddProduct(Function):
         value = product if alpha == 1 else dtype(alpha) * product
         if beta != 0:
             value = value + (input._data if beta == 1 else dtype(beta) * input._data)
-        return Tensor(np.asarray(value, dtype=product.dtype))
+        return tensor_of(np.asarray(value, dtype=product.dtype))
 
     @staticmethod
     def backward(ctx, grad):

@@ -8,7 +8,7 @@ import numpy as np
 
 from .._dtype import result_type
 from ..autograd.function import Function
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .operands import as_tensor_pair, check_broadcast, result_like, zero_gradient
 from .scalars import DivScalar
 
@@ -48,7 +48,7 @@ class ThresholdBackward(Function):
 
     @staticmethod
     def forward(ctx, grad, out):
-        ctx.keep = Tensor(out._data > 0)
+        ctx.keep = tensor_of(out._data > 0)
         return result_like(_keep_where(ctx.keep._data, grad._data), grad)
 
     @staticmethod
@@ -100,7 +100,7 @@ class Clamp(Function):
             inside &= a._data >= low
         if high is not None:
             inside &= a._data <= high
-        return where(Tensor(inside), grad, 0.0), None, None
+        return where(tensor_of(inside), grad, 0.0), None, None
 
 
 class ClampTensors(Function):
@@ -122,7 +122,7 @@ class ClampTensors(Function):
         if out.shape != a._data.shape:  # the result takes a's shape: bounds do not widen it
             raise RuntimeError(f"output with shape {_listed(a.shape)} doesn't match the "
                                f"broadcast shape {_listed(out.shape)}")
-        return Tensor(np.asarray(out, dtype=result_type(a, low, high).numpy))
+        return tensor_of(np.asarray(out, dtype=result_type(a, low, high).numpy))
 
     @staticmethod
     def backward(ctx, grad):
@@ -135,7 +135,7 @@ class ClampTensors(Function):
             picked = (x >= low._data, x < low._data, None)
         else:
             picked = (x <= high._data, None, x > high._data)
-        return tuple(where(Tensor(p), grad, 0.0) if needed and p is not None else None
+        return tuple(where(tensor_of(p), grad, 0.0) if needed and p is not None else None
                      for p, needed in zip(picked, ctx.needs_input_grad))
 
 
@@ -188,7 +188,7 @@ class Sign(Function):
     @staticmethod
     def forward(ctx, a):
         if a._data.dtype.kind == "b":
-            return Tensor(a._data.copy())
+            return tensor_of(a._data.copy())
         return result_like(np.sign(a._data) if a._data.dtype.kind != "f"
                            else (a._data > 0).astype(a._data.dtype) - (a._data < 0), a)  # nan: 0
 
@@ -256,7 +256,7 @@ class ClampMin(Function):
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
         inside = a._data >= ctx.bound if ctx._forward_cls is ClampMin else a._data <= ctx.bound
-        return where(Tensor(inside), grad, 0.0), None
+        return where(tensor_of(inside), grad, 0.0), None
 
 
 class ClampMax(ClampMin):

@@ -12,14 +12,14 @@ from .. import fidelity
 from .._dtype import result_type
 from ..autograd.function import Function
 from ..autograd.gradient_ops import Stack, sum_to, summed_to
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 
 
 def _view_of(data: np.ndarray, base: Tensor) -> Tensor:
     """A result that shares memory with `base` is a view of it (Tensor._view): it shares its
     version counter, and looks into the same root. (If it joins the graph, the root keeps track
     of it: function.track_view.)"""
-    return base._view(data) if np.shares_memory(data, base._data) else Tensor(data)
+    return base._view(data) if np.shares_memory(data, base._data) else tensor_of(data)
 
 
 def _dims(dim: Any, ndim: int) -> tuple[int, ...]:
@@ -76,7 +76,7 @@ class UnsafeView(View):
     @staticmethod
     def forward(ctx, a, shape):
         ctx.shape = a.shape
-        return Tensor(a._data.reshape(shape))
+        return tensor_of(a._data.reshape(shape))
 
 
 def reshape(a: Tensor, shape: tuple) -> Tensor:
@@ -227,7 +227,7 @@ class SqueezeDimInPlace(Squeeze):
     @staticmethod
     def forward(ctx, a, dims):
         ctx.shape = a.shape
-        out = Tensor(np.squeeze(a._data, axis=tuple(d for d in dims if a.shape[d] == 1)))
+        out = tensor_of(np.squeeze(a._data, axis=tuple(d for d in dims if a.shape[d] == 1)))
         out._bump_version()
         return out
 
@@ -271,7 +271,7 @@ class Cat(Function):
     @staticmethod
     def forward(ctx, dim, *tensors):
         ctx.dim, ctx.sizes = dim, [t.shape[dim] for t in tensors]
-        return Tensor(np.ascontiguousarray(np.concatenate([t._data for t in tensors], axis=dim)))
+        return tensor_of(np.ascontiguousarray(np.concatenate([t._data for t in tensors], axis=dim)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -358,7 +358,7 @@ class Clone(Function):
 
     @staticmethod
     def forward(ctx, a, keep_layout=False):
-        return Tensor(fidelity.copy_like_torch(a._data) if keep_layout else a._data.copy())
+        return tensor_of(fidelity.copy_like_torch(a._data) if keep_layout else a._data.copy())
 
     @staticmethod
     def backward(ctx, grad):
@@ -372,7 +372,7 @@ class ToCopy(Function):
     @staticmethod
     def forward(ctx, a, dtype):
         ctx.dtype = a.dtype
-        return Tensor(a._data.astype(dtype.numpy))
+        return tensor_of(a._data.astype(dtype.numpy))
 
     @staticmethod
     def backward(ctx, grad):
@@ -420,7 +420,7 @@ class UnfoldBackward(Function):
         moved = np.moveaxis(grad._data, -1, dim + 1)  # ..., windows, size, ...
         moved = moved.reshape(full[:dim] + (positions.size,) + full[dim + 1:])
         np.add.at(out, (slice(None),) * dim + (positions.ravel(),), moved)
-        return Tensor(out)
+        return tensor_of(out)
 
     @staticmethod
     def backward(ctx, grad):

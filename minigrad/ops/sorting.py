@@ -10,7 +10,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..fidelity import ranges
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .reduction import _one_dim, _ValuesIndices
 
 
@@ -51,13 +51,13 @@ class Picked(Function):
     @staticmethod
     def forward(ctx, a, dim, indices):
         ctx.shape, ctx.dim, ctx.indices = a.shape, dim, indices
-        idx = Tensor(indices.astype(np.int64))
+        idx = tensor_of(indices.astype(np.int64))
         ctx.mark_non_differentiable(idx)
-        return Tensor(np.take_along_axis(a._data, indices, axis=dim)), idx
+        return tensor_of(np.take_along_axis(a._data, indices, axis=dim)), idx
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
-        return grad.new_zeros(ctx.shape).scatter(ctx.dim, Tensor(ctx.indices), grad), None, None
+        return grad.new_zeros(ctx.shape).scatter(ctx.dim, tensor_of(ctx.indices), grad), None, None
 
 
 class Topk(Picked):
@@ -99,7 +99,7 @@ class Unique(Function):
 
     @staticmethod
     def forward(ctx, a):
-        return Tensor(np.unique(a._data))
+        return tensor_of(np.unique(a._data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -112,14 +112,14 @@ def unique(a: Tensor, sorted: bool = True, return_inverse: bool = False,  # noqa
     if dim is not None:
         values, inverse, counts = np.unique(a._data, return_inverse=True, return_counts=True,
                                             axis=_one_dim(dim, a.ndim))
-        result = [Tensor(values)]
+        result = [tensor_of(values)]
     else:
         _, inverse, counts = np.unique(a._data, return_inverse=True, return_counts=True)
         result = [Unique.apply(a)]
     if return_inverse:
-        result.append(Tensor(inverse.reshape(a.shape if dim is None else -1).astype(np.int64)))
+        result.append(tensor_of(inverse.reshape(a.shape if dim is None else -1).astype(np.int64)))
     if return_counts:
-        result.append(Tensor(counts.astype(np.int64)))
+        result.append(tensor_of(counts.astype(np.int64)))
     return result[0] if len(result) == 1 else tuple(result)
 
 
@@ -127,10 +127,10 @@ def nonzero(a: Tensor, *, as_tuple: bool = False) -> Any:
     """The indices of the non-zero elements: one row per element (or one tensor per dimension)."""
     where = np.nonzero(a._data) if a.ndim else np.nonzero(a._data.reshape(1))
     if as_tuple:
-        return tuple(Tensor(w.astype(np.int64)) for w in where)
+        return tuple(tensor_of(w.astype(np.int64)) for w in where)
     if not a.ndim:  # one row of no coordinates when it is not zero
-        return Tensor(np.zeros((len(where[0]), 0), dtype=np.int64))
-    return Tensor(np.stack(where, axis=1).astype(np.int64).reshape(-1, a.ndim))
+        return tensor_of(np.zeros((len(where[0]), 0), dtype=np.int64))
+    return tensor_of(np.stack(where, axis=1).astype(np.int64).reshape(-1, a.ndim))
 
 
 def bincount(a: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
@@ -144,9 +144,9 @@ def bincount(a: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Te
     if a.numel() and a._data.min() < 0:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if weights is None:
-        return Tensor(np.bincount(a._data, minlength=minlength).astype(np.int64))
+        return tensor_of(np.bincount(a._data, minlength=minlength).astype(np.int64))
     counts = np.bincount(a._data, weights._data, minlength=minlength)
-    return Tensor(counts.astype(weights._data.dtype if weights.dtype.is_floating_point
+    return tensor_of(counts.astype(weights._data.dtype if weights.dtype.is_floating_point
                                 else np.float64))
 
 
@@ -155,7 +155,7 @@ def bucketize(a: Tensor, boundaries: Tensor, *, out_int32: bool = False, right: 
     """The index of the bucket each value falls in, between sorted boundaries."""
     side = "right" if right else "left"
     found = np.searchsorted(boundaries._data, a._data, side=side)
-    return Tensor(np.asarray(found, dtype=np.int32 if out_int32 else np.int64))
+    return tensor_of(np.asarray(found, dtype=np.int32 if out_int32 else np.int64))
 
 
 def histc(a: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:  # noqa: A002
@@ -181,7 +181,7 @@ def histc(a: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:
     x = x[(x >= low) & (x <= high)]
     where = ((x - low) * kind(bins) / (high - low)).astype(np.int64)
     counts = np.bincount(np.minimum(where, bins - 1), minlength=bins)
-    return Tensor(counts.astype(a._data.dtype))
+    return tensor_of(counts.astype(a._data.dtype))
 
 
 class HistogramResult(namedtuple("HistogramResult", ["hist", "bin_edges"])):
@@ -242,4 +242,4 @@ def histogram(a: Tensor, bins: Any = 100, *, range: Any = None,  # noqa: A002
     hist = np.bincount(position, weights, minlength=count).astype(a._data.dtype)
     if density:  # as PyTorch: by the sum, then by each bin's width
         hist = hist / kind(hist.sum()) / np.diff(edges)
-    return HistogramResult(Tensor(hist.astype(a._data.dtype)), Tensor(edges.copy()))
+    return HistogramResult(tensor_of(hist.astype(a._data.dtype)), tensor_of(edges.copy()))

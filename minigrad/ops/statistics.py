@@ -12,7 +12,8 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..fidelity import vector_math
-from ..tensor import Tensor
+from ..fidelity.softmax import softmax_like_torch
+from ..tensor import Tensor, tensor_of
 from .operands import result_like
 from .pointwise import MulScalar
 from .reduction import _restore
@@ -117,7 +118,7 @@ class Prod(Function):
     def forward(ctx, a, dim, keepdim):
         ctx.dim, ctx.keepdim = dim, keepdim
         data = a._data.astype(np.int64) if a._data.dtype.kind in "biu" else a._data
-        out = Tensor(np.asarray(np.prod(data, axis=dim, keepdims=keepdim)))
+        out = tensor_of(np.asarray(np.prod(data, axis=dim, keepdims=keepdim)))
         ctx.save_for_backward(a, out)  # the result itself: a second derivative goes through it
         return out
 
@@ -139,7 +140,7 @@ class Prod(Function):
         n = flat.shape[axis]
         others = (np.take(before, range(n), axis=axis)
                   * np.take(after, range(1, n + 1), axis=axis)).reshape(a.shape)
-        return grad * Tensor(others.astype(a._data.dtype)), None, None
+        return grad * tensor_of(others.astype(a._data.dtype)), None, None
 
 
 class ProdDim(Prod):
@@ -163,8 +164,8 @@ class Amax(Function):
         ctx.dims, ctx.keepdim, ctx.shape = dims, keepdim, a.shape
         kept = pick(a._data, axis=dims, keepdims=True)
         hits = a._data == kept
-        ctx.hits = Tensor(hits)
-        ctx.count = Tensor(hits.sum(axis=dims, keepdims=True).astype(a._data.dtype))
+        ctx.hits = tensor_of(hits)
+        ctx.count = tensor_of(hits.sum(axis=dims, keepdims=True).astype(a._data.dtype))
         return result_like(kept if keepdim else np.squeeze(kept, axis=dims), a)
 
     @staticmethod
@@ -205,11 +206,11 @@ class Cumsum(Function):
         ctx.dim = dim
         data = a._data.astype(np.int64) if a._data.dtype.kind in "biu" else a._data
         if not a.ndim:
-            return Tensor(data.copy())
+            return tensor_of(data.copy())
         out = np.cumsum(data, axis=dim)
         if out.dtype.kind == "f":
             out += 0.0  # PyTorch's running sum starts from +0.0: a leading -0.0 becomes 0.0
-        return Tensor(out)
+        return tensor_of(out)
 
     @staticmethod
     def backward(ctx, grad):
@@ -239,11 +240,11 @@ class Cumprod(Function):
         ctx.dim = dim
         data = a._data
         if data.dtype.kind in "biu":
-            out = Tensor(np.cumprod(data.astype(np.int64), axis=dim) if a.ndim else
+            out = tensor_of(np.cumprod(data.astype(np.int64), axis=dim) if a.ndim else
                          data.astype(np.int64))
         else:  # PyTorch multiplies float32 in float64
             wide = np.cumprod(data, axis=dim, dtype=np.float64) if a.ndim else data
-            out = Tensor(np.asarray(wide, dtype=data.dtype))
+            out = tensor_of(np.asarray(wide, dtype=data.dtype))
         ctx.save_for_backward(a, out)
         return out
 
@@ -259,7 +260,7 @@ class Cumprod(Function):
         # to j but a_i (O(n²), as PyTorch's formula for this case)
         n, parts = a.shape[d], []
         for i in range(n):
-            others = a.index_fill(d, Tensor(np.array([i])), 1.0).cumprod(d)
+            others = a.index_fill(d, tensor_of(np.array([i])), 1.0).cumprod(d)
             parts.append((others * grad).narrow(d, i, n - i).sum(d))
         return stack(parts, d), None
 
@@ -315,7 +316,7 @@ class Logsumexp(Function):
         summed = np.sum(vector_math.exp_like_torch(x - top), axis=dims, keepdims=True)
         out = result_like(vector_math.log_like_torch(summed) + top, a)
         ctx.dims, ctx.keepdim = dims, keepdim
-        out = out if keepdim else Tensor(np.squeeze(out._data, axis=dims))
+        out = out if keepdim else tensor_of(np.squeeze(out._data, axis=dims))
         ctx.save_for_backward(a, out)
         return out
 
@@ -360,7 +361,11 @@ class LogSoftmaxBackwardData(Function):
     def forward(ctx, grad, out, dim):
         ctx.dim = dim
         ctx.save_for_backward(grad, out)
-        return grad - out.exp() * grad.sum(dim, keepdim=True)
+        # PyTorch's kernel adds a row up from its first element, not from sum's +0.0, so a row
+        # of -0.0 sums to -0.0 (and its gradient comes out +0.0)
+        g, total = grad._data, grad.sum(dim, keepdim=True)._data
+        all_minus_zero = np.all((g == 0) & np.signbit(g), axis=dim, keepdims=True)
+        return grad - out.exp() * tensor_of(np.where(all_minus_zero, g.dtype.type(-0.0), total))
 
     @staticmethod
     def backward(ctx, gg):
@@ -376,9 +381,9 @@ class Softmax(Function):
 
     @staticmethod
     def forward(ctx, x, dim):
-        data = np.atleast_1d(x._data)
-        exps = np.exp(data - data.max(axis=dim, keepdims=True, initial=-np.inf))  # (empty: fine)
-        return _saved_result(ctx, x, exps / exps.sum(axis=dim, keepdims=True), dim)
+        # exp(x - max) / sum, rounded as PyTorch's kernel rounds it (the max keeps exp finite)
+        values = softmax_like_torch(np.atleast_1d(x._data), dim)
+        return _saved_result(ctx, x, values, dim)
 
     @staticmethod
     def backward(ctx, grad):
@@ -412,7 +417,7 @@ class SoftmaxBackwardData(Function):
 def _saved_result(ctx, x: Tensor, values: np.ndarray, dim: int) -> Tensor:
     """Softmax's and LogSoftmax's result in `x`'s shape (a 0-d input was computed as 1-d) and
     dtype, saved with `dim` for backward, which needs only the result."""
-    result = Tensor(values.reshape(x.shape).astype(x._data.dtype, copy=False))
+    result = tensor_of(values.reshape(x.shape).astype(x._data.dtype, copy=False))
     ctx.dim = dim
     ctx.save_for_backward(result)
     return result

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..autograd.gradient_ops import sum_to
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .operands import result_like
 from .shape import _dims, distinct_dims
 
@@ -23,7 +23,7 @@ class Repeat(Function):
     @staticmethod
     def forward(ctx, a, repeats):
         ctx.shape, ctx.repeats = a.shape, repeats
-        return Tensor(np.tile(a._data.reshape((1,) * (len(repeats) - a.ndim) + a.shape), repeats))
+        return tensor_of(np.tile(a._data.reshape((1,) * (len(repeats) - a.ndim) + a.shape), repeats))
 
     @staticmethod
     def backward(ctx, grad):
@@ -56,7 +56,7 @@ def repeat_interleave(a: Tensor, repeats: Any, dim: int | None = None) -> Tensor
     (d,) = _dims(dim, a.ndim) or (0,)
     if isinstance(repeats, Tensor) and repeats.numel() != 1:
         positions = np.repeat(np.arange(a.shape[d]), repeats._data)
-        return a.index_select(d, Tensor(positions.astype(np.int64)))
+        return a.index_select(d, tensor_of(positions.astype(np.int64)))
     n = int(repeats.item() if isinstance(repeats, Tensor) else repeats)
     expanded = a.unsqueeze(d + 1).expand(*a.shape[:d + 1], n, *a.shape[d + 1:])
     return expanded.clone().view(*a.shape[:d], a.shape[d] * n, *a.shape[d + 1:])
@@ -70,8 +70,8 @@ class Roll(Function):
     def forward(ctx, a, shifts, dims):
         ctx.shifts, ctx.dims = shifts, dims
         if dims is None:
-            return Tensor(np.roll(a._data.reshape(-1), shifts).reshape(a.shape))
-        return Tensor(np.roll(a._data, shifts, dims))
+            return tensor_of(np.roll(a._data.reshape(-1), shifts).reshape(a.shape))
+        return tensor_of(np.roll(a._data, shifts, dims))
 
     @staticmethod
     def backward(ctx, grad):

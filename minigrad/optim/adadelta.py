@@ -9,7 +9,7 @@ import numpy as np
 
 from ..fidelity import vector_math
 from ..fidelity.formulas import add_scaled, addcmul_
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .optimizer import Optimizer, _check_not_supported
 
 
@@ -44,9 +44,9 @@ class Adadelta(Optimizer):
         if group["weight_decay"] != 0:
             grad = add_scaled(grad, param._data, group["weight_decay"])
         if not state:
-            state["step"] = Tensor(np.float32(0))
-            state["square_avg"] = Tensor(np.zeros_like(param._data))
-            state["acc_delta"] = Tensor(np.zeros_like(param._data))
+            state["step"] = tensor_of(np.float32(0))
+            state["square_avg"] = tensor_of(np.zeros_like(param._data))
+            state["acc_delta"] = tensor_of(np.zeros_like(param._data))
         state["step"]._data = state["step"]._data + np.float32(1)
         square_avg, acc_delta = state["square_avg"]._data, state["acc_delta"]._data
         square_avg *= dtype(rho)

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..fidelity import fma
 from ..fidelity.formulas import add_scaled
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .optimizer import Optimizer, _check_not_supported
 
 
@@ -34,8 +34,8 @@ class Adagrad(Optimizer):
             "maximize": maximize, "differentiable": differentiable, "fused": fused})
         for group in self.param_groups:  # PyTorch makes the state when it makes the optimizer
             for param in group["params"]:
-                self.state[param]["step"] = Tensor(np.zeros((), dtype=np.float32))
-                self.state[param]["sum"] = Tensor(np.full_like(
+                self.state[param]["step"] = tensor_of(np.zeros((), dtype=np.float32))
+                self.state[param]["sum"] = tensor_of(np.full_like(
                     param._data, group["initial_accumulator_value"]))
 
     def _update(self, param: Tensor, grad: np.ndarray, group: dict, state: dict) -> None:

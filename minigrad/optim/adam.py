@@ -8,7 +8,7 @@ import numpy as np
 
 from ..fidelity import vector_math
 from ..fidelity.formulas import add_scaled, addcmul_, lerp_
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .optimizer import Optimizer, _check_not_supported
 
 
@@ -43,11 +43,11 @@ class Adam(Optimizer):
         beta1, beta2 = group["betas"]
         lr, weight_decay = group["lr"], group["weight_decay"]
         if not state:
-            state["step"] = Tensor(np.zeros((), dtype=np.float32))
-            state["exp_avg"] = Tensor(np.zeros_like(param._data))
-            state["exp_avg_sq"] = Tensor(np.zeros_like(param._data))
+            state["step"] = tensor_of(np.zeros((), dtype=np.float32))
+            state["exp_avg"] = tensor_of(np.zeros_like(param._data))
+            state["exp_avg_sq"] = tensor_of(np.zeros_like(param._data))
             if group["amsgrad"]:
-                state["max_exp_avg_sq"] = Tensor(np.zeros_like(param._data))
+                state["max_exp_avg_sq"] = tensor_of(np.zeros_like(param._data))
         if group["maximize"]:
             grad = -grad
         if weight_decay != 0:

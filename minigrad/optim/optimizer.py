@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .. import _grad_mode
+from .._inplace import views_read_again
 from ..nn.parameter import zero_grads
 from ..tensor import Tensor
 
@@ -81,6 +82,8 @@ class Optimizer:
                         if state:
                             self.state[param] = state
                         param._bump_version()  # in place, as PyTorch's add_ would count it
+                        if param._views is not None or param._base is not None:
+                            views_read_again(param)  # (views of it made before, still alive)
         return loss
 
     def _update(self, param: Tensor, grad: Any, group: dict, state: dict) -> None:

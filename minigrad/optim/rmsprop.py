@@ -9,7 +9,7 @@ import numpy as np
 
 from ..fidelity import vector_math
 from ..fidelity.formulas import add_scaled, addcmul_, lerp_
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .optimizer import Optimizer, _check_not_supported
 
 
@@ -46,12 +46,12 @@ class RMSprop(Optimizer):
         if group["weight_decay"] != 0:
             grad = grad + dtype(group["weight_decay"]) * param._data
         if not state:
-            state["step"] = Tensor(np.float32(0))
-            state["square_avg"] = Tensor(np.zeros_like(param._data))
+            state["step"] = tensor_of(np.float32(0))
+            state["square_avg"] = tensor_of(np.zeros_like(param._data))
             if group["momentum"] > 0:
-                state["momentum_buffer"] = Tensor(np.zeros_like(param._data))
+                state["momentum_buffer"] = tensor_of(np.zeros_like(param._data))
             if group["centered"]:
-                state["grad_avg"] = Tensor(np.zeros_like(param._data))
+                state["grad_avg"] = tensor_of(np.zeros_like(param._data))
         state["step"]._data = state["step"]._data + np.float32(1)
         square_avg = state["square_avg"]._data
         square_avg *= dtype(group["alpha"])

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..fidelity.formulas import add_scaled
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_of
 from .optimizer import Optimizer, _check_not_supported
 
 
@@ -44,7 +44,7 @@ class SGD(Optimizer):
         if momentum != 0:
             buffer = state.get("momentum_buffer")
             if buffer is None:
-                buffer = state["momentum_buffer"] = Tensor(grad.copy())
+                buffer = state["momentum_buffer"] = tensor_of(grad.copy())
             else:  # b.mul_(momentum).add_(grad, alpha=1 - dampening)
                 buffer._data *= momentum
                 buffer._data[...] = add_scaled(buffer._data, grad, 1 - group["dampening"])

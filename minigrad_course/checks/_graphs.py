@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from minigrad.autograd.accumulate import grad_accumulator
-from minigrad.tensor import Tensor
+from minigrad.tensor import Tensor, tensor_of
 
 Ops = list[list]
 
@@ -45,7 +45,7 @@ def apply(ops: Ops, values: list[Tensor] | None = None) -> list[Tensor]:
     for op in ops:
         kind, args = op[0], op[1:]
         if kind in ("leaf", "const"):
-            values.append(Tensor(np.array(args[0], dtype=float), requires_grad=kind == "leaf"))
+            values.append(tensor_of(np.array(args[0], dtype=float), requires_grad=kind == "leaf"))
             continue
         x = values[args[0]]
         if kind == "chain":

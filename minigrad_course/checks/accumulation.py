@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad.tensor import Tensor
+from minigrad.tensor import Tensor, tensor_of
 from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
@@ -83,7 +83,7 @@ def _passes_of(w: Tensor) -> tuple[list[np.ndarray], Callable]:
 
 
 def _two_losses_run(gradients_of_two_losses: Callable, w0: np.ndarray) -> dict:
-    w = Tensor(w0.copy(), requires_grad=True)
+    w = tensor_of(w0.copy(), requires_grad=True)
     passes, hook = _passes_of(w)
     with Watch(given=(hook,)):
         result = call(gradients_of_two_losses, w)
@@ -145,11 +145,11 @@ def _micro_cases(rng: np.random.Generator, sizes: tuple) -> list[dict]:
 
 
 def _micro_run(accumulate_gradient: Callable, case: dict) -> dict:
-    w = Tensor(case["w0"].copy(), requires_grad=True)
+    w = tensor_of(case["w0"].copy(), requires_grad=True)
     passes, hook = _passes_of(w)
     with Watch(given=(hook,)):
-        call(accumulate_gradient, w, Tensor(case["inputs"].copy()),
-             Tensor(case["targets"].copy()), case["size"])
+        call(accumulate_gradient, w, tensor_of(case["inputs"].copy()),
+             tensor_of(case["targets"].copy()), case["size"])
     return {"grad": None if w._grad is None else value_data(w._grad), "passes": passes}
 
 
@@ -226,8 +226,8 @@ def accumulate(accumulate_of: Callable) -> None:
                  engine_accumulate.AccumulateGrad.apply: "the engine's AccumulateGrad"}
     for shape, arrays in _accumulate_cases():
         which = f"for a leaf {shape}"
-        t = Tensor(np.zeros_like(arrays[0]), requires_grad=True)
-        handed = [Tensor(array.copy()) for array in arrays]
+        t = tensor_of(np.zeros_like(arrays[0]), requires_grad=True)
+        handed = [tensor_of(array.copy()) for array in arrays]
         grads, kept = [], []  # t.grad after each call, and the tensor it was
         with Watch(forbidden) as watch:
             for call_number, grad in enumerate(handed, 1):

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import _grad_mode, nn, optim, random
-from minigrad.tensor import Tensor
+from minigrad.tensor import Tensor, tensor_of
 
 from ..integrity.watch import Watch
 from ._data import value_data
@@ -28,7 +28,7 @@ def two_moons(n: int = 100, seed: int = 0) -> tuple[Tensor, Tensor]:
     lower = np.stack([1 - np.cos(angle), 0.5 - np.sin(angle)], axis=1)
     labels = rng.integers(0, 2, n)
     points = np.where(labels[:, None] == 0, upper, lower) + rng.normal(0, 0.1, (n, 2))
-    return Tensor(points.astype(np.float32)), Tensor(labels.astype(np.int64))
+    return tensor_of(points.astype(np.float32)), tensor_of(labels.astype(np.int64))
 
 
 def make_model(seed: int = 0) -> nn.Module:

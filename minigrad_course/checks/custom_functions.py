@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from minigrad.autograd import Function
-from minigrad.tensor import Tensor
+from minigrad.tensor import Tensor, tensor_of
 from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call
@@ -26,7 +26,7 @@ def _what_it_is(function: Any) -> dict:
 def _applied(function: Any, inputs: list, v: np.ndarray, name: str) -> dict:
     """function.apply on the inputs (tensors that require grad, then plain numbers), what its
     node holds, and the inputs' .grad after a backward with upstream gradient v."""
-    tensors = [Tensor(x.copy(), requires_grad=True) if isinstance(x, np.ndarray) else x
+    tensors = [tensor_of(x.copy(), requires_grad=True) if isinstance(x, np.ndarray) else x
                for x in inputs]
     y = call(function.apply, *tensors, doing=f"{name}.apply(...)")
     found: dict = {"y": value_data(y)}
@@ -38,7 +38,7 @@ def _applied(function: Any, inputs: list, v: np.ndarray, name: str) -> dict:
         found["saved"] = len(node._saved or ())
     if isinstance(y, Tensor) and y.requires_grad:
         with Watch() as watch:
-            call(y.backward, Tensor(v), doing="y.backward(v)")
+            call(y.backward, tensor_of(v), doing="y.backward(v)")
         found["backward_runs"] = watch.backward_runs
         found["grads"] = [value_data(t._grad) if isinstance(t, Tensor) else None
                           for t in tensors]

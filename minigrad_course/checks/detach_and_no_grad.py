@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad.tensor import Tensor
+from minigrad.tensor import Tensor, tensor_of
 from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
@@ -32,7 +32,7 @@ def td_loss(w, x, reward):
 
 
 def _td_run(loss_of: Callable, case: dict) -> dict:
-    w, x = Tensor(case["w0"].copy(), requires_grad=True), Tensor(case["x0"].copy())
+    w, x = tensor_of(case["w0"].copy(), requires_grad=True), tensor_of(case["x0"].copy())
     with Watch():
         loss = call(loss_of, w, x, case["reward"])
     if not isinstance(loss, Tensor) or not loss.requires_grad:
@@ -74,10 +74,10 @@ COPIED = ("a result", "a leaf", "a tensor without history")  # the kinds of t, b
 
 def _copied(kind: int, values: np.ndarray) -> Tensor:
     if kind == 0:
-        return Tensor(values, requires_grad=True) * 2
+        return tensor_of(values, requires_grad=True) * 2
     if kind == 1:
-        return Tensor(values, requires_grad=True)
-    return Tensor(values.astype(np.float32))
+        return tensor_of(values, requires_grad=True)
+    return tensor_of(values.astype(np.float32))
 
 
 def _frozen_run(copy_of: Callable, case: list) -> dict:
@@ -175,7 +175,7 @@ def records_nothing(NoGrad: Callable) -> None:  # noqa: N803 - the learner's cla
                  mode.inference_mode.__enter__: "minigrad's own inference_mode.__enter__",
                  mode.inference_mode.__exit__: "minigrad's own inference_mode.__exit__"}
     watches: list[Watch] = []
-    x = Tensor(np.array([1.5, -2.0], dtype=np.float32), requires_grad=True)
+    x = tensor_of(np.array([1.5, -2.0], dtype=np.float32), requires_grad=True)
 
     def learners(step: str, *args: Any) -> Any:
         """Run one of the learner's steps ("NoGrad()", __enter__, __exit__) in a Watch."""

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from minigrad import random
-from minigrad.tensor import Tensor
+from minigrad.tensor import Tensor, tensor_of
 
 from ..integrity.watch import Watch
 from ._data import value_data
@@ -86,7 +86,7 @@ def _init_run(init: Callable, n: int) -> dict:
         return {"w": value_data(w)}
     found = {"w": value_data(w), "shape": list(w.shape)}
     if w.is_leaf and w.requires_grad and tuple(w.shape) == (n,):
-        (w * Tensor(np.arange(1.0, n + 1))).sum().backward()
+        (w * tensor_of(np.arange(1.0, n + 1))).sum().backward()
         found["grad"] = value_data(w._grad)
     return found
 
@@ -129,29 +129,29 @@ def _cases() -> list[tuple[str, Callable[[], tuple[Tensor, Tensor]]]]:
     """(description, make) where make() returns (tensor to ask about, an output computed from
     it that requires grad)."""
     def leaf_requiring_grad() -> tuple[Tensor, Tensor]:
-        t = Tensor(np.array([1.0, 2.0]), requires_grad=True)
+        t = tensor_of(np.array([1.0, 2.0]), requires_grad=True)
         return t, (t * 3).sum()
 
     def leaf_asked_later() -> tuple[Tensor, Tensor]:
-        t = Tensor(np.array([1.0, 2.0])).requires_grad_()
+        t = tensor_of(np.array([1.0, 2.0])).requires_grad_()
         return t, t.exp().sum()
 
     def leaf_without() -> tuple[Tensor, Tensor]:
-        t, w = Tensor(np.array([1.0, 2.0])), Tensor(2.0, requires_grad=True)
+        t, w = tensor_of(np.array([1.0, 2.0])), tensor_of(2.0, requires_grad=True)
         return t, (t * w).sum()
 
     def detached() -> tuple[Tensor, Tensor]:
-        w = Tensor(np.array([1.0, 2.0]), requires_grad=True)
+        w = tensor_of(np.array([1.0, 2.0]), requires_grad=True)
         t = (w * 2).detach()
         return t, (t * w).sum()
 
     def intermediate() -> tuple[Tensor, Tensor]:
-        w = Tensor(np.array([1.0, 2.0]), requires_grad=True)
+        w = tensor_of(np.array([1.0, 2.0]), requires_grad=True)
         t = w * 2
         return t, t.sum()
 
     def computed_without() -> tuple[Tensor, Tensor]:
-        t, w = Tensor(np.array([1.0, 2.0])) * 2, Tensor(2.0, requires_grad=True)
+        t, w = tensor_of(np.array([1.0, 2.0])) * 2, tensor_of(2.0, requires_grad=True)
         return t, (t * w).sum()
 
     return [("a leaf created with requires_grad=True", leaf_requiring_grad),

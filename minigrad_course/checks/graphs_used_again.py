@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad.tensor import Tensor
+from minigrad.tensor import Tensor, tensor_of
 from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
@@ -103,8 +103,8 @@ def _values(numbers: list) -> np.ndarray:
 
 def _at_run(gradients_at: Callable, case: list) -> dict:
     _, make, _ = _at_kind(case[0], case[1])
-    w = Tensor(_values(case[2]), requires_grad=True)
-    tensors, loss = make(w, Tensor(_values(case[3])))
+    w = tensor_of(_values(case[2]), requires_grad=True)
+    tensors, loss = make(w, tensor_of(_values(case[3])))
     with Watch() as watch:
         got = call(gradients_at, loss, dict(tensors), doing="gradients_at(loss, tensors)")
     runs = watch.runs
@@ -165,7 +165,7 @@ def one_pass_each(each_gradient: Callable) -> None:
              "saved, and the next loss's pass needs it: which argument keeps it? (above)"}
     for which, make_shared, make_losses, exact in _losses_cases(rng):
         values = rng.uniform(-1.5, 1.5, size=3).astype(np.float32)
-        x = Tensor(values, requires_grad=True)
+        x = tensor_of(values, requires_grad=True)
         shared = make_shared(x)  # its node saves x: a pass that frees the graph drops it
         losses = make_losses(shared)
         with Watch() as watch:

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad.tensor import Tensor
+from minigrad.tensor import Tensor, tensor_of
 from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
@@ -34,7 +34,7 @@ def _watched_graph(case: dict) -> tuple[Tensor, dict[str, Tensor], dict[str, np.
     """(output, tensors to watch by name, their gradients worked out by hand): the graph of
     sum(tanh(w * x) * 3), or one where h feeds the output twice."""
     if case["kind"] == "tanh":
-        x, w = Tensor(case["x"].copy()), Tensor(case["w"].copy(), requires_grad=True)
+        x, w = tensor_of(case["x"].copy()), tensor_of(case["w"].copy(), requires_grad=True)
         pre = w * x
         act = pre.tanh()
         out = (act * 3).sum()
@@ -43,7 +43,7 @@ def _watched_graph(case: dict) -> tuple[Tensor, dict[str, Tensor], dict[str, np.
         return (out, {"w": w, "pre": pre, "act": act},
                 {"w": d_pre * case["x"], "pre": d_pre, "act": d_act})
     a0 = case["a"]
-    a = Tensor(a0.copy(), requires_grad=True)
+    a = tensor_of(a0.copy(), requires_grad=True)
     h = a * 2
     out = (h * h + h.sin()).sum()
     d_h = 2 * (2 * a0) + np.cos(2 * a0)
@@ -115,13 +115,13 @@ def _clip_cases(rng: np.random.Generator) -> list[dict]:
 
 def _clip_graph(case: dict, clip_gradient: Callable) -> tuple[Tensor, Tensor]:
     """h = x * 2 gets the upstream gradient; shared: y * 3 gets that very tensor too."""
-    y = Tensor(case["y0"].copy(), requires_grad=True)
+    y = tensor_of(case["y0"].copy(), requires_grad=True)
     g = y * 3  # made before h: its node runs after h's, with what h's hook left
-    x = Tensor(case["x0"].copy(), requires_grad=True)
+    x = tensor_of(case["x0"].copy(), requires_grad=True)
     h = x * 2
     with Watch():
         call(clip_gradient, h, case["max_norm"])
-    out = ((h + g) if case["shared"] else h) * Tensor(case["upstream"])
+    out = ((h + g) if case["shared"] else h) * tensor_of(case["upstream"])
     call(out.sum().backward, doing="backward(), which runs your hook,")
     return x, y
 
@@ -176,7 +176,7 @@ def _hooks_of(kinds: list[tuple[str, float]], seen: list) -> list[Callable]:
             seen.append((place, value_data(grad) if isinstance(grad, Tensor) else grad))
             if kind == "look" or not isinstance(grad, Tensor):
                 return None
-            return Tensor(grad._data * np.float32(number) if kind == "scale"
+            return tensor_of(grad._data * np.float32(number) if kind == "scale"
                           else grad._data + np.float32(number))
         return hook
     return [hook_at(place, kind, number) for place, (kind, number) in enumerate(kinds)]
@@ -193,7 +193,7 @@ def hooks_in_turn(run_hooks_of: Callable) -> None:
     for words, start, kinds in _hook_cases():
         which = f"with {words}"
         seen: list = []
-        grad, hooks = Tensor(start.copy()), _hooks_of(kinds, seen)
+        grad, hooks = tensor_of(start.copy()), _hooks_of(kinds, seen)
         with Watch(forbidden, given=tuple(hooks)) as watch:  # the learner calls our hooks
             result = checks.call(run_hooks_of, hooks, grad, doing=f"run_hooks {which}", hints={
                 "Boolean value of Tensor": "a tensor of several numbers is neither true nor "

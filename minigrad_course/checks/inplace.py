@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad.tensor import Tensor
+from minigrad.tensor import Tensor, tensor_of
 from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
@@ -126,7 +126,7 @@ def normalized_loss(x):
 
 
 def _normalized_run(loss_of: Callable, x0: np.ndarray) -> dict:
-    x = Tensor(x0.copy(), requires_grad=True)
+    x = tensor_of(x0.copy(), requires_grad=True)
     with Watch():
         loss = call(loss_of, x)
     if not isinstance(loss, Tensor) or not loss.requires_grad:
@@ -184,7 +184,7 @@ def _count_cases(rng: np.random.Generator) -> list[list[int]]:
 
 def _count_run(count: Callable, case: list[int]) -> dict:
     _, fn, _ = _in_place(case[0], case[1])
-    t = Tensor(np.zeros(3))
+    t = tensor_of(np.zeros(3))
     for _ in range(case[2]):
         t.add_(5)
     calls: list[Tensor] = []
@@ -249,7 +249,7 @@ def saved_versions(Saved: Callable) -> None:  # noqa: N803 - the learner's class
              for before, changes in _saved_cases(rng)]
     cases.append((2, ["add_"], "for t saved once, changed by t.add_(2), saved again"))
     for before, changes, which in cases:
-        t = Tensor(rng.normal(size=3).astype(np.float32))
+        t = tensor_of(rng.normal(size=3).astype(np.float32))
         for _ in range(before):
             t.add_(1.0)
         moved = sum(_CHANGES[c][2] for c in changes)

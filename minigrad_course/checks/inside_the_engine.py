@@ -21,7 +21,7 @@ from minigrad.autograd import engine
 from minigrad.autograd.accumulate import AccumulateGrad
 from minigrad.autograd.function import BackwardFunction
 from minigrad.autograd.graph import Node
-from minigrad.tensor import Tensor
+from minigrad.tensor import Tensor, tensor_of
 
 from ..integrity.watch import Watch
 from . import _graphs
@@ -137,7 +137,7 @@ def _by_hand_run(backward_by_hand: Callable, case: dict) -> dict:
     values, _ = _graphs.build(case["ops"])
     out = values[-1]
     leaves = [t for op, t in zip(case["ops"], values) if op[0] == "leaf"]
-    leaves[0].grad = Tensor(np.ones_like(leaves[0]._data))  # backward adds to what is there
+    leaves[0].grad = tensor_of(np.ones_like(leaves[0]._data))  # backward adds to what is there
     known = known_order(out.grad_fn)  # worked out before the watch starts
 
     def order(root: Any) -> list:  # a known-good order, as the prompt promises
@@ -166,7 +166,7 @@ def _by_hand_judge(checks: Checks, case: dict, got: dict) -> None:
                         "write. Hint: call each node yourself, in the order given.")
     values, _ = _graphs.build(case["ops"])
     leaves = [t for op, t in zip(case["ops"], values) if op[0] == "leaf"]
-    leaves[0].grad = Tensor(np.ones_like(leaves[0]._data))
+    leaves[0].grad = tensor_of(np.ones_like(leaves[0]._data))
     values[-1].backward()
     for index, (leaf, mine) in enumerate(zip(leaves, got["grads"], strict=True)):
         checks.expect(mine is None if leaf.grad is None else same_numbers(mine, leaf.grad),
@@ -222,7 +222,7 @@ CHAIN_LENGTH = 5000  # deeper than Python's recursion limit
 
 
 def _leaves(count: int, rng: np.random.Generator) -> list[Tensor]:
-    return [Tensor(rng.uniform(-1, 1, 3).astype(np.float32), requires_grad=True)
+    return [tensor_of(rng.uniform(-1, 1, 3).astype(np.float32), requires_grad=True)
             for _ in range(count)]
 
 
@@ -231,7 +231,7 @@ def _random_graph(seed: int) -> Graph:
     same one twice, a leaf or a constant; every value made is added into the output."""
     rng = np.random.default_rng(seed)
     leaves = _leaves(3, rng)
-    values = [*leaves, Tensor(rng.uniform(-1, 1, 3).astype(np.float32))]  # and a constant
+    values = [*leaves, tensor_of(rng.uniform(-1, 1, 3).astype(np.float32))]  # and a constant
     steps: list[Callable[[Tensor, Tensor], Tensor]] = [
         lambda x, y: x + y, lambda x, y: x * y, lambda x, y: x - y,
         lambda x, _: x.tanh(), lambda x, y: x * 0.5 + y.exp()]
@@ -285,7 +285,7 @@ def _prepared(make: Callable[[], Graph], grad_there: bool) -> Graph:
     out, leaves = make()
     if grad_there:
         for leaf in leaves:
-            leaf.grad = Tensor(np.ones_like(leaf._data))
+            leaf.grad = tensor_of(np.ones_like(leaf._data))
     return out, leaves
 
 

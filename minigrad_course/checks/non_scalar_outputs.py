@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad.tensor import Tensor
+from minigrad.tensor import Tensor, tensor_of
 
 from ..integrity.watch import Watch
 from ._data import value_data
@@ -40,10 +40,10 @@ def weighted(answers: Any) -> None:
 
 FUNCTIONS = {  # name -> (description, f from x and M, its Jacobian at x worked out by hand)
     "square": ("f(x) = x ** 2", lambda x, m: x ** 2, lambda x, m: np.diag(2 * x)),
-    "matmul": ("f(x) = M @ x", lambda x, m: Tensor(m) @ x, lambda x, m: m),
+    "matmul": ("f(x) = M @ x", lambda x, m: tensor_of(m) @ x, lambda x, m: m),
     "sum": ("f(x) = x * x.sum() (every output depends on every input)",
             lambda x, m: x * x.sum(), lambda x, m: np.diag([x.sum()] * len(x)) + x[:, None]),
-    "tanh": ("f(x) = tanh(M @ x)", lambda x, m: (Tensor(m) @ x).tanh(),
+    "tanh": ("f(x) = tanh(M @ x)", lambda x, m: (tensor_of(m) @ x).tanh(),
              lambda x, m: (1 - np.tanh(m @ x) ** 2)[:, None] * m),
 }
 
@@ -64,7 +64,7 @@ SHAPED_FUNCTIONS = {
     "square": ("f(x) = x ** 2 on a matrix", lambda x, m: x ** 2, lambda m: m.shape,
                lambda x, m: np.einsum("ij,ik,jl->ijkl", 2 * x, np.eye(x.shape[0]),
                                       np.eye(x.shape[1]))),
-    "matmul": ("f(x) = M @ x on a matrix", lambda x, m: Tensor(m) @ x,
+    "matmul": ("f(x) = M @ x on a matrix", lambda x, m: tensor_of(m) @ x,
                lambda m: (m.shape[1], 2),
                lambda x, m: np.einsum("ac,bd->abcd", m, np.eye(x.shape[1]))),
     "row sums": ("f(x) = tanh(x).sum(dim=1)", lambda x, m: x.tanh().sum(dim=1),
@@ -100,7 +100,7 @@ def _jacobian_run(jacobian_of: Callable, case: dict) -> dict:
     from minigrad.autograd import functional
 
     f = _function(case)[1]
-    x = Tensor(case["x"].copy(), requires_grad=True)
+    x = tensor_of(case["x"].copy(), requires_grad=True)
     outputs: list[Tensor] = []
 
     def watched(t: Tensor) -> Tensor:  # notes f's outputs
@@ -173,15 +173,15 @@ def _vjp_cases(rng: np.random.Generator, shapes: tuple) -> list[dict]:
 
 def _vjp_run(vjp: Callable, case: dict) -> dict:
     with Watch() as watch:
-        mine = call(vjp, Tensor(case["W"].copy()), Tensor(case["x"].copy()),
-                    Tensor(case["v"].copy()))
+        mine = call(vjp, tensor_of(case["W"].copy()), tensor_of(case["x"].copy()),
+                    tensor_of(case["v"].copy()))
     return {"vjp": value_data(mine), "backward_runs": watch.backward_runs}
 
 
 def _vjp_judge(checks: Checks, case: dict, got: dict) -> None:
     outputs, inputs = case["W"].shape
-    leaf = Tensor(case["x"].copy(), requires_grad=True)
-    (Tensor(case["W"]) @ leaf).tanh().backward(Tensor(case["v"]))
+    leaf = tensor_of(case["x"].copy(), requires_grad=True)
+    (tensor_of(case["W"]) @ leaf).tanh().backward(tensor_of(case["v"]))
     which = f"with W of shape ({outputs}, {inputs})"
     if got["backward_runs"]:
         checks.fail_now(f"{which}: it ran a backward pass (backward() or autograd.grad): "
@@ -227,7 +227,7 @@ def _mse_cases(rng: np.random.Generator) -> list[dict]:
 
 
 def _mse_run(gradient_of_mse: Callable, case: dict) -> dict:
-    w = Tensor(case["w0"].copy(), requires_grad=True)
+    w = tensor_of(case["w0"].copy(), requires_grad=True)
     passes: list[np.ndarray] = []
 
     def remember(grad: Tensor) -> None:
@@ -235,7 +235,7 @@ def _mse_run(gradient_of_mse: Callable, case: dict) -> dict:
 
     w.register_hook(remember)
     with Watch(given=(remember,)):
-        mine = call(gradient_of_mse, w, Tensor(case["xs"].copy()), Tensor(case["ys"].copy()))
+        mine = call(gradient_of_mse, w, tensor_of(case["xs"].copy()), tensor_of(case["ys"].copy()))
     return {"gradient": value_data(mine), "passes": passes}
 
 
@@ -285,7 +285,7 @@ def jacobian_rows(jacobian_of: Callable) -> None:
 
     checks = Checks("jacobian(y, x)")
     for description, f, x0, expected in _examples():
-        x = Tensor(x0.copy(), requires_grad=True)
+        x = tensor_of(x0.copy(), requires_grad=True)
         y = f(x)
         which = f"for {description}"
         with Watch({functional.jacobian: "torch.autograd.functional.jacobian"}) as watch:

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from minigrad.optim.optimizer import Optimizer
-from minigrad.tensor import Tensor
+from minigrad.tensor import Tensor, tensor_of
 from ..integrity.watch import Watch
 from ._data import BadData, value_data
 from ._exercise import Exercise, call, prediction
@@ -141,9 +141,9 @@ fit = Exercise(
 
 def _params(seed: int) -> tuple[list[Tensor], list[np.ndarray]]:
     rng = np.random.default_rng(seed)
-    w = Tensor(rng.normal(size=3), requires_grad=True)
-    b = Tensor(float(rng.normal()), requires_grad=True)
-    frozen = Tensor(rng.normal(size=2), requires_grad=True)  # no gradient reaches it
+    w = tensor_of(rng.normal(size=3), requires_grad=True)
+    b = tensor_of(float(rng.normal()), requires_grad=True)
+    frozen = tensor_of(rng.normal(size=2), requires_grad=True)  # no gradient reaches it
     ((w * w).sum() + 3 * b).backward()
     return [w, b, frozen], [2 * w._data, np.array(3.0), None]
 
@@ -229,10 +229,10 @@ def reset_all(zero_grad_of: Callable) -> None:
                  Module.zero_grad: "a module's zero_grad()",
                  zero_grads: "minigrad's own zero_grads"}
     for how, grads in _reset_cases():
-        params = [Tensor(np.ones(np.shape(g) if g is not None else 2, dtype=np.float32),
+        params = [tensor_of(np.ones(np.shape(g) if g is not None else 2, dtype=np.float32),
                          requires_grad=True) for g in grads]
         for param, grad in zip(params, grads):
-            param.grad = None if grad is None else Tensor(grad.copy())
+            param.grad = None if grad is None else tensor_of(grad.copy())
         held = [param._grad for param in params]
         which = "called as zero_grad(params" + "".join(
             f", {name}={value}" for name, value in how.items()) + f") on {len(params)} parameters"

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad.tensor import Tensor
+from minigrad.tensor import Tensor, tensor_of
 from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
@@ -36,9 +36,9 @@ def retained(answers: Any) -> None:
 
 def _network(seed: int, rows: int, inputs: int, hidden: int) -> tuple[Tensor, Tensor, Tensor]:
     rng = np.random.default_rng(seed)
-    return (Tensor(rng.normal(size=(rows, inputs))),
-            Tensor(rng.normal(size=(inputs, hidden)), requires_grad=True),
-            Tensor(rng.normal(size=(hidden, 1)), requires_grad=True))
+    return (tensor_of(rng.normal(size=(rows, inputs))),
+            tensor_of(rng.normal(size=(inputs, hidden)), requires_grad=True),
+            tensor_of(rng.normal(size=(hidden, 1)), requires_grad=True))
 
 
 def _expected_gradients(x: Tensor, w1: Tensor, w2: Tensor) -> tuple[np.ndarray, ...]:
@@ -159,7 +159,7 @@ def chain_gradients(gradients_of: Callable) -> None:
     for seed, layers in ((3, 5), (4, 2), (5, 1)):
         x0, weights = _chain(seed, layers)
         expected, x_grad = _chain_expected(x0, weights)
-        x = Tensor(x0, requires_grad=True)
+        x = tensor_of(x0, requires_grad=True)
         which = f"with {layers} layer{'s' if layers > 1 else ''}"
         with Watch() as watch:
             grads = checks.call(gradients_of, x, list(weights), doing=f"chain_gradients {which}")

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad.tensor import Tensor
+from minigrad.tensor import Tensor, tensor_of
 from ..integrity.watch import Watch
 from ._exercise import Exercise, call, prediction
 from ._data import value_data
@@ -106,7 +106,7 @@ def saved_numbers(saved_numbers: Callable) -> None:
     checks = Checks("saved_numbers")
     rng = np.random.default_rng(160)
     for which, leaves, make, expected, _ in _graphs(*(int(v) for v in rng.integers(2, 6, 3))):
-        tensors = [Tensor(rng.uniform(-1, 1, size=shape).astype(np.float32),
+        tensors = [tensor_of(rng.uniform(-1, 1, size=shape).astype(np.float32),
                           requires_grad=needs) for shape, needs in leaves]
         made = []
 
@@ -149,7 +149,7 @@ def _store_cases(rng: np.random.Generator) -> list[list]:
 
 def _store_graph(case: list) -> tuple[str, Callable, int, list[Tensor]]:
     which, leaves, make, _, count = _graphs(*case[1])[case[0]]
-    tensors = [Tensor(np.array(values, dtype=np.float32), requires_grad=needs)
+    tensors = [tensor_of(np.array(values, dtype=np.float32), requires_grad=needs)
                for values, (_, needs) in zip(case[2], leaves)]
     return which, make, count, tensors
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from minigrad.tensor import Tensor
+from minigrad.tensor import Tensor, tensor_of
 from ..integrity.watch import Watch
 from ._data import value_data
 from ._exercise import Exercise, call, prediction
@@ -71,8 +71,8 @@ def _judge_passes(checks: Checks, which: str, got: dict, passes: int) -> None:
                   "torch.autograd.grad hands each derivative back and leaves .grad alone.")
     recorded = got["recorded"]
     checks.expect(len(recorded) == passes and got["chained"],
-                  f"{which}, it did not differentiate {passes} times in a row with "
-                  f"autograd.grad, each pass starting from the one before's result (it ran "
+                  f"{which}, it did not differentiate {passes} times with autograd.grad, "
+                  f"each pass going back through what the pass before returned (it ran "
                   f"{len(recorded)} passes).")
     checks.expect(recorded[:-1] == [True] * (len(recorded) - 1) and recorded[-1:] != [True],
                   f"{which}, the passes were not recorded as they should be. Hint: a pass "
@@ -110,7 +110,7 @@ def _nth_cases(rng: np.random.Generator) -> list[list]:
 
 def _nth_run(nth: Callable, case: list) -> dict:
     _, f, _ = _kind(case[0], case[1])
-    return _passes(nth, f, Tensor(case[2], requires_grad=True), case[3])
+    return _passes(nth, f, tensor_of(case[2], requires_grad=True), case[3])
 
 
 def _nth_judge(checks: Checks, case: list, got: dict) -> None:
@@ -152,7 +152,7 @@ def _penalty_cases(rng: np.random.Generator) -> list[list]:
 
 def _penalty_run(penalized: Callable, case: list) -> dict:
     _, loss, _ = _penalty_kind(case[0], case[1])
-    return _passes(penalized, loss, Tensor(np.array(case[2], dtype=np.float32),
+    return _passes(penalized, loss, tensor_of(np.array(case[2], dtype=np.float32),
                                            requires_grad=True))
 
 
@@ -195,7 +195,7 @@ def _newton_cases(rng: np.random.Generator) -> list[list]:
 
 def _newton_run(step: Callable, case: list) -> dict:
     _, f, _, _ = _newton_kind(case[0], case[1])
-    return _passes(step, f, Tensor(case[2], requires_grad=True))
+    return _passes(step, f, tensor_of(case[2], requires_grad=True))
 
 
 def _newton_judge(checks: Checks, case: list, got: dict) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from minigrad.autograd import engine
-from minigrad.tensor import Tensor
+from minigrad.tensor import Tensor, tensor_of
 from . import _graphs
 from ..integrity.watch import Watch
 from ._data import tensor_data, value_data
@@ -42,7 +42,7 @@ x = torch.tensor(3.0, requires_grad=True)
 y = (x * 2 + 1) ** 2
 node = y.grad_fn
 while node is not None:
-    print(type(node).__name__)
+    print(node.name())
     node = node.next_functions[0][0] if node.next_functions else None"""
 
 
@@ -71,8 +71,8 @@ def show_target() -> Any:
 
     if grading():  # nobody looks at it there, and drawing costs the worker seconds
         return None
-    a = Tensor(2.0, requires_grad=True)
-    b = Tensor(-1.0, requires_grad=True)
+    a = tensor_of(2.0, requires_grad=True)
+    b = tensor_of(-1.0, requires_grad=True)
     out = _target(a, b)
     return viz.draw(out, names={a: "a", b: "b", out: "out"})
 
@@ -112,7 +112,7 @@ def _wiring(t: Tensor, leaves: dict) -> str:
 def _graph_data(build: Callable, a_value: float, b_value: float, watched: bool = True) -> dict:
     """What the graph `build` makes from leaves a and b: its output, its operations and their
     wiring, and a.grad and b.grad after a backward."""
-    a, b = Tensor(a_value, requires_grad=True), Tensor(b_value, requires_grad=True)
+    a, b = tensor_of(a_value, requires_grad=True), tensor_of(b_value, requires_grad=True)
     with Watch() if watched else contextlib.nullcontext():
         out = call(build, a, b)
     if not isinstance(out, Tensor) or not out.requires_grad:
@@ -146,7 +146,7 @@ def _build_judge(checks: Checks, case: list, got: dict) -> None:
 
 
 def _build_picture(build: Callable) -> list[tuple[str, Tensor]]:
-    a, b = Tensor(2.0, requires_grad=True), Tensor(-1.0, requires_grad=True)
+    a, b = tensor_of(2.0, requires_grad=True), tensor_of(-1.0, requires_grad=True)
     return [("your graph", build(a, b)), ("the expected graph", _target(a, b))]
 
 
@@ -267,8 +267,8 @@ def feeds_leaves(leaves_fed: Callable) -> None:
     checks = Checks("leaves_fed")
     rng = np.random.default_rng(10)
     for which, make, names in _FED_CASES:
-        a, b = (Tensor(float(rng.uniform(0.5, 2.0)), requires_grad=True) for _ in range(2))
-        c = Tensor(float(rng.uniform(0.5, 2.0)))
+        a, b = (tensor_of(float(rng.uniform(0.5, 2.0)), requires_grad=True) for _ in range(2))
+        c = tensor_of(float(rng.uniform(0.5, 2.0)))
         leaves = {"a": a, "b": b}
         t = make(a, b, c)
         with Watch():  # no reading of the check's frames or helpers

@@ -11,12 +11,12 @@ def canary(numbers: dict) -> dict:
     the learner's functions: two backward passes into one leaf through a few operations. A
     notebook that changed how minigrad computes (an observer that overwrites instead of adding,
     a patched operation) gets it wrong, and its answers are not credited."""
-    from minigrad.tensor import Tensor
+    from minigrad.tensor import tensor_of
 
-    x = Tensor(numbers["x"].copy(), requires_grad=True)
-    y = (x * Tensor(numbers["a"])).tanh()
+    x = tensor_of(numbers["x"].copy(), requires_grad=True)
+    y = (x * tensor_of(numbers["a"])).tanh()
     (y.sum() + (x ** 2).exp().sum()).backward()
-    (x * Tensor(numbers["b"])).sum().backward()
+    (x * tensor_of(numbers["b"])).sum().backward()
     return {"y": y.detach()._data.copy(), "grad": x.grad._data.copy()}
 
 

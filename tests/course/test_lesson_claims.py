@@ -228,7 +228,7 @@ try:
     raise AssertionError("an inference tensor was saved for backward")
 except RuntimeError as error:
     assert "Inference tensors cannot be saved for backward" in str(error)
-""", TORCH),
+""", BOTH),
     ("10", "`model.eval()` sets `model.training = False` in the module and all its submodules", """
 model = torch.nn.Sequential(torch.nn.Linear(1, 1), torch.nn.Sequential(torch.nn.Tanh()))
 model.eval()
@@ -430,6 +430,14 @@ point, direction = torch.tensor([0.5, 1.0, 2.0]), torch.tensor([1.0, 0.0, -1.0])
 _, tangent = torch.func.jvp(f, (point,), (direction,))
 assert torch.allclose(tangent, torch.autograd.functional.jacobian(f, point) @ direction)
 """, TORCH),
+    ("17", "`make_dual(value, tangent)` makes a tensor that carries its tangent", """
+import torch.autograd.forward_ad as fwAD
+f = lambda t: t * t.sin() + t
+point, direction = torch.tensor([0.5, 1.0, 2.0]), torch.tensor([1.0, 0.0, -1.0])
+with fwAD.dual_level():
+    tangent = fwAD.unpack_dual(f(fwAD.make_dual(point, direction))).tangent
+assert torch.allclose(tangent, torch.autograd.functional.jacobian(f, point) @ direction)
+""", TORCH),
     ("17", "takes one pass per input: 1,000 here, against reverse mode's 3", """
 W = torch.randn(3, 1000)
 passes = []
@@ -469,6 +477,18 @@ packed = []
 with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, lambda t: t):
     layer(inputs).sum().backward()
 assert any(t.shape == inputs.shape and torch.equal(t, inputs) for t in packed)
+""", BOTH),
+    ("16", "PyTorch warns unless `use_reentrant` is passed, and recommends `False`", """
+import warnings
+x = torch.ones(2, requires_grad=True)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    torch.utils.checkpoint.checkpoint(lambda t: t.sin(), x)
+assert any("use_reentrant=False is recommended" in str(w.message) for w in caught)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    torch.utils.checkpoint.checkpoint(lambda t: t.sin(), x, use_reentrant=False)
+assert not any("use_reentrant" in str(w.message) for w in caught)
 """, BOTH),
     ("16", "`sum` keeps only a shape", """
 w = torch.ones(3, requires_grad=True)

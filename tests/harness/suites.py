@@ -55,7 +55,7 @@ FLOAT_ORDER = frozenset({
     "mrdbourke_common_errors", "pytorch_polynomial_module", "cs224n_word_window",
     "pytorch_examples_time_sequence", "fastai_course22p2_initializing", "mit_lab2_mnist",
     "mit_lab1_music_generation", "d2l_gd_sgd", "dlwizard_linear_regression",
-    "shusentang_weight_decay"})
+    "shusentang_weight_decay", "dataflowr_linear_regression"})
 
 # The corpus programs that take over a second each on minigrad (training loops; measured one
 # after another on a busy 2-core machine: from 1.3 s for nyu_spiral_classification to 28 s for

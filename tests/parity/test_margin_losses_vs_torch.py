@@ -304,11 +304,9 @@ def _second(lib: Any, name: str) -> Any:
 @pytest.mark.parametrize("name", [
     "soft_margin", "soft_margin_none", "margin_ranking", "poisson_nll", "triplet", "multi_margin",
     "multilabel_margin",
-    # the second derivative through var's clone: PyTorch gets 5.55e-17 where minigrad gets 0
-    # (first derivatives agree to the bit; with no clone, so do second ones): the order in which
-    # the double backward adds up its terms (the engine's, not this loss's)
-    pytest.param("gaussian_nll", marks=pytest.mark.xfail(strict=True, reason="double backward "
-                                                         "through clone adds in another order"))])
+    # through var's clone, var's gradient sums four terms in the order their nodes were made
+    # (DivBackward0's divisor term first, as in PyTorch)
+    "gaussian_nll"])
 def test_second_derivatives(torch: Any, name: str) -> None:
     assert_same_as_torch(lambda lib: _second(lib, name), torch)
 

@@ -384,6 +384,31 @@ def test_float32_losses_add_up_in_torchs_order(torch, case):
     assert values[0] == values[1]
 
 
+
+# nll_loss's gradient bit for bit, signs of zeros too: ATen's backward kernels compute
+# w * -(grad / total_weight) for the mean (not (w / total_weight) * grad), -w * grad for none,
+# and leave every other entry, an ignored sample's too, at the +0 of a zero-filled gradient;
+# a negative upstream gradient (times -1.7) shows both.
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+@pytest.mark.parametrize("spatial", [False, True], ids=["2-d", "4-d"])
+def test_nll_loss_gradient_bits_match_torch(torch, reduction, weighted, spatial):
+    rng = np.random.default_rng(5)
+    shape, target_shape = ((3, 4, 2, 5), (3, 2, 5)) if spatial else ((7, 4), (7,))
+    data = rng.standard_normal(shape).astype(np.float32)
+    target = rng.integers(0, 4, target_shape)
+    target.flat[1] = -100
+    weight = rng.uniform(0.3, 2.0, 4).astype(np.float32)
+    grads = []
+    for lib in (mg, torch):
+        x = lib.tensor(data, requires_grad=True)
+        loss = lib.nn.functional.nll_loss(x, lib.tensor(target), reduction=reduction,
+                                          weight=lib.tensor(weight) if weighted else None)
+        (loss * -1.7).sum().backward()
+        grads.append(x.grad.numpy())
+    assert grads[0].tobytes() == grads[1].tobytes()
+
+
 # ---- issue 31: layers, initialisers, hooks and schedulers by tutorial frequency -----------
 
 LAYERS = {  # name: (module maker, input maker, bit for bit)

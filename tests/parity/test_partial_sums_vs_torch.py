@@ -8,7 +8,9 @@ for a 0.0 is a difference.
 
 Known difference, not in these tables: a sum of a WHOLE tensor of more than 32768 elements,
 which PyTorch splits among its threads (its bits depend on their number), keeps numpy's order;
-so do non-contiguous arrays and integer sums (exact anyway)."""
+so do integer sums (exact anyway) and non-contiguous arrays other than a matrix's transpose or
+a matrix's columns sliced out of a wider one (steps between elements, views of 3 or more
+dimensions)."""
 from __future__ import annotations
 
 from typing import Any
@@ -70,3 +72,32 @@ def test_a_bias_gradient_to_the_bit(torch: Any, seed: int) -> None:
         return WithArrays(b.grad.shape, (_bits(b.grad.numpy()),))
 
     assert_same_as_torch(case, torch)
+
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_matrices_summed_to_the_bit(torch: Any, seed: int) -> None:
+    """Random (n, k) matrices, n from 1 to 5000 (short ones often: a training step's batch)
+    and k from 1 to 300, float32 and float64, in three layouts: C-contiguous, a transpose
+    (F-contiguous), and columns sliced out of a wider matrix (rows apart in memory). Summed
+    and averaged over dim 0 (keepdim too), dim 1, and whole (up to 32768 elements: a larger
+    whole sum is split among PyTorch's threads, the known difference above)."""
+    rng = np.random.default_rng([7, seed])
+    for case_number in range(30):
+        n = int(rng.integers(1, 300) if case_number % 2 else rng.integers(1, 5001))
+        k = int(rng.integers(1, 301) if case_number % 3 else rng.integers(1, 40))
+        k = max(1, min(k, 400_000 // n))
+        dtype = ("float32", "float64")[case_number % 2]
+        layout = case_number % 3
+        data = _values(rng, ((n, k), (k, n), (n, k + 3))[layout], dtype)
+
+        def case(lib: Any) -> WithArrays:
+            x = lib.tensor(data)
+            x = (x, x.T, x[:, :k])[layout]
+            sums = [x.sum(0), x.sum(0, keepdim=True), x.mean(0), x.mean(0, True),
+                    x.sum(1), x.mean(1)]
+            if n * k <= 32768:
+                sums += [x.sum(), x.mean()]
+            return WithArrays([s.shape for s in sums], tuple(_bits(s.numpy()) for s in sums))
+
+        assert_same_as_torch(case, torch)

@@ -282,28 +282,9 @@ KNOWN: dict[str, Callable[[str, str, tuple], bool]] = {
         or any(_differs_by(text)(ours, theirs, case) for text in [
             "ToCopyBackward0", "Inference tensors cannot be saved for backward",
             "saved tensor that has been detached in-place"])),
-    # an inference tensor times a view made with grad mode off: PyTorch saves it, minigrad
-    # refuses as it does for an inference tensor times a leaf.
-    "inference tensor times a no-grad view": _differs_by(
-        "Inference tensors cannot be saved for backward"),
-    # a view made with grad mode off whose base then changes in place: PyTorch marks its
-    # grad_fn Invalid and refuses to read it; minigrad does not notice.
-    "no-grad view of a changed base": _differs_by("A view was created in"),
-    # a view whose base changed in place with grad mode off: PyTorch rebuilds its grad_fn as
-    # AsStridedBackward0 (the gradient is the same); minigrad keeps the view's own.
-    "view rebuilt after a no-grad change": _differs_by("AsStridedBackward0"),
-    # an in-place change of a 0-d tensor that has a view: minigrad's rebuild of the view
-    # (_inplace._refresh_views) cannot address a 0-d base and raises numpy's ValueError.
-    "in-place on a 0-d base with views": lambda ours, theirs, case: (
-        "multiple indices are not supported for 0d arrays" in ours),
     # `.data` of an inference tensor: PyTorch's is still an inference tensor (requires_grad_
     # and saving refused) with a version counter of its own; minigrad's is a normal tensor.
     "data of an inference tensor": _differs_by("Setting requires_grad=True on inference"),
-    # a node whose inputs all take no gradient (v * v, v a view made under no_grad): PyTorch's
-    # formula unpacks nothing, so a second backward without retain_graph passes; minigrad's
-    # node reads its freed saved tensors and raises.
-    "second backward through a node that needs nothing": lambda ours, theirs, case: (
-        "backward through the graph a second time" in ours and theirs.endswith("-> None")),
     "float32 rounding": _float32_rounding,
     # version counters of tensors made from inference tensors outside inference mode: a
     # reduction's result is at version 1 in PyTorch, a detach() is a normal tensor.
@@ -428,16 +409,114 @@ def detach_of_a_view_of_a_tensor_without_grad(lib: Any) -> Any:
     return outcomes
 
 
-@pytest.mark.parametrize("case", [
-    detach_of_a_view_of_a_tensor_without_grad,
-    slices_in_a_tuple_key,
-    captured_before_the_hooks_of_a_node_that_runs,
-    captured_after_the_hooks_of_a_node_that_ends_a_path,
-    root_hooks_see_a_gradient_that_reaches_no_input,
-    backward_inputs_that_do_not_require_grad,
-], ids=lambda case: case.__name__)
-def test_found_and_fixed(torch: Any, case: Callable[[Any], Any]) -> None:
-    assert_same_as_torch(case, torch)
+def in_place_on_a_0_dim_base_with_a_view(lib: Any) -> Any:
+    """A 0-d base's views are rebuilt (AsStrided) after an in-place change of the base, and a
+    view changed in place writes into the base (CopySlices): numpy cannot index a 0-d array
+    with arrays, so both address it as one element along one dimension (indexing._cells)."""
+    x = lib.tensor(0.5, requires_grad=True)
+    y = x * x
+    view = y.unsqueeze(0)
+    y.add_(1)
+    (view * 2).sum().backward(retain_graph=True)
+    seen = [view, x.grad]
+    view.mul_(3)
+    expanded = y.expand(3)
+    (y * 2).backward(retain_graph=True)
+    y.add_(1)
+    seen += [y, x.grad, expanded]
+    seen += lib.autograd.grad((expanded * expanded).sum(), [x], create_graph=True)
+    return seen
+
+
+def _reads(t: Any) -> list:
+    """What a learner reads of `t`, each read's error in its place."""
+    return [_shown(read) for read in [
+        lambda: t, lambda: t.grad_fn, lambda: t.is_leaf, lambda: t.grad, lambda: t.requires_grad,
+        lambda: t.retain_grad(), lambda: t.register_hook(print) and None, lambda: t * 2]]
+
+
+def no_grad_view_of_a_changed_base(lib: Any) -> Any:
+    """A view made with grad mode off, once its memory changed in place (here under no_grad;
+    or a recorded change of its base, or its own change under no_grad) while its base requires
+    grad: PyTorch prints grad_fn=<Invalid> and refuses every read of grad_fn, but not .grad,
+    requires_grad or retain_grad; under no_grad it computes; once its base stops requiring
+    grad it is a plain tensor again."""
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    with lib.no_grad():
+        view = x[:1]
+        x.mul_(2)
+    seen = _reads(view)
+    with lib.no_grad():
+        seen += [view * 2, view.add_(1), _shown(lambda: view.grad_fn)]
+    seen.append(_shown(lambda: view.add_(1)))
+    y = x * 1
+    with lib.no_grad():
+        y_view = y[1:]
+    y.mul_(2)
+    seen += _reads(y_view)
+    x.requires_grad_(False)
+    return [*seen, *_reads(view)]
+
+
+def second_backward_through_a_node_that_needs_nothing(lib: Any) -> Any:
+    """A built-in op none of whose inputs has an edge (v * v, v a view made under no_grad):
+    PyTorch's node saves nothing and computes nothing, so a second backward passes, its hooks
+    still see the gradient, a called grad_fn gives Nones, and a saved input changed in place
+    goes unnoticed; in a pass that builds a graph too."""
+    a = lib.tensor([[1.0, 2.0]], requires_grad=True)
+    with lib.no_grad():
+        view = a.t()
+    product = view * view
+    product.retain_grad()
+    seen: list = []
+    product.register_hook(seen.append)
+    loss = product.sum()
+    loss.backward()
+    loss.backward()
+    exp = view.exp()
+    with lib.no_grad():
+        view.mul_(2)
+    exp.sum().backward(create_graph=True)
+    return (a.grad, product.grad, seen, product.grad_fn._saved_self, product.grad_fn(seen[0]),
+            exp.grad_fn._saved_result)
+
+
+def inference_tensor_times_a_no_grad_view(lib: Any) -> Any:
+    """Nothing is saved by a node that computes nothing, so an inference tensor is not
+    refused there (it is beside a leaf, whose gradient needs it)."""
+    x = lib.tensor(1.5, dtype=lib.float64, requires_grad=True)
+    with lib.no_grad():
+        view = x.expand(2)
+    with lib.inference_mode():
+        made = lib.tensor([0.0, 1.0], dtype=lib.float64)
+    return made * view, _shown(lambda: made * x)
+
+
+def view_rebuilt_after_a_no_grad_change(lib: Any) -> Any:
+    """A view with a history, once its memory changed in place with nothing recorded (its base,
+    itself, another view; under no_grad or inference mode; an optimizer's step, zero_), is read
+    again out of its base: AsStridedBackward0, with the same gradient."""
+    x = lib.tensor(1.0, dtype=lib.float64, requires_grad=True)
+    view = x.unsqueeze(0)
+    with lib.no_grad():
+        x.mul_(2)
+    names = [type(view.grad_fn).__name__]
+    y = lib.tensor([1.0, 2.0], requires_grad=True) * 1
+    row, element = y[:1], y[:1][0]
+    for change in [lambda: y.add_(1), lambda: row.mul_(2), lambda: element.zero_()]:
+        with lib.no_grad():
+            change()
+        names += [type(t.grad_fn).__name__ for t in (row, element, y)]
+    with lib.inference_mode():
+        y.add_(1)
+    names.append(type(row.grad_fn).__name__)
+    w = lib.tensor([1.0, 2.0], requires_grad=True)
+    w_column = w.unsqueeze(1)
+    (w_column * w_column).sum().backward()
+    lib.optim.SGD([w], lr=0.1).step()
+    names.append(type(w_column.grad_fn).__name__)
+    (row * 3).sum().backward()
+    return names, view, w.grad, w_column
 
 
 def promoted_operand_changed_in_place(lib: Any) -> Any:
@@ -466,38 +545,24 @@ def promoted_operand_no_longer_requiring_grad(lib: Any) -> Any:
     return lib.autograd.grad(loss, [a], create_graph=True)
 
 
-def inference_tensor_times_a_no_grad_view(lib: Any) -> Any:
-    x = lib.tensor(1.5, dtype=lib.float64, requires_grad=True)
-    with lib.no_grad():
-        view = x.expand(2)
-    with lib.inference_mode():
-        made = lib.tensor([0.0, 1.0], dtype=lib.float64)
-    return made * view
-
-
-def no_grad_view_of_a_changed_base(lib: Any) -> Any:
-    x = lib.tensor([1.0, 2.0], requires_grad=True)
-    with lib.no_grad():
-        view = x[:1]
-        x.mul_(2)
-    return view.grad_fn
-
-
-def view_rebuilt_after_a_no_grad_change(lib: Any) -> Any:
-    x = lib.tensor(1.0, dtype=lib.float64, requires_grad=True)
-    view = x.unsqueeze(0)
-    with lib.no_grad():
-        x.mul_(2)
-    return view.grad_fn
-
-
-def in_place_on_a_0_dim_base_with_a_view(lib: Any) -> Any:
-    x = lib.tensor(0.5, requires_grad=True)
-    y = x * x
-    view = y.unsqueeze(0)
-    y.add_(1)
-    (view * 2).sum().backward()
-    return view, x.grad
+@pytest.mark.parametrize("case", [
+    view_rebuilt_after_a_no_grad_change,
+    inference_tensor_times_a_no_grad_view,
+    second_backward_through_a_node_that_needs_nothing,
+    no_grad_view_of_a_changed_base,
+    in_place_on_a_0_dim_base_with_a_view,
+    detach_of_a_view_of_a_tensor_without_grad,
+    slices_in_a_tuple_key,
+    captured_before_the_hooks_of_a_node_that_runs,
+    captured_after_the_hooks_of_a_node_that_ends_a_path,
+    root_hooks_see_a_gradient_that_reaches_no_input,
+    backward_inputs_that_do_not_require_grad,
+    promoted_operand_changed_in_place,
+    promoted_operand_in_the_graph,
+    promoted_operand_no_longer_requiring_grad,
+], ids=lambda case: case.__name__)
+def test_found_and_fixed(torch: Any, case: Callable[[Any], Any]) -> None:
+    assert_same_as_torch(case, torch)
 
 
 def data_of_an_inference_tensor(lib: Any) -> Any:
@@ -507,16 +572,6 @@ def data_of_an_inference_tensor(lib: Any) -> Any:
     return data.is_inference(), data._version, data.requires_grad_()
 
 
-def second_backward_through_a_node_that_needs_nothing(lib: Any) -> Any:
-    a = lib.tensor([[1.0, 2.0]], requires_grad=True)
-    with lib.no_grad():
-        view = a.t()
-    loss = (view * view).sum()
-    loss.backward()
-    loss.backward()
-    return a.grad
-
-
 def sum_of_an_inference_tensor(lib: Any) -> Any:
     with lib.inference_mode():
         z = lib.tensor([1.0, 2.0]) * 2
@@ -524,33 +579,9 @@ def sum_of_an_inference_tensor(lib: Any) -> Any:
 
 
 @pytest.mark.parametrize("case", [
-    pytest.param(promoted_operand_changed_in_place, marks=pytest.mark.xfail(strict=True, reason=(
-        "ops/operands.py casts a float operand of the other float dtype with a recorded copy "
-        "(ToCopyBackward0) and saves the copy: PyTorch computes in the promoted dtype inside "
-        "the op and saves the operand itself. The forward hot path (helper forward's)"))),
-    pytest.param(promoted_operand_in_the_graph, marks=pytest.mark.xfail(strict=True, reason=(
-        "the same recorded copy: next_functions and diagrams show a ToCopyBackward0"))),
-    pytest.param(promoted_operand_no_longer_requiring_grad, marks=pytest.mark.xfail(
-        strict=True, reason="the same recorded copy keeps the operand's requires_grad of the "
-                            "time: the second-order gradient has a grad_fn PyTorch's has not")),
-    pytest.param(inference_tensor_times_a_no_grad_view, marks=pytest.mark.xfail(strict=True,
-        reason="PyTorch saves the inference tensor when the other operand is a view made "
-               "with grad mode off; minigrad refuses")),
-    pytest.param(no_grad_view_of_a_changed_base, marks=pytest.mark.xfail(strict=True, reason=(
-        "a view made with grad mode off is not marked Invalid when its base changes in place "
-        "(the no_grad in-place path in _inplace.py, helper update's)"))),
-    pytest.param(view_rebuilt_after_a_no_grad_change, marks=pytest.mark.xfail(strict=True,
-        reason="an in-place change with grad mode off does not rebuild the base's views' "
-               "grad_fn as AsStridedBackward0 (the gradient is the same)")),
-    pytest.param(in_place_on_a_0_dim_base_with_a_view, marks=pytest.mark.xfail(strict=True,
-        reason="a crash: _inplace._refresh_views unravels the view's positions in a 0-d base "
-               "(numpy: multiple indices are not supported for 0d arrays)")),
     pytest.param(data_of_an_inference_tensor, marks=pytest.mark.xfail(strict=True, reason=(
         "Tensor.data drops the inference kind (PyTorch keeps it, with a version counter of "
         "its own)"))),
-    pytest.param(second_backward_through_a_node_that_needs_nothing, marks=pytest.mark.xfail(
-        strict=True, reason="a node none of whose inputs takes a gradient still runs its "
-                            "formula, which reads the saved tensors (the engine's plain path)")),
     pytest.param(sum_of_an_inference_tensor, marks=pytest.mark.xfail(strict=True, reason=(
         "versions of tensors made from an inference tensor outside inference mode"))),
 ], ids=lambda case: case.__name__)

@@ -14,7 +14,7 @@ import numpy as np
 
 from ...autograd.function import Function
 from ...creation import full, tensor
-from ...tensor import Tensor
+from ...tensor import Tensor, tensor_of
 
 
 def pad_sequence(sequences: Sequence[Tensor], batch_first: bool = False,
@@ -64,7 +64,7 @@ class PackPaddedSequence(Function):
     @staticmethod
     def forward(ctx, padded, batch_sizes):
         ctx.shape, ctx.batch_sizes = padded.shape, batch_sizes
-        return Tensor(np.concatenate([padded._data[t, :n] for t, n in enumerate(batch_sizes)]))
+        return tensor_of(np.concatenate([padded._data[t, :n] for t, n in enumerate(batch_sizes)]))
 
     @staticmethod
     def backward(ctx, grad):
@@ -73,7 +73,7 @@ class PackPaddedSequence(Function):
         for t, n in enumerate(ctx.batch_sizes):
             out[t, :n] = grad._data[offset:offset + n]
             offset += n
-        return Tensor(out), None
+        return tensor_of(out), None
 
 
 def pack_padded_sequence(input: Tensor, lengths: Any, batch_first: bool = False,  # noqa: A002

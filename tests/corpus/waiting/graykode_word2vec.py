@@ -5,12 +5,10 @@
 #   comes from a set of strings, fixed by the runner's PYTHONHASHSEED=0; matplotlib is not
 #   imported and the scatter plot of the embeddings is left out: the coordinates it would plot
 #   are printed instead.
-# Waits because: `torch.Tensor(input_batch)` of a list of numpy arrays warns on PyTorch
-#   ("Creating a tensor from a list of numpy.ndarrays is extremely slow...", as torch.tensor
-#   does, though torch.FloatTensor does not) and not on minigrad, whose legacy constructor is
-#   Tensor.__init__ itself (the forward path's); and the embeddings it prints in full after 5000
-#   Adam steps differ in their last float32 digits (the products of one-hot rows by the weight,
-#   MKL's order), as FLOAT_ORDER's programs do.
+# Waits because: the embeddings it prints in full after 5000 Adam steps differ in their last
+#   float32 digits (the products of one-hot rows by the weight, MKL's order), as FLOAT_ORDER's
+#   programs do. (`torch.Tensor(input_batch)` of a list of numpy arrays warns as PyTorch's does
+#   since the legacy constructor became a path of its own, tensor.legacy_new.)
 import numpy as np
 import torch
 import torch.nn as nn

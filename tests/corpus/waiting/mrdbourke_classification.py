@@ -13,9 +13,8 @@
 # Waiting: the L1Loss regression (model_2, lr 0.1) steps by the sign of each residual, and the
 #   weight gradients of its first layer (`X.T @ grad` over 80 rows, MKL's blocked order) are an
 #   ulp off PyTorch's from the first step, which its oscillation grows into other losses by
-#   epoch 100 (0.09171 against 0.09309); and the untrained BlobModel's logits are an ulp off
-#   (the same products), so the sum of one row's softmax is 1.0 where PyTorch's is 0.99999994,
-#   printed `tensor(1.)` against `tensor(1.0000)`. The classification loops match.
+#   epoch 100 (0.09171 against 0.09309). The classification loops match, and since softmax
+#   took PyTorch's steps (fidelity/softmax.py) so does the untrained BlobModel's softmax row sum.
 import numpy as np
 
 

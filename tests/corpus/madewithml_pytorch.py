@@ -4,11 +4,6 @@
 #   indexing with LongTensors, `cat`, and the gradient of a mean)
 # Edits: none (the notebook seeds numpy and torch; the uninitialised `torch.Tensor(3, 4)` is
 #   only asked its type).
-# Waits because: `torch.Tensor(np.random.rand(2, 3))` is float32 on PyTorch (the legacy
-#   constructor always makes the default float type, whatever the array's dtype) and float64 on
-#   minigrad, whose Tensor(...) keeps an array's dtype: every result minigrad makes is built by
-#   `Tensor(array)`, so the public call cannot be told apart inside Tensor.__init__ (the forward
-#   path's) without a constructor of its own for results.
 import numpy as np
 import torch
 

@@ -3,11 +3,9 @@
 #   "torch.nn" shows it; the loss modules' other examples are
 #   tests/corpus/pytorch_nn_loss_examples.py.
 # Edits: each `>>> expression` whose value the docstring shows is printed.
-# Waits because: `target_new.sum(axis=1)` of a softmax prints tensor([1.0000, 1.0000, 1.0000]) on
-#   PyTorch and tensor([1., 1., 1.]) on minigrad: PyTorch's float32 softmax differs from
-#   minigrad's in an ulp or two (its vectorised exp), and it sums along a dimension in another
-#   order (((r0 + r1) + (r2 + r3)) + r4 for five values), so its third row sums to 1.0000001
-#   where minigrad's sums to 1 (the README's "sums along one dimension").
+# Waited until minigrad's float32 softmax took PyTorch's kernel's steps (fidelity/softmax.py):
+#   `target_new.sum(axis=1)` prints tensor([1.0000, 1.0000, 1.0000]) on PyTorch, one row's
+#   softmax summing to 1.0000001.
 import torch
 import torch.nn as nn
 

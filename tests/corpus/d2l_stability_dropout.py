@@ -5,11 +5,9 @@
 # Edits: the cells that run without the d2l package's training framework and FashionMNIST (the
 #   Trainer cells of 5.6 are left out); where 5.4 plots the sigmoid and its gradient, both are
 #   printed; torch.manual_seed(0) added (the book is unseeded).
-# Waiting: the sigmoid's float32 values differ from PyTorch's in the last bit for 32 of the 160
-#   inputs (minigrad computes 1 / (1 + exp(-x)) with numpy's float32 exp; PyTorch's vectorised
-#   kernel with its own exp), and numpy prints the whole array with one more digit when any
-#   value needs it, so every line differs. With the correctly rounded exp of
-#   minigrad/fidelity/vector_math.py, 6 would still differ. The matrix product and dropout match.
+# Waited until minigrad's float32 sigmoid took PyTorch's vectorised exp (SLEEF's,
+#   fidelity.vector_math.sleef_expf): numpy prints the whole array with one more digit when any
+#   value needs it, so one last-bit difference among the 160 sigmoids changed every line.
 import torch
 
 torch.manual_seed(0)
