@@ -532,7 +532,9 @@ def _connect(node: BackwardFunction, args: tuple, outs: tuple) -> None:
                                                 if isinstance(a, Tensor)
                                                 or (a is None and i in optional)]))
         node._num_args = len(args)
-    node.needs_input_grad = _shared(node.needs_input_grad)
+    # (_FLAGS, not _shared's table: there (0, 1), a node's tensor positions, equals (False,
+    # True), and a learner's backward would read the numbers)
+    node.needs_input_grad = _FLAGS.setdefault(node.needs_input_grad, node.needs_input_grad)
     node._next_functions = tuple(edges)  # what Node.next_functions returns
     if (edges and edges[0] is _NO_EDGE and edges.count(_NO_EDGE) == len(edges)
             and not node._forward_cls._is_custom):  # (a learner's backward always runs)
