@@ -16,7 +16,7 @@ from .autograd.anomaly import (is_anomaly_check_nan_enabled, is_anomaly_enabled,
                                set_anomaly_enabled)
 from ._dtype import (Size, bool, dtype, float16, float32, float64, get_default_dtype,  # noqa: A004
                      int8, int16, int32, int64, set_default_dtype, uint8)
-from ._dtype import double, float, half, int, long  # noqa: A004, F401 - PyTorch's aliases
+from ._dtype import double, float, half, int, long, short  # noqa: A004, F401 - PyTorch's aliases
 from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
                          no_grad, set_grad_enabled)
 from ._printing import get_printoptions, set_printoptions

@@ -123,6 +123,7 @@ float = float32  # noqa: A001 - PyTorch's aliases
 double = float64
 half = float16
 long = int64
+short = int16
 int = int32  # noqa: A001
 
 

@@ -15,9 +15,14 @@ class GradcheckError(RuntimeError):
 
 
 def gradcheck(func: Callable[..., Any], inputs: Any, *, eps: float = 1e-6, atol: float = 1e-5,
-              rtol: float = 1e-3, raise_exception: bool = True) -> bool:
+              rtol: float = 1e-3, raise_exception: bool = True, fast_mode: bool = False) -> bool:
     """True when, for every input that requires grad, the Jacobian that backward computes
-    matches the central-difference one, (f(x + eps) - f(x - eps)) / 2 eps, column by column."""
+    matches the central-difference one, (f(x + eps) - f(x - eps)) / 2 eps, column by column
+    (PyTorch's default, slow mode: `fast_mode=False`)."""
+    if fast_mode:
+        raise NotImplementedError("minigrad is a subset of PyTorch: gradcheck's fast_mode=True "
+                                  "(a check of random projections of the Jacobian) is not "
+                                  "implemented; the default full check is")
     inputs = inputs if isinstance(inputs, tuple) else (inputs,)
     wrt = [t for t in inputs if isinstance(t, Tensor) and t.requires_grad]
     for index, t in enumerate(inputs):

@@ -78,6 +78,7 @@ class TypedStorage:
             _warned = True
         root = _root(t._data)
         self._values = root.reshape(-1, order="A") if root.flags.forc else root.reshape(-1)
+        self._root = root
         self.dtype, self.device = t.dtype, t.device
 
     def __len__(self) -> int:
@@ -88,6 +89,14 @@ class TypedStorage:
 
     def __getitem__(self, i: int) -> Any:
         return self._values[i].item()
+
+    def __setitem__(self, i: Any, value: Any) -> None:
+        """Writes into the memory every tensor on this storage reads (Deep Learning with
+        PyTorch's `points.storage()[0] = 2.0`); as in PyTorch, no tensor's version changes."""
+        if not np.shares_memory(self._values, self._root):
+            raise NotImplementedError("minigrad is a subset of PyTorch: writing into the "
+                                      "storage of a tensor laid out in no memory order")
+        self._values[i] = value.item() if hasattr(value, "item") else value
 
     def tolist(self) -> list:
         return self._values.tolist()

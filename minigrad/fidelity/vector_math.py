@@ -24,7 +24,6 @@ from typing import Callable
 
 import numpy as np
 
-from .avx_mathfun import fma
 from .ranges import fma64
 
 f32 = np.float32
@@ -77,17 +76,20 @@ _EXP_POLY = [f32(c) for c in (0.000198527617612853646278381, 0.00139304355252534
 
 
 def sleef_expf(d: np.ndarray) -> np.ndarray:
-    """exp of float32 `d` as SLEEF's Sleef_expf8_u10, PyTorch's `Vectorized<float>::exp()`."""
+    """exp of float32 `d` as SLEEF's Sleef_expf8_u10, PyTorch's `Vectorized<float>::exp()`.
+    Each multiply-add is an FMA, computed as `fma` does (a float32 product is exact in float64,
+    the sum rounds to float32), written out on float64 arrays to keep numpy calls few."""
     d = np.asarray(d, f32)
-    with np.errstate(invalid="ignore", over="ignore"):
-        q = np.rint(np.clip(np.nan_to_num(d * _R_LN2), -200, 200)).astype(np.int32)
-        qf = q.astype(f32)
-        s = fma(qf, -_L2U, d)
-        s = fma(qf, -_L2L, s)
-        u = np.full_like(d, _EXP_POLY[0])
+    with np.errstate(all="ignore"):  # nan and the infinities: masked or carried through below
+        q = np.rint(np.clip(d * _R_LN2, -200, 200)).astype(np.int32)
+        q64, d64 = q.astype(np.float64), d.astype(np.float64)
+        s = (q64 * -np.float64(_L2U) + d64).astype(f32).astype(np.float64)
+        s = (q64 * -np.float64(_L2L) + s).astype(f32).astype(np.float64)
+        u = np.float64(_EXP_POLY[0])
         for c in _EXP_POLY[1:]:
-            u = fma(u, s, c)
-        u = f32(1) + fma(s * s, u, s)
+            u = (u * s + np.float64(c)).astype(f32).astype(np.float64)
+        square = (s * s).astype(f32).astype(np.float64)
+        u = f32(1) + (square * u + s).astype(f32)
         half = q >> 1  # 2**q as two factors, as SLEEF's vldexp2 (neither overflows alone)
         u = u * np.ldexp(f32(1), half).astype(f32) * np.ldexp(f32(1), q - half).astype(f32)
     u = np.where(d < -104, f32(0), u)

@@ -286,6 +286,20 @@ def test_gradcheck_warns_on_float32_inputs_as_pytorch_does(torch):
     assert messages(mg) and "Input #1" in messages(mg)[0]
 
 
+def test_gradcheck_takes_fast_mode_false_and_refuses_fast_mode_true(torch):
+    """The conv-bn tutorial asks for `fast_mode=False` (the full check, the default) by name;
+    fast mode's random projections are not minigrad's: asked for, a clear refusal, never
+    another check under its name."""
+    def verdict(lib):
+        x = lib.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=lib.float64, requires_grad=True)
+        return lib.autograd.gradcheck(lambda t: (t * t).sum(1), (x,), fast_mode=False)
+
+    assert verdict(mg) is verdict(torch) is True
+    x = mg.tensor([1.0], dtype=mg.float64, requires_grad=True)
+    with pytest.raises(NotImplementedError, match="fast_mode=True"):
+        mg.autograd.gradcheck(lambda t: t * 2, (x,), fast_mode=True)
+
+
 REDUCTIONS = {"sum(1)": lambda x: x.sum(1), "sum((0, 2))": lambda x: x.sum((0, 2)),
               "std(1)": lambda x: x.std(1), "norm(dim=1)": lambda x: x.norm(dim=1),
               "logsumexp(2)": lambda x: x.logsumexp(2), "prod(1)": lambda x: x.prod(1),

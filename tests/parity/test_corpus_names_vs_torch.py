@@ -1,7 +1,9 @@
-"""torch.linalg.lstsq (dataflowr's linear regression solves its normal equations with it): the
-solution as PyTorch's to float32 rounding, the rank, and the printed result's form."""
+"""Names that tutorial programs of the corpus called and minigrad lacked, each against PyTorch:
+torch.linalg.lstsq (dataflowr's linear regression), a write into `tensor.storage()` and
+`torch.short` (Deep Learning with PyTorch's chapter 3)."""
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -29,3 +31,21 @@ def test_lstsq_prints_as_torch(torch: Any) -> None:
     a, b = np.eye(3, dtype=np.float32)[:, :2] * 2, np.ones((3, 1), np.float32)
     ours, theirs = (repr(lib.linalg.lstsq(lib.tensor(a), lib.tensor(b))) for lib in (minigrad, torch))
     assert ours == theirs
+
+
+def test_a_write_into_the_storage_shows_in_the_tensor_and_its_views(torch: Any) -> None:
+    def run(lib):
+        points = lib.tensor([[4.0, 1.0], [5.0, 3.0], [2.0, 1.0]])
+        row = points[1]
+        points.storage()[2] = 7.0
+        points.t().storage()[0] = lib.tensor(2.0)
+        return points.tolist(), row.tolist(), points._version, points.storage()[2]
+
+    with warnings.catch_warnings():  # TypedStorage's deprecation, warned once per process
+        warnings.simplefilter("ignore")
+        assert run(minigrad) == run(torch) == ([[2.0, 1.0], [7.0, 3.0], [2.0, 1.0]], [7.0, 3.0], 0, 7.0)
+
+
+def test_short_is_int16(torch: Any) -> None:
+    assert (minigrad.short, str(minigrad.ones(2).to(dtype=minigrad.short).dtype)) == (
+        minigrad.int16, str(torch.ones(2).to(dtype=torch.short).dtype))
