@@ -1,10 +1,11 @@
 """What the features a step does not use cost it: version counters of saved tensors, tensor and
 node hooks, post-accumulate-grad hooks, retain_grad, anomaly mode, the step-by-step observers,
-custom Functions' dirty and returned inputs, and the operators' refusal of a numpy array
-operand. A copy of minigrad is made with their checks taken out (the code that runs when they
-are unused: one `if` each, and the version stamps), and timed against the tree as it is, in
-paired rounds (paired.py); the copy's gain is what those checks cost. Issue 34's target: under
-2%. With --each, each feature's checks are also taken out alone, to see which costs what.
+custom Functions' dirty and returned inputs, the views of a tensor that an update changes, and
+the operators' refusal of a numpy array operand. A copy of minigrad is made with their checks
+taken out (the code that runs when they are unused: one `if` each, and the version stamps),
+and timed against the tree as it is, in paired rounds (paired.py); the copy's gain is what
+those checks cost. Issue 34's target: under 2%. With --each, each feature's checks are also
+taken out alone, to see which costs what.
 With --bytecodes, Python bytecodes executed per step are counted instead of timed: the same
 count on every run and machine, where paired rounds of a shared machine spread by more than
 2%. A count is not a time (a call costs more than an attribute test, numpy's work is not
@@ -89,6 +90,9 @@ CUTS = [
     ("versions", "autograd/graph.py",  # ... nor when a formula on arrays reads what was saved
      "        counter = tensor._counter\n"
      "        if (counter is None or counter.value == self.version) and (\n", "        if (\n"),
+    ("views", "_inplace.py",  # the update's refresh of views of a tensor it changed
+     "    if t._views is not None or t._base is not None:  # (a weight with views made earlier)\n"
+     "        views_read_again(t)\n", ""),
     ("arrays", "_tensor_ops.py", "\n_operators()\n", "\n"),  # the operators' test for an array
     ("arrays", "_tensor_ops.py",  # (in the body of + - * / and their reflections)
      "        if not isinstance(other, _OPERANDS):  # an array: numpy's turn\n"

@@ -49,6 +49,14 @@ class _VersionCounter:
         self.value = 0
 
 
+class _InferenceVersionCounter(_VersionCounter):
+    """The counter of an inference tensor's `.data` or `detach()` (and of their views): an
+    inference tensor counts no versions, but PyTorch gives these one of their own, so they
+    count their changes, and may be changed in place outside inference mode."""
+
+    __slots__ = ()
+
+
 class _TensorType(type):
     """Tensor's metaclass: `tensor_of(...)` in a program is PyTorch's legacy constructor
     (`legacy_new`), while minigrad's own code makes each result with `tensor_of(array)`, the
@@ -253,6 +261,8 @@ class Tensor(metaclass=_TensorType):
     @property
     def data(self) -> Tensor:
         out = tensor_of(self._data)  # shares the values but not the version counter, as in PyTorch
+        if self._is_inference:  # still an inference tensor, with a counter of its own
+            out._is_inference, out._counter = True, _InferenceVersionCounter()
         return out
 
     @data.setter
@@ -288,12 +298,13 @@ class Tensor(metaclass=_TensorType):
 
     @property
     def _version(self) -> int:
-        if self._is_inference:
+        if self._is_inference and type(self._counter) is not _InferenceVersionCounter:
             raise RuntimeError("Inference tensors do not track version counter.")
         return 0 if self._counter is None else self._counter.value
 
     def _bump_version(self) -> None:
-        if self._is_inference and not _grad_mode.state.inference:  # it has no version to count
+        if (self._is_inference and not _grad_mode.state.inference
+                and type(self._counter) is not _InferenceVersionCounter):  # no version to count
             raise RuntimeError(ERR_INFERENCE_IN_PLACE)
         counter = self._counter
         if counter is None:  # (the property _version_counter, without its call)
@@ -313,9 +324,10 @@ class Tensor(metaclass=_TensorType):
         if self._custom_function_view:  # and so is one of a custom Function's
             out.__class__ = type(self)  # autograd/custom_view.py
             out._custom_view_version = self._version
-        out._version_counter = self._version_counter
-        if out._is_inference is not self._is_inference:  # the same memory: the same kind
-            out._is_inference = self._is_inference
+        if not (self._is_inference and type(self._counter) is _InferenceVersionCounter):
+            out._version_counter = self._version_counter  # (a view of an inference tensor's
+        if out._is_inference is not self._is_inference:  # `.data` counts none, as PyTorch's)
+            out._is_inference = self._is_inference  # the same memory: the same kind
         out._base = self._base if self._base is not None else self
         if self._made_in_no_grad:  # a view of such a view is refused in-place changes too
             out._made_in_no_grad = self._made_in_no_grad
@@ -331,9 +343,12 @@ class Tensor(metaclass=_TensorType):
 
     def _alias(self) -> Tensor:
         out = tensor_of(self._data)
-        out._counter = self._version_counter
         if out._is_inference is not self._is_inference:  # the same memory: the same kind
             out._is_inference = self._is_inference
+        if self._is_inference and type(self._counter) is not _InferenceVersionCounter:
+            out._counter = _InferenceVersionCounter()  # (an inference tensor has none to share)
+        else:
+            out._counter = self._version_counter
         return out
 
     # ---- what a tensor is -------------------------------------------------------------------

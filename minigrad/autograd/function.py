@@ -374,8 +374,7 @@ def _apply_promoted(cls: type, args: tuple) -> Any:
     and each gradient is cast back to its operand's dtype by the engine. The node's backward
     runs on tensors (as under saved_tensors_hooks): its operations promote the saved operands
     as PyTorch's formulas do, where a formula on arrays would compute in their own dtypes."""
-    inputs = tuple([a._promoted_from if isinstance(a, Tensor) and a._promoted_from is not None
-                    else a for a in args])
+    inputs = _as_given(args)
     needs = tuple([isinstance(a, Tensor) and a.requires_grad for a in inputs])
     if True not in needs:
         return _compute(cls, args)
@@ -393,10 +392,15 @@ def _apply_promoted(cls: type, args: tuple) -> Any:
     for tensor in node._dirty:
         tensor._bump_version()
     if node._to_save is not None:
-        node._to_save = tuple([t._promoted_from if isinstance(t, Tensor) and
-                               t._promoted_from is not None else t for t in node._to_save])
+        node._to_save = _as_given(node._to_save)
     _connect(node, inputs, out if isinstance(out, tuple) else (out,))
     return out
+
+
+def _as_given(values: tuple) -> tuple:
+    """Each promoted operand among `values` as the tensor the op was given."""
+    return tuple([v._promoted_from if isinstance(v, Tensor) and v._promoted_from is not None
+                  else v for v in values])
 
 
 def _compute(cls: type, args: tuple) -> Any:
@@ -528,7 +532,9 @@ def _connect(node: BackwardFunction, args: tuple, outs: tuple) -> None:
                                                 if isinstance(a, Tensor)
                                                 or (a is None and i in optional)]))
         node._num_args = len(args)
-    node.needs_input_grad = _shared(node.needs_input_grad)
+    # (_FLAGS, not _shared's table: there (0, 1), a node's tensor positions, equals (False,
+    # True), and a learner's backward would read the numbers)
+    node.needs_input_grad = _FLAGS.setdefault(node.needs_input_grad, node.needs_input_grad)
     node._next_functions = tuple(edges)  # what Node.next_functions returns
     if (edges and edges[0] is _NO_EDGE and edges.count(_NO_EDGE) == len(edges)
             and not node._forward_cls._is_custom):  # (a learner's backward always runs)

@@ -119,11 +119,11 @@ class SavedOutput(SavedTensor):
     on arrays reads `data` (what that earns: benchmarks/op_path.md, "what a node saves").
 
     The version counter is the output's, as for any saved tensor: none until one is needed
-    (`counter` None: version 0). The output makes it when it is changed in place or shares it
-    with a view or an alias, and hands it here (`Tensor._version_counter`), before it ever
-    belongs to another node; a read that gives the values out as a tensor makes it here
-    (`shared_counter`), on the output too while it lives. Most outputs never get one: relu's
-    in a training step."""
+    (`counter` None: version 0). The output makes it when it is changed in place or shares
+    it with a view or an alias, and hands it here (`Tensor._hand_counter_to_node`), before
+    it ever belongs to another node; a read that gives the values out as a tensor makes it
+    here (`shared_counter`), on the output too while it lives. Most outputs never get one:
+    relu's in a training step."""
 
     __slots__ = ("data", "counter", "output")
     is_own_output = True
@@ -143,7 +143,7 @@ class SavedOutput(SavedTensor):
     def shared_counter(self) -> Any:
         """The output's version counter, made now if neither has one yet."""
         if self.counter is None:
-            output = self.output()  # alive, its new counter comes here (Tensor._version_counter)
+            output = self.output()  # alive, it makes the counter and hands it here
             self.counter = _VersionCounter() if output is None else output._version_counter
         return self.counter
 

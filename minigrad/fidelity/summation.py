@@ -80,10 +80,12 @@ def _summed_in_torchs_order(data: np.ndarray, dims: Any) -> np.ndarray | None:
         return _matrix_view_summed(data, dims) if data.ndim == 2 else None
     if data.ndim == 2 and (dims == (0,) or dims == (1,)) and 1 not in data.shape[dims[0]:][:1]:
         # (the common sums of a matrix, a bias's gradient among them, without the steps below)
-        if dims == (0,) and data.shape[0] < _SHORT_ROWS:  # (n < GRAIN_SIZE: one thread)
+        if dims == (0,) and data.shape[0] < _ILP * _SHORT_ROWS:  # (n < GRAIN_SIZE: one thread)
             if data.shape[1] == 1:  # a column, summed as a whole tensor is (`_total`)
                 return np.asarray(_total(data)).reshape(1)
-            return _down_short_columns(data)
+            summed = _down_short_columns(data)
+            if summed is not None:
+                return summed
         outer, rows, inner = (1, *data.shape) if dims == (0,) else (*data.shape, 1)
     else:
         summed = set(range(data.ndim)) if dims is None else {d % data.ndim for d in dims}
@@ -113,24 +115,28 @@ def _summed_in_torchs_order(data: np.ndarray, dims: Any) -> np.ndarray | None:
     return np.concatenate((blocks, _row_sum(columns[:, :, cascaded:])), axis=1).reshape(-1)
 
 
-# Below this many rows a matrix's sum over its rows (a bias's gradient, at the sizes of a
-# training step) is `_down_short_columns`: every cascade in it climbs one level at most.
+# A cascade of fewer rows than this climbs one level at most (`_one_level`): a matrix's sum
+# over fewer rows (4 times as many where ATen takes them 4 at a time), a bias's gradient at the
+# sizes of a training step, is `_down_short_columns`.
 _SHORT_ROWS = 256
 
 
-def _down_short_columns(data: np.ndarray) -> np.ndarray:
-    """`_summed_in_torchs_order` of an (n, k) matrix over its rows, k >= 2 and n < 256, in as
-    few numpy calls as ATen's order allows (the general steps cost 3x numpy's own sum here).
+def _down_short_columns(data: np.ndarray) -> np.ndarray | None:
+    """`_summed_in_torchs_order` of an (n, k) matrix over its rows, k >= 2 and n < 1024, in as
+    few numpy calls as ATen's order allows (the general steps cost 3x numpy's own sum here), or
+    None where a cascade would climb a second level (columns in blocks, 256 rows or more).
     ATen's vectorized (or scalar) outer sum takes the columns in blocks of 4 vectors (4 columns
     when there are fewer than a vector's) down the rows by `_one_level`, the rest by `row_sum`:
     the rows taken 4 at a time by `_one_level`, the rows left over added to the first of the 4,
-    then the other 3. Each numpy reduction here starts from its first row, where ATen starts from
-    0: that changes only the sign of a zero along the way, and the last addition, from 0,
-    settles it (ATen's sums are never -0.0). Under 4 rows, or with only whole blocks under 16
-    rows, that order is numpy's own sum from 0: one call."""
+    then the other 3. Whether a numpy reduction starts from 0, as ATen's accumulators do (numpy
+    2 does), or from its first row changes only the sign of a zero along the way, and the last
+    addition, to 0, settles it (ATen's sums are never -0.0). Under 4 rows, or with only whole
+    blocks under 16 rows, that order is numpy's own sum from 0: one call."""
     n, k = data.shape
     block = _ILP * _LANES[data.dtype] if k >= _LANES[data.dtype] else _ILP
     cascaded = k - k % block
+    if cascaded and n >= _SHORT_ROWS:
+        return None
     if n < _ILP or (cascaded == k and n < 1 << _SHORTEST_LEVEL_POWER):
         return np.add.reduce(data, axis=0, initial=0)
     if cascaded == k:
@@ -140,16 +146,20 @@ def _down_short_columns(data: np.ndarray) -> np.ndarray:
     partial = _one_level(rest[:n_ilp * _ILP].reshape(n_ilp, _ILP * width)).reshape(_ILP, width)
     if n_ilp * _ILP != n:  # the rows left over, into the first accumulator
         partial = np.concatenate((partial[:1], rest[n_ilp * _ILP:], partial[1:]))
-    row_sums = _in_order(partial, initial=0)
+    if width > 1:  # (numpy adds rows of 2 or more values in order)
+        row_sums = np.add.reduce(partial, axis=0, initial=0)
+    else:
+        row_sums = _in_order(partial, initial=0)
     if not cascaded:
         return row_sums
     return np.concatenate((_one_level(data[:, :cascaded]) + data.dtype.type(0), row_sums))
 
 
 def _one_level(rows: np.ndarray) -> np.ndarray:
-    """`_cascade` of fewer than 256 rows of 2 or more columns (one level climbed at most), from
-    the first row: the whole blocks of 16 rows each summed, those sums added in turn, and the
-    rows after the last block added on their own, before their sum is added to the blocks'."""
+    """`_cascade` of fewer than 256 rows of 2 or more columns (one level climbed at most), but
+    for the sign of a zero (see `_down_short_columns`): the whole blocks of 16 rows each
+    summed, those sums added in turn, and the rows after the last block added on their own,
+    before their sum is added to the blocks'."""
     step = 1 << _SHORTEST_LEVEL_POWER
     n_blocks = rows.shape[0] // step
     if not n_blocks:
@@ -169,9 +179,14 @@ def _matrix_view_summed(data: np.ndarray, dims: Any) -> np.ndarray | None:
     that of a contiguous matrix: a transpose (TensorIterator walks memory in order, so the sum
     is the contiguous one's over the other dimension, or over both), or rows that are apart
     (columns sliced: ATen reads only the strides, so a sum over one dimension is the copy's; a
-    whole sum adds the rows' totals into 0 one by one, as `_apart_summed` does). Other layouts
-    (steps between elements, negative strides) keep numpy's order."""
+    whole sum adds the rows' totals into 0 one by one, as `_apart_summed` does), or a column
+    whose values are apart (a vector with a step: ATen's scalar `row_sum`). Other layouts
+    (steps between a row's elements, negative strides) keep numpy's order."""
     item = data.dtype.itemsize
+    if data.shape[1] == 1 and data.strides[0] > 0:  # a column with its values apart: a vector
+        if dims is not None and {d % 2 for d in dims} == {1}:  # (nothing summed but a 1)
+            return (data + data.dtype.type(0)).reshape(-1)
+        return _row_sum(data) if data.shape[0] <= GRAIN_SIZE else None  # (ATen's scalar sum)
     if data.flags.f_contiguous:
         swapped = None if dims is None else tuple(1 - d % 2 for d in dims)
         return _summed_in_torchs_order(data.T, swapped)

@@ -9,6 +9,7 @@ from .conv_transpose import ConvTranspose1d, ConvTranspose2d
 from .dropout import Dropout, Dropout1d, Dropout2d
 from .embedding import Embedding
 from .layers import CrossEntropyLoss, LeakyReLU, Linear, MSELoss, PReLU, ReLU, Sigmoid, Tanh
+from .linear_cross_entropy_loss import LinearCrossEntropyLoss
 from .lazy import (LazyBatchNorm1d, LazyBatchNorm2d, LazyConv1d, LazyConv2d, LazyLinear,
                    UninitializedParameter)
 from .margin_losses import (CTCLoss, GaussianNLLLoss, HingeEmbeddingLoss, MarginRankingLoss,
@@ -83,6 +84,7 @@ __all__ = [
            "LazyConv2d",
            "LazyLinear",
            "LeakyReLU",
+           "LinearCrossEntropyLoss",
            "Linear",
            "LogSigmoid",
            "LogSoftmax",

@@ -7,6 +7,7 @@ PyTorch's grad_fn names (AddmmBackward0, LeakyReluBackward0, LogSoftmaxBackward0
 NllLossBackward0, MseLossBackward0, ConvolutionBackward0, MaxPool2DWithIndicesBackward0, ...)."""
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
@@ -82,6 +83,7 @@ __all__ = [
     "layer_norm",
     "leaky_relu",
     "linear",
+    "linear_cross_entropy",
     "log_softmax",
     "logsigmoid",
     "margin_ranking_loss",
@@ -402,6 +404,53 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
                                        label_smoothing, class_dim)
     return nll_loss(log_softmax(input, class_dim), target, weight, ignore_index=ignore_index,
                     reduction=reduction)
+
+
+# PyTorch's chunked path (`options=`, which saves memory on a large vocabulary) is not in minigrad
+_ERR_LINEAR_CE_OPTIONS = ("linear_cross_entropy: minigrad has only PyTorch's reference path: "
+                          "pass options=None (LinearCrossEntropyOptions, the chunked path, is "
+                          "not in minigrad)")
+
+
+def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *,
+                         linear_bias: Tensor | None = None, weight: Tensor | None = None,
+                         reduction: str = "mean", ignore_index: int | None = None,
+                         label_smoothing: float = 0.0, options: None = None) -> Tensor:
+    """cross_entropy(linear(input, linear_weight, linear_bias), target, ...), as PyTorch's
+    reference path (options=None) computes it; a weight of shape (C, d1, ..., dK, in_features)
+    gives logits (N, C, d1, ..., dK), a K-dimensional loss."""
+    if options is not None:
+        raise NotImplementedError(_ERR_LINEAR_CE_OPTIONS)
+    if input.dim() < 1 or input.dim() > 2:
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.dim()}")
+    if linear_weight.dim() < 2:
+        raise RuntimeError("expected linear_weight with dimensionality at least 2, got "
+                           f"{linear_weight.dim()}")
+    batches, in_features = tuple(input.shape[:-1]), input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError("expected equal input and linear_weight last dimensions "
+                           f"(in_features), got {input.shape[-1]} and "
+                           f"{linear_weight.shape[-1]}, respectively")
+    classes, out_features = linear_weight.shape[0], tuple(linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != (classes, *out_features):
+        raise RuntimeError(f"expected linear_bias shape {(classes, *out_features)}, got "
+                           f"{tuple(linear_bias.shape)}")
+    if out_features and not batches:
+        raise RuntimeError(
+            f"K-dimensional loss defined by linear_weight shape {tuple(linear_weight.shape)} "
+            f"requires batched input, (N, {in_features}), got unbatched input with shape "
+            f"{tuple(input.shape)}")
+    logits_shape = (*batches, classes, *out_features)
+    if tuple(target.shape) == logits_shape and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains probabilities")
+    if out_features:
+        rows = math.prod(out_features, start=classes)
+        linear_weight = linear_weight.reshape((rows, in_features))
+        linear_bias = None if linear_bias is None else linear_bias.reshape(rows)
+    logits = linear(input, linear_weight, linear_bias).reshape(logits_shape)
+    return cross_entropy(logits, target, weight=weight, reduction=reduction,
+                         ignore_index=-100 if ignore_index is None else ignore_index,
+                         label_smoothing=label_smoothing)
 
 
 def _check_label_smoothing(label_smoothing: float) -> None:

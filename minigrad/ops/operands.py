@@ -91,9 +91,10 @@ def promoted(x: Tensor, dt: np.dtype) -> Tensor:
     inside the kernel, so the op's node links to x itself and saves x itself (its version is
     checked, its gradient cast back to its dtype by the engine), never a copy with a history of
     its own (ToCopyBackward0). `_promoted_from` tells Function.apply to do so
-    (function._apply_promoted)."""
+    (function._apply_promoted); promoted again (addcmul promotes its operands pair by pair), it
+    still names the tensor given."""
     values = tensor_of(x._data.astype(dt))
-    values._promoted_from = x
+    values._promoted_from = x if x._promoted_from is None else x._promoted_from
     return values
 
 

@@ -13,6 +13,7 @@ from .._dtype import result_type
 from ..autograd.function import Function
 from ..autograd.gradient_ops import Stack, sum_to, summed_to
 from ..tensor import Tensor, tensor_of
+from .operands import promoted
 
 
 def _view_of(data: np.ndarray, base: Tensor) -> Tensor:
@@ -347,8 +348,10 @@ def _dim_or_axis(dim: int | None, axis: int | None, name: str) -> int:
 
 
 def _common(tensors: Sequence[Tensor]) -> list[Tensor]:
+    """The tensors in the dtype cat and stack compute in: one of another dtype promoted inside
+    the op (its own history the node's edge, as in PyTorch), not by a recorded copy."""
     dt = result_type(*[t for t in tensors if t.ndim] or list(tensors))
-    return [t if t.dtype is dt else t.to(dt) for t in tensors]
+    return [t if t.dtype is dt else promoted(t, dt.numpy) for t in tensors]
 
 
 class Clone(Function):

@@ -361,11 +361,7 @@ class LogSoftmaxBackwardData(Function):
     def forward(ctx, grad, out, dim):
         ctx.dim = dim
         ctx.save_for_backward(grad, out)
-        # PyTorch's kernel adds a row up from its first element, not from sum's +0.0, so a row
-        # of -0.0 sums to -0.0 (and its gradient comes out +0.0)
-        g, total = grad._data, grad.sum(dim, keepdim=True)._data
-        all_minus_zero = np.all((g == 0) & np.signbit(g), axis=dim, keepdims=True)
-        return grad - out.exp() * tensor_of(np.where(all_minus_zero, g.dtype.type(-0.0), total))
+        return grad - out.exp() * _row_sum(grad, dim)
 
     @staticmethod
     def backward(ctx, gg):
@@ -403,7 +399,7 @@ class SoftmaxBackwardData(Function):
     def forward(ctx, grad, out, dim):
         ctx.dim = dim
         ctx.save_for_backward(grad, out)
-        return out * (grad - (grad * out).sum(dim, keepdim=True))
+        return out * (grad - _row_sum(grad * out, dim))
 
     @staticmethod
     def backward(ctx, gg):
@@ -412,6 +408,15 @@ class SoftmaxBackwardData(Function):
         return (SoftmaxBackwardData.apply(gg, out, dim) if need[0] else None,
                 grad * gg - (out * grad).sum(dim, keepdim=True) * gg
                 - grad * (out * gg).sum(dim, keepdim=True) if need[1] else None, None)
+
+
+def _row_sum(values: Tensor, dim: int) -> Tensor:
+    """`values.sum(dim, keepdim=True)` as the softmax backward kernels add a row up: from its
+    first element, not from sum's +0.0, so a row of -0.0 sums to -0.0 (and the gradient there
+    comes out +0.0, as PyTorch's)."""
+    data, total = values._data, values.sum(dim, keepdim=True)._data
+    all_minus_zero = np.all((data == 0) & np.signbit(data), axis=dim, keepdims=True)
+    return tensor_of(np.where(all_minus_zero, data.dtype.type(-0.0), total))
 
 
 def _saved_result(ctx, x: Tensor, values: np.ndarray, dim: int) -> Tensor:

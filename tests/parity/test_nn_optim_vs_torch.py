@@ -409,6 +409,23 @@ def test_nll_loss_gradient_bits_match_torch(torch, reduction, weighted, spatial)
     assert grads[0].tobytes() == grads[1].tobytes()
 
 
+
+# softmax's and log_softmax's backward kernels add a row up from its first element: a row of
+# -0.0 sums to -0.0 and its gradient comes out +0.0 (a sum from +0.0 would give -0.0). The
+# signs of the zeros only: other entries differ in last bits (Sleef's exp).
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+def test_softmax_backward_zero_signs_match_torch(torch, name):
+    grad = [[-0.0, -0.0, -0.0], [1.0, -0.0, 0.0], [0.0, -0.0, -0.0]]
+    grads = []
+    for lib in (mg, torch):
+        x = lib.tensor([[0.5, -1.0, 2.0], [1.0, 1.0, -3.0], [0.0, 2.0, 1.0]], requires_grad=True)
+        getattr(x, name)(1).backward(lib.tensor(grad))
+        grads.append(x.grad.numpy())
+    zeros = (grads[0] == 0) & (grads[1] == 0)
+    assert zeros.sum() >= 5
+    assert (np.signbit(grads[0][zeros]) == np.signbit(grads[1][zeros])).all()
+
+
 # ---- issue 31: layers, initialisers, hooks and schedulers by tutorial frequency -----------
 
 LAYERS = {  # name: (module maker, input maker, bit for bit)

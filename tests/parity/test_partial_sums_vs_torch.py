@@ -9,8 +9,8 @@ for a 0.0 is a difference.
 Known difference, not in these tables: a sum of a WHOLE tensor of more than 32768 elements,
 which PyTorch splits among its threads (its bits depend on their number), keeps numpy's order;
 so do integer sums (exact anyway) and non-contiguous arrays other than a matrix's transpose or
-a matrix's columns sliced out of a wider one (steps between elements, views of 3 or more
-dimensions)."""
+a matrix's columns sliced out of a wider one (steps between a row's elements, views of 3 or
+more dimensions)."""
 from __future__ import annotations
 
 from typing import Any
@@ -74,12 +74,12 @@ def test_a_bias_gradient_to_the_bit(torch: Any, seed: int) -> None:
     assert_same_as_torch(case, torch)
 
 
-
 @pytest.mark.parametrize("seed", range(6))
 def test_random_matrices_summed_to_the_bit(torch: Any, seed: int) -> None:
     """Random (n, k) matrices, n from 1 to 5000 (short ones often: a training step's batch)
     and k from 1 to 300, float32 and float64, in three layouts: C-contiguous, a transpose
-    (F-contiguous), and columns sliced out of a wider matrix (rows apart in memory). Summed
+    (F-contiguous), and columns sliced out of a wider matrix (rows apart in memory; one such
+    column is a vector with a step, which ATen sums by its scalar row_sum). Summed
     and averaged over dim 0 (keepdim too), dim 1, and whole (up to 32768 elements: a larger
     whole sum is split among PyTorch's threads, the known difference above)."""
     rng = np.random.default_rng([7, seed])
@@ -88,7 +88,7 @@ def test_random_matrices_summed_to_the_bit(torch: Any, seed: int) -> None:
         k = int(rng.integers(1, 301) if case_number % 3 else rng.integers(1, 40))
         k = max(1, min(k, 400_000 // n))
         dtype = ("float32", "float64")[case_number % 2]
-        layout = case_number % 3
+        layout = int(rng.integers(3))  # (drawn: not tied to the row and column ranges)
         data = _values(rng, ((n, k), (k, n), (n, k + 3))[layout], dtype)
 
         def case(lib: Any) -> WithArrays:
@@ -101,3 +101,25 @@ def test_random_matrices_summed_to_the_bit(torch: Any, seed: int) -> None:
             return WithArrays([s.shape for s in sums], tuple(_bits(s.numpy()) for s in sums))
 
         assert_same_as_torch(case, torch)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_short_matrices_over_rows_to_the_bit(torch: Any, dtype: str) -> None:
+    """Every row count where the order of a short sum over rows changes (under 4 rows, under
+    16, whole blocks of 16 and past them, up to 256 and past it, and 4 times those where ATen
+    takes the rows 4 at a time), against column counts around a vector's and a block's width;
+    some columns all -0.0 (PyTorch's sum is then +0.0)."""
+    rng = np.random.default_rng([11, len(dtype)])
+    matrices = []
+    for n in [*range(1, 40), 63, 64, 65, 100, 127, 128, 129, 200, 255, 256, 257, 511, 512, 513,
+              1000, 1023, 1024, 1025]:
+        for k in [2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 36, 40, 63, 64, 65, 100]:
+            values = _values(rng, (n, k), dtype)
+            values[:, rng.random(k) < 0.1] = -0.0
+            matrices.append(values)
+
+    def case(lib: Any) -> WithArrays:
+        sums = [lib.tensor(m).sum(0) for m in matrices]
+        return WithArrays(len(sums), tuple(_bits(s.numpy()) for s in sums))
+
+    assert_same_as_torch(case, torch)

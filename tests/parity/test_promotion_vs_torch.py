@@ -145,3 +145,21 @@ def test_saved_operand_reads_as_itself(torch: Any) -> None:
         node = (y * x).grad_fn
         return node._saved_other is x, node._saved_self is y, node._saved_other
     assert_same_as_torch(case, torch)
+
+
+@pytest.mark.parametrize("op", ["cat", "stack"])
+@pytest.mark.parametrize("changed", [None, 1])
+def test_cat_and_stack_promote_inside(torch: Any, op: str, changed: int | None) -> None:
+    """cat and stack of a float32 and a float64 tensor: float64, with each operand's own
+    history as its edge (a slice's SliceBackward0 too), no recorded copy."""
+    def case(lib: Any) -> Any:
+        a = lib.tensor([1 / 3, 2.0], requires_grad=True)
+        b = lib.tensor([0.1], dtype=lib.float64, requires_grad=True)
+        out = getattr(lib, op)([a[:1], b])
+        names = [type(n).__name__ for n, _ in out.grad_fn.next_functions]
+        if changed is not None:
+            with lib.no_grad():
+                b.mul_(2)
+        (out * out).sum().backward()
+        return WithArrays((out, names, a.grad, b.grad), (a.grad.numpy(), b.grad.numpy()))
+    assert_same_as_torch(case, torch)

@@ -7,3 +7,4 @@ from ..margin_losses import (  # noqa: F401
     CTCLoss, GaussianNLLLoss, HingeEmbeddingLoss, MarginRankingLoss, MultiLabelMarginLoss,
     MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss2d, PoissonNLLLoss, SoftMarginLoss,
     TripletMarginLoss, TripletMarginWithDistanceLoss)
+from ..linear_cross_entropy_loss import LinearCrossEntropyLoss  # noqa: F401
