@@ -529,9 +529,7 @@ def test_trace_gradient_zeros_are_positive(torch):
 FIRST_MADE = {"div": lambda L, x, y: x / y, "pow": lambda L, x, y: x ** y,
               "hypot": lambda L, x, y: L.hypot(x, y),  # (xlogy's: kl_div's names above)
               "atan2": lambda L, x, y: L.atan2(x, y),
-              # lesson 11 prints Mul's source: its order waits for the lesson's rebuild
-              "mul": pytest.param(lambda L, x, y: x * y, marks=pytest.mark.xfail(
-                  strict=True, reason="Mul.backward makes self's gradient first"))}
+              "mul": lambda L, x, y: x * y}
 
 
 def _made_first(lib: Any, f: Callable) -> str:
