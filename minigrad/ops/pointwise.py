@@ -90,8 +90,11 @@ class Mul(Function):
     @staticmethod
     def backward(ctx, grad):
         b, a = ctx.saved_tensors
-        return (grad * b if ctx.needs_input_grad[0] else None,
-                grad * a if ctx.needs_input_grad[1] else None)
+        # b's gradient first, as PyTorch makes it: under create_graph, the order nodes are made
+        # in is the order a second backward adds their terms in
+        grad_b = grad * a if ctx.needs_input_grad[1] else None
+        grad_a = grad * b if ctx.needs_input_grad[0] else None
+        return grad_a, grad_b
 
 
 def _mul_on_arrays(ctx, grad):

@@ -80,6 +80,12 @@ class UnsafeView(View):
         return tensor_of(a._data.reshape(shape))
 
 
+class ReshapeAlias(View):
+    """reshape of a tensor that is not contiguous but whose strides allow a view (a slice's
+    columns, say): PyTorch's reshape makes it with _reshape_alias, a node of its own name"""
+    node_name = "ReshapeAliasBackward0"
+
+
 def reshape(a: Tensor, shape: tuple) -> Tensor:
     """A view when the values' layout allows one, else a copy reshaped (as PyTorch does)."""
     if int(np.prod(shape)) == a.numel() and -1 not in shape:
@@ -87,6 +93,8 @@ def reshape(a: Tensor, shape: tuple) -> Tensor:
             np.reshape(a._data, shape, copy=False)
         except ValueError:
             return UnsafeView.apply(Clone.apply(a), shape)
+        if not a._data.flags.c_contiguous:
+            return ReshapeAlias.apply(a, shape)
     return View.apply(a, shape)
 
 

@@ -56,7 +56,7 @@ FLOAT_ORDER = frozenset({
     "pytorch_examples_time_sequence", "fastai_course22p2_initializing", "mit_lab2_mnist",
     "mit_lab1_music_generation", "d2l_gd_sgd", "dlwizard_linear_regression",
     "shusentang_weight_decay", "dataflowr_linear_regression",
-    "pytorch_custom_function_conv_bn"})
+    "pytorch_custom_function_conv_bn", "graykode_word2vec"})
 
 # The corpus programs that take over a second each on minigrad (training loops; measured one
 # after another on a busy 2-core machine: from 1.3 s for nyu_spiral_classification to 28 s for
@@ -68,7 +68,8 @@ CORPUS_SLOW = frozenset({
     "mit_lab1_music_generation", "mrdbourke_workflow_together", "nyu_spiral_classification",
     "pytorch_dynamic_net", "pytorch_examples_time_sequence", "pytorch_optimization_tutorial",
     "pytorch_quickstart", "raschka_mlbook_ch13_mechanics", "uvadlc_intro_to_pytorch",
-    "graykode_nnlm", "graykode_textrnn", "pytorch_custom_function_conv_bn"})
+    "graykode_nnlm", "graykode_textrnn", "pytorch_custom_function_conv_bn",
+    "graykode_word2vec"})
 
 # Corpus programs whose PyTorch output depends on the CPU through Intel MKL's float32 sqrt, which
 # PyTorch's x86-64 builds call and which rounds correctly on some CPUs (the AVX2 machine the

@@ -312,3 +312,28 @@ def test_assignments_from_overlapping_tensors_match(torch: Any) -> None:
     import minigrad
 
     assert _overlapping_assignments(minigrad) == _overlapping_assignments(torch)
+
+
+# reshape's node by the input's layout: a view of a contiguous tensor (ViewBackward0), an alias
+# of a non-contiguous one whose strides allow a view (ReshapeAliasBackward0, PyTorch's
+# _reshape_alias), else a copy (UnsafeViewBackward0 over CloneBackward0); view is always View
+RESHAPES = {"contiguous": lambda x: x.reshape(4, 6),
+            "columns": lambda x: x[:, :4].reshape(3, 2, 2),
+            "a column": lambda x: x[:, :1].reshape(3), "rows": lambda x: x[:1].reshape(8),
+            "transposed, same shape": lambda x: x.t().reshape(8, 3),
+            "transposed, -1": lambda x: x.t().reshape(-1),
+            "view of columns": lambda x: x[:, :4].view(3, 1, 4),
+            "empty columns": lambda x: x[:, :0].reshape(0, 3)}
+
+
+@pytest.mark.parametrize("name", RESHAPES)
+def test_reshape_nodes_match(torch: Any, name: str) -> None:
+    import minigrad
+
+    def run(lib: Any) -> tuple:
+        x = lib.arange(24.0).reshape(3, 8).requires_grad_()
+        out = RESHAPES[name](x)
+        out.backward(lib.ones_like(out))
+        nodes = [out.grad_fn.name()] + [n.name() for n, _ in out.grad_fn.next_functions if n]
+        return nodes, out.shape, out._base is x, x.grad.tolist()
+    assert run(minigrad) == run(torch)

@@ -400,9 +400,8 @@ NAMES_DIFFER = {
     # NativeBatchNormBackwardBackward0) where minigrad's formulas are composites
     "unary layer_norm", "unary layer_norm 2d", "unary batch_norm", "unary instance_norm",
     "binary layer_norm affine", "binary batch_norm affine",
-    # convolutions: PyTorch reshapes a non-contiguous weight gradient as _reshape_alias
-    # (ReshapeAliasBackward0); conv_transpose's backward is not ConvolutionBackwardBackward0 yet
-    "unary conv2d self", "binary conv1d", "binary conv2d", "binary conv_transpose2d",
+    # conv_transpose's backward is not ConvolutionBackwardBackward0 yet
+    "binary conv_transpose2d",
     # PyTorch's einsum is permutes, views and bmm; minigrad's is one EinsumBackward
     "unary einsum", "binary einsum",
     # PyTorch's mm backward picks its formula by the operand's memory layout (a transposed
@@ -530,9 +529,7 @@ def test_trace_gradient_zeros_are_positive(torch):
 FIRST_MADE = {"div": lambda L, x, y: x / y, "pow": lambda L, x, y: x ** y,
               "hypot": lambda L, x, y: L.hypot(x, y),  # (xlogy's: kl_div's names above)
               "atan2": lambda L, x, y: L.atan2(x, y),
-              # lesson 11 prints Mul's source: its order waits for the lesson's rebuild
-              "mul": pytest.param(lambda L, x, y: x * y, marks=pytest.mark.xfail(
-                  strict=True, reason="Mul.backward makes self's gradient first"))}
+              "mul": lambda L, x, y: x * y}
 
 
 def _made_first(lib: Any, f: Callable) -> str:

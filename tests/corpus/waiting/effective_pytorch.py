@@ -16,9 +16,9 @@
 #   digits of each value, and five of the twelve differ from PyTorch's in the last bit (MKL's
 #   sgemm adds the five products in an order of its own; minigrad repeats PyTorch's order for
 #   2 to 4 terms only: fidelity/products.py), so the printed digits and the columns' widths
-#   differ; the Adam-fitted coefficients printed the same way differ in their last digit; and
-#   `torch.sum(x, dim=0)` of 500 rows prints 249.7441 where PyTorch prints 249.7440 (a sum along
-#   one dimension, in numpy's order: helper/corpus4-dimsums has PyTorch's).
+#   differ; and the Adam-fitted coefficients printed the same way differ in their last digit.
+#   (`torch.sum(x, dim=0)` of 500 rows prints PyTorch's 249.7440 since partial sums took
+#   PyTorch's order.)
 import numpy as np
 import torch
 

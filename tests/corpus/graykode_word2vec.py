@@ -5,10 +5,9 @@
 #   comes from a set of strings, fixed by the runner's PYTHONHASHSEED=0; matplotlib is not
 #   imported and the scatter plot of the embeddings is left out: the coordinates it would plot
 #   are printed instead.
-# Waits because: the embeddings it prints in full after 5000 Adam steps differ in their last
-#   float32 digits (the products of one-hot rows by the weight, MKL's order), as FLOAT_ORDER's
-#   programs do. (`torch.Tensor(input_batch)` of a list of numpy arrays warns as PyTorch's does
-#   since the legacy constructor became a path of its own, tensor.legacy_new.)
+# In FLOAT_ORDER: the embeddings it prints in full after 5000 Adam steps differ in their last
+#   float32 digits (the products of one-hot rows by the weight, MKL's order). It waited until
+#   `torch.Tensor(input_batch)` of a list of numpy arrays warned as PyTorch's does.
 import numpy as np
 import torch
 import torch.nn as nn

@@ -3,10 +3,9 @@
 #   reference page "Automatic differentiation package - torch.autograd"; the rest of that page's
 #   examples are tests/corpus/pytorch_autograd_api_examples.py.
 # Edits: the value the docstring shows (the result of `b.sin_()`) is printed, and a.grad after.
-# Waits because: minigrad has no torch.autograd.graph.allow_mutation_on_saved_tensors (a
-#   context in which a tensor saved for backward and then changed in place is cloned first, so
-#   that backward uses the values it saved): the in-place path would have to clone, which is
-#   the hot path's (issue 34's owners).
+# Waited in waiting/ until minigrad had torch.autograd.graph.allow_mutation_on_saved_tensors
+#   (a tensor saved for backward and then changed in place is cloned first, so that backward
+#   uses the values it saved; tests/parity/test_mutation_on_saved_vs_torch.py).
 import torch
 
 with torch.autograd.graph.allow_mutation_on_saved_tensors():
