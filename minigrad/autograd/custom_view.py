@@ -25,6 +25,16 @@ CUSTOM_FUNCTION_VIEW = (
 _GRAD_FN = Tensor.grad_fn  # the attribute itself, which the property below stands in front of
 
 
+def repr_with_invalid_grad_fn(view: Tensor) -> str:
+    """`view` as any tensor prints, but with grad_fn=<Invalid> where reading its grad_fn raises,
+    as PyTorch prints it (a custom Function's view, a changed no-grad view)."""
+    try:
+        view.grad_fn
+    except RuntimeError:
+        return tensor_repr(view._data, view.dtype.name, ["grad_fn=<Invalid>"])
+    return Tensor.__repr__(view)
+
+
 class CustomFunctionView(Tensor):
     __slots__ = ()  # the same layout as Tensor's: an existing tensor can take this class
     _custom_function_view = True
@@ -54,14 +64,7 @@ class CustomFunctionView(Tensor):
     def requires_grad(self, value: bool) -> None:
         Tensor.requires_grad.__set__(self, value)
 
-    def __repr__(self) -> str:
-        try:
-            self.grad_fn
-        except RuntimeError:  # as PyTorch prints it
-            return tensor_repr(self._data, self.dtype.name, ["grad_fn=<Invalid>"])
-        return super().__repr__()
-
-    __str__ = __repr__
+    __repr__ = __str__ = repr_with_invalid_grad_fn
 
 
 # Named as the tensor it is (type(view).__name__ is "Tensor"); it keeps its module, where the

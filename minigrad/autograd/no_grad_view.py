@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .._printing import tensor_repr
 from ..tensor import Tensor
+from .custom_view import repr_with_invalid_grad_fn
 
 _GRAD_FN = Tensor.grad_fn  # the attribute itself, which the property below stands in front of
 
@@ -89,14 +89,7 @@ class NoGradView(Tensor):
         with _unchecked(self):
             Tensor.retain_grad(self)
 
-    def __repr__(self) -> str:
-        try:
-            self.grad_fn
-        except RuntimeError:  # as PyTorch prints it
-            return tensor_repr(self._data, self.dtype.name, ["grad_fn=<Invalid>"])
-        return super().__repr__()
-
-    __str__ = __repr__
+    __repr__ = __str__ = repr_with_invalid_grad_fn
 
     def __format__(self, spec: str) -> str:  # (Tensor's reads a number from a plain one only)
         with _unchecked(self):
