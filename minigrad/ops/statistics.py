@@ -12,7 +12,8 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..fidelity import vector_math
-from ..fidelity.softmax import softmax_like_torch
+from ..fidelity.softmax import (log_softmax_backward_like_torch, log_softmax_like_torch,
+                                softmax_like_torch)
 from ..tensor import Tensor, tensor_of
 from .operands import result_like
 from .pointwise import MulScalar
@@ -338,11 +339,10 @@ class LogSoftmax(Function):
 
     @staticmethod
     def forward(ctx, x, dim):
-        # Subtracting the max first keeps exp() from overflowing; the result is the same.
-        data = np.atleast_1d(x._data)
-        shifted = data - data.max(axis=dim, keepdims=True, initial=-np.inf)  # (empty: fine)
-        log_sums = np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
-        return _saved_result(ctx, x, shifted - log_sums, dim)
+        # (x - max) - log(sum(exp(x - max))), rounded as PyTorch's kernel rounds it (the max
+        # keeps exp finite)
+        values = log_softmax_like_torch(np.atleast_1d(x._data), dim)
+        return _saved_result(ctx, x, values, dim)
 
     @staticmethod
     def backward(ctx, grad):
@@ -361,7 +361,8 @@ class LogSoftmaxBackwardData(Function):
     def forward(ctx, grad, out, dim):
         ctx.dim = dim
         ctx.save_for_backward(grad, out)
-        return grad - out.exp() * _row_sum(grad, dim)
+        # grad - exp(out) * grad.sum(dim), rounded as PyTorch's backward kernel rounds it
+        return result_like(log_softmax_backward_like_torch(grad._data, out._data, dim), out)
 
     @staticmethod
     def backward(ctx, gg):
