@@ -4,6 +4,7 @@ minigrad and once on PyTorch, and the shared helpers in tests/harness/ (on the p
 pyproject.toml's pythonpath)."""
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -13,7 +14,11 @@ import minigrad
 
 # The harness's asserts report what differed, as a test module's do.
 pytest.register_assert_rewrite("harness")
-from harness.parity import reference_torch  # noqa: E402
+from harness.parity import TORCH_CPU_CAPABILITY, reference_torch  # noqa: E402
+
+# PyTorch's kernels as minigrad repeats them (AVX2's) on every machine; PyTorch reads this when
+# it is first imported, which is later than here.
+os.environ["ATEN_CPU_CAPABILITY"] = TORCH_CPU_CAPABILITY
 
 
 @pytest.fixture(autouse=True)

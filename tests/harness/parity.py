@@ -26,12 +26,16 @@ import pytest
 
 import minigrad
 
+from .programs import TORCH_CPU_CAPABILITY
+
 REFERENCE_VERSION = "2.13."
 
 
 def reference_torch() -> Any:
     """PyTorch 2.13, the reference; without it, a skip (which fails in CI: conftest.py)."""
     torch = pytest.importorskip("torch")
+    assert torch.backends.cpu.get_cpu_capability() == TORCH_CPU_CAPABILITY.upper(), \
+        "PyTorch was imported before tests/conftest.py pinned its kernels to AVX2"
     if not torch.__version__.startswith(REFERENCE_VERSION):
         pytest.skip(f"PyTorch {torch.__version__} is installed; the reference is "
                     f"{REFERENCE_VERSION}x")

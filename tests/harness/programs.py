@@ -50,6 +50,12 @@ REFERENCE_VERSION = "2.13."
 # Seconds one program may run (a tutorial's training loop on a busy machine) before its child
 # is killed.
 TIMEOUT = int(os.environ.get("PROGRAM_TIMEOUT", "300"))
+# The kernels PyTorch is pinned to wherever tests and programs run: PyTorch picks them by the
+# CPU, and on one with AVX-512 its default softmax adds in vectors of 16 floats, which rounds
+# otherwise than AVX2's 8. minigrad follows AVX2, which every x86-64 test machine can run
+# (minigrad/fidelity/softmax.py says why and what differs). PyTorch reads it when first
+# imported: `environment()` sets it for the programs, tests/conftest.py for the tests.
+TORCH_CPU_CAPABILITY = "avx2"
 ADDRESS = re.compile(r" object at 0x[0-9a-fA-F]+>")
 CPP_LOCATION = re.compile(r" \(Triggered internally at [^)]*\.\)")
 # The places a library's own name shows: the classes of tensors and parameters, `type(t)`.
@@ -210,9 +216,11 @@ def run_batch(programs: list[str], jobs: int, rounded_sqrt: frozenset[str] = fro
 
 
 def environment() -> dict[str, str]:
-    """The environment programs run in: no PYTHON* variables but a fixed hash seed."""
+    """The environment programs run in: no PYTHON* variables but a fixed hash seed, and
+    PyTorch's kernels those of AVX2 (TORCH_CPU_CAPABILITY)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    env.update(PYTHONHASHSEED="0", PYTHONIOENCODING="utf-8", PYTHONPATH=str(ROOT))
+    env.update(PYTHONHASHSEED="0", PYTHONIOENCODING="utf-8", PYTHONPATH=str(ROOT),
+               ATEN_CPU_CAPABILITY=TORCH_CPU_CAPABILITY)
     env.setdefault("OMP_NUM_THREADS", "1")
     return env
 
