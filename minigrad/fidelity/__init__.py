@@ -18,10 +18,14 @@ prints, digit for digit, and `torch.manual_seed(0)` gives the same random number
   round them (and `fma64`, the same fused multiply-add for float64);
 - vector_math.py: float32 tanh, sin, cos, exp, log as near as numpy gets to PyTorch's (MKL's,
   whose last bits no published algorithm gives), tanh's backward as PyTorch rounds it, and
-  the sqrt of Adam's and RMSprop's steps; and SLEEF's float32 exp, which PyTorch's vectorised
-  sigmoid and softmax take (`sleef_expf`, `sigmoid_like_torch`);
-- softmax.py: softmax's exps added and scaled in the steps of PyTorch's kernel
-  (`softmax_like_torch`);
+  the sqrt of Adam's and RMSprop's steps; SLEEF's float32 exp and log, which PyTorch's
+  vectorised sigmoid, softmax and log_softmax take (`sleef_expf`, `sleef_logf`,
+  `sigmoid_like_torch`), and the C library's expf for the elements their vector loops leave
+  over (`libm_expf`);
+- softmax.py: softmax's and log_softmax's exps added, scaled and logged in the steps of
+  PyTorch's kernels, and log_softmax's backward (`softmax_like_torch`,
+  `log_softmax_like_torch`, `log_softmax_backward_like_torch`), whose bits cross_entropy's
+  loss and gradient inherit;
 - products.py: matrix products with 2 to 4 terms to add, rounded product by product where
   PyTorch's CPU build does so, and with 1 term, whose -0.0 PyTorch keeps (`matmul_like_torch`,
   which the matrix-product ops call);

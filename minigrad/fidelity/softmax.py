@@ -82,6 +82,41 @@ def log_softmax_backward_like_torch(grad: np.ndarray, out: np.ndarray, dim: int)
     return fused(-exps, np.broadcast_to(total, out.shape), grad).astype(out.dtype)
 
 
+def softmax_backward_like_torch(grad: np.ndarray, out: np.ndarray, dim: int) -> np.ndarray:
+    """`(grad - (grad * out).sum(dim)) * out`, softmax's gradient from its result `out`, as
+    PyTorch's backward kernel rounds it (float32 and float64; others as numpy computes it).
+    Along the last dimension the products of whole vectors are rounded, then added vector by
+    vector, and those of the elements left over are added into the first lanes each with one
+    fused multiply-add; along another dimension every product is fused into a sum that runs
+    from 0 down the dimension. These are the steps of PyTorch on one thread
+    (`torch.set_num_threads(1)`, OMP_NUM_THREADS=1), which the parity tests compare with: its
+    build compiles the loop twice, and the copy its threads run rounds the leftover products
+    apart (one row in 5 to 10 whose length is not a multiple of 8 then differs by an ulp).
+    Found by trying each way against PyTorch."""
+    if out.dtype not in _LANES or grad.dtype != out.dtype or not out.size:
+        return (grad - (grad * out).sum(axis=dim, keepdims=True)) * out
+    fused = fma if out.dtype == np.float32 else fma64
+    if dim == out.ndim - 1:
+        lanes, n = _LANES[out.dtype], out.shape[-1]
+        g, o = grad.reshape(-1, n), out.reshape(-1, n)
+        whole = n // lanes * lanes
+        if n < lanes or whole == n:
+            total = _vector_total(g * o, lanes)
+        else:
+            acc = _in_order((g[:, :whole] * o[:, :whole]).reshape(len(g), -1, lanes), axis=1)
+            acc[:, :n - whole] = fused(g[:, whole:], o[:, whole:], acc[:, :n - whole])
+            total = _lanes_added(acc)
+        total = total.reshape(out.shape[:-1] + (1,))
+    else:
+        g = grad.reshape(int(np.prod(grad.shape[:dim])), grad.shape[dim], -1)
+        o = out.reshape(g.shape)
+        total = np.zeros((g.shape[0], g.shape[2]), out.dtype)
+        for row in range(g.shape[1]):  # from 0, one row after the other
+            total = fused(g[:, row], o[:, row], total).astype(out.dtype)
+        total = total.reshape(out.shape[:dim] + (1,) + out.shape[dim + 1:])
+    return (grad - total) * out
+
+
 def _row_max(data: np.ndarray, dim: int) -> np.ndarray:
     with np.errstate(invalid="ignore"):
         return data.max(axis=dim, keepdims=True)
@@ -125,7 +160,12 @@ def _vector_total(rows: np.ndarray, lanes: int) -> np.ndarray:
     whole = n // lanes * lanes
     acc = _in_order(rows[:, :whole].reshape(len(rows), -1, lanes), axis=1)  # vector by vector
     acc[:, :n - whole] += rows[:, whole:]
-    if rows.dtype == np.float64:
+    return _lanes_added(acc)
+
+
+def _lanes_added(acc: np.ndarray) -> np.ndarray:
+    """The lanes of each row of `acc` added as `vec_reduce_all` adds them."""
+    if acc.dtype == np.float64:
         return _in_order(acc.T)
     while acc.shape[1] > 1:
         acc = acc[:, :acc.shape[1] // 2] + acc[:, acc.shape[1] // 2:]

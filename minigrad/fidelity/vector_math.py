@@ -9,9 +9,10 @@ rounds the other way now and then (0.59 of an ulp away at most for sin, 0.51 for
 minigrad does for float32: each value computed in float64 and rounded once, i.e. correctly
 rounded, which agrees with MKL's bits for about 99.9% of tanh's inputs, 99% of exp's, 95% of
 sin's and cos's and 92% of log's (numpy's own float32 functions: 66%, 61%, 88%, 84%, 84%);
-tests/parity/test_tutorial_apis_vs_torch.py measures it. (Composite operations such as sigmoid
-and softmax run PyTorch's own vectorised code instead, whose float32 exp is SLEEF's, repeated by
-`sleef_expf` bit for bit.) ARM builds (macOS, Linux aarch64) use SLEEF or the C library
+tests/parity/test_tutorial_apis_vs_torch.py measures it. (Composite operations such as sigmoid,
+softmax and log_softmax run PyTorch's own vectorised code instead, whose float32 exp and log are
+SLEEF's, repeated by `sleef_expf` and `sleef_logf` bit for bit, and whose leftover elements take
+glibc's expf, `libm_expf`.) ARM builds (macOS, Linux aarch64) use SLEEF or the C library
 instead, with other last bits. float64 values are numpy's, as they were.
 
 tanh's backward is exact: PyTorch computes grad * (1 - y * y) with `1 - y * y` as one fused

@@ -13,7 +13,7 @@ import numpy as np
 from ..autograd.function import Function
 from ..fidelity import vector_math
 from ..fidelity.softmax import (log_softmax_backward_like_torch, log_softmax_like_torch,
-                                softmax_like_torch)
+                                softmax_backward_like_torch, softmax_like_torch)
 from ..tensor import Tensor, tensor_of
 from .operands import result_like
 from .pointwise import MulScalar
@@ -400,7 +400,8 @@ class SoftmaxBackwardData(Function):
     def forward(ctx, grad, out, dim):
         ctx.dim = dim
         ctx.save_for_backward(grad, out)
-        return out * (grad - _row_sum(grad * out, dim))
+        # out * (grad - (grad * out).sum(dim)), rounded as PyTorch's backward kernel rounds it
+        return result_like(softmax_backward_like_torch(grad._data, out._data, dim), out)
 
     @staticmethod
     def backward(ctx, gg):
@@ -409,15 +410,6 @@ class SoftmaxBackwardData(Function):
         return (SoftmaxBackwardData.apply(gg, out, dim) if need[0] else None,
                 grad * gg - (out * grad).sum(dim, keepdim=True) * gg
                 - grad * (out * gg).sum(dim, keepdim=True) if need[1] else None, None)
-
-
-def _row_sum(values: Tensor, dim: int) -> Tensor:
-    """`values.sum(dim, keepdim=True)` as the softmax backward kernels add a row up: from its
-    first element, not from sum's +0.0, so a row of -0.0 sums to -0.0 (and the gradient there
-    comes out +0.0, as PyTorch's)."""
-    data, total = values._data, values.sum(dim, keepdim=True)._data
-    all_minus_zero = np.all((data == 0) & np.signbit(data), axis=dim, keepdims=True)
-    return tensor_of(np.where(all_minus_zero, data.dtype.type(-0.0), total))
 
 
 def _saved_result(ctx, x: Tensor, values: np.ndarray, dim: int) -> Tensor:

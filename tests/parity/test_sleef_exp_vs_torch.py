@@ -4,8 +4,8 @@
 (`tensor([1., 1.])`, not `tensor([1.0000, ...])`).
 
 PyTorch picks its kernels by the CPU: on one with AVX-512 its softmax reads vectors of 16 floats
-and rounds otherwise. The transcripts were recorded with AVX2 (vectors of 8), the kernel minigrad
-repeats, so PyTorch runs here in a process of its own with ATEN_CPU_CAPABILITY=avx2."""
+and rounds otherwise. minigrad repeats AVX2's (vectors of 8), so PyTorch runs here in a process
+of its own with ATEN_CPU_CAPABILITY=avx2 (as every test's does: tests/conftest.py)."""
 from __future__ import annotations
 
 import json
@@ -67,7 +67,7 @@ def test_softmax_and_its_row_sums_have_pytorchs_bits(torch: Any, tmp_path: Path)
 
 
 def test_sigmoid_has_pytorchs_bits(torch: Any, tmp_path: Path) -> None:
-    """16 elements at a time with SLEEF's exp, those left over (size % 16) with the C library's."""
+    """16 elements at a time with SLEEF's exp, those left over (size % 16) with glibc's expf."""
     arrays = _inputs()
     theirs = _torchs(torch, arrays, tmp_path)
     for i, (shape, _) in enumerate(CASES):
