@@ -86,6 +86,7 @@ def fma64(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
         result = s + t
         exact = np.isfinite(result) & np.isfinite(e)  # elsewhere a * b + c, infinite or NaN
         result = np.where(exact, result, s)
+        result = np.where((result == 0) & (s == 0), s, result)  # -0.0 + -0.0 stays -0.0
         to_half_way = 0.5 * np.spacing(np.abs(result)) - np.abs(_sum_error(s, t, result))
         for i in np.flatnonzero(exact & (r != 0) & (to_half_way <= np.abs(r))):
             result[i] = float(Fraction(a[i]) * Fraction(b[i]) + Fraction(c[i]))

@@ -104,12 +104,13 @@ def softmax_backward_like_torch(grad: np.ndarray, out: np.ndarray, dim: int) -> 
         lanes, n = _LANES[out.dtype], out.shape[-1]
         g, o = grad.reshape(-1, n), out.reshape(-1, n)
         whole = n // lanes * lanes
+        products = g * o
         if n < lanes or whole == n:
-            total = _vector_total(g * o, lanes)
+            total = _vector_total(products, lanes)
         else:
-            acc = _in_order((g[:, :whole] * o[:, :whole]).reshape(len(g), -1, lanes), axis=1)
+            acc = _in_order(products[:, :whole].reshape(len(g), -1, lanes), axis=1)
             acc[:, :n - whole] = fused(g[:, whole:], o[:, whole:], acc[:, :n - whole])
-            total = _lanes_added(acc)
+            total = _minus_zero_kept(products, _lanes_added(acc))
         total = total.reshape(out.shape[:-1] + (1,))
     else:
         g = grad.reshape(int(np.prod(grad.shape[:dim])), grad.shape[dim], -1)
@@ -160,11 +161,21 @@ def _vector_total(rows: np.ndarray, lanes: int) -> np.ndarray:
     halves of 16), for 4 float64 left to right."""
     n = rows.shape[1]
     if n < lanes:
-        return _in_order(rows.T)
+        return _minus_zero_kept(rows, _in_order(rows.T))
     whole = n // lanes * lanes
     acc = _in_order(rows[:, :whole].reshape(len(rows), -1, lanes), axis=1)  # vector by vector
     acc[:, :n - whole] += rows[:, whole:]
-    return _lanes_added(acc)
+    return _minus_zero_kept(rows, _lanes_added(acc))
+
+
+def _minus_zero_kept(rows: np.ndarray, total: np.ndarray) -> np.ndarray:
+    """`total` with -0.0 for the rows of nothing but -0.0: PyTorch adds a row up from its first
+    element, numpy's reduce from +0.0, and the two differ there only (a row of -0.0 gradients
+    then gets +0.0, as PyTorch's)."""
+    if total.all():
+        return total
+    only_minus_zeros = np.all((rows == 0) & np.signbit(rows), axis=1)
+    return np.where(only_minus_zeros, rows.dtype.type(-0.0), total)
 
 
 def _lanes_added(acc: np.ndarray) -> np.ndarray:
