@@ -76,14 +76,11 @@ class Tensor(metaclass=_TensorType):
                  "_views", "_accumulator", "_hooks", "_post_accumulate_grad_hooks",
                  "_retains_grad", "_is_inference", "_multi_output_view", "_custom_function_view",
                  "_made_in_no_grad", "_version_when_made", "_is_wrapped_number", "_saved_once",
-                 "_number_type", "__dict__", "__weakref__")
+                 "_number_type", "_promoted_from", "__dict__", "__weakref__")
     __hash__ = object.__hash__  # == is elementwise, yet tensors can be dict keys, as in PyTorch
     # numpy scalars on the left (np.float64(2) * x) defer to the tensor's reflected operator, as
     # they do for PyTorch's Tensor; without it numpy converts x with __array__ and refuses
     __array_priority__ = 1000
-    # The tensor whose values these are, cast to the dtype of the op they are given to
-    # (ops/operands.promoted): a class default, read only for operands that need no gradient.
-    _promoted_from: Tensor | None = None
 
     def __init__(self, data: Any = (), *sizes: int, requires_grad: bool = False) -> None:
         if sizes or type(data) is int:  # the legacy `torch.Tensor(2, 3)`: sizes, not values
@@ -110,6 +107,9 @@ class Tensor(metaclass=_TensorType):
         self._is_wrapped_number = False  # a Python number made a tensor (operands.wrapped_number)
         self._saved_once: Any = None  # a wrapped number's one SavedTensor
         self._number_type: type | None = None  # int, float, bool: the number it was made from
+        # the tensor whose values these are, cast to the dtype of the op they are given to
+        # (ops/operands.promoted), so that the op's node links to that tensor
+        self._promoted_from: Tensor | None = None
         if requires_grad:
             if not self.dtype.is_floating_point:  # PyTorch's factories word it with a capital
                 raise RuntimeError("Only Tensors of floating point and complex dtype can require "

@@ -180,8 +180,8 @@ class GraphTask:
         # ready. The arrival count breaks ties, in the order nodes became ready.
         self.ready: list[tuple[float, int, Node]] = []
         self.arrival = itertools.count()
-        for (node, nr), grad in zip(root_edges, grad_roots):
-            self.add_gradient(node, nr, grad)
+        for (node, output_nr), grad in zip(root_edges, grad_roots):
+            self.add_gradient(node, output_nr, grad)
         for node in self.root_nodes:
             if self.dependencies[node] == 0:
                 heapq.heappush(self.ready, (-node._sequence_nr, next(self.arrival), node))
@@ -213,11 +213,11 @@ class GraphTask:
                     grad_inputs = self.run_node(node, grads)
                 if node._saved is not None and not self.retain_graph and node not in self.kept:
                     node._saved, node._freed = None, True  # what it saved goes (notebook 09)
-                for (child, nr), grad in zip(node._next_functions, grad_inputs):
+                for (child, output_nr), grad in zip(node._next_functions, grad_inputs):
                     if child is None:  # an input that needs no gradient
                         continue
                     if grad is not None:
-                        self.add_gradient(child, nr, grad)
+                        self.add_gradient(child, output_nr, grad)
                     dependencies[child] -= 1
                     if dependencies[child] == 0:  # everything it waited for is in
                         heapq.heappush(ready, (-child._sequence_nr, next(self.arrival), child))
@@ -225,7 +225,7 @@ class GraphTask:
             running.task, mode.enabled, mode.grad_in_inference = outside
             _numpy_errors.reset(quiet)
 
-    def add_gradient(self, node: Node, nr: int, grad: Any) -> None:
+    def add_gradient(self, node: Node, output_nr: int, grad: Any) -> None:
         """Gradients that reach the same output of `node` along different paths are added up.
         PyTorch adds a further one into the buffer in place (out of place when building a
         graph): the sum's version is then 1, which a leaf's new .grad shows (accumulate_into).
@@ -237,11 +237,11 @@ class GraphTask:
                 self.buffers[node] = [grad]
                 return
             slots = self.buffers[node] = [None] * len(outputs)
-        total = slots[nr]
+        total = slots[output_nr]
         if total is None:
-            slots[nr] = grad
+            slots[output_nr] = grad
         elif _grad_mode.state.enabled:  # building a graph of the backward: a recorded sum
-            slots[nr] = total + grad
+            slots[output_nr] = total + grad
         else:  # numpy's sum, made a tensor for its version
             a = total._data if type(total) is Tensor else total
             b = grad._data if type(grad) is Tensor else grad
@@ -250,7 +250,7 @@ class GraphTask:
             else:
                 total = as_tensors([total])[0] + as_tensors([grad])[0]
             total._bump_version()
-            slots[nr] = total
+            slots[output_nr] = total
 
     def run_node(self, node: Node, grads: list) -> tuple:
         """A node's turn in a plain pass: its formula on the array it received, with one
@@ -353,9 +353,9 @@ class CapturingTask(GraphTask):
         try:
             if not needed and (node._tensor_hooks or node._retained):
                 grads = call_tensor_hooks(node, as_tensors(grads))
-            for nr, grad in enumerate(grads):
+            for output_nr, grad in enumerate(grads):
                 captured = as_tensors([grad])[0]  # (one tensor, should inputs name it twice)
-                for i in self.captures.get((node, nr), ()):
+                for i in self.captures.get((node, output_nr), ()):
                     self.captured[i] = captured
             if not needed:
                 return (None,) * len(node.next_functions)
