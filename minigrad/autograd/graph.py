@@ -10,7 +10,7 @@ import weakref
 from types import MappingProxyType
 from typing import Any
 
-from .._handles import RemovableHandle
+from .._handles import RemovableHandle, seen
 from . import anomaly
 
 _sequence = itertools.count()  # creation order; the engine runs later nodes first, as PyTorch does
@@ -249,7 +249,7 @@ class Node:
         """`hook(grad_inputs, grad_outputs)` runs after this node; it may return new grad_inputs."""
         if self._post_hooks is _NO_HOOKS:
             self._post_hooks = {}
-        self._has_hooks = True
+        self._has_hooks = seen.hooks = True
         handle = RemovableHandle(self._post_hooks)
         self._post_hooks[handle.id] = hook
         return handle
@@ -258,7 +258,7 @@ class Node:
         """`hook(grad_outputs)` runs before this node; it may return new grad_outputs."""
         if self._pre_hooks is _NO_HOOKS:
             self._pre_hooks = {}
-        self._has_hooks = True
+        self._has_hooks = seen.hooks = True
         handle = RemovableHandle(self._pre_hooks)
         self._pre_hooks[handle.id] = hook
         return handle
@@ -266,7 +266,7 @@ class Node:
     def _add_tensor_hook(self, output_nr: int, hook: Any) -> RemovableHandle:
         if self._tensor_hooks is None:
             self._tensor_hooks = {}
-        self._has_hooks = True
+        self._has_hooks = seen.hooks = True
         hooks = self._tensor_hooks.setdefault(output_nr, {})
         handle = RemovableHandle(hooks)
         hooks[handle.id] = hook
