@@ -223,7 +223,7 @@ class Tensor(metaclass=_TensorType):
         node = self._accumulator() if self._accumulator is not None else None
         if node is not None:  # (one made later sees the hooks itself: AccumulateGrad)
             node._has_hooks = True
-        seen.hooks = True  # (engine.GraphTask.run_node asks each node from now on)
+        seen.hooks = True  # (backward asks each node from now on: run_node_minding_hooks)
         return handle
 
     def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]
@@ -238,7 +238,7 @@ class Tensor(metaclass=_TensorType):
             self._post_accumulate_grad_hooks = {}
         handle = RemovableHandle(self._post_accumulate_grad_hooks)
         self._post_accumulate_grad_hooks[handle.id] = hook
-        seen.hooks = True  # (engine.GraphTask.run_node asks each leaf from now on)
+        seen.hooks = True  # (backward asks each leaf from now on: run_node_minding_hooks)
         return handle
 
     def detach(self) -> Tensor:

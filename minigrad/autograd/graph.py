@@ -217,8 +217,9 @@ class Node:
     _post_hooks: dict = _NO_HOOKS
     # Whether anything besides its formula may run at this node's turn in backward: a hook on a
     # tensor it made (on its leaf, for an AccumulateGrad), a retained .grad, a pre- or
-    # post-hook. Set wherever those are added, and left set when one is removed: the engine's
-    # one test before the plain path (engine.GraphTask.run_node).
+    # post-hook. Set wherever those are added (with `_handles.seen.hooks`), and left set when
+    # one is removed: the engine's one test before the plain path, once any node has had one
+    # (engine.GraphTask.run_node_minding_hooks).
     _has_hooks = False
     _metadata: dict | None = None
 
