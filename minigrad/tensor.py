@@ -17,7 +17,7 @@ import numpy as np
 
 from . import _dtype, _grad_mode
 from ._device import CPU
-from ._handles import RemovableHandle
+from ._handles import RemovableHandle, seen
 from ._printing import tensor_repr
 from ._subset import missing
 
@@ -207,7 +207,7 @@ class Tensor(metaclass=_TensorType):
         if self.grad_fn._retained is None:
             self.grad_fn._retained = {}
         self.grad_fn._retained[self._output_nr] = weakref.ref(self)
-        self.grad_fn._has_hooks = True  # its node now does more than its formula
+        self.grad_fn._has_hooks = seen.hooks = True  # its node now does more than its formula
         self._retains_grad = True
 
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
@@ -223,6 +223,7 @@ class Tensor(metaclass=_TensorType):
         node = self._accumulator() if self._accumulator is not None else None
         if node is not None:  # (one made later sees the hooks itself: AccumulateGrad)
             node._has_hooks = True
+        seen.hooks = True  # (backward asks each node from now on: run_node_minding_hooks)
         return handle
 
     def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]
@@ -237,6 +238,7 @@ class Tensor(metaclass=_TensorType):
             self._post_accumulate_grad_hooks = {}
         handle = RemovableHandle(self._post_accumulate_grad_hooks)
         self._post_accumulate_grad_hooks[handle.id] = hook
+        seen.hooks = True  # (backward asks each leaf from now on: run_node_minding_hooks)
         return handle
 
     def detach(self) -> Tensor:

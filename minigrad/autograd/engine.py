@@ -24,6 +24,7 @@ from typing import Any, Container, Iterator, Sequence
 import numpy as np
 
 from .. import _grad_mode
+from .._handles import seen
 from ..tensor import Tensor, tensor_of
 from . import anomaly, observe
 from .accumulate import AccumulateGrad, accumulate_into, grad_accumulator, warn_grad_cycle
@@ -162,6 +163,8 @@ class GraphTask:
         # Anomaly mode wraps how a node runs, for this pass only (the loop does not know), and
         # sees every gradient as a tensor.
         self.on_arrays = not create_graph
+        if seen.hooks:  # some node has had a hook: each is asked whether it has one
+            self.run_node = self.run_node_minding_hooks
         if anomaly.state.enabled:
             self.run_node, self.on_arrays = anomaly.checking(self.run_node), False
         if not self.on_arrays:
@@ -255,13 +258,14 @@ class GraphTask:
     def run_node(self, node: Node, grads: list) -> tuple:
         """A node's turn in a plain pass: its formula on the array it received, with one
         gradient out per `next_functions` entry, each checked against its input's shape and
-        dtype; a leaf's gradient goes into its .grad. A node with more to it runs in full."""
+        dtype; a leaf's gradient goes into its .grad. A node with more to it runs in full. (No
+        node has had a hook yet: see run_node_minding_hooks.)"""
         grad = grads[0]
-        if not self.on_arrays or node._has_hooks or len(grads) > 1:
-            return self.run_node_in_full(node, grads)  # hooks, tensors shown, several outputs
+        if not self.on_arrays or len(grads) > 1:
+            return self.run_node_in_full(node, grads)  # tensors shown, several outputs
         if type(node) is AccumulateGrad:  # a leaf
             leaf = node.variable
-            if not leaf._requires_grad or leaf._post_accumulate_grad_hooks:
+            if not leaf._requires_grad:
                 return self.run_node_in_full(node, grads)
             accumulate_into(leaf, grad, keep_graph=False)
             return ()
@@ -277,6 +281,15 @@ class GraphTask:
             if g is not None and (g.shape != shape or g.dtype != dtype):
                 return arrays_fitted(node, grad_inputs)  # summed back to its shape, or cast
         return grad_inputs
+
+    def run_node_minding_hooks(self, node: Node, grads: list) -> tuple:
+        """`run_node` once some node of this process has had a hook (`_handles.seen`): a node
+        with a hook, a retained .grad or nothing to compute, or a leaf with a
+        post-accumulate-grad hook, runs in full."""
+        if node._has_hooks or (type(node) is AccumulateGrad
+                               and node.variable._post_accumulate_grad_hooks):
+            return self.run_node_in_full(node, grads)
+        return GraphTask.run_node(self, node, grads)
 
     def run_node_in_full(self, node: Node, grads: list) -> tuple:
         """A node's turn with all it may have, in PyTorch's order: the hooks on the tensors it
@@ -364,6 +377,8 @@ class CapturingTask(GraphTask):
             return self.call_function(node, grads)
         finally:
             _numpy_errors.reset(loud)
+
+    run_node_minding_hooks = run_node  # (it minds every node's hooks itself)
 
 
 def as_tensors(grads: Any) -> list:

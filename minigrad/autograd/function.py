@@ -18,7 +18,7 @@ from .accumulate import grad_accumulator
 from .custom_view import make_custom_view
 from .no_grad_view import check_no_grad_view_unchanged, make_no_grad_view
 from .graph import (_NO_EDGE, ABSENT_INPUT, ERR_BACKWARD_TWICE, Node, SavedOutput, SavedTensor,
-                    pack_outputs)
+                    pack_outputs, seen)
 # numpy quiet in every forward (numpy_quiet.py); _run_quietly is imported from here elsewhere
 from .numpy_quiet import _QUIET, _numpy_errors, _run_quietly  # noqa: F401
 from .saved import saved_properties
@@ -560,7 +560,7 @@ def _computes_nothing(node: BackwardFunction, outs: tuple) -> None:
     """`node` has no input to send a gradient to: its backward gives Nones
     (BackwardFunction._needs_nothing), and of what it saves, it keeps its outputs only, as
     PyTorch's nodes do. The plain pass calls it as a node with hooks."""
-    node._needs_nothing = node._has_hooks = True
+    node._needs_nothing = node._has_hooks = seen.hooks = True
     if node._to_save is not None:
         node._to_save = tuple([t if any(t is out for out in outs) else None
                                for t in node._to_save])
