@@ -400,13 +400,8 @@ NAMES_DIFFER = {
     # NativeBatchNormBackwardBackward0) where minigrad's formulas are composites
     "unary layer_norm", "unary layer_norm 2d", "unary batch_norm", "unary instance_norm",
     "binary layer_norm affine", "binary batch_norm affine",
-    # conv_transpose's backward is not ConvolutionBackwardBackward0 yet
-    "binary conv_transpose2d",
     # PyTorch's einsum is permutes, views and bmm; minigrad's is one EinsumBackward
-    "unary einsum", "binary einsum",
-    # PyTorch's mm backward picks its formula by the operand's memory layout (a transposed
-    # operand's gradient is made transposed): minigrad's Mm does not save the layouts yet
-    "unary mm self"}
+    "unary einsum", "binary einsum"}
 
 
 @pytest.mark.parametrize("name", [
