@@ -240,6 +240,8 @@ class GraphTask:
         total = slots[nr]
         if total is None:
             slots[nr] = grad
+        elif _is_efficient_zero(total) or _is_efficient_zero(grad):
+            slots[nr] = _with_efficient_zero(total, grad)
         elif _grad_mode.state.enabled:  # building a graph of the backward: a recorded sum
             slots[nr] = total + grad
         else:  # numpy's sum, made a tensor for its version
@@ -364,6 +366,25 @@ class CapturingTask(GraphTask):
             return self.call_function(node, grads)
         finally:
             _numpy_errors.reset(loud)
+
+
+def _is_efficient_zero(grad: Any) -> bool:
+    return type(grad) is Tensor and "_efficient_zero" in grad.__dict__
+
+
+def _with_efficient_zero(total: Any, grad: Any) -> Tensor:
+    """PyTorch's sum in a slot where an efficient zero is (ops/operands.efficient_zero): its
+    ZeroTensor kernel gives the other side's values, or the zero when both are; in a plain
+    pass a gradient that arrives after a real one is added to it in place (zeros and all)."""
+    total, grad = as_tensors([total, grad])
+    if _is_efficient_zero(total) and _is_efficient_zero(grad):
+        return total
+    if not _grad_mode.state.enabled:
+        return grad if _is_efficient_zero(total) else tensor_of(total._data + grad._data)
+    kept = grad if _is_efficient_zero(total) else total
+    recorded = total + grad  # a recorded sum, with the values of the side that is not zero
+    recorded._data = kept._data.copy()
+    return recorded
 
 
 def as_tensors(grads: Any) -> list:
