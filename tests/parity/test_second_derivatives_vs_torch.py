@@ -351,11 +351,11 @@ def _same_values(ours: Any, theirs: Any) -> None:
                                   err_msg="the sign of a zero differs")
 
 
-# Right values whose zeros have the other sign; strict, so a fix shows here. abs and
-# normalize p=1: sgn's backward is PyTorch's "efficient zero", which the engine skips rather
-# than adds (0.0 + -0.0 is 0.0). (Found and fixed: layer_norm, instance_norm, whose double
-# backward is now PyTorch's formula, step by step, in one node.)
-HESSIAN_ZERO_SIGNS = {"abs", "normalize p=1"}
+# Right values whose zeros have the other sign; strict, so a fix shows here. (Found and fixed:
+# abs and normalize p=1, where sgn's gradient is PyTorch's "efficient zero", which a gradient
+# arriving after it replaces rather than adds to, 0.0 + -0.0 being 0.0; layer_norm,
+# instance_norm, whose double backward is now PyTorch's formula, step by step, in one node.)
+HESSIAN_ZERO_SIGNS: set = set()
 MIXED_ZERO_SIGNS: set = set()
 
 
@@ -571,3 +571,23 @@ def test_normalisation_third_derivatives_are_torchs(torch):
     for ours, theirs in zip(_third_derivatives(mg), _third_derivatives(torch)):
         for a, b in zip(ours, theirs):
             _same_values(a, b)
+
+
+@pytest.mark.parametrize("form", ["x.abs() * x", "x * x.abs()", "x.abs() * x + x * -0.0",
+                                  "x * -0.0 + x.abs() * x", "x.abs() * x.abs()"])
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_efficient_zero_is_replaced_not_added(torch, form, create_graph):
+    """abs's gradient multiplies by sgn(x), whose own gradient is PyTorch's efficient zero: in
+    the second backward, a gradient reaching the slot after it replaces it (its -0.0 kept), one
+    before it is added to (-0.0 + 0.0 is 0.0), and two of them stay one; the same signs of
+    zeros, with the second backward building a graph too."""
+    results = []
+    for lib in (mg, torch):
+        x = lib.tensor([0.5, -0.7, 0.3], dtype=lib.float64, requires_grad=True)
+        w = lib.tensor([1.2, 1.4, -0.9], dtype=lib.float64)
+        (g,) = lib.autograd.grad((eval(form, {"x": x}) * w).sum(), x, create_graph=True)
+        v = lib.tensor([1.0, 0.0, 0.0], dtype=lib.float64)
+        (h,) = lib.autograd.grad(g, x, v, create_graph=create_graph)
+        results.append(h.detach().numpy())
+    np.testing.assert_array_equal(*results)
+    np.testing.assert_array_equal(np.signbit(results[0]), np.signbit(results[1]))
