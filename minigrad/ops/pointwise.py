@@ -12,23 +12,22 @@ from .. import _grad_mode
 from ..autograd.function import Function, FunctionCtx
 from ..autograd.numpy_quiet import _QUIET, _numpy_errors
 from ..fidelity import vector_math
-from ..fidelity.avx_mathfun import fma
-from ..fidelity.ranges import fma64
+from ..fidelity.formulas import add_scaled
 from ..tensor import Tensor, tensor_of
 from .operands import as_tensor_pair, refuse_bool, result_like, zero_gradient
 from .scalars import AddScalar, DivScalar, MulScalar, SubScalar  # noqa: F401 - (re-exported)
 from .selection import Clamp, Relu, Sgn, sign, where  # noqa: F401 - (re-exported)
 
 
-def _plus_scaled(a: np.ndarray, b: np.ndarray, alpha: Any) -> np.ndarray:
+def plus_scaled(a: np.ndarray, b: np.ndarray, alpha: Any) -> np.ndarray:
     """a + alpha * b as PyTorch's CPU kernel computes it: in float32 and float64 one fused
     multiply-add, alpha * b + a rounded once, alpha in the operands' dtype."""
     dtype = a.dtype
     if dtype != b.dtype or dtype not in (np.float32, np.float64) or type(alpha) is complex:
         return a + alpha * b
     a, b = np.broadcast_arrays(a, b)
-    scale = np.full(b.shape, alpha, dtype)
-    fused = np.asarray((fma64 if dtype == np.float64 else fma)(scale, b, a), dtype)
+    scale = dtype.type(alpha)
+    fused = np.asarray(add_scaled(a, b, scale), dtype)
     # a zero's sign: fma64 gives +0.0 for -0.0 + -0.0; where a multiply then an add also give
     # a zero, theirs is the exact sum's (one that cancels rounds to +0.0 either way)
     plain = scale * b + a
@@ -43,8 +42,8 @@ class Add(Function):
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         ctx.alpha = alpha
-        return result_like(a._data + b._data if alpha == 1 else _plus_scaled(a._data, b._data,
-                                                                              alpha), a)
+        return result_like(a._data + b._data if alpha == 1 else plus_scaled(a._data, b._data,
+                                                                             alpha), a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -67,8 +66,8 @@ class Sub(Function):
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         ctx.alpha = alpha
-        return result_like(a._data - b._data if alpha == 1 else _plus_scaled(a._data, b._data,
-                                                                              -alpha), a)
+        return result_like(a._data - b._data if alpha == 1 else plus_scaled(a._data, b._data,
+                                                                             -alpha), a)
 
     @staticmethod
     def backward(ctx, grad):
