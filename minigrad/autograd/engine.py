@@ -240,8 +240,9 @@ class GraphTask:
         total = slots[nr]
         if total is None:
             slots[nr] = grad
-        elif _is_efficient_zero(total) or _is_efficient_zero(grad):
-            slots[nr] = _with_efficient_zero(total, grad)
+        elif ((type(total) is Tensor and "_efficient_zero" in total.__dict__)
+              or (type(grad) is Tensor and "_efficient_zero" in grad.__dict__)):  # (inline:
+            slots[nr] = _with_efficient_zero(total, grad)  # a call here is on every sum's path)
         elif _grad_mode.state.enabled:  # building a graph of the backward: a recorded sum
             slots[nr] = total + grad
         else:  # numpy's sum, made a tensor for its version
