@@ -14,6 +14,7 @@ from .autograd.custom_view import CUSTOM_FUNCTION_VIEW
 from .autograd.graph import ERR_LEAF_IN_PLACE, forward_name, replace_output
 from .autograd.no_grad_view import no_grad_view_advice, no_grad_view_words
 from .autograd.numpy_quiet import _QUIET, _numpy_errors
+from .ops import pointwise
 from .ops.fill import Zero
 from .ops.indexing import (ERR_INTERNAL_OVERLAP, AsStrided, CopySlices, IndexPut,
                            WriteThroughExpanded, _plain_key, as_positions, check_advanced_key,
@@ -117,9 +118,11 @@ def update(t: Tensor, op: Any, other: Any, alpha: Any = 1) -> Tensor:
         return _update_generally(t, op, other, alpha)
     quiet = _numpy_errors.set(_QUIET)  # no overflow warnings, as in PyTorch: as in every forward
     try:
-        if alpha != 1:
-            value = np.multiply(alpha, value)
-        _UFUNCS[op.__name__](data, value, out=data)
+        if alpha != 1:  # add_ and sub_: one fused multiply-add, as the recorded way
+            data[...] = pointwise.plus_scaled(data, value, alpha if op.__name__ == "add"
+                                              else -alpha)
+        else:
+            _UFUNCS[op.__name__](data, value, out=data)
     finally:
         _numpy_errors.reset(quiet)
     t._bump_version()

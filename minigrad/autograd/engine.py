@@ -243,6 +243,9 @@ class GraphTask:
         total = slots[output_nr]
         if total is None:
             slots[output_nr] = grad
+        elif ((type(total) is Tensor and "_efficient_zero" in total.__dict__)
+              or (type(grad) is Tensor and "_efficient_zero" in grad.__dict__)):  # (inline:
+            slots[output_nr] = _with_efficient_zero(total, grad)  # a call here: every sum's)
         elif _grad_mode.state.enabled:  # building a graph of the backward: a recorded sum
             slots[output_nr] = total + grad
         else:  # numpy's sum, made a tensor for its version
@@ -379,6 +382,25 @@ class CapturingTask(GraphTask):
             _numpy_errors.reset(loud)
 
     run_node_minding_hooks = run_node  # (it minds every node's hooks itself)
+
+
+def _is_efficient_zero(grad: Any) -> bool:
+    return type(grad) is Tensor and "_efficient_zero" in grad.__dict__
+
+
+def _with_efficient_zero(total: Any, grad: Any) -> Tensor:
+    """PyTorch's sum in a slot where an efficient zero is (ops/operands.efficient_zero): its
+    ZeroTensor kernel gives the other side's values, or the zero when both are; in a plain
+    pass a gradient that arrives after a real one is added to it in place (zeros and all)."""
+    total, grad = as_tensors([total, grad])
+    if _is_efficient_zero(total) and _is_efficient_zero(grad):
+        return total
+    if not _grad_mode.state.enabled:
+        return grad if _is_efficient_zero(total) else tensor_of(total._data + grad._data)
+    kept = grad if _is_efficient_zero(total) else total
+    recorded = total + grad  # a recorded sum, with the values of the side that is not zero
+    recorded._data = kept._data.copy()
+    return recorded
 
 
 def as_tensors(grads: Any) -> list:

@@ -320,12 +320,45 @@ class ConvolutionTransposed(Function):
     @staticmethod
     def backward(ctx, grad):
         x, w = ctx.saved_tensors
-        need = ctx.needs_input_grad
-        grad_x = Convolution.apply(grad, w, None, ctx.geo) if need[0] else None
-        grad_w = ConvolutionBackward.apply(x, grad, w, ctx.geo, (False, True, False))[1] \
-            if need[1] else None
-        grad_b = grad.sum((0, *range(2, grad.ndim))) if need[2] else None
-        return grad_x, grad_w, grad_b, None, None
+        return (*ConvolutionTransposedBackward.apply(grad, x, w, ctx.geo, x.shape,
+                                                     ctx.needs_input_grad[:3]), None, None)
+
+
+class ConvolutionTransposedBackward(Function):
+    """dg = convT(ggx,w)+convT(x,ggw)+ggb, dx = conv(g,ggw), dw = weight_gradient(g,ggx)"""
+    # ConvolutionTransposed's three gradients (conv(g, w), weight_gradient(g, x), g summed per
+    # channel) as one op, PyTorch's ConvolutionBackwardBackward0 of a transposed convolution.
+    node_name = "ConvolutionBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x, w, geo, x_shape, wanted):
+        ctx.geo, ctx.out_shape = geo, grad.shape
+        ctx.set_materialize_grads(False)
+        ctx.save_for_backward(grad, x, w)
+        g = grad._data
+        gx = tensor_of(convolve(g, w._data, geo)) if wanted[0] else None
+        gw = tensor_of(weight_gradient(g, x._data, w.shape, geo)) if wanted[1] else None
+        gb = tensor_of(g.sum(axis=(0, *range(2, g.ndim)))) if wanted[2] else None
+        return gx, gw, gb
+
+    @staticmethod
+    def backward(ctx, ggx, ggw, ggb):
+        grad, x, w = ctx.saved_tensors
+        need, geo, out_shape = ctx.needs_input_grad, ctx.geo, ctx.out_shape
+        d_grad = d_x = d_w = None
+        if need[0]:
+            terms = [ConvolutionTransposed.apply(ggx, w, ggb, geo, out_shape)] \
+                if ggx is not None else []
+            if ggw is not None:
+                terms.append(ConvolutionTransposed.apply(x, ggw, None, geo, out_shape))
+            if ggx is None and ggb is not None:
+                terms.append(ggb.reshape(-1, *(1,) * (grad.ndim - 2)).expand(grad.shape))
+            d_grad = sum(terms[1:], terms[0]) if terms else None
+        if need[1] and ggw is not None:
+            d_x = Convolution.apply(grad, ggw, None, geo)
+        if need[2] and ggx is not None:
+            d_w = ConvolutionBackward.apply(ggx, grad, w, geo, (False, True, False))[1]
+        return d_grad, d_x, d_w, None, None, None
 
 
 def conv_transpose(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any,

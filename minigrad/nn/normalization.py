@@ -5,7 +5,8 @@ channels), as in torch.nn.
 
 Both are one Function, as PyTorch's native kernels are (grad_fn NativeLayerNormBackward0,
 NativeBatchNormBackward0): normalise x to x̂ = (x - mean) · rstd, then scale by weight and shift
-by bias. LayerNorm's statistics are computed in float64 and rounded once, which PyTorch's own
+by bias. Their backwards are ops too (_norm_backward.py), with PyTorch's double backward
+formulas. LayerNorm's statistics are computed in float64 and rounded once, which PyTorch's own
 order can round otherwise in the last bit; BatchNorm's are PyTorch's CPU kernel's, step by step
 (_batch_statistics), and so are its outputs."""
 from __future__ import annotations
@@ -20,29 +21,9 @@ from ..creation import ones, tensor, zeros
 from ..fidelity import fma
 from ..fidelity.ranges import fma64
 from ..tensor import Tensor, tensor_of
+from ._norm_backward import batch_norm_gradients, layer_norm_gradients
 from .module import Module
 from .parameter import Parameter
-
-
-def _normalised_backward(grad: Tensor, x: Tensor, mean: Tensor, rstd: Tensor,
-                         weight: Tensor | None, dims: tuple) -> Tensor:
-    """d x of (x - mean) · rstd · weight, where mean and rstd were taken over `dims`."""
-    x_hat = (x - mean) * rstd
-    g = grad if weight is None else grad * weight
-    return rstd * (g - g.mean(dims, keepdim=True) - x_hat * (g * x_hat).mean(dims, keepdim=True))
-
-
-def _statistics(x: Tensor, mean: Tensor, rstd: Tensor, dims: tuple, eps: float
-                ) -> tuple[Tensor, Tensor]:
-    """The forward's mean and rstd, as functions of x when the backward builds a graph
-    (create_graph=True): a second derivative must see how they change with x, as PyTorch's
-    double backward does. Their values stay the forward's exactly (each is the saved value
-    plus a difference that is 0 but carries the derivative), so first derivatives do not move."""
-    if not _grad_mode.is_grad_enabled() or not x.requires_grad:
-        return mean, rstd
-    live_mean = x.mean(dims, keepdim=True)
-    live_rstd = ((x - live_mean) ** 2).mean(dims, keepdim=True).add(eps).rsqrt()
-    return (mean + (live_mean - live_mean.detach()), rstd + (live_rstd - live_rstd.detach()))
 
 
 def _layer_affine(x: np.ndarray, mean: np.ndarray, rstd: np.ndarray, weight: Any, bias: Any
@@ -116,20 +97,15 @@ class LayerNormFunction(Function):
         rstd = 1 / np.sqrt(np.maximum(wide.var(axis=dims, keepdims=True), 0) + eps)
         mean, rstd = mean.astype(x._data.dtype), rstd.astype(x._data.dtype)
         ctx.save_for_backward(x, weight)
-        ctx.mean, ctx.rstd, ctx.dims, ctx.eps = tensor_of(mean), tensor_of(rstd), dims, eps
+        ctx.mean, ctx.rstd, ctx.dims = tensor_of(mean), tensor_of(rstd), dims
+        ctx.bias = bias  # (only an edge of the double backward's node, as PyTorch's)
         return tensor_of(_layer_affine(x._data, mean, rstd, weight, bias))
 
     @staticmethod
     def backward(ctx, grad):
         x, weight = ctx.saved_tensors
-        outer = tuple(range(x.ndim - len(ctx.dims)))
-        mean, rstd = _statistics(x, ctx.mean, ctx.rstd, ctx.dims, ctx.eps)
-        x_hat = (x - mean) * rstd
-        grad_weight = (grad * x_hat).sum(outer) if ctx.needs_input_grad[1] else None
-        grad_bias = grad.sum(outer) if ctx.needs_input_grad[2] else None
-        grad_x = _normalised_backward(grad, x, mean, rstd, weight, ctx.dims) \
-            if ctx.needs_input_grad[0] else None
-        return grad_x, grad_weight, grad_bias, None, None
+        return (*layer_norm_gradients(grad, x, ctx.mean, ctx.rstd, weight, ctx.bias, ctx.dims,
+                                      ctx.needs_input_grad[:3]), None, None)
 
 
 def layer_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None,
@@ -153,7 +129,7 @@ class BatchNormFunction(Function):
     def forward(ctx, x, weight, bias, statistics, dims, training):
         mean, rstd, eps = statistics  # in a tuple: no edges (PyTorch's node has three)
         ctx.save_for_backward(x, weight)
-        ctx.mean, ctx.rstd, ctx.dims, ctx.training, ctx.eps = mean, rstd, dims, training, eps
+        ctx.mean, ctx.rstd, ctx.dims, ctx.training = mean, rstd, dims, training
         channels = mean.shape  # (1, C, 1, ...): weight and bias broadcast along the channels
         return tensor_of(_batch_affine(x._data, mean._data, rstd._data,
                                     None if weight is None else weight._data.reshape(channels),
@@ -162,19 +138,8 @@ class BatchNormFunction(Function):
     @staticmethod
     def backward(ctx, grad):
         x, weight = ctx.saved_tensors
-        if weight is not None:
-            weight = weight.reshape(ctx.mean.shape)
-        mean, rstd = ctx.mean, ctx.rstd  # eval mode: the running statistics, constants
-        if ctx.training:
-            mean, rstd = _statistics(x, mean, rstd, ctx.dims, ctx.eps)
-        x_hat = (x - mean) * rstd
-        grad_weight = (grad * x_hat).sum(ctx.dims) if ctx.needs_input_grad[1] else None
-        grad_bias = grad.sum(ctx.dims) if ctx.needs_input_grad[2] else None
-        grad_x = None
-        if ctx.needs_input_grad[0]:
-            grad_x = _normalised_backward(grad, x, mean, rstd, weight, ctx.dims) \
-                if ctx.training else grad * rstd * (1 if weight is None else weight)
-        return grad_x, grad_weight, grad_bias, None, None, None
+        return (*batch_norm_gradients(grad, x, weight, ctx.mean, ctx.rstd, ctx.dims, ctx.training,
+                                      ctx.needs_input_grad[:3]), None, None, None)
 
 
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,

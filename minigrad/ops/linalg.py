@@ -19,6 +19,12 @@ def _check_same_dtype(a: Tensor, b: Tensor) -> None:
                            f"{a.dtype.cpp_name} != {b.dtype.cpp_name}")
 
 
+def _column_major(data: np.ndarray) -> bool:
+    """PyTorch's test in mm's backward (strides [1, rows]): such an operand, a transposed
+    matrix's, gets its gradient as the transpose of a product, column-major as it was."""
+    return data.strides[0] == data.itemsize and data.strides[1] == data.itemsize * data.shape[0]
+
+
 class Mm(Function):
     """matrix @ matrix"""
     node_name = "MmBackward0"
@@ -37,19 +43,30 @@ class Mm(Function):
         _check_same_dtype(a, b)
         a_needs_grad, b_needs_grad = ctx.needs_input_grad  # each keeps the other for backward
         ctx.save_for_backward(b if a_needs_grad else None, a if b_needs_grad else None)
+        ctx.columns = (_column_major(a._data), _column_major(b._data))
         return tensor_of(matmul_like_torch(a._data, b._data))
 
     @staticmethod
     def backward(ctx, grad):
         b, a = ctx.saved_tensors
-        return (grad.mm(b.t()) if ctx.needs_input_grad[0] else None,
-                a.t().mm(grad) if ctx.needs_input_grad[1] else None)
+        a_columns, b_columns = ctx.columns
+        grad_a = grad_b = None
+        if ctx.needs_input_grad[0]:
+            grad_a = b.mm(grad.t()).t() if a_columns else grad.mm(b.t())
+        if ctx.needs_input_grad[1]:
+            grad_b = grad.t().mm(a).t() if b_columns else a.t().mm(grad)
+        return grad_a, grad_b
 
     @staticmethod
     def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
         b, a = ctx.saved_arrays
-        return (matmul_like_torch(grad, b.T) if ctx.needs_input_grad[0] else None,
-                matmul_like_torch(a.T, grad) if ctx.needs_input_grad[1] else None)
+        a_columns, b_columns = ctx.columns
+        grad_a = grad_b = None
+        if ctx.needs_input_grad[0]:
+            grad_a = matmul_like_torch(b, grad.T).T if a_columns else matmul_like_torch(grad, b.T)
+        if ctx.needs_input_grad[1]:
+            grad_b = matmul_like_torch(grad.T, a).T if b_columns else matmul_like_torch(a.T, grad)
+        return grad_a, grad_b
 
 
 class Mv(Function):

@@ -138,3 +138,13 @@ def zero_gradient(like: Tensor) -> Tensor:
     """Zeros of `like`'s shape and dtype: the gradient of an input that does not change the
     result (fill_'s old values, sign's input), as a new tensor."""
     return tensor_of(np.zeros(like._data.shape, dtype=like._data.dtype))
+
+
+def efficient_zero(like: Tensor) -> Tensor:
+    """PyTorch's "efficient zero" (a ZeroTensor: sgn's gradient on real numbers): zeros, which
+    the backward pass does not add where it reaches a gradient's slot first (the next gradient
+    replaces it, its zeros' signs kept); see GraphTask.add_gradient."""
+    zeros = zero_gradient(like)
+    zeros._efficient_zero = True
+    zeros._version_counter  # versioned: a pass on arrays hands it on as a tensor, marked
+    return zeros

@@ -4,6 +4,7 @@ come out broadcast; the engine sums them back to each input's shape."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -11,10 +12,26 @@ from .. import _grad_mode
 from ..autograd.function import Function, FunctionCtx
 from ..autograd.numpy_quiet import _QUIET, _numpy_errors
 from ..fidelity import vector_math
+from ..fidelity.formulas import add_scaled
 from ..tensor import Tensor, tensor_of
 from .operands import as_tensor_pair, refuse_bool, result_like, zero_gradient
 from .scalars import AddScalar, DivScalar, MulScalar, SubScalar  # noqa: F401 - (re-exported)
 from .selection import Clamp, Relu, Sgn, sign, where  # noqa: F401 - (re-exported)
+
+
+def plus_scaled(a: np.ndarray, b: np.ndarray, alpha: Any) -> np.ndarray:
+    """a + alpha * b as PyTorch's CPU kernel computes it: in float32 and float64 one fused
+    multiply-add, alpha * b + a rounded once, alpha in the operands' dtype."""
+    dtype = a.dtype
+    if dtype != b.dtype or dtype not in (np.float32, np.float64) or type(alpha) is complex:
+        return a + alpha * b
+    a, b = np.broadcast_arrays(a, b)
+    scale = dtype.type(alpha)
+    fused = np.asarray(add_scaled(a, b, scale), dtype)
+    # a zero's sign: fma64 gives +0.0 for -0.0 + -0.0; where a multiply then an add also give
+    # a zero, theirs is the exact sum's (one that cancels rounds to +0.0 either way)
+    plain = scale * b + a
+    return np.where((fused == 0) & (plain == 0), plain, fused)
 
 
 class Add(Function):
@@ -25,7 +42,8 @@ class Add(Function):
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         ctx.alpha = alpha
-        return result_like(a._data + b._data if alpha == 1 else a._data + alpha * b._data, a)
+        return result_like(a._data + b._data if alpha == 1 else plus_scaled(a._data, b._data,
+                                                                             alpha), a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -48,7 +66,8 @@ class Sub(Function):
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         ctx.alpha = alpha
-        return result_like(a._data - b._data if alpha == 1 else a._data - alpha * b._data, a)
+        return result_like(a._data - b._data if alpha == 1 else plus_scaled(a._data, b._data,
+                                                                             -alpha), a)
 
     @staticmethod
     def backward(ctx, grad):

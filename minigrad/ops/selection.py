@@ -9,7 +9,8 @@ import numpy as np
 from .._dtype import result_type
 from ..autograd.function import Function
 from ..tensor import Tensor, tensor_of
-from .operands import as_tensor_pair, check_broadcast, result_like, zero_gradient
+from .operands import (as_tensor_pair, check_broadcast, efficient_zero, result_like,
+                       zero_gradient)
 from .scalars import DivScalar
 
 
@@ -203,8 +204,12 @@ def sign(a: Tensor) -> Tensor:
 
 class Sgn(Sign):
     """sgn, sign's complex-ready twin: what PyTorch's backward formulas of abs and the norms
-    record (SgnBackward0); on real numbers it is sign."""
+    record (SgnBackward0); on real numbers it is sign, and its gradient an efficient zero."""
     node_name = "SgnBackward0"
+
+    @staticmethod
+    def backward(ctx, grad):
+        return efficient_zero(grad)
 
 
 class Maximum(Function):
