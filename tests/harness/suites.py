@@ -70,7 +70,8 @@ CORPUS_SLOW = frozenset({
     "pytorch_dynamic_net", "pytorch_examples_time_sequence", "pytorch_optimization_tutorial",
     "pytorch_quickstart", "raschka_mlbook_ch13_mechanics", "uvadlc_intro_to_pytorch",
     "graykode_nnlm", "graykode_textrnn", "pytorch_custom_function_conv_bn",
-    "graykode_word2vec"})
+    "graykode_word2vec", "raschka_llm_pretraining", "d2l_rnn_scratch", "uvadlc_init_optimization",
+    "uvadlc_energy_models", "uvadlc_meta_learning"})
 
 # Corpus programs whose PyTorch output depends on the CPU through Intel MKL's float32 sqrt, which
 # PyTorch's x86-64 builds call and which rounds correctly on some CPUs (the AVX2 machine the
