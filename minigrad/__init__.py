@@ -148,9 +148,11 @@ def _number_input(name: str, number: Any, args: tuple) -> Tensor:
 
 
 def where(*args: Any, **kwargs: Any) -> Any:
-    """`input` where `condition` holds, `other` elsewhere (each a tensor or a number); with
-    the condition alone, the indices of its non-zero elements, one tensor per dimension, as
-    `torch.nonzero(condition, as_tuple=True)` gives them."""
+    """`input` where `condition` holds, `other` elsewhere; or the condition's non-zero indices.
+
+    `input` and `other` are each a tensor or a number. With the condition alone, the indices of
+    its non-zero elements come one tensor per dimension, as `torch.nonzero(condition,
+    as_tuple=True)` gives them."""
     if "out" in kwargs:  # PyTorch's out= form, which minigrad does not offer
         raise TypeError("where() got an unexpected keyword argument 'out'")
     if len(args) > 3:
