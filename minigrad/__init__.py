@@ -42,6 +42,7 @@ from .ops.operands import type_name as _type_name
 from .ops import arguments as _arguments
 from .ops import gather as _gather
 from .ops import selection as _selection
+from .ops import sorting as _sorting
 from .ops.shape import cat, hstack, stack, vstack
 from .ops.sorting import bucketize
 from .ops import pointwise_more as _pointwise_more
@@ -146,13 +147,26 @@ def _number_input(name: str, number: Any, args: tuple) -> Tensor:
                     f"{_type_name(number)}")
 
 
-def where(condition: Tensor, input: Any, other: Any) -> Tensor:  # noqa: A002
-    """`input` where `condition` holds, `other` elsewhere (each a tensor or a number)."""
+def where(*args: Any, **kwargs: Any) -> Any:
+    """`input` where `condition` holds, `other` elsewhere; or the condition's non-zero indices.
+
+    `input` and `other` are each a tensor or a number. With the condition alone, the indices of
+    its non-zero elements come one tensor per dimension, as `torch.nonzero(condition,
+    as_tuple=True)` gives them."""
+    if "out" in kwargs:  # PyTorch's out= form, which minigrad does not offer
+        raise TypeError("where() got an unexpected keyword argument 'out'")
+    if len(args) > 3:
+        raise TypeError(f"where() takes 3 positional arguments but {len(args)} were given")
+    given = dict(zip(("condition", "input", "other"), args)) | kwargs
     operands = (Tensor, *_arguments.NUMBERS)
-    if not (isinstance(condition, Tensor) and isinstance(input, operands)
-            and isinstance(other, operands)):
-        raise _arguments.refusal("where", (condition, input, other), {}, function=True)  # 3 fit
-    return _selection.where(condition, input, other)
+    if len(args) <= 3 and len(given) == len(args) + len(kwargs):
+        condition = given.get("condition")
+        if set(given) == {"condition"} and isinstance(condition, Tensor):
+            return _sorting.nonzero(condition, as_tuple=True)
+        if (set(given) == {"condition", "input", "other"} and isinstance(condition, Tensor)
+                and isinstance(given["input"], operands) and isinstance(given["other"], operands)):
+            return _selection.where(condition, given["input"], given["other"])
+    raise _arguments.refusal("where", args, kwargs, function=True)  # its 5 signatures fit none
 
 
 def atan2(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A002

@@ -107,27 +107,35 @@ def torch_sqrt_is_correctly_rounded() -> bool:
 
 def use_correctly_rounded_sqrt() -> None:
     """PyTorch's float32 `sqrt` (Tensor.sqrt, sqrt_ and torch.sqrt, which is what Adam and
-    RMSprop call on a CPU) as float64's rounded once to float32: the correctly rounded value.
-    Gradients, float64 and every other operation stay PyTorch's."""
+    RMSprop call on a CPU) as float64's rounded once to float32: the correctly rounded value,
+    also for 0-d tensors and on the graph (a layer norm's `torch.sqrt(var + eps)`).
+    Gradient formulas, float64 and every other operation stay PyTorch's."""
     import numpy as np
     import torch
 
     def rounded(tensor: torch.Tensor) -> torch.Tensor:
-        exact = np.sqrt(tensor.detach().numpy().astype(np.float64)).astype(np.float32)
+        # np.asarray: the square root of a 0-d array is a numpy scalar.
+        exact = np.asarray(np.sqrt(tensor.detach().numpy().astype(np.float64)), np.float32)
         return torch.from_numpy(exact).reshape(tensor.shape)
 
+    # The result keeps PyTorch's grad_fn (SqrtBackward0, which saves the result): only its
+    # values are corrected, through `.data`, which autograd's version counter does not see.
     def patched(method):
         def sqrt(tensor, *args, **kwargs):
-            if (tensor.dtype != torch.float32 or args or kwargs or tensor.requires_grad
-                    and torch.is_grad_enabled()):
+            if tensor.dtype != torch.float32 or args or kwargs:
                 return method(tensor, *args, **kwargs)
-            return rounded(tensor)
+            result = method(tensor)
+            result.data.copy_(rounded(tensor))
+            return result
         return sqrt
 
     def patched_in_place(tensor, *args, **kwargs):
-        if tensor.dtype != torch.float32 or args or kwargs or tensor.requires_grad:
+        if tensor.dtype != torch.float32 or args or kwargs:
             return sqrt_in_place(tensor, *args, **kwargs)
-        return tensor.copy_(rounded(tensor))
+        exact = rounded(tensor)
+        sqrt_in_place(tensor)
+        tensor.data.copy_(exact)
+        return tensor
 
     sqrt_in_place = torch.Tensor.sqrt_
     torch.Tensor.sqrt = patched(torch.Tensor.sqrt)

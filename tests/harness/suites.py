@@ -56,7 +56,8 @@ FLOAT_ORDER = frozenset({
     "pytorch_examples_time_sequence", "fastai_course22p2_initializing", "mit_lab2_mnist",
     "mit_lab1_music_generation", "d2l_gd_sgd", "dlwizard_linear_regression",
     "shusentang_weight_decay", "dataflowr_linear_regression",
-    "pytorch_custom_function_conv_bn", "graykode_word2vec"})
+    "pytorch_custom_function_conv_bn", "graykode_word2vec", "raschka_llm_pretraining",
+    "jcjohnson_two_layer_net"})
 
 # The corpus programs that take over a second each on minigrad (training loops; measured one
 # after another on a busy 2-core machine: from 1.3 s for nyu_spiral_classification to 28 s for
@@ -69,7 +70,8 @@ CORPUS_SLOW = frozenset({
     "pytorch_dynamic_net", "pytorch_examples_time_sequence", "pytorch_optimization_tutorial",
     "pytorch_quickstart", "raschka_mlbook_ch13_mechanics", "uvadlc_intro_to_pytorch",
     "graykode_nnlm", "graykode_textrnn", "pytorch_custom_function_conv_bn",
-    "graykode_word2vec"})
+    "graykode_word2vec", "raschka_llm_pretraining", "d2l_rnn_scratch", "uvadlc_init_optimization",
+    "uvadlc_energy_models", "uvadlc_meta_learning"})
 
 # Corpus programs whose PyTorch output depends on the CPU through Intel MKL's float32 sqrt, which
 # PyTorch's x86-64 builds call and which rounds correctly on some CPUs (the AVX2 machine the
@@ -79,7 +81,8 @@ CORPUS_SLOW = frozenset({
 # rounded correctly (harness/programs.py), the one thing that varies, so the comparison stays
 # exact. minigrad's sqrt is correctly rounded everywhere (minigrad/fidelity/vector_math.py), and
 # its transcript is compared exactly on any CPU.
-MKL_SQRT = frozenset({"dlwpt_optimizers"})
+MKL_SQRT = frozenset({"dlwpt_optimizers", "raschka_llm_gpt", "raschka_llm_pretraining",
+                      "jcjohnson_two_layer_net"})
 
 SUITES = {
     "golden": Suite("golden", TESTS / "golden" / "programs", TESTS / "golden" / "expected"),

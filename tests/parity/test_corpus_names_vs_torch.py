@@ -49,3 +49,27 @@ def test_a_write_into_the_storage_shows_in_the_tensor_and_its_views(torch: Any) 
 def test_short_is_int16(torch: Any) -> None:
     assert (minigrad.short, str(minigrad.ones(2).to(dtype=minigrad.short).dtype)) == (
         minigrad.int16, str(torch.ones(2).to(dtype=torch.short).dtype))
+
+
+@pytest.mark.parametrize("condition", [
+    [[True, False], [False, True]], [0.0, 1.5, 0.0, -2.0], 3, 0.0, [[[0, 1, 0]], [[2, 0, 0]]], []],
+    ids=str)
+def test_where_of_a_condition_alone_gives_nonzero_indices_as_torch(torch: Any,
+                                                                   condition: Any) -> None:
+    # `features[torch.where(targets == c)[0]]` (UvA DL tutorial 16's prototypes)
+    ours, theirs = (lib.where(lib.tensor(condition)) for lib in (minigrad, torch))
+    assert type(ours) is tuple and repr(ours) == repr(theirs)
+    assert [t.dtype for t in ours] == [minigrad.int64] * len(theirs)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, c: lib.where(c, 1), lambda lib, c: lib.where(c, input=1),
+    lambda lib, c: lib.where(), lambda lib, c: lib.where([True, False]),
+    lambda lib, c: lib.where(c, 1, 2, 3)], ids=["two", "keyword", "none", "list", "four"])
+def test_where_refuses_as_torch(torch: Any, call: Any) -> None:
+    messages = []
+    for lib in (minigrad, torch):
+        with pytest.raises(TypeError) as caught:
+            call(lib, lib.tensor([True, False]))
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1]
