@@ -113,7 +113,7 @@ class EluBackward(Function):
     def forward(ctx, grad, x, alpha):
         ctx.save_for_backward(grad, x)
         ctx.alpha = alpha
-        return where(x > 0, grad, grad * alpha * x.exp())
+        return where(x <= 0, grad * alpha * x.exp(), grad)  # as PyTorch's: grad at NaN
 
     @staticmethod
     def backward(ctx, gg):
@@ -340,7 +340,8 @@ class HardtanhBackward(Function):
         ctx.save_for_backward(x)
         ctx.bounds = bounds
         low, high = bounds
-        return where(tensor_of((x._data > low) & (x._data < high)), grad, 0.0)
+        a = x._data  # PyTorch zeroes where x <= low or x >= high: at NaN the gradient passes
+        return where(tensor_of(~((a <= low) | (a >= high))), grad, 0.0)
 
     @staticmethod
     def backward(ctx, gg):

@@ -19,7 +19,8 @@ from .scalars import DivScalar
 
 
 class Relu(Function):
-    """d relu(a) = [a > 0] da"""
+    """d relu(a) = [not relu(a) <= 0] da: PyTorch's threshold_backward zeroes where the output is
+    at most 0, so at NaN the gradient passes"""
     node_name = "ReluBackward0"
     saved_names = ("result",)
 
@@ -37,7 +38,7 @@ class Relu(Function):
     @staticmethod
     def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
         (out,) = ctx.saved_arrays
-        return _keep_where(out > 0, grad)
+        return _keep_where(_not_at_most_zero(out), grad)
 
 
 class ThresholdBackward(Function):
@@ -48,12 +49,19 @@ class ThresholdBackward(Function):
 
     @staticmethod
     def forward(ctx, grad, out):
-        ctx.keep = tensor_of(out._data > 0)
+        ctx.keep = tensor_of(_not_at_most_zero(out._data))
         return result_like(_keep_where(ctx.keep._data, grad._data), grad)
 
     @staticmethod
     def backward(ctx, grad_grad):
         return where(ctx.keep, grad_grad, 0.0), zero_gradient(grad_grad)
+
+
+def _not_at_most_zero(out: np.ndarray) -> np.ndarray:
+    """Where relu's gradient passes: not `out > 0`, which is False at NaN, where PyTorch's
+    `out <= 0 ? 0 : grad` passes the gradient."""
+    keep = out <= 0
+    return np.logical_not(keep, out=keep) if isinstance(keep, np.ndarray) else np.logical_not(keep)
 
 
 _SAME_SIZE_UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}

@@ -337,3 +337,47 @@ def test_reshape_nodes_match(torch: Any, name: str) -> None:
         nodes = [out.grad_fn.name()] + [n.name() for n, _ in out.grad_fn.next_functions if n]
         return nodes, out.shape, out._base is x, x.grad.tolist()
     assert run(minigrad) == run(torch)
+
+
+# Gradients at the corners: each call on each input below, its backward taken with weights of
+# both signs; compared: the printed result, its grad_fn's name and the printed gradient (or the
+# error). What this table found (each now as PyTorch): relu, relu6, hardtanh and elu gave 0
+# (elu NaN) as the gradient at NaN, where PyTorch's `x <= 0 ? 0 : grad` passes it; prod of a
+# tensor with two zeros had NaN (from an inf or NaN) or -0. in its gradient, where PyTorch's is
+# all +0, and of a 0-d inf NaN; cumprod's gradient at a first zero summed past the second
+# zero, so an inf beyond it made it NaN.
+GRAD_INPUTS = {
+    "signed": lambda lib: lib.tensor([1.5, -0.0, 0.0, -2.5, INF, -INF, NAN, 3.0]),
+    "two zeros": lambda lib: lib.tensor([[2.0, -1.0, 2.0], [0.0, -1.0, -0.0]]),
+    "zeros in rows": lambda lib: lib.tensor([[0.0, 2.0, 3.0], [0.0, 0.0, -1.5], [4.0, -0.5, 2.0]]),
+    "nan rows": lambda lib: lib.tensor([[NAN, 1.0, 2.0], [1.0, NAN, -0.0]]),
+    "0-d inf": lambda lib: lib.tensor(INF),
+    "doubles": lambda lib: lib.tensor([0.1, -3.0, 0.0, 2.0], dtype=lib.float64),
+}
+GRAD_CALLS = (
+    "x.relu()", "F.relu6(x)", "F.hardtanh(x)", "F.elu(x)", "F.leaky_relu(x, 0.1)", "x.prod()",
+    "x.prod(0)", "x.prod(-1)", "x.cumprod(0)", "x.cumprod(-1)", "x.cumsum(-1)", "x.sum()",
+    "x.abs()", "x.sign()", "x.sqrt()", "x.exp()", "x.sigmoid()", "x.tanh()")
+WEIGHTS = (0.5, -1.0, 1.5)
+
+
+def _gradient(lib: Any, name: str, call: str) -> Any:
+    x = GRAD_INPUTS[name](lib).requires_grad_()
+
+    def run() -> Any:
+        out = eval(call, {"x": x, "lib": lib, "F": lib.nn.functional})  # noqa: S307
+        n = out.numel()
+        weights = lib.tensor([WEIGHTS[i % 3] for i in range(n)], dtype=out.dtype)
+        out.backward(weights.reshape(out.shape))
+        return _shown(out), type(out.grad_fn).__name__, repr(x.grad)
+    return _outcome(run)
+
+
+@pytest.mark.parametrize("name", GRAD_INPUTS)
+def test_gradient_corners_match(torch: Any, name: str) -> None:
+    import minigrad
+
+    ours = {call: _gradient(minigrad, name, call) for call in GRAD_CALLS}
+    theirs = {call: _gradient(torch, name, call) for call in GRAD_CALLS}
+    assert {k: v for k, v in ours.items() if v != theirs[k]} == {
+        k: v for k, v in theirs.items() if v != ours[k]}
