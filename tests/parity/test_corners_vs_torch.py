@@ -363,13 +363,17 @@ WEIGHTS = (0.5, -1.0, 1.5)
 
 def _gradient(lib: Any, name: str, call: str) -> Any:
     x = GRAD_INPUTS[name](lib).requires_grad_()
+    return _gradient_of(lib, call, x)
 
+
+def _gradient_of(lib: Any, call: str, x: Any) -> Any:
     def run() -> Any:
-        out = eval(call, {"x": x, "lib": lib, "F": lib.nn.functional})  # noqa: S307
+        out = eval(call, {"x": x, "lib": lib, "F": lib.nn.functional,  # noqa: S307
+                          "ints": lib.tensor([3, -7, 0, 2]), "bools": lib.tensor([True, False] * 2)})
         n = out.numel()
         weights = lib.tensor([WEIGHTS[i % 3] for i in range(n)], dtype=out.dtype)
         out.backward(weights.reshape(out.shape))
-        return _shown(out), type(out.grad_fn).__name__, repr(x.grad)
+        return _shown(out), type(out.grad_fn).__name__, repr(x.grad.tolist())  # every bit
     return _outcome(run)
 
 
@@ -379,5 +383,34 @@ def test_gradient_corners_match(torch: Any, name: str) -> None:
 
     ours = {call: _gradient(minigrad, name, call) for call in GRAD_CALLS}
     theirs = {call: _gradient(torch, name, call) for call in GRAD_CALLS}
+    assert {k: v for k, v in ours.items() if v != theirs[k]} == {
+        k: v for k, v in theirs.items() if v != ours[k]}
+
+
+# The same with an integer or bool operand beside a float one that requires grad (x). What this
+# table found (each now as PyTorch): the divisor's gradient of `ints % x` was floored in int64
+# (int64's bounds where x is 0, for inf or NaN); `2 % x` was differentiable (PyTorch's
+# remainder(Scalar, Tensor) is not); an integer base's log in the exponent's gradient of
+# `ints ** x` was float32's for a float64 x; addcmul's gradient through an integer tensor times
+# a float value (or a bool one times an int) was truncated; x ** -0.5 and x ** -2 are PyTorch's
+# rsqrt and 1 / (x * x) (-inf at -0.0, NaN at -inf: the power gave inf and 0).
+INTEGER_OPERAND_CALLS = (
+    "ints % x", "bools % x", "x % ints", "2 % x", "lib.remainder(ints, x)", "ints // x",
+    "lib.fmod(ints, x)", "lib.div(ints, x, rounding_mode='floor')", "ints ** x", "x ** ints",
+    "x ** bools", "ints * x", "x / ints", "lib.addcmul(x, x, ints, value=0.5)",
+    "lib.addcmul(x, bools, x, value=2)", "lib.addcmul(x, ints, x)", "x ** -0.5", "x ** -2",
+    "x ** 0.5", "x ** -1", "lib.maximum(x, ints)", "lib.where(bools, x, ints)",
+    "x.clamp(min=ints)", "lib.atan2(ints, x)", "lib.lerp(x, ints.to(x.dtype), 0.5)")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_gradients_with_integer_operands_match(torch: Any, dtype: str) -> None:
+    import minigrad
+
+    def table(lib: Any) -> dict:
+        return {call: _gradient_of(lib, call, lib.tensor(
+            [2.0, -0.0, 0.0, -INF], dtype=getattr(lib, dtype), requires_grad=True))
+            for call in INTEGER_OPERAND_CALLS}
+    ours, theirs = table(minigrad), table(torch)
     assert {k: v for k, v in ours.items() if v != theirs[k]} == {
         k: v for k, v in theirs.items() if v != ours[k]}
