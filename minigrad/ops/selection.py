@@ -130,7 +130,8 @@ class ClampTensors(Function):
         if out.shape != a._data.shape:  # the result takes a's shape: bounds do not widen it
             raise RuntimeError(f"output with shape {_listed(a.shape)} doesn't match the "
                                f"broadcast shape {_listed(out.shape)}")
-        return tensor_of(np.asarray(out, dtype=result_type(a, low, high).numpy))
+        dtype = result_type(a, *(b for b in (low, high) if b is not None))  # (None is no bound)
+        return tensor_of(np.asarray(out, dtype=dtype.numpy))
 
     @staticmethod
     def backward(ctx, grad):
@@ -160,9 +161,15 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002 
             isinstance(b, (int, float)) for b in bounds):
         return ClampTensors.apply(a, min, max)
     bounds = [b.item() if isinstance(b, Tensor) else b for b in bounds]
-    if a._data.dtype.kind == "b":  # a bool tensor clamped by numbers: in their dtype (int64)
-        a = a.to(result_type(a, *(b for b in bounds if b is not None)))
-    return Clamp.apply(a, *bounds)
+    return Clamp.apply(promoted_for_bounds(a, bounds), *bounds)
+
+
+def promoted_for_bounds(a: Tensor, bounds: Any) -> Tensor:
+    """An integer or bool tensor clamped by numbers is clamped in their promoted dtype, as
+    PyTorch's: by a float, float32 (it stayed an integer tensor); a bool by an int, int64."""
+    if a._data.dtype.kind not in "biu":
+        return a
+    return a.to(result_type(a, *(b for b in bounds if b is not None)))
 
 
 class Where(Function):

@@ -13,7 +13,9 @@ tensor flipped became float32; integer division by zero gave 0 (PyTorch: an erro
 softmax of integers computed integers, of an empty tensor failed; amax/argmax of an empty
 tensor crashed with numpy's or minigrad's own words; a 0-d tensor's nonzero() failed; a bool
 tensor (or True) in a subtraction (`1 - mask`) was computed, and abs, round, floor, argmax,
-topk and median of a bool tensor, where PyTorch refuses them.
+topk and median of a bool tensor, where PyTorch refuses them; an integer tensor clamped by a
+float (or by a 0-d integer tensor) kept its dtype (was float32), and a bool one clamp_min'ed
+stayed bool (PyTorch: float32, int64, int64).
 Left out (known, not matched yet): relu of a bool tensor (PyTorch refuses it; a check there
 would cost the hottest op), the bool operands of //, % and fmod, unique(-0.0)."""
 from __future__ import annotations
@@ -49,7 +51,8 @@ UNARY = (
     "sort(-1)", "argsort(-1)", "topk(1)", "median()", "isnan()", "isinf()", "nan_to_num()",
     "float()", "long()", "bool()", "double()", "sum(dtype=lib.float64)", "flip(0)", "t()",
     "numel()", "tolist()", "cumprod(0)", "exp2()", "log2()", "erf()", "true_divide(2)",
-    "clip(0, 1)")
+    "clip(0, 1)", "clamp(min=0.5)", "clamp(max=-0.0)", "clamp_min(0)", "clamp_max(1.5)",
+    "clamp(min=lib.tensor(1))")
 BINARY = ("add", "sub", "mul", "div", "pow", "remainder", "floor_divide", "fmod", "maximum",
           "minimum", "eq", "lt", "atan2", "__truediv__", "__rsub__", "__floordiv__",
           "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__")
