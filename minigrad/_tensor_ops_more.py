@@ -122,8 +122,8 @@ class MoreTensorOps:
         return statistics.log_softmax(self if dtype is None else self.to(dtype), dim)
 
     # ---- order --------------------------------------------------------------------------------
-    def sort(self, dim=-1, descending=False, *, stable=False):
-        return sorting.sort(self, dim, descending)
+    def sort(self, dim=-1, descending=False, *, stable=None):  # None: not given
+        return sorting.sort(self, dim, descending, stable)
 
     def argsort(self, dim=-1, descending=False, *, stable=False):
         return sorting.argsort(self, dim, descending)
