@@ -170,7 +170,15 @@ class SoftplusBackward(Function):
         return SoftplusBackward.apply(gg, x, beta, threshold), d_x, None, None
 
 
+def _refuse_integers(t: Tensor, kernel: str) -> None:
+    """PyTorch's error for a kernel it has for floats only (minigrad computed in the integers,
+    truncated: silu of ints gave ints)"""
+    if not t.dtype.is_floating_point:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{t.dtype.scalar_name}\'')
+
+
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    _refuse_integers(input, "softplus_cpu")
     return SoftplusFunction.apply(input, beta, threshold)
 
 
@@ -205,6 +213,7 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:
     if inplace:
         raise NotImplementedError("minigrad is a subset of PyTorch: silu(inplace=True) is not "
                                   "implemented; use inplace=False")
+    _refuse_integers(input, "silu_cpu")
     return SiluFunction.apply(input)
 
 
@@ -255,6 +264,7 @@ class LogSigmoidBackward(Function):
 
 
 def logsigmoid(input: Tensor) -> Tensor:
+    _refuse_integers(input, "log_sigmoid_cpu")
     return LogSigmoidFunction.apply(input)
 
 

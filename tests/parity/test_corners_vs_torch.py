@@ -408,14 +408,16 @@ def test_gradient_corners_match(torch: Any, name: str) -> None:
 # remainder(Scalar, Tensor) is not); an integer base's log in the exponent's gradient of
 # `ints ** x` was float32's for a float64 x; addcmul's gradient through an integer tensor times
 # a float value (or a bool one times an int) was truncated; x ** -0.5 and x ** -2 are PyTorch's
-# rsqrt and 1 / (x * x) (-inf at -0.0, NaN at -inf: the power gave inf and 0).
+# rsqrt and 1 / (x * x) (-inf at -0.0, NaN at -inf: the power gave inf and 0); silu, softplus
+# and logsigmoid of an integer or bool tensor computed in its dtype (PyTorch has no kernel).
 INTEGER_OPERAND_CALLS = (
     "ints % x", "bools % x", "x % ints", "2 % x", "lib.remainder(ints, x)", "ints // x",
     "lib.fmod(ints, x)", "lib.div(ints, x, rounding_mode='floor')", "ints ** x", "x ** ints",
     "x ** bools", "ints * x", "x / ints", "lib.addcmul(x, x, ints, value=0.5)",
     "lib.addcmul(x, bools, x, value=2)", "lib.addcmul(x, ints, x)", "x ** -0.5", "x ** -2",
     "x ** 0.5", "x ** -1", "lib.maximum(x, ints)", "lib.where(bools, x, ints)",
-    "x.clamp(min=ints)", "lib.atan2(ints, x)", "lib.lerp(x, ints.to(x.dtype), 0.5)")
+    "x.clamp(min=ints)", "lib.atan2(ints, x)", "lib.lerp(x, ints.to(x.dtype), 0.5)",
+    "x * F.silu(ints)", "x * F.softplus(bools)", "x * F.logsigmoid(ints)")
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
