@@ -215,7 +215,10 @@ class Cumsum(Function):
         data = a._data.astype(np.int64) if a._data.dtype.kind in "biu" else a._data
         if not a.ndim:
             return tensor_of(data.copy())
-        out = np.cumsum(data, axis=dim)
+        # PyTorch's running sum of float32 is kept in float64 (its CPU acc_type), each partial
+        # sum rounded once: [1e8, 1, -1e8, 1] sums to [1e8, 1e8, 1, 2], not float32's [.., 0, 1]
+        wide = np.float64 if data.dtype == np.float32 else None
+        out = np.cumsum(data, axis=dim, dtype=wide).astype(data.dtype, copy=False)
         if out.dtype.kind == "f":
             out += 0.0  # PyTorch's running sum starts from +0.0: a leading -0.0 becomes 0.0
         return tensor_of(out)

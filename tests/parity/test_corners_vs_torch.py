@@ -352,9 +352,11 @@ def test_reshape_nodes_match(torch: Any, name: str) -> None:
 # zero, so an inf beyond it made it NaN; max(dim)/min(dim) of an empty tensor failed in backward
 # (numpy's stride 0 of an empty dimension taken for an overlap), median() of a 0-d tensor too;
 # sort and topk of a 0-d tensor were ViewBackward0, sort(stable=...) SortBackward0 (PyTorch:
-# SortBackward0 and TopkBackward0, SortBackward1).
+# SortBackward0 and TopkBackward0, SortBackward1); cumsum of float32 added in float32 (PyTorch
+# keeps the running sum in float64: [1e8, 1, -1e8, 1] gives 1 and 2 at the end, not 0 and 1).
 GRAD_INPUTS = {
     "signed": lambda lib: lib.tensor([1.5, -0.0, 0.0, -2.5, INF, -INF, NAN, 3.0]),
+    "cancelling": lambda lib: lib.tensor([1e8, 1.0, -1e8, 1.0]),
     "two zeros": lambda lib: lib.tensor([[2.0, -1.0, 2.0], [0.0, -1.0, -0.0]]),
     "zeros in rows": lambda lib: lib.tensor([[0.0, 2.0, 3.0], [0.0, 0.0, -1.5], [4.0, -0.5, 2.0]]),
     "nan rows": lambda lib: lib.tensor([[NAN, 1.0, 2.0], [1.0, NAN, -0.0]]),
