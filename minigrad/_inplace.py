@@ -58,9 +58,10 @@ def check_inplace(t: Tensor) -> None:
 
 def shares_memory_within(t: Tensor) -> bool:
     """Whether elements of `t` share memory: an expanded tensor (stride 0 along a dimension of
-    more than one element), the one kind of overlap PyTorch detects."""
+    more than one element), the one kind of overlap PyTorch detects. (numpy gives an empty
+    array's dimensions stride 0: no element there, so no overlap.)"""
     data = t._data
-    return 0 in data.strides and any(stride == 0 and size > 1
+    return 0 in data.strides and data.size > 0 and any(stride == 0 and size > 1
                                      for stride, size in zip(data.strides, data.shape))
 
 

@@ -51,8 +51,11 @@ class MoreTensorOps:
     def ceil(self): return rounding.Ceil.apply(self)
     def trunc(self): return rounding.Trunc.apply(self)
     def fmod(self, other): return rounding.fmod(self, other)
-    def clamp_min(self, min): return selection.ClampMin.apply(self, min)  # noqa: A002
-    def clamp_max(self, max): return selection.ClampMax.apply(self, max)  # noqa: A002
+    def clamp_min(self, min):  # noqa: A002
+        return selection.ClampMin.apply(selection.promoted_for_bounds(self, [min]), min)
+
+    def clamp_max(self, max):  # noqa: A002
+        return selection.ClampMax.apply(selection.promoted_for_bounds(self, [max]), max)
     subtract, multiply, divide = Tensor.sub, Tensor.mul, Tensor.div
     true_divide, true_divide_ = Tensor.div, Tensor.div_
     def where(self, condition, other): return selection.where(condition, self, other)
@@ -119,8 +122,8 @@ class MoreTensorOps:
         return statistics.log_softmax(self if dtype is None else self.to(dtype), dim)
 
     # ---- order --------------------------------------------------------------------------------
-    def sort(self, dim=-1, descending=False, *, stable=False):
-        return sorting.sort(self, dim, descending)
+    def sort(self, dim=-1, descending=False, *, stable=None):  # None: not given
+        return sorting.sort(self, dim, descending, stable)
 
     def argsort(self, dim=-1, descending=False, *, stable=False):
         return sorting.argsort(self, dim, descending)

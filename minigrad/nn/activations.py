@@ -113,7 +113,7 @@ class EluBackward(Function):
     def forward(ctx, grad, x, alpha):
         ctx.save_for_backward(grad, x)
         ctx.alpha = alpha
-        return where(x > 0, grad, grad * alpha * x.exp())
+        return where(x <= 0, grad * alpha * x.exp(), grad)  # as PyTorch's: grad at NaN
 
     @staticmethod
     def backward(ctx, gg):
@@ -170,7 +170,15 @@ class SoftplusBackward(Function):
         return SoftplusBackward.apply(gg, x, beta, threshold), d_x, None, None
 
 
+def _refuse_integers(t: Tensor, kernel: str) -> None:
+    """PyTorch's error for a kernel it has for floats only (minigrad computed in the integers,
+    truncated: silu of ints gave ints)"""
+    if not t.dtype.is_floating_point:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{t.dtype.scalar_name}\'')
+
+
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    _refuse_integers(input, "softplus_cpu")
     return SoftplusFunction.apply(input, beta, threshold)
 
 
@@ -205,6 +213,7 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:
     if inplace:
         raise NotImplementedError("minigrad is a subset of PyTorch: silu(inplace=True) is not "
                                   "implemented; use inplace=False")
+    _refuse_integers(input, "silu_cpu")
     return SiluFunction.apply(input)
 
 
@@ -255,6 +264,7 @@ class LogSigmoidBackward(Function):
 
 
 def logsigmoid(input: Tensor) -> Tensor:
+    _refuse_integers(input, "log_sigmoid_cpu")
     return LogSigmoidFunction.apply(input)
 
 
@@ -340,7 +350,8 @@ class HardtanhBackward(Function):
         ctx.save_for_backward(x)
         ctx.bounds = bounds
         low, high = bounds
-        return where(tensor_of((x._data > low) & (x._data < high)), grad, 0.0)
+        a = x._data  # PyTorch zeroes where x <= low or x >= high: at NaN the gradient passes
+        return where(tensor_of(~((a <= low) | (a >= high))), grad, 0.0)
 
     @staticmethod
     def backward(ctx, gg):

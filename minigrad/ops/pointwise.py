@@ -14,7 +14,7 @@ from ..autograd.numpy_quiet import _QUIET, _numpy_errors
 from ..fidelity import vector_math
 from ..fidelity.formulas import add_scaled
 from ..tensor import Tensor, tensor_of
-from .operands import as_tensor_pair, refuse_bool, result_like, zero_gradient
+from .operands import BOOL_SUBTRACTION, as_tensor_pair, refuse_bool, result_like, zero_gradient
 from .scalars import AddScalar, DivScalar, MulScalar, SubScalar  # noqa: F401 - (re-exported)
 from .selection import Clamp, Relu, Sgn, sign, where  # noqa: F401 - (re-exported)
 
@@ -205,9 +205,12 @@ class Pow(Function):
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         ctx.save_for_backward(a)
         ctx.exponent = exponent
-        if exponent == 3 and a._data.dtype.kind == "f":  # PyTorch multiplies, as x * x * x
-            return result_like(a._data * a._data * a._data, a)
-        return result_like(a._data ** exponent, a)
+        x = a._data
+        if x.dtype.kind == "f" and exponent in (3, -0.5, -2):  # PyTorch's own kernels for these
+            # (rsqrt of -0.0 is -inf and of -inf NaN, where pow gives inf and 0)
+            return result_like(x * x * x if exponent == 3 else 1 / np.sqrt(x) if exponent == -0.5
+                               else 1 / (x * x), a)
+        return result_like(x ** exponent, a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -246,8 +249,11 @@ class PowTensor(Function):
         grad_a = grad_b = None  # the exponent's made first, as PyTorch's PowBackward1 does
         if ctx.needs_input_grad[1]:  # where a == 0 and b >= 0, PyTorch defines this as 0
             at_zero = tensor_of((a._data == 0) & (b._data >= 0))
-            grad_b = grad * where(at_zero, 0.0, out * a.log())  # PyTorch's grouping
+            # log of the base in the result's dtype (an integer base's log was float32's)
+            grad_b = grad * where(at_zero, 0.0, out * a.to(out.dtype).log())  # PyTorch's grouping
         if ctx.needs_input_grad[0]:  # where b == 0 the result is constant: 0, not 0 * a^-1
+            if b._data.dtype == bool:  # PyTorch's formula takes b - 1, which it refuses
+                raise RuntimeError(BOOL_SUBTRACTION)
             grad_a = where(tensor_of(b._data == 0), 0.0, grad * (b * a ** SubScalar.apply(b, 1)))
         return grad_a, grad_b
 

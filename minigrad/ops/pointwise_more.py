@@ -97,8 +97,15 @@ class Addcmul(Function):
     @staticmethod
     def backward(ctx, grad):
         t1, t2 = ctx.saved_tensors
-        return (grad, grad * MulScalar.apply(t2, ctx.value) if ctx.needs_input_grad[1] else None,
-                grad * MulScalar.apply(t1, ctx.value) if ctx.needs_input_grad[2] else None, None)
+        return (grad, grad * _times(t2, ctx.value) if ctx.needs_input_grad[1] else None,
+                grad * _times(t1, ctx.value) if ctx.needs_input_grad[2] else None, None)
+
+
+def _times(t: Tensor, value: Any) -> Tensor:
+    """`t * value` as PyTorch's backward computes it, promoted: an integer tensor times a float
+    is a float tensor, a bool tensor times an integer an int64 one (both were kept in t's dtype,
+    truncated)"""
+    return MulScalar.apply(t, value) if t.dtype.is_floating_point else t * value
 
 
 def addcmul(a: Tensor, t1: Tensor, t2: Tensor, value: Any = 1) -> Tensor:

@@ -233,7 +233,7 @@ class Median(Extremum):
         else:
             value = np.sort(data, axis=None)[(data.size - 1) // 2]
             hits = data == value
-        ctx.hits, ctx.count = tensor_of(hits), int(hits.sum())
+        ctx.hits, ctx.count = tensor_of(np.asarray(hits)), int(hits.sum())  # (0-d: numpy's bool)
         return tensor_of(np.asarray(value, dtype=data.dtype))
 
 

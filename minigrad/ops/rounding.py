@@ -57,8 +57,12 @@ class Remainder(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return (grad if ctx.needs_input_grad[0] else None,
-                -grad * FloorDivide.apply(a, b).detach() if ctx.needs_input_grad[1] else None)
+        if not ctx.needs_input_grad[1]:
+            return grad, None
+        # floor(a / b) in the result's dtype, as PyTorch's promoted operands: an integer or
+        # bool dividend floored in its own dtype gave int64's bounds where b is 0
+        quotient = FloorDivide.apply(a.to(grad.dtype), b.to(grad.dtype)).detach()
+        return grad if ctx.needs_input_grad[0] else None, -grad * quotient
 
 
 class TrueDivMode(Div):
@@ -93,7 +97,19 @@ class RemainderTensor(Remainder):
     node_name = "RemainderBackward1"
 
 
+class RemainderOfNumber(Remainder):
+    """a number % a tensor: PyTorch's remainder(Scalar, Tensor) has no derivative (its grad_fn
+    is `NotImplemented`, and backward through it fails)"""
+    node_name = "NotImplemented"
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::remainder is not implemented")
+
+
 def remainder(a, b):  # noqa: ANN001, ANN201
+    if not isinstance(a, Tensor):
+        return RemainderOfNumber.apply(*as_tensor_pair(a, b))
     return (RemainderTensor if isinstance(b, Tensor) else Remainder).apply(*as_tensor_pair(a, b))
 
 

@@ -20,7 +20,8 @@ from .scalars import DivScalar
 
 
 class Relu(Function):
-    """d relu(a) = [a > 0] da"""
+    """d relu(a) = [not relu(a) <= 0] da: PyTorch's threshold_backward zeroes where the output is
+    at most 0, so at NaN the gradient passes"""
     node_name = "ReluBackward0"
     saved_names = ("result",)
 
@@ -38,7 +39,7 @@ class Relu(Function):
     @staticmethod
     def _backward_on_arrays(ctx, grad):  # the same on arrays: BackwardFunction.apply_to_arrays
         (out,) = ctx.saved_arrays
-        return _keep_where(out > 0, grad)
+        return _keep_where(_not_at_most_zero(out), grad)
 
 
 class ThresholdBackward(Function):
@@ -49,12 +50,19 @@ class ThresholdBackward(Function):
 
     @staticmethod
     def forward(ctx, grad, out):
-        ctx.keep = tensor_of(out._data > 0)
+        ctx.keep = tensor_of(_not_at_most_zero(out._data))
         return result_like(_keep_where(ctx.keep._data, grad._data), grad)
 
     @staticmethod
     def backward(ctx, grad_grad):
         return where(ctx.keep, grad_grad, 0.0), zero_gradient(grad_grad)
+
+
+def _not_at_most_zero(out: np.ndarray) -> np.ndarray:
+    """Where relu's gradient passes: not `out > 0`, which is False at NaN, where PyTorch's
+    `out <= 0 ? 0 : grad` passes the gradient."""
+    keep = out <= 0
+    return np.logical_not(keep, out=keep) if isinstance(keep, np.ndarray) else np.logical_not(keep)
 
 
 _SAME_SIZE_UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -123,7 +131,8 @@ class ClampTensors(Function):
         if out.shape != a._data.shape:  # the result takes a's shape: bounds do not widen it
             raise RuntimeError(f"output with shape {_listed(a.shape)} doesn't match the "
                                f"broadcast shape {_listed(out.shape)}")
-        return tensor_of(np.asarray(out, dtype=result_type(a, low, high).numpy))
+        dtype = result_type(a, *(b for b in (low, high) if b is not None))  # (None is no bound)
+        return tensor_of(np.asarray(out, dtype=dtype.numpy))
 
     @staticmethod
     def backward(ctx, grad):
@@ -153,9 +162,15 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002 
             isinstance(b, (int, float)) for b in bounds):
         return ClampTensors.apply(a, min, max)
     bounds = [b.item() if isinstance(b, Tensor) else b for b in bounds]
-    if a._data.dtype.kind == "b":  # a bool tensor clamped by numbers: in their dtype (int64)
-        a = a.to(result_type(a, *(b for b in bounds if b is not None)))
-    return Clamp.apply(a, *bounds)
+    return Clamp.apply(promoted_for_bounds(a, bounds), *bounds)
+
+
+def promoted_for_bounds(a: Tensor, bounds: Any) -> Tensor:
+    """An integer or bool tensor clamped by numbers is clamped in their promoted dtype, as
+    PyTorch's: by a float, float32 (it stayed an integer tensor); a bool by an int, int64."""
+    if a._data.dtype.kind not in "biu":
+        return a
+    return a.to(result_type(a, *(b for b in bounds if b is not None)))
 
 
 class Where(Function):

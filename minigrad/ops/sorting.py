@@ -51,13 +51,24 @@ class Picked(Function):
     @staticmethod
     def forward(ctx, a, dim, indices):
         ctx.shape, ctx.dim, ctx.indices = a.shape, dim, indices
+        if not a.ndim:  # a 0-d tensor is its own sort and top 1 (and top 0), at index 0
+            idx = tensor_of(np.zeros((), dtype=np.int64))
+            ctx.mark_non_differentiable(idx)
+            return tensor_of(a._data.copy()), idx
         idx = tensor_of(indices.astype(np.int64))
         ctx.mark_non_differentiable(idx)
         return tensor_of(np.take_along_axis(a._data, indices, axis=dim)), idx
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
+        if not ctx.shape:
+            return grad, None, None
         return grad.new_zeros(ctx.shape).scatter(ctx.dim, tensor_of(ctx.indices), grad), None, None
+
+
+class PickedStable(Picked):
+    """sort with `stable` given: PyTorch's sort.stable overload, recorded as SortBackward1"""
+    node_name = "SortBackward1"
 
 
 class Topk(Picked):
@@ -65,17 +76,14 @@ class Topk(Picked):
 
 
 def _pick(a: Tensor, dim: int, positions: np.ndarray, node: type, result: type) -> Any:
-    """The values of `a` at `positions` along `dim`, and the positions (a 0-d tensor: itself)."""
-    if a.ndim == 0:
-        values, indices = node.apply(a.reshape(1), 0, positions[:1])
-        return result(values.reshape(()), indices.reshape(()))
+    """The values of `a` at `positions` along `dim`, and the positions."""
     return result(*node.apply(a, dim, positions))
 
 
-def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> SortResult:
+def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: Any = None) -> SortResult:
     d = _one_dim(dim, a.ndim)
-    return _pick(a, d, _order(a._data.reshape(a.shape or (1,)), d, descending), Picked,
-                 SortResult)
+    return _pick(a, d, _order(a._data.reshape(a.shape or (1,)), d, descending),
+                 Picked if stable is None else PickedStable, SortResult)
 
 
 def argsort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:

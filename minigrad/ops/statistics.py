@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from .._grad_mode import is_grad_enabled
 from ..autograd.function import Function
 from ..fidelity import vector_math
 from ..fidelity.softmax import (log_softmax_backward_like_torch, log_softmax_like_torch,
@@ -126,10 +127,17 @@ class Prod(Function):
     @staticmethod
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
+        if not a.ndim:  # PyTorch's prod_backward: the gradient itself (not grad·prod/a, NaN at inf)
+            return grad, None, None
         dims = None if ctx.dim is None else (ctx.dim,)  # (the whole product: nothing to restore)
         grad = _restore(grad, a.shape, dims, ctx.keepdim)
-        if not (a._data == 0).any():
+        zeros = np.count_nonzero(a._data == 0)
+        if not zeros:
             return grad * (_restore(out, a.shape, dims, ctx.keepdim) / a), None, None
+        if ctx.dim is None and zeros > 1 and not is_grad_enabled():
+            # Two zeros make every product of the others 0: PyTorch's zeros (+0, whatever the
+            # signs, NaNs or infinities), unless the backward is itself recorded
+            return tensor_of(np.zeros_like(a._data)), None, None
         # With a zero, prod / a is 0 / 0 there: the product of the others, from the products
         # before and after each element.
         flat = a._data.reshape(-1) if ctx.dim is None else a._data
@@ -208,7 +216,10 @@ class Cumsum(Function):
         data = a._data.astype(np.int64) if a._data.dtype.kind in "biu" else a._data
         if not a.ndim:
             return tensor_of(data.copy())
-        out = np.cumsum(data, axis=dim)
+        # PyTorch's running sum of float32 is kept in float64 (its CPU acc_type), each partial
+        # sum rounded once: [1e8, 1, -1e8, 1] sums to [1e8, 1e8, 1, 2], not float32's [.., 0, 1]
+        wide = np.float64 if data.dtype == np.float32 else None
+        out = np.cumsum(data, axis=dim, dtype=wide).astype(data.dtype, copy=False)
         if out.dtype.kind == "f":
             out += 0.0  # PyTorch's running sum starts from +0.0: a leading -0.0 becomes 0.0
         return tensor_of(out)
@@ -257,8 +268,10 @@ class Cumprod(Function):
         d = ctx.dim
         if not (a._data == 0).any():
             return (out * grad).flip(d).cumsum(d).flip(d) / a, None
+        if not is_grad_enabled():  # a zero, no graph of this pass: PyTorch's O(n) formula
+            return tensor_of(_cumprod_gradient(a._data, out._data, grad._data, d)), None
         # a zero: for each i, the sum over j >= i of g_j times the product of the factors up
-        # to j but a_i (O(n²), as PyTorch's formula for this case)
+        # to j but a_i (O(n²), as PyTorch's formula for this case under create_graph)
         n, parts = a.shape[d], []
         for i in range(n):
             others = a.index_fill(d, tensor_of(np.array([i])), 1.0).cumprod(d)
@@ -285,13 +298,15 @@ def _cumprod_gradient(x: np.ndarray, out: np.ndarray, g: np.ndarray, dim: int) -
     safe = np.where(before, x, 1)  # (no division by zero where the result is not used)
     grad = np.where(before, _reversed_cumsum(np.where(before, out * g, 0)) / safe, 0)
     first = (x == 0) & (zeros_so_far == 1)
-    if first.any():  # the product of the factors before it, times the sum over later outputs
-        # of g times the factors after it
+    if first.any():  # the product of the factors before it, times the sum over the outputs
+        # up to the second zero of g times the factors after it (PyTorch's: what lies beyond
+        # the second zero is never read, so an inf or NaN there does not reach the sum)
         ones = np.ones(x.shape[:-1] + (1,), dtype=x.dtype)
         product_before = np.concatenate([ones, out[..., :-1]], axis=-1)
-        after = np.where(zeros_so_far >= 1, np.where(first, 1, x), 1)
+        up_to_second = zeros_so_far == 1
+        after = np.where(up_to_second, np.where(first, 1, x), 1)
         factors_after = np.cumprod(after, -1, dtype=np.float64).astype(x.dtype)
-        later = np.sum(np.where(zeros_so_far >= 1, g * factors_after, 0), -1, keepdims=True)
+        later = np.sum(np.where(up_to_second, g * factors_after, 0), -1, keepdims=True)
         grad = np.where(first, product_before * later, grad)
     return np.moveaxis(grad.astype(x.dtype), -1, dim)
 

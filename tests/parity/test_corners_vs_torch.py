@@ -13,13 +13,16 @@ tensor flipped became float32; integer division by zero gave 0 (PyTorch: an erro
 softmax of integers computed integers, of an empty tensor failed; amax/argmax of an empty
 tensor crashed with numpy's or minigrad's own words; a 0-d tensor's nonzero() failed; a bool
 tensor (or True) in a subtraction (`1 - mask`) was computed, and abs, round, floor, argmax,
-topk and median of a bool tensor, where PyTorch refuses them.
+topk and median of a bool tensor, where PyTorch refuses them; an integer tensor clamped by a
+float (or by a 0-d integer tensor) kept its dtype (was float32), and a bool one clamp_min'ed
+stayed bool (PyTorch: float32, int64, int64).
 Left out (known, not matched yet): relu of a bool tensor (PyTorch refuses it; a check there
 would cost the hottest op), the bool operands of //, % and fmod, unique(-0.0)."""
 from __future__ import annotations
 
 import itertools
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -49,7 +52,8 @@ UNARY = (
     "sort(-1)", "argsort(-1)", "topk(1)", "median()", "isnan()", "isinf()", "nan_to_num()",
     "float()", "long()", "bool()", "double()", "sum(dtype=lib.float64)", "flip(0)", "t()",
     "numel()", "tolist()", "cumprod(0)", "exp2()", "log2()", "erf()", "true_divide(2)",
-    "clip(0, 1)")
+    "clip(0, 1)", "clamp(min=0.5)", "clamp(max=-0.0)", "clamp_min(0)", "clamp_max(1.5)",
+    "clamp(min=lib.tensor(1))")
 BINARY = ("add", "sub", "mul", "div", "pow", "remainder", "floor_divide", "fmod", "maximum",
           "minimum", "eq", "lt", "atan2", "__truediv__", "__rsub__", "__floordiv__",
           "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__")
@@ -337,3 +341,95 @@ def test_reshape_nodes_match(torch: Any, name: str) -> None:
         nodes = [out.grad_fn.name()] + [n.name() for n, _ in out.grad_fn.next_functions if n]
         return nodes, out.shape, out._base is x, x.grad.tolist()
     assert run(minigrad) == run(torch)
+
+
+# Gradients at the corners: each call on each input below, its backward taken with weights of
+# both signs; compared: the printed result, its grad_fn's name and the printed gradient (or the
+# error). What this table found (each now as PyTorch): relu, relu6, hardtanh and elu gave 0
+# (elu NaN) as the gradient at NaN, where PyTorch's `x <= 0 ? 0 : grad` passes it; prod of a
+# tensor with two zeros had NaN (from an inf or NaN) or -0. in its gradient, where PyTorch's is
+# all +0, and of a 0-d inf NaN; cumprod's gradient at a first zero summed past the second
+# zero, so an inf beyond it made it NaN; max(dim)/min(dim) of an empty tensor failed in backward
+# (numpy's stride 0 of an empty dimension taken for an overlap), median() of a 0-d tensor too;
+# sort and topk of a 0-d tensor were ViewBackward0, sort(stable=...) SortBackward0 (PyTorch:
+# SortBackward0 and TopkBackward0, SortBackward1); cumsum of float32 added in float32 (PyTorch
+# keeps the running sum in float64: [1e8, 1, -1e8, 1] gives 1 and 2 at the end, not 0 and 1).
+GRAD_INPUTS = {
+    "signed": lambda lib: lib.tensor([1.5, -0.0, 0.0, -2.5, INF, -INF, NAN, 3.0]),
+    "cancelling": lambda lib: lib.tensor([1e8, 1.0, -1e8, 1.0]),
+    "two zeros": lambda lib: lib.tensor([[2.0, -1.0, 2.0], [0.0, -1.0, -0.0]]),
+    "zeros in rows": lambda lib: lib.tensor([[0.0, 2.0, 3.0], [0.0, 0.0, -1.5], [4.0, -0.5, 2.0]]),
+    "nan rows": lambda lib: lib.tensor([[NAN, 1.0, 2.0], [1.0, NAN, -0.0]]),
+    "0-d inf": lambda lib: lib.tensor(INF),
+    "doubles": lambda lib: lib.tensor([0.1, -3.0, 0.0, 2.0], dtype=lib.float64),
+    "empty rows": lambda lib: lib.zeros(2, 0),
+}
+GRAD_CALLS = (
+    "x.relu()", "F.relu6(x)", "F.hardtanh(x)", "F.elu(x)", "F.leaky_relu(x, 0.1)", "x.prod()",
+    "x.prod(0)", "x.prod(-1)", "x.cumprod(0)", "x.cumprod(-1)", "x.cumsum(-1)", "x.sum()",
+    "x.abs()", "x.sign()", "x.sqrt()", "x.exp()", "x.sigmoid()", "x.tanh()", "x.min(0).values",
+    "x.max(-1).values", "x.median()", "x.sort(-1).values", "x.sort(stable=True).values",
+    "x.topk(1).values", "x.mean(0)", "x.std(0)", "x.norm()", "x.logsumexp(-1)")
+WEIGHTS = (0.5, -1.0, 1.5)
+
+
+def _gradient(lib: Any, name: str, call: str) -> Any:
+    x = GRAD_INPUTS[name](lib).requires_grad_()
+    return _gradient_of(lib, call, x)
+
+
+def _gradient_of(lib: Any, call: str, x: Any) -> Any:
+    def run() -> Any:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (std's of one element, in both: not compared)
+            return seen()
+
+    def seen() -> Any:
+        out = eval(call, {"x": x, "lib": lib, "F": lib.nn.functional,  # noqa: S307
+                          "ints": lib.tensor([3, -7, 0, 2]), "bools": lib.tensor([True, False] * 2)})
+        n = out.numel()
+        weights = lib.tensor([WEIGHTS[i % 3] for i in range(n)], dtype=out.dtype)
+        out.backward(weights.reshape(out.shape))
+        return _shown(out), type(out.grad_fn).__name__, repr(x.grad.tolist())  # every bit
+    return _outcome(run)
+
+
+@pytest.mark.parametrize("name", GRAD_INPUTS)
+def test_gradient_corners_match(torch: Any, name: str) -> None:
+    import minigrad
+
+    ours = {call: _gradient(minigrad, name, call) for call in GRAD_CALLS}
+    theirs = {call: _gradient(torch, name, call) for call in GRAD_CALLS}
+    assert {k: v for k, v in ours.items() if v != theirs[k]} == {
+        k: v for k, v in theirs.items() if v != ours[k]}
+
+
+# The same with an integer or bool operand beside a float one that requires grad (x). What this
+# table found (each now as PyTorch): the divisor's gradient of `ints % x` was floored in int64
+# (int64's bounds where x is 0, for inf or NaN); `2 % x` was differentiable (PyTorch's
+# remainder(Scalar, Tensor) is not); an integer base's log in the exponent's gradient of
+# `ints ** x` was float32's for a float64 x; addcmul's gradient through an integer tensor times
+# a float value (or a bool one times an int) was truncated; x ** -0.5 and x ** -2 are PyTorch's
+# rsqrt and 1 / (x * x) (-inf at -0.0, NaN at -inf: the power gave inf and 0); silu, softplus
+# and logsigmoid of an integer or bool tensor computed in its dtype (PyTorch has no kernel).
+INTEGER_OPERAND_CALLS = (
+    "ints % x", "bools % x", "x % ints", "2 % x", "lib.remainder(ints, x)", "ints // x",
+    "lib.fmod(ints, x)", "lib.div(ints, x, rounding_mode='floor')", "ints ** x", "x ** ints",
+    "x ** bools", "ints * x", "x / ints", "lib.addcmul(x, x, ints, value=0.5)",
+    "lib.addcmul(x, bools, x, value=2)", "lib.addcmul(x, ints, x)", "x ** -0.5", "x ** -2",
+    "x ** 0.5", "x ** -1", "lib.maximum(x, ints)", "lib.where(bools, x, ints)",
+    "x.clamp(min=ints)", "lib.atan2(ints, x)", "lib.lerp(x, ints.to(x.dtype), 0.5)",
+    "x * F.silu(ints)", "x * F.softplus(bools)", "x * F.logsigmoid(ints)")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_gradients_with_integer_operands_match(torch: Any, dtype: str) -> None:
+    import minigrad
+
+    def table(lib: Any) -> dict:
+        return {call: _gradient_of(lib, call, lib.tensor(
+            [2.0, -0.0, 0.0, -INF], dtype=getattr(lib, dtype), requires_grad=True))
+            for call in INTEGER_OPERAND_CALLS}
+    ours, theirs = table(minigrad), table(torch)
+    assert {k: v for k, v in ours.items() if v != theirs[k]} == {
+        k: v for k, v in theirs.items() if v != ours[k]}
