@@ -123,7 +123,7 @@ def update(t: Tensor, op: Any, other: Any, alpha: Any = 1) -> Tensor:
     finally:
         _numpy_errors.reset(quiet)
     t._bump_version()
-    if t._views is not None or t._base is not None:  # (a weight with views made earlier)
+    if t._counter.views is not None:  # (a weight with views made earlier)
         views_read_again(t)
     return t
 
@@ -177,6 +177,8 @@ def zero(t: Tensor) -> Tensor:
         return t
     t._data.fill(0)
     t._bump_version()
+    if t._counter.views is not None:  # (a detached alias of a tensor with views)
+        views_read_again(t)
     return t
 
 
@@ -254,15 +256,18 @@ def _inplace_on_view(view, compute):
     return view
 
 
-def _refresh_views(base, changed=None, recorded=True) -> None:
-    """The base's history was rewritten (or, not `recorded`, its values changed): every other
-    live view of it is now read out of the new base (PyTorch regenerates their grad_fn the same
-    way), or its gradient would be stale; but a custom Function's (autograd/custom_view.py)."""
-    for view in list(base._views.values()) if base._views is not None else ():
+def _refresh_views(t, changed=None, recorded=True) -> None:
+    """The memory of `t` changed in place (with its history rewritten, or, not `recorded`, not):
+    every other live view with a history that shares its version counter is now read out of its
+    base (PyTorch regenerates their grad_fn the same way, when it finds the version moved), or
+    its gradient would be stale; but a custom Function's (autograd/custom_view.py)."""
+    views = t._version_counter.views
+    for view in list(views.values()) if views is not None else ():
         if view._custom_function_view:  # never rebuilt: its grad_fn now refuses to be read
             continue
         if view._multi_output_view and not recorded:  # (PyTorch refuses its grad_fn now; a
             continue  # recorded change reads it again, lest its gradient go the old way)
+        base = view._base
         if view is not changed and np.shares_memory(view._data, base._data):
             key = _key_in(base, view)
             _take_history(view, AsStrided.apply(base, key))
@@ -273,14 +278,14 @@ def views_read_again(t: Tensor) -> None:
     grad): the history of each live view of its memory with a history of its own (`t` too, if
     it is one) is stale. PyTorch reads such a view again out of its base when its grad_fn is
     next asked for (AsStridedBackward0, the same gradient); here, at once."""
-    root = t._base if t._base is not None else t
-    if not root._views:  # (None, or every view gone)
+    counter = t._counter
+    if counter is None or not counter.views:  # (None, or every view gone)
         return
     mode = _grad_mode.state
     outside = mode.enabled, mode.inference
     mode.enabled, mode.inference = True, False  # recorded, whatever the change's mode
     try:
-        _refresh_views(root, recorded=False)
+        _refresh_views(t, recorded=False)
     finally:
         mode.enabled, mode.inference = outside
 

@@ -41,12 +41,18 @@ ERR_INFERENCE_IN_PLACE = (
 
 
 class _VersionCounter:
-    """Counts in-place changes; shared by a tensor and its views, as in PyTorch."""
+    """Counts in-place changes; shared by a tensor, its views and its detached aliases, as in
+    PyTorch. It also keeps the live views with a history among them (`views`, by
+    function.track_view): a change through any tensor that shares the counter makes their
+    history stale (_inplace.views_read_again), a detached alias's (`x.detach().add_(1)`, an
+    accumulation into a `.grad` set to `x.detach()`) too, as PyTorch's check of the shared
+    version when grad_fn is read finds."""
 
-    __slots__ = ("value",)
+    __slots__ = ("value", "views")
 
     def __init__(self) -> None:
         self.value = 0
+        self.views: weakref.WeakValueDictionary | None = None
 
 
 class _InferenceVersionCounter(_VersionCounter):
@@ -73,7 +79,7 @@ class Tensor(metaclass=_TensorType):
     # Every field is set in __init__, each a slot: 8 bytes a tensor, and 70 ns more to make
     # one, under 1% of a training step (benchmarks/tricks.md, "Plain layouts, not tricks").
     __slots__ = ("_data", "_requires_grad", "_grad", "grad_fn", "_output_nr", "_counter", "_base",
-                 "_views", "_accumulator", "_hooks", "_post_accumulate_grad_hooks",
+                 "_accumulator", "_hooks", "_post_accumulate_grad_hooks",
                  "_retains_grad", "_is_inference", "_multi_output_view", "_custom_function_view",
                  "_made_in_no_grad", "_version_when_made", "_is_wrapped_number", "_saved_once",
                  "_number_type", "__dict__", "__weakref__")
@@ -97,7 +103,6 @@ class Tensor(metaclass=_TensorType):
         self._counter = None  # made when first needed: most tensors are never saved or changed
         self._is_inference = _grad_mode.state.inference  # made in inference_mode: is_inference
         self._base: Tensor | None = None  # what a view looks into
-        self._views: weakref.WeakValueDictionary | None = None  # a root's live views with history
         self._accumulator: weakref.ref | None = None  # a leaf's AccumulateGrad (grad_accumulator)
         self._hooks: dict | None = None  # a leaf's own hooks
         self._post_accumulate_grad_hooks: dict | None = None  # run by its AccumulateGrad

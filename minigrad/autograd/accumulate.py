@@ -113,6 +113,9 @@ def accumulate_into(tensor: Tensor, grad: Tensor | np.ndarray, keep_graph: bool)
             # made of the array or the method's checks (tricks.md, `accumulate in place`)
             _run_quietly(np.add, into, data, out=into)
             total._bump_version()
+            if total._counter.views is not None:  # a .grad that is a detached alias of a
+                from .._inplace import views_read_again  # tensor with views: x.grad =
+                views_read_again(total)  # x.detach() (imported here: _inplace imports autograd)
         else:  # a .grad the learner set: broadcast, cast, refused as add_ does
             total.add_(grad if is_tensor else tensor_of(np.asarray(grad)))
 

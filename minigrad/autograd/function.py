@@ -596,15 +596,15 @@ _view_numbers = itertools.count()  # keys that keep a root's views in the order 
 
 
 def track_view(view: Tensor) -> None:
-    """A view that joins the graph is remembered by the root it looks into, while it lives: an
-    in-place change of the root, or of another of its views, rewrites its history
-    (_inplace._refresh_views). A view made under no_grad has no history to rewrite, and is
-    not remembered (see _mark_no_grad_view)."""
-    root = view._base
-    if root.requires_grad:
-        if root._views is None:  # forgets each view when it is garbage
-            root._views = weakref.WeakValueDictionary()
-        root._views[next(_view_numbers)] = view
+    """A view that joins the graph is remembered by the version counter it shares with its root
+    (and the root's detached aliases), while it lives: an in-place change of any of them
+    rewrites its history (_inplace._refresh_views). A view made under no_grad has no history
+    to rewrite, and is not remembered (see _mark_no_grad_view)."""
+    if view._base.requires_grad:
+        counter = view._version_counter
+        if counter.views is None:  # forgets each view when it is garbage
+            counter.views = weakref.WeakValueDictionary()
+        counter.views[next(_view_numbers)] = view
 
 
 ERR_INFERENCE_SAVED = (
