@@ -74,7 +74,8 @@ def _multi_output_view_message(view: Tensor) -> str:
     """PyTorch's refusal to change in place one of several views made by one node (unbind's
     rows): each view's gradient is a slice of one stacked gradient, which an in-place change of
     one of them cannot rewrite."""
-    return (f"Output {view._output_nr} of {forward_name(view.grad_fn.name())} is a view and is "
+    node = view._own_node()  # (its grad_fn may refuse to be read: multi_output_view.py)
+    return (f"Output {view._output_nr} of {forward_name(node.name())} is a view and is "
             "being modified inplace. This view is the output of a function that returns multiple "
             "views. Such functions do not allow the output views to be modified inplace. You "
             "should replace the inplace operation by an out-of-place one.")
@@ -263,10 +264,8 @@ def _refresh_views(t, changed=None, recorded=True) -> None:
     its gradient would be stale; but a custom Function's (autograd/custom_view.py)."""
     views = t._version_counter.views
     for view in list(views.values()) if views is not None else ():
-        if view._custom_function_view:  # never rebuilt: its grad_fn now refuses to be read
-            continue
-        if view._multi_output_view and not recorded:  # (PyTorch refuses its grad_fn now; a
-            continue  # recorded change reads it again, lest its gradient go the old way)
+        if view._custom_function_view or view._multi_output_view:  # never rebuilt: its
+            continue  # grad_fn now refuses to be read (custom_view.py, multi_output_view.py)
         base = view._base
         if view is not changed and np.shares_memory(view._data, base._data):
             key = _key_in(base, view)

@@ -16,6 +16,7 @@ from ..tensor import Tensor, tensor_of
 from . import anomaly, saved_hooks
 from .accumulate import grad_accumulator
 from .custom_view import make_custom_view
+from .multi_output_view import make_multi_output_view
 from .no_grad_view import check_no_grad_view_unchanged, make_no_grad_view
 from .graph import (_NO_EDGE, ABSENT_INPUT, ERR_BACKWARD_TWICE, Node, SavedOutput, SavedTensor,
                     pack_outputs)
@@ -601,6 +602,8 @@ def track_view(view: Tensor) -> None:
     rewrites its history (_inplace._refresh_views). A view made under no_grad has no history
     to rewrite, and is not remembered (see _mark_no_grad_view)."""
     if view._base.requires_grad:
+        if view._multi_output_view:  # unbind's: its grad_fn refuses once its memory changes
+            make_multi_output_view(view)
         counter = view._version_counter
         if counter.views is None:  # forgets each view when it is garbage
             counter.views = weakref.WeakValueDictionary()

@@ -84,14 +84,11 @@ class SavedTensor:
             # several views made by one node (unbind's), refused.
             if self.is_own_output:
                 name, nr = forward_name(owner.name()), self.output_nr
-            elif t._base is not None and t.grad_fn is not None and not t._custom_function_view:
-                if t._multi_output_view:
-                    return RuntimeError(
-                        f"Output {t._output_nr} of {forward_name(t.grad_fn.name())} is a view "
-                        "and its base or another view of its base has been modified inplace. "
-                        "This view is the output of a function that returns multiple views. Such "
-                        "functions do not allow the output views to be modified inplace. You "
-                        "should replace the inplace operation by an out-of-place one.")
+            elif (t._base is not None and t._own_node() is not None
+                    and not t._custom_function_view):
+                if t._multi_output_view:  # (imported here: that module imports this one)
+                    from .multi_output_view import changed_multi_output_view_error
+                    return changed_multi_output_view_error(t)
                 name, nr = "AsStrided", 0
             else:
                 name, nr = forward_name(t.grad_fn.name()), t._output_nr
