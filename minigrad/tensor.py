@@ -63,6 +63,14 @@ class _InferenceVersionCounter(_VersionCounter):
     __slots__ = ()
 
 
+class write_watch:  # noqa: N801 - a namespace, read as `write_watch.before`
+    """`before(tensor, array)`: told of each in-place change of `tensor`'s memory (through
+    `array`, a view of it or its own), before it is counted; set by a context that watches
+    writes (autograd/mutation_on_saved.py), else None."""
+
+    before: Callable[[Any, np.ndarray], None] | None = None
+
+
 class _TensorType(type):
     """Tensor's metaclass: `tensor_of(...)` in a program is PyTorch's legacy constructor
     (`legacy_new`), while minigrad's own code makes each result with `tensor_of(array)`, the
@@ -307,10 +315,15 @@ class Tensor(metaclass=_TensorType):
             raise RuntimeError("Inference tensors do not track version counter.")
         return 0 if self._counter is None else self._counter.value
 
-    def _bump_version(self) -> None:
+    def _bump_version(self, written: np.ndarray | None = None) -> None:
+        """Count an in-place change of this tensor's memory. `written`: the part written, when
+        PyTorch writes through a view of it (`y[1:] = v`), for allow_mutation_on_saved_tensors'
+        watch (autograd/mutation_on_saved.py), which is None outside that context."""
         if (self._is_inference and not _grad_mode.state.inference
                 and type(self._counter) is not _InferenceVersionCounter):  # no version to count
             raise RuntimeError(ERR_INFERENCE_IN_PLACE)
+        if write_watch.before is not None:
+            write_watch.before(self, self._data if written is None else written)
         counter = self._counter
         if counter is None:  # (the property _version_counter, without its call)
             counter = self._counter = _VersionCounter()

@@ -75,7 +75,8 @@ class SavedTensor:
         """PyTorch's error for a saved tensor changed in place since it was saved."""
         t = self.tensor
         what = f"[{_type_name(t)} [{', '.join(str(s) for s in t.shape)}]]"
-        if self.output_nr is not None:
+        if self.output_nr is not None or t._own_node() is not None:  # (one saved without a
+            # history, that has one now: PyTorch names it by its grad_fn now)
             # PyTorch names the op that made the tensor as it is now (an in-place op makes it
             # that op's output), by its forward name: "Exp" for ExpBackward0. A view's history
             # is read again once its memory has changed since its grad_fn was set, which the
