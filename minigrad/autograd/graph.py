@@ -87,8 +87,7 @@ class SavedTensor:
                 name, nr = forward_name(owner.name()), self.output_nr
             elif (t._base is not None and t._own_node() is not None
                     and not t._custom_function_view):
-                if t._multi_output_view:  # (imported here: that module imports this one)
-                    from .multi_output_view import changed_multi_output_view_error
+                if t._multi_output_view:
                     return changed_multi_output_view_error(t)
                 name, nr = "AsStrided", 0
             else:
@@ -98,6 +97,17 @@ class SavedTensor:
             "one of the variables needed for gradient computation has been modified by an "
             f"inplace operation: {what} is at version {self.current_version}; expected version "
             f"{self.version} instead. Hint: {_hint()}")
+
+
+def changed_multi_output_view_error(view: Any) -> RuntimeError:
+    """PyTorch's refusal to read again the history of one of several views one node made
+    (unbind's), whose memory has changed since: autograd/multi_output_view.py."""
+    return RuntimeError(
+        f"Output {view._output_nr} of {forward_name(view._own_node().name())} is a view and its "
+        "base or another view of its base has been modified inplace. This view is the output "
+        "of a function that returns multiple views. Such functions do not allow the output "
+        "views to be modified inplace. You should replace the inplace operation by an "
+        "out-of-place one.")
 
 
 def _type_name(t: Any) -> str:

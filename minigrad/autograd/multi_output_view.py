@@ -15,19 +15,9 @@ from typing import Any
 
 from ..tensor import Tensor
 from .custom_view import repr_with_invalid_grad_fn
-from .graph import forward_name
+from .graph import changed_multi_output_view_error
 
 _GRAD_FN = Tensor.grad_fn  # the attribute itself, which the property below stands in front of
-
-
-def changed_multi_output_view_error(view: Tensor) -> RuntimeError:
-    """PyTorch's refusal to read again the history of such a view whose memory changed."""
-    return RuntimeError(
-        f"Output {view._output_nr} of {forward_name(view._own_node().name())} is a view and its "
-        "base or another view of its base has been modified inplace. This view is the output "
-        "of a function that returns multiple views. Such functions do not allow the output "
-        "views to be modified inplace. You should replace the inplace operation by an "
-        "out-of-place one.")
 
 
 class MultiOutputView(Tensor):
