@@ -18,7 +18,7 @@ from .ops.fill import Zero
 from .ops.indexing import (ERR_INTERNAL_OVERLAP, AsStrided, CopySlices, IndexPut,
                            WriteThroughExpanded, _plain_key, as_positions, check_advanced_key,
                            index, is_advanced)
-from .tensor import ERR_INFERENCE_IN_PLACE, Tensor, tensor_of, write_watch
+from .tensor import ERR_INFERENCE_IN_PLACE, Tensor, tensor_of, writes_watched
 
 VIEW_OF_LEAF_IN_PLACE = ("a view of a leaf Variable that requires grad is being used in an "
                          "in-place operation.")
@@ -387,7 +387,7 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     # integers with arrays: PyTorch selects first and index_puts into that view (CopySlices)
     node = IndexPut if advanced and positions is key else CopySlices
     # PyTorch writes through the view t[key] (copy_), or into t itself for arrays (index_put_)
-    written = _view_written(t, key) if write_watch.before is not None and not advanced else None
+    written = _view_written(t, key) if writes_watched() and not advanced else None
     inplace(t, lambda x: node.apply(x, positions, value), value, written=written)
 
 

@@ -63,12 +63,19 @@ class _InferenceVersionCounter(_VersionCounter):
     __slots__ = ()
 
 
-class write_watch:  # noqa: N801 - a namespace, read as `write_watch.before`
-    """`before(tensor, array)`: told of each in-place change of `tensor`'s memory (through
-    `array`, a view of it or its own), before it is counted; set by a context that watches
-    writes (autograd/mutation_on_saved.py), else None."""
+# Told of each in-place change of a tensor's memory, `before_write(tensor, array)` (through
+# `array`, a view of it or its own), before it is counted: set by a context that watches writes
+# (autograd/mutation_on_saved.py), else None. (A module global: one lookup per change.)
+before_write: Callable[[Any, np.ndarray], None] | None = None
 
-    before: Callable[[Any, np.ndarray], None] | None = None
+
+def watch_writes(watch: Callable[[Any, np.ndarray], None] | None) -> None:
+    global before_write
+    before_write = watch
+
+
+def writes_watched() -> bool:
+    return before_write is not None
 
 
 class _TensorType(type):
@@ -318,12 +325,12 @@ class Tensor(metaclass=_TensorType):
     def _bump_version(self, written: np.ndarray | None = None) -> None:
         """Count an in-place change of this tensor's memory. `written`: the part written, when
         PyTorch writes through a view of it (`y[1:] = v`), for allow_mutation_on_saved_tensors'
-        watch (autograd/mutation_on_saved.py), which is None outside that context."""
+        watch (`before_write`)."""
         if (self._is_inference and not _grad_mode.state.inference
                 and type(self._counter) is not _InferenceVersionCounter):  # no version to count
             raise RuntimeError(ERR_INFERENCE_IN_PLACE)
-        if write_watch.before is not None:
-            write_watch.before(self, self._data if written is None else written)
+        if before_write is not None:
+            before_write(self, self._data if written is None else written)
         counter = self._counter
         if counter is None:  # (the property _version_counter, without its call)
             counter = self._counter = _VersionCounter()

@@ -9,7 +9,7 @@ went through another address (a view at an offset: `y.mul_(3)` with `y[1:]` save
 after another change (the version moved): "almost definitely a bug", in PyTorch's own words,
 but its behaviour, which minigrad's matches. Here the pack hook keeps a copy of the values
 (what a clone at the first write would hold, as that write is the first change), and
-Tensor._bump_version tells `_before_write` of each write, with the memory written."""
+Tensor._bump_version tells the context (tensor.before_write) of each write, with the memory written."""
 from __future__ import annotations
 
 import contextlib
@@ -18,7 +18,7 @@ from typing import Iterator
 
 import numpy as np
 
-from ..tensor import Tensor, tensor_of, write_watch
+from ..tensor import Tensor, tensor_of, watch_writes
 from .saved_hooks import saved_tensors_hooks
 
 # PyTorch's words (the missing space included)
@@ -88,9 +88,9 @@ def allow_mutation_on_saved_tensors() -> Iterator[_AllowMutationOnSavedContext]:
             if _enabled:
                 raise RuntimeError(ERR_NESTED)
             _enabled = True
-            write_watch.before = ctx.before_write
+            watch_writes(ctx.before_write)
             yield ctx
         finally:  # (as PyTorch's: a nested attempt's error ends the outer context's state too)
             ctx.clear()
             _enabled = False
-            write_watch.before = None
+            watch_writes(None)
