@@ -72,12 +72,15 @@ check: $(TEST_STAMP)
 	@$(BIN)/python -m pytest -n auto -m "$(CHECK_TIER)" $(PYTEST_ARGS) tests; status=$$?; \
 		if [ $$status -eq 5 ]; then echo "make: pytest collected no tests" >&2; fi; exit $$status
 
-# The lessons, exercises and solutions under nbval, each cell's outputs compared with the stored
-# ones, one notebook after another. pyproject.toml's addopts name pytest-xdist's --dist, which
-# this environment need not have: they are replaced by nbval's own.
+# The lessons (and their answered forms) and the exercises under nbval, each cell's outputs
+# compared with the stored ones, one notebook after another; the worked solutions in the
+# grader's worker, which compares their outputs as it grades them (test_solutions.py).
+# pyproject.toml's addopts name pytest-xdist's --dist, which this environment need not have:
+# they are replaced by nbval's own.
 NBVAL_OPTIONS := -ra --nbval --nbval-current-env --nbval-cell-timeout=300
 notebooks: $(NBVAL_STAMP)
-	@$(BIN)/python -m pytest -o addopts="$(NBVAL_OPTIONS)" notebooks exercises solutions; \
+	@$(BIN)/python -m pytest -o addopts="$(NBVAL_OPTIONS)" notebooks exercises solutions/lessons \
+		tests/grading/test_solutions.py; \
 		status=$$?; if [ $$status -eq 5 ]; then echo "make: pytest collected no tests" >&2; fi; \
 		exit $$status
 

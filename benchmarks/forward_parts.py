@@ -69,7 +69,7 @@ def parts() -> dict[str, list[tuple[object, str, object]]]:
         "_link_outputs": [(function, "_connect", _connect_without([(
             "node._outputs = _link_outputs(node, outs)",
             "node._outputs = None\n    for o in outs: o.grad_fn = node")]))],
-        "_shared (flags, input metadata, kept inputs)": [(function, "_shared", lambda v: v)],
+        "_one_copy (flags, input metadata, kept inputs)": [(function, "_one_copy", lambda v: v)],
         "_save (a SavedTensor per tensor saved)": [(function, "_save", lambda t, ctx, hooks: t)],
         "the input metadata": [(function, "_connect", _connect_without([(
             "meta.append((a._data.shape, a._data.dtype))", "pass")]))],

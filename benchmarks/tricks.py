@@ -120,15 +120,15 @@ def _edge_to(a: Tensor) -> tuple:
 def plain_connect(ctx: Any, args: tuple, outs: tuple) -> None:
     """_connect written as one comprehension per field instead of one pass over the inputs."""
     tensors = [a for a in args if isinstance(a, Tensor)]
-    ctx.needs_input_grad = function._shared(ctx.needs_input_grad)
+    ctx.needs_input_grad = function._one_copy(ctx.needs_input_grad)
     ctx._num_args = len(args)
-    ctx._tensor_positions = function._shared(
+    ctx._tensor_positions = function._one_copy(
         tuple(i for i, a in enumerate(args) if isinstance(a, Tensor)))
     ctx._next_functions = tuple(_edge_to(a) for a in tensors)
-    ctx._input_meta = function._shared(tuple((a._data.shape, a._data.dtype) for a in tensors))
+    ctx._input_meta = function._one_copy(tuple((a._data.shape, a._data.dtype) for a in tensors))
     kept = tuple(None if a.requires_grad else function._input_ref(a) for a in tensors)
     only_numbers = all(a.requires_grad or a._is_wrapped_number for a in tensors)
-    ctx._inputs = function._shared(kept) if only_numbers else kept
+    ctx._inputs = function._one_copy(kept) if only_numbers else kept
     ctx._outputs = function._link_outputs(ctx, outs, ctx._non_differentiable, ctx._dirty)
     to_save, ctx._to_save = ctx._to_save, None
     ctx._saved = None if to_save is None else function._save(to_save, ctx, None)
@@ -153,10 +153,10 @@ TRICKS = {
         "autograd/function.py", "_connect reads the inputs in one loop; plain: one "
         "comprehension per field",
         [("_connect", function._connect, plain_connect)]),
-    "_shared": Trick(
+    "_one_copy": Trick(
         "autograd/function.py", "equal small tuples (flags, shapes, saved numbers) shared by "
         "all nodes; plain: each node its own",
-        [("_shared", function._shared, not_shared)], ("memory", "300-op scalar chain")),
+        [("_one_copy", function._one_copy, not_shared)], ("memory", "300-op scalar chain")),
     "single weakref output": Trick(
         "autograd/graph.py", "a one-output node keeps its weak reference itself; plain: a "
         "tuple of one",

@@ -29,9 +29,9 @@ HERE = Path(__file__).resolve().parent
 
 # (feature, file, the code as it is, what the copy has instead)
 CUTS = [
-    ("hooks", "autograd/engine.py",  # tensor and node hooks, retain_grad: run_node's test
-     "        if not self.on_arrays or node._has_hooks or len(grads) > 1:\n",
-     "        if not self.on_arrays or len(grads) > 1:\n"),
+    ("hooks", "autograd/engine.py",  # tensor, node and leaf hooks, retain_grad: once per pass
+     "        if seen.hooks:  # some node has had a hook: each is asked whether it has one\n"
+     "            self.run_node = self.run_node_minding_hooks\n", ""),
     ("hooks", "autograd/engine.py",  # the node hooks' test of call_function
      "        if self.on_arrays and not (node._pre_hooks or node._post_hooks):\n",
      "        if self.on_arrays:\n"),
@@ -65,10 +65,7 @@ CUTS = [
      "        if cls._is_custom and _returns_an_input(outputs, args):  # (minigrad's ops never "
      "do)\n            outputs = _inputs_returned(node, args, outputs, records, setup_context is "
      "not None)\n", ""),
-    ("leaf hooks", "autograd/engine.py",  # post-accumulate-grad hooks: run_node's test
-     "            if not leaf._requires_grad or leaf._post_accumulate_grad_hooks:\n",
-     "            if not leaf._requires_grad:\n"),
-    ("leaf hooks", "autograd/accumulate.py",  # and AccumulateGrad.apply's
+    ("leaf hooks", "autograd/accumulate.py",  # post-accumulate-grad hooks: AccumulateGrad.apply's
      "        if leaf._post_accumulate_grad_hooks:\n"
      "            for hook in list(leaf._post_accumulate_grad_hooks.values()):\n"
      "                result = hook(leaf)\n                if result is not None:\n"

@@ -243,11 +243,11 @@ print(inspect.getsource(engine.GraphTask.run))
 # them.
 #
 # It also handles two graphs yours was not given. A node with several outputs
-# (`unbind`'s) gets one buffer slot per output: `add_gradient` puts a gradient in slot `nr`, the
-# index of `next_functions` that your loop skipped as `_`. And a broadcast gradient, like a
-# scalar bias's in `w * x + b`, is summed back to its input's shape (`validate`, from
-# `run_node`) before it travels on. Gradients travel as numpy arrays, becoming tensors only for
-# a hook or `.grad` (always, under notebook 15's `create_graph=True`).
+# (`unbind`'s) gets one buffer slot per output: `add_gradient` puts a gradient in slot
+# `output_nr`, the second half of a `next_functions` pair, which your loop skipped as `_`.
+# And a broadcast gradient, like a scalar bias's in `w * x + b`, is summed back to its input's
+# shape (`validate`, from `run_node`) before it travels on. Gradients travel as numpy arrays,
+# becoming tensors only for a hook or `.grad` (always, under notebook 15's `create_graph=True`).
 #
 # One difference: your `ready` is a plain list, theirs a *priority queue*. PyTorch numbers each
 # node as it is created (its *sequence number*) and, of the ready nodes, runs the one created

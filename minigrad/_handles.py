@@ -1,6 +1,6 @@
 """`RemovableHandle`, what every `register_hook` returns (PyTorch's `torch.utils.hooks`, which
-names it too: minigrad/utils/hooks.py). It sits below Tensor and the graph, which both hand
-these out."""
+names it too: minigrad/utils/hooks.py), and `seen`, whether any node has had a hook. It sits
+below Tensor and the graph, which both hand these out."""
 from __future__ import annotations
 
 import itertools
@@ -24,3 +24,14 @@ class RemovableHandle:
 
     def __exit__(self, *exc_info: Any) -> None:
         self.remove()
+
+
+class _Seen:
+    """Whether any node of this process has had more than its formula to run at its turn (a
+    hook, a retained .grad, a leaf's post-accumulate-grad hook, no input to compute for). Until
+    one has, a backward pass asks no node whether it has (engine.GraphTask.run_node): one test
+    per pass rather than one per node. Set, never reset, wherever `Node._has_hooks` is set."""
+    hooks = False
+
+
+seen = _Seen()  # (an instance: its field is set without touching a class)

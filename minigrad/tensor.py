@@ -17,7 +17,7 @@ import numpy as np
 
 from . import _dtype, _grad_mode
 from ._device import CPU
-from ._handles import RemovableHandle
+from ._handles import RemovableHandle, seen
 from ._printing import tensor_repr
 from ._subset import missing
 
@@ -97,14 +97,11 @@ class Tensor(metaclass=_TensorType):
                  "_accumulator", "_hooks", "_post_accumulate_grad_hooks",
                  "_retains_grad", "_is_inference", "_multi_output_view", "_custom_function_view",
                  "_made_in_no_grad", "_version_when_made", "_is_wrapped_number", "_saved_once",
-                 "_number_type", "__dict__", "__weakref__")
+                 "_number_type", "_promoted_from", "__dict__", "__weakref__")
     __hash__ = object.__hash__  # == is elementwise, yet tensors can be dict keys, as in PyTorch
     # numpy scalars on the left (np.float64(2) * x) defer to the tensor's reflected operator, as
     # they do for PyTorch's Tensor; without it numpy converts x with __array__ and refuses
     __array_priority__ = 1000
-    # The tensor whose values these are, cast to the dtype of the op they are given to
-    # (ops/operands.promoted): a class default, read only for operands that need no gradient.
-    _promoted_from: Tensor | None = None
 
     def __init__(self, data: Any = (), *sizes: int, requires_grad: bool = False) -> None:
         if sizes or type(data) is int:  # the legacy `torch.Tensor(2, 3)`: sizes, not values
@@ -130,6 +127,9 @@ class Tensor(metaclass=_TensorType):
         self._is_wrapped_number = False  # a Python number made a tensor (operands.wrapped_number)
         self._saved_once: Any = None  # a wrapped number's one SavedTensor
         self._number_type: type | None = None  # int, float, bool: the number it was made from
+        # the tensor whose values these are, cast to the dtype of the op they are given to
+        # (ops/operands.promoted), so that the op's node links to that tensor
+        self._promoted_from: Tensor | None = None
         if requires_grad:
             if not self.dtype.is_floating_point:  # PyTorch's factories word it with a capital
                 raise RuntimeError("Only Tensors of floating point and complex dtype can require "
@@ -227,7 +227,7 @@ class Tensor(metaclass=_TensorType):
         if self.grad_fn._retained is None:
             self.grad_fn._retained = {}
         self.grad_fn._retained[self._output_nr] = weakref.ref(self)
-        self.grad_fn._has_hooks = True  # its node now does more than its formula
+        self.grad_fn._has_hooks = seen.hooks = True  # its node now does more than its formula
         self._retains_grad = True
 
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
@@ -243,6 +243,7 @@ class Tensor(metaclass=_TensorType):
         node = self._accumulator() if self._accumulator is not None else None
         if node is not None:  # (one made later sees the hooks itself: AccumulateGrad)
             node._has_hooks = True
+        seen.hooks = True  # (backward asks each node from now on: run_node_minding_hooks)
         return handle
 
     def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]
@@ -257,6 +258,7 @@ class Tensor(metaclass=_TensorType):
             self._post_accumulate_grad_hooks = {}
         handle = RemovableHandle(self._post_accumulate_grad_hooks)
         self._post_accumulate_grad_hooks[handle.id] = hook
+        seen.hooks = True  # (backward asks each leaf from now on: run_node_minding_hooks)
         return handle
 
     def detach(self) -> Tensor:

@@ -134,15 +134,18 @@ def check_outputs(notebook: nbformat.NotebookNode, name: str) -> None:
 
 
 def test(chosen: list[Path]) -> int:
-    """Every test that judges the notebooks of `chosen`: nbval on each built notebook; then the
-    tests that compare them with their sources and with PyTorch, and the wrong and right answers
-    of their check module (tests selected by the name without its number: "accumulation")."""
+    """Every test that judges the notebooks of `chosen`: nbval on each built notebook but the
+    worked solutions, which the grader runs and compares (tests/grading/test_solutions.py);
+    then the tests that compare them with their sources and with PyTorch, and the wrong and
+    right answers of their check module (tests selected by the name without its number:
+    "accumulation")."""
     built = [str(path.relative_to(ROOT)) for source in chosen for path in outputs(source)
-             if path.exists()]
+             if path.exists() and path.parent != SOLUTIONS]
     names = sorted({source.stem.split("_", 1)[1] for source in chosen})
     pytest = [sys.executable, "-m", "pytest", "-n", "0", "-p", "no:randomly", "-q"]
     suites = ["tests/course/test_notebooks_built.py", "tests/course/test_exercises_in_sync.py",
-              "tests/parity/test_notebooks_on_torch.py", "tests/course/test_answers.py"]
+              "tests/parity/test_notebooks_on_torch.py", "tests/course/test_answers.py",
+              "tests/grading/test_solutions.py"]
     selection = " or ".join([*names, "test_every_"])  # and the tests over every notebook
     failed = 0
     for command in ([*pytest, *built], [*pytest, *suites, "-k", selection]):

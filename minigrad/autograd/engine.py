@@ -24,6 +24,7 @@ from typing import Any, Container, Iterator, Sequence
 import numpy as np
 
 from .. import _grad_mode
+from .._handles import seen
 from ..tensor import Tensor, tensor_of
 from . import anomaly, observe
 from .accumulate import AccumulateGrad, accumulate_into, grad_accumulator, warn_grad_cycle
@@ -162,6 +163,8 @@ class GraphTask:
         # Anomaly mode wraps how a node runs, for this pass only (the loop does not know), and
         # sees every gradient as a tensor.
         self.on_arrays = not create_graph
+        if seen.hooks:  # some node has had a hook: each is asked whether it has one
+            self.run_node = self.run_node_minding_hooks
         if anomaly.state.enabled:
             self.run_node, self.on_arrays = anomaly.checking(self.run_node), False
         if not self.on_arrays:
@@ -180,8 +183,8 @@ class GraphTask:
         # ready. The arrival count breaks ties, in the order nodes became ready.
         self.ready: list[tuple[float, int, Node]] = []
         self.arrival = itertools.count()
-        for (node, nr), grad in zip(root_edges, grad_roots):
-            self.add_gradient(node, nr, grad)
+        for (node, output_nr), grad in zip(root_edges, grad_roots):
+            self.add_gradient(node, output_nr, grad)
         for node in self.root_nodes:
             if self.dependencies[node] == 0:
                 heapq.heappush(self.ready, (-node._sequence_nr, next(self.arrival), node))
@@ -213,11 +216,11 @@ class GraphTask:
                     grad_inputs = self.run_node(node, grads)
                 if node._saved is not None and not self.retain_graph and node not in self.kept:
                     node._saved, node._freed = None, True  # what it saved goes (notebook 09)
-                for (child, nr), grad in zip(node._next_functions, grad_inputs):
+                for (child, output_nr), grad in zip(node._next_functions, grad_inputs):
                     if child is None:  # an input that needs no gradient
                         continue
                     if grad is not None:
-                        self.add_gradient(child, nr, grad)
+                        self.add_gradient(child, output_nr, grad)
                     dependencies[child] -= 1
                     if dependencies[child] == 0:  # everything it waited for is in
                         heapq.heappush(ready, (-child._sequence_nr, next(self.arrival), child))
@@ -225,7 +228,7 @@ class GraphTask:
             running.task, mode.enabled, mode.grad_in_inference = outside
             _numpy_errors.reset(quiet)
 
-    def add_gradient(self, node: Node, nr: int, grad: Any) -> None:
+    def add_gradient(self, node: Node, output_nr: int, grad: Any) -> None:
         """Gradients that reach the same output of `node` along different paths are added up.
         PyTorch adds a further one into the buffer in place (out of place when building a
         graph): the sum's version is then 1, which a leaf's new .grad shows (accumulate_into).
@@ -237,11 +240,11 @@ class GraphTask:
                 self.buffers[node] = [grad]
                 return
             slots = self.buffers[node] = [None] * len(outputs)
-        total = slots[nr]
+        total = slots[output_nr]
         if total is None:
-            slots[nr] = grad
+            slots[output_nr] = grad
         elif _grad_mode.state.enabled:  # building a graph of the backward: a recorded sum
-            slots[nr] = total + grad
+            slots[output_nr] = total + grad
         else:  # numpy's sum, made a tensor for its version
             a = total._data if type(total) is Tensor else total
             b = grad._data if type(grad) is Tensor else grad
@@ -250,18 +253,19 @@ class GraphTask:
             else:
                 total = as_tensors([total])[0] + as_tensors([grad])[0]
             total._bump_version()
-            slots[nr] = total
+            slots[output_nr] = total
 
     def run_node(self, node: Node, grads: list) -> tuple:
         """A node's turn in a plain pass: its formula on the array it received, with one
         gradient out per `next_functions` entry, each checked against its input's shape and
-        dtype; a leaf's gradient goes into its .grad. A node with more to it runs in full."""
+        dtype; a leaf's gradient goes into its .grad. A node with more to it runs in full. (No
+        node has had a hook yet: see run_node_minding_hooks.)"""
         grad = grads[0]
-        if not self.on_arrays or node._has_hooks or len(grads) > 1:
-            return self.run_node_in_full(node, grads)  # hooks, tensors shown, several outputs
+        if not self.on_arrays or len(grads) > 1:
+            return self.run_node_in_full(node, grads)  # tensors shown, several outputs
         if type(node) is AccumulateGrad:  # a leaf
             leaf = node.variable
-            if not leaf._requires_grad or leaf._post_accumulate_grad_hooks:
+            if not leaf._requires_grad:
                 return self.run_node_in_full(node, grads)
             accumulate_into(leaf, grad, keep_graph=False)
             return ()
@@ -277,6 +281,15 @@ class GraphTask:
             if g is not None and (g.shape != shape or g.dtype != dtype):
                 return arrays_fitted(node, grad_inputs)  # summed back to its shape, or cast
         return grad_inputs
+
+    def run_node_minding_hooks(self, node: Node, grads: list) -> tuple:
+        """`run_node` once some node of this process has had a hook (`_handles.seen`): a node
+        with a hook, a retained .grad or nothing to compute, or a leaf with a
+        post-accumulate-grad hook, runs in full."""
+        if node._has_hooks or (type(node) is AccumulateGrad
+                               and node.variable._post_accumulate_grad_hooks):
+            return self.run_node_in_full(node, grads)
+        return GraphTask.run_node(self, node, grads)
 
     def run_node_in_full(self, node: Node, grads: list) -> tuple:
         """A node's turn with all it may have, in PyTorch's order: the hooks on the tensors it
@@ -353,9 +366,9 @@ class CapturingTask(GraphTask):
         try:
             if not needed and (node._tensor_hooks or node._retained):
                 grads = call_tensor_hooks(node, as_tensors(grads))
-            for nr, grad in enumerate(grads):
+            for output_nr, grad in enumerate(grads):
                 captured = as_tensors([grad])[0]  # (one tensor, should inputs name it twice)
-                for i in self.captures.get((node, nr), ()):
+                for i in self.captures.get((node, output_nr), ()):
                     self.captured[i] = captured
             if not needed:
                 return (None,) * len(node.next_functions)
@@ -364,6 +377,8 @@ class CapturingTask(GraphTask):
             return self.call_function(node, grads)
         finally:
             _numpy_errors.reset(loud)
+
+    run_node_minding_hooks = run_node  # (it minds every node's hooks itself)
 
 
 def as_tensors(grads: Any) -> list:

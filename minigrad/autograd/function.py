@@ -19,7 +19,7 @@ from .custom_view import make_custom_view
 from .multi_output_view import make_multi_output_view
 from .no_grad_view import check_no_grad_view_unchanged, make_no_grad_view
 from .graph import (_NO_EDGE, ABSENT_INPUT, ERR_BACKWARD_TWICE, Node, SavedOutput, SavedTensor,
-                    pack_outputs)
+                    pack_outputs, seen)
 # numpy quiet in every forward (numpy_quiet.py); _run_quietly is imported from here elsewhere
 from .numpy_quiet import _QUIET, _numpy_errors, _run_quietly  # noqa: F401
 from .saved import saved_properties
@@ -336,7 +336,7 @@ def _apply_builtin(cls: type, args: tuple) -> Any:
         return _compute(cls, args)
     node = cls._backward_cls()  # forward's ctx is the node it leaves in the graph
     needs = tuple(needs)
-    node.needs_input_grad = _FLAGS.setdefault(needs, needs)  # (one copy of each: _shared)
+    node.needs_input_grad = _FLAGS.setdefault(needs, needs)  # (one copy of each: _one_copy)
     mode = _grad_mode.state
     mode.enabled = False  # what forward computes is not recorded
     quiet = _numpy_errors.set(_QUIET)  # numpy's warnings off: see _run_quietly
@@ -351,14 +351,14 @@ def _apply_builtin(cls: type, args: tuple) -> Any:
         _connect(node, args, out if isinstance(out, tuple) else (out,))
         return out
     if positions is not None:
-        node._tensor_positions = _shared(tuple(positions))
+        node._tensor_positions = _one_copy(tuple(positions))
         node._num_args = len(args)
     node._next_functions = tuple(edges)
     if kept is not None and edges[0] is _NO_EDGE and edges.count(_NO_EDGE) == len(edges):
         _computes_nothing(node, (out,))
-    node._input_meta = _shared(tuple(meta))
+    node._input_meta = _one_copy(tuple(meta))
     if kept is not None:  # (inputs that all have an edge: Node's `()`, read as None each)
-        node._inputs = _shared(tuple(kept)) if only_numbers_kept else tuple(kept)
+        node._inputs = _one_copy(tuple(kept)) if only_numbers_kept else tuple(kept)
     node._outputs = weakref.ref(out)  # one output: graph.pack_outputs
     if out._data.dtype.kind == "f":  # only floating point results carry gradients
         out.grad_fn, out._output_nr = node, 0
@@ -529,22 +529,22 @@ def _connect(node: BackwardFunction, args: tuple, outs: tuple) -> None:
         optional = node._forward_cls.optional_tensors
         if optional:
             edges, meta, kept = _with_absent_inputs(args, optional, edges, meta, kept)
-        node._tensor_positions = _shared(tuple([i for i, a in enumerate(args)
+        node._tensor_positions = _one_copy(tuple([i for i, a in enumerate(args)
                                                 if isinstance(a, Tensor)
                                                 or (a is None and i in optional)]))
         node._num_args = len(args)
-    # (_FLAGS, not _shared's table: there (0, 1), a node's tensor positions, equals (False,
+    # (_FLAGS, not _one_copy's table: there (0, 1), a node's tensor positions, equals (False,
     # True), and a learner's backward would read the numbers)
     node.needs_input_grad = _FLAGS.setdefault(node.needs_input_grad, node.needs_input_grad)
     node._next_functions = tuple(edges)  # what Node.next_functions returns
     if (edges and edges[0] is _NO_EDGE and edges.count(_NO_EDGE) == len(edges)
             and not node._forward_cls._is_custom):  # (a learner's backward always runs)
         _computes_nothing(node, outs)
-    node._input_meta = _shared(tuple(meta))
+    node._input_meta = _one_copy(tuple(meta))
     # What the node remembers of its inputs that need no gradient, for diagrams (None for the
     # others, which diagrams find through `next_functions`): shared when that is only Python
     # numbers made tensors, which never change.
-    node._inputs = _shared(tuple(kept)) if only_numbers_kept else tuple(kept)
+    node._inputs = _one_copy(tuple(kept)) if only_numbers_kept else tuple(kept)
     node._outputs = _link_outputs(node, outs)
     if len(outs) > 1:  # an output dropped by the caller still gets zeros of its shape
         node._output_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor)
@@ -561,7 +561,7 @@ def _computes_nothing(node: BackwardFunction, outs: tuple) -> None:
     """`node` has no input to send a gradient to: its backward gives Nones
     (BackwardFunction._needs_nothing), and of what it saves, it keeps its outputs only, as
     PyTorch's nodes do. The plain pass calls it as a node with hooks."""
-    node._needs_nothing = node._has_hooks = True
+    node._needs_nothing = node._has_hooks = seen.hooks = True
     if node._to_save is not None:
         node._to_save = tuple([t if any(t is out for out in outs) else None
                                for t in node._to_save])
@@ -641,8 +641,8 @@ def _save(tensors: tuple, ctx: BackwardFunction, hooks: tuple | None) -> tuple:
             saved.append(SavedOutput(t, ctx) if t.grad_fn is ctx else SavedTensor(t, ctx))
             only_numbers = False
     if nothing_at:
-        ctx._never_saved = _shared(tuple(nothing_at))
-    return _shared(tuple(saved)) if only_numbers else tuple(saved)
+        ctx._never_saved = _one_copy(tuple(nothing_at))
+    return _one_copy(tuple(saved)) if only_numbers else tuple(saved)
 
 
 def links_in_full_while_modes_are_on() -> None:
@@ -700,18 +700,18 @@ ERR_LEAF_DIRTY = "a leaf Variable that requires grad has been used in an in-plac
 
 # A million-op graph holds a million small tuples that are mostly equal: `y * 0.5` over and over
 # has the same flags, input shapes and number. One copy of each, kept in a bounded table (what it
-# saves of the memory each op keeps alive: benchmarks/tricks.md, row `_shared`).
-_SHARED: dict[tuple, tuple] = {}
+# saves of the memory each op keeps alive: benchmarks/tricks.md, row `_one_copy`).
+_COPIES: dict[tuple, tuple] = {}
 # The few tuples of needs_input_grad flags minigrad's own operations make (their arguments are
 # few): one copy of each, in a table that needs no bound, read without a call.
 _FLAGS: dict[tuple, tuple] = {}
 
 
-def _shared(value: tuple) -> tuple:
+def _one_copy(value: tuple) -> tuple:
     """The one copy of `value` that every node holding an equal tuple shares."""
-    if len(_SHARED) >= 10_000:  # stays small whatever shapes a program goes through
-        _SHARED.clear()
-    return _SHARED.setdefault(value, value)
+    if len(_COPIES) >= 10_000:  # stays small whatever shapes a program goes through
+        _COPIES.clear()
+    return _COPIES.setdefault(value, value)
 
 
 def _input_ref(t: Any) -> Any:

@@ -10,7 +10,7 @@ import weakref
 from types import MappingProxyType
 from typing import Any
 
-from .._handles import RemovableHandle
+from .._handles import RemovableHandle, seen
 from . import anomaly
 
 _sequence = itertools.count()  # creation order; the engine runs later nodes first, as PyTorch does
@@ -225,8 +225,9 @@ class Node:
     _post_hooks: dict = _NO_HOOKS
     # Whether anything besides its formula may run at this node's turn in backward: a hook on a
     # tensor it made (on its leaf, for an AccumulateGrad), a retained .grad, a pre- or
-    # post-hook. Set wherever those are added, and left set when one is removed: the engine's
-    # one test before the plain path (engine.GraphTask.run_node).
+    # post-hook. Set wherever those are added (with `_handles.seen.hooks`), and left set when
+    # one is removed: the engine's one test before the plain path, once any node has had one
+    # (engine.GraphTask.run_node_minding_hooks).
     _has_hooks = False
     _metadata: dict | None = None
 
@@ -257,7 +258,7 @@ class Node:
         """`hook(grad_inputs, grad_outputs)` runs after this node; it may return new grad_inputs."""
         if self._post_hooks is _NO_HOOKS:
             self._post_hooks = {}
-        self._has_hooks = True
+        self._has_hooks = seen.hooks = True
         handle = RemovableHandle(self._post_hooks)
         self._post_hooks[handle.id] = hook
         return handle
@@ -266,7 +267,7 @@ class Node:
         """`hook(grad_outputs)` runs before this node; it may return new grad_outputs."""
         if self._pre_hooks is _NO_HOOKS:
             self._pre_hooks = {}
-        self._has_hooks = True
+        self._has_hooks = seen.hooks = True
         handle = RemovableHandle(self._pre_hooks)
         self._pre_hooks[handle.id] = hook
         return handle
@@ -274,7 +275,7 @@ class Node:
     def _add_tensor_hook(self, output_nr: int, hook: Any) -> RemovableHandle:
         if self._tensor_hooks is None:
             self._tensor_hooks = {}
-        self._has_hooks = True
+        self._has_hooks = seen.hooks = True
         hooks = self._tensor_hooks.setdefault(output_nr, {})
         handle = RemovableHandle(hooks)
         hooks[handle.id] = hook

@@ -22,18 +22,19 @@ from .graph import Node, output_ref
 def call_tensor_hooks(node: Node, grads: list) -> list:
     """Per output of `node`: the hooks registered on the tensor it made (a leaf's, for an
     AccumulateGrad), which may replace the gradient, then retain_grad()'s copy into `.grad`."""
-    for nr, grad in enumerate(grads):
+    for output_nr, grad in enumerate(grads):
         if grad is None:
             continue
-        for hook in list(node._tensor_hooks.get(nr, {}).values()) if node._tensor_hooks else ():
+        hooks = node._tensor_hooks.get(output_nr, {}) if node._tensor_hooks else {}
+        for hook in list(hooks.values()):
             result = hook(grad)
             if result is not None:
                 grad = checked_hook_result(hook, grad, result)
-        retained = node._retained.get(nr) if node._retained else None
+        retained = node._retained.get(output_nr) if node._retained else None
         tensor = retained() if retained is not None else None
         if tensor is not None:
             accumulate_into(tensor, grad, keep_graph=_grad_mode.state.enabled)
-        grads[nr] = grad
+        grads[output_nr] = grad
     return grads
 
 
@@ -61,18 +62,19 @@ def materialize(node: Node, grads: list) -> list:
     (`ctx.set_materialize_grads(False)`). Only nodes with several outputs have such outputs."""
     if all(g is not None for g in grads) or not getattr(node, "_materialize_grads", True):
         return grads
-    return [_zeros_like_output(node, nr) if g is None else g for nr, g in enumerate(grads)]
+    return [_zeros_like_output(node, output_nr) if g is None else g
+            for output_nr, g in enumerate(grads)]
 
 
-def _zeros_like_output(node: Node, nr: int) -> Any:
-    ref = output_ref(node, nr)
+def _zeros_like_output(node: Node, output_nr: int) -> Any:
+    ref = output_ref(node, output_nr)
     out = ref() if ref is not None else None
     if out is not None:
         return zeros(out.shape, dtype=out.dtype)
     meta = node._output_meta  # the output itself is gone: its shape is kept
-    if meta is None or meta[nr] is None:
+    if meta is None or meta[output_nr] is None:
         return None
-    shape, dtype = meta[nr]
+    shape, dtype = meta[output_nr]
     return tensor_of(np.zeros(shape, dtype=dtype))
 
 

@@ -69,11 +69,12 @@ class Grader:
     """What a grading run shares: the sandbox, and the course's packages written once where
     workers may read them (each worker gets its own copy when it runs as the grader's user)."""
 
-    def __init__(self) -> None:
+    def __init__(self, mode: str | None = None) -> None:
+        """`mode`: the sandbox's (none, uid, namespaces), by default chosen as sandbox says."""
         import tempfile
 
         packages()  # a namespace package posing as minigrad stops the run here, in one line
-        self.sandbox = Sandbox(Path(__file__).with_name("sandbox.py"))
+        self.sandbox = Sandbox(Path(__file__).with_name("sandbox.py"), mode)
         self.folder = tempfile.TemporaryDirectory(prefix="minigrad-grade-lib-")
         Path(self.folder.name).chmod(0o755)
         self.library = write_library(Path(self.folder.name) / "lib")
@@ -94,11 +95,13 @@ def grader() -> Grader:
 
 def grade_notebook(path: Path, solutions: Path | None = None, timeout: float = 30.0,
                    notebook_timeout: float = NOTEBOOK_TIMEOUT, data: bytes | None = None,
-                   memory: float = MEMORY_MB, reference: tuple[Path, dict] | None = None
+                   memory: float = MEMORY_MB, reference: tuple[Path, dict] | None = None,
+                   shown: dict[int, list] | None = None, using: Grader | None = None
                    ) -> NotebookGrade:
     """Run the learner's notebook at `path` (or its bytes, `data`, read earlier) and judge each
-    exercise. `reference` is its solutions notebook, read earlier (else found now). Raises
-    Unreadable."""
+    exercise. `reference` is its solutions notebook, read earlier (else found now). `shown`:
+    see judge_notebook (the tests compare a solution's stored outputs with it). `using`: the
+    Grader (sandbox, library) to run it with, by default this process's. Raises Unreadable."""
     data = read(path) if data is None else data
     learner = load(path, data)
     if reference is None:
@@ -112,11 +115,11 @@ def grade_notebook(path: Path, solutions: Path | None = None, timeout: float = 3
         raise Unreadable(f"{path}: no exercise of this course in it (no answer cell with "
                          "nbgrader metadata): a notebook from another course?")
     limits = Limits(timeout, notebook_timeout)
-    run = grader()
+    run = using or grader()
     session = Session(run.sandbox, run.library, (path.name, data), modules_of(plan), timeout,
                       notebook_timeout, memory)
     try:
-        verdicts = judge_notebook(plan, session, limits)
+        verdicts = judge_notebook(plan, session, limits, shown)
     finally:
         session.close()
     results = []

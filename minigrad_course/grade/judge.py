@@ -11,6 +11,7 @@ see (a backward pass, a forbidden call, recursion) can take credit away, never g
 from __future__ import annotations
 
 import importlib
+import json
 import secrets
 import threading
 from dataclasses import dataclass
@@ -55,15 +56,22 @@ def modules_of(plan: Plan) -> list[str]:
     return sorted({call.module for step in plan.steps for call in step.calls})
 
 
-def judge_notebook(plan: Plan, session: Session, limits: Limits) -> dict[str, tuple[str, str]]:
-    """(status, message) per exercise that has an answer cell in the notebook."""
+def judge_notebook(plan: Plan, session: Session, limits: Limits,
+                   shown: dict[int, list] | None = None) -> dict[str, tuple[str, str]]:
+    """(status, message) per exercise that has an answer cell in the notebook. With `shown`
+    (the tests' run of a solution), the check cells run in the worker too, before they are
+    judged, and what each reference cell showed is put in `shown` by its `Step.cell`."""
     rng = np.random.default_rng(secrets.randbits(128))
     answers: dict[str, tuple[Step, Outcome]] = {}
     verdicts: dict[str, tuple[str, str]] = {}
     values: dict = {}  # names the learner's own cells set to plain values, so far
     for step in plan.steps:
+        keep = shown is not None and step.cell is not None
+        if step.role != "check" or keep:
+            outcome = session.ask({"source": step.source, "outputs": keep})
+            if keep:
+                shown[step.cell] = json.loads("".join(outcome.reply.get("outputs", ["[]"])))
         if step.role != "check":
-            outcome = session.ask({"source": step.source})
             if step.role == "answer":
                 answers[step.exercise] = (step, outcome)
             elif step.learner:

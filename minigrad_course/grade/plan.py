@@ -47,6 +47,7 @@ class Step:
     exercise: str | None = None
     calls: list[CheckCall] = field(default_factory=list)  # for a check: the checks it calls
     learner: bool = False  # a cell the learner added
+    cell: int | None = None  # its place among the reference's code cells (a learner's: None)
 
 
 @dataclass
@@ -262,12 +263,13 @@ def make_plan(learner: dict, reference: dict) -> Plan:
 
     plan = Plan(steps=[Step(s, "code", learner=True) for s in added.get(None, [])], exercises=[],
                 check_names=check_bindings(reference_cells))
-    for cell in reference_cells:
+    for place, cell in enumerate(reference_cells):
         cell_id = markers.grade_id(cell)
         if markers.is_answer(cell):
             plan.exercises.append(cell_id)
             if cell_id in answers:
-                plan.steps.append(Step("\n".join(answers[cell_id]), "answer", cell_id))
+                plan.steps.append(Step("\n".join(answers[cell_id]), "answer", cell_id,
+                                       cell=place))
             else:
                 plan.missing_answers.add(cell_id)
         elif markers.is_check(cell):
@@ -276,9 +278,9 @@ def make_plan(learner: dict, reference: dict) -> Plan:
             if exercise in answers:
                 source = markers.source_of(cell)
                 plan.steps.append(Step(source, "check", exercise,
-                                       check_calls(source, plan.check_names)))
+                                       check_calls(source, plan.check_names), cell=place))
         else:
-            plan.steps.append(Step(markers.source_of(cell), "code"))
+            plan.steps.append(Step(markers.source_of(cell), "code", cell=place))
         plan.steps.extend(Step(s, "code", learner=True) for s in added.get(cell_id, []))
     plan.missing_checks = {e for e in plan.exercises if e not in plan.points}
     return plan

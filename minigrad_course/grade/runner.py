@@ -9,10 +9,15 @@ in it, this file's functions included: whatever it replies is a claim the judge 
 what it computes itself (minigrad_course.grade.judge).
 
 Messages are length-prefixed JSON on the pipes it was started with (then moved off fds 0-2, so
-that nothing a cell prints at the C level can garble them)."""
+that nothing a cell prints at the C level can garble them).
+
+A cell sent with "outputs" also comes back with what it showed, as a notebook stores it (streams,
+displays, the cell's value): the tests compare a solution's stored outputs with them, so that the
+grader's one run of a solution serves as its nbval run too (docs/grading.md)."""
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import re
 import signal
@@ -82,15 +87,40 @@ class Printed:
         return True
 
 
+# What the cell running now showed, as a notebook's outputs, while a cell sent with "outputs" runs.
+_shown: list[dict] | None = None
+
+
+def _kept(output_type: str, data: dict, metadata: dict | None) -> bool:
+    """Keep a display (or a cell's value) as an output, when the cell's outputs are asked for;
+    else it is printed as plain text, as IPython's shell does."""
+    if _shown is None:
+        return False
+    _shown.append({"output_type": output_type, "data": dict(data),
+                   "metadata": dict(metadata or {})})
+    return True
+
+
 def _shell() -> Any:
     """An IPython shell that keeps no history file and formats no traceback."""
     from IPython.core.displayhook import DisplayHook
+    from IPython.core.displaypub import DisplayPublisher
     from IPython.core.interactiveshell import InteractiveShell
     from traitlets.config import Config
 
     class QuietHook(DisplayHook):
         def write_output_prompt(self) -> None:  # no "Out[3]:" before a cell's value
             pass
+
+        def write_format_data(self, format_dict: dict, md_dict: dict | None = None) -> None:
+            if not _kept("execute_result", format_dict, md_dict):
+                super().write_format_data(format_dict, md_dict)
+
+    class KeptDisplays(DisplayPublisher):
+        def publish(self, data: dict, metadata: dict | None = None, *args: Any,
+                    **kwargs: Any) -> None:
+            if not _kept("display_data", data, metadata):
+                super().publish(data, metadata, *args, **kwargs)
 
     class GradingShell(InteractiveShell):
         def showtraceback(self, *args: Any, **kwargs: Any) -> None:
@@ -107,7 +137,8 @@ def _shell() -> Any:
 
     config = Config()
     config.HistoryManager.enabled = False
-    return GradingShell.instance(config=config, displayhook_class=QuietHook, colors="NoColor")
+    return GradingShell.instance(config=config, displayhook_class=QuietHook,
+                                 display_pub_class=KeptDisplays, colors="NoColor")
 
 
 def _error(exception: BaseException) -> tuple[str, str]:
@@ -133,7 +164,8 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
         if message is None:
             return
         request = decode(message)
-        reply = _probe(shell, request) if "probe" in request else _run(shell, request["source"])
+        reply = _probe(shell, request) if "probe" in request else \
+            _run(shell, request["source"], request.get("outputs", False))
         try:
             data = encode(reply).encode()
         except (TypeError, ValueError) as error:  # a reply the learner's code made unwritable
@@ -143,22 +175,43 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
             return
 
 
-def _quietly(action: Any) -> tuple[Any, str]:
+def _quietly(action: Any, errors: Printed | None = None) -> tuple[Any, str]:
     printed = Printed()
-    sys.stdout, sys.stderr = printed, Printed(keep=False)
+    sys.stdout, sys.stderr = printed, errors or Printed(keep=False)
     try:
         return action(), printed.text
     finally:
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
 
 
-def _run(shell: Any, source: str) -> dict:
-    result, printed = _quietly(lambda: shell.run_cell(source, store_history=True))
+def _run(shell: Any, source: str, outputs: bool = False) -> dict:
+    global _shown
+    from minigrad_course.checks import _notebook
+    from minigrad_course.checks._data import MAX_TEXT
+
+    errors = Printed(keep=outputs)
+    _shown = [] if outputs else None
+    _notebook.outputs_kept = outputs
+    try:
+        result, printed = _quietly(lambda: shell.run_cell(source, store_history=True), errors)
+        shown = _shown
+    finally:
+        _shown, _notebook.outputs_kept = None, False
     reply: dict = {"status": "ok", "printed": printed}
     error = result.error_before_exec or result.error_in_exec
     if error is not None:
         reply["status"] = "error"
         reply["ename"], reply["evalue"] = _error(error)
+    if shown is not None:
+        streams = [{"output_type": "stream", "name": name, "text": text}
+                   for name, text in (("stdout", printed), ("stderr", errors.text)) if text]
+        if error is not None:
+            shown.append({"output_type": "error", "ename": reply["ename"],
+                          "evalue": reply["evalue"]})
+        # As JSON in pieces: a reply's texts are cut at MAX_TEXT, a diagram is longer.
+        shown_json = json.dumps(streams + shown)
+        reply["outputs"] = [shown_json[at:at + MAX_TEXT] for at in
+                            range(0, len(shown_json), MAX_TEXT)]
     if getattr(shell, "exit_now", False):
         reply["exited"] = True
     return reply

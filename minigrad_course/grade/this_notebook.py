@@ -21,7 +21,7 @@ import os
 from pathlib import Path
 
 from ..checks import _notebook, markers
-from . import Unreadable, grade_notebook
+from . import NotebookGrade, Unreadable, grade_notebook
 from ..checks._notebook import GRADING_ENV
 from .plan import load
 from .report import exercise_lines
@@ -47,13 +47,18 @@ def grade_this_notebook(name: str, timeout: float = 30.0) -> None:
     except Exception as error:  # noqa: BLE001 - one line under the cell, not a traceback
         print(f"Cannot grade it: the grader failed ({type(error).__name__}: {error})")
         return
+    print(report(path, grade, bool(unsaved)))
+
+
+def report(path: Path, grade: NotebookGrade, unsaved: bool = False) -> str:
+    """What the grading cell prints (a solution stores it: tests/grading/test_solutions.py)."""
     lines = [UNSAVED] if unsaved else []
     lines.append(f"{path.name} as last saved (press Ctrl+S before this cell), graded in a "
                  "fresh kernel:")
     if grade.reference is None:
         lines.append("  (checks from the notebook itself: no solutions/ found, hidden tests "
                      "skipped)")
-    print("\n".join(lines + exercise_lines(grade)))
+    return "\n".join(lines + exercise_lines(grade))
 
 
 def ran_since_saved(path: Path, notebook: dict) -> list[str]:

@@ -572,3 +572,49 @@ def _same_but_for_ids(row: tuple, row_general: tuple) -> bool:
                 row[10])
     return shape(row) == shape(row_general)
 
+
+
+
+# Each way a node comes to have more than its formula, as the first of its process: the
+# engine asks nodes only once one has (`_handles.seen`), so each must say so. `h` is an
+# intermediate, `w` a leaf; each hook prints, so that its running shows.
+FIRST_HOOKS = {
+    "tensor hook": "h.register_hook(lambda g: print('hook', g.tolist()) or g * 2)",
+    "retain_grad": "h.retain_grad()",
+    "node pre-hook": "h.grad_fn.register_prehook(lambda g: print('pre', g[0].tolist()))",
+    "node post-hook": "h.grad_fn.register_hook(lambda gi, go: print('post', gi[0].tolist()))",
+    "leaf hook": "w.register_hook(lambda g: print('leaf', g.tolist()) or g * 2)",
+    "post-accumulate hook": "w.register_post_accumulate_grad_hook(lambda p: print('acc'))",
+}
+FIRST_HOOK_PROGRAM = """
+import minigrad as torch
+from minigrad._handles import seen
+seen.hooks = {seen}
+w = torch.tensor([0.5, 1.0, 2.0], requires_grad=True)
+for step in range(3):
+    h = (w * 3).exp()
+    if step == 1:  # after a pass without hooks: a leaf's AccumulateGrad exists already
+        {first_hook}
+    h.mean().backward()
+    print(step, w.grad.tolist(), h.grad.tolist() if h._retains_grad else None)
+print(seen.hooks)
+"""
+
+
+@pytest.mark.parametrize("kind", sorted(FIRST_HOOKS))
+def test_the_first_hook_of_a_process_runs(kind: str) -> None:
+    """The first hook of a process runs as it would in a process where nodes are asked from
+    the start (and, from the second pass on, the pass asks them)."""
+    import subprocess
+    import sys
+
+    outputs = []
+    for seen in (False, True):
+        program = FIRST_HOOK_PROGRAM.format(seen=seen, first_hook=FIRST_HOOKS[kind])
+        outputs.append(subprocess.run([sys.executable, "-c", program], capture_output=True,
+                                      text=True, check=True).stdout)
+    fresh, asked = outputs
+    assert fresh == asked
+    assert fresh.splitlines()[-1] == "True"
+    lines = fresh.splitlines()
+    assert len(lines) > 4 or not lines[1].endswith("None")  # the hook printed, or .grad kept

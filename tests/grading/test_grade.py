@@ -76,22 +76,6 @@ def test_shipped_exercises_are_not_attempted() -> None:
     assert f"total: 0 of {total} exercises passed in {len(NAMES)} notebooks" in report
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_solutions_pass(name: str, request: pytest.FixtureRequest) -> None:
-    """Every worked answer passes the grader. The grader runs each solution once: from the
-    notebook's own grading cell, which nbval runs (solutions/ is among the testpaths) and whose
-    printed report it compares with the one stored; here the stored report must say that every
-    exercise passed. Together they fail when a worked answer stops passing, without grading
-    the solutions a second time. (nbval's kernel runs each solution too, to compare every
-    other stored output: docs/grading.md says why the two runs stay.)"""
-    assert "solutions" in request.config.getini("testpaths")
-    report = "".join("".join(output.get("text", "")) for output in
-                     grading_cell(load(SOLUTIONS / name))["outputs"])
-    assert statuses(report) == dict.fromkeys(answer_ids(name), "passed"), report
-    total = len(answer_ids(name))
-    assert report.rstrip().endswith(f"  {total} of {total} exercises passed"), report
-
-
 def _cells_by_id(notebook: dict) -> dict[str, dict]:
     return {markers.grade_id(cell): cell for cell in notebook["cells"] if markers.grade_id(cell)}
 
@@ -179,7 +163,7 @@ def test_any_folder_any_path(tmp_path: Path) -> None:
     absolute path to a copy named like an exercise: both are graded with the course's solutions.
     Outside any course, the copy is graded with its own checks (hidden tests aside). Which
     checks are used is the point, not whether they pass: the copies are unanswered exercises
-    (the worked answers passing, in and outside a course, is test_solutions_pass's and
+    (the worked answers passing, in and outside a course, is test_solutions.py's and
     tests/deploy/test_wheel.py's)."""
     run = [sys.executable, "-m", "minigrad_course.grade"]
     inside = subprocess.run([*run, "ex02_grad_is_none.ipynb"], cwd=EXERCISES,
@@ -277,8 +261,9 @@ def grading_cell(notebook: dict) -> dict:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_every_notebook_ends_with_its_grading_cell(name: str) -> None:
-    """Read-only, naming its own file; in the solutions, run by scripts/run_solutions.py, it
-    reported every exercise passed, with no path and no timing in what it printed."""
+    """Read-only, naming its own file; in the solutions it stores a report of every exercise
+    passed (test_solutions.py checks that grading gives that report), with no path and no
+    timing in what it printed."""
     solution, exercise = load(SOLUTIONS / name), load(EXERCISES / name)
     for notebook in (solution, exercise):
         cell = grading_cell(notebook)
@@ -306,7 +291,7 @@ def test_grading_cell_on_an_untouched_exercise(monkeypatch: pytest.MonkeyPatch,
 
 def test_grading_cell_does_nothing_inside_the_graders_kernel() -> None:
     """No recursion: the grader runs the grading cell (a read-only cell of the reference) in
-    its own kernel, where it only says it is skipped; the count is test_solutions_pass's."""
+    its own kernel, where it only says it is skipped; the count is test_solutions.py's."""
     notebook = load(SOLUTIONS / "ex03_accumulation.ipynb")
     plan = make_plan(notebook, notebook)
     assert GRADING_CELL in plan.steps[-1].source and plan.steps[-1].role == "code"

@@ -1,7 +1,7 @@
 """The grader against notebooks written to fool it or to harm the class: each attack must fail
 (or be reported as tampering), every other notebook graded with it must keep its grade, and the
 course's files must be left as they were. The answers in solutions/ passing is
-test_grade.py's test_solutions_pass.
+test_solutions.py's.
 
 Most attacks are graded in one folder run (one kernel each, --jobs 2), as an instructor would
 grade a class: the module-scoped fixture grades them once and the tests read the report."""
