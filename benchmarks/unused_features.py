@@ -88,7 +88,7 @@ CUTS = [
      "        counter = tensor._counter\n"
      "        if (counter is None or counter.value == self.version) and (\n", "        if (\n"),
     ("views", "_inplace.py",  # the update's refresh of views of a tensor it changed
-     "    if t._views is not None or t._base is not None:  # (a weight with views made earlier)\n"
+     "    if t._counter.views is not None:  # (a weight with views made earlier)\n"
      "        views_read_again(t)\n", ""),
     ("arrays", "_tensor_ops.py", "\n_operators()\n", "\n"),  # the operators' test for an array
     ("arrays", "_tensor_ops.py",  # (in the body of + - * / and their reflections)

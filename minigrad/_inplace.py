@@ -19,7 +19,7 @@ from .ops.fill import Zero
 from .ops.indexing import (ERR_INTERNAL_OVERLAP, AsStrided, CopySlices, IndexPut,
                            WriteThroughExpanded, _plain_key, as_positions, check_advanced_key,
                            index, is_advanced)
-from .tensor import ERR_INFERENCE_IN_PLACE, Tensor, tensor_of
+from .tensor import ERR_INFERENCE_IN_PLACE, Tensor, tensor_of, writes_watched
 
 VIEW_OF_LEAF_IN_PLACE = ("a view of a leaf Variable that requires grad is being used in an "
                          "in-place operation.")
@@ -76,7 +76,8 @@ def _multi_output_view_message(view: Tensor) -> str:
     """PyTorch's refusal to change in place one of several views made by one node (unbind's
     rows): each view's gradient is a slice of one stacked gradient, which an in-place change of
     one of them cannot rewrite."""
-    return (f"Output {view._output_nr} of {forward_name(view.grad_fn.name())} is a view and is "
+    node = view._own_node()  # (its grad_fn may refuse to be read: multi_output_view.py)
+    return (f"Output {view._output_nr} of {forward_name(node.name())} is a view and is "
             "being modified inplace. This view is the output of a function that returns multiple "
             "views. Such functions do not allow the output views to be modified inplace. You "
             "should replace the inplace operation by an out-of-place one.")
@@ -127,7 +128,7 @@ def update(t: Tensor, op: Any, other: Any, alpha: Any = 1) -> Tensor:
     finally:
         _numpy_errors.reset(quiet)
     t._bump_version()
-    if t._views is not None or t._base is not None:  # (a weight with views made earlier)
+    if t._counter.views is not None:  # (a weight with views made earlier)
         views_read_again(t)
     return t
 
@@ -181,11 +182,13 @@ def zero(t: Tensor) -> Tensor:
         return t
     t._data.fill(0)
     t._bump_version()
+    if t._counter.views is not None:  # (a detached alias of a tensor with views)
+        views_read_again(t)
     return t
 
 
 def inplace(t: Tensor, compute: Any, *args: Any, same_value: bool = False,
-            reads: Tensor | None = None) -> Tensor:
+            reads: Tensor | None = None, written: np.ndarray | None = None) -> Tensor:
     """Change `t` in place. The result is computed out of place from a copy of the old
     values that carries the old history; then the values are written back into `t`, its
     version goes up, and its grad_fn becomes the new node. Anything saved earlier that
@@ -193,7 +196,8 @@ def inplace(t: Tensor, compute: Any, *args: Any, same_value: bool = False,
     writes one value everywhere (fill_, zero_), which an expanded tensor takes too. `reads`:
     a tensor read element by element beside `t` (`a -= b`, `a.copy_(b)`), which PyTorch
     refuses when it shares part of the memory written (`a[1:] += a[:-1]`: which values would
-    be read?), after autograd's refusals, an expanded `t`'s and an inference tensor's."""
+    be read?), after autograd's refusals, an expanded `t`'s and an inference tensor's.
+    `written`: the view of `t` PyTorch writes through (`t[1:] = v`), when it is not `t`."""
     check_inplace(t)
     if not same_value:
         check_no_overlap(t)
@@ -206,13 +210,13 @@ def inplace(t: Tensor, compute: Any, *args: Any, same_value: bool = False,
     if not recorded:
         with _grad_mode.no_grad():
             result = compute(t._alias())
-        _write(t, result._data)
+        _write(t, result._data, written)
         views_read_again(t)
         return t
     if t._base is not None:
-        return _inplace_on_view(t, compute)
+        return _inplace_on_view(t, compute, written)
     result = compute(_with_history(t))
-    _write(t, result._data)
+    _write(t, result._data, written)
     _take_history(t, result)
     _refresh_views(t)
     return t
@@ -242,31 +246,34 @@ def _with_history(t: Tensor) -> Tensor:
     return old
 
 
-def _inplace_on_view(view, compute):
+def _inplace_on_view(view, compute, written=None):
     """PyTorch's way: changing a view in place rewrites its base. The view's new values are
-    written into the base by a CopySlices node, and the view is read back out of the new base."""
+    written into the base by a CopySlices node, and the view is read back out of the new base.
+    (What PyTorch writes into is the view, or `written`, a view of it: `_write` is told.)"""
     base = view._base
     key = _key_in(base, view)
     result = compute(_with_history(view))
     _check_cast(result._data, view._data)
     new_base = CopySlices.apply(_with_history(base), key, result.to(base.dtype),
                                 shares_memory_within(view))
-    _write(base, new_base._data)  # the version counter is shared: view's goes up too
+    _write(base, new_base._data, view._data if written is None else written)  # (the counter is
+    # shared: the view's version goes up too)
     _take_history(base, new_base)
     _take_history(view, AsStrided.apply(base, key))
     _refresh_views(base, view)
     return view
 
 
-def _refresh_views(base, changed=None, recorded=True) -> None:
-    """The base's history was rewritten (or, not `recorded`, its values changed): every other
-    live view of it is now read out of the new base (PyTorch regenerates their grad_fn the same
-    way), or its gradient would be stale; but a custom Function's (autograd/custom_view.py)."""
-    for view in list(base._views.values()) if base._views is not None else ():
-        if view._custom_function_view:  # never rebuilt: its grad_fn now refuses to be read
-            continue
-        if view._multi_output_view and not recorded:  # (PyTorch refuses its grad_fn now; a
-            continue  # recorded change reads it again, lest its gradient go the old way)
+def _refresh_views(t, changed=None, recorded=True) -> None:
+    """The memory of `t` changed in place (with its history rewritten, or, not `recorded`, not):
+    every other live view with a history that shares its version counter is now read out of its
+    base (PyTorch regenerates their grad_fn the same way, when it finds the version moved), or
+    its gradient would be stale; but a custom Function's (autograd/custom_view.py)."""
+    views = t._version_counter.views
+    for view in list(views.values()) if views is not None else ():
+        if view._custom_function_view or view._multi_output_view:  # never rebuilt: its
+            continue  # grad_fn now refuses to be read (custom_view.py, multi_output_view.py)
+        base = view._base
         if view is not changed and np.shares_memory(view._data, base._data):
             key = _key_in(base, view)
             _take_history(view, AsStrided.apply(base, key))
@@ -277,14 +284,14 @@ def views_read_again(t: Tensor) -> None:
     grad): the history of each live view of its memory with a history of its own (`t` too, if
     it is one) is stale. PyTorch reads such a view again out of its base when its grad_fn is
     next asked for (AsStridedBackward0, the same gradient); here, at once."""
-    root = t._base if t._base is not None else t
-    if not root._views:  # (None, or every view gone)
+    counter = t._counter
+    if counter is None or not counter.views:  # (None, or every view gone)
         return
     mode = _grad_mode.state
     outside = mode.enabled, mode.inference
     mode.enabled, mode.inference = True, False  # recorded, whatever the change's mode
     try:
-        _refresh_views(root, recorded=False)
+        _refresh_views(t, recorded=False)
     finally:
         mode.enabled, mode.inference = outside
 
@@ -323,7 +330,7 @@ def _check_cast(values, target) -> None:
                            f"output type {_type_word(target.dtype)}")
 
 
-def _write(t: Tensor, values: np.ndarray) -> None:
+def _write(t: Tensor, values: np.ndarray, written: np.ndarray | None = None) -> None:
     _check_cast(values, t._data)
     if values.shape != t._data.shape:
         shape = np.broadcast_shapes(values.shape, t._data.shape)
@@ -331,7 +338,7 @@ def _write(t: Tensor, values: np.ndarray) -> None:
             raise RuntimeError(f"output with shape [{', '.join(map(str, t.shape))}] doesn't "
                                f"match the broadcast shape [{', '.join(map(str, shape))}]")
     t._data[...] = values
-    t._bump_version()
+    t._bump_version(written)
 
 
 def _type_word(np_dtype: np.dtype) -> str:
@@ -383,7 +390,20 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         return
     # integers with arrays: PyTorch selects first and index_puts into that view (CopySlices)
     node = IndexPut if advanced and positions is key else CopySlices
-    inplace(t, lambda x: node.apply(x, positions, value), value)
+    # PyTorch writes through the view t[key] (copy_), or into t itself for arrays (index_put_)
+    written = _view_written(t, key) if writes_watched() and not advanced else None
+    inplace(t, lambda x: node.apply(x, positions, value), value, written=written)
+
+
+def _view_written(t: Tensor, key: Any) -> np.ndarray | None:
+    """t[key]'s memory, which PyTorch's copy_ writes into (None where numpy cannot read a 0-d
+    array so: the write refuses the key later, with PyTorch's words)."""
+    keys = key if isinstance(key, tuple) else (key,)
+    try:  # (with an Ellipsis last, integers alone give a 0-d view, not a numpy scalar)
+        view = t._data[keys if Ellipsis in keys else (*keys, Ellipsis)]
+    except (IndexError, ValueError):
+        return None
+    return view if isinstance(view, np.ndarray) else None
 
 
 def _setitem_expanded(t: Tensor, key: Any, positions: Any, value: Tensor, advanced: bool) -> None:

@@ -234,11 +234,13 @@ class TensorOps:
     # axis= and keepdims=: numpy's spellings, which PyTorch accepts too (makemore uses them)
     def sum(self, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
         dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
-        return reduction.reduce_sum(self if dtype is None else self.to(dtype), dim, keepdim)
+        out = reduction.reduce_sum(self if dtype is None else self.to(dtype), dim, keepdim)
+        return _counted_as_kernel_writes(self, out, 1)
 
     def mean(self, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
         dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
-        return reduction.reduce_mean(self if dtype is None else self.to(dtype), dim, keepdim)
+        out = reduction.reduce_mean(self if dtype is None else self.to(dtype), dim, keepdim)
+        return _counted_as_kernel_writes(self, out, 2)  # the sum, then a division in place
 
     def max(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
         if isinstance(dim, Tensor):  # torch.max(a, b): the element-wise larger
@@ -496,6 +498,17 @@ def _true_division(a, b):
     if a._data.dtype.kind != "f":
         return a._float_if_int(), b._float_if_int()
     return a, b
+
+
+def _counted_as_kernel_writes(source, out, writes):
+    """`out`, a reduction's result, with the version PyTorch's kernel leaves it at when `source`
+    is an inference tensor and inference mode is off: with no autograd key on its input, the
+    kernel's in-place writes into its new, normal result are each counted (sum's one, mean's
+    sum then division), where autograd's kernel counts none. tests/parity/
+    test_transcripts_vs_torch.py, `sum_of_an_inference_tensor`."""
+    if source._is_inference and not _grad_mode.state.inference:
+        out._version_counter.value += writes
+    return out
 
 
 def _numpy_names(dim, keepdim, axis, keepdims):

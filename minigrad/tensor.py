@@ -41,12 +41,18 @@ ERR_INFERENCE_IN_PLACE = (
 
 
 class _VersionCounter:
-    """Counts in-place changes; shared by a tensor and its views, as in PyTorch."""
+    """Counts in-place changes; shared by a tensor, its views and its detached aliases, as in
+    PyTorch. It also keeps the live views with a history among them (`views`, by
+    function.track_view): a change through any tensor that shares the counter makes their
+    history stale (_inplace.views_read_again), a detached alias's (`x.detach().add_(1)`, an
+    accumulation into a `.grad` set to `x.detach()`) too, as PyTorch's check of the shared
+    version when grad_fn is read finds."""
 
-    __slots__ = ("value",)
+    __slots__ = ("value", "views")
 
     def __init__(self) -> None:
         self.value = 0
+        self.views: weakref.WeakValueDictionary | None = None
 
 
 class _InferenceVersionCounter(_VersionCounter):
@@ -55,6 +61,21 @@ class _InferenceVersionCounter(_VersionCounter):
     count their changes, and may be changed in place outside inference mode."""
 
     __slots__ = ()
+
+
+# Told of each in-place change of a tensor's memory, `before_write(tensor, array)` (through
+# `array`, a view of it or its own), before it is counted: set by a context that watches writes
+# (autograd/mutation_on_saved.py), else None. (A module global: one lookup per change.)
+before_write: Callable[[Any, np.ndarray], None] | None = None
+
+
+def watch_writes(watch: Callable[[Any, np.ndarray], None] | None) -> None:
+    global before_write
+    before_write = watch
+
+
+def writes_watched() -> bool:
+    return before_write is not None
 
 
 class _TensorType(type):
@@ -73,7 +94,7 @@ class Tensor(metaclass=_TensorType):
     # Every field is set in __init__, each a slot: 8 bytes a tensor, and 70 ns more to make
     # one, under 1% of a training step (benchmarks/tricks.md, "Plain layouts, not tricks").
     __slots__ = ("_data", "_requires_grad", "_grad", "grad_fn", "_output_nr", "_counter", "_base",
-                 "_views", "_accumulator", "_hooks", "_post_accumulate_grad_hooks",
+                 "_accumulator", "_hooks", "_post_accumulate_grad_hooks",
                  "_retains_grad", "_is_inference", "_multi_output_view", "_custom_function_view",
                  "_made_in_no_grad", "_version_when_made", "_is_wrapped_number", "_saved_once",
                  "_number_type", "_promoted_from", "__dict__", "__weakref__")
@@ -94,7 +115,6 @@ class Tensor(metaclass=_TensorType):
         self._counter = None  # made when first needed: most tensors are never saved or changed
         self._is_inference = _grad_mode.state.inference  # made in inference_mode: is_inference
         self._base: Tensor | None = None  # what a view looks into
-        self._views: weakref.WeakValueDictionary | None = None  # a root's live views with history
         self._accumulator: weakref.ref | None = None  # a leaf's AccumulateGrad (grad_accumulator)
         self._hooks: dict | None = None  # a leaf's own hooks
         self._post_accumulate_grad_hooks: dict | None = None  # run by its AccumulateGrad
@@ -304,10 +324,15 @@ class Tensor(metaclass=_TensorType):
             raise RuntimeError("Inference tensors do not track version counter.")
         return 0 if self._counter is None else self._counter.value
 
-    def _bump_version(self) -> None:
+    def _bump_version(self, written: np.ndarray | None = None) -> None:
+        """Count an in-place change of this tensor's memory. `written`: the part written, when
+        PyTorch writes through a view of it (`y[1:] = v`), for allow_mutation_on_saved_tensors'
+        watch (`before_write`)."""
         if (self._is_inference and not _grad_mode.state.inference
                 and type(self._counter) is not _InferenceVersionCounter):  # no version to count
             raise RuntimeError(ERR_INFERENCE_IN_PLACE)
+        if before_write is not None:
+            before_write(self, self._data if written is None else written)
         counter = self._counter
         if counter is None:  # (the property _version_counter, without its call)
             counter = self._counter = _VersionCounter()

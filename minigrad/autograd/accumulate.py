@@ -108,12 +108,15 @@ def accumulate_into(tensor: Tensor, grad: Tensor | np.ndarray, keep_graph: bool)
         total = tensor._grad
         into = total._data
         if (into.shape == data.shape and into.dtype == data.dtype and into.dtype.kind == "f"
-                and 0 not in into.strides and not total._is_inference and into.flags.writeable):
+                and 0 not in into.strides and not total._is_inference and into.flags.writeable
+                and (total._counter is None or total._counter.views is None)):
             # the numpy call add_ makes under no_grad (`_inplace.update`), without a tensor
             # made of the array or the method's checks (tricks.md, `accumulate in place`)
             _run_quietly(np.add, into, data, out=into)
             total._bump_version()
-        else:  # a .grad the learner set: broadcast, cast, refused as add_ does
+        else:  # a .grad the learner set: broadcast, cast, refused as add_ does (or one that
+            # shares memory with views that have a history, `x.grad = x.detach()`: add_ reads
+            # them again, as PyTorch's shared version makes it)
             total.add_(grad if is_tensor else tensor_of(np.asarray(grad)))
 
 

@@ -16,6 +16,7 @@ from ..tensor import Tensor, tensor_of
 from . import anomaly, saved_hooks
 from .accumulate import grad_accumulator
 from .custom_view import make_custom_view
+from .multi_output_view import make_multi_output_view
 from .no_grad_view import check_no_grad_view_unchanged, make_no_grad_view
 from .graph import (_NO_EDGE, ABSENT_INPUT, ERR_BACKWARD_TWICE, Node, SavedOutput, SavedTensor,
                     pack_outputs, seen)
@@ -596,15 +597,17 @@ _view_numbers = itertools.count()  # keys that keep a root's views in the order 
 
 
 def track_view(view: Tensor) -> None:
-    """A view that joins the graph is remembered by the root it looks into, while it lives: an
-    in-place change of the root, or of another of its views, rewrites its history
-    (_inplace._refresh_views). A view made under no_grad has no history to rewrite, and is
-    not remembered (see _mark_no_grad_view)."""
-    root = view._base
-    if root.requires_grad:
-        if root._views is None:  # forgets each view when it is garbage
-            root._views = weakref.WeakValueDictionary()
-        root._views[next(_view_numbers)] = view
+    """A view that joins the graph is remembered by the version counter it shares with its root
+    (and the root's detached aliases), while it lives: an in-place change of any of them
+    rewrites its history (_inplace._refresh_views). A view made under no_grad has no history
+    to rewrite, and is not remembered (see _mark_no_grad_view)."""
+    if view._base.requires_grad:
+        if view._multi_output_view:  # unbind's: its grad_fn refuses once its memory changes
+            make_multi_output_view(view)
+        counter = view._version_counter
+        if counter.views is None:  # forgets each view when it is garbage
+            counter.views = weakref.WeakValueDictionary()
+        counter.views[next(_view_numbers)] = view
 
 
 ERR_INFERENCE_SAVED = (

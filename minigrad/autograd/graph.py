@@ -75,7 +75,8 @@ class SavedTensor:
         """PyTorch's error for a saved tensor changed in place since it was saved."""
         t = self.tensor
         what = f"[{_type_name(t)} [{', '.join(str(s) for s in t.shape)}]]"
-        if self.output_nr is not None:
+        if self.output_nr is not None or t._own_node() is not None:  # (one saved without a
+            # history, that has one now: PyTorch names it by its grad_fn now)
             # PyTorch names the op that made the tensor as it is now (an in-place op makes it
             # that op's output), by its forward name: "Exp" for ExpBackward0. A view's history
             # is read again once its memory has changed since its grad_fn was set, which the
@@ -84,14 +85,10 @@ class SavedTensor:
             # several views made by one node (unbind's), refused.
             if self.is_own_output:
                 name, nr = forward_name(owner.name()), self.output_nr
-            elif t._base is not None and t.grad_fn is not None and not t._custom_function_view:
+            elif (t._base is not None and t._own_node() is not None
+                    and not t._custom_function_view):
                 if t._multi_output_view:
-                    return RuntimeError(
-                        f"Output {t._output_nr} of {forward_name(t.grad_fn.name())} is a view "
-                        "and its base or another view of its base has been modified inplace. "
-                        "This view is the output of a function that returns multiple views. Such "
-                        "functions do not allow the output views to be modified inplace. You "
-                        "should replace the inplace operation by an out-of-place one.")
+                    return changed_multi_output_view_error(t)
                 name, nr = "AsStrided", 0
             else:
                 name, nr = forward_name(t.grad_fn.name()), t._output_nr
@@ -100,6 +97,17 @@ class SavedTensor:
             "one of the variables needed for gradient computation has been modified by an "
             f"inplace operation: {what} is at version {self.current_version}; expected version "
             f"{self.version} instead. Hint: {_hint()}")
+
+
+def changed_multi_output_view_error(view: Any) -> RuntimeError:
+    """PyTorch's refusal to read again the history of one of several views one node made
+    (unbind's), whose memory has changed since: autograd/multi_output_view.py."""
+    return RuntimeError(
+        f"Output {view._output_nr} of {forward_name(view._own_node().name())} is a view and its "
+        "base or another view of its base has been modified inplace. This view is the output "
+        "of a function that returns multiple views. Such functions do not allow the output "
+        "views to be modified inplace. You should replace the inplace operation by an "
+        "out-of-place one.")
 
 
 def _type_name(t: Any) -> str:

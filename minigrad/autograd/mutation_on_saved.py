@@ -1,20 +1,24 @@
 """`torch.autograd.graph.allow_mutation_on_saved_tensors()`: inside it, a tensor saved for
 backward may be changed in place afterwards, and backward still uses the values it saved.
 
-PyTorch clones a saved tensor just before its first in-place change (a dispatch mode that sees
-every op that writes). minigrad gets the same values without touching the in-place path: the
-context is a pair of saved-tensor hooks that keeps a copy of each saved tensor's values, and
-unpacking gives the tensor itself while its version is unchanged, else the copy (the values it
-had until that first change). Views share their base's version, so a change through any alias
-counts, as PyTorch's storage check does. Only tensors saved inside the context pay the copy."""
+PyTorch's context is a pair of saved-tensor hooks and a dispatch mode that sees every op that
+writes. A tensor saved is filed under its memory's address and its version then (_get_sid); an
+op about to write into a tensor whose address and version are those of a saved one clones the
+saved one first, and backward reads the clone. So a saved tensor is read changed when the write
+went through another address (a view at an offset: `y.mul_(3)` with `y[1:]` saved) or came
+after another change (the version moved): "almost definitely a bug", in PyTorch's own words,
+but its behaviour, which minigrad's matches. Here the pack hook keeps a copy of the values
+(what a clone at the first write would hold, as that write is the first change), and
+Tensor._bump_version tells the context (tensor.before_write) of each write, with the memory written."""
 from __future__ import annotations
 
 import contextlib
+from collections import defaultdict
 from typing import Iterator
 
 import numpy as np
 
-from ..tensor import Tensor, tensor_of
+from ..tensor import Tensor, tensor_of, watch_writes
 from .saved_hooks import saved_tensors_hooks
 
 # PyTorch's words (the missing space included)
@@ -25,41 +29,50 @@ ERR_NESTED = "allow_mutation_on_saved_tensors contexts cannot be nested"
 _enabled = False
 
 
-class _Handle:
-    """What the node keeps for one saved tensor: the tensor, its version then, and its values."""
+def _address(array: np.ndarray) -> int:
+    return array.__array_interface__["data"][0]
 
-    __slots__ = ("tensor", "version", "values")
+
+class _Handle:
+    """What the node keeps for one saved tensor: the tensor, its values then, and whether a
+    write at its address and version has happened since (then backward reads the values)."""
+
+    __slots__ = ("tensor", "values", "cloned")
 
     def __init__(self, tensor: Tensor) -> None:
-        self.tensor, self.version = tensor, tensor._version
+        self.tensor, self.cloned = tensor, False
         self.values = np.array(tensor._data, copy=True)
 
 
 class _AllowMutationOnSavedContext:
     """The context's state (what `with ... as ctx` gives): the handles of the tensors saved in
-    it, cleared when it ends."""
+    it, by address and version, cleared when it ends."""
 
     def __init__(self) -> None:
-        self.handles: list[_Handle] = []
+        self.handles: dict[tuple[int, int], list[_Handle]] = defaultdict(list)
+
+    def before_write(self, tensor: Tensor, written: np.ndarray) -> None:
+        for handle in self.handles.get((_address(written), tensor._version), ()):
+            handle.cloned = True
 
     def clear(self) -> None:
-        for handle in self.handles:  # backward after the context finds nothing to read
-            handle.tensor = handle.values = None
+        for handles in self.handles.values():  # backward after the context finds nothing
+            for handle in handles:
+                handle.tensor = handle.values = None
         self.handles.clear()
 
 
 class _swap_with_cloned(saved_tensors_hooks):  # noqa: N801 - PyTorch's name
     def __init__(self, ctx: _AllowMutationOnSavedContext) -> None:
         def pack_hook(tensor: Tensor) -> _Handle:
-            ctx.handles.append(_Handle(tensor))
-            return ctx.handles[-1]
+            handle = _Handle(tensor)
+            ctx.handles[(_address(tensor._data), tensor._version)].append(handle)
+            return handle
 
         def unpack_hook(handle: _Handle) -> Tensor:
             if not _enabled or handle.tensor is None:
                 raise AssertionError(ERR_OUTSIDE)
-            if handle.tensor._version == handle.version:
-                return handle.tensor
-            return tensor_of(handle.values)
+            return tensor_of(handle.values) if handle.cloned else handle.tensor
 
         super().__init__(pack_hook, unpack_hook)
 
@@ -75,7 +88,9 @@ def allow_mutation_on_saved_tensors() -> Iterator[_AllowMutationOnSavedContext]:
             if _enabled:
                 raise RuntimeError(ERR_NESTED)
             _enabled = True
+            watch_writes(ctx.before_write)
             yield ctx
         finally:  # (as PyTorch's: a nested attempt's error ends the outer context's state too)
             ctx.clear()
             _enabled = False
+            watch_writes(None)

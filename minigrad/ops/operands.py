@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _grad_mode
 from .._dtype import result_type
 from ..tensor import Tensor, tensor_of
 
@@ -20,7 +21,7 @@ def as_tensor_pair(a: Any, b: Any, subtraction: bool = False) -> tuple[Tensor, T
     if isinstance(a, Tensor) and a._data.dtype.kind == "f":
         if isinstance(b, Tensor) and b._data.dtype == a._data.dtype:
             if a._data.shape != b._data.shape:
-                check_broadcast(a._data.shape, b._data.shape)
+                _check_operand_shapes(a, b)
             return a, b
         if type(b) in (float, int):  # a number never promotes a float tensor
             return a, wrapped_number(b, a._data.dtype)
@@ -31,8 +32,20 @@ def as_tensor_pair(a: Any, b: Any, subtraction: bool = False) -> tuple[Tensor, T
     a = a if isinstance(a, Tensor) and a._data.dtype == dt else _constant(a, dt)
     b = b if isinstance(b, Tensor) and b._data.dtype == dt else _constant(b, dt)
     if a._data.shape != b._data.shape:
-        check_broadcast(a.shape, b.shape)
+        _check_operand_shapes(a, b)
     return a, b
+
+
+def _check_operand_shapes(a: Tensor, b: Tensor) -> None:
+    """check_broadcast, but PyTorch's autograd reads each operand's grad_fn before the kernel
+    checks the shapes: a no-grad view whose base changed since (autograd/no_grad_view.py)
+    refuses first. (Read only once the shapes are refused: nothing on the path that works.)"""
+    try:
+        check_broadcast(a._data.shape, b._data.shape)
+    except RuntimeError:
+        if _grad_mode.state.enabled and (a.requires_grad or b.requires_grad):
+            a.grad_fn, b.grad_fn  # noqa: B018 - read for the check a view's class puts there
+        raise
 
 
 BOOL_SUBTRACTION = (

@@ -82,7 +82,7 @@ class Optimizer:
                         if state:
                             self.state[param] = state
                         param._bump_version()  # in place, as PyTorch's add_ would count it
-                        if param._views is not None or param._base is not None:
+                        if param._counter.views is not None:
                             views_read_again(param)  # (views of it made before, still alive)
         return loss
 

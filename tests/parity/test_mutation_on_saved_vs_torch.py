@@ -79,19 +79,50 @@ def test_allow_mutation_on_saved_tensors(torch: Any, name: str) -> None:
     assert_same_as_torch(CASES[name], torch)
 
 
-@pytest.mark.xfail(strict=True, reason="minigrad copies whatever changed a saved tensor")
-def test_a_saved_view_changed_through_its_base(torch: Any) -> None:
-    """PyTorch clones a saved tensor only when the tensor written has the saved one's data
-    pointer (torch.autograd.graph._get_sid, "almost definitely a bug" in its own words): a
-    saved view at an offset, changed through its base, is read changed. minigrad does not see
-    the writes (it keeps a copy at saving and gives it back if the version moved)."""
+# What a write clones, by where it writes: PyTorch clones a saved tensor only when the tensor
+# written has the saved one's address and version (torch.autograd.graph._get_sid, "almost
+# definitely a bug" in its own words); otherwise backward reads the changed values.
+WRITES: dict[str, Callable[[Any, Any], Any]] = {
+    "base written, a view at an offset saved": lambda lib, y: (
+        lambda v: ((v * v).sum(), y.mul_(3))[0])(y[1:]),
+    "base written, a view at its address saved": lambda lib, y: (
+        lambda v: ((v * v).sum(), y.mul_(3))[0])(y[:2]),
+    "a part at an offset written, then the base": lambda lib, y: (
+        (y * y).sum(), y.__setitem__(slice(1, None), 5.0), y.mul_(3))[0],
+    "its first element written": lambda lib, y: ((y * y).sum(), y.__setitem__(0, 5.0))[0],
+    "elements picked by a list written": lambda lib, y: (
+        (y * y).sum(), y.__setitem__([0, 2], 7.0))[0],
+    "a view at an offset written, the view saved again": lambda lib, y: (
+        lambda v: ((v * v).sum(), y[1:].mul_(2))[0])(y[1:]),
+    "a view written, then the base": lambda lib, y: (
+        (y * y).sum(), y[1:].mul_(2), y.mul_(2))[0],
+    "a detached alias written": lambda lib, y: ((y * y).sum(), y.detach().add_(1))[0],
+    "`.data` written": lambda lib, y: ((y * y).sum(), y.data.add_(1))[0],
+    "zeroed": lambda lib, y: ((y * y).sum(), y.zero_())[0],
+    "unsqueezed in place": lambda lib, y: ((y * y).sum(), y.unsqueeze_(0))[0],
+    "a saved output written at an offset": lambda lib, y: (
+        lambda e: (e.sum(), e.__setitem__(slice(1, None), 0.0))[0])(y.exp()),
+}
+
+
+@pytest.mark.parametrize("write", WRITES)
+def test_what_a_write_clones(torch: Any, write: str) -> None:
     def case(lib: Any) -> Any:
         with lib.autograd.graph.allow_mutation_on_saved_tensors():
             x = lib.tensor([0.5, -1.0, 2.0], requires_grad=True)
-            y = x * 1
-            v = y[1:]
-            z = (v * v).sum()
-            y.mul_(3)
-            z.backward()
+            WRITES[write](lib, x * 1).backward()
         return WithArrays(x.grad, (x.grad.numpy(),))
+    assert_same_as_torch(case, torch)
+
+
+def test_an_optimizer_step_on_a_saved_leaf(torch: Any) -> None:
+    def case(lib: Any) -> Any:
+        with lib.autograd.graph.allow_mutation_on_saved_tensors():
+            w = lib.tensor([0.5, -1.0, 2.0], requires_grad=True)
+            z = (w * w).sum()
+            w.grad = lib.ones(3)
+            lib.optim.SGD([w], lr=0.1).step()
+            w.grad = None
+            z.backward()
+        return WithArrays(w.grad, (w.grad.numpy(),))
     assert_same_as_torch(case, torch)

@@ -197,15 +197,8 @@ def _saved_view_outcome(lib, view: str, change: str) -> str:
     return "no error"
 
 
-KNOWN_DIFFERENCE = pytest.mark.xfail(strict=True, reason=(
-    "known difference: minigrad reads unbind's view again as an AsStrided after a recorded "
-    "change of its base, where PyTorch refuses it"))
-
-
 @pytest.mark.parametrize("view,change", [
-    pytest.param(view, change, id=f"{view}-{change}",
-                 marks=KNOWN_DIFFERENCE if (view, change) == ("unbind", "base_recorded") else ())
-    for view in VIEWS for change in CHANGES])
+    pytest.param(view, change, id=f"{view}-{change}") for view in VIEWS for change in CHANGES])
 def test_a_changed_saved_view_is_named_as_in_pytorch(torch, view, change):
     ours = _saved_view_outcome(mg, view, change)
     assert ours == _saved_view_outcome(torch, view, change)
