@@ -396,7 +396,9 @@ def _with_efficient_zero(total: Any, grad: Any) -> Tensor:
     if _is_efficient_zero(total) and _is_efficient_zero(grad):
         return total
     if not _grad_mode.state.enabled:
-        return grad if _is_efficient_zero(total) else tensor_of(total._data + grad._data)
+        # (np.asarray: two 0-d arrays add up to a numpy scalar, which would be made a tensor
+        # of the default dtype)
+        return grad if _is_efficient_zero(total) else tensor_of(np.asarray(total._data + grad._data))
     kept = grad if _is_efficient_zero(total) else total
     recorded = total + grad  # a recorded sum, with the values of the side that is not zero
     recorded._data = kept._data.copy()

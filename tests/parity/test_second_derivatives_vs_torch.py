@@ -591,3 +591,19 @@ def test_efficient_zero_is_replaced_not_added(torch, form, create_graph):
         results.append(h.detach().numpy())
     np.testing.assert_array_equal(*results)
     np.testing.assert_array_equal(np.signbit(results[0]), np.signbit(results[1]))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("shape", [(), (3,)])
+def test_a_gradient_added_to_an_efficient_zero_keeps_its_dtype(torch, dtype, shape):
+    """sqrt's node gets two gradients in the second backward of |sqrt(x)|: abs's sgn gives an
+    efficient zero, the division a real one; their sum keeps the dtype, also for 0-d tensors
+    (whose arrays numpy adds up to a scalar; found by test_engine_parity's hypothesis run)."""
+    results = []
+    for lib in (mg, torch):
+        x = lib.full(shape, 0.3, dtype=getattr(lib, dtype), requires_grad=True)
+        s = x.sqrt()
+        (g,) = lib.autograd.grad(s.abs().sum(), x, create_graph=True)
+        gs, gx = lib.autograd.grad(g.sum(), [s, x])
+        results.append([(str(t.dtype), t.numpy().tolist()) for t in (gs, gx)])
+    assert results[0] == results[1]
