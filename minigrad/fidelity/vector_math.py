@@ -69,14 +69,18 @@ def tanh_backward_like_torch(grad: np.ndarray, result: np.ndarray) -> np.ndarray
     return grad * (1 - result * result)
 
 
-_CHUNK = 8192  # elements: the float64 temporaries of one chunk stay in the CPU's cache
+# elements per chunk: a float64 temporary of 128,000 bytes, under glibc's malloc's threshold
+# (128 KiB) above which each new array is fresh pages from the system
+_CHUNK = 16_000
 
 
 def _in_chunks(kernel: Callable) -> Callable:
-    """`kernel`, a float32 function of many steps, run on at most _CHUNK elements at a time:
-    each step's temporaries then stay in cache instead of going out to memory, 2 to 3 times
-    quicker on 64,000 values and more (benchmarks/tricks.md). Same bits: every element's steps
-    are its own."""
+    """`kernel`, a float32 function of many elementwise steps, run on at most _CHUNK elements
+    at a time. Each step makes a temporary array; on a whole large array those are fresh,
+    page-faulted memory (and on a million values, out of cache), in chunks reused heap memory.
+    Same bits: each element's steps are its own. Earns 40-70% on 32,000 to a million values
+    (benchmarks/softmax_cost.py, benchmarks/tricks.md); costs 3-30% on 32,000 to 64,000 values
+    in a process whose malloc already hands out large arrays from the heap (`--warm`)."""
     @functools.wraps(kernel)
     def in_chunks(values: np.ndarray) -> np.ndarray:
         values = np.asarray(values, f32)
