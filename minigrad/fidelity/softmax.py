@@ -144,9 +144,12 @@ def _exps_and_sums(shifted: np.ndarray, dim: int, lanes: int | None) -> tuple:
 def _column_exps(columns: np.ndarray, lanes: int) -> np.ndarray:
     """exp of (outer, dim, inner) `columns`: SLEEF's for the first inner columns in whole
     vectors, the C library's (std::exp) for those left over."""
+    if columns.dtype != np.float32:
+        return np.exp(columns)
     vectorized = columns.shape[2] // lanes * lanes
-    exps = libm_expf(columns) if columns.dtype == np.float32 else np.exp(columns)
-    exps[..., :vectorized] = _vector_exp(columns[..., :vectorized])
+    exps = np.empty(columns.shape, np.float32)
+    exps[..., :vectorized] = sleef_expf(columns[..., :vectorized])
+    exps[..., vectorized:] = libm_expf(columns[..., vectorized:])
     return exps
 
 
