@@ -471,3 +471,35 @@ def test_losses_with_mixed_dtypes_match(torch: Any, dtypes: tuple) -> None:
     theirs = {case: _mixed_loss(torch, case[0], dtypes, *case[1:]) for case in cases}
     assert {k: v for k, v in ours.items() if v != theirs[k]} == {
         k: v for k, v in theirs.items() if v != ours[k]}
+
+
+# topk among equal values: ATen's comparator looks at values only, so which tied index comes
+# first is what libstdc++'s nth_element / sort / partial_sort leave (minigrad took a stable
+# sort's first k: [1., 3, 3, 1, 3].topk(2) gave indices [1, 2], PyTorch [2, 4], and the gradient
+# went to another element). Rows short and long (k * 64 <= n takes partial_sort), NaNs among
+# them, each dim, largest or not, sorted or not.
+@pytest.mark.parametrize("seed", range(4))
+def test_topk_among_ties_matches(torch: Any, seed: int) -> None:
+    import minigrad
+
+    rng = np.random.default_rng(seed)
+    cases = []
+    for trial in range(60):
+        shape = (int(rng.integers(1, 5)), int(rng.integers(1, 200 if trial % 3 == 0 else 12)))
+        values = rng.integers(0, int(rng.integers(1, 5)), shape).astype(np.float32)
+        if trial % 4 == 0:
+            values[rng.random(shape) < 0.2] = NAN
+        dim = int(rng.integers(-2, 2))
+        k = int(rng.integers(0, min(shape[dim], 4) + 1))
+        cases += [(values, k, dim, largest, sort) for largest in (True, False)
+                  for sort in (True, False)]
+
+    def picks(lib: Any) -> list:
+        found = []
+        for values, k, dim, largest, sort in cases:
+            x = lib.tensor(values.tolist(), requires_grad=True)
+            top = x.topk(k, dim, largest, sort)
+            top.values.sum().backward()
+            found.append((top.indices.tolist(), repr(top.values), x.grad.tolist()))
+        return found
+    assert picks(minigrad) == picks(torch)
