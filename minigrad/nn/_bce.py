@@ -38,12 +38,12 @@ class BinaryCrossEntropyWithLogits(Function):
     def forward(ctx, x, y, weights, reduction):
         weight, pos_weight = weights
         xs, ys = x._data, y._data
-        if y.dtype.is_floating_point is False:  # PyTorch's (1 - target).mul_(input) refuses it
+        if not y.dtype.is_floating_point:  # PyTorch's (1 - target).mul_(input) refuses it
             if ys.dtype == np.bool_:
                 raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
                                    "supported. Use the `^` or `logical_xor()` operator instead.")
-            raise RuntimeError(f"result type {x.dtype.tensor_type[:-6]} can't be cast to the "
-                               f"desired output type {y.dtype.tensor_type[:-6]}")
+            raise RuntimeError(f"result type {x.dtype.scalar_name} can't be cast to the "
+                               f"desired output type {y.dtype.scalar_name}")
         # PyTorch's steps, each rounded where its in-place ops write: the log-sigmoid (scaled by
         # pos_weight) in the input's dtype, then (1 - target).mul_(input).sub_(...) in the
         # target's, which is the loss's dtype

@@ -45,17 +45,12 @@ class SmoothL1Loss(Function):
         huber = ctx._forward_cls.huber
         if huber and a.dtype != b.dtype:  # huber_loss_backward's TensorIterator wants one dtype
             first, second = (a, b) if ctx.needs_input_grad[0] else (b, a)
-            raise RuntimeError(f"Found dtype {_type_name(second)} but expected "
-                               f"{_type_name(first)}")
+            raise RuntimeError(f"Found dtype {second.dtype.scalar_name} but expected "
+                               f"{first.dtype.scalar_name}")
         op, options = HuberLossBackward if huber else SmoothL1LossBackward, (
             ctx.reduction, ctx.threshold, huber)
         return (op.apply(grad, a, b, *options) if ctx.needs_input_grad[0] else None,
                 op.apply(grad, b, a, *options) if ctx.needs_input_grad[1] else None, None, None)
-
-
-def _type_name(t: Tensor) -> str:
-    """PyTorch's scalar type name: Float, Double, Long..."""
-    return t.dtype.tensor_type.replace("Tensor", "")
 
 
 class SmoothL1LossBackward(Function):

@@ -346,8 +346,8 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     if weight is not None and weight.shape != input.shape:
         weight = weight.expand(input.shape)
     if target.dtype != input.dtype:  # its CPU kernel's TensorIterator wants one dtype
-        raise RuntimeError(f"Found dtype {target.dtype.tensor_type[:-6]} but expected "
-                           f"{input.dtype.tensor_type[:-6]}")
+        raise RuntimeError(f"Found dtype {target.dtype.scalar_name} but expected "
+                           f"{input.dtype.scalar_name}")
     return BinaryCrossEntropy.apply(input, target, (weight,), reduction)
 
 
