@@ -63,6 +63,9 @@ def _function_form(name: str) -> Any:
                  **kwargs: Any) -> Any:
         given = input
         if not isinstance(input, Tensor):
+            reflected = _number_first(name, input, args, kwargs)
+            if reflected is not None:
+                return reflected if out is None else _into(out, reflected, name)
             input = _number_input(name, input, args)  # noqa: A001
         try:
             result = getattr(input, name)(*args, **kwargs)
@@ -118,9 +121,13 @@ for _name in ("abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "rel
     globals()[_name] = _function_form(_name)
 del _name
 # Binary operations PyTorch also takes with a number first: torch.add(1.5, 2.5) is tensor(4.)
-_NUMBER_FIRST = ("add", "sub", "mul", "div", "subtract", "multiply", "divide", "pow",
-                 "maximum", "minimum", "fmod", "remainder", "eq", "ne", "lt", "le", "gt", "ge",
-                 "bitwise_and", "bitwise_or", "bitwise_xor")
+_NUMBER_FIRST = ("add", "sub", "mul", "div", "subtract", "multiply", "divide", "pow", "fmod",
+                 "remainder", "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or",
+                 "bitwise_xor")
+# Those whose number-first signature (Number self, Tensor other) is an operation of its own,
+# `2 % x` (remainder's has no derivative; pow's is PowBackward2): the reflected operator
+_REFLECTED = {"remainder": "__rmod__", "pow": "__rpow__", "bitwise_and": "__rand__",
+              "bitwise_or": "__ror__", "bitwise_xor": "__rxor__"}
 pi, e, inf, nan = math.pi, math.e, math.inf, math.nan
 
 
@@ -136,6 +143,21 @@ def _counted_from_input(error: TypeError, name: str) -> TypeError:
         return error
     arg, position, rest = found.groups()
     return TypeError(f"{name}(): argument '{arg}' (position {builtins.int(position) + 1}){rest}")
+
+
+def _number_first(name: str, number: Any, args: tuple, kwargs: dict) -> Any:
+    """`torch.remainder(2, x)` as `2 % x`; PyTorch's TypeError for a number first where no
+    signature takes one (`torch.fmod(2, x)`, `torch.pow(2, 3)`); None for the others, whose
+    number becomes a tensor (`torch.add(1.5, 2.5)`)."""
+    if name not in _NUMBER_FIRST or name in _arguments.NUMBERS_AS_TENSORS:
+        return None
+    call = (number, *args)
+    options = _arguments.signatures(name, True)
+    if not builtins.any(s.takes(call, kwargs, False) for s in options):
+        raise _arguments.refusal(name, call, kwargs, function=True)
+    if name in _REFLECTED and len(args) == 1 and isinstance(args[0], Tensor) and not kwargs:
+        return getattr(args[0], _REFLECTED[name])(number)
+    return None
 
 
 def _number_input(name: str, number: Any, args: tuple) -> Tensor:

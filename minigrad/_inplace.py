@@ -15,6 +15,7 @@ from .autograd.graph import ERR_LEAF_IN_PLACE, forward_name, replace_output
 from .autograd.no_grad_view import no_grad_view_advice, no_grad_view_words
 from .autograd.numpy_quiet import _QUIET, _numpy_errors
 from .ops import pointwise
+from .ops.operands import as_tensor_pair
 from .ops.fill import Zero
 from .ops.indexing import (ERR_INTERNAL_OVERLAP, AsStrided, CopySlices, IndexPut,
                            WriteThroughExpanded, _plain_key, as_positions, check_advanced_key,
@@ -114,7 +115,7 @@ def update(t: Tensor, op: Any, other: Any, alpha: Any = 1) -> Tensor:
         plain = type(other) in (float, int)
         value = data.dtype.type(other) if plain else None
     if (_grad_mode.state.enabled or not plain or data.dtype.kind != "f"
-            or not data.flags.carray or t._is_inference):
+            or not data.flags.carray or t._is_inference or type(alpha) not in (int, float)):
         # (carray: writeable and C-contiguous, so never an expanded tensor, which inplace
         # refuses to write into)
         return _update_generally(t, op, other, alpha)
@@ -136,8 +137,12 @@ def update(t: Tensor, op: Any, other: Any, alpha: Any = 1) -> Tensor:
 def _update_generally(t: Tensor, op: Any, other: Any, alpha: Any) -> Tensor:
     """`update`'s general way: `inplace`, which reads `other` element by element."""
     reads = other if isinstance(other, Tensor) else None
-    if alpha == 1:
+    if type(alpha) is int and alpha == 1:  # (True and 1.0 go to add's alpha_check)
         return inplace(t, lambda x: op(x, other), other, reads=reads)
+    if type(alpha) is not int:  # PyTorch's order: sub's bool check, the cast, alpha_check
+        if op.__name__ == "sub":
+            as_tensor_pair(t, other, True)
+        _check_cast(np.empty(0, _dtype.result_type(t, other).numpy), t._data)
     return inplace(t, lambda x: op(x, other, alpha=alpha), other, reads=reads)
 
 

@@ -51,12 +51,16 @@ class TensorOps:
         if type(alpha) is int and alpha == 1:  # Add's default (not 1.0 or True, which
             # _saved_alpha shows): its node then knows that every argument is a tensor
             return pointwise.Add.apply(*as_tensor_pair(self, other))
-        return pointwise.Add.apply(*as_tensor_pair(self, other), alpha)
+        pair = as_tensor_pair(self, other)
+        pointwise.check_alpha(self, other, alpha)
+        return pointwise.Add.apply(*pair, alpha)
 
     def sub(self, other, *, alpha=1):
         if type(alpha) is int and alpha == 1:  # (as add's)
             return pointwise.Sub.apply(*as_tensor_pair(self, other, True))
-        return pointwise.Sub.apply(*as_tensor_pair(self, other, True), alpha)
+        pair = as_tensor_pair(self, other, True)
+        pointwise.check_alpha(self, other, alpha)
+        return pointwise.Sub.apply(*pair, alpha)
 
     def mul(self, other):
         if type(other) is float and not _grad_mode.state.enabled:  # `lr * p.grad` in no_grad

@@ -38,15 +38,26 @@ class BinaryCrossEntropyWithLogits(Function):
     def forward(ctx, x, y, weights, reduction):
         weight, pos_weight = weights
         xs, ys = x._data, y._data
+        if not y.dtype.is_floating_point:  # PyTorch's (1 - target).mul_(input) refuses it
+            if ys.dtype == np.bool_:
+                raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                                   "supported. Use the `^` or `logical_xor()` operator instead.")
+            raise RuntimeError(f"result type {x.dtype.scalar_name} can't be cast to the "
+                               f"desired output type {y.dtype.scalar_name}")
+        # PyTorch's steps, each rounded where its in-place ops write: the log-sigmoid (scaled by
+        # pos_weight) in the input's dtype, then (1 - target).mul_(input).sub_(...) in the
+        # target's, which is the loss's dtype
         log_sigmoid = np.minimum(xs, 0) - np.log1p(np.exp(-np.abs(xs)))
         if pos_weight is not None:
-            log_sigmoid = log_sigmoid * ((pos_weight._data - 1) * ys + 1)
-        loss = (1 - ys) * xs - log_sigmoid
+            log_weight = (pos_weight._data - 1) * ys + 1
+            log_sigmoid = (log_sigmoid * log_weight).astype(xs.dtype, copy=False)
+        loss = ((1 - ys) * xs).astype(ys.dtype, copy=False)
+        loss = (loss - log_sigmoid).astype(ys.dtype, copy=False)
         if weight is not None:
-            loss = loss * weight._data
+            loss = (loss * weight._data).astype(ys.dtype, copy=False)
         ctx.reduction, ctx.numel = reduction, xs.size
         ctx.save_for_backward(x, y, weight, pos_weight)
-        return tensor_of(np.asarray(_reduced(loss.astype(xs.dtype, copy=False), reduction)))
+        return tensor_of(np.asarray(_reduced(loss, reduction)))
 
     @staticmethod
     def backward(ctx, grad):

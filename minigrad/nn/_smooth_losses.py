@@ -1,11 +1,14 @@
 """The losses that are quadratic near zero and linear beyond a threshold: smooth_l1_loss (the
 quadratic part divided by beta) and huber_loss (the linear part multiplied by delta). Values and
-gradients as PyTorch's CPU kernels compute them, in the input's dtype."""
+gradients as PyTorch's CPU kernels compute them, in the operands' promoted dtype; smooth_l1_loss
+returns that dtype, huber_loss the input's (its kernel writes into an empty_like(input)), and
+huber_loss's backward refuses operands of different dtypes, as PyTorch's does."""
 from __future__ import annotations
 
 import numpy as np
 
 from .. import fidelity
+from .._dtype import result_type
 from ..autograd.function import Function
 from ..ops.selection import where
 from ..tensor import Tensor, tensor_of
@@ -21,14 +24,14 @@ class SmoothL1Loss(Function):
     def forward(ctx, a, b, reduction, threshold):
         ctx.save_for_backward(a, b)
         ctx.reduction, ctx.threshold = reduction, threshold
-        x, y = a._data, b._data
+        common = result_type(a, b).numpy
+        x, y = a._data.astype(common, copy=False), b._data.astype(common, copy=False)
         t, half = x.dtype.type(threshold), x.dtype.type(0.5)
         z = np.abs(x - y)
         if ctx._forward_cls.huber:
-            losses = np.where(z < t, half * z * z, t * (z - half * t))
+            losses = np.where(z < t, half * z * z, t * (z - half * t)).astype(a._data.dtype)
         else:
-            losses = np.where(z < t, half * z * z / t, z - half * t)
-        losses = losses.astype(x.dtype)
+            losses = np.where(z < t, half * z * z / t, z - half * t).astype(common)
         if reduction == "sum":
             return tensor_of(fidelity.sum_like_torch(losses, None, False))
         if reduction == "mean":
@@ -40,6 +43,10 @@ class SmoothL1Loss(Function):
         a, b = ctx.saved_tensors
         # PyTorch computes each side's gradient with its own difference, by the same backward op
         huber = ctx._forward_cls.huber
+        if huber and a.dtype != b.dtype:  # huber_loss_backward's TensorIterator wants one dtype
+            first, second = (a, b) if ctx.needs_input_grad[0] else (b, a)
+            raise RuntimeError(f"Found dtype {second.dtype.scalar_name} but expected "
+                               f"{first.dtype.scalar_name}")
         op, options = HuberLossBackward if huber else SmoothL1LossBackward, (
             ctx.reduction, ctx.threshold, huber)
         return (op.apply(grad, a, b, *options) if ctx.needs_input_grad[0] else None,

@@ -317,6 +317,8 @@ def kl_div(input: Tensor, target: Tensor, size_average: bool | None = None,
         warnings.warn(KL_DIV_MEAN_WARNING, UserWarning, stacklevel=2)
     summed = "sum" if reduction == "batchmean" else reduction
     _check_reduction(summed)
+    if not (input.dtype.is_floating_point and target.dtype.is_floating_point):  # bool too
+        raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:
         losses = target.exp() * (target - input)
     else:
@@ -343,6 +345,9 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     _refuse_grad_of(weight, "weight", "binary_cross_entropy")
     if weight is not None and weight.shape != input.shape:
         weight = weight.expand(input.shape)
+    if target.dtype != input.dtype:  # its CPU kernel's TensorIterator wants one dtype
+        raise RuntimeError(f"Found dtype {target.dtype.scalar_name} but expected "
+                           f"{input.dtype.scalar_name}")
     return BinaryCrossEntropy.apply(input, target, (weight,), reduction)
 
 

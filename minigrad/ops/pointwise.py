@@ -19,6 +19,24 @@ from .scalars import AddScalar, DivScalar, MulScalar, SubScalar  # noqa: F401 - 
 from .selection import Clamp, Relu, Sgn, sign, where  # noqa: F401 - (re-exported)
 
 
+def check_alpha(a: Any, b: Any, alpha: Any) -> None:
+    """PyTorch's alpha_check for add and sub, against the operands' promoted dtype (`a` is
+    the tensor)."""
+    if type(alpha) is int or (type(alpha) is float and a._data.dtype.kind == "f"):
+        return  # (the commonest: nothing to refuse, no promotion to work out)
+    from .._dtype import result_type
+
+    dtype = result_type(a, b)
+    if isinstance(alpha, (bool, np.bool_)) and dtype.name != "bool":
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if not dtype.is_floating_point and not isinstance(alpha, (int, np.integer, np.bool_)):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
+                           "point number.")
+    if isinstance(alpha, (complex, np.complexfloating)):  # (minigrad has no complex dtype)
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex "
+                           "number.")
+
+
 def plus_scaled(a: np.ndarray, b: np.ndarray, alpha: Any) -> np.ndarray:
     """a + alpha * b as PyTorch's CPU kernel computes it: in float32 and float64 one fused
     multiply-add, alpha * b + a rounded once, alpha in the operands' dtype."""

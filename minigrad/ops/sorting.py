@@ -10,6 +10,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..fidelity import ranges
+from ..fidelity.topk_order import topk_positions
 from ..tensor import Tensor, tensor_of
 from .reduction import _one_dim, _ValuesIndices
 
@@ -97,8 +98,32 @@ def topk(a: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = 
     d = _one_dim(dim, a.ndim)
     if not 0 <= k <= (a.shape[d] if a.ndim else 1):
         raise RuntimeError("selected index k out of range")
-    order = _order(a._data.reshape(a.shape or (1,)), d, largest)
-    return _pick(a, d, np.take(order, np.arange(k), axis=d), Topk, TopkResult)
+    data = a._data.reshape(a.shape or (1,))
+    order = _order(data, d, largest)
+    return _pick(a, d, _as_aten_picks(data, d, order, k, largest, sorted), Topk, TopkResult)
+
+
+def _as_aten_picks(data: np.ndarray, dim: int, order: np.ndarray, k: int, largest: bool,
+                   sorted_: bool) -> np.ndarray:
+    """topk's positions (a stable sort's first k) made PyTorch's: where the row's top k + 1
+    hold equal values (or NaNs), or sorted=False leaves the selection's own order, which of them
+    come first is what libstdc++'s selection does in ATen's kernel (fidelity/topk_order.py)."""
+    positions, n = np.take(order, np.arange(k), axis=dim), data.shape[dim]
+    if k == 0 or n == 0:
+        return positions
+    rows, picks = np.moveaxis(data, dim, -1), np.moveaxis(positions, dim, -1).copy()
+    if sorted_ or k * 64 <= n:  # the selection sorts: only ties can reorder
+        top = np.take_along_axis(rows, np.moveaxis(
+            np.take(order, np.arange(min(k + 1, n)), axis=dim), dim, -1), axis=-1)
+        same = top[..., 1:] == top[..., :-1]
+        if top.dtype.kind == "f":
+            same |= np.isnan(top[..., 1:]) & np.isnan(top[..., :-1])
+        redo = same.any(axis=-1)
+    else:
+        redo = np.ones(rows.shape[:-1], dtype=bool)
+    for row in map(tuple, np.argwhere(redo)):
+        picks[row] = topk_positions(rows[row].tolist(), k, largest, sorted_)
+    return np.moveaxis(picks, -1, dim)
 
 
 class Unique(Function):
