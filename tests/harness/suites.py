@@ -56,7 +56,7 @@ FLOAT_ORDER = frozenset({
     "pytorch_examples_time_sequence", "fastai_course22p2_initializing", "mit_lab2_mnist",
     "mit_lab1_music_generation", "d2l_gd_sgd", "dlwizard_linear_regression",
     "shusentang_weight_decay", "dataflowr_linear_regression",
-    "pytorch_custom_function_conv_bn", "graykode_word2vec", "raschka_llm_pretraining",
+    "graykode_word2vec", "raschka_llm_pretraining",
     "jcjohnson_two_layer_net"})
 
 # The corpus programs that take over a second each on minigrad (training loops; measured one
@@ -69,7 +69,7 @@ CORPUS_SLOW = frozenset({
     "mit_lab1_music_generation", "mrdbourke_workflow_together", "nyu_spiral_classification",
     "pytorch_dynamic_net", "pytorch_examples_time_sequence", "pytorch_optimization_tutorial",
     "pytorch_quickstart", "raschka_mlbook_ch13_mechanics", "uvadlc_intro_to_pytorch",
-    "graykode_nnlm", "graykode_textrnn", "pytorch_custom_function_conv_bn",
+    "graykode_nnlm", "graykode_textrnn",
     "graykode_word2vec", "raschka_llm_pretraining", "d2l_rnn_scratch", "uvadlc_init_optimization",
     "uvadlc_energy_models", "uvadlc_meta_learning"})
 
